@@ -1,0 +1,36 @@
+// sonolink-cli: SonoLink without a display. Every subcommand has --help and --json.
+#include <iostream>
+
+#include "commands.h"
+#include "exit_codes.h"
+
+int main(int argc, char** argv) {
+    using namespace sonolink::cli;
+    CLI::App app{"SonoLink headless workstation: configuration, diagnostics and (as they land) "
+                 "streaming, recording, beamforming and DICOM export"};
+    app.name("sonolink-cli");
+    bool version = false;
+    bool json = false;
+    app.add_flag("--version", version, "Print version, git hash, build type and built optional parts");
+    app.add_flag("--json", json, "With --version: print JSON");
+    int exitCode = kExitOk;
+    addConfigCommand(app, exitCode);
+    addProbeCommand(app, exitCode);
+    app.require_subcommand(0, 1);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return kExitUsage;
+    }
+    if (version) return printVersion(json);
+    if (app.get_subcommands().empty()) {
+        std::cerr << app.help() << "\nerror: name a command (or --version)\n";
+        return kExitUsage;
+    }
+    return exitCode;
+}

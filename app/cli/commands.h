@@ -1,0 +1,15 @@
+// The sonolink-cli subcommands. Each add*Command registers its subcommand on the CLI11 app;
+// when it runs it stores the process exit code (exit_codes.h) in `exitCode`.
+// Thread contract: main thread only.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace sonolink::cli {
+
+void addConfigCommand(CLI::App& app, int& exitCode);
+void addProbeCommand(CLI::App& app, int& exitCode);
+// Prints version, git hash, build type and built optional parts.
+int printVersion(bool json);
+
+}  // namespace sonolink::cli

@@ -1,0 +1,17 @@
+# SonolinkSanitizers.cmake: SONOLINK_SANITIZE = "" | address (ASan + UBSan) | thread (TSan).
+# Applied to every target (the presets asan and tsan set it).
+include_guard(GLOBAL)
+set(SONOLINK_SANITIZE "" CACHE STRING "Sanitizers: address (ASan+UBSan), thread (TSan), or empty")
+set_property(CACHE SONOLINK_SANITIZE PROPERTY STRINGS "" address thread)
+if(SONOLINK_SANITIZE STREQUAL "address")
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=undefined>)
+  add_link_options(-fsanitize=address,undefined)
+elseif(SONOLINK_SANITIZE STREQUAL "thread")
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
+  add_link_options(-fsanitize=thread)
+elseif(NOT SONOLINK_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "SONOLINK_SANITIZE='${SONOLINK_SANITIZE}': use address, thread or empty")
+endif()

@@ -1,0 +1,85 @@
+// AppConfig: SonoLink's configuration as typed values, every field with a safe default.
+// Filled and validated by config_loader.h; the composition root in app/ hands each section to
+// the module that uses it. Plain value types: copy freely, no thread affinity.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sonolink/util/log.h"
+
+namespace sonolink::config {
+
+enum class LinkBackend { Sim, Verbs };
+enum class CompletionMode { Event, BusyPoll };
+enum class BeamformerBackend { Auto, Cuda, Cpu };
+enum class ApodizationWindow { Rectangular, Hann, Tukey };
+
+struct LinkSettings {
+    LinkBackend backend = LinkBackend::Sim;
+    std::string device;                  // verbs device ("mlx5_0", "rxe0"); empty = first
+    int port = 1;                        // HCA port
+    int gidIndex = 1;                    // RoCE v2 GID index
+    std::string peerAddress = "127.0.0.1";
+    int peerPort = 18515;                // rdma_cm / control port of the front end
+    std::uint32_t slotSizeBytes = 256 * 1024;  // ring slot: multiple of 4 KiB
+    std::uint32_t slotCount = 256;
+    int postBatch = 8;                   // work requests per post: 1..64
+    CompletionMode completionMode = CompletionMode::Event;
+    int rxCpu = -1;                      // pin the completion thread; -1 = no pinning
+};
+
+struct ProbeSettings {
+    int elementCount = 128;              // 1..256
+    double pitchM = 0.3e-3;
+    double centerFrequencyHz = 5e6;
+};
+
+struct AcquisitionSettings {
+    double samplingRateHz = 40e6;        // 20..125 MHz
+    int samplesPerChannel = 2048;
+    double frameRateHz = 30;
+    std::vector<double> planeWaveAnglesDeg = {-10.0, 0.0, 10.0};
+    double soundSpeedMps = 1540;
+};
+
+struct BeamformSettings {
+    BeamformerBackend backend = BeamformerBackend::Auto;
+    double fNumber = 1.5;
+    ApodizationWindow window = ApodizationWindow::Hann;
+    double dynamicRangeDb = 60;
+    double gainDb = 0;
+};
+
+struct RecordingSettings {
+    std::string directory = "recordings";
+};
+
+struct PacsNode {
+    std::string name;
+    std::string aeTitle;
+    std::string host;
+    int port = 104;
+    bool tls = false;
+};
+
+struct DicomSettings {
+    std::string stationAeTitle = "SONOLINK";
+    std::string uidRoot;                 // empty = a 2.25 UUID-derived root
+    int listenPort = 11112;              // storage commitment replies
+    std::vector<PacsNode> nodes;
+};
+
+struct AppConfig {
+    log::Settings log;
+    LinkSettings link;
+    ProbeSettings probe;
+    AcquisitionSettings acquisition;
+    BeamformSettings beamform;
+    RecordingSettings recording;
+    DicomSettings dicom;
+};
+
+}  // namespace sonolink::config

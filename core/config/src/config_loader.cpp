@@ -1,0 +1,226 @@
+#include "sonolink/config/config_loader.h"
+
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "object_reader.h"
+
+namespace sonolink::config {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kSchemaVersion = 1;
+
+std::string checkAeTitle(const std::string& ae) {
+    if (ae.empty() || ae.size() > 16) return fmt::format("must be 1 to 16 characters (got {})", ae.size());
+    for (unsigned char c : ae) {
+        if (c < 0x20 || c > 0x7e || c == '\\') return "may hold only printable ASCII without backslash";
+    }
+    if (ae.find_first_not_of(' ') == std::string::npos) return "must not be all spaces";
+    return {};
+}
+
+std::string checkUidRoot(const std::string& root) {
+    if (root.empty()) return {};  // empty = derive a 2.25 root from a UUID
+    if (root.size() > 40) return "must be at most 40 characters, leaving room for the instance suffix";
+    std::size_t start = 0;
+    while (start <= root.size()) {
+        const auto end = std::min(root.find('.', start), root.size());
+        const auto part = root.substr(start, end - start);
+        if (part.empty()) return "must be dot-separated numbers with no empty component";
+        for (char c : part) {
+            if (!std::isdigit(static_cast<unsigned char>(c))) return "may hold only digits and dots";
+        }
+        if (part.size() > 1 && part[0] == '0') return fmt::format("component '{}' has a leading zero", part);
+        start = end + 1;
+    }
+    return {};
+}
+
+std::string checkNotEmpty(const std::string& text) { return text.empty() ? "must not be empty" : ""; }
+
+void readLevel(ObjectReader& reader, std::string_view key, log::Level& out) {
+    reader.choice(key, out, {{"trace", log::Level::Trace}, {"debug", log::Level::Debug},
+                             {"info", log::Level::Info}, {"warn", log::Level::Warn},
+                             {"error", log::Level::Error}, {"critical", log::Level::Critical},
+                             {"off", log::Level::Off}});
+}
+
+void readLog(ObjectReader& root, IssueList& issues, log::Settings& out) {
+    auto section = root.object("log");
+    readLevel(section, "level", out.level);
+    section.string("file", out.file);
+    section.members("categories", [&](const std::string& name, const json& value, const std::string& where) {
+        auto level = value.is_string() ? log::parseLevel(value.get<std::string>())
+                                       : Result<log::Level>(fail(ErrorCode::InvalidArgument, "must be a level name"));
+        if (!level) return issues.add(where, level.error().message() + " (got " + value.dump() + ")");
+        out.categoryLevels[name] = *level;
+    });
+}
+
+void readLink(ObjectReader& root, LinkSettings& out) {
+    auto section = root.object("link");
+    section.choice("backend", out.backend, {{"sim", LinkBackend::Sim}, {"verbs", LinkBackend::Verbs}});
+    section.string("device", out.device);
+    section.integer("port", out.port, 1, 255);
+    section.integer("gid_index", out.gidIndex, 0, 255);
+    section.string("peer_address", out.peerAddress, checkNotEmpty);
+    section.integer("peer_port", out.peerPort, 1, 65535);
+    std::uint32_t slotSize = out.slotSizeBytes;
+    section.integer("slot_size_bytes", slotSize, 4096, 64LL << 20, "bytes");
+    if (slotSize % 4096 != 0) {
+        section.issue("slot_size_bytes", fmt::format("must be a multiple of 4096 bytes: slots are "
+                                                     "4 KiB-aligned for the NIC (got {})", slotSize));
+    } else {
+        out.slotSizeBytes = slotSize;
+    }
+    section.integer("slot_count", out.slotCount, 2, 65536);
+    section.integer("post_batch", out.postBatch, 1, 64);
+    section.choice("completion_mode", out.completionMode,
+                   {{"event", CompletionMode::Event}, {"busy_poll", CompletionMode::BusyPoll}});
+    section.integer("rx_cpu", out.rxCpu, -1, 4095);
+}
+
+void readProbe(ObjectReader& root, ProbeSettings& out) {
+    auto section = root.object("probe");
+    section.integer("element_count", out.elementCount, 1, 256);
+    section.number("pitch_m", out.pitchM, 10e-6, 5e-3, "m");
+    section.number("center_frequency_hz", out.centerFrequencyHz, 0.5e6, 50e6, "Hz");
+}
+
+void readAcquisition(ObjectReader& root, AcquisitionSettings& out) {
+    auto section = root.object("acquisition");
+    section.number("sampling_rate_hz", out.samplingRateHz, 20e6, 125e6, "Hz");
+    section.integer("samples_per_channel", out.samplesPerChannel, 64, 65536);
+    section.number("frame_rate_hz", out.frameRateHz, 0.1, 20000, "Hz");
+    section.number("sound_speed_m_s", out.soundSpeedMps, 1000, 2000, "m/s");
+    std::vector<double> angles;
+    bool anglesOk = true;
+    section.array("plane_wave_angles_deg", [&](const json& value, const std::string&) {
+        if (!value.is_number() || value.get<double>() < -45 || value.get<double>() > 45) anglesOk = false;
+        else angles.push_back(value.get<double>());
+    });
+    if (!anglesOk) {
+        section.issue("plane_wave_angles_deg", "every angle must be a number between -45 and 45 degrees");
+    } else if (!angles.empty()) {
+        out.planeWaveAnglesDeg = std::move(angles);
+    }
+}
+
+void readBeamform(ObjectReader& root, BeamformSettings& out) {
+    auto section = root.object("beamform");
+    section.choice("backend", out.backend, {{"auto", BeamformerBackend::Auto},
+                                            {"cuda", BeamformerBackend::Cuda},
+                                            {"cpu", BeamformerBackend::Cpu}});
+    section.number("f_number", out.fNumber, 0.1, 20);
+    section.choice("window", out.window, {{"rectangular", ApodizationWindow::Rectangular},
+                                          {"hann", ApodizationWindow::Hann},
+                                          {"tukey", ApodizationWindow::Tukey}});
+    section.number("dynamic_range_db", out.dynamicRangeDb, 10, 120, "dB");
+    section.number("gain_db", out.gainDb, -60, 60, "dB");
+}
+
+void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
+    auto section = root.object("dicom");
+    section.string("station_ae_title", out.stationAeTitle, checkAeTitle);
+    section.string("uid_root", out.uidRoot, checkUidRoot);
+    section.integer("listen_port", out.listenPort, 1, 65535);
+    std::set<std::string> names;
+    section.array("nodes", [&](const json& value, const std::string& where) {
+        PacsNode node;
+        ObjectReader reader(&value, where, issues);
+        reader.string("name", node.name, checkNotEmpty);
+        reader.string("ae_title", node.aeTitle, checkAeTitle);
+        reader.string("host", node.host, checkNotEmpty);
+        reader.integer("port", node.port, 1, 65535);
+        reader.boolean("tls", node.tls);
+        if (!value.is_object()) return;
+        for (const char* required : {"name", "ae_title", "host", "port"}) {
+            if (!value.contains(required)) reader.issue(required, "is required for a PACS node");
+        }
+        if (!node.name.empty() && !names.insert(node.name).second) {
+            reader.issue("name", fmt::format("duplicate PACS node name '{}'", node.name));
+        }
+        out.nodes.push_back(std::move(node));
+    });
+}
+
+// Checks that involve more than one value.
+void checkConsistency(const AppConfig& config, IssueList& issues) {
+    if (config.acquisition.samplingRateHz < 2.0 * config.probe.centerFrequencyHz) {
+        issues.add("/acquisition/sampling_rate_hz",
+                   fmt::format("must be at least twice probe.center_frequency_hz ({:g} Hz) to "
+                               "sample the echoes (got {:g} Hz)",
+                               config.probe.centerFrequencyHz, config.acquisition.samplingRateHz));
+    }
+}
+
+std::pair<int, int> lineAndColumn(std::string_view text, std::size_t byte) {
+    int line = 1, column = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
+    }
+    return {line, column};
+}
+
+}  // namespace
+
+std::string ConfigIssue::describe() const {
+    return fmt::format("{}: {}: {}", file, key.empty() ? "(file)" : key, reason);
+}
+
+ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName) {
+    ConfigParse result;
+    IssueList issues(sourceName);
+    json document;
+    try {
+        document = json::parse(jsonText.begin(), jsonText.end(), nullptr, true, /*ignore_comments=*/true);
+    } catch (const json::parse_error& e) {
+        const auto [line, column] = lineAndColumn(jsonText, e.byte == 0 ? 0 : e.byte - 1);
+        issues.add("", fmt::format("not valid JSON at line {}, column {}: {}", line, column, e.what()));
+        result.issues = issues.take();
+        return result;
+    }
+    {
+        ObjectReader root(&document, "", issues);
+        int schema = kSchemaVersion;
+        root.integer("schema_version", schema, kSchemaVersion, kSchemaVersion);
+        readLog(root, issues, result.config.log);
+        readLink(root, result.config.link);
+        readProbe(root, result.config.probe);
+        readAcquisition(root, result.config.acquisition);
+        readBeamform(root, result.config.beamform);
+        auto recording = root.object("recording");
+        recording.string("directory", result.config.recording.directory, checkNotEmpty);
+        readDicom(root, issues, result.config.dicom);
+    }  // readers report unknown keys as they close
+    checkConsistency(result.config, issues);
+    result.issues = issues.take();
+    return result;
+}
+
+Result<AppConfig> loadConfigFile(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        return fail(ErrorCode::NotFound, fmt::format("cannot open configuration file '{}'", path));
+    }
+    std::ostringstream text;
+    text << file.rdbuf();
+    if (file.bad()) {
+        return fail(ErrorCode::DataLoss, fmt::format("error reading configuration file '{}'", path));
+    }
+    auto parsed = parseConfig(text.str(), path);
+    if (!parsed.ok()) {
+        Error error(ErrorCode::InvalidArgument,
+                    fmt::format("configuration file '{}' has {} problem{}", path, parsed.issues.size(),
+                                parsed.issues.size() == 1 ? "" : "s"));
+        for (const auto& issue : parsed.issues) error.addDetail(issue.describe());
+        return fail(std::move(error));
+    }
+    return std::move(parsed.config);
+}
+
+}  // namespace sonolink::config

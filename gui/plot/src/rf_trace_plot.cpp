@@ -1,0 +1,63 @@
+#include "sonolink/gui/plot/rf_trace_plot.h"
+
+#include <QPen>
+#include <QVector>
+#include <qwt_legend.h>
+#include <qwt_plot_curve.h>
+#include <qwt_plot_grid.h>
+#include <qwt_text.h>
+
+namespace sonolink::gui {
+namespace {
+const QColor kTraceColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
+                               QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28)};
+}
+
+RfTracePlot::RfTracePlot(QWidget* parent) : QwtPlot(parent) {
+    setAxisTitle(QwtPlot::xBottom, tr("time (µs)"));
+    setAxisTitle(QwtPlot::yLeft, tr("amplitude (ADC counts)"));
+    auto* grid = new QwtPlotGrid;
+    grid->setMajorPen(QPen(Qt::gray, 0, Qt::DotLine));
+    grid->attach(this);
+    insertLegend(new QwtLegend, QwtPlot::BottomLegend);
+}
+
+RfTracePlot::~RfTracePlot() = default;  // the plot deletes attached items
+
+void RfTracePlot::setTrace(int channel, std::span<const float> samples, double t0Us, double dtUs) {
+    QwtPlotCurve* curve = nullptr;
+    for (const auto& trace : curves_) {
+        if (trace.channel == channel) curve = trace.curve;
+    }
+    if (!curve) {
+        curve = new QwtPlotCurve(tr("channel %1").arg(channel));
+        const auto colorCount = std::size(kTraceColors);
+        curve->setPen(kTraceColors[curves_.size() % colorCount], 1.0);
+        curve->setPaintAttribute(QwtPlotCurve::FilterPoints, true);
+        curve->attach(this);
+        curves_.push_back({channel, curve});
+    }
+    QVector<double> x(static_cast<qsizetype>(samples.size()));
+    QVector<double> y(static_cast<qsizetype>(samples.size()));
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        x[static_cast<qsizetype>(i)] = t0Us + static_cast<double>(i) * dtUs;
+        y[static_cast<qsizetype>(i)] = samples[i];
+    }
+    curve->setSamples(x, y);
+    replot();
+}
+
+void RfTracePlot::clearTraces() {
+    for (auto& trace : curves_) {
+        trace.curve->detach();
+        delete trace.curve;
+    }
+    curves_.clear();
+    replot();
+}
+
+QString RfTracePlot::traceTitle(int index) const {
+    return curves_.at(static_cast<std::size_t>(index)).curve->title().text();
+}
+
+}  // namespace sonolink::gui

@@ -1,0 +1,171 @@
+#include "sonolink/config/config_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace sonolink::config {
+namespace {
+
+bool hasIssue(const ConfigParse& parse, const std::string& key, const std::string& reasonPart) {
+    return std::any_of(parse.issues.begin(), parse.issues.end(), [&](const ConfigIssue& issue) {
+        return issue.key == key && issue.reason.find(reasonPart) != std::string::npos;
+    });
+}
+
+std::string dump(const ConfigParse& parse) {
+    std::string text;
+    for (const auto& issue : parse.issues) text += issue.describe() + "\n";
+    return text;
+}
+
+TEST(ConfigLoaderTest, EmptyObjectGivesDefaults) {
+    auto parse = parseConfig("{}", "empty.json");
+    ASSERT_TRUE(parse.ok()) << dump(parse);
+    EXPECT_EQ(parse.config.link.backend, LinkBackend::Sim);
+    EXPECT_EQ(parse.config.link.slotSizeBytes, 256u * 1024u);
+    EXPECT_EQ(parse.config.probe.elementCount, 128);
+}
+
+TEST(ConfigLoaderTest, ShippedDefaultConfigIsValid) {
+    auto loaded = loadConfigFile(SONOLINK_DEFAULT_CONFIG);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    EXPECT_EQ(loaded->dicom.nodes.size(), 1u);
+    EXPECT_EQ(loaded->dicom.nodes[0].aeTitle, "ORTHANC");
+    EXPECT_EQ(loaded->acquisition.planeWaveAnglesDeg.size(), 3u);
+}
+
+TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
+    auto parse = parseConfig(R"({
+      "log": {"level": "debug", "categories": {"link": "trace"}},
+      "link": {"backend": "verbs", "device": "rxe0", "slot_size_bytes": 1048576, "post_batch": 16,
+               "completion_mode": "busy_poll", "rx_cpu": 3},
+      "acquisition": {"sampling_rate_hz": 62.5e6, "plane_wave_angles_deg": [-5, 5]},
+      "beamform": {"window": "tukey", "f_number": 1.75},
+      "dicom": {"uid_root": "1.2.826.0.1.3680043.10.1234",
+                "nodes": [{"name": "pacs", "ae_title": "PACS", "host": "10.0.0.9", "port": 11112, "tls": true}]}
+    })", "full.json");
+    ASSERT_TRUE(parse.ok()) << dump(parse);
+    const auto& c = parse.config;
+    EXPECT_EQ(c.log.level, log::Level::Debug);
+    EXPECT_EQ(c.log.categoryLevels.at("link"), log::Level::Trace);
+    EXPECT_EQ(c.link.backend, LinkBackend::Verbs);
+    EXPECT_EQ(c.link.device, "rxe0");
+    EXPECT_EQ(c.link.slotSizeBytes, 1048576u);
+    EXPECT_EQ(c.link.postBatch, 16);
+    EXPECT_EQ(c.link.completionMode, CompletionMode::BusyPoll);
+    EXPECT_EQ(c.link.rxCpu, 3);
+    EXPECT_DOUBLE_EQ(c.acquisition.samplingRateHz, 62.5e6);
+    EXPECT_EQ(c.acquisition.planeWaveAnglesDeg, (std::vector<double>{-5, 5}));
+    EXPECT_EQ(c.beamform.window, ApodizationWindow::Tukey);
+    EXPECT_TRUE(c.dicom.nodes.at(0).tls);
+}
+
+TEST(ConfigLoaderTest, ReportsEveryBadValueWithKeyAndReason) {
+    auto parse = parseConfig(R"({
+      "link": {"slot_size_bytes": 100000, "backend": "udp", "post_batch": 0},
+      "probe": {"element_count": 512},
+      "acquisition": {"sampling_rate_hz": "fast"}
+    })", "bad.json");
+    EXPECT_EQ(parse.issues.size(), 5u) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/link/slot_size_bytes", "multiple of 4096")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/link/backend", "\"sim\", \"verbs\"")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/link/post_batch", "between 1 and 64")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/probe/element_count", "between 1 and 256")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/acquisition/sampling_rate_hz", "must be a number")) << dump(parse);
+    for (const auto& issue : parse.issues) EXPECT_EQ(issue.file, "bad.json");
+}
+
+TEST(ConfigLoaderTest, BadValueKeepsTheDefault) {
+    auto parse = parseConfig(R"({"link": {"slot_count": -4}})", "x.json");
+    EXPECT_FALSE(parse.ok());
+    EXPECT_EQ(parse.config.link.slotCount, 256u);
+}
+
+TEST(ConfigLoaderTest, UnknownKeysAreReported) {
+    auto parse = parseConfig(R"({"link": {"slot_sise_bytes": 4096}, "linkk": {}})", "typo.json");
+    EXPECT_TRUE(hasIssue(parse, "/link/slot_sise_bytes", "unknown key")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/linkk", "unknown key")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, WrongTypesAreReported) {
+    auto parse = parseConfig(R"({"link": 5, "probe": {"element_count": 64.5},
+                                 "beamform": {"f_number": true}, "dicom": {"nodes": {}}})", "t.json");
+    EXPECT_TRUE(hasIssue(parse, "/link", "must be a JSON object")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/probe/element_count", "whole number")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/beamform/f_number", "must be a number")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/dicom/nodes", "must be an array")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, ChecksDicomIdentifiers) {
+    auto parse = parseConfig(R"({"dicom": {"station_ae_title": "A_VERY_LONG_AE_TITLE_X",
+      "uid_root": "1.2.4.x",
+      "nodes": [{"name": "a", "ae_title": "A", "host": "h", "port": 70000},
+                {"name": "a", "ae_title": "B\\C", "host": "h", "port": 104},
+                {"ae_title": "C"}]}})", "d.json");
+    EXPECT_TRUE(hasIssue(parse, "/dicom/station_ae_title", "1 to 16 characters")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/dicom/uid_root", "digits and dots")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/0/port", "between 1 and 65535")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/1/name", "duplicate")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/1/ae_title", "backslash")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/2/host", "required")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, UidRootLeadingZeroIsRejected) {
+    auto parse = parseConfig(R"({"dicom": {"uid_root": "1.2.03"}})", "u.json");
+    EXPECT_TRUE(hasIssue(parse, "/dicom/uid_root", "leading zero")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, CrossFieldNyquistCheck) {
+    auto parse = parseConfig(R"({"probe": {"center_frequency_hz": 15e6},
+                                 "acquisition": {"sampling_rate_hz": 25e6}})", "n.json");
+    EXPECT_TRUE(hasIssue(parse, "/acquisition/sampling_rate_hz", "twice")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, BadAnglesAreReported) {
+    auto parse = parseConfig(R"({"acquisition": {"plane_wave_angles_deg": [0, 60, "x"]}})", "a.json");
+    EXPECT_TRUE(hasIssue(parse, "/acquisition/plane_wave_angles_deg", "between -45 and 45")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, MalformedJsonNamesLineAndColumn) {
+    auto parse = parseConfig("{\n  \"link\": {\n    \"port\": 1,,\n  }\n}", "broken.json");
+    ASSERT_EQ(parse.issues.size(), 1u);
+    EXPECT_EQ(parse.issues[0].key, "");
+    EXPECT_NE(parse.issues[0].reason.find("line 3"), std::string::npos) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, TopLevelMustBeAnObject) {
+    auto parse = parseConfig("[1, 2]", "arr.json");
+    EXPECT_TRUE(hasIssue(parse, "/", "must be a JSON object")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, UnsupportedSchemaVersion) {
+    auto parse = parseConfig(R"({"schema_version": 2})", "v.json");
+    EXPECT_TRUE(hasIssue(parse, "/schema_version", "between 1 and 1")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, MissingFileIsNotFound) {
+    auto loaded = loadConfigFile("/nonexistent/sonolink.json");
+    ASSERT_FALSE(loaded);
+    EXPECT_EQ(loaded.error().code(), ErrorCode::NotFound);
+    EXPECT_NE(loaded.error().message().find("/nonexistent/sonolink.json"), std::string::npos);
+}
+
+TEST(ConfigLoaderTest, FileErrorListsEveryProblemAsDetail) {
+    const auto path = std::filesystem::temp_directory_path() / "sonolink_config_test.json";
+    {
+        std::ofstream out(path);
+        out << R"({"link": {"slot_count": 1, "peer_port": 0}})";
+    }
+    auto loaded = loadConfigFile(path.string());
+    std::filesystem::remove(path);
+    ASSERT_FALSE(loaded);
+    EXPECT_EQ(loaded.error().code(), ErrorCode::InvalidArgument);
+    ASSERT_EQ(loaded.error().details().size(), 2u);
+    EXPECT_NE(loaded.error().details()[0].find(path.string() + ": /link/"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sonolink::config
