@@ -22,7 +22,7 @@ std::vector<ControlMessage> oneOfEach() {
     configure.samplesPerChannel = 4096;
     configure.samplingRateHz = 62'500'000;
     configure.anglesMilliDeg = {-12'000, -6'000, 0, 6'000, 12'000};
-    Status status;
+    StatusReport status;
     status.state = FrontEndState::Streaming;
     status.framesAcquired = 1'000'000'000'000ull;
     status.framesDropped = 3;
@@ -78,7 +78,7 @@ TEST(ControlMessagesTest, FieldsSurviveExactly) {
     EXPECT_EQ(std::get<Hello>(hello->message).capabilities.maxChannels, 192);
     auto status = decodeControlMessage(encodeControlMessage(oneOfEach()[12]));
     ASSERT_TRUE(status);
-    EXPECT_EQ(std::get<Status>(status->message).temperatureMilliC, -5'250);
+    EXPECT_EQ(std::get<StatusReport>(status->message).temperatureMilliC, -5'250);
 }
 
 TEST(ControlMessagesTest, HeaderLayout) {
@@ -134,7 +134,7 @@ TEST(ControlMessagesTest, NamesWhatIsWrong) {
     EXPECT_NE(errorOf(withPatch(advert, 4, {std::byte{7}})).find("version 7 not supported"), std::string::npos);
     EXPECT_NE(errorOf(withPatch(advert, 5, {std::byte{99}})).find("unknown control message type 99"), std::string::npos);
     EXPECT_NE(errorOf(withPatch(advert, 5, {std::byte{static_cast<std::uint8_t>(MessageType::Stop)}})).find("Stop message has 24 unexpected trailing bytes"), std::string::npos);
-    EXPECT_NE(errorOf(withPatch(advert, 5, {std::byte{static_cast<std::uint8_t>(MessageType::Status)}})).find("Status message truncated"), std::string::npos);
+    EXPECT_NE(errorOf(withPatch(advert, 5, {std::byte{static_cast<std::uint8_t>(MessageType::StatusReport)}})).find("StatusReport message truncated"), std::string::npos);
     // slot_bytes (body offset 12 -> message offset 24) not a multiple of 4096
     EXPECT_NE(errorOf(withPatch(advert, 24, {std::byte{1}})).find("slot_bytes 262145"), std::string::npos);
     auto badLength = advert;

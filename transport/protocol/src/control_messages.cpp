@@ -1,5 +1,7 @@
 #include "sonolink/transport/protocol/control_messages.h"
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include "sonolink/transport/protocol/byte_codec.h"
@@ -98,7 +100,7 @@ template <typename IO> void fields(IO& io, TimeSync& m) {
     io.u64(m.t1HostSendNs); io.u64(m.t2FrontEndReceiveNs); io.u64(m.t3FrontEndSendNs);
 }
 template <typename IO> void fields(IO& io, Trigger& m) { io.u8(m.source); io.u32(m.frameId); io.u64(m.timestampNs); }
-template <typename IO> void fields(IO& io, Status& m) {
+template <typename IO> void fields(IO& io, StatusReport& m) {
     io.e8(m.state); io.u64(m.framesAcquired); io.u64(m.framesDropped); io.u64(m.blocksSent);
     io.u32(m.creditsHeld); io.i32(m.temperatureMilliC);
 }
@@ -139,7 +141,7 @@ std::string validate(const BerStart& m) {
     if (m.pattern < PayloadKind::Prbs7 || m.pattern > PayloadKind::Counter) return fmt::format("pattern {} is not a test pattern", static_cast<int>(m.pattern));
     return {};
 }
-std::string validate(const Status& m) {
+std::string validate(const StatusReport& m) {
     if (static_cast<std::uint8_t>(m.state) > static_cast<std::uint8_t>(FrontEndState::Stalled)) return fmt::format("state {} unknown", static_cast<int>(m.state));
     return {};
 }
@@ -181,7 +183,7 @@ std::string_view toString(MessageType type) noexcept {
     case MessageType::BerStop: return "BerStop";
     case MessageType::TimeSync: return "TimeSync";
     case MessageType::Trigger: return "Trigger";
-    case MessageType::Status: return "Status";
+    case MessageType::StatusReport: return "StatusReport";
     case MessageType::ErrorReport: return "ErrorReport";
     }
     return "Unknown";
@@ -191,8 +193,8 @@ MessageType typeOf(const ControlMessage& message) noexcept {
     return static_cast<MessageType>(message.index() + 1);
 }
 
-std::vector<std::byte> encodeControlMessage(const ControlMessage& message, std::uint32_t sequence) {
-    std::vector<std::byte> out(kMaxControlMessage);
+std::size_t encodeControlMessageInto(const ControlMessage& message, std::uint32_t sequence,
+                                    std::span<std::byte, kMaxControlMessage> out) noexcept {
     ByteWriter writer(out);
     writer.u32(kControlMagic);
     writer.u8(static_cast<std::uint8_t>(kProtocolVersion));
@@ -200,14 +202,22 @@ std::vector<std::byte> encodeControlMessage(const ControlMessage& message, std::
     writer.u16(0);  // length, patched below
     writer.u32(sequence);
     Encoder encoder{writer};
-    std::visit([&](auto copy) { fields(encoder, copy); }, message);
+    std::visit([&](const auto& m) {
+        auto copy = m;  // the field list takes references; strings are only in Hello/ErrorReport
+        fields(encoder, copy);
+    }, message);
     const auto length = writer.position() + kControlCrcSize;
     SONOLINK_ASSERT(writer.ok() && length <= kMaxControlMessage, "control message exceeds 512 bytes");
     ByteWriter lengthField(std::span<std::byte>(out).subspan(6, 2));
     lengthField.u16(static_cast<std::uint16_t>(length));
-    writer.u32(crc32c(std::span(out).first(length - kControlCrcSize)));
-    out.resize(length);
-    return out;
+    writer.u32(crc32c(std::span<const std::byte>(out).first(length - kControlCrcSize)));
+    return length;
+}
+
+std::vector<std::byte> encodeControlMessage(const ControlMessage& message, std::uint32_t sequence) {
+    std::array<std::byte, kMaxControlMessage> buffer{};
+    const auto length = encodeControlMessageInto(message, sequence, buffer);
+    return {buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(length)};
 }
 
 Result<DecodedMessage> decodeControlMessage(std::span<const std::byte> bytes) {
@@ -254,7 +264,7 @@ Result<DecodedMessage> decodeControlMessage(std::span<const std::byte> bytes) {
     case MessageType::BerStop: decoded = decodeBody<BerStop>(body, type); break;
     case MessageType::TimeSync: decoded = decodeBody<TimeSync>(body, type); break;
     case MessageType::Trigger: decoded = decodeBody<Trigger>(body, type); break;
-    case MessageType::Status: decoded = decodeBody<Status>(body, type); break;
+    case MessageType::StatusReport: decoded = decodeBody<StatusReport>(body, type); break;
     case MessageType::ErrorReport: decoded = decodeBody<ErrorReport>(body, type); break;
     }
     if (!decoded) return fail(std::move(decoded.error()));

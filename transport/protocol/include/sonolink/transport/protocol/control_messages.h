@@ -27,7 +27,7 @@ inline constexpr std::size_t kMaxErrorText = 200;
 
 enum class MessageType : std::uint8_t {
     Hello = 1, HelloAck, RingAdvert, Configure, ConfigureAck, Start, Stop, CreditReturn,
-    BerStart, BerStop, TimeSync, Trigger, Status, ErrorReport,
+    BerStart, BerStop, TimeSync, Trigger, StatusReport, ErrorReport,
 };
 [[nodiscard]] std::string_view toString(MessageType type) noexcept;
 
@@ -93,7 +93,7 @@ struct Trigger {              // front end -> host: a laser (or external) trigge
     std::uint64_t timestampNs = 0;
 };
 enum class FrontEndState : std::uint8_t { Idle = 0, Configured, Streaming, Stalled };
-struct Status {               // front end -> host, also the heartbeat (at least every 100 ms)
+struct StatusReport {             // front end -> host, also the heartbeat (at least every 100 ms)
     FrontEndState state = FrontEndState::Idle;
     std::uint64_t framesAcquired = 0;
     std::uint64_t framesDropped = 0;  // no credit: whole frames dropped at the front end
@@ -109,13 +109,17 @@ struct ErrorReport {          // either direction
 
 using ControlMessage = std::variant<Hello, HelloAck, RingAdvert, Configure, ConfigureAck, Start,
                                     Stop, CreditReturn, BerStart, BerStop, TimeSync, Trigger,
-                                    Status, ErrorReport>;
+                                    StatusReport, ErrorReport>;
 
 [[nodiscard]] MessageType typeOf(const ControlMessage& message) noexcept;
 
 // Encodes message with the given sequence number (per sender, for logs and replies).
 [[nodiscard]] std::vector<std::byte> encodeControlMessage(const ControlMessage& message,
                                                           std::uint32_t sequence = 0);
+// The same into a caller's buffer, returning the length; allocates nothing for messages without
+// text (what the hot path sends: CreditReturn).
+std::size_t encodeControlMessageInto(const ControlMessage& message, std::uint32_t sequence,
+                                     std::span<std::byte, kMaxControlMessage> out) noexcept;
 
 struct DecodedMessage {
     ControlMessage message;

@@ -1,0 +1,60 @@
+// StreamSession: one acquisition session on a link, from the host's side: accept the front
+// end, advertise the ring, configure it (ConfigureAck sizes frame assembly), start, and run
+// ingest while watching the control plane (status heartbeats, triggers, errors, a lost peer)
+// until the front end has sent its frame limit or the caller stops it. The engine (later)
+// splits this over its ctl and rx threads; today one thread runs it.
+// Thread contract: one thread; ingest().stats() may be read from others.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "sonolink/ingest/ingest_engine.h"
+#include "sonolink/transport/link.h"
+
+namespace sonolink::ingest {
+
+struct SessionOptions {
+    transport::Configure configure;
+    std::chrono::milliseconds acceptTimeout{10'000};
+    std::chrono::milliseconds replyTimeout{10'000};  // Configure -> ConfigureAck (pre-generation)
+    IngestOptions ingest;                             // maxBlocksPerFrame comes from the front end
+};
+
+struct SessionSummary {
+    IngestStats stats;
+    transport::StatusReport frontEnd;   // the front end's last status (its own counts)
+    std::uint64_t triggers = 0;         // laser triggers reported
+    std::chrono::nanoseconds elapsed{0};
+};
+
+class StreamSession {
+public:
+    [[nodiscard]] static Result<std::unique_ptr<StreamSession>> open(transport::Link& link, SessionOptions options);
+
+    [[nodiscard]] IngestEngine& ingest() noexcept { return *ingest_; }
+    [[nodiscard]] const transport::LinkInfo& linkInfo() const noexcept { return info_; }
+    [[nodiscard]] const transport::ConfigureAck& layout() const noexcept { return ack_; }
+
+    // Starts streaming frameLimit frames (0 = until stop) and runs until they are all accounted
+    // for, stop is set, or the link fails (the error says why: front end lost, protocol error).
+    // progress is called about every 200 ms.
+    [[nodiscard]] Result<SessionSummary> run(std::uint32_t frameLimit, const std::atomic<bool>& stop,
+                                             const std::function<void(const SessionSummary&)>& progress = {});
+
+private:
+    StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack,
+                  std::unique_ptr<IngestEngine> ingest);
+
+    transport::Link& link_;
+    transport::LinkInfo info_;
+    transport::ConfigureAck ack_;
+    std::unique_ptr<IngestEngine> ingest_;
+    SessionSummary summary_;
+};
+
+}  // namespace sonolink::ingest

@@ -1,0 +1,55 @@
+// FrameAssembler: collects valid blocks into frames from a fixed pool, in any arrival order,
+// and releases complete frames in frame-id order. A frame still missing blocks when it falls
+// `depth` frames behind the newest is incomplete; a frame id never seen is missing.
+// Private to sonolink_ingest. Thread contract: one thread (rx); no allocation after create.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <functional>
+#include <vector>
+
+#include "sonolink/ingest/frame.h"
+
+namespace sonolink::ingest {
+
+class FrameAssembler {
+public:
+    struct Events {
+        std::function<void(Frame&)> complete;      // deliver, then keep until released
+        std::function<void(Frame&)> incomplete;    // free its slots and the frame
+        std::function<void(std::uint64_t)> missing;
+        std::function<void(std::uint64_t)> droppedBlock;  // completion index of a block not kept
+        std::function<void()> droppedFrame;        // no frame buffer free
+    };
+
+    FrameAssembler(std::uint16_t maxBlocks, std::uint32_t poolSize, std::uint32_t depth, Events events);
+
+    // A valid, non-duplicate block. Returns false (and frees nothing) only for a late block
+    // of a frame already resolved: the caller frees its slot.
+    bool add(const FrameBlock& block, std::uint64_t writtenNs);
+    // Every frame in assembly is resolved; frame ids below frameEnd never seen are missing.
+    void finish(std::uint64_t frameEnd);
+    // A delivered frame whose last reference is gone goes back to the pool.
+    void recycle(Frame& frame) noexcept { free_.push_back(&frame); }
+    [[nodiscard]] std::size_t assembling() const noexcept { return active_.size(); }
+
+private:
+    void settle();  // deliver complete frames in order, evict those too old
+    void evictOldest();
+    [[nodiscard]] bool wasDropped(std::uint64_t frameId) const noexcept;
+
+    std::vector<std::unique_ptr<Frame>> pool_;
+    std::vector<Frame*> free_;
+    std::vector<Frame*> active_;      // sorted by frame id
+    std::uint32_t depth_;
+    Events events_;
+    std::uint64_t nextFrameId_ = 0;   // every id below is resolved (delivered, incomplete, missing)
+    std::uint64_t highestFrameId_ = 0;
+    bool any_ = false;
+    std::array<std::uint64_t, 8> dropped_{};  // recent frame ids dropped for want of a buffer
+    std::size_t droppedNext_ = 0;
+};
+
+}  // namespace sonolink::ingest

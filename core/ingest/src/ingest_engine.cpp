@@ -1,0 +1,240 @@
+#include "sonolink/ingest/ingest_engine.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "frame_assembler.h"
+#include "sonolink/transport/protocol/crc32c.h"
+
+namespace sonolink::ingest {
+namespace {
+
+std::uint64_t steadyNs() noexcept {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+}  // namespace
+
+std::string Rejection::describe() const {
+    switch (reason) {
+    case Reason::Header:
+        return fmt::format("completion {} (sequence {} by its immediate): block header rejected: {}", completionIndex, sequence, transport::describe(headerCheck));
+    case Reason::PayloadCrc:
+        return fmt::format("completion {} (sequence {}, frame {}): payload CRC-32C mismatch: header says 0x{:08x}, payload gives 0x{:08x}", completionIndex, sequence, frameId, expected, actual);
+    case Reason::LengthMismatch:
+        return fmt::format("completion {} (sequence {}, frame {}): {} bytes written, the header accounts for {}", completionIndex, sequence, frameId, actual, expected);
+    case Reason::ImmediateMismatch:
+        return fmt::format("completion {}: immediate 0x{:08x} does not match the header's sequence {} (low bits 0x{:08x})", completionIndex, actual, sequence, expected);
+    case Reason::CompletionError:
+        return fmt::format("completion {}: the NIC reported the write failed (remote access error: wrong rkey or outside the ring)", completionIndex);
+    case Reason::CreditViolation:
+        return fmt::format("completion {}: written into a slot the front end held no credit for (credited through {}): ring memory may be overwritten", completionIndex, expected);
+    }
+    return "unknown rejection";
+}
+
+Result<std::unique_ptr<IngestEngine>> IngestEngine::create(transport::Link& link, IngestOptions options) {
+    if (options.maxBlocksPerFrame == 0) return fail(ErrorCode::InvalidArgument, "maxBlocksPerFrame is 0: configure the front end first");
+    if (options.framePoolSize < 2 || options.completionBatch == 0) return fail(ErrorCode::InvalidArgument, "frame pool below 2 or completion batch 0");
+    const auto ring = link.ring();
+    if (options.creditBatch == 0) options.creditBatch = std::max<std::uint32_t>(1, ring.slotCount / 16);
+    return std::unique_ptr<IngestEngine>(new IngestEngine(link, options));
+}
+
+IngestEngine::IngestEngine(transport::Link& link, IngestOptions options)
+    : link_(link), options_(options), ring_(link.ring()), completions_(options.completionBatch), slotFree_(ring_.slotCount, 0) {
+    delivered_.reserve(options_.framePoolSize);
+    FrameAssembler::Events events;
+    events.complete = [this](Frame& frame) { deliver(frame); };
+    events.incomplete = [this](Frame& frame) {
+        counters_.framesIncomplete.add();
+        for (std::uint16_t i = 0; i < frame.present_.size(); ++i) {
+            if (frame.present_[i] != 0) slotFree_[frame.blocks_[i].completionIndex % ring_.slotCount] = 1;
+        }
+    };
+    events.missing = [this](std::uint64_t) { counters_.framesMissing.add(); };
+    events.droppedBlock = [this](std::uint64_t index) { slotFree_[index % ring_.slotCount] = 1; };
+    events.droppedFrame = [this] { counters_.framesDroppedNoBuffer.add(); };
+    assembler_ = std::make_unique<FrameAssembler>(options_.maxBlocksPerFrame, options_.framePoolSize, options_.assemblyDepth, std::move(events));
+}
+
+IngestEngine::~IngestEngine() = default;
+
+void IngestEngine::addSink(FrameSink& sink) { sinks_.push_back(&sink); }
+
+void IngestEngine::reject(const Rejection& rejection, std::uint64_t index) {
+    slotFree_[index % ring_.slotCount] = 1;
+    std::lock_guard lock(rejectionsMutex_);
+    rejections_[rejectionCount_++ % rejections_.size()] = rejection;
+}
+
+void IngestEngine::handle(const transport::Completion& completion, std::uint64_t index) {
+    using transport::HeaderCheck;
+    using Reason = Rejection::Reason;
+    counters_.completions.add();
+    if (index >= std::uint64_t(ring_.slotCount) + creditsSent_) {
+        counters_.creditViolations.add();
+        Rejection r{Reason::CreditViolation, HeaderCheck::Ok, index, 0, 0, static_cast<std::uint32_t>(creditsSent_), 0};
+        {
+            std::lock_guard lock(rejectionsMutex_);
+            rejections_[rejectionCount_++ % rejections_.size()] = r;
+        }
+        fatal_ = Error(ErrorCode::DataLoss, "the front end " + r.describe() + "; the link must be reset");
+        return;
+    }
+    if (completion.status != transport::CompletionStatus::Ok) {
+        counters_.completionErrors.add();
+        return reject({Reason::CompletionError, HeaderCheck::Ok, index, 0, 0, 0, 0}, index);
+    }
+    const auto slot = ring_.slot(index);
+    transport::BlockHeader header;
+    const auto check = transport::checkBlockHeader(slot, header);
+    if (check != HeaderCheck::Ok) {
+        counters_.headerErrors.add();
+        counters_.byCheck[static_cast<std::size_t>(check)].add();
+        // The header is not trusted, the immediate is: the sequence counts as seen.
+        const auto sequence = tracker_.widen(completion.immediate);
+        (void)tracker_.observe(sequence);
+        return reject({Reason::Header, check, index, sequence, 0, 0, 0}, index);
+    }
+    if (static_cast<std::uint32_t>(header.sequence) != completion.immediate) {
+        counters_.immediateMismatches.add();
+        (void)tracker_.observe(tracker_.widen(completion.immediate));
+        return reject({Reason::ImmediateMismatch, HeaderCheck::Ok, index, header.sequence, header.frameId,
+                       static_cast<std::uint32_t>(header.sequence), completion.immediate}, index);
+    }
+    if (transport::kBlockHeaderSize + header.payloadBytes != completion.byteCount) {
+        counters_.lengthMismatches.add();
+        (void)tracker_.observe(header.sequence);
+        return reject({Reason::LengthMismatch, HeaderCheck::Ok, index, header.sequence, header.frameId,
+                       static_cast<std::uint32_t>(transport::kBlockHeaderSize + header.payloadBytes), completion.byteCount}, index);
+    }
+    const auto payload = slot.subspan(transport::kBlockHeaderSize, header.payloadBytes);
+    const auto crc = transport::crc32c(payload);
+    if (crc != header.payloadCrc) {
+        counters_.payloadCrcErrors.add();
+        (void)tracker_.observe(header.sequence);
+        return reject({Reason::PayloadCrc, HeaderCheck::Ok, index, header.sequence, header.frameId, header.payloadCrc, crc}, index);
+    }
+    switch (tracker_.observe(header.sequence)) {
+    case SequenceTracker::Verdict::Duplicate:
+        counters_.duplicates.add();
+        slotFree_[index % ring_.slotCount] = 1;
+        return;
+    case SequenceTracker::Verdict::Late:
+        counters_.lateBlocks.add();
+        slotFree_[index % ring_.slotCount] = 1;
+        return;
+    case SequenceTracker::Verdict::Reordered:
+        counters_.reordered.add();
+        break;
+    case SequenceTracker::Verdict::New:
+        break;
+    }
+    counters_.blocksOk.add();
+    counters_.bytesOk.add(header.payloadBytes);
+    if (!assembler_->add(FrameBlock{header, payload, index}, completion.writtenNs)) {
+        counters_.lateBlocks.add();
+        slotFree_[index % ring_.slotCount] = 1;
+    }
+}
+
+void IngestEngine::deliver(Frame& frame) {
+    frame.readyNs_ = steadyNs();
+    if (frame.readyNs_ > frame.lastWriteNs_) latency_.record(frame.readyNs_ - frame.lastWriteNs_);
+    counters_.framesDelivered.add();
+    delivered_.push_back(&frame);  // capacity = pool size: no allocation
+    const FrameRef ref(&frame);
+    for (auto* sink : sinks_) sink->onFrame(ref);
+}
+
+void IngestEngine::release(Frame& frame) {
+    for (std::uint16_t i = 0; i < frame.blockCount_; ++i) slotFree_[frame.blocks_[i].completionIndex % ring_.slotCount] = 1;
+    assembler_->recycle(frame);
+}
+
+void IngestEngine::reclaim() {
+    for (std::size_t i = 0; i < delivered_.size();) {
+        Frame* frame = delivered_[i];
+        if (frame->refs_.load(std::memory_order_acquire) == 0) {
+            release(*frame);
+            delivered_[i] = delivered_.back();
+            delivered_.pop_back();
+        } else {
+            ++i;
+        }
+    }
+}
+
+Status IngestEngine::returnCredits(bool idle) {
+    while (creditCursor_ < nextCompletion_ && slotFree_[creditCursor_ % ring_.slotCount] != 0) {
+        slotFree_[creditCursor_ % ring_.slotCount] = 0;
+        ++creditCursor_;
+    }
+    if (creditCursor_ == creditsSent_) return {};
+    if (!idle && creditCursor_ - creditsSent_ < options_.creditBatch) return {};
+    auto sent = link_.returnCredits(creditCursor_);
+    if (sent) {
+        creditsSent_ = creditCursor_;
+        counters_.creditsReturned.value.store(creditsSent_, std::memory_order_relaxed);
+    }
+    return {};  // a full credit lane is retried at the next poll; credits are cumulative
+}
+
+Status IngestEngine::poll(std::chrono::microseconds timeout) {
+    if (fatal_) return fail(*fatal_);
+    const auto count = link_.pollCompletions(completions_, timeout);
+    for (std::size_t i = 0; i < count && !fatal_; ++i) handle(completions_[i], nextCompletion_++);
+    counters_.sequenceGaps.value.store(tracker_.gaps(), std::memory_order_relaxed);
+    reclaim();
+    if (auto credited = returnCredits(count < completions_.size()); !credited) return credited;
+    if (fatal_) return fail(*fatal_);
+    return {};
+}
+
+void IngestEngine::finish(std::uint64_t blocksSent, std::uint64_t framesAcquired) {
+    tracker_.finish(blocksSent);
+    counters_.sequenceGaps.value.store(tracker_.gaps(), std::memory_order_relaxed);
+    assembler_->finish(framesAcquired);
+    reclaim();
+    (void)returnCredits(true);
+}
+
+std::size_t IngestEngine::framesInFlight() const noexcept { return delivered_.size() + assembler_->assembling(); }
+
+IngestStats IngestEngine::stats() const noexcept {
+    IngestStats s;
+    const auto& c = counters_;
+    s.completions = c.completions.get();
+    s.blocksOk = c.blocksOk.get();
+    s.bytesOk = c.bytesOk.get();
+    s.headerErrors = c.headerErrors.get();
+    for (std::size_t i = 0; i < s.headerErrorsByCheck.size(); ++i) s.headerErrorsByCheck[i] = c.byCheck[i].get();
+    s.payloadCrcErrors = c.payloadCrcErrors.get();
+    s.lengthMismatches = c.lengthMismatches.get();
+    s.immediateMismatches = c.immediateMismatches.get();
+    s.completionErrors = c.completionErrors.get();
+    s.creditViolations = c.creditViolations.get();
+    s.sequenceGaps = c.sequenceGaps.get();
+    s.duplicates = c.duplicates.get();
+    s.reordered = c.reordered.get();
+    s.lateBlocks = c.lateBlocks.get();
+    s.framesDelivered = c.framesDelivered.get();
+    s.framesIncomplete = c.framesIncomplete.get();
+    s.framesMissing = c.framesMissing.get();
+    s.framesDroppedNoBuffer = c.framesDroppedNoBuffer.get();
+    s.creditsReturned = c.creditsReturned.get();
+    return s;
+}
+
+std::vector<Rejection> IngestEngine::recentRejections() const {
+    std::lock_guard lock(rejectionsMutex_);
+    std::vector<Rejection> out;
+    const auto n = std::min<std::uint64_t>(rejectionCount_, rejections_.size());
+    for (std::uint64_t i = rejectionCount_ - n; i < rejectionCount_; ++i) out.push_back(rejections_[i % rejections_.size()]);
+    return out;
+}
+
+}  // namespace sonolink::ingest

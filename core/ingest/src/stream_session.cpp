@@ -1,0 +1,90 @@
+#include "sonolink/ingest/stream_session.h"
+
+#include <fmt/format.h>
+
+#include "sonolink/util/log.h"
+
+namespace sonolink::ingest {
+namespace {
+log::Category& sessionLog() { return log::category("ingest"); }
+}
+
+Result<std::unique_ptr<StreamSession>> StreamSession::open(transport::Link& link, SessionOptions options) {
+    auto info = link.accept(options.acceptTimeout);
+    if (!info) return fail(std::move(info.error()));
+    log::info(sessionLog(), "front end {} (firmware {}) via {}, protocol {}", info->peerHello.serial,
+              info->peerHello.firmware, info->peer, info->protocolVersion);
+    if (auto advertised = link.advertiseRing(); !advertised) return fail(std::move(advertised.error()));
+    if (auto sent = link.sendControl(options.configure); !sent) return fail(std::move(sent.error()));
+    const auto deadline = std::chrono::steady_clock::now() + options.replyTimeout;
+    while (true) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return fail(ErrorCode::DeadlineExceeded, "the front end did not acknowledge Configure in time");
+        auto reply = link.receiveControl(left);
+        if (!reply) return fail(std::move(reply.error()).addContext("configuring the front end"));
+        if (!*reply) continue;
+        if (const auto* error = std::get_if<transport::ErrorReport>(&**reply)) {
+            return fail(ErrorCode::FailedPrecondition, "the front end refused the configuration: " + error->text);
+        }
+        if (const auto* ack = std::get_if<transport::ConfigureAck>(&**reply)) {
+            options.ingest.maxBlocksPerFrame = ack->blocksPerFrame;
+            auto ingest = IngestEngine::create(link, options.ingest);
+            if (!ingest) return fail(std::move(ingest.error()));
+            return std::unique_ptr<StreamSession>(new StreamSession(link, std::move(*info), *ack, std::move(*ingest)));
+        }
+        // Status heartbeats may come first; anything else waits for the session.
+    }
+}
+
+StreamSession::StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack,
+                             std::unique_ptr<IngestEngine> ingest)
+    : link_(link), info_(std::move(info)), ack_(ack), ingest_(std::move(ingest)) {}
+
+Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::atomic<bool>& stop,
+                                          const std::function<void(const SessionSummary&)>& progress) {
+    if (auto started = link_.sendControl(transport::Start{frameLimit}); !started) return fail(std::move(started.error()));
+    const auto start = std::chrono::steady_clock::now();
+    auto lastControl = start, lastProgress = start;
+    bool stopSent = false;
+    while (true) {
+        if (auto polled = ingest_->poll(std::chrono::milliseconds(1)); !polled) return fail(std::move(polled.error()));
+        const auto now = std::chrono::steady_clock::now();
+        if (stop.load(std::memory_order_relaxed) && !stopSent) {
+            if (auto sent = link_.sendControl(transport::Stop{}); !sent) return fail(std::move(sent.error()));
+            stopSent = true;
+        }
+        if (now - lastControl < std::chrono::milliseconds(5)) continue;
+        lastControl = now;
+        // Control plane: drain what is there.
+        while (true) {
+            auto message = link_.receiveControl(std::chrono::milliseconds(0));
+            if (!message) return fail(std::move(message.error()).addContext("streaming"));
+            if (!*message) break;
+            if (const auto* status = std::get_if<transport::StatusReport>(&**message)) {
+                summary_.frontEnd = *status;
+                const bool done = status->state != transport::FrontEndState::Streaming &&
+                                  ((frameLimit != 0 && status->framesAcquired >= frameLimit) || stopSent);
+                if (done) {
+                    (void)ingest_->poll(std::chrono::microseconds(0));  // what was written before the status
+                    ingest_->finish(status->blocksSent, status->framesAcquired);
+                    summary_.stats = ingest_->stats();
+                    summary_.elapsed = std::chrono::steady_clock::now() - start;
+                    return summary_;
+                }
+            } else if (const auto* trigger = std::get_if<transport::Trigger>(&**message)) {
+                (void)trigger;
+                ++summary_.triggers;
+            } else if (const auto* error = std::get_if<transport::ErrorReport>(&**message)) {
+                log::warn(sessionLog(), "front end reports error {}: {}", error->code, error->text);
+            }
+        }
+        if (progress && now - lastProgress >= std::chrono::milliseconds(200)) {
+            lastProgress = now;
+            summary_.stats = ingest_->stats();
+            summary_.elapsed = now - start;
+            progress(summary_);
+        }
+    }
+}
+
+}  // namespace sonolink::ingest

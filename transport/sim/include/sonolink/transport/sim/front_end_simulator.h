@@ -1,0 +1,97 @@
+// FrontEndSimulator: the FPGA front end in software. It speaks the control protocol through a
+// SimFrontEndPort (Hello, RingAdvert, Configure, Start/Stop, credits, BER test, time sync,
+// status heartbeats), pre-generates what it sends (RF of the standard phantom for plane-wave or
+// photoacoustic frames, PRBS-7/15/23/31 or counter patterns) so that generation never limits
+// throughput, writes blocks into the host's ring only while it holds credits, and injects the
+// faults of its FaultPlan, counting each. Paced at the configured frame rate, it drops whole
+// frames when out of credits, as the FPGA does; unpaced, it waits for credits.
+// Thread contract: run() on one thread; the accessors only after run() returned.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sonolink/transport/sim/fault_injector.h"
+#include "sonolink/transport/sim/frame_layout.h"
+#include "sonolink/transport/sim/sim_front_end_port.h"
+
+namespace sonolink::transport::sim {
+
+class RfScene;
+
+struct FrontEndOptions {
+    std::string serial = "SIM-0001";
+    std::string firmware = "sonolink-sim 1";
+    Capabilities capabilities;
+    FaultPlan faults;
+    int postBatch = 8;                 // writes per doorbell (completion moderation)
+    bool payloadResident = false;      // bench: payloads preloaded, each write carries the header only
+    std::chrono::milliseconds statusInterval{100};
+    std::chrono::milliseconds handshakeTimeout{5000};
+    std::uint64_t seed = 1;            // speckle and noise
+};
+
+struct FrontEndCounters {
+    std::uint64_t framesAcquired = 0;        // frame ids used (sent or dropped)
+    std::uint64_t framesDroppedNoCredit = 0;
+    std::uint64_t blocksSent = 0;            // distinct blocks that left (duplicates not counted)
+    std::uint64_t writes = 0;                // NIC writes (duplicates counted)
+};
+
+class FrontEndSimulator {
+public:
+    FrontEndSimulator(SimFrontEndPort& port, FrontEndOptions options);
+    ~FrontEndSimulator();
+
+    // Until stop is set (ok), the host goes away or an injected disconnect (Unavailable).
+    [[nodiscard]] Status run(const std::atomic<bool>& stop);
+
+    [[nodiscard]] const FaultCounts& faults() const noexcept { return injector_.counts(); }
+    [[nodiscard]] const FrontEndCounters& counters() const noexcept { return counters_; }
+    [[nodiscard]] const FrameLayout& layout() const noexcept { return layout_; }
+    // The payload bytes frame frameId carried (what an intact delivery must equal).
+    [[nodiscard]] std::span<const std::byte> framePayload(std::uint32_t frameId) const noexcept;
+
+private:
+    struct PendingWrite;
+    Status handshake();
+    Status handle(const ControlMessage& message, bool& streaming);
+    Status prepare(const Configure& configure);
+    Status serviceControl(std::chrono::milliseconds wait, bool& streaming);
+    Status sendFrame(bool& streaming);
+    Status writeBlock(std::span<const std::byte> header, std::span<const std::byte> payload,
+                      std::uint32_t immediate, std::span<const std::uint32_t> flips);
+    Status waitForCredit(bool& streaming);
+    Status preloadPayloads();
+    [[nodiscard]] std::uint64_t creditsAvailable() const noexcept;
+    void maybeSendStatus(bool streaming);
+
+    SimFrontEndPort& port_;
+    FrontEndOptions options_;
+    FaultInjector injector_;
+    FrontEndCounters counters_;
+    std::optional<RingAdvert> ring_;
+    std::uint64_t freedThrough_ = 0;
+    std::uint64_t writeCursor_ = 0;
+    std::uint32_t pendingDoorbell_ = 0;
+    Configure configure_;
+    FrameLayout layout_;
+    std::vector<std::vector<std::byte>> variants_;   // pre-generated frame payloads
+    std::vector<std::vector<std::uint32_t>> crcs_;   // payload CRC per variant and block
+    std::uint64_t sequence_ = 0;
+    std::uint32_t frameId_ = 0;
+    std::uint32_t frameLimit_ = 0;
+    std::uint32_t framesThisRun_ = 0;
+    std::chrono::steady_clock::time_point runStart_;
+    std::uint64_t ptpEpochNs_ = 0;
+    std::chrono::steady_clock::time_point lastStatus_;
+    bool resident_ = false;
+};
+
+}  // namespace sonolink::transport::sim

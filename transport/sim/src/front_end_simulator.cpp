@@ -1,0 +1,360 @@
+#include "sonolink/transport/sim/front_end_simulator.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <ctime>
+#include <numbers>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/transport/sim/rf_scene.h"
+#include "sonolink/transport/sim/test_patterns.h"
+#include "sonolink/util/log.h"
+
+namespace sonolink::transport::sim {
+namespace {
+
+constexpr std::size_t kMaxPregeneratedBytes = 256u << 20;
+constexpr std::uint64_t kWaveIntervalNs = 100'000;  // 10 kHz pulse repetition
+
+std::uint64_t realtimeNs() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return std::uint64_t(ts.tv_sec) * 1'000'000'000ull + std::uint64_t(ts.tv_nsec);
+}
+
+log::Category& simLog() { return log::category("fe-sim"); }
+
+}  // namespace
+
+FrontEndSimulator::FrontEndSimulator(SimFrontEndPort& port, FrontEndOptions options)
+    : port_(port), options_(std::move(options)), injector_(options_.faults) {}
+
+FrontEndSimulator::~FrontEndSimulator() = default;
+
+std::span<const std::byte> FrontEndSimulator::framePayload(std::uint32_t frameId) const noexcept {
+    if (variants_.empty()) return {};
+    return variants_[frameId % variants_.size()];
+}
+
+std::uint64_t FrontEndSimulator::creditsAvailable() const noexcept {
+    if (!ring_) return 0;
+    return ring_->initialCredits + freedThrough_ - writeCursor_;
+}
+
+Status FrontEndSimulator::handshake() {
+    Hello hello;
+    hello.role = Role::FrontEnd;
+    hello.capabilities = options_.capabilities;
+    hello.serial = options_.serial;
+    hello.firmware = options_.firmware;
+    if (auto sent = port_.sendControl(hello); !sent) return sent;
+    auto reply = port_.receiveControl(options_.handshakeTimeout);
+    if (!reply) return fail(std::move(reply.error()));
+    if (!*reply) return fail(ErrorCode::DeadlineExceeded, "the host did not answer Hello");
+    if (const auto* error = std::get_if<ErrorReport>(&**reply)) {
+        return fail(ErrorCode::FailedPrecondition, "the host refused the connection: " + error->text);
+    }
+    if (!std::holds_alternative<HelloAck>(**reply)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("expected HelloAck, got {}", toString(typeOf(**reply))));
+    }
+    log::info(simLog(), "connected: protocol version {}, session {:016x}", std::get<HelloAck>(**reply).version, port_.sessionId());
+    return {};
+}
+
+Status FrontEndSimulator::prepare(const Configure& configure) {
+    if (!ring_) return fail(ErrorCode::FailedPrecondition, "Configure before RingAdvert: no ring to size blocks for");
+    auto layout = planFrameLayout(configure, ring_->slotBytes);
+    if (!layout) return fail(std::move(layout.error()));
+    configure_ = configure;
+    layout_ = std::move(*layout);
+    resident_ = options_.payloadResident && !options_.faults.any() && ring_->slotCount % layout_.blocks.size() == 0;
+    const std::size_t variantCount = resident_ ? 1 : std::clamp<std::size_t>(kMaxPregeneratedBytes / std::max<std::size_t>(layout_.frameBytes, 1), 1, 4);
+    variants_.assign(variantCount, std::vector<std::byte>(layout_.frameBytes));
+    if (configure.payloadKind == PayloadKind::Rf) {
+        const RfScene scene(SceneSpec::standardPhantom(configure.channelCount, configure.pitchNm * 1e-9,
+                                                       configure.centerFrequencyHz, configure.samplingRateHz,
+                                                       static_cast<int>(configure.samplesPerChannel),
+                                                       configure.soundSpeedMmPerS * 1e-3));
+        const std::size_t waveSamples = std::size_t(layout_.channels) * layout_.samples;
+        std::vector<std::int16_t> wave(waveSamples);
+        for (std::size_t v = 0; v < variantCount; ++v) {
+            for (std::uint16_t w = 0; w < layout_.waves; ++w) {
+                const auto noiseSeed = options_.seed * 1000 + v * 64 + w;
+                if (configure.photoacoustic) scene.renderPhotoacoustic(noiseSeed, wave);
+                else scene.renderPlaneWave(configure.anglesMilliDeg[w] * 1e-3 * std::numbers::pi / 180, noiseSeed, wave);
+                auto* out = variants_[v].data() + w * waveSamples * 2;
+                for (std::size_t i = 0; i < waveSamples; ++i) {  // little-endian int16 on the wire
+                    const auto u = static_cast<std::uint16_t>(wave[i]);
+                    out[2 * i] = static_cast<std::byte>(u & 0xFF);
+                    out[2 * i + 1] = static_cast<std::byte>(u >> 8);
+                }
+            }
+        }
+    } else if (isPrbs(configure.payloadKind)) {
+        PrbsGenerator generator(prbsSpec(configure.payloadKind));
+        for (auto& variant : variants_) generator.fill(variant);
+    } else {
+        std::uint32_t next = 0;
+        for (auto& variant : variants_) next = fillCounter(variant, next);
+    }
+    crcs_.assign(variantCount, {});
+    for (std::size_t v = 0; v < variantCount; ++v) {
+        for (const auto& block : layout_.blocks) {
+            crcs_[v].push_back(crc32c(std::span<const std::byte>(variants_[v]).subspan(block.frameOffset, block.payloadBytes)));
+        }
+    }
+    if (resident_) {
+        if (auto preloaded = preloadPayloads(); !preloaded) return preloaded;
+    }
+    log::info(simLog(), "configured: {} channels x {} samples, {} waves, {} blocks/frame of up to {} bytes, {} pre-generated frames{}",
+              layout_.channels, layout_.samples, layout_.waves, layout_.blocks.size(), layout_.maxPayloadBytes,
+              variantCount, resident_ ? ", payloads resident in the ring" : "");
+    return {};
+}
+
+Status FrontEndSimulator::preloadPayloads() {
+    // Every slot gets the payload of the block that will always land in it (slotCount is a
+    // multiple of blocks per frame), so each later write carries only the 64-byte header.
+    for (std::uint64_t slot = 0; slot < ring_->slotCount; ++slot) {
+        const auto& block = layout_.blocks[slot % layout_.blocks.size()];
+        NicWrite write;
+        write.remoteAddress = ring_->address + slot * ring_->slotBytes + kBlockHeaderSize;
+        write.rkey = ring_->rkey;
+        write.payload = std::span<const std::byte>(variants_[0]).subspan(block.frameOffset, block.payloadBytes);
+        write.withImmediate = false;
+        if (auto written = port_.postWrite(write); !written) return written;
+    }
+    return {};
+}
+
+Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming) {
+    return std::visit([&](const auto& m) -> Status {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, CreditReturn>) {
+            freedThrough_ = std::max(freedThrough_, m.freedThrough);
+        } else if constexpr (std::is_same_v<T, RingAdvert>) {
+            ring_ = m;
+            freedThrough_ = 0;
+            writeCursor_ = 0;
+        } else if constexpr (std::is_same_v<T, Configure>) {
+            if (auto prepared = prepare(m); !prepared) {
+                (void)port_.sendControl(ErrorReport{static_cast<std::uint16_t>(prepared.error().code()),
+                                                    static_cast<std::uint8_t>(MessageType::Configure), prepared.error().message()});
+                return {};  // the host decides; the front end stays up
+            }
+            return port_.sendControl(ConfigureAck{layout_.channelsPerBlock, static_cast<std::uint16_t>(layout_.blocks.size()), layout_.maxPayloadBytes});
+        } else if constexpr (std::is_same_v<T, Start>) {
+            if (layout_.blocks.empty()) {
+                return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::FailedPrecondition),
+                                                     static_cast<std::uint8_t>(MessageType::Start), "Start before a successful Configure"});
+            }
+            streaming = true;
+            frameLimit_ = m.frameLimit;
+            framesThisRun_ = 0;
+            runStart_ = std::chrono::steady_clock::now();
+            ptpEpochNs_ = realtimeNs();
+        } else if constexpr (std::is_same_v<T, Stop> || std::is_same_v<T, BerStop>) {
+            streaming = false;
+            port_.ringDoorbell();
+        } else if constexpr (std::is_same_v<T, BerStart>) {
+            Configure pattern = configure_;
+            pattern.payloadKind = m.pattern;
+            pattern.photoacoustic = false;
+            if (auto prepared = prepare(pattern); !prepared) {
+                return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(prepared.error().code()),
+                                                     static_cast<std::uint8_t>(MessageType::BerStart), prepared.error().message()});
+            }
+            streaming = true;
+            frameLimit_ = m.blockLimit == 0 ? 0 : static_cast<std::uint32_t>((m.blockLimit + layout_.blocks.size() - 1) / layout_.blocks.size());
+            framesThisRun_ = 0;
+            runStart_ = std::chrono::steady_clock::now();
+            ptpEpochNs_ = realtimeNs();
+        } else if constexpr (std::is_same_v<T, TimeSync>) {
+            TimeSync reply = m;
+            reply.t2FrontEndReceiveNs = realtimeNs();
+            reply.t3FrontEndSendNs = realtimeNs();
+            return port_.sendControl(reply);
+        } else if constexpr (std::is_same_v<T, ErrorReport>) {
+            log::warn(simLog(), "host reported error {}: {}", m.code, m.text);
+        } else {
+            return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::InvalidArgument), static_cast<std::uint8_t>(typeOf(message)),
+                                                 fmt::format("{} is not a message a front end accepts", toString(typeOf(message)))});
+        }
+        return {};
+    }, message);
+}
+
+Status FrontEndSimulator::serviceControl(std::chrono::milliseconds wait, bool& streaming) {
+    auto message = port_.receiveControl(wait);
+    if (!message) return fail(std::move(message.error()));
+    if (*message) {
+        if (auto handled = handle(**message, streaming); !handled) return handled;
+    }
+    maybeSendStatus(streaming);
+    return {};
+}
+
+void FrontEndSimulator::maybeSendStatus(bool streaming) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lastStatus_ < options_.statusInterval) return;
+    lastStatus_ = now;
+    port_.stampHeartbeat();
+    (void)port_.sendControl(StatusReport{streaming ? FrontEndState::Streaming : (layout_.blocks.empty() ? FrontEndState::Idle : FrontEndState::Configured),
+                                         counters_.framesAcquired, counters_.framesDroppedNoCredit, counters_.blocksSent,
+                                         static_cast<std::uint32_t>(creditsAvailable()), 41'500});
+}
+
+Status FrontEndSimulator::waitForCredit(bool& streaming) {
+    while (creditsAvailable() == 0) {
+        port_.ringDoorbell();
+        pendingDoorbell_ = 0;
+        if (auto serviced = serviceControl(std::chrono::milliseconds(1), streaming); !serviced) return serviced;
+    }
+    return {};
+}
+
+Status FrontEndSimulator::writeBlock(std::span<const std::byte> header, std::span<const std::byte> payload,
+                                     std::uint32_t immediate, std::span<const std::uint32_t> flips) {
+    const auto slot = writeCursor_ % ring_->slotCount;
+    NicWrite write{ring_->address + slot * ring_->slotBytes, ring_->rkey, header, payload, immediate, flips, resident_};
+    auto posted = port_.postWrite(write);
+    ++writeCursor_;
+    ++counters_.writes;
+    if (!posted) return posted;
+    if (++pendingDoorbell_ >= static_cast<std::uint32_t>(options_.postBatch)) {
+        port_.ringDoorbell();
+        pendingDoorbell_ = 0;
+    }
+    return {};
+}
+
+Status FrontEndSimulator::sendFrame(bool& streaming) {
+    const auto blockCount = static_cast<std::uint32_t>(layout_.blocks.size());
+    const bool paced = configure_.frameRateMilliHz != 0;
+    if (paced && creditsAvailable() < blockCount) {
+        ++counters_.framesDroppedNoCredit;  // whole frame, as the FPGA does; the host sees the id gap
+        ++counters_.framesAcquired;
+        ++frameId_;
+        return {};
+    }
+    const std::size_t variant = frameId_ % variants_.size();
+    const auto& payloads = variants_[variant];
+    const std::uint64_t frameTimeNs = paced ? ptpEpochNs_ + std::uint64_t(framesThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz
+                                            : realtimeNs();
+    const bool testPattern = configure_.payloadKind != PayloadKind::Rf;
+    if (configure_.photoacoustic && !testPattern) {
+        if (auto sent = port_.sendControl(Trigger{0, frameId_, frameTimeNs}); !sent) return sent;
+    }
+    struct Held {
+        std::array<std::byte, kBlockHeaderSize> header;
+        std::span<const std::byte> payload;
+        std::uint32_t immediate;
+    };
+    std::optional<Held> held;
+    std::uint32_t intact = 0;
+    std::array<std::byte, kBlockHeaderSize> header{};
+    for (std::uint32_t b = 0; b < blockCount; ++b) {
+        const auto& block = layout_.blocks[b];
+        BlockHeader h;
+        h.flags = static_cast<std::uint16_t>((b == 0 ? block_flags::kFirstOfFrame : 0) | (b + 1 == blockCount ? block_flags::kLastOfFrame : 0) |
+                                             (testPattern ? block_flags::kTestPattern : 0) | (configure_.photoacoustic ? block_flags::kPhotoacoustic : 0));
+        h.sequence = sequence_;
+        h.frameId = frameId_;
+        h.blockIndex = static_cast<std::uint16_t>(b);
+        h.blockCount = static_cast<std::uint16_t>(blockCount);
+        h.firstChannel = block.firstChannel;
+        h.channelCount = block.channelCount;
+        h.firstSample = block.firstSample;
+        h.sampleCount = block.sampleCount;
+        h.waveIndex = block.wave;
+        h.payloadKind = configure_.payloadKind;
+        h.timestampNs = frameTimeNs + block.wave * kWaveIntervalNs;
+        h.payloadBytes = block.payloadBytes;
+        h.payloadCrc = crcs_[variant][b];
+        encodeBlockHeader(h, header);
+        const auto payload = std::span<const std::byte>(payloads).subspan(block.frameOffset, block.payloadBytes);
+        const auto immediate = static_cast<std::uint32_t>(sequence_);
+        ++sequence_;
+        ++counters_.blocksSent;
+        const auto fault = injector_.decide((kBlockHeaderSize + block.payloadBytes) * 8ull, b + 1 < blockCount && !held, !held);
+        if (fault == BlockFault::Drop) continue;
+        if (fault == BlockFault::Reorder) {
+            held = Held{header, payload, immediate};
+            ++intact;
+            continue;
+        }
+        if (fault != BlockFault::Corrupt) ++intact;
+        if (auto ok = waitForCredit(streaming); !ok) return ok;
+        if (auto ok = writeBlock(header, payload, immediate, fault == BlockFault::Corrupt ? std::span(injector_.flipBits()) : std::span<const std::uint32_t>{}); !ok) return ok;
+        if (fault == BlockFault::Duplicate) {
+            if (auto ok = waitForCredit(streaming); !ok) return ok;
+            if (auto ok = writeBlock(header, payload, immediate, {}); !ok) return ok;
+        }
+        if (held) {
+            if (auto ok = waitForCredit(streaming); !ok) return ok;
+            if (auto ok = writeBlock(held->header, held->payload, held->immediate, {}); !ok) return ok;
+            held.reset();
+        }
+        const auto& plan = injector_.plan();
+        if (plan.disconnectAfterBlocks != 0 && counters_.blocksSent >= plan.disconnectAfterBlocks) {
+            port_.ringDoorbell();
+            port_.abandon();
+            return fail(ErrorCode::Unavailable, fmt::format("disconnect injected after {} blocks", counters_.blocksSent));
+        }
+        if (plan.stallEveryBlocks != 0 && counters_.blocksSent % plan.stallEveryBlocks == 0) {
+            port_.ringDoorbell();
+            pendingDoorbell_ = 0;
+            const auto until = std::chrono::steady_clock::now() + plan.stallDuration;
+            while (std::chrono::steady_clock::now() < until) {
+                if (auto ok = serviceControl(std::chrono::milliseconds(5), streaming); !ok) return ok;
+            }
+        }
+    }
+    injector_.frameDone(intact, blockCount);
+    ++counters_.framesAcquired;
+    ++frameId_;
+    return {};
+}
+
+Status FrontEndSimulator::run(const std::atomic<bool>& stop) {
+    if (auto connected = handshake(); !connected) return connected;
+    bool streaming = false;
+    while (!stop.load(std::memory_order_relaxed)) {
+        if (!streaming) {
+            port_.ringDoorbell();
+            if (auto ok = serviceControl(std::chrono::milliseconds(20), streaming); !ok) return ok;
+            continue;
+        }
+        // Streaming: drain control without waiting, then the next frame when it is due.
+        if (auto ok = serviceControl(std::chrono::milliseconds(0), streaming); !ok) return ok;
+        if (!streaming) continue;
+        if (configure_.frameRateMilliHz != 0) {
+            const auto due = runStart_ + std::chrono::nanoseconds(std::uint64_t(framesThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz);
+            const auto now = std::chrono::steady_clock::now();
+            if (now < due) {
+                port_.ringDoorbell();
+                pendingDoorbell_ = 0;
+                const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(due - now);
+                if (auto ok = serviceControl(std::min(wait, std::chrono::milliseconds(20)), streaming); !ok) return ok;
+                if (std::chrono::steady_clock::now() < due) continue;
+            }
+        }
+        if (auto sent = sendFrame(streaming); !sent) return sent;
+        ++framesThisRun_;
+        if (frameLimit_ != 0 && framesThisRun_ >= frameLimit_) {
+            streaming = false;
+            port_.ringDoorbell();
+            pendingDoorbell_ = 0;
+            lastStatus_ = {};
+            maybeSendStatus(false);  // the final counts, at once
+        }
+    }
+    port_.ringDoorbell();
+    return {};
+}
+
+}  // namespace sonolink::transport::sim

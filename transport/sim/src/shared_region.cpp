@@ -1,0 +1,191 @@
+#include "shared_region.h"
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <new>
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+namespace sonolink::transport::sim {
+namespace {
+
+constexpr std::size_t kPage = 4096;
+
+std::size_t roundUp(std::size_t value, std::size_t to) { return (value + to - 1) / to * to; }
+
+struct Layout {
+    std::size_t completionOffset, ringOffset, total;
+};
+
+Layout layoutFor(std::uint32_t slotBytes, std::uint32_t slotCount) {
+    Layout layout{};
+    layout.completionOffset = roundUp(sizeof(RegionHeader), kPage);
+    const auto completionBytes = sizeof(CompletionQueueHeader) + sizeof(CompletionEntry) * slotCount;
+    layout.ringOffset = roundUp(layout.completionOffset + completionBytes, kPage);
+    layout.total = layout.ringOffset + std::size_t(slotBytes) * slotCount;
+    return layout;
+}
+
+std::string shmPath(const std::string& name) { return "/" + name; }
+
+}  // namespace
+
+std::uint64_t steadyNowNs() noexcept {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return std::uint64_t(ts.tv_sec) * 1'000'000'000ull + std::uint64_t(ts.tv_nsec);
+}
+
+bool processAlive(std::int32_t pid) noexcept {
+    if (pid <= 0) return false;
+    return ::kill(pid, 0) == 0 || errno == EPERM;
+}
+
+Result<std::shared_ptr<SharedRegion>> SharedRegion::create(const std::string& name, std::uint32_t slotBytes,
+                                                           std::uint32_t slotCount) {
+    if (slotBytes < kPage || slotBytes % kPage != 0 || slotCount < 2) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("ring of {} slots of {} bytes: slots must be a multiple of 4096 bytes, at least 2", slotCount, slotBytes));
+    }
+    const auto layout = layoutFor(slotBytes, slotCount);
+    void* memory = MAP_FAILED;
+    std::uint64_t inode = 0;
+    if (name.empty()) {
+        memory = ::mmap(nullptr, layout.total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) {
+            return fail(ErrorCode::ResourceExhausted, fmt::format("cannot map {} bytes for the link: {}", layout.total, std::strerror(errno)));
+        }
+    } else {
+        ::shm_unlink(shmPath(name).c_str());  // a stale region of a crashed host
+        const int fd = ::shm_open(shmPath(name).c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0) {
+            return fail(ErrorCode::Unavailable, fmt::format("cannot create shared memory /dev/shm/{}: {}", name, std::strerror(errno)));
+        }
+        if (::ftruncate(fd, static_cast<off_t>(layout.total)) != 0) {
+            const int err = errno;
+            ::close(fd);
+            ::shm_unlink(shmPath(name).c_str());
+            return fail(ErrorCode::ResourceExhausted, fmt::format("cannot size /dev/shm/{} to {} bytes: {} (is /dev/shm full?)", name, layout.total, std::strerror(err)));
+        }
+        struct stat st {};
+        ::fstat(fd, &st);
+        inode = st.st_ino;
+        memory = ::mmap(nullptr, layout.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        const int err = errno;
+        ::close(fd);
+        if (memory == MAP_FAILED) {
+            ::shm_unlink(shmPath(name).c_str());
+            return fail(ErrorCode::ResourceExhausted, fmt::format("cannot map /dev/shm/{}: {}", name, std::strerror(err)));
+        }
+    }
+    auto* base = static_cast<std::byte*>(memory);
+    auto* header = new (base) RegionHeader{};
+    header->magic = kRegionMagic;
+    header->layoutVersion = kRegionLayoutVersion;
+    header->slotBytes = slotBytes;
+    header->slotCount = slotCount;
+    header->completionCapacity = slotCount;
+    header->totalBytes = layout.total;
+    header->completionOffset = layout.completionOffset;
+    header->ringOffset = layout.ringOffset;
+    new (base + layout.completionOffset) CompletionQueueHeader{};
+    return std::shared_ptr<SharedRegion>(new SharedRegion(base, layout.total, name, true, inode));
+}
+
+Result<std::shared_ptr<SharedRegion>> SharedRegion::open(const std::string& name) {
+    const int fd = ::shm_open(shmPath(name).c_str(), O_RDWR, 0);
+    if (fd < 0) {
+        return fail(ErrorCode::Unavailable, fmt::format("no link /dev/shm/{} (is the host running?): {}", name, std::strerror(errno)));
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || std::size_t(st.st_size) < sizeof(RegionHeader)) {
+        ::close(fd);
+        return fail(ErrorCode::Unavailable, fmt::format("/dev/shm/{} is not ready yet ({} bytes)", name, st.st_size));
+    }
+    const auto size = std::size_t(st.st_size);
+    void* memory = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    const int err = errno;
+    ::close(fd);
+    if (memory == MAP_FAILED) return fail(ErrorCode::Unavailable, fmt::format("cannot map /dev/shm/{}: {}", name, std::strerror(err)));
+    auto region = std::shared_ptr<SharedRegion>(new SharedRegion(static_cast<std::byte*>(memory), size, name, false, st.st_ino));
+    const auto& h = region->header();
+    if (h.magic != kRegionMagic) return fail(ErrorCode::InvalidArgument, fmt::format("/dev/shm/{} is not a SonoLink link (magic 0x{:016x})", name, h.magic));
+    if (h.layoutVersion != kRegionLayoutVersion) return fail(ErrorCode::FailedPrecondition, fmt::format("/dev/shm/{} has layout version {}, this build uses {}", name, h.layoutVersion, kRegionLayoutVersion));
+    const auto layout = layoutFor(h.slotBytes, h.slotCount);
+    if (layout.total != h.totalBytes || size < layout.total || h.ringOffset != layout.ringOffset) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("/dev/shm/{}: inconsistent layout ({} bytes mapped, header says {})", name, size, h.totalBytes));
+    }
+    return region;
+}
+
+SharedRegion::SharedRegion(std::byte* base, std::size_t size, std::string name, bool owner, std::uint64_t inode)
+    : base_(base), size_(size), header_(reinterpret_cast<RegionHeader*>(base)), name_(std::move(name)), owner_(owner), inode_(inode) {}
+
+SharedRegion::~SharedRegion() {
+    ::munmap(base_, size_);
+    // Unlink only if the name still refers to this region (a reset may have replaced it).
+    struct stat st {};
+    if (owner_ && !name_.empty() && ::stat(("/dev/shm/" + name_).c_str(), &st) == 0 && st.st_ino == inode_) {
+        ::shm_unlink(shmPath(name_).c_str());
+    }
+}
+
+CompletionQueueHeader& SharedRegion::completionQueue() const noexcept {
+    return *reinterpret_cast<CompletionQueueHeader*>(base_ + header_->completionOffset);
+}
+
+CompletionEntry* SharedRegion::completionEntries() const noexcept {
+    return reinterpret_cast<CompletionEntry*>(base_ + header_->completionOffset + sizeof(CompletionQueueHeader));
+}
+
+RingView SharedRegion::ring() const noexcept {
+    return RingView{base_ + header_->ringOffset, header_->slotBytes, header_->slotCount};
+}
+
+bool push(ControlChannel& channel, std::span<const std::byte> message) noexcept {
+    const auto head = channel.head.load(std::memory_order_relaxed);
+    if (head - channel.tail.load(std::memory_order_acquire) >= kControlCells || message.size() > kMaxControlMessage) return false;
+    auto& cell = channel.cells[head % kControlCells];
+    cell.length = static_cast<std::uint32_t>(message.size());
+    std::memcpy(cell.bytes, message.data(), message.size());
+    channel.head.store(head + 1, std::memory_order_release);
+    ring(channel.doorbell);
+    return true;
+}
+
+std::optional<std::size_t> pop(ControlChannel& channel, std::span<std::byte, kMaxControlMessage> out) noexcept {
+    const auto tail = channel.tail.load(std::memory_order_relaxed);
+    if (tail == channel.head.load(std::memory_order_acquire)) return std::nullopt;
+    const auto& cell = channel.cells[tail % kControlCells];
+    const std::size_t length = std::min<std::size_t>(cell.length, kMaxControlMessage);
+    std::memcpy(out.data(), cell.bytes, length);
+    channel.tail.store(tail + 1, std::memory_order_release);
+    return length;
+}
+
+bool empty(const ControlChannel& channel) noexcept {
+    return channel.tail.load(std::memory_order_relaxed) == channel.head.load(std::memory_order_acquire);
+}
+
+void ring(Doorbell& doorbell) noexcept {
+    doorbell.rings.fetch_add(1, std::memory_order_seq_cst);
+    if (doorbell.sleeping.load(std::memory_order_seq_cst) != 0) {
+        ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&doorbell.rings), FUTEX_WAKE, 1, nullptr, nullptr, 0);
+    }
+}
+
+void futexWait(std::atomic<std::uint32_t>& word, std::uint32_t expected, std::chrono::microseconds timeout) noexcept {
+    timespec ts{static_cast<time_t>(timeout.count() / 1'000'000), static_cast<long>(timeout.count() % 1'000'000) * 1000};
+    ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT, expected, &ts, nullptr, 0);
+}
+
+}  // namespace sonolink::transport::sim

@@ -1,0 +1,172 @@
+#include "sonolink/transport/sim/sim_link.h"
+
+#include <array>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "shared_region.h"
+
+namespace sonolink::transport::sim {
+namespace {
+constexpr auto kSlice = std::chrono::milliseconds(20);
+}
+
+Result<std::unique_ptr<SimLink>> SimLink::create(const SimLinkOptions& options) {
+    auto region = SharedRegion::create(options.name, options.slotBytes, options.slotCount);
+    if (!region) return fail(std::move(region.error()).addContext("creating the simulated link"));
+    return std::unique_ptr<SimLink>(new SimLink(options, std::move(*region)));
+}
+
+SimLink::SimLink(SimLinkOptions options, std::shared_ptr<SharedRegion> region)
+    : options_(std::move(options)), region_(std::move(region)) {
+    auto& h = region_->header();
+    h.hostPid.store(::getpid());
+    h.hostHeartbeatNs.store(steadyNowNs());
+    std::random_device random;
+    h.sessionId.store((std::uint64_t(random()) << 32) | random());
+}
+
+SimLink::~SimLink() { region_->header().closed.store(1); }
+
+RingView SimLink::ring() const noexcept { return region_->ring(); }
+
+Status SimLink::checkPeerAlive() {
+    auto& h = region_->header();
+    const auto now = steadyNowNs();
+    if (now - lastHeartbeatNs_ > 10'000'000) {  // stamp ours at most every 10 ms
+        h.hostHeartbeatNs.store(now, std::memory_order_relaxed);
+        lastHeartbeatNs_ = now;
+    }
+    const auto pid = h.frontEndPid.load();
+    if (pid == 0) return fail(ErrorCode::Unavailable, "the front end detached from the link");
+    if (pid != ::getpid() && !processAlive(pid)) {
+        return fail(ErrorCode::Unavailable, fmt::format("the front end process (pid {}) is gone", pid));
+    }
+    const auto beat = h.frontEndHeartbeatNs.load(std::memory_order_relaxed);
+    const auto limit = std::uint64_t(std::chrono::nanoseconds(options_.heartbeatTimeout).count());
+    if (beat != 0 && now > beat && now - beat > limit) {
+        return fail(ErrorCode::Unavailable,
+                    fmt::format("the front end (pid {}) sent no heartbeat for {:.1f} s", pid, double(now - beat) / 1e9));
+    }
+    return {};
+}
+
+Result<LinkInfo> SimLink::accept(std::chrono::milliseconds timeout) {
+    auto& h = region_->header();
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (h.frontEndPid.load() == 0) {
+        h.hostHeartbeatNs.store(steadyNowNs());
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return fail(ErrorCode::Unavailable,
+                        options_.name.empty() ? std::string("no front end attached to the in-process link")
+                                              : fmt::format("no front end attached to /dev/shm/{} within {} ms (start sonolink-fe-sim --link-name {})",
+                                                            options_.name, timeout.count(), options_.name));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto message = receiveControl(std::max(left, std::chrono::milliseconds(1)));
+    if (!message) return fail(std::move(message.error()).addContext("waiting for the front end's Hello"));
+    if (!*message) return fail(ErrorCode::Unavailable, "the front end attached but sent no Hello in time");
+    const auto* hello = std::get_if<Hello>(&**message);
+    if (!hello || hello->role != Role::FrontEnd) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("expected Hello from a front end, got {}", toString(typeOf(**message))));
+    }
+    Hello ours;
+    ours.role = Role::Host;
+    auto version = negotiateVersion(ours, *hello);
+    if (!version) {
+        (void)sendControl(ErrorReport{static_cast<std::uint16_t>(version.error().code()), static_cast<std::uint8_t>(MessageType::Hello), version.error().message()});
+        return fail(std::move(version.error()));
+    }
+    if (auto sent = sendControl(HelloAck{*version, h.sessionId.load()}); !sent) return fail(std::move(sent.error()));
+    LinkInfo info;
+    info.backend = options_.name.empty() ? "sim-inprocess" : "sim-shm";
+    info.peer = options_.name.empty() ? "in-process front end" : fmt::format("pid {} via /dev/shm/{}", h.frontEndPid.load(), options_.name);
+    info.protocolVersion = *version;
+    info.peerHello = *hello;
+    return info;
+}
+
+Status SimLink::advertiseRing() {
+    auto& h = region_->header();
+    std::random_device random;
+    std::uint32_t rkey = random();
+    if (rkey == 0) rkey = 1;
+    h.registeredRkey.store(rkey);
+    const auto view = ring();
+    return sendControl(RingAdvert{kRingDeviceAddress + h.ringOffset, rkey, view.slotBytes, view.slotCount, view.slotCount});
+}
+
+Status SimLink::sendControl(const ControlMessage& message) {
+    std::array<std::byte, kMaxControlMessage> buffer{};
+    const auto length = encodeControlMessageInto(message, ++sendSequence_, buffer);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        if (push(region_->header().toFrontEnd, std::span(buffer).first(length))) return {};
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return fail(ErrorCode::Unavailable, fmt::format("control channel to the front end is full: {} not sent (front end not reading)", toString(typeOf(message))));
+}
+
+Result<std::optional<ControlMessage>> SimLink::receiveControl(std::chrono::milliseconds timeout) {
+    auto& channel = region_->header().toHost;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::array<std::byte, kMaxControlMessage> buffer{};
+    while (true) {
+        if (auto length = pop(channel, buffer)) {
+            auto decoded = decodeControlMessage(std::span(buffer).first(*length));
+            if (!decoded) return fail(std::move(decoded.error()).addContext("reading a control message from the front end"));
+            return std::optional<ControlMessage>(std::move(decoded->message));
+        }
+        if (auto alive = checkPeerAlive(); !alive) return fail(std::move(alive.error()));
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= deadline) return std::optional<ControlMessage>{};
+        const auto wait = std::min<std::chrono::microseconds>(kSlice, std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
+        waitFor(channel.doorbell, wait, [&] { return !empty(channel); });
+    }
+}
+
+std::size_t SimLink::pollCompletions(std::span<Completion> out, std::chrono::microseconds timeout) {
+    auto& cq = region_->completionQueue();
+    const auto* entries = region_->completionEntries();
+    const auto capacity = region_->header().completionCapacity;
+    auto available = [&] { return cq.head.load(std::memory_order_acquire) - cq.tail.load(std::memory_order_relaxed); };
+    if (available() == 0) waitFor(cq.doorbell, timeout, [&] { return available() != 0; });
+    const auto tail = cq.tail.load(std::memory_order_relaxed);
+    const auto count = std::min<std::uint64_t>(available(), out.size());
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const auto& e = entries[(tail + i) % capacity];
+        out[i] = Completion{e.immediate, e.byteCount, static_cast<CompletionStatus>(e.status), e.writtenNs};
+    }
+    cq.tail.store(tail + count, std::memory_order_release);
+    return count;
+}
+
+Status SimLink::returnCredits(std::uint64_t freedThrough) {
+    std::array<std::byte, kMaxControlMessage> buffer{};
+    const auto length = encodeControlMessageInto(CreditReturn{freedThrough}, ++creditSequence_, buffer);
+    if (!push(region_->header().credits, std::span(buffer).first(length))) {
+        return fail(ErrorCode::Unavailable, "credit lane full: the front end is not reading credits");
+    }
+    return {};
+}
+
+Status SimLink::reset() {
+    region_->header().closed.store(1);
+    auto fresh = SharedRegion::create(options_.name, options_.slotBytes, options_.slotCount);
+    if (!fresh) return fail(std::move(fresh.error()).addContext("resetting the simulated link"));
+    region_ = std::move(*fresh);
+    auto& h = region_->header();
+    h.hostPid.store(::getpid());
+    h.hostHeartbeatNs.store(steadyNowNs());
+    std::random_device random;
+    h.sessionId.store((std::uint64_t(random()) << 32) | random());
+    sendSequence_ = 0;
+    creditSequence_ = 0;
+    return {};
+}
+
+}  // namespace sonolink::transport::sim
