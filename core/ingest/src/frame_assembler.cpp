@@ -22,9 +22,10 @@ bool FrameAssembler::wasDropped(std::uint64_t frameId) const noexcept {
     return std::find(dropped_.begin(), dropped_.end(), frameId) != dropped_.end();
 }
 
-bool FrameAssembler::add(const FrameBlock& block, std::uint64_t writtenNs) {
+FrameAssembler::Added FrameAssembler::add(const FrameBlock& block, std::uint64_t writtenNs) {
     const std::uint64_t id = block.header.frameId;
-    if (id < nextFrameId_ || wasDropped(id)) return false;
+    if (wasDropped(id)) return Added::NoBuffer;
+    if (id < nextFrameId_) return Added::Late;
     auto it = std::lower_bound(active_.begin(), active_.end(), id, [](const Frame* f, std::uint64_t v) { return f->frameId_ < v; });
     Frame* frame = (it != active_.end() && (*it)->frameId_ == id) ? *it : nullptr;
     if (!frame) {
@@ -35,7 +36,7 @@ bool FrameAssembler::add(const FrameBlock& block, std::uint64_t writtenNs) {
             highestFrameId_ = std::max(highestFrameId_, id);
             any_ = true;
             settle();
-            return false;
+            return Added::NoBuffer;
         }
         frame = free_.back();
         free_.pop_back();
@@ -51,14 +52,14 @@ bool FrameAssembler::add(const FrameBlock& block, std::uint64_t writtenNs) {
     }
     const auto index = block.header.blockIndex;
     if (block.header.blockCount != frame->blockCount_ || index >= frame->present_.size() || frame->present_[index] != 0) {
-        return false;  // inconsistent with the frame's other blocks, or a repeat: not kept
+        return Added::Inconsistent;
     }
     frame->present_[index] = 1;
     frame->blocks_[index] = block;
     frame->lastWriteNs_ = std::max(frame->lastWriteNs_, writtenNs);
     ++frame->received_;
     settle();
-    return true;
+    return Added::Kept;
 }
 
 void FrameAssembler::evictOldest() {

@@ -20,15 +20,16 @@ public:
         std::function<void(Frame&)> complete;      // deliver, then keep until released
         std::function<void(Frame&)> incomplete;    // free its slots and the frame
         std::function<void(std::uint64_t)> missing;
-        std::function<void(std::uint64_t)> droppedBlock;  // completion index of a block not kept
         std::function<void()> droppedFrame;        // no frame buffer free
     };
 
     FrameAssembler(std::uint16_t maxBlocks, std::uint32_t poolSize, std::uint32_t depth, Events events);
 
-    // A valid, non-duplicate block. Returns false (and frees nothing) only for a late block
-    // of a frame already resolved: the caller frees its slot.
-    bool add(const FrameBlock& block, std::uint64_t writtenNs);
+    enum class Added { Kept, Late, NoBuffer, Inconsistent };
+    // A valid, non-duplicate block. Anything but Kept: the block is not kept and the caller
+    // frees its slot (Late: its frame was already resolved; NoBuffer: its frame is dropped for
+    // want of a frame buffer; Inconsistent: block count differs from its frame's, or a repeat).
+    Added add(const FrameBlock& block, std::uint64_t writtenNs);
     // Every frame in assembly is resolved; frame ids below frameEnd never seen are missing.
     void finish(std::uint64_t frameEnd);
     // A delivered frame whose last reference is gone goes back to the pool.

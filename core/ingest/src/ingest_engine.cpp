@@ -55,7 +55,6 @@ IngestEngine::IngestEngine(transport::Link& link, IngestOptions options)
         }
     };
     events.missing = [this](std::uint64_t) { counters_.framesMissing.add(); };
-    events.droppedBlock = [this](std::uint64_t index) { slotFree_[index % ring_.slotCount] = 1; };
     events.droppedFrame = [this] { counters_.framesDroppedNoBuffer.add(); };
     assembler_ = std::make_unique<FrameAssembler>(options_.maxBlocksPerFrame, options_.framePoolSize, options_.assemblyDepth, std::move(events));
 }
@@ -96,12 +95,12 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
         counters_.byCheck[static_cast<std::size_t>(check)].add();
         // The header is not trusted, the immediate is: the sequence counts as seen.
         const auto sequence = tracker_.widen(completion.immediate);
-        (void)tracker_.observe(sequence);
+        markSeen(sequence);
         return reject({Reason::Header, check, index, sequence, 0, 0, 0}, index);
     }
     if (static_cast<std::uint32_t>(header.sequence) != completion.immediate) {
+        // Header and immediate disagree: neither sequence is trusted; it shows as a gap too.
         counters_.immediateMismatches.add();
-        (void)tracker_.observe(tracker_.widen(completion.immediate));
         return reject({Reason::ImmediateMismatch, HeaderCheck::Ok, index, header.sequence, header.frameId,
                        static_cast<std::uint32_t>(header.sequence), completion.immediate}, index);
     }
@@ -135,9 +134,26 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     }
     counters_.blocksOk.add();
     counters_.bytesOk.add(header.payloadBytes);
-    if (!assembler_->add(FrameBlock{header, payload, index}, completion.writtenNs)) {
+    switch (assembler_->add(FrameBlock{header, payload, index}, completion.writtenNs)) {
+    case FrameAssembler::Added::Kept:
+        return;
+    case FrameAssembler::Added::Late:
         counters_.lateBlocks.add();
-        slotFree_[index % ring_.slotCount] = 1;
+        break;
+    case FrameAssembler::Added::Inconsistent:
+        counters_.inconsistentBlocks.add();
+        break;
+    case FrameAssembler::Added::NoBuffer:
+        break;  // counted per frame (framesDroppedNoBuffer)
+    }
+    slotFree_[index % ring_.slotCount] = 1;
+}
+
+void IngestEngine::markSeen(std::uint64_t sequence) noexcept {
+    // Only a sequence near the expected one: a wild value must not declare thousands missing.
+    const auto expected = tracker_.expected();
+    if (sequence + SequenceTracker::kWindow >= expected && sequence < expected + 2ull * ring_.slotCount) {
+        (void)tracker_.observe(sequence);
     }
 }
 
@@ -221,6 +237,7 @@ IngestStats IngestEngine::stats() const noexcept {
     s.duplicates = c.duplicates.get();
     s.reordered = c.reordered.get();
     s.lateBlocks = c.lateBlocks.get();
+    s.inconsistentBlocks = c.inconsistentBlocks.get();
     s.framesDelivered = c.framesDelivered.get();
     s.framesIncomplete = c.framesIncomplete.get();
     s.framesMissing = c.framesMissing.get();

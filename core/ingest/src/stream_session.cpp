@@ -68,11 +68,11 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                     (void)ingest_->poll(std::chrono::microseconds(0));  // what was written before the status
                     ingest_->finish(status->blocksSent, status->framesAcquired);
                     summary_.stats = ingest_->stats();
+                    summary_.control = link_.controlStats();
                     summary_.elapsed = std::chrono::steady_clock::now() - start;
                     return summary_;
                 }
-            } else if (const auto* trigger = std::get_if<transport::Trigger>(&**message)) {
-                (void)trigger;
+            } else if (std::holds_alternative<transport::Trigger>(**message)) {
                 ++summary_.triggers;
             } else if (const auto* error = std::get_if<transport::ErrorReport>(&**message)) {
                 log::warn(sessionLog(), "front end reports error {}: {}", error->code, error->text);
@@ -81,6 +81,7 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
         if (progress && now - lastProgress >= std::chrono::milliseconds(200)) {
             lastProgress = now;
             summary_.stats = ingest_->stats();
+            summary_.control = link_.controlStats();
             summary_.elapsed = now - start;
             progress(summary_);
         }

@@ -85,10 +85,21 @@ Status SimFrontEndPort::sendControl(const ControlMessage& message) {
     return {};
 }
 
+Status SimFrontEndPort::sendRawControl(std::span<const std::byte> bytes) {
+    if (!push(region_->header().toHost, bytes)) return fail(ErrorCode::Unavailable, "control channel to the host is full");
+    return {};
+}
+
 Result<std::optional<ControlMessage>> SimFrontEndPort::decode(std::span<const std::byte> bytes) {
+    ++controlStats_.received;
     auto decoded = decodeControlMessage(bytes);
-    if (!decoded) return fail(std::move(decoded.error()).addContext("reading a control message from the host"));
-    return std::optional<ControlMessage>(std::move(decoded->message));
+    if (decoded) return std::optional<ControlMessage>(std::move(decoded->message));
+    // Rejected, counted and answered with an ErrorReport; the front end goes on.
+    ++controlStats_.malformed;
+    controlStats_.lastError = decoded.error().message();
+    (void)sendControl(ErrorReport{static_cast<std::uint16_t>(decoded.error().code()), 0,
+                                  "rejected your control message: " + decoded.error().message()});
+    return std::optional<ControlMessage>{};
 }
 
 Result<std::optional<ControlMessage>> SimFrontEndPort::receiveControl(std::chrono::milliseconds timeout) {

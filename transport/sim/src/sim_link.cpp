@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "shared_region.h"
+#include "sonolink/util/log.h"
 
 namespace sonolink::transport::sim {
 namespace {
@@ -117,9 +118,16 @@ Result<std::optional<ControlMessage>> SimLink::receiveControl(std::chrono::milli
     std::array<std::byte, kMaxControlMessage> buffer{};
     while (true) {
         if (auto length = pop(channel, buffer)) {
+            ++controlStats_.received;
             auto decoded = decodeControlMessage(std::span(buffer).first(*length));
-            if (!decoded) return fail(std::move(decoded.error()).addContext("reading a control message from the front end"));
-            return std::optional<ControlMessage>(std::move(decoded->message));
+            if (decoded) return std::optional<ControlMessage>(std::move(decoded->message));
+            // Rejected, counted and reported; the session goes on.
+            ++controlStats_.malformed;
+            controlStats_.lastError = decoded.error().message();
+            log::warn(log::category("link"), "rejected a control message from the front end: {}", controlStats_.lastError);
+            (void)sendControl(ErrorReport{static_cast<std::uint16_t>(decoded.error().code()), 0,
+                                          "rejected your control message: " + decoded.error().message()});
+            continue;
         }
         if (auto alive = checkPeerAlive(); !alive) return fail(std::move(alive.error()));
         const auto now = std::chrono::steady_clock::now();

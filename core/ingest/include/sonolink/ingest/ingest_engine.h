@@ -59,6 +59,7 @@ private:
     IngestEngine(transport::Link& link, IngestOptions options);
     void handle(const transport::Completion& completion, std::uint64_t index);
     void reject(const Rejection& rejection, std::uint64_t index);
+    void markSeen(std::uint64_t sequence) noexcept;
     void deliver(Frame& frame);
     void reclaim();
     Status returnCredits(bool idle);
@@ -72,7 +73,7 @@ private:
     struct Counters {
         Counter completions, blocksOk, bytesOk, headerErrors, payloadCrcErrors, lengthMismatches,
             immediateMismatches, completionErrors, creditViolations, sequenceGaps, duplicates, reordered,
-            lateBlocks, framesDelivered, framesIncomplete, framesMissing, framesDroppedNoBuffer, creditsReturned;
+            lateBlocks, inconsistentBlocks, framesDelivered, framesIncomplete, framesMissing, framesDroppedNoBuffer, creditsReturned;
         std::array<Counter, transport::kHeaderCheckCount> byCheck;
     };
 

@@ -29,6 +29,7 @@ struct IngestStats {
     std::uint64_t duplicates = 0;
     std::uint64_t reordered = 0;
     std::uint64_t lateBlocks = 0;          // arrived after being counted missing; discarded
+    std::uint64_t inconsistentBlocks = 0;  // block_count differs from the rest of its frame
     std::uint64_t framesDelivered = 0;
     std::uint64_t framesIncomplete = 0;
     std::uint64_t framesMissing = 0;       // frame ids never seen

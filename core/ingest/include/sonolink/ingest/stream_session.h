@@ -29,6 +29,7 @@ struct SessionSummary {
     IngestStats stats;
     transport::StatusReport frontEnd;   // the front end's last status (its own counts)
     std::uint64_t triggers = 0;         // laser triggers reported
+    transport::ControlStats control;    // control messages received / rejected as malformed
     std::chrono::nanoseconds elapsed{0};
 };
 

@@ -48,6 +48,13 @@ struct LinkInfo {
     Hello peerHello;
 };
 
+// Control messages that could not be decoded: counted, reported with the reason, skipped.
+struct ControlStats {
+    std::uint64_t received = 0;
+    std::uint64_t malformed = 0;
+    std::string lastError;
+};
+
 class Link {
 public:
     virtual ~Link() = default;
@@ -60,9 +67,12 @@ public:
     [[nodiscard]] virtual Status advertiseRing() = 0;
 
     [[nodiscard]] virtual Status sendControl(const ControlMessage& message) = 0;
-    // The next control message from the front end, or nullopt after timeout. Also checks the
-    // peer is alive: Unavailable (with the reason) once it is gone.
+    // The next control message from the front end, or nullopt after timeout. A malformed one
+    // is counted in controlStats() and skipped. Also checks the peer is alive: Unavailable
+    // (with the reason) once it is gone.
     [[nodiscard]] virtual Result<std::optional<ControlMessage>> receiveControl(std::chrono::milliseconds timeout) = 0;
+
+    [[nodiscard]] virtual ControlStats controlStats() const = 0;
 
     // Moves up to out.size() completions into out; waits up to timeout when there are none.
     // Returns how many were written; 0 after a timeout. No allocation, no lock.

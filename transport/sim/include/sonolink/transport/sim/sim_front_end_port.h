@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 
+#include "sonolink/transport/link.h"
 #include "sonolink/transport/protocol/control_messages.h"
 #include "sonolink/util/result.h"
 
@@ -45,6 +46,10 @@ public:
     // and reports (Unavailable) a host that closed the session, died or went silent.
     [[nodiscard]] Result<std::optional<ControlMessage>> receiveControl(std::chrono::milliseconds timeout);
 
+    // Sends bytes as they are (protocol conformance tests: malformed messages).
+    [[nodiscard]] Status sendRawControl(std::span<const std::byte> bytes);
+    [[nodiscard]] const ControlStats& controlStats() const noexcept { return controlStats_; }
+
     [[nodiscard]] Status postWrite(const NicWrite& write);
     void ringDoorbell() noexcept;
     void stampHeartbeat() noexcept;
@@ -63,6 +68,7 @@ private:
     std::uint64_t pendingCompletions_ = 0;  // posted, not yet published by ringDoorbell()
     std::uint64_t lastHeartbeatNs_ = 0;
     bool abandoned_ = false;
+    ControlStats controlStats_;
 };
 
 }  // namespace sonolink::transport::sim

@@ -33,6 +33,7 @@ public:
     Status advertiseRing() override;
     Status sendControl(const ControlMessage& message) override;
     Result<std::optional<ControlMessage>> receiveControl(std::chrono::milliseconds timeout) override;
+    ControlStats controlStats() const override { return controlStats_; }
     std::size_t pollCompletions(std::span<Completion> out, std::chrono::microseconds timeout) override;
     Status returnCredits(std::uint64_t freedThrough) override;
     Status reset() override;
@@ -49,6 +50,7 @@ private:
     std::uint32_t sendSequence_ = 0;
     std::uint32_t creditSequence_ = 0;
     std::uint64_t lastHeartbeatNs_ = 0;
+    ControlStats controlStats_;
 };
 
 }  // namespace sonolink::transport::sim
