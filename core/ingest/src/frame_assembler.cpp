@@ -43,7 +43,14 @@ FrameAssembler::Added FrameAssembler::add(const FrameBlock& block, std::uint64_t
         frame->frameId_ = static_cast<std::uint32_t>(id);
         frame->blockCount_ = block.header.blockCount;
         frame->received_ = 0;
-        frame->lastWriteNs_ = 0;
+        frame->rejected_ = 0;
+        frame->lastWriteNs_ = writtenNs;
+        for (auto& pending : pendingRejected_) {
+            if (pending.frameId == id) {
+                frame->rejected_ = pending.count;
+                pending = {};
+            }
+        }
         std::fill(frame->present_.begin(), frame->present_.end(), std::uint8_t{0});
         it = std::lower_bound(active_.begin(), active_.end(), id, [](const Frame* f, std::uint64_t v) { return f->frameId_ < v; });
         active_.insert(it, frame);  // capacity reserved: no allocation
@@ -82,7 +89,7 @@ void FrameAssembler::settle() {
                 active_.erase(active_.begin());
                 ++nextFrameId_;
                 events_.complete(*frame);
-            } else if (highestFrameId_ - nextFrameId_ >= depth_) {
+            } else if (highestFrameId_ - nextFrameId_ >= depth_ || frame->received_ + frame->rejected_ >= frame->blockCount_) {
                 evictOldest();
             } else {
                 return;  // still assembling, young enough to wait for
@@ -93,6 +100,35 @@ void FrameAssembler::settle() {
             ++nextFrameId_;
         }
     }
+}
+
+void FrameAssembler::addRejected(std::uint32_t frameId, std::uint16_t blockCount) {
+    if (frameId < nextFrameId_ || wasDropped(frameId)) return;
+    for (auto* frame : active_) {
+        if (frame->frameId_ == frameId) {
+            ++frame->rejected_;
+            settle();
+            return;
+        }
+    }
+    for (auto& pending : pendingRejected_) {
+        if (pending.frameId == frameId) {
+            ++pending.count;
+            return;
+        }
+    }
+    pendingRejected_[pendingNext_++ % pendingRejected_.size()] = {frameId, 1};
+    (void)blockCount;
+}
+
+void FrameAssembler::evictStale(std::uint64_t nowNs, std::uint64_t staleNs) {
+    bool evicted = false;
+    while (!active_.empty() && active_.front()->received_ < active_.front()->blockCount_ &&
+           nowNs > active_.front()->lastWriteNs_ + staleNs) {
+        evictOldest();
+        evicted = true;
+    }
+    if (evicted) settle();
 }
 
 void FrameAssembler::finish(std::uint64_t frameEnd) {

@@ -30,6 +30,12 @@ public:
     // frees its slot (Late: its frame was already resolved; NoBuffer: its frame is dropped for
     // want of a frame buffer; Inconsistent: block count differs from its frame's, or a repeat).
     Added add(const FrameBlock& block, std::uint64_t writtenNs);
+    // A block of this frame was rejected (payload CRC, length): the frame cannot complete, and
+    // is resolved as incomplete as soon as all its blocks are accounted for.
+    void addRejected(std::uint32_t frameId, std::uint16_t blockCount);
+    // Frames with no new block for staleNs are incomplete: the front end went quiet (or is
+    // waiting for credits the unfinished frame holds).
+    void evictStale(std::uint64_t nowNs, std::uint64_t staleNs);
     // Every frame in assembly is resolved; frame ids below frameEnd never seen are missing.
     void finish(std::uint64_t frameEnd);
     // A delivered frame whose last reference is gone goes back to the pool.
@@ -51,6 +57,12 @@ private:
     bool any_ = false;
     std::array<std::uint64_t, 8> dropped_{};  // recent frame ids dropped for want of a buffer
     std::size_t droppedNext_ = 0;
+    struct PendingRejections {
+        std::uint64_t frameId = ~std::uint64_t(0);
+        std::uint16_t count = 0;
+    };
+    std::array<PendingRejections, 8> pendingRejected_{};  // rejected blocks of frames not started yet
+    std::size_t pendingNext_ = 0;
 };
 
 }  // namespace sonolink::ingest

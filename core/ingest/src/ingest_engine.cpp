@@ -37,8 +37,15 @@ std::string Rejection::describe() const {
 
 Result<std::unique_ptr<IngestEngine>> IngestEngine::create(transport::Link& link, IngestOptions options) {
     if (options.maxBlocksPerFrame == 0) return fail(ErrorCode::InvalidArgument, "maxBlocksPerFrame is 0: configure the front end first");
-    if (options.framePoolSize < 2 || options.completionBatch == 0) return fail(ErrorCode::InvalidArgument, "frame pool below 2 or completion batch 0");
+    if (options.framePoolSize < 1 || options.completionBatch == 0) return fail(ErrorCode::InvalidArgument, "frame pool empty or completion batch 0");
     const auto ring = link.ring();
+    if (ring.slotCount < 2u * options.maxBlocksPerFrame) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("a ring of {} slots cannot hold two frames of {} blocks: use more or larger slots",
+                                ring.slotCount, options.maxBlocksPerFrame));
+    }
+    options.framePoolSize = std::min(options.framePoolSize, ring.slotCount / options.maxBlocksPerFrame - 1);
+    options.framePoolSize = std::max<std::uint32_t>(options.framePoolSize, 1);
     if (options.creditBatch == 0) options.creditBatch = std::max<std::uint32_t>(1, ring.slotCount / 16);
     return std::unique_ptr<IngestEngine>(new IngestEngine(link, options));
 }
@@ -107,6 +114,7 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     if (transport::kBlockHeaderSize + header.payloadBytes != completion.byteCount) {
         counters_.lengthMismatches.add();
         (void)tracker_.observe(header.sequence);
+        assembler_->addRejected(header.frameId, header.blockCount);
         return reject({Reason::LengthMismatch, HeaderCheck::Ok, index, header.sequence, header.frameId,
                        static_cast<std::uint32_t>(transport::kBlockHeaderSize + header.payloadBytes), completion.byteCount}, index);
     }
@@ -115,6 +123,7 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     if (crc != header.payloadCrc) {
         counters_.payloadCrcErrors.add();
         (void)tracker_.observe(header.sequence);
+        assembler_->addRejected(header.frameId, header.blockCount);
         return reject({Reason::PayloadCrc, HeaderCheck::Ok, index, header.sequence, header.frameId, header.payloadCrc, crc}, index);
     }
     switch (tracker_.observe(header.sequence)) {
@@ -204,6 +213,9 @@ Status IngestEngine::poll(std::chrono::microseconds timeout) {
     const auto count = link_.pollCompletions(completions_, timeout);
     for (std::size_t i = 0; i < count && !fatal_; ++i) handle(completions_[i], nextCompletion_++);
     counters_.sequenceGaps.value.store(tracker_.gaps(), std::memory_order_relaxed);
+    if (count == 0 && assembler_->assembling() > 0) {
+        assembler_->evictStale(steadyNs(), std::uint64_t(std::chrono::nanoseconds(options_.staleAfter).count()));
+    }
     reclaim();
     if (auto credited = returnCredits(count < completions_.size()); !credited) return credited;
     if (fatal_) return fail(*fatal_);

@@ -167,6 +167,26 @@ Result<ControlMessage> decodeBody(ByteReader& reader, MessageType type) {
     return ControlMessage(std::move(message));
 }
 
+Result<ControlMessage> decodeByType(MessageType type, ByteReader& body) {
+    switch (type) {
+    case MessageType::Hello: return decodeBody<Hello>(body, type);
+    case MessageType::HelloAck: return decodeBody<HelloAck>(body, type);
+    case MessageType::RingAdvert: return decodeBody<RingAdvert>(body, type);
+    case MessageType::Configure: return decodeBody<Configure>(body, type);
+    case MessageType::ConfigureAck: return decodeBody<ConfigureAck>(body, type);
+    case MessageType::Start: return decodeBody<Start>(body, type);
+    case MessageType::Stop: return decodeBody<Stop>(body, type);
+    case MessageType::CreditReturn: return decodeBody<CreditReturn>(body, type);
+    case MessageType::BerStart: return decodeBody<BerStart>(body, type);
+    case MessageType::BerStop: return decodeBody<BerStop>(body, type);
+    case MessageType::TimeSync: return decodeBody<TimeSync>(body, type);
+    case MessageType::Trigger: return decodeBody<Trigger>(body, type);
+    case MessageType::StatusReport: return decodeBody<StatusReport>(body, type);
+    case MessageType::ErrorReport: return decodeBody<ErrorReport>(body, type);
+    }
+    return fail(ErrorCode::InvalidArgument, fmt::format("unknown control message type {}", static_cast<int>(type)));
+}
+
 }  // namespace
 
 std::string_view toString(MessageType type) noexcept {
@@ -249,24 +269,7 @@ Result<DecodedMessage> decodeControlMessage(std::span<const std::byte> bytes) {
         return fail(ErrorCode::FailedPrecondition, fmt::format("control message version {} not supported (this build speaks {}..{})", version, kProtocolVersionMin, kProtocolVersion));
     }
     ByteReader body(bytes.subspan(kControlHeaderSize, length - kControlHeaderSize - kControlCrcSize));
-    const auto type = static_cast<MessageType>(typeByte);
-    Result<ControlMessage> decoded = fail(ErrorCode::InvalidArgument, fmt::format("unknown control message type {}", typeByte));
-    switch (type) {
-    case MessageType::Hello: decoded = decodeBody<Hello>(body, type); break;
-    case MessageType::HelloAck: decoded = decodeBody<HelloAck>(body, type); break;
-    case MessageType::RingAdvert: decoded = decodeBody<RingAdvert>(body, type); break;
-    case MessageType::Configure: decoded = decodeBody<Configure>(body, type); break;
-    case MessageType::ConfigureAck: decoded = decodeBody<ConfigureAck>(body, type); break;
-    case MessageType::Start: decoded = decodeBody<Start>(body, type); break;
-    case MessageType::Stop: decoded = decodeBody<Stop>(body, type); break;
-    case MessageType::CreditReturn: decoded = decodeBody<CreditReturn>(body, type); break;
-    case MessageType::BerStart: decoded = decodeBody<BerStart>(body, type); break;
-    case MessageType::BerStop: decoded = decodeBody<BerStop>(body, type); break;
-    case MessageType::TimeSync: decoded = decodeBody<TimeSync>(body, type); break;
-    case MessageType::Trigger: decoded = decodeBody<Trigger>(body, type); break;
-    case MessageType::StatusReport: decoded = decodeBody<StatusReport>(body, type); break;
-    case MessageType::ErrorReport: decoded = decodeBody<ErrorReport>(body, type); break;
-    }
+    auto decoded = decodeByType(static_cast<MessageType>(typeByte), body);
     if (!decoded) return fail(std::move(decoded.error()));
     return DecodedMessage{std::move(*decoded), sequence};
 }

@@ -46,6 +46,7 @@ private:
     std::uint32_t frameId_ = 0;
     std::uint16_t blockCount_ = 0;
     std::uint16_t received_ = 0;
+    std::uint16_t rejected_ = 0;       // blocks known lost (rejected with a trusted header)
     std::uint64_t lastWriteNs_ = 0;
     std::uint64_t readyNs_ = 0;
     std::atomic<int> refs_{0};

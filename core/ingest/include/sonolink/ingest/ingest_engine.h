@@ -29,8 +29,15 @@ class FrameAssembler;
 
 struct IngestOptions {
     std::uint16_t maxBlocksPerFrame = 0;  // from ConfigureAck
-    std::uint32_t framePoolSize = 64;     // frames assembling or held by consumers
-    std::uint32_t assemblyDepth = 8;      // frames in assembly before the oldest is declared incomplete
+    // Frames assembling or held by consumers. Capped so that the pool's frames never fill the
+    // ring: the front end always has room for one more frame, and consumers that hold too much
+    // cost dropped frames (counted), never a stalled link.
+    std::uint32_t framePoolSize = 64;
+    // A frame still missing blocks when a block of a frame this much newer arrives is declared
+    // incomplete (the front end sends frames in order; reordering stays within a frame).
+    std::uint32_t assemblyDepth = 2;
+    // A frame still missing blocks after the link has been quiet this long is incomplete.
+    std::chrono::milliseconds staleAfter{50};
     std::uint32_t creditBatch = 0;        // slots per credit return; 0 = slotCount / 16
     std::size_t completionBatch = 32;     // completions taken per poll
 };
