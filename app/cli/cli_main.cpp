@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     int exitCode = kExitOk;
     addConfigCommand(app, exitCode);
     addProbeCommand(app, exitCode);
+    addStreamCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

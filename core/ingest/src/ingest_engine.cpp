@@ -35,6 +35,30 @@ std::string Rejection::describe() const {
     return "unknown rejection";
 }
 
+IngestStats& IngestStats::operator+=(const IngestStats& o) noexcept {
+    completions += o.completions;
+    blocksOk += o.blocksOk;
+    bytesOk += o.bytesOk;
+    headerErrors += o.headerErrors;
+    for (std::size_t i = 0; i < headerErrorsByCheck.size(); ++i) headerErrorsByCheck[i] += o.headerErrorsByCheck[i];
+    payloadCrcErrors += o.payloadCrcErrors;
+    lengthMismatches += o.lengthMismatches;
+    immediateMismatches += o.immediateMismatches;
+    completionErrors += o.completionErrors;
+    creditViolations += o.creditViolations;
+    sequenceGaps += o.sequenceGaps;
+    duplicates += o.duplicates;
+    reordered += o.reordered;
+    lateBlocks += o.lateBlocks;
+    inconsistentBlocks += o.inconsistentBlocks;
+    framesDelivered += o.framesDelivered;
+    framesIncomplete += o.framesIncomplete;
+    framesMissing += o.framesMissing;
+    framesDroppedNoBuffer += o.framesDroppedNoBuffer;
+    creditsReturned += o.creditsReturned;
+    return *this;
+}
+
 Result<std::unique_ptr<IngestEngine>> IngestEngine::create(transport::Link& link, IngestOptions options) {
     if (options.maxBlocksPerFrame == 0) return fail(ErrorCode::InvalidArgument, "maxBlocksPerFrame is 0: configure the front end first");
     if (options.framePoolSize < 1 || options.completionBatch == 0) return fail(ErrorCode::InvalidArgument, "frame pool empty or completion batch 0");

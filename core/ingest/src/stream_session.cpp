@@ -12,7 +12,7 @@ log::Category& sessionLog() { return log::category("ingest"); }
 Result<std::unique_ptr<StreamSession>> StreamSession::open(transport::Link& link, SessionOptions options) {
     auto info = link.accept(options.acceptTimeout);
     if (!info) return fail(std::move(info.error()));
-    log::info(sessionLog(), "front end {} (firmware {}) via {}, protocol {}", info->peerHello.serial,
+    log::info(sessionLog(), "front end {} (firmware {}), {}, protocol {}", info->peerHello.serial,
               info->peerHello.firmware, info->peer, info->protocolVersion);
     if (auto advertised = link.advertiseRing(); !advertised) return fail(std::move(advertised.error()));
     if (auto sent = link.sendControl(options.configure); !sent) return fail(std::move(sent.error()));

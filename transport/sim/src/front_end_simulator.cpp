@@ -202,7 +202,6 @@ void FrontEndSimulator::maybeSendStatus(bool streaming) {
     const auto now = std::chrono::steady_clock::now();
     if (now - lastStatus_ < options_.statusInterval) return;
     lastStatus_ = now;
-    port_.stampHeartbeat();
     (void)port_.sendControl(StatusReport{streaming ? FrontEndState::Streaming : (layout_.blocks.empty() ? FrontEndState::Idle : FrontEndState::Configured),
                                          counters_.framesAcquired, counters_.framesDroppedNoCredit, counters_.blocksSent,
                                          static_cast<std::uint32_t>(creditsAvailable()), 41'500});

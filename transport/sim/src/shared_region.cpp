@@ -45,6 +45,21 @@ std::uint64_t steadyNowNs() noexcept {
     return std::uint64_t(ts.tv_sec) * 1'000'000'000ull + std::uint64_t(ts.tv_nsec);
 }
 
+HeartbeatThread::HeartbeatThread(std::atomic<std::uint64_t>& word) : word_(word) {
+    word_.store(steadyNowNs(), std::memory_order_relaxed);
+    thread_ = std::thread([this] {
+        while (!stop_.load(std::memory_order_relaxed)) {
+            word_.store(steadyNowNs(), std::memory_order_relaxed);
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+}
+
+HeartbeatThread::~HeartbeatThread() {
+    stop_.store(true);
+    thread_.join();
+}
+
 bool processAlive(std::int32_t pid) noexcept {
     if (pid <= 0) return false;
     return ::kill(pid, 0) == 0 || errno == EPERM;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 
 #include "sonolink/transport/link.h"
 #include "sonolink/util/result.h"
@@ -110,6 +111,21 @@ private:
 };
 
 [[nodiscard]] std::uint64_t steadyNowNs() noexcept;
+
+// Stamps a heartbeat word every 20 ms from its own thread, like a NIC's hardware keep-alive:
+// long work on the owner's thread (pre-generating frames) never looks like a dead peer.
+class HeartbeatThread {
+public:
+    explicit HeartbeatThread(std::atomic<std::uint64_t>& word);
+    ~HeartbeatThread();  // stops and joins
+    HeartbeatThread(const HeartbeatThread&) = delete;
+    HeartbeatThread& operator=(const HeartbeatThread&) = delete;
+
+private:
+    std::atomic<std::uint64_t>& word_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
 [[nodiscard]] bool processAlive(std::int32_t pid) noexcept;
 
 // Control channel operations. push: false when full. pop: the message length, or nullopt.

@@ -44,28 +44,24 @@ Result<std::unique_ptr<SimFrontEndPort>> SimFrontEndPort::attach(const SimLink& 
     return std::unique_ptr<SimFrontEndPort>(new SimFrontEndPort(std::move(region)));
 }
 
-SimFrontEndPort::SimFrontEndPort(std::shared_ptr<SharedRegion> region) : region_(std::move(region)) {
-    stampHeartbeat();
-}
+SimFrontEndPort::SimFrontEndPort(std::shared_ptr<SharedRegion> region)
+    : region_(std::move(region)), heartbeat_(std::make_unique<HeartbeatThread>(region_->header().frontEndHeartbeatNs)) {}
 
 SimFrontEndPort::~SimFrontEndPort() {
+    heartbeat_.reset();
     if (!abandoned_) region_->header().frontEndPid.store(0);
+}
+
+void SimFrontEndPort::abandon() noexcept {
+    heartbeat_.reset();
+    abandoned_ = true;
 }
 
 std::uint64_t SimFrontEndPort::sessionId() const noexcept { return region_->header().sessionId.load(); }
 
-void SimFrontEndPort::stampHeartbeat() noexcept {
-    if (abandoned_) return;
-    const auto now = steadyNowNs();
-    if (now - lastHeartbeatNs_ > 10'000'000) {
-        region_->header().frontEndHeartbeatNs.store(now, std::memory_order_relaxed);
-        lastHeartbeatNs_ = now;
-    }
-}
-
 Status SimFrontEndPort::checkHostAlive() {
     auto& h = region_->header();
-    if (h.closed.load() != 0) return fail(ErrorCode::Unavailable, "the host closed the link");
+    if (h.closed.load() != 0) return fail(ErrorCode::Cancelled, "the host closed the link");
     const auto pid = h.hostPid.load();
     if (pid != ::getpid() && !processAlive(pid)) return fail(ErrorCode::Unavailable, fmt::format("the host process (pid {}) is gone", pid));
     const auto beat = h.hostHeartbeatNs.load(std::memory_order_relaxed);
@@ -107,7 +103,6 @@ Result<std::optional<ControlMessage>> SimFrontEndPort::receiveControl(std::chron
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     std::array<std::byte, kMaxControlMessage> buffer{};
     while (true) {
-        stampHeartbeat();
         if (auto length = pop(h.credits, buffer)) return decode(std::span(buffer).first(*length));
         if (auto length = pop(h.toFrontEnd, buffer)) return decode(std::span(buffer).first(*length));
         if (auto alive = checkHostAlive(); !alive) return fail(std::move(alive.error()));

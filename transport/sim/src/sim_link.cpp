@@ -23,24 +23,29 @@ Result<std::unique_ptr<SimLink>> SimLink::create(const SimLinkOptions& options) 
 
 SimLink::SimLink(SimLinkOptions options, std::shared_ptr<SharedRegion> region)
     : options_(std::move(options)), region_(std::move(region)) {
-    auto& h = region_->header();
-    h.hostPid.store(::getpid());
-    h.hostHeartbeatNs.store(steadyNowNs());
-    std::random_device random;
-    h.sessionId.store((std::uint64_t(random()) << 32) | random());
+    startSession();
 }
 
-SimLink::~SimLink() { region_->header().closed.store(1); }
+SimLink::~SimLink() {
+    heartbeat_.reset();
+    region_->header().closed.store(1);
+}
+
+void SimLink::startSession() {
+    auto& h = region_->header();
+    h.hostPid.store(::getpid());
+    std::random_device random;
+    h.sessionId.store((std::uint64_t(random()) << 32) | random());
+    heartbeat_ = std::make_unique<HeartbeatThread>(h.hostHeartbeatNs);
+    sendSequence_ = 0;
+    creditSequence_ = 0;
+}
 
 RingView SimLink::ring() const noexcept { return region_->ring(); }
 
 Status SimLink::checkPeerAlive() {
     auto& h = region_->header();
     const auto now = steadyNowNs();
-    if (now - lastHeartbeatNs_ > 10'000'000) {  // stamp ours at most every 10 ms
-        h.hostHeartbeatNs.store(now, std::memory_order_relaxed);
-        lastHeartbeatNs_ = now;
-    }
     const auto pid = h.frontEndPid.load();
     if (pid == 0) return fail(ErrorCode::Unavailable, "the front end detached from the link");
     if (pid != ::getpid() && !processAlive(pid)) {
@@ -59,7 +64,6 @@ Result<LinkInfo> SimLink::accept(std::chrono::milliseconds timeout) {
     auto& h = region_->header();
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (h.frontEndPid.load() == 0) {
-        h.hostHeartbeatNs.store(steadyNowNs());
         if (std::chrono::steady_clock::now() >= deadline) {
             return fail(ErrorCode::Unavailable,
                         options_.name.empty() ? std::string("no front end attached to the in-process link")
@@ -166,14 +170,9 @@ Status SimLink::reset() {
     region_->header().closed.store(1);
     auto fresh = SharedRegion::create(options_.name, options_.slotBytes, options_.slotCount);
     if (!fresh) return fail(std::move(fresh.error()).addContext("resetting the simulated link"));
+    heartbeat_.reset();
     region_ = std::move(*fresh);
-    auto& h = region_->header();
-    h.hostPid.store(::getpid());
-    h.hostHeartbeatNs.store(steadyNowNs());
-    std::random_device random;
-    h.sessionId.store((std::uint64_t(random()) << 32) | random());
-    sendSequence_ = 0;
-    creditSequence_ = 0;
+    startSession();
     return {};
 }
 

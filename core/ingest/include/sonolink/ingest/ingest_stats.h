@@ -39,6 +39,8 @@ struct IngestStats {
     [[nodiscard]] std::uint64_t blocksRejected() const noexcept {
         return headerErrors + payloadCrcErrors + lengthMismatches + immediateMismatches + completionErrors;
     }
+    // Adds another session's counts (a stream that reconnected).
+    IngestStats& operator+=(const IngestStats& other) noexcept;
 };
 
 struct Rejection {

@@ -49,7 +49,8 @@ public:
     FrontEndSimulator(SimFrontEndPort& port, FrontEndOptions options);
     ~FrontEndSimulator();
 
-    // Until stop is set (ok), the host goes away or an injected disconnect (Unavailable).
+    // Until stop is set (ok), the host closes the link (Cancelled), the host goes away or an
+    // injected disconnect (Unavailable).
     [[nodiscard]] Status run(const std::atomic<bool>& stop);
 
     [[nodiscard]] const FaultCounts& faults() const noexcept { return injector_.counts(); }

@@ -3,7 +3,8 @@
 // bounds like real hardware (a bad key or address is a remote access error seen by both
 // sides), copies the block into the host's ring and queues a completion; ringDoorbell()
 // publishes a batch with at most one wake-up. It attaches to a named link (another process)
-// or to a SimLink in this process. Thread contract: one thread (the front end's).
+// or to a SimLink in this process; a heartbeat thread of its own keeps it visibly alive.
+// Thread contract: one thread (the front end's).
 #pragma once
 
 #include <chrono>
@@ -21,6 +22,7 @@ namespace sonolink::transport::sim {
 
 class SharedRegion;
 class SimLink;
+class HeartbeatThread;
 
 struct NicWrite {
     std::uint64_t remoteAddress = 0;
@@ -43,7 +45,7 @@ public:
 
     [[nodiscard]] Status sendControl(const ControlMessage& message);
     // Credits first, then other control messages; nullopt after timeout. Stamps our heartbeat
-    // and reports (Unavailable) a host that closed the session, died or went silent.
+    // and reports a host that closed the session (Cancelled), died or went silent (Unavailable).
     [[nodiscard]] Result<std::optional<ControlMessage>> receiveControl(std::chrono::milliseconds timeout);
 
     // Sends bytes as they are (protocol conformance tests: malformed messages).
@@ -52,11 +54,10 @@ public:
 
     [[nodiscard]] Status postWrite(const NicWrite& write);
     void ringDoorbell() noexcept;
-    void stampHeartbeat() noexcept;
     [[nodiscard]] Status checkHostAlive();
 
     // Simulates a crash: stops the heartbeat and leaves without detaching.
-    void abandon() noexcept { abandoned_ = true; }
+    void abandon() noexcept;
     [[nodiscard]] std::uint64_t sessionId() const noexcept;
 
 private:
@@ -66,7 +67,7 @@ private:
     std::shared_ptr<SharedRegion> region_;
     std::uint32_t sendSequence_ = 0;
     std::uint64_t pendingCompletions_ = 0;  // posted, not yet published by ringDoorbell()
-    std::uint64_t lastHeartbeatNs_ = 0;
+    std::unique_ptr<HeartbeatThread> heartbeat_;
     bool abandoned_ = false;
     ControlStats controlStats_;
 };

@@ -15,6 +15,7 @@
 namespace sonolink::transport::sim {
 
 class SharedRegion;
+class HeartbeatThread;
 
 struct SimLinkOptions {
     std::string name;                      // "" = in-process only; else /dev/shm/<name>
@@ -44,12 +45,13 @@ public:
 private:
     SimLink(SimLinkOptions options, std::shared_ptr<SharedRegion> region);
     Status checkPeerAlive();
+    void startSession();
 
     SimLinkOptions options_;
     std::shared_ptr<SharedRegion> region_;
     std::uint32_t sendSequence_ = 0;
     std::uint32_t creditSequence_ = 0;
-    std::uint64_t lastHeartbeatNs_ = 0;
+    std::unique_ptr<HeartbeatThread> heartbeat_;
     ControlStats controlStats_;
 };
 

@@ -1,0 +1,230 @@
+// sonolink-cli stream: acquire over the link and account for every block and frame.
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "sonolink/app/acquisition_setup.h"
+#include "sonolink/config/config_loader.h"
+#include "sonolink/ingest/stream_session.h"
+#include "sonolink/transport/sim/front_end_simulator.h"
+#include "sonolink/transport/sim/sim_front_end_port.h"
+#include "sonolink/transport/sim/sim_link.h"
+
+namespace sonolink::cli {
+namespace {
+
+std::atomic<bool> interrupted{false};
+extern "C" void onInterrupt(int) { interrupted.store(true); }
+
+struct StreamOptions {
+    std::string configFile;
+    std::string linkName = "sonolink0";
+    bool inProcess = false;
+    std::uint32_t frames = 100;
+    double rateHz = -1;
+    std::string mode = "rf";
+    int channels = 0, samples = 0;
+    std::uint32_t slotBytes = 0, slotCount = 0;
+    bool reconnect = false;
+    double acceptTimeoutS = 30;
+    bool json = false;
+};
+
+// The simulated front end on a thread of this process (--in-process).
+class InternalFrontEnd {
+public:
+    static Result<std::unique_ptr<InternalFrontEnd>> start(const transport::sim::SimLink& link) {
+        auto port = transport::sim::SimFrontEndPort::attach(link);
+        if (!port) return fail(std::move(port.error()));
+        return std::unique_ptr<InternalFrontEnd>(new InternalFrontEnd(std::move(*port)));
+    }
+    ~InternalFrontEnd() {
+        stop_.store(true);
+        thread_.join();
+    }
+
+private:
+    explicit InternalFrontEnd(std::unique_ptr<transport::sim::SimFrontEndPort> port)
+        : port_(std::move(port)), simulator_(*port_, {}), thread_([this] { (void)simulator_.run(stop_); }) {}
+    std::unique_ptr<transport::sim::SimFrontEndPort> port_;
+    std::atomic<bool> stop_{false};
+    transport::sim::FrontEndSimulator simulator_;
+    std::thread thread_;
+};
+
+Result<transport::PayloadKind> parseMode(const std::string& mode, bool& photoacoustic) {
+    photoacoustic = mode == "pa";
+    if (mode == "rf" || mode == "pa") return transport::PayloadKind::Rf;
+    if (mode == "prbs7") return transport::PayloadKind::Prbs7;
+    if (mode == "prbs15") return transport::PayloadKind::Prbs15;
+    if (mode == "prbs23") return transport::PayloadKind::Prbs23;
+    if (mode == "prbs31") return transport::PayloadKind::Prbs31;
+    if (mode == "counter") return transport::PayloadKind::Counter;
+    return fail(ErrorCode::InvalidArgument, fmt::format("unknown mode '{}' (rf, pa, prbs7, prbs15, prbs23, prbs31, counter)", mode));
+}
+
+std::string progressLine(const ingest::SessionSummary& s, std::uint64_t framesBefore) {
+    const double seconds = std::chrono::duration<double>(s.elapsed).count();
+    const auto frames = framesBefore + s.stats.framesDelivered;
+    return fmt::format("\rframes {:>8}  {:7.1f} fps  {:6.2f} GB/s  crc {:>4}  hdr {:>4}  gaps {:>4}  dup {:>4}  incomplete {:>4}  missing {:>4}",
+                       frames, seconds > 0 ? s.stats.framesDelivered / seconds : 0.0,
+                       seconds > 0 ? s.stats.bytesOk / seconds / 1e9 : 0.0, s.stats.payloadCrcErrors, s.stats.headerErrors,
+                       s.stats.sequenceGaps, s.stats.duplicates, s.stats.framesIncomplete, s.stats.framesMissing);
+}
+
+int runStream(const StreamOptions& o) {
+    config::AppConfig config;
+    if (!o.configFile.empty()) {
+        auto loaded = config::loadConfigFile(o.configFile);
+        if (!loaded) {
+            std::cerr << loaded.error().describe() << '\n';
+            return kExitFailed;
+        }
+        config = *loaded;
+    }
+    if (o.channels > 0) config.probe.elementCount = o.channels;
+    if (o.samples > 0) config.acquisition.samplesPerChannel = o.samples;
+    if (o.rateHz >= 0) config.acquisition.frameRateHz = o.rateHz;
+    ingest::SessionOptions session;
+    session.configure = app::configureFrom(config);
+    if (o.rateHz == 0) session.configure.frameRateMilliHz = 0;
+    auto kind = parseMode(o.mode, session.configure.photoacoustic);
+    if (!kind) {
+        std::cerr << "sonolink-cli stream: " << kind.error().message() << '\n';
+        return kExitUsage;
+    }
+    session.configure.payloadKind = *kind;
+    session.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
+
+    transport::sim::SimLinkOptions linkOptions;
+    linkOptions.name = o.inProcess ? "" : o.linkName;
+    linkOptions.slotBytes = o.slotBytes ? o.slotBytes : config.link.slotSizeBytes;
+    linkOptions.slotCount = o.slotCount ? o.slotCount : config.link.slotCount;
+    auto link = transport::sim::SimLink::create(linkOptions);
+    if (!link) {
+        std::cerr << "sonolink-cli stream: " << link.error().describe() << '\n';
+        return kExitUnavailable;
+    }
+    std::unique_ptr<InternalFrontEnd> internal;
+    if (o.inProcess) {
+        auto started = InternalFrontEnd::start(**link);
+        if (!started) {
+            std::cerr << "sonolink-cli stream: " << started.error().describe() << '\n';
+            return kExitFailed;
+        }
+        internal = std::move(*started);
+    } else if (!o.json) {
+        std::cerr << fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})\n", o.linkName, o.linkName);
+    }
+
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    ingest::IngestStats total;
+    ingest::LatencyHistogram::Snapshot latency;
+    std::vector<std::string> linkErrors;
+    std::uint64_t framesAcquired = 0, triggers = 0, malformedControl = 0;
+    std::chrono::nanoseconds elapsed{0};
+    int sessions = 0;
+    int exitCode = kExitOk;
+    while (true) {
+        auto opened = ingest::StreamSession::open(**link, session);
+        if (!opened) {
+            std::cerr << "sonolink-cli stream: " << opened.error().describe() << '\n';
+            exitCode = opened.error().code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
+            break;
+        }
+        ++sessions;
+        auto& s = **opened;
+        const auto remaining = o.frames == 0 ? 0u : static_cast<std::uint32_t>(o.frames - framesAcquired);
+        const auto before = total.framesDelivered;
+        auto summary = s.run(remaining, interrupted, [&](const ingest::SessionSummary& p) {
+            if (!o.json) std::cerr << progressLine(p, before) << std::flush;
+        });
+        const auto stats = summary ? summary->stats : s.ingest().stats();
+        total += stats;
+        const auto snapshot = s.ingest().latency();
+        for (std::size_t i = 0; i < snapshot.counts.size(); ++i) latency.counts[i] += snapshot.counts[i];
+        latency.total += snapshot.total;
+        if (summary) {
+            framesAcquired += summary->frontEnd.framesAcquired;
+            triggers += summary->triggers;
+            malformedControl += summary->control.malformed;
+            elapsed += summary->elapsed;
+            if (!o.json) std::cerr << '\n';
+            for (const auto& r : s.ingest().recentRejections()) linkErrors.push_back(r.describe());
+            break;
+        }
+        if (!o.json) std::cerr << '\n';
+        std::cerr << "sonolink-cli stream: link lost: " << summary.error().describe() << '\n';
+        linkErrors.push_back(summary.error().message());
+        if (!o.reconnect || summary.error().code() != ErrorCode::Unavailable || interrupted.load()) {
+            exitCode = summary.error().code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
+            break;
+        }
+        framesAcquired += stats.framesDelivered + stats.framesIncomplete + stats.framesMissing;
+        if (auto reset = (*link)->reset(); !reset) {
+            std::cerr << "sonolink-cli stream: " << reset.error().describe() << '\n';
+            exitCode = kExitFailed;
+            break;
+        }
+        std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
+    }
+    internal.reset();
+
+    const double seconds = std::chrono::duration<double>(elapsed).count();
+    if (o.json) {
+        nlohmann::json out{{"ok", exitCode == kExitOk}, {"sessions", sessions}, {"frames_delivered", total.framesDelivered},
+                           {"frames_incomplete", total.framesIncomplete}, {"frames_missing", total.framesMissing},
+                           {"frames_dropped_no_buffer", total.framesDroppedNoBuffer}, {"blocks_ok", total.blocksOk},
+                           {"bytes_ok", total.bytesOk}, {"header_errors", total.headerErrors},
+                           {"payload_crc_errors", total.payloadCrcErrors}, {"length_mismatches", total.lengthMismatches},
+                           {"immediate_mismatches", total.immediateMismatches}, {"completion_errors", total.completionErrors},
+                           {"credit_violations", total.creditViolations}, {"sequence_gaps", total.sequenceGaps},
+                           {"duplicates", total.duplicates}, {"reordered", total.reordered}, {"late_blocks", total.lateBlocks},
+                           {"triggers", triggers}, {"malformed_control_messages", malformedControl},
+                           {"seconds", seconds}, {"throughput_gbps", seconds > 0 ? total.bytesOk * 8 / seconds / 1e9 : 0.0},
+                           {"latency_p50_us", latency.percentile(0.5) / 1e3}, {"latency_p99_us", latency.percentile(0.99) / 1e3},
+                           {"latency_p999_us", latency.percentile(0.999) / 1e3}, {"errors", linkErrors}};
+        std::cout << out.dump(2) << '\n';
+    } else {
+        std::cout << fmt::format("{} frames delivered, {} incomplete, {} missing over {} session{} in {:.2f} s ({:.2f} Gb/s payload)\n",
+                                 total.framesDelivered, total.framesIncomplete, total.framesMissing, sessions, sessions == 1 ? "" : "s",
+                                 seconds, seconds > 0 ? total.bytesOk * 8 / seconds / 1e9 : 0.0);
+        std::cout << fmt::format("blocks: {} ok, {} header errors, {} CRC errors, {} gaps, {} duplicates, {} reordered, {} late\n",
+                                 total.blocksOk, total.headerErrors, total.payloadCrcErrors, total.sequenceGaps, total.duplicates,
+                                 total.reordered, total.lateBlocks);
+        std::cout << fmt::format("latency block write -> frame ready: p50 {:.1f} us, p99 {:.1f} us, p99.9 {:.1f} us\n",
+                                 latency.percentile(0.5) / 1e3, latency.percentile(0.99) / 1e3, latency.percentile(0.999) / 1e3);
+        for (const auto& e : linkErrors) std::cout << "  " << e << '\n';
+    }
+    return exitCode;
+}
+
+}  // namespace
+
+void addStreamCommand(CLI::App& app, int& exitCode) {
+    auto o = std::make_shared<StreamOptions>();
+    auto* cmd = app.add_subcommand("stream", "Acquire frames over the link, checking and counting every block");
+    cmd->add_option("--config", o->configFile, "Configuration file (JSON); defaults otherwise");
+    cmd->add_option("--link-name", o->linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim")->capture_default_str();
+    cmd->add_flag("--in-process", o->inProcess, "Run the simulated front end inside this process");
+    cmd->add_option("--frames", o->frames, "Frames to acquire (0 = until interrupted)")->capture_default_str();
+    cmd->add_option("--rate", o->rateHz, "Frame rate in Hz (0 = as fast as the link allows)");
+    cmd->add_option("--mode", o->mode, "rf, pa (photoacoustic), prbs7, prbs15, prbs23, prbs31 or counter")->capture_default_str();
+    cmd->add_option("--channels", o->channels, "Channels (overrides probe.element_count)");
+    cmd->add_option("--samples", o->samples, "Samples per channel (overrides acquisition.samples_per_channel)");
+    cmd->add_option("--slot-bytes", o->slotBytes, "Ring slot size (overrides link.slot_size_bytes)");
+    cmd->add_option("--slots", o->slotCount, "Ring slot count (overrides link.slot_count)");
+    cmd->add_flag("--reconnect", o->reconnect, "When the front end is lost, wait for it and resume");
+    cmd->add_option("--accept-timeout", o->acceptTimeoutS, "Seconds to wait for the front end")->capture_default_str();
+    cmd->add_flag("--json", o->json, "Print the summary as JSON");
+    cmd->callback([o, &exitCode] { exitCode = runStream(*o); });
+}
+
+}  // namespace sonolink::cli

@@ -1,0 +1,101 @@
+// sonolink-fe-sim: the simulated FPGA front end as its own process. It attaches to a host's
+// shared-memory link (/dev/shm/<name>), plays the front end's side of the protocol and streams
+// what the host configures, injecting the faults asked for. With --reconnect it outlives hosts:
+// when the host goes away it says why and waits for the next one.
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "sonolink/transport/sim/front_end_simulator.h"
+#include "sonolink/transport/sim/sim_front_end_port.h"
+#include "sonolink/util/log.h"
+
+namespace {
+
+std::atomic<bool> stopRequested{false};
+extern "C" void onSignal(int) { stopRequested.store(true); }
+
+constexpr int kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitUnavailable = 3;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace sonolink;
+    using namespace sonolink::transport::sim;
+    CLI::App app{"SonoLink front-end simulator: an FPGA front end over the shared-memory link"};
+    app.name("sonolink-fe-sim");
+    std::string linkName = "sonolink0";
+    FrontEndOptions options;
+    bool reconnect = false;
+    double waitSeconds = 30;
+    app.add_option("--link-name", linkName, "Shared-memory link to attach to (/dev/shm/<name>)")->capture_default_str();
+    app.add_option("--serial", options.serial, "Serial number reported in Hello")->capture_default_str();
+    app.add_option("--batch", options.postBatch, "Writes per doorbell (1..64)")->check(CLI::Range(1, 64))->capture_default_str();
+    app.add_option("--seed", options.seed, "Seed for speckle and noise")->capture_default_str();
+    app.add_option("--ber", options.faults.bitErrorRate, "Bit error rate to inject")->check(CLI::Range(0.0, 0.01));
+    app.add_option("--drop", options.faults.dropRate, "Block drop probability")->check(CLI::Range(0.0, 0.5));
+    app.add_option("--duplicate", options.faults.duplicateRate, "Block duplication probability")->check(CLI::Range(0.0, 0.5));
+    app.add_option("--reorder", options.faults.reorderRate, "Block swap probability")->check(CLI::Range(0.0, 0.5));
+    std::uint64_t stallMs = 0;
+    app.add_option("--stall-every", options.faults.stallEveryBlocks, "Stall after every N blocks");
+    app.add_option("--stall-ms", stallMs, "Stall duration in ms");
+    app.add_option("--disconnect-after", options.faults.disconnectAfterBlocks, "Vanish without a word after N blocks");
+    app.add_option("--fault-seed", options.faults.seed, "Seed of the fault injector");
+    app.add_flag("--resident", options.payloadResident, "Benchmark mode: payloads preloaded, writes carry headers only");
+    app.add_flag("--reconnect", reconnect, "When the host goes away, wait for the next one");
+    app.add_option("--wait", waitSeconds, "Seconds to wait for a host to appear")->capture_default_str();
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return kExitUsage;
+    }
+    options.faults.stallDuration = std::chrono::milliseconds(stallMs);
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+
+    while (!stopRequested.load()) {
+        // Attach, waiting for a host to create the link.
+        std::unique_ptr<SimFrontEndPort> port;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(waitSeconds);
+        Error lastError(ErrorCode::Unavailable, "no attempt made");
+        while (!port && !stopRequested.load()) {
+            auto attached = SimFrontEndPort::attach(linkName);
+            if (attached) {
+                port = std::move(*attached);
+                break;
+            }
+            lastError = attached.error();
+            if (attached.error().code() == ErrorCode::FailedPrecondition || std::chrono::steady_clock::now() >= deadline) {
+                std::cerr << "sonolink-fe-sim: " << lastError.message() << '\n';
+                return kExitUnavailable;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        if (!port) break;
+        std::cerr << fmt::format("sonolink-fe-sim: attached to /dev/shm/{} (session {:016x})\n", linkName, port->sessionId());
+        FrontEndSimulator simulator(*port, options);
+        const auto result = simulator.run(stopRequested);
+        const auto& c = simulator.counters();
+        const auto& f = simulator.faults();
+        std::cerr << fmt::format("sonolink-fe-sim: {} frames acquired, {} dropped without credit, {} blocks sent; injected: "
+                                 "{} dropped, {} duplicated, {} reordered, {} headers and {} payloads corrupted\n",
+                                 c.framesAcquired, c.framesDroppedNoCredit, c.blocksSent, f.blocksDropped, f.blocksDuplicated,
+                                 f.blocksReordered, f.headersCorrupted, f.payloadsCorrupted);
+        if (result) return kExitOk;
+        std::cerr << "sonolink-fe-sim: " << result.error().message() << '\n';
+        const bool hostClosed = result.error().code() == ErrorCode::Cancelled;
+        if (hostClosed && !reconnect) return kExitOk;
+        if (!hostClosed && result.error().code() != ErrorCode::Unavailable) return kExitFailed;
+        if (!reconnect || options.faults.disconnectAfterBlocks != 0) return kExitUnavailable;
+        std::cerr << "sonolink-fe-sim: waiting for the next host\n";
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return kExitOk;
+}
