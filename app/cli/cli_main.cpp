@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     addConfigCommand(app, exitCode);
     addProbeCommand(app, exitCode);
     addStreamCommand(app, exitCode);
+    addBenchCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

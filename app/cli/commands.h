@@ -10,6 +10,7 @@ namespace sonolink::cli {
 void addConfigCommand(CLI::App& app, int& exitCode);
 void addProbeCommand(CLI::App& app, int& exitCode);
 void addStreamCommand(CLI::App& app, int& exitCode);
+void addBenchCommand(CLI::App& app, int& exitCode);
 // Prints version, git hash, build type and built optional parts.
 int printVersion(bool json);
 

@@ -12,9 +12,7 @@
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/ingest/stream_session.h"
-#include "sonolink/transport/sim/front_end_simulator.h"
-#include "sonolink/transport/sim/sim_front_end_port.h"
-#include "sonolink/transport/sim/sim_link.h"
+#include "sonolink/transport/sim/in_process_front_end.h"
 
 namespace sonolink::cli {
 namespace {
@@ -34,28 +32,6 @@ struct StreamOptions {
     bool reconnect = false;
     double acceptTimeoutS = 30;
     bool json = false;
-};
-
-// The simulated front end on a thread of this process (--in-process).
-class InternalFrontEnd {
-public:
-    static Result<std::unique_ptr<InternalFrontEnd>> start(const transport::sim::SimLink& link) {
-        auto port = transport::sim::SimFrontEndPort::attach(link);
-        if (!port) return fail(std::move(port.error()));
-        return std::unique_ptr<InternalFrontEnd>(new InternalFrontEnd(std::move(*port)));
-    }
-    ~InternalFrontEnd() {
-        stop_.store(true);
-        thread_.join();
-    }
-
-private:
-    explicit InternalFrontEnd(std::unique_ptr<transport::sim::SimFrontEndPort> port)
-        : port_(std::move(port)), simulator_(*port_, {}), thread_([this] { (void)simulator_.run(stop_); }) {}
-    std::unique_ptr<transport::sim::SimFrontEndPort> port_;
-    std::atomic<bool> stop_{false};
-    transport::sim::FrontEndSimulator simulator_;
-    std::thread thread_;
 };
 
 Result<transport::PayloadKind> parseMode(const std::string& mode, bool& photoacoustic) {
@@ -111,9 +87,9 @@ int runStream(const StreamOptions& o) {
         std::cerr << "sonolink-cli stream: " << link.error().describe() << '\n';
         return kExitUnavailable;
     }
-    std::unique_ptr<InternalFrontEnd> internal;
+    std::unique_ptr<transport::sim::InProcessFrontEnd> internal;
     if (o.inProcess) {
-        auto started = InternalFrontEnd::start(**link);
+        auto started = transport::sim::InProcessFrontEnd::start(**link, {});
         if (!started) {
             std::cerr << "sonolink-cli stream: " << started.error().describe() << '\n';
             return kExitFailed;

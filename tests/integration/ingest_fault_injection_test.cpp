@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "in_process_front_end.h"
+#include "sonolink/transport/sim/in_process_front_end.h"
 #include "sonolink/ingest/stream_session.h"
 
 namespace sonolink {
@@ -53,7 +53,9 @@ TEST_P(IngestFaultInjectionTest, EveryFaultIsCountedAndEveryFrameIsExact) {
     transport::sim::FrontEndOptions feOptions;
     feOptions.faults = scenario.faults;
     feOptions.postBatch = 8;
-    test::InProcessFrontEnd frontEnd(**link, feOptions);
+    auto started = transport::sim::InProcessFrontEnd::start(**link, feOptions);
+    ASSERT_TRUE(started) << started.error().describe();
+    auto& frontEnd = **started;
 
     ingest::SessionOptions options;
     options.configure.channelCount = 64;

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "in_process_front_end.h"
+#include "sonolink/transport/sim/in_process_front_end.h"
 #include "sonolink/ingest/stream_session.h"
 
 namespace {
@@ -56,7 +56,8 @@ TEST(IngestZeroAllocationTest, SteadyStateStreamingAllocatesNothing) {
     feOptions.faults.dropRate = 1e-3;
     feOptions.faults.duplicateRate = 1e-3;
     feOptions.faults.reorderRate = 1e-3;
-    test::InProcessFrontEnd frontEnd(**link, feOptions);
+    auto started = transport::sim::InProcessFrontEnd::start(**link, feOptions);
+    ASSERT_TRUE(started) << started.error().describe();
     ingest::SessionOptions options;
     options.configure.channelCount = 128;
     options.configure.samplesPerChannel = 508;  // 64 channels of 1016 bytes per 64 KiB slot

@@ -56,6 +56,8 @@ IngestStats& IngestStats::operator+=(const IngestStats& o) noexcept {
     framesMissing += o.framesMissing;
     framesDroppedNoBuffer += o.framesDroppedNoBuffer;
     creditsReturned += o.creditsReturned;
+    if (firstCompletionNs == 0 || (o.firstCompletionNs != 0 && o.firstCompletionNs < firstCompletionNs)) firstCompletionNs = o.firstCompletionNs;
+    lastCompletionNs = std::max(lastCompletionNs, o.lastCompletionNs);
     return *this;
 }
 
@@ -232,18 +234,23 @@ Status IngestEngine::returnCredits(bool idle) {
     return {};  // a full credit lane is retried at the next poll; credits are cumulative
 }
 
-Status IngestEngine::poll(std::chrono::microseconds timeout) {
+Result<std::size_t> IngestEngine::poll(std::chrono::microseconds timeout) {
     if (fatal_) return fail(*fatal_);
     const auto count = link_.pollCompletions(completions_, timeout);
+    if (count > 0) {
+        const auto now = steadyNs();
+        if (counters_.firstCompletionNs.get() == 0) counters_.firstCompletionNs.value.store(now, std::memory_order_relaxed);
+        counters_.lastCompletionNs.value.store(now, std::memory_order_relaxed);
+    }
     for (std::size_t i = 0; i < count && !fatal_; ++i) handle(completions_[i], nextCompletion_++);
     counters_.sequenceGaps.value.store(tracker_.gaps(), std::memory_order_relaxed);
     if (count == 0 && assembler_->assembling() > 0) {
         assembler_->evictStale(steadyNs(), std::uint64_t(std::chrono::nanoseconds(options_.staleAfter).count()));
     }
     reclaim();
-    if (auto credited = returnCredits(count < completions_.size()); !credited) return credited;
+    if (auto credited = returnCredits(count < completions_.size()); !credited) return fail(std::move(credited.error()));
     if (fatal_) return fail(*fatal_);
-    return {};
+    return count;
 }
 
 void IngestEngine::finish(std::uint64_t blocksSent, std::uint64_t framesAcquired) {
@@ -279,6 +286,8 @@ IngestStats IngestEngine::stats() const noexcept {
     s.framesMissing = c.framesMissing.get();
     s.framesDroppedNoBuffer = c.framesDroppedNoBuffer.get();
     s.creditsReturned = c.creditsReturned.get();
+    s.firstCompletionNs = c.firstCompletionNs.get();
+    s.lastCompletionNs = c.lastCompletionNs.get();
     return s;
 }
 

@@ -65,7 +65,12 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                 const bool done = status->state != transport::FrontEndState::Streaming &&
                                   ((frameLimit != 0 && status->framesAcquired >= frameLimit) || stopSent);
                 if (done) {
-                    (void)ingest_->poll(std::chrono::microseconds(0));  // what was written before the status
+                    // Everything written before the final status is in the queue already.
+                    while (true) {
+                        auto drained = ingest_->poll(std::chrono::microseconds(0));
+                        if (!drained) return fail(std::move(drained.error()));
+                        if (*drained == 0) break;
+                    }
                     ingest_->finish(status->blocksSent, status->framesAcquired);
                     summary_.stats = ingest_->stats();
                     summary_.control = link_.controlStats();

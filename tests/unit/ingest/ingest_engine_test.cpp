@@ -61,7 +61,7 @@ protected:
         link.writeBlock(header(frame, 1), payload);
     }
     void pollAll() {
-        for (int i = 0; i < 4; ++i) ASSERT_TRUE(engine->poll(std::chrono::microseconds(0)));
+        for (int i = 0; i < 4; ++i) ASSERT_TRUE(engine->poll(std::chrono::microseconds(0)).has_value());
     }
     // Rewrites a header field (raw bytes at offset) and, if asked, repairs the header CRC.
     void patchLastHeader(std::size_t offset, std::vector<std::byte> bytes, bool fixCrc) {

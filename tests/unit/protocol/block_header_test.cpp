@@ -189,3 +189,21 @@ TEST(BlockHeaderTest, EveryCheckHasADescription) {
 
 }  // namespace
 }  // namespace sonolink::transport
+
+namespace sonolink::transport {
+namespace {
+
+TEST(Crc32cTest, LargeBuffersMatchAPlainBitwiseCrc) {
+    // The page-by-page path with prefetching must give the CRC of the whole buffer.
+    std::vector<std::byte> data(5 * 4096 + 123);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::byte>((i * 131 + 7) & 0xFF);
+    std::uint32_t reference = 0xFFFFFFFFu;
+    for (auto b : data) {
+        reference ^= std::to_integer<std::uint32_t>(b);
+        for (int k = 0; k < 8; ++k) reference = (reference >> 1) ^ (0x82F63B78u & (0u - (reference & 1u)));
+    }
+    EXPECT_EQ(crc32c(data), ~reference);
+}
+
+}  // namespace
+}  // namespace sonolink::transport

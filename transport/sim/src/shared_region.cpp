@@ -166,14 +166,14 @@ RingView SharedRegion::ring() const noexcept {
     return RingView{base_ + header_->ringOffset, header_->slotBytes, header_->slotCount};
 }
 
-bool push(ControlChannel& channel, std::span<const std::byte> message) noexcept {
+bool push(ControlChannel& channel, Doorbell& bell, std::span<const std::byte> message) noexcept {
     const auto head = channel.head.load(std::memory_order_relaxed);
     if (head - channel.tail.load(std::memory_order_acquire) >= kControlCells || message.size() > kMaxControlMessage) return false;
     auto& cell = channel.cells[head % kControlCells];
     cell.length = static_cast<std::uint32_t>(message.size());
     std::memcpy(cell.bytes, message.data(), message.size());
     channel.head.store(head + 1, std::memory_order_release);
-    ring(channel.doorbell);
+    ring(bell);
     return true;
 }
 

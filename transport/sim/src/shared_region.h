@@ -26,16 +26,16 @@ inline constexpr std::uint32_t kRegionLayoutVersion = 1;
 inline constexpr std::uint32_t kControlCells = 64;
 inline constexpr std::uint64_t kRingDeviceAddress = 0x10000000000ull;  // what RingAdvert carries
 
-// A single-producer single-consumer queue of fixed-size cells with a futex doorbell.
+// A futex doorbell: the consumer sleeps on it only when it has nothing to do.
 struct alignas(64) Doorbell {
     std::atomic<std::uint32_t> rings{0};     // futex word: bumped after each publish
     std::atomic<std::uint32_t> sleeping{0};  // the consumer is (about to be) in futex_wait
 };
 
+// A single-producer single-consumer queue of fixed-size message cells.
 struct ControlChannel {
     alignas(64) std::atomic<std::uint64_t> head{0};  // written by the producer
     alignas(64) std::atomic<std::uint64_t> tail{0};  // written by the consumer
-    Doorbell doorbell;
     struct Cell {
         std::uint32_t length;
         std::byte bytes[kMaxControlMessage];
@@ -73,8 +73,10 @@ struct RegionHeader {
     std::atomic<std::uint32_t> registeredRkey;      // the NIC accepts writes with this key only
     std::atomic<std::uint32_t> closed;              // the host ended the session
     ControlChannel toFrontEnd;
-    ControlChannel toHost;
     ControlChannel credits;                         // host -> front end, CreditReturn only
+    Doorbell frontEndBell;                          // rung for both channels above
+    ControlChannel toHost;
+    Doorbell hostBell;
 };
 
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
@@ -128,8 +130,9 @@ private:
 };
 [[nodiscard]] bool processAlive(std::int32_t pid) noexcept;
 
-// Control channel operations. push: false when full. pop: the message length, or nullopt.
-[[nodiscard]] bool push(ControlChannel& channel, std::span<const std::byte> message) noexcept;
+// Control channel operations. push: false when full, else rings bell. pop: the message length,
+// or nullopt.
+[[nodiscard]] bool push(ControlChannel& channel, Doorbell& bell, std::span<const std::byte> message) noexcept;
 [[nodiscard]] std::optional<std::size_t> pop(ControlChannel& channel, std::span<std::byte, kMaxControlMessage> out) noexcept;
 [[nodiscard]] bool empty(const ControlChannel& channel) noexcept;
 

@@ -75,14 +75,14 @@ Status SimFrontEndPort::checkHostAlive() {
 Status SimFrontEndPort::sendControl(const ControlMessage& message) {
     std::array<std::byte, kMaxControlMessage> buffer{};
     const auto length = encodeControlMessageInto(message, ++sendSequence_, buffer);
-    if (!push(region_->header().toHost, std::span(buffer).first(length))) {
+    if (!push(region_->header().toHost, region_->header().hostBell, std::span(buffer).first(length))) {
         return fail(ErrorCode::Unavailable, fmt::format("control channel to the host is full: {} not sent", toString(typeOf(message))));
     }
     return {};
 }
 
 Status SimFrontEndPort::sendRawControl(std::span<const std::byte> bytes) {
-    if (!push(region_->header().toHost, bytes)) return fail(ErrorCode::Unavailable, "control channel to the host is full");
+    if (!push(region_->header().toHost, region_->header().hostBell, bytes)) return fail(ErrorCode::Unavailable, "control channel to the host is full");
     return {};
 }
 
@@ -109,8 +109,7 @@ Result<std::optional<ControlMessage>> SimFrontEndPort::receiveControl(std::chron
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) return std::optional<ControlMessage>{};
         const auto wait = std::min<std::chrono::microseconds>(kSlice, std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
-        // The credit lane is the busy one while streaming; control messages are rare.
-        waitFor(h.credits.doorbell, wait, [&] { return !empty(h.credits) || !empty(h.toFrontEnd); });
+        waitFor(h.frontEndBell, wait, [&] { return !empty(h.credits) || !empty(h.toFrontEnd); });
     }
 }
 

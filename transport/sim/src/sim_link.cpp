@@ -110,7 +110,7 @@ Status SimLink::sendControl(const ControlMessage& message) {
     std::array<std::byte, kMaxControlMessage> buffer{};
     const auto length = encodeControlMessageInto(message, ++sendSequence_, buffer);
     for (int attempt = 0; attempt < 100; ++attempt) {
-        if (push(region_->header().toFrontEnd, std::span(buffer).first(length))) return {};
+        if (push(region_->header().toFrontEnd, region_->header().frontEndBell, std::span(buffer).first(length))) return {};
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     return fail(ErrorCode::Unavailable, fmt::format("control channel to the front end is full: {} not sent (front end not reading)", toString(typeOf(message))));
@@ -137,7 +137,7 @@ Result<std::optional<ControlMessage>> SimLink::receiveControl(std::chrono::milli
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) return std::optional<ControlMessage>{};
         const auto wait = std::min<std::chrono::microseconds>(kSlice, std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
-        waitFor(channel.doorbell, wait, [&] { return !empty(channel); });
+        waitFor(region_->header().hostBell, wait, [&] { return !empty(channel); });
     }
 }
 
@@ -160,7 +160,7 @@ std::size_t SimLink::pollCompletions(std::span<Completion> out, std::chrono::mic
 Status SimLink::returnCredits(std::uint64_t freedThrough) {
     std::array<std::byte, kMaxControlMessage> buffer{};
     const auto length = encodeControlMessageInto(CreditReturn{freedThrough}, ++creditSequence_, buffer);
-    if (!push(region_->header().credits, std::span(buffer).first(length))) {
+    if (!push(region_->header().credits, region_->header().frontEndBell, std::span(buffer).first(length))) {
         return fail(ErrorCode::Unavailable, "credit lane full: the front end is not reading credits");
     }
     return {};

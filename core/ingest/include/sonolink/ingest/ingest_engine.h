@@ -49,9 +49,9 @@ public:
 
     void addSink(FrameSink& sink);  // before the first poll()
 
-    // Processes the completions there are (waiting up to timeout for the first). An error only
-    // when the session cannot safely go on.
-    [[nodiscard]] Status poll(std::chrono::microseconds timeout);
+    // Processes up to completionBatch completions (waiting up to timeout for the first) and
+    // returns how many. An error only when the session cannot safely go on.
+    [[nodiscard]] Result<std::size_t> poll(std::chrono::microseconds timeout);
     // End of stream: the front end sent blocksSent blocks of framesAcquired frames. Resolves
     // every pending sequence and frame (missing, incomplete).
     void finish(std::uint64_t blocksSent, std::uint64_t framesAcquired);
@@ -80,7 +80,8 @@ private:
     struct Counters {
         Counter completions, blocksOk, bytesOk, headerErrors, payloadCrcErrors, lengthMismatches,
             immediateMismatches, completionErrors, creditViolations, sequenceGaps, duplicates, reordered,
-            lateBlocks, inconsistentBlocks, framesDelivered, framesIncomplete, framesMissing, framesDroppedNoBuffer, creditsReturned;
+            lateBlocks, inconsistentBlocks, framesDelivered, framesIncomplete, framesMissing, framesDroppedNoBuffer, creditsReturned,
+            firstCompletionNs, lastCompletionNs;
         std::array<Counter, transport::kHeaderCheckCount> byCheck;
     };
 

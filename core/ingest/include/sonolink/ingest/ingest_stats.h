@@ -35,6 +35,8 @@ struct IngestStats {
     std::uint64_t framesMissing = 0;       // frame ids never seen
     std::uint64_t framesDroppedNoBuffer = 0;
     std::uint64_t creditsReturned = 0;     // cumulative freed-through count sent to the front end
+    std::uint64_t firstCompletionNs = 0;   // steady clock: when the first and the latest
+    std::uint64_t lastCompletionNs = 0;    // completions were taken (the streaming window)
 
     [[nodiscard]] std::uint64_t blocksRejected() const noexcept {
         return headerErrors + payloadCrcErrors + lengthMismatches + immediateMismatches + completionErrors;
