@@ -202,7 +202,10 @@ void FrontEndSimulator::maybeSendStatus(bool streaming) {
     const auto now = std::chrono::steady_clock::now();
     if (now - lastStatus_ < options_.statusInterval) return;
     lastStatus_ = now;
-    (void)port_.sendControl(StatusReport{streaming ? FrontEndState::Streaming : (layout_.blocks.empty() ? FrontEndState::Idle : FrontEndState::Configured),
+    const auto state = stalled_ ? FrontEndState::Stalled
+                       : streaming ? FrontEndState::Streaming
+                       : layout_.blocks.empty() ? FrontEndState::Idle : FrontEndState::Configured;
+    (void)port_.sendControl(StatusReport{state,
                                          counters_.framesAcquired, counters_.framesDroppedNoCredit, counters_.blocksSent,
                                          static_cast<std::uint32_t>(creditsAvailable()), 41'500});
 }
@@ -307,10 +310,13 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
         if (plan.stallEveryBlocks != 0 && counters_.blocksSent % plan.stallEveryBlocks == 0) {
             port_.ringDoorbell();
             pendingDoorbell_ = 0;
+            injector_.noteStall();
+            stalled_ = true;
             const auto until = std::chrono::steady_clock::now() + plan.stallDuration;
             while (std::chrono::steady_clock::now() < until) {
                 if (auto ok = serviceControl(std::chrono::milliseconds(5), streaming); !ok) return ok;
             }
+            stalled_ = false;
         }
     }
     injector_.frameDone(intact, blockCount);

@@ -53,6 +53,7 @@ public:
 
     // Frame bookkeeping: call once per frame with how many of its blocks arrived intact.
     void frameDone(std::uint32_t intactBlocks, std::uint32_t blockCount) noexcept;
+    void noteStall() noexcept { ++counts_.stalls; }
 
     [[nodiscard]] const FaultPlan& plan() const noexcept { return plan_; }
     [[nodiscard]] const FaultCounts& counts() const noexcept { return counts_; }

@@ -93,6 +93,7 @@ private:
     std::uint64_t ptpEpochNs_ = 0;
     std::chrono::steady_clock::time_point lastStatus_;
     bool resident_ = false;
+    bool stalled_ = false;
 };
 
 }  // namespace sonolink::transport::sim

@@ -1,0 +1,210 @@
+// The simulated link end to end in one process: the NIC's checks, photoacoustic triggers, test
+// patterns checked bit for bit, stalls, and a front end that vanishes.
+#include <array>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "sonolink/ingest/stream_session.h"
+#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/transport/sim/in_process_front_end.h"
+#include "sonolink/transport/sim/test_patterns.h"
+
+namespace sonolink::transport::sim {
+namespace {
+
+std::unique_ptr<SimLink> makeLink(std::uint32_t slotBytes = 64 * 1024, std::uint32_t slots = 64) {
+    auto link = SimLink::create({"", slotBytes, slots, std::chrono::milliseconds(500)});
+    EXPECT_TRUE(link) << link.error().describe();
+    return std::move(*link);
+}
+
+TEST(SimLinkTest, NicRejectsAWrongKeyOrAddressOnBothSides) {
+    auto link = makeLink();
+    auto port = SimFrontEndPort::attach(*link);
+    ASSERT_TRUE(port);
+    Hello hello;
+    hello.role = Role::FrontEnd;
+    ASSERT_TRUE((*port)->sendControl(hello));
+    ASSERT_TRUE(link->accept(std::chrono::milliseconds(1000)));
+    ASSERT_TRUE(link->advertiseRing());
+    std::optional<RingAdvert> advert;
+    while (!advert) {
+        auto message = (*port)->receiveControl(std::chrono::milliseconds(100));
+        ASSERT_TRUE(message);
+        if (*message) {
+            if (auto* a = std::get_if<RingAdvert>(&**message)) advert = *a;
+        }
+    }
+    std::array<std::byte, 64> header{};
+    std::array<std::byte, 128> payload{};
+    NicWrite bad{advert->address, advert->rkey ^ 1u, header, payload, 7, {}, false, true};
+    auto written = (*port)->postWrite(bad);
+    ASSERT_FALSE(written);
+    EXPECT_NE(written.error().message().find("remote access error"), std::string::npos);
+    NicWrite outside{advert->address + std::uint64_t(advert->slotBytes) * advert->slotCount, advert->rkey, header, payload, 8, {}, false, true};
+    EXPECT_FALSE((*port)->postWrite(outside));
+    NicWrite good{advert->address, advert->rkey, header, payload, 9, {}, false, true};
+    EXPECT_TRUE((*port)->postWrite(good));
+    (*port)->ringDoorbell();
+    std::array<Completion, 8> completions{};
+    const auto n = link->pollCompletions(completions, std::chrono::microseconds(1000));
+    ASSERT_EQ(n, 3u);
+    EXPECT_EQ(completions[0].status, CompletionStatus::RemoteAccessError);
+    EXPECT_EQ(completions[1].status, CompletionStatus::RemoteAccessError);
+    EXPECT_EQ(completions[2].status, CompletionStatus::Ok);
+    EXPECT_EQ(completions[2].immediate, 9u);
+    EXPECT_EQ(completions[2].byteCount, 64u + 128u);
+}
+
+TEST(SimLinkTest, MalformedControlMessagesAreCountedAnsweredAndSkipped) {
+    auto link = makeLink();
+    auto port = SimFrontEndPort::attach(*link);
+    ASSERT_TRUE(port);
+    auto garbage = encodeControlMessage(Trigger{0, 1, 2});
+    garbage[14] ^= std::byte{0xFF};  // body damaged: CRC no longer matches
+    ASSERT_TRUE((*port)->sendRawControl(garbage));
+    ASSERT_TRUE((*port)->sendRawControl(std::span(garbage).first(5)));  // truncated
+    ASSERT_TRUE((*port)->sendControl(Trigger{0, 3, 4}));
+    auto message = link->receiveControl(std::chrono::milliseconds(500));
+    ASSERT_TRUE(message) << message.error().describe();
+    ASSERT_TRUE(*message);
+    EXPECT_EQ(std::get<Trigger>(**message).frameId, 3u);  // the good one after two bad ones
+    EXPECT_EQ(link->controlStats().malformed, 2u);
+    EXPECT_NE(link->controlStats().lastError.find("truncated"), std::string::npos);
+    // The front end was told, twice.
+    int reports = 0;
+    for (int i = 0; i < 4; ++i) {
+        auto reply = (*port)->receiveControl(std::chrono::milliseconds(50));
+        ASSERT_TRUE(reply);
+        if (*reply && std::holds_alternative<ErrorReport>(**reply)) ++reports;
+    }
+    EXPECT_EQ(reports, 2);
+}
+
+class PatternSink final : public ingest::FrameSink {
+public:
+    explicit PatternSink(PayloadKind kind) : checker(prbsSpec(kind)) {}
+    void onFrame(const ingest::FrameRef& frame) noexcept override {
+        for (std::uint16_t b = 0; b < frame->blockCount(); ++b) {
+            const auto& block = frame->block(b);
+            if ((block.header.flags & block_flags::kTestPattern) == 0) ++unflagged;
+            checker.check(block.payload);
+        }
+        ++frames;
+    }
+    PrbsChecker checker;
+    int frames = 0, unflagged = 0;
+};
+
+TEST(SimLinkTest, Prbs31StreamArrivesWithoutABitError) {
+    auto link = makeLink();
+    auto frontEnd = InProcessFrontEnd::start(*link, {});
+    ASSERT_TRUE(frontEnd);
+    ingest::SessionOptions options;
+    options.configure.payloadKind = PayloadKind::Prbs31;
+    options.configure.channelCount = 32;
+    options.configure.samplesPerChannel = 1000;
+    options.configure.frameRateMilliHz = 0;
+    auto session = ingest::StreamSession::open(*link, options);
+    ASSERT_TRUE(session) << session.error().describe();
+    PatternSink sink(PayloadKind::Prbs31);
+    (*session)->ingest().addSink(sink);
+    std::atomic<bool> stop{false};
+    // The simulator pre-generates 4 frames of one continuous sequence; check those 4.
+    auto summary = (*session)->run(4, stop);
+    ASSERT_TRUE(summary) << summary.error().describe();
+    EXPECT_EQ(sink.frames, 4);
+    EXPECT_EQ(sink.unflagged, 0);
+    EXPECT_TRUE(sink.checker.locked());
+    EXPECT_EQ(sink.checker.bitErrors(), 0u);
+    EXPECT_EQ(sink.checker.bitsChecked(), 4ull * 32 * 1000 * 2 * 8 - 31);
+}
+
+TEST(SimLinkTest, PhotoacousticFramesComeWithTriggers) {
+    auto link = makeLink();
+    auto frontEnd = InProcessFrontEnd::start(*link, {});
+    ASSERT_TRUE(frontEnd);
+    ingest::SessionOptions options;
+    options.configure.photoacoustic = true;
+    options.configure.channelCount = 64;
+    options.configure.samplesPerChannel = 512;
+    options.configure.frameRateMilliHz = 200'000;  // 200 Hz, paced
+    auto session = ingest::StreamSession::open(*link, options);
+    ASSERT_TRUE(session) << session.error().describe();
+    struct Sink final : ingest::FrameSink {
+        void onFrame(const ingest::FrameRef& frame) noexcept override {
+            pa += frame->isPhotoacoustic() ? 1 : 0;
+            timestamps.push_back(frame->timestampNs());
+        }
+        int pa = 0;
+        std::vector<std::uint64_t> timestamps;
+    } sink;
+    (*session)->ingest().addSink(sink);
+    std::atomic<bool> stop{false};
+    auto summary = (*session)->run(20, stop);
+    ASSERT_TRUE(summary) << summary.error().describe();
+    EXPECT_EQ(summary->triggers, 20u);
+    EXPECT_EQ(sink.pa, 20);
+    ASSERT_EQ(sink.timestamps.size(), 20u);
+    for (std::size_t i = 1; i < sink.timestamps.size(); ++i) {
+        EXPECT_EQ(sink.timestamps[i] - sink.timestamps[i - 1], 5'000'000u);  // paced: exactly 1/200 s apart
+    }
+}
+
+TEST(SimLinkTest, StallsDelayButLoseNothing) {
+    auto link = makeLink();
+    FrontEndOptions fe;
+    fe.faults.stallEveryBlocks = 40;
+    fe.faults.stallDuration = std::chrono::milliseconds(30);
+    auto frontEnd = InProcessFrontEnd::start(*link, fe);
+    ASSERT_TRUE(frontEnd);
+    ingest::SessionOptions options;
+    options.configure.channelCount = 32;
+    options.configure.samplesPerChannel = 256;
+    options.configure.frameRateMilliHz = 0;
+    auto session = ingest::StreamSession::open(*link, options);
+    ASSERT_TRUE(session);
+    std::atomic<bool> stop{false};
+    auto summary = (*session)->run(60, stop);
+    ASSERT_TRUE(summary) << summary.error().describe();
+    (*frontEnd)->join();
+    EXPECT_EQ(summary->stats.framesDelivered, 60u);
+    EXPECT_EQ(summary->stats.framesIncomplete + summary->stats.sequenceGaps, 0u);
+    EXPECT_GE((*frontEnd)->simulator().faults().stalls, 1u);
+    EXPECT_GE(summary->elapsed, std::chrono::milliseconds(30));
+}
+
+TEST(SimLinkTest, VanishedFrontEndIsReportedWithTheReason) {
+    auto link = makeLink();
+    FrontEndOptions fe;
+    fe.faults.disconnectAfterBlocks = 100;
+    auto frontEnd = InProcessFrontEnd::start(*link, fe);
+    ASSERT_TRUE(frontEnd);
+    ingest::SessionOptions options;
+    options.configure.channelCount = 32;
+    options.configure.samplesPerChannel = 256;
+    options.configure.frameRateMilliHz = 0;
+    auto session = ingest::StreamSession::open(*link, options);
+    ASSERT_TRUE(session);
+    std::atomic<bool> stop{false};
+    auto summary = (*session)->run(0, stop);
+    ASSERT_FALSE(summary);
+    EXPECT_EQ(summary.error().code(), ErrorCode::Unavailable);
+    EXPECT_NE(summary.error().message().find("sent no heartbeat"), std::string::npos) << summary.error().describe();
+    (*frontEnd)->join();
+    EXPECT_NE((*frontEnd)->result().error().message().find("disconnect injected after 100 blocks"), std::string::npos);
+    // The link can be reset and a new front end streams again.
+    frontEnd->reset();
+    ASSERT_TRUE(link->reset());
+    auto again = InProcessFrontEnd::start(*link, {});
+    ASSERT_TRUE(again);
+    auto session2 = ingest::StreamSession::open(*link, options);
+    ASSERT_TRUE(session2) << session2.error().describe();
+    auto summary2 = (*session2)->run(10, stop);
+    ASSERT_TRUE(summary2) << summary2.error().describe();
+    EXPECT_EQ(summary2->stats.framesDelivered, 10u);
+}
+
+}  // namespace
+}  // namespace sonolink::transport::sim

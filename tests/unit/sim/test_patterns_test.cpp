@@ -1,0 +1,70 @@
+#include "sonolink/transport/sim/test_patterns.h"
+
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace sonolink::transport::sim {
+namespace {
+
+TEST(PrbsTest, PeriodsAreMaximal) {
+    for (auto kind : {PayloadKind::Prbs7, PayloadKind::Prbs15}) {
+        const auto spec = prbsSpec(kind);
+        PrbsGenerator g(spec, 1);
+        const auto start = g.state();
+        std::uint64_t period = 0;
+        do {
+            (void)g.nextBit();
+            ++period;
+        } while (g.state() != start && period < (1u << 20));
+        EXPECT_EQ(period, (1ull << spec.order) - 1) << "order " << spec.order;
+    }
+}
+
+TEST(PrbsTest, Prbs7KnownStart) {
+    // x^7 + x^6 + 1 from the all-ones state: the first 14 bits are 0000001000001 1 (a well-known start).
+    PrbsGenerator g(prbsSpec(PayloadKind::Prbs7), 0x7F);
+    std::string bits;
+    for (int i = 0; i < 14; ++i) bits += g.nextBit() ? '1' : '0';
+    EXPECT_EQ(bits, "00000010000011");
+}
+
+TEST(PrbsTest, InvertedSequencesAreTheComplement) {
+    auto spec = prbsSpec(PayloadKind::Prbs23);
+    ASSERT_TRUE(spec.inverted);
+    PrbsGenerator inverted(spec, 12345);
+    spec.inverted = false;
+    PrbsGenerator plain(spec, 12345);
+    for (int i = 0; i < 1000; ++i) EXPECT_NE(inverted.nextBit(), plain.nextBit());
+}
+
+TEST(PrbsTest, CheckerLocksAndCountsEachFlippedBitOnce) {
+    for (auto kind : {PayloadKind::Prbs7, PayloadKind::Prbs15, PayloadKind::Prbs23, PayloadKind::Prbs31}) {
+        std::vector<std::byte> data(100'000);
+        PrbsGenerator g(prbsSpec(kind));
+        g.fill(data);
+        PrbsChecker clean(prbsSpec(kind));
+        clean.check(data);
+        EXPECT_TRUE(clean.locked());
+        EXPECT_EQ(clean.bitErrors(), 0u);
+        EXPECT_EQ(clean.bitsChecked(), data.size() * 8 - prbsSpec(kind).order);
+        for (std::size_t bit : {800u, 1601u, 40'000u, 799'999u}) data[bit / 8] ^= std::byte(1u << (bit % 8));
+        PrbsChecker damaged(prbsSpec(kind));
+        damaged.check(std::span(data).first(50'000));  // in two pieces: state carries over
+        damaged.check(std::span(data).subspan(50'000));
+        EXPECT_EQ(damaged.bitErrors(), 4u) << "order " << prbsSpec(kind).order;
+    }
+}
+
+TEST(CounterPatternTest, LittleEndianWordsContinue) {
+    std::vector<std::byte> data(10);
+    const auto next = fillCounter(data, 0x01020304);
+    EXPECT_EQ(next, 0x01020306u);
+    EXPECT_EQ(data[0], std::byte{0x04});
+    EXPECT_EQ(data[3], std::byte{0x01});
+    EXPECT_EQ(data[4], std::byte{0x05});
+    EXPECT_EQ(data[8], std::byte{0x06});  // partial last word
+}
+
+}  // namespace
+}  // namespace sonolink::transport::sim
