@@ -19,6 +19,15 @@ std::unique_ptr<SimLink> makeLink(std::uint32_t slotBytes = 64 * 1024, std::uint
     return std::move(*link);
 }
 
+// 32 channels x 256 samples, one plane wave, as fast as credits allow.
+ingest::SessionOptions smallUnpaced() {
+    ingest::SessionOptions options;
+    options.configure.channelCount = 32;
+    options.configure.samplesPerChannel = 256;
+    options.configure.frameRateMilliHz = 0;
+    return options;
+}
+
 TEST(SimLinkTest, NicRejectsAWrongKeyOrAddressOnBothSides) {
     auto link = makeLink();
     auto port = SimFrontEndPort::attach(*link);
@@ -159,12 +168,8 @@ TEST(SimLinkTest, StallsDelayButLoseNothing) {
     fe.faults.stallDuration = std::chrono::milliseconds(30);
     auto frontEnd = InProcessFrontEnd::start(*link, fe);
     ASSERT_TRUE(frontEnd);
-    ingest::SessionOptions options;
-    options.configure.channelCount = 32;
-    options.configure.samplesPerChannel = 256;
-    options.configure.frameRateMilliHz = 0;
-    auto session = ingest::StreamSession::open(*link, options);
-    ASSERT_TRUE(session);
+    auto session = ingest::StreamSession::open(*link, smallUnpaced());
+    ASSERT_TRUE(session) << session.error().describe();
     std::atomic<bool> stop{false};
     auto summary = (*session)->run(60, stop);
     ASSERT_TRUE(summary) << summary.error().describe();
@@ -181,12 +186,8 @@ TEST(SimLinkTest, VanishedFrontEndIsReportedWithTheReason) {
     fe.faults.disconnectAfterBlocks = 100;
     auto frontEnd = InProcessFrontEnd::start(*link, fe);
     ASSERT_TRUE(frontEnd);
-    ingest::SessionOptions options;
-    options.configure.channelCount = 32;
-    options.configure.samplesPerChannel = 256;
-    options.configure.frameRateMilliHz = 0;
-    auto session = ingest::StreamSession::open(*link, options);
-    ASSERT_TRUE(session);
+    auto session = ingest::StreamSession::open(*link, smallUnpaced());
+    ASSERT_TRUE(session) << session.error().describe();
     std::atomic<bool> stop{false};
     auto summary = (*session)->run(0, stop);
     ASSERT_FALSE(summary);
@@ -199,7 +200,7 @@ TEST(SimLinkTest, VanishedFrontEndIsReportedWithTheReason) {
     ASSERT_TRUE(link->reset());
     auto again = InProcessFrontEnd::start(*link, {});
     ASSERT_TRUE(again);
-    auto session2 = ingest::StreamSession::open(*link, options);
+    auto session2 = ingest::StreamSession::open(*link, smallUnpaced());
     ASSERT_TRUE(session2) << session2.error().describe();
     auto summary2 = (*session2)->run(10, stop);
     ASSERT_TRUE(summary2) << summary2.error().describe();
