@@ -112,7 +112,19 @@ int runStream(const StreamOptions& o) {
         auto opened = ingest::StreamSession::open(**link, session);
         if (!opened) {
             std::cerr << "sonolink-cli stream: " << opened.error().describe() << '\n';
-            exitCode = opened.error().code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
+            const bool lost = opened.error().code() == ErrorCode::Unavailable;
+            if (lost && o.reconnect && sessions > 0 && !interrupted.load()) {
+                // The front end went away again before streaming: wait for it once more.
+                linkErrors.push_back(opened.error().message());
+                if (auto reset = (*link)->reset(); !reset) {
+                    std::cerr << "sonolink-cli stream: " << reset.error().describe() << '\n';
+                    exitCode = kExitFailed;
+                    break;
+                }
+                std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
+                continue;
+            }
+            exitCode = lost ? kExitUnavailable : kExitFailed;
             break;
         }
         ++sessions;

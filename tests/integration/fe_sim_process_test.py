@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import tempfile
 import time
 import unittest
 
@@ -26,8 +27,8 @@ class Processes:
     def __init__(self):
         self.procs = []
 
-    def start(self, args, **kw):
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    def start(self, args, stderr_file=None):
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=stderr_file or subprocess.PIPE, text=True)
         self.procs.append(proc)
         return proc
 
@@ -71,12 +72,15 @@ class FeSimProcessTest(unittest.TestCase):
     def test_front_end_killed_and_restarted(self):
         name = link_name("fekill")
         host = self.p.start([CLI, "stream", "--link-name", name, "--frames", "600", "--rate", "200", "--reconnect", "--json", *SMALL])
-        fe = self.p.start([FE_SIM, "--link-name", name])
-        time.sleep(1.0)
-        self.assertIsNone(host.poll(), "host ended early")
-        fe_pid = fe.pid
-        fe.send_signal(signal.SIGKILL)
-        fe.communicate(timeout=10)
+        with tempfile.NamedTemporaryFile("w+", suffix=".log") as fe_log:
+            fe = self.p.start([FE_SIM, "--link-name", name], stderr_file=fe_log)
+            # Kill it mid-stream: once it has configured and streamed for a moment.
+            wait_for(lambda: "configured:" in open(fe_log.name).read(), 60, "the front end to configure")
+            time.sleep(0.5)
+            self.assertIsNone(host.poll(), "host ended early")
+            fe_pid = fe.pid
+            fe.send_signal(signal.SIGKILL)
+            fe.wait(timeout=10)
         time.sleep(0.5)
         fe2 = self.p.start([FE_SIM, "--link-name", name])
         out, err = host.communicate(timeout=90)
@@ -95,6 +99,7 @@ class FeSimProcessTest(unittest.TestCase):
         host = self.p.start([CLI, "stream", "--link-name", name, "--frames", "0", "--rate", "200", *SMALL])
         fe = self.p.start([FE_SIM, "--link-name", name, "--reconnect"])
         time.sleep(1.0)
+        self.assertIsNone(host.poll(), "host ended early")
         host_pid = host.pid
         host.send_signal(signal.SIGKILL)
         host.communicate(timeout=10)

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "frame_assembler.h"
+#include "sonolink/util/assert.h"
 #include "sonolink/transport/protocol/crc32c.h"
 
 namespace sonolink::ingest {
@@ -92,7 +93,10 @@ IngestEngine::IngestEngine(transport::Link& link, IngestOptions options)
     assembler_ = std::make_unique<FrameAssembler>(options_.maxBlocksPerFrame, options_.framePoolSize, options_.assemblyDepth, std::move(events));
 }
 
-IngestEngine::~IngestEngine() = default;
+IngestEngine::~IngestEngine() {
+    reclaim();
+    SONOLINK_ASSERT(delivered_.empty(), "IngestEngine destroyed while consumers still hold frames (FrameRef)");
+}
 
 void IngestEngine::addSink(FrameSink& sink) { sinks_.push_back(&sink); }
 

@@ -44,6 +44,8 @@ protected:
         payload.assign(256, std::byte{0x5A});
     }
 
+    void TearDown() override { sink.held.clear(); }  // frames go back before the engine does
+
     // Block b (0 or 1) of a two-block frame; sequence = frame * 2 + b.
     BlockHeader header(std::uint32_t frame, std::uint16_t block) {
         BlockHeader h;

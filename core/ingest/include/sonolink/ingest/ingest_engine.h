@@ -4,8 +4,9 @@
 // batches. Every block and frame is accounted for in IngestStats; a bad block is rejected,
 // counted and recorded with its reason, and the stream goes on. Only a front end that writes
 // without credit (ring memory no longer trustworthy) stops it (DataLoss).
-// No allocation, lock or system call per block. Thread contract: poll()/finish() on one thread
-// (rx); stats(), latency() and recentRejections() from any thread.
+// No allocation, lock or system call per block. Every FrameRef must be gone before the engine
+// is destroyed. Thread contract: poll()/finish() on one thread (rx); stats(), latency() and
+// recentRejections() from any thread.
 #pragma once
 
 #include <array>
