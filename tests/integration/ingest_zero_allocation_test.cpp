@@ -9,6 +9,10 @@
 #include "sonolink/transport/sim/in_process_front_end.h"
 #include "sonolink/ingest/stream_session.h"
 
+// The replacements below pair new with malloc and delete with free; GCC's inliner sometimes
+// sees only half of a pair and warns.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 namespace {
 thread_local std::uint64_t allocationsOnThisThread = 0;
 }

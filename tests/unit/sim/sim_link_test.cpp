@@ -55,7 +55,7 @@ TEST(SimLinkTest, NicRejectsAWrongKeyOrAddressOnBothSides) {
     EXPECT_FALSE((*port)->postWrite(outside));
     NicWrite good{advert->address, advert->rkey, header, payload, 9, {}, false, true};
     EXPECT_TRUE((*port)->postWrite(good));
-    (*port)->ringDoorbell();
+    EXPECT_TRUE((*port)->ringDoorbell());
     std::array<Completion, 8> completions{};
     const auto n = link->pollCompletions(completions, std::chrono::microseconds(1000));
     ASSERT_EQ(n, 3u);

@@ -30,7 +30,7 @@ log::Category& simLog() { return log::category("fe-sim"); }
 
 }  // namespace
 
-FrontEndSimulator::FrontEndSimulator(SimFrontEndPort& port, FrontEndOptions options)
+FrontEndSimulator::FrontEndSimulator(FrontEndPort& port, FrontEndOptions options)
     : port_(port), options_(std::move(options)), injector_(options_.faults) {}
 
 FrontEndSimulator::~FrontEndSimulator() = default;
@@ -107,6 +107,9 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
             crcs_[v].push_back(crc32c(std::span<const std::byte>(variants_[v]).subspan(block.frameOffset, block.payloadBytes)));
         }
     }
+    for (const auto& variant : variants_) {
+        if (auto registered = port_.registerPayloadMemory(variant); !registered) return registered;
+    }
     if (resident_) {
         if (auto preloaded = preloadPayloads(); !preloaded) return preloaded;
     }
@@ -159,7 +162,7 @@ Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming)
             ptpEpochNs_ = realtimeNs();
         } else if constexpr (std::is_same_v<T, Stop> || std::is_same_v<T, BerStop>) {
             streaming = false;
-            port_.ringDoorbell();
+            return port_.ringDoorbell();
         } else if constexpr (std::is_same_v<T, BerStart>) {
             Configure pattern = configure_;
             pattern.payloadKind = m.pattern;
@@ -212,7 +215,7 @@ void FrontEndSimulator::maybeSendStatus(bool streaming) {
 
 Status FrontEndSimulator::waitForCredit(bool& streaming) {
     while (creditsAvailable() == 0) {
-        port_.ringDoorbell();
+        if (auto rung = port_.ringDoorbell(); !rung) return rung;
         pendingDoorbell_ = 0;
         if (auto serviced = serviceControl(std::chrono::milliseconds(1), streaming); !serviced) return serviced;
     }
@@ -228,8 +231,8 @@ Status FrontEndSimulator::writeBlock(std::span<const std::byte> header, std::spa
     ++counters_.writes;
     if (!posted) return posted;
     if (++pendingDoorbell_ >= static_cast<std::uint32_t>(options_.postBatch)) {
-        port_.ringDoorbell();
         pendingDoorbell_ = 0;
+        return port_.ringDoorbell();
     }
     return {};
 }
@@ -303,12 +306,12 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
         }
         const auto& plan = injector_.plan();
         if (plan.disconnectAfterBlocks != 0 && counters_.blocksSent >= plan.disconnectAfterBlocks) {
-            port_.ringDoorbell();
+            (void)port_.ringDoorbell();
             port_.abandon();
             return fail(ErrorCode::Unavailable, fmt::format("disconnect injected after {} blocks", counters_.blocksSent));
         }
         if (plan.stallEveryBlocks != 0 && counters_.blocksSent % plan.stallEveryBlocks == 0) {
-            port_.ringDoorbell();
+            if (auto rung = port_.ringDoorbell(); !rung) return rung;
             pendingDoorbell_ = 0;
             injector_.noteStall();
             stalled_ = true;
@@ -330,7 +333,7 @@ Status FrontEndSimulator::run(const std::atomic<bool>& stop) {
     bool streaming = false;
     while (!stop.load(std::memory_order_relaxed)) {
         if (!streaming) {
-            port_.ringDoorbell();
+            if (auto rung = port_.ringDoorbell(); !rung) return rung;
             if (auto ok = serviceControl(std::chrono::milliseconds(20), streaming); !ok) return ok;
             continue;
         }
@@ -341,7 +344,7 @@ Status FrontEndSimulator::run(const std::atomic<bool>& stop) {
             const auto due = runStart_ + std::chrono::nanoseconds(std::uint64_t(framesThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz);
             const auto now = std::chrono::steady_clock::now();
             if (now < due) {
-                port_.ringDoorbell();
+                if (auto rung = port_.ringDoorbell(); !rung) return rung;
                 pendingDoorbell_ = 0;
                 const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(due - now);
                 if (auto ok = serviceControl(std::min(wait, std::chrono::milliseconds(20)), streaming); !ok) return ok;
@@ -352,14 +355,13 @@ Status FrontEndSimulator::run(const std::atomic<bool>& stop) {
         ++framesThisRun_;
         if (frameLimit_ != 0 && framesThisRun_ >= frameLimit_) {
             streaming = false;
-            port_.ringDoorbell();
+            if (auto rung = port_.ringDoorbell(); !rung) return rung;
             pendingDoorbell_ = 0;
             lastStatus_ = {};
             maybeSendStatus(false);  // the final counts, at once
         }
     }
-    port_.ringDoorbell();
-    return {};
+    return port_.ringDoorbell();
 }
 
 }  // namespace sonolink::transport::sim

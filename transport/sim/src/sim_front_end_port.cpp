@@ -141,7 +141,7 @@ Status SimFrontEndPort::postWrite(const NicWrite& write) {
     entry = CompletionEntry{write.immediate, static_cast<std::uint32_t>(length), static_cast<std::uint32_t>(status), 0, steadyNowNs()};
     ++pendingCompletions_;
     if (status != CompletionStatus::Ok) {
-        ringDoorbell();
+        (void)ringDoorbell();
         return fail(ErrorCode::FailedPrecondition,
                     fmt::format("remote access error: write of {} bytes at 0x{:x} with rkey 0x{:08x} is outside the registered ring or uses the wrong key",
                                 length, write.remoteAddress, write.rkey));
@@ -149,12 +149,13 @@ Status SimFrontEndPort::postWrite(const NicWrite& write) {
     return {};
 }
 
-void SimFrontEndPort::ringDoorbell() noexcept {
-    if (pendingCompletions_ == 0) return;
+Status SimFrontEndPort::ringDoorbell() {
+    if (pendingCompletions_ == 0) return {};
     auto& cq = region_->completionQueue();
     cq.head.store(cq.head.load(std::memory_order_relaxed) + pendingCompletions_, std::memory_order_release);
     pendingCompletions_ = 0;
     ring(cq.doorbell);
+    return {};
 }
 
 }  // namespace sonolink::transport::sim

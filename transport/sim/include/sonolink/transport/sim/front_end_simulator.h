@@ -1,5 +1,5 @@
 // FrontEndSimulator: the FPGA front end in software. It speaks the control protocol through a
-// SimFrontEndPort (Hello, RingAdvert, Configure, Start/Stop, credits, BER test, time sync,
+// FrontEndPort (shared memory or verbs) (Hello, RingAdvert, Configure, Start/Stop, credits, BER test, time sync,
 // status heartbeats), pre-generates what it sends (RF of the standard phantom for plane-wave or
 // photoacoustic frames, PRBS-7/15/23/31 or counter patterns) so that generation never limits
 // throughput, writes blocks into the host's ring only while it holds credits, and injects the
@@ -19,7 +19,7 @@
 
 #include "sonolink/transport/sim/fault_injector.h"
 #include "sonolink/transport/sim/frame_layout.h"
-#include "sonolink/transport/sim/sim_front_end_port.h"
+#include "sonolink/transport/front_end_port.h"
 
 namespace sonolink::transport::sim {
 
@@ -46,7 +46,7 @@ struct FrontEndCounters {
 
 class FrontEndSimulator {
 public:
-    FrontEndSimulator(SimFrontEndPort& port, FrontEndOptions options);
+    FrontEndSimulator(FrontEndPort& port, FrontEndOptions options);
     ~FrontEndSimulator();
 
     // Until stop is set (ok), the host closes the link (Cancelled), the host goes away or an
@@ -73,7 +73,7 @@ private:
     [[nodiscard]] std::uint64_t creditsAvailable() const noexcept;
     void maybeSendStatus(bool streaming);
 
-    SimFrontEndPort& port_;
+    FrontEndPort& port_;
     FrontEndOptions options_;
     FaultInjector injector_;
     FrontEndCounters counters_;

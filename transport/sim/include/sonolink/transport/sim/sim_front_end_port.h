@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 
+#include "sonolink/transport/front_end_port.h"
 #include "sonolink/transport/link.h"
 #include "sonolink/transport/protocol/control_messages.h"
 #include "sonolink/util/result.h"
@@ -24,18 +25,7 @@ class SharedRegion;
 class SimLink;
 class HeartbeatThread;
 
-struct NicWrite {
-    std::uint64_t remoteAddress = 0;
-    std::uint32_t rkey = 0;
-    std::span<const std::byte> header;     // 64 bytes written at remoteAddress
-    std::span<const std::byte> payload;    // written right after the header
-    std::uint32_t immediate = 0;
-    std::span<const std::uint32_t> flipBits;  // fault injection: bits flipped in flight
-    bool payloadResident = false;          // payload already in place: write the header only
-    bool withImmediate = true;             // false: plain RDMA WRITE, no completion at the host
-};
-
-class SimFrontEndPort {
+class SimFrontEndPort final : public FrontEndPort {
 public:
     [[nodiscard]] static Result<std::unique_ptr<SimFrontEndPort>> attach(const std::string& linkName);
     [[nodiscard]] static Result<std::unique_ptr<SimFrontEndPort>> attach(const SimLink& link);
@@ -43,22 +33,22 @@ public:
     SimFrontEndPort(const SimFrontEndPort&) = delete;
     SimFrontEndPort& operator=(const SimFrontEndPort&) = delete;
 
-    [[nodiscard]] Status sendControl(const ControlMessage& message);
-    // Credits first, then other control messages; nullopt after timeout. Stamps our heartbeat
-    // and reports a host that closed the session (Cancelled), died or went silent (Unavailable).
-    [[nodiscard]] Result<std::optional<ControlMessage>> receiveControl(std::chrono::milliseconds timeout);
+    Status sendControl(const ControlMessage& message) override;
+    // Credits first, then other control messages (see FrontEndPort).
+    Result<std::optional<ControlMessage>> receiveControl(std::chrono::milliseconds timeout) override;
 
     // Sends bytes as they are (protocol conformance tests: malformed messages).
     [[nodiscard]] Status sendRawControl(std::span<const std::byte> bytes);
-    [[nodiscard]] const ControlStats& controlStats() const noexcept { return controlStats_; }
+    const ControlStats& controlStats() const noexcept override { return controlStats_; }
 
-    [[nodiscard]] Status postWrite(const NicWrite& write);
-    void ringDoorbell() noexcept;
+    Status registerPayloadMemory(std::span<const std::byte>) override { return {}; }  // shared memory: nothing to pin
+    Status postWrite(const NicWrite& write) override;
+    Status ringDoorbell() override;
     [[nodiscard]] Status checkHostAlive();
 
     // Simulates a crash: stops the heartbeat and leaves without detaching.
-    void abandon() noexcept;
-    [[nodiscard]] std::uint64_t sessionId() const noexcept;
+    void abandon() noexcept override;
+    std::uint64_t sessionId() const noexcept override;
 
 private:
     explicit SimFrontEndPort(std::shared_ptr<SharedRegion> region);
