@@ -10,9 +10,10 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "sonolink/app/acquisition_setup.h"
+#include "sonolink/app/link_factory.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/ingest/pattern_check_sink.h"
 #include "sonolink/ingest/stream_session.h"
-#include "sonolink/transport/sim/in_process_front_end.h"
 
 namespace sonolink::cli {
 namespace {
@@ -24,6 +25,10 @@ struct StreamOptions {
     std::string configFile;
     std::string linkName = "sonolink0";
     bool inProcess = false;
+    std::string linkKind = "sim";
+    std::string address;
+    int port = 18515;
+    bool busyPoll = false;
     std::uint32_t frames = 100;
     double rateHz = -1;
     std::string mode = "rf";
@@ -78,30 +83,34 @@ int runStream(const StreamOptions& o) {
     session.configure.payloadKind = *kind;
     session.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
 
-    transport::sim::SimLinkOptions linkOptions;
-    linkOptions.name = o.inProcess ? "" : o.linkName;
-    linkOptions.slotBytes = o.slotBytes ? o.slotBytes : config.link.slotSizeBytes;
-    linkOptions.slotCount = o.slotCount ? o.slotCount : config.link.slotCount;
-    auto link = transport::sim::SimLink::create(linkOptions);
-    if (!link) {
-        std::cerr << "sonolink-cli stream: " << link.error().describe() << '\n';
-        return kExitUnavailable;
+    app::LinkChoice choice;
+    choice.backend = o.linkKind == "verbs" ? app::LinkChoice::Backend::Verbs
+                     : o.inProcess         ? app::LinkChoice::Backend::SimInProcess
+                                           : app::LinkChoice::Backend::SimShared;
+    choice.name = o.linkName;
+    choice.address = o.address;
+    choice.port = o.port;
+    choice.busyPoll = o.busyPoll;
+    choice.slotBytes = o.slotBytes ? o.slotBytes : config.link.slotSizeBytes;
+    choice.slotCount = o.slotCount ? o.slotCount : config.link.slotCount;
+    if (choice.backend == app::LinkChoice::Backend::Verbs && choice.address.empty()) {
+        std::cerr << "sonolink-cli stream: --link verbs needs --address (the local IP of the RDMA interface)\n";
+        return kExitUsage;
     }
-    std::unique_ptr<transport::sim::InProcessFrontEnd> internal;
-    if (o.inProcess) {
-        auto started = transport::sim::InProcessFrontEnd::start(**link, {});
-        if (!started) {
-            std::cerr << "sonolink-cli stream: " << started.error().describe() << '\n';
-            return kExitFailed;
-        }
-        internal = std::move(*started);
-    } else if (!o.json) {
+    auto parts = app::makeLink(choice);
+    if (!parts) {
+        std::cerr << "sonolink-cli stream: " << parts.error().describe() << '\n';
+        return parts.error().code() == ErrorCode::Unimplemented ? kExitFailed : kExitUnavailable;
+    }
+    auto& link = parts->link;
+    if (choice.backend == app::LinkChoice::Backend::SimShared && !o.json) {
         std::cerr << fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})\n", o.linkName, o.linkName);
     }
 
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     ingest::IngestStats total;
+    ingest::PatternCheckSink patterns;  // test-pattern modes: every payload bit compared
     ingest::LatencyHistogram::Snapshot latency;
     std::vector<std::string> linkErrors;
     std::uint64_t framesAcquired = 0, triggers = 0, malformedControl = 0;
@@ -109,14 +118,14 @@ int runStream(const StreamOptions& o) {
     int sessions = 0;
     int exitCode = kExitOk;
     while (true) {
-        auto opened = ingest::StreamSession::open(**link, session);
+        auto opened = ingest::StreamSession::open(*link, session);
         if (!opened) {
             std::cerr << "sonolink-cli stream: " << opened.error().describe() << '\n';
             const bool lost = opened.error().code() == ErrorCode::Unavailable;
             if (lost && o.reconnect && sessions > 0 && !interrupted.load()) {
                 // The front end went away again before streaming: wait for it once more.
                 linkErrors.push_back(opened.error().message());
-                if (auto reset = (*link)->reset(); !reset) {
+                if (auto reset = link->reset(); !reset) {
                     std::cerr << "sonolink-cli stream: " << reset.error().describe() << '\n';
                     exitCode = kExitFailed;
                     break;
@@ -129,6 +138,7 @@ int runStream(const StreamOptions& o) {
         }
         ++sessions;
         auto& s = **opened;
+        s.ingest().addSink(patterns);
         const auto remaining = o.frames == 0 ? 0u : static_cast<std::uint32_t>(o.frames - framesAcquired);
         const auto before = total.framesDelivered;
         auto summary = s.run(remaining, interrupted, [&](const ingest::SessionSummary& p) {
@@ -156,14 +166,14 @@ int runStream(const StreamOptions& o) {
             break;
         }
         framesAcquired += stats.framesDelivered + stats.framesIncomplete + stats.framesMissing;
-        if (auto reset = (*link)->reset(); !reset) {
+        if (auto reset = link->reset(); !reset) {
             std::cerr << "sonolink-cli stream: " << reset.error().describe() << '\n';
             exitCode = kExitFailed;
             break;
         }
         std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
     }
-    internal.reset();
+    parts->frontEnd.reset();
 
     const double seconds = std::chrono::duration<double>(elapsed).count();
     if (o.json) {
@@ -176,6 +186,7 @@ int runStream(const StreamOptions& o) {
                            {"credit_violations", total.creditViolations}, {"sequence_gaps", total.sequenceGaps},
                            {"duplicates", total.duplicates}, {"reordered", total.reordered}, {"late_blocks", total.lateBlocks},
                            {"triggers", triggers}, {"malformed_control_messages", malformedControl},
+                           {"ber_bits_checked", patterns.bitsChecked()}, {"ber_bit_errors", patterns.bitErrors()},
                            {"seconds", seconds}, {"throughput_gbps", seconds > 0 ? total.bytesOk * 8 / seconds / 1e9 : 0.0},
                            {"latency_p50_us", latency.percentile(0.5) / 1e3}, {"latency_p99_us", latency.percentile(0.99) / 1e3},
                            {"latency_p999_us", latency.percentile(0.999) / 1e3}, {"errors", linkErrors}};
@@ -187,6 +198,9 @@ int runStream(const StreamOptions& o) {
         std::cout << fmt::format("blocks: {} ok, {} header errors, {} CRC errors, {} gaps, {} duplicates, {} reordered, {} late\n",
                                  total.blocksOk, total.headerErrors, total.payloadCrcErrors, total.sequenceGaps, total.duplicates,
                                  total.reordered, total.lateBlocks);
+        if (patterns.framesChecked() > 0) {
+            std::cout << fmt::format("test pattern: {} bits compared, {} bit errors\n", patterns.bitsChecked(), patterns.bitErrors());
+        }
         std::cout << fmt::format("latency block write -> frame ready: p50 {:.1f} us, p99 {:.1f} us, p99.9 {:.1f} us\n",
                                  latency.percentile(0.5) / 1e3, latency.percentile(0.99) / 1e3, latency.percentile(0.999) / 1e3);
         for (const auto& e : linkErrors) std::cout << "  " << e << '\n';
@@ -202,6 +216,10 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--config", o->configFile, "Configuration file (JSON); defaults otherwise");
     cmd->add_option("--link-name", o->linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim")->capture_default_str();
     cmd->add_flag("--in-process", o->inProcess, "Run the simulated front end inside this process");
+    cmd->add_option("--link", o->linkKind, "sim (shared memory) or verbs (RDMA)")->check(CLI::IsMember({"sim", "verbs"}))->capture_default_str();
+    cmd->add_option("--address", o->address, "verbs: local IP address of the RDMA interface to listen on");
+    cmd->add_option("--port", o->port, "verbs: port to listen on")->capture_default_str();
+    cmd->add_flag("--busy-poll", o->busyPoll, "verbs: spin on the completion queue instead of sleeping on its channel");
     cmd->add_option("--frames", o->frames, "Frames to acquire (0 = until interrupted)")->capture_default_str();
     cmd->add_option("--rate", o->rateHz, "Frame rate in Hz (0 = as fast as the link allows)");
     cmd->add_option("--mode", o->mode, "rf, pa (photoacoustic), prbs7, prbs15, prbs23, prbs31 or counter")->capture_default_str();

@@ -1,7 +1,8 @@
 // sonolink-fe-sim: the simulated FPGA front end as its own process. It attaches to a host's
-// shared-memory link (/dev/shm/<name>), plays the front end's side of the protocol and streams
-// what the host configures, injecting the faults asked for. With --reconnect it outlives hosts:
-// when the host goes away it says why and waits for the next one.
+// shared-memory link (/dev/shm/<name>) or connects to it over RDMA verbs (--link verbs), plays
+// the front end's side of the protocol and streams what the host configures, injecting the
+// faults asked for. With --reconnect it outlives hosts: when the host goes away it says why and
+// waits for the next one.
 #include <atomic>
 #include <csignal>
 #include <iostream>
@@ -13,6 +14,9 @@
 #include "sonolink/transport/sim/front_end_simulator.h"
 #include "sonolink/transport/sim/sim_front_end_port.h"
 #include "sonolink/util/log.h"
+#if SONOLINK_HAVE_RDMA
+#include "sonolink/transport/rdma/verbs_front_end_port.h"
+#endif
 
 namespace {
 
@@ -29,10 +33,16 @@ int main(int argc, char** argv) {
     CLI::App app{"SonoLink front-end simulator: an FPGA front end over the shared-memory link"};
     app.name("sonolink-fe-sim");
     std::string linkName = "sonolink0";
+    std::string linkKind = "sim";
+    std::string hostAddress;
+    int hostPort = 18515;
     FrontEndOptions options;
     bool reconnect = false;
     double waitSeconds = 30;
-    app.add_option("--link-name", linkName, "Shared-memory link to attach to (/dev/shm/<name>)")->capture_default_str();
+    app.add_option("--link", linkKind, "sim (shared memory) or verbs (RDMA)")->check(CLI::IsMember({"sim", "verbs"}))->capture_default_str();
+    app.add_option("--link-name", linkName, "sim: shared-memory link to attach to (/dev/shm/<name>)")->capture_default_str();
+    app.add_option("--host-address", hostAddress, "verbs: the host's IP address on the RDMA network");
+    app.add_option("--port", hostPort, "verbs: the host's port")->capture_default_str();
     app.add_option("--serial", options.serial, "Serial number reported in Hello")->capture_default_str();
     app.add_option("--batch", options.postBatch, "Writes per doorbell (1..64)")->check(CLI::Range(1, 64))->capture_default_str();
     app.add_option("--seed", options.seed, "Seed for speckle and noise")->capture_default_str();
@@ -61,25 +71,36 @@ int main(int argc, char** argv) {
     std::signal(SIGTERM, onSignal);
 
     while (!stopRequested.load()) {
-        // Attach, waiting for a host to create the link.
-        std::unique_ptr<SimFrontEndPort> port;
+        // Attach (shared memory) or connect (verbs), waiting for a host to appear.
+        std::unique_ptr<transport::FrontEndPort> port;
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(waitSeconds);
-        Error lastError(ErrorCode::Unavailable, "no attempt made");
         while (!port && !stopRequested.load()) {
-            auto attached = SimFrontEndPort::attach(linkName);
+            Result<std::unique_ptr<transport::FrontEndPort>> attached = fail(ErrorCode::Unimplemented, "unknown link");
+            if (linkKind == "sim") {
+                auto sim = SimFrontEndPort::attach(linkName);
+                attached = sim ? Result<std::unique_ptr<transport::FrontEndPort>>(std::move(*sim)) : fail(std::move(sim.error()));
+            } else {
+#if SONOLINK_HAVE_RDMA
+                auto verbs = transport::rdma::VerbsFrontEndPort::connect({hostAddress, hostPort, std::chrono::milliseconds(2000), 256});
+                attached = verbs ? Result<std::unique_ptr<transport::FrontEndPort>>(std::move(*verbs)) : fail(std::move(verbs.error()));
+#else
+                std::cerr << "sonolink-fe-sim: this build has no RDMA verbs backend\n";
+                return kExitFailed;
+#endif
+            }
             if (attached) {
                 port = std::move(*attached);
                 break;
             }
-            lastError = attached.error();
-            if (attached.error().code() == ErrorCode::FailedPrecondition || std::chrono::steady_clock::now() >= deadline) {
-                std::cerr << "sonolink-fe-sim: " << lastError.message() << '\n';
+            const auto code = attached.error().code();
+            if (code == ErrorCode::FailedPrecondition || code == ErrorCode::InvalidArgument || std::chrono::steady_clock::now() >= deadline) {
+                std::cerr << "sonolink-fe-sim: " << attached.error().message() << '\n';
                 return kExitUnavailable;
             }
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            std::this_thread::sleep_for(std::chrono::milliseconds(linkKind == "sim" ? 50 : 200));
         }
         if (!port) break;
-        std::cerr << fmt::format("sonolink-fe-sim: attached to /dev/shm/{} (session {:016x})\n", linkName, port->sessionId());
+        std::cerr << fmt::format("sonolink-fe-sim: attached to {}\n", linkKind == "sim" ? "/dev/shm/" + linkName : fmt::format("{}:{} over RDMA", hostAddress, hostPort));
         FrontEndSimulator simulator(*port, options);
         const auto result = simulator.run(stopRequested);
         const auto& c = simulator.counters();

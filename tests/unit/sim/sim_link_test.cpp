@@ -8,7 +8,7 @@
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/transport/protocol/crc32c.h"
 #include "sonolink/transport/sim/in_process_front_end.h"
-#include "sonolink/transport/sim/test_patterns.h"
+#include "sonolink/transport/protocol/test_patterns.h"
 
 namespace sonolink::transport::sim {
 namespace {

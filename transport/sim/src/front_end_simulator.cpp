@@ -11,7 +11,7 @@
 
 #include "sonolink/transport/protocol/crc32c.h"
 #include "sonolink/transport/sim/rf_scene.h"
-#include "sonolink/transport/sim/test_patterns.h"
+#include "sonolink/transport/protocol/test_patterns.h"
 #include "sonolink/util/log.h"
 
 namespace sonolink::transport::sim {

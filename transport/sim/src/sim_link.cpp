@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "shared_region.h"
+#include "sonolink/transport/host_handshake.h"
 #include "sonolink/util/log.h"
 
 namespace sonolink::transport::sim {
@@ -73,26 +74,13 @@ Result<LinkInfo> SimLink::accept(std::chrono::milliseconds timeout) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    auto message = receiveControl(std::max(left, std::chrono::milliseconds(1)));
-    if (!message) return fail(std::move(message.error()).addContext("waiting for the front end's Hello"));
-    if (!*message) return fail(ErrorCode::Unavailable, "the front end attached but sent no Hello in time");
-    const auto* hello = std::get_if<Hello>(&**message);
-    if (!hello || hello->role != Role::FrontEnd) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("expected Hello from a front end, got {}", toString(typeOf(**message))));
-    }
-    Hello ours;
-    ours.role = Role::Host;
-    auto version = negotiateVersion(ours, *hello);
-    if (!version) {
-        (void)sendControl(ErrorReport{static_cast<std::uint16_t>(version.error().code()), static_cast<std::uint8_t>(MessageType::Hello), version.error().message()});
-        return fail(std::move(version.error()));
-    }
-    if (auto sent = sendControl(HelloAck{*version, h.sessionId.load()}); !sent) return fail(std::move(sent.error()));
+    auto hello = answerHello(*this, h.sessionId.load(), std::max(left, std::chrono::milliseconds(1)));
+    if (!hello) return fail(std::move(hello.error()));
     LinkInfo info;
     info.backend = options_.name.empty() ? "sim-inprocess" : "sim-shm";
     info.peer = options_.name.empty() ? "in-process front end" : fmt::format("pid {} via /dev/shm/{}", h.frontEndPid.load(), options_.name);
-    info.protocolVersion = *version;
-    info.peerHello = *hello;
+    info.protocolVersion = hello->version;
+    info.peerHello = hello->peer;
     return info;
 }
 

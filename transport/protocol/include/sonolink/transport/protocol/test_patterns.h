@@ -12,7 +12,7 @@
 
 #include "sonolink/transport/protocol/block_header.h"
 
-namespace sonolink::transport::sim {
+namespace sonolink::transport {
 
 struct PrbsSpec {
     int order;       // register length n: period 2^n - 1
@@ -58,4 +58,4 @@ private:
 // Fills out with 32-bit little-endian counter values starting at first; returns the next value.
 std::uint32_t fillCounter(std::span<std::byte> out, std::uint32_t first) noexcept;
 
-}  // namespace sonolink::transport::sim
+}  // namespace sonolink::transport

@@ -1,6 +1,6 @@
-#include "sonolink/transport/sim/test_patterns.h"
+#include "sonolink/transport/protocol/test_patterns.h"
 
-namespace sonolink::transport::sim {
+namespace sonolink::transport {
 
 PrbsSpec prbsSpec(PayloadKind kind) noexcept {
     switch (kind) {
@@ -60,4 +60,4 @@ std::uint32_t fillCounter(std::span<std::byte> out, std::uint32_t first) noexcep
     return value;
 }
 
-}  // namespace sonolink::transport::sim
+}  // namespace sonolink::transport

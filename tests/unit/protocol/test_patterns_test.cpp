@@ -1,10 +1,10 @@
-#include "sonolink/transport/sim/test_patterns.h"
+#include "sonolink/transport/protocol/test_patterns.h"
 
 #include <vector>
 
 #include <gtest/gtest.h>
 
-namespace sonolink::transport::sim {
+namespace sonolink::transport {
 namespace {
 
 TEST(PrbsTest, PeriodsAreMaximal) {
@@ -67,4 +67,4 @@ TEST(CounterPatternTest, LittleEndianWordsContinue) {
 }
 
 }  // namespace
-}  // namespace sonolink::transport::sim
+}  // namespace sonolink::transport

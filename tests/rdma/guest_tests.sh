@@ -1,0 +1,50 @@
+#!/bin/sh
+# Runs inside the Soft-RoCE guest (tests/rdma/softroce_vm.sh): sonolink-cli stream and
+# sonolink-fe-sim as two processes over rxe0, checked from the host's JSON summary.
+#   guest_tests.sh stream      >= 10,000 blocks, CRC and sequence checked, nothing lost
+#   guest_tests.sh ber         a PRBS-31 run, every bit compared
+#   guest_tests.sh reconnect   the front end vanishes mid-stream, the host says so, a new front end resumes
+set -u
+GEOMETRY="--channels 32 --samples 248 --slot-bytes 16384 --slots 64"
+HOST="sonolink-cli stream --link verbs --address $RDMA_IP --json $GEOMETRY"
+FE="sonolink-fe-sim --link verbs --host-address $RDMA_IP --wait 20"
+
+fail() { echo "FAIL: $*"; echo "--- host stderr"; cat /tmp/host.err; echo "--- front end"; cat /tmp/fe*.err 2>/dev/null; exit 1; }
+# value KEY: the number after "KEY": in the host's JSON summary
+value() { sed -n "s/^ *\"$1\": \\([0-9.e+-]*\\).*/\\1/p" /tmp/host.json | head -1; }
+expect_zero() { for k in "$@"; do [ "$(value "$k")" = 0 ] || fail "$k = $(value "$k"), expected 0"; done; }
+expect_at_least() { awk -v v="$(value "$1")" -v m="$2" 'BEGIN{exit !(v >= m)}' || fail "$1 = $(value "$1"), expected >= $2"; }
+run_host() { $HOST "$@" >/tmp/host.json 2>/tmp/host.err & HOST_PID=$!; sleep 0.3; }
+wait_host() { wait $HOST_PID || fail "host exited with $?"; cat /tmp/host.json; }
+ERRORS="payload_crc_errors header_errors sequence_gaps duplicates late_blocks frames_incomplete frames_missing immediate_mismatches length_mismatches completion_errors credit_violations"
+
+case "${1:-}" in
+  stream)
+    run_host --frames 3400 --rate 0
+    $FE 2>/tmp/fe1.err || fail "front end exited with $?"
+    wait_host
+    expect_at_least blocks_ok 10000
+    expect_at_least frames_delivered 3400
+    expect_zero $ERRORS
+    ;;
+  ber)
+    run_host --frames 400 --rate 0 --mode prbs31
+    $FE 2>/tmp/fe1.err || fail "front end exited with $?"
+    wait_host
+    expect_at_least ber_bits_checked 10000000
+    expect_zero ber_bit_errors $ERRORS
+    ;;
+  reconnect)
+    run_host --frames 3000 --rate 0 --reconnect
+    $FE --disconnect-after 1500 2>/tmp/fe1.err
+    grep -q "disconnect injected after 1500 blocks" /tmp/fe1.err || fail "the front end did not vanish as asked"
+    $FE 2>/tmp/fe2.err || fail "the second front end exited with $?"
+    wait_host
+    grep -q "link lost: Unavailable: the front end" /tmp/host.err || fail "the host did not say the front end was lost"
+    grep -q "waiting for the front end to reconnect" /tmp/host.err || fail "the host did not wait for the front end"
+    [ "$(value sessions)" = 2 ] || fail "sessions = $(value sessions), expected 2"
+    expect_at_least frames_delivered 2400
+    ;;
+  *) echo "usage: guest_tests.sh stream|ber|reconnect"; exit 2 ;;
+esac
+echo "PASS: $1"

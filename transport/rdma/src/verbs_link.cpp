@@ -1,0 +1,280 @@
+#include "sonolink/transport/rdma/verbs_link.h"
+
+#include <array>
+#include <random>
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include "cm_events.h"
+#include "sonolink/transport/host_handshake.h"
+#include "sonolink/util/log.h"
+#include "verbs_queue_pair.h"
+
+namespace sonolink::transport::rdma {
+namespace {
+
+constexpr int kMaxCompletionBatch = 64;
+
+Status checkMemlock(std::size_t bytes) {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_MEMLOCK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= bytes + (16u << 20)) return {};
+    return fail(ErrorCode::FailedPrecondition,
+                fmt::format("the memlock limit is {} KiB but the ring needs {} KiB pinned: raise it (ulimit -l unlimited, or install "
+                            "installer/limits.d/99-sonolink-memlock.conf and log in again)",
+                            limit.rlim_cur / 1024, bytes / 1024));
+}
+
+Result<sockaddr_in> parseAddress(const std::string& address, int port) {
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(static_cast<std::uint16_t>(port));
+    if (inet_pton(AF_INET, address.c_str(), &sa.sin_addr) != 1) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("'{}' is not an IPv4 address", address));
+    }
+    return sa;
+}
+
+struct RingMemory {
+    void* base = MAP_FAILED;
+    std::size_t bytes = 0;
+    ~RingMemory() {
+        if (base != MAP_FAILED) ::munmap(base, bytes);
+    }
+};
+
+}  // namespace
+
+// Members in creation order: destroyed in reverse (connections before the PD before the channel).
+struct VerbsLink::State {
+    VerbsLinkOptions options;
+    RingMemory ring;
+    EventChannel events;
+    CmId listener;
+    ProtectionDomain pd;
+    MemoryRegion ringMr;
+    std::unique_ptr<ControlEndpoint> control;
+    std::unique_ptr<VerbsQueuePair> data;
+    std::mutex sendMutex;
+    std::uint64_t lastHeardNs = 0;
+    std::string dataError;
+    std::vector<ibv_recv_wr> recvWrs;
+
+    void dropConnections() {
+        if (control && control->queuePair().id()) rdma_disconnect(control->queuePair().id());
+        if (data && data->id()) rdma_disconnect(data->id());
+        data.reset();
+        control.reset();
+        dataError.clear();
+    }
+    Status postDataReceives(std::size_t count) {
+        if (count == 0) return {};
+        for (std::size_t i = 0; i < count; ++i) {
+            recvWrs[i] = ibv_recv_wr{};
+            recvWrs[i].next = i + 1 < count ? &recvWrs[i + 1] : nullptr;
+        }
+        ibv_recv_wr* bad = nullptr;
+        if (const int rc = ibv_post_recv(data->qp(), recvWrs.data(), &bad); rc != 0) {
+            return fail(verbsError(ErrorCode::Internal, "ibv_post_recv (data)", rc));
+        }
+        return {};
+    }
+};
+
+static std::uint64_t nowNs() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+
+Result<std::unique_ptr<VerbsLink>> VerbsLink::create(const VerbsLinkOptions& options) {
+    auto state = std::make_unique<State>();
+    state->options = options;
+    if (options.slotBytes < 4096 || options.slotBytes % 4096 != 0 || options.slotCount < 2) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("ring of {} slots of {} bytes: slots must be multiples of 4096, at least 2", options.slotCount, options.slotBytes));
+    }
+    const std::size_t bytes = std::size_t(options.slotBytes) * options.slotCount;
+    if (auto memlock = checkMemlock(bytes); !memlock) return fail(std::move(memlock.error()));
+    state->ring.bytes = bytes;
+    state->ring.base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (state->ring.base == MAP_FAILED) return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("mmap of a {} MiB ring", bytes >> 20), errno));
+    auto address = parseAddress(options.address, options.port);
+    if (!address) return fail(std::move(address.error()));
+    state->events.reset(rdma_create_event_channel());
+    if (!state->events) return fail(verbsError(ErrorCode::Unavailable, "rdma_create_event_channel", errno, "that /dev/infiniband/rdma_cm exists (rdma_ucm loaded)"));
+    rdma_cm_id* listener = nullptr;
+    if (rdma_create_id(state->events.get(), &listener, nullptr, RDMA_PS_TCP) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_create_id", errno));
+    state->listener.reset(listener);
+    if (rdma_bind_addr(listener, reinterpret_cast<sockaddr*>(&*address)) != 0) {
+        return fail(verbsError(ErrorCode::Unavailable, fmt::format("rdma_bind_addr to {}:{}", options.address, options.port), errno,
+                               "the address belongs to an RDMA device's netdev (rdma link show) and the port is free"));
+    }
+    if (!listener->verbs) {
+        return fail(ErrorCode::Unavailable, fmt::format("{} is not the address of an RDMA-capable interface (rdma link show; ibv_devinfo)", options.address));
+    }
+    if (rdma_listen(listener, 4) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_listen", errno));
+    state->pd.reset(ibv_alloc_pd(listener->verbs));
+    if (!state->pd) return fail(verbsError(ErrorCode::ResourceExhausted, "ibv_alloc_pd", errno));
+    state->ringMr.reset(ibv_reg_mr(state->pd.get(), state->ring.base, bytes, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
+    if (!state->ringMr) {
+        return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("ibv_reg_mr of the {} MiB ring", bytes >> 20), errno,
+                               "the memlock limit (ulimit -l) and the device's max_mr_size"));
+    }
+    state->recvWrs.resize(options.slotCount);
+    log::info(log::category("link"), "verbs link listening on {}:{} ({}, ring {} x {} KiB, rkey 0x{:08x})", options.address, options.port,
+              ibv_get_device_name(listener->verbs->device), options.slotCount, options.slotBytes / 1024, state->ringMr->rkey);
+    return std::unique_ptr<VerbsLink>(new VerbsLink(std::move(state)));
+}
+
+VerbsLink::VerbsLink(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+VerbsLink::~VerbsLink() { state_->dropConnections(); }
+
+RingView VerbsLink::ring() const noexcept {
+    return RingView{static_cast<std::byte*>(state_->ring.base), state_->options.slotBytes, state_->options.slotCount};
+}
+
+Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
+    auto& s = *state_;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    bool controlUp = false, dataUp = false;
+    while (!controlUp || !dataUp) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            s.dropConnections();
+            return fail(ErrorCode::Unavailable, fmt::format("no front end connected to {}:{} within {} ms", s.options.address, s.options.port, timeout.count()));
+        }
+        auto event = waitCmEvent(s.events.get(), left);
+        if (!event) return fail(std::move(event.error()));
+        if (!*event) continue;
+        const auto& e = **event;
+        if (e.type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+            CmId id(e.id);
+            const bool isControl = e.tag == 'C';
+            if ((e.tag != 'C' && e.tag != 'D') || (isControl ? s.control != nullptr : s.data != nullptr)) {
+                rdma_reject(id.get(), nullptr, 0);
+                continue;
+            }
+            const int sendDepth = isControl ? ControlEndpoint::kSendSlots : 1;
+            const int receiveDepth = isControl ? ControlEndpoint::kReceiveSlots : static_cast<int>(s.options.slotCount);
+            auto qp = VerbsQueuePair::create(std::move(id), s.pd.get(), sendDepth, receiveDepth, 1);
+            if (!qp) return fail(std::move(qp.error()).addContext("accepting the front end"));
+            rdma_cm_id* raw = (*qp)->id();
+            if (isControl) {
+                auto endpoint = ControlEndpoint::create(std::move(*qp), s.pd.get());
+                if (!endpoint) return fail(std::move(endpoint.error()));
+                s.control = std::move(*endpoint);
+            } else {
+                s.data = std::move(*qp);
+                if (auto posted = s.postDataReceives(s.options.slotCount); !posted) return fail(std::move(posted.error()));
+            }
+            rdma_conn_param param{};
+            param.responder_resources = 1;
+            param.initiator_depth = 1;
+            param.rnr_retry_count = 7;
+            if (rdma_accept(raw, &param) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_accept", errno));
+        } else if (e.type == RDMA_CM_EVENT_ESTABLISHED) {
+            if (s.control && e.id == s.control->queuePair().id()) controlUp = true;
+            if (s.data && e.id == s.data->id()) dataUp = true;
+        } else if (e.type == RDMA_CM_EVENT_DISCONNECTED || e.type == RDMA_CM_EVENT_CONNECT_ERROR || e.type == RDMA_CM_EVENT_REJECTED) {
+            s.dropConnections();
+            return fail(ErrorCode::Unavailable, fmt::format("the front end's connection failed while being set up: {}", rdma_event_str(e.type)));
+        }
+    }
+    s.lastHeardNs = nowNs();
+    std::random_device random;
+    auto hello = answerHello(*this, (std::uint64_t(random()) << 32) | random(), std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()) + std::chrono::milliseconds(1000));
+    if (!hello) return fail(std::move(hello.error()));
+    LinkInfo info;
+    info.backend = "verbs";
+    char peer[64] = {};
+    auto* sa = reinterpret_cast<sockaddr_in*>(rdma_get_peer_addr(s.control->queuePair().id()));
+    inet_ntop(AF_INET, &sa->sin_addr, peer, sizeof peer);
+    info.peer = fmt::format("{}:{} on {}", peer, ntohs(sa->sin_port), ibv_get_device_name(s.control->queuePair().id()->verbs->device));
+    info.protocolVersion = hello->version;
+    info.peerHello = hello->peer;
+    return info;
+}
+
+Status VerbsLink::advertiseRing() {
+    const auto view = ring();
+    return sendControl(RingAdvert{reinterpret_cast<std::uint64_t>(view.base), state_->ringMr->rkey, view.slotBytes, view.slotCount, view.slotCount});
+}
+
+Status VerbsLink::sendControl(const ControlMessage& message) {
+    std::lock_guard lock(state_->sendMutex);
+    if (!state_->control) return fail(ErrorCode::FailedPrecondition, "no front end connected");
+    return state_->control->send(message);
+}
+
+Status VerbsLink::returnCredits(std::uint64_t freedThrough) { return sendControl(CreditReturn{freedThrough}); }
+
+ControlStats VerbsLink::controlStats() const { return state_->control ? state_->control->stats() : ControlStats{}; }
+
+Result<std::optional<ControlMessage>> VerbsLink::receiveControl(std::chrono::milliseconds timeout) {
+    auto& s = *state_;
+    if (!s.control) return fail(ErrorCode::FailedPrecondition, "no front end connected");
+    // Connection events first: a front end that closed or died is reported by rdma_cm.
+    while (true) {
+        auto event = waitCmEvent(s.events.get(), std::chrono::milliseconds(0));
+        if (!event) return fail(std::move(event.error()));
+        if (!*event) break;
+        if ((*event)->type == RDMA_CM_EVENT_DISCONNECTED || (*event)->type == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+            return fail(ErrorCode::Unavailable, fmt::format("the front end disconnected (rdma_cm {})", rdma_event_str((*event)->type)));
+        }
+    }
+    if (!s.dataError.empty()) return fail(ErrorCode::Unavailable, s.dataError);
+    std::optional<ControlMessage> message;
+    {
+        std::lock_guard lock(s.sendMutex);  // the endpoint's send and receive share its queue pair
+        auto received = s.control->receive(timeout);
+        if (!received) return fail(std::move(received.error()));
+        message = std::move(*received);
+    }
+    const auto now = nowNs();
+    if (message) {
+        s.lastHeardNs = now;
+        return message;
+    }
+    const auto limit = std::uint64_t(std::chrono::nanoseconds(s.options.heartbeatTimeout).count());
+    if (now - s.lastHeardNs > limit) {
+        return fail(ErrorCode::Unavailable, fmt::format("the front end sent no status for {:.1f} s", double(now - s.lastHeardNs) / 1e9));
+    }
+    return std::optional<ControlMessage>{};
+}
+
+std::size_t VerbsLink::pollCompletions(std::span<Completion> out, std::chrono::microseconds timeout) {
+    auto& s = *state_;
+    if (!s.data || !s.dataError.empty()) return 0;
+    std::array<ibv_wc, kMaxCompletionBatch> wc{};
+    const auto want = std::min<std::size_t>(out.size(), wc.size());
+    const int n = s.data->poll(VerbsQueuePair::Queue::Receive, std::span(wc).first(want), timeout, s.options.busyPoll);
+    if (n <= 0) {
+        if (n < 0) s.dataError = "polling the data completion queue failed";
+        return 0;
+    }
+    const auto stamp = nowNs();
+    std::size_t good = 0;
+    for (int i = 0; i < n; ++i) {
+        const auto& c = wc[static_cast<std::size_t>(i)];
+        if (c.status != IBV_WC_SUCCESS) {
+            // The data QP is in error (e.g. the front end wrote with a wrong key or outside the ring):
+            // the remaining receives are flushed, so no later completion maps to a slot any more.
+            s.dataError = fmt::format("the data connection failed: {} (a write outside the ring or with a wrong rkey puts it in error)",
+                                      ibv_wc_status_str(c.status));
+            log::error(log::category("link"), "{}", s.dataError);
+            break;
+        }
+        out[good++] = Completion{ntohl(c.imm_data), c.byte_len, CompletionStatus::Ok, stamp};
+    }
+    if (auto reposted = s.postDataReceives(good); !reposted) s.dataError = reposted.error().message();
+    return good;
+}
+
+Status VerbsLink::reset() {
+    state_->dropConnections();
+    return {};
+}
+
+}  // namespace sonolink::transport::rdma
