@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     addProbeCommand(app, exitCode);
     addStreamCommand(app, exitCode);
     addBenchCommand(app, exitCode);
+    addLinkCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

@@ -9,11 +9,13 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "link_diagnostics.h"
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/link_factory.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/ingest/pattern_check_sink.h"
 #include "sonolink/ingest/stream_session.h"
+#include "sonolink/util/thread_affinity.h"
 
 namespace sonolink::cli {
 namespace {
@@ -29,6 +31,7 @@ struct StreamOptions {
     std::string address;
     int port = 18515;
     bool busyPoll = false;
+    int rxCpu = -1;
     std::uint32_t frames = 100;
     double rateHz = -1;
     std::string mode = "rf";
@@ -107,8 +110,21 @@ int runStream(const StreamOptions& o) {
         std::cerr << fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})\n", o.linkName, o.linkName);
     }
 
+    // This thread runs the session (completions and ingest): name it, and pin it when asked.
+    nameCurrentThread("rx-link0");
+    const int rxCpu = o.rxCpu >= 0 ? o.rxCpu : config.link.rxCpu;
+    if (rxCpu >= 0) {
+        if (auto pinned = pinCurrentThread(rxCpu); !pinned) {
+            std::cerr << "sonolink-cli stream: " << pinned.error().message() << '\n';
+            return kExitUsage;
+        }
+    }
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
+    // Port counters before and after (verbs): what the NIC itself saw, for the engineer.
+    const bool verbs = choice.backend == app::LinkChoice::Backend::Verbs;
+    auto countersBefore = verbs ? rdmaDiagnostics("", 0) : Result<nlohmann::json>(nlohmann::json{});
+    std::string device;
     ingest::IngestStats total;
     ingest::PatternCheckSink patterns;  // test-pattern modes: every payload bit compared
     ingest::LatencyHistogram::Snapshot latency;
@@ -138,6 +154,7 @@ int runStream(const StreamOptions& o) {
         }
         ++sessions;
         auto& s = **opened;
+        device = s.linkInfo().localDevice;
         s.ingest().addSink(patterns);
         const auto remaining = o.frames == 0 ? 0u : static_cast<std::uint32_t>(o.frames - framesAcquired);
         const auto before = total.framesDelivered;
@@ -175,6 +192,10 @@ int runStream(const StreamOptions& o) {
     }
     parts->frontEnd.reset();
 
+    nlohmann::json portCounters = nlohmann::json::object();
+    if (verbs && countersBefore && !device.empty()) {
+        if (auto after = rdmaDiagnostics("", 0)) portCounters = counterDeltas(*countersBefore, *after, device);
+    }
     const double seconds = std::chrono::duration<double>(elapsed).count();
     if (o.json) {
         nlohmann::json out{{"ok", exitCode == kExitOk}, {"sessions", sessions}, {"frames_delivered", total.framesDelivered},
@@ -189,7 +210,8 @@ int runStream(const StreamOptions& o) {
                            {"ber_bits_checked", patterns.bitsChecked()}, {"ber_bit_errors", patterns.bitErrors()},
                            {"seconds", seconds}, {"throughput_gbps", seconds > 0 ? total.bytesOk * 8 / seconds / 1e9 : 0.0},
                            {"latency_p50_us", latency.percentile(0.5) / 1e3}, {"latency_p99_us", latency.percentile(0.99) / 1e3},
-                           {"latency_p999_us", latency.percentile(0.999) / 1e3}, {"errors", linkErrors}};
+                           {"latency_p999_us", latency.percentile(0.999) / 1e3}, {"errors", linkErrors},
+                           {"device", device}, {"port_counters", portCounters}};
         std::cout << out.dump(2) << '\n';
     } else {
         std::cout << fmt::format("{} frames delivered, {} incomplete, {} missing over {} session{} in {:.2f} s ({:.2f} Gb/s payload)\n",
@@ -204,6 +226,11 @@ int runStream(const StreamOptions& o) {
         std::cout << fmt::format("latency block write -> frame ready: p50 {:.1f} us, p99 {:.1f} us, p99.9 {:.1f} us\n",
                                  latency.percentile(0.5) / 1e3, latency.percentile(0.99) / 1e3, latency.percentile(0.999) / 1e3);
         for (const auto& e : linkErrors) std::cout << "  " << e << '\n';
+        for (const auto& [port, deltas] : portCounters.items()) {
+            std::cout << device << " " << port << " counters during the run:";
+            for (const auto& [name, delta] : deltas.items()) std::cout << ' ' << name << " +" << delta.get<std::uint64_t>();
+            std::cout << '\n';
+        }
     }
     return exitCode;
 }
@@ -220,6 +247,7 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--address", o->address, "verbs: local IP address of the RDMA interface to listen on");
     cmd->add_option("--port", o->port, "verbs: port to listen on")->capture_default_str();
     cmd->add_flag("--busy-poll", o->busyPoll, "verbs: spin on the completion queue instead of sleeping on its channel");
+    cmd->add_option("--rx-cpu", o->rxCpu, "Pin the completion/ingest thread to this CPU (overrides link.rx_cpu)");
     cmd->add_option("--frames", o->frames, "Frames to acquire (0 = until interrupted)")->capture_default_str();
     cmd->add_option("--rate", o->rateHz, "Frame rate in Hz (0 = as fast as the link allows)");
     cmd->add_option("--mode", o->mode, "rf, pa (photoacoustic), prbs7, prbs15, prbs23, prbs31 or counter")->capture_default_str();

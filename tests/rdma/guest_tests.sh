@@ -26,6 +26,8 @@ case "${1:-}" in
     expect_at_least blocks_ok 10000
     expect_at_least frames_delivered 3400
     expect_zero $ERRORS
+    grep -q '"device": "rxe0"' /tmp/host.json || fail "the summary does not name the device"
+    grep -q '"port 1"' /tmp/host.json || fail "no port counters in the summary"
     ;;
   ber)
     run_host --frames 400 --rate 0 --mode prbs31

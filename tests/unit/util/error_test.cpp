@@ -1,5 +1,7 @@
 #include "sonolink/util/result.h"
 
+#include <thread>
+
 #include <gtest/gtest.h>
 
 namespace sonolink {
@@ -49,6 +51,41 @@ TEST(ErrorTest, StatusIsResultOfVoid) {
     Status bad = fail(ErrorCode::Cancelled, "stopped by user");
     EXPECT_FALSE(bad);
     EXPECT_EQ(bad.error().code(), ErrorCode::Cancelled);
+}
+
+}  // namespace
+}  // namespace sonolink
+
+#include <pthread.h>
+#include <sched.h>
+
+#include "sonolink/util/thread_affinity.h"
+
+namespace sonolink {
+namespace {
+
+TEST(ThreadAffinityTest, PinsToAnAllowedCpuAndRefusesOthers) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    int first = 0;
+    while (!CPU_ISSET(first, &allowed)) ++first;
+    std::thread worker([&] {
+        nameCurrentThread("rx-test-thread-long-name");
+        char name[16] = {};
+        pthread_getname_np(pthread_self(), name, sizeof name);
+        EXPECT_STREQ(name, "rx-test-thread-");
+        ASSERT_TRUE(pinCurrentThread(first));
+        cpu_set_t now;
+        CPU_ZERO(&now);
+        pthread_getaffinity_np(pthread_self(), sizeof now, &now);
+        EXPECT_EQ(CPU_COUNT(&now), 1);
+        EXPECT_TRUE(CPU_ISSET(first, &now));
+        auto refused = pinCurrentThread(4000);
+        ASSERT_FALSE(refused);
+        EXPECT_EQ(refused.error().code(), ErrorCode::InvalidArgument);
+    });
+    worker.join();
 }
 
 }  // namespace

@@ -6,9 +6,9 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 
 #include "cm_events.h"
+#include "sonolink/transport/rdma/rdma_devices.h"
 #include "sonolink/transport/host_handshake.h"
 #include "sonolink/util/log.h"
 #include "verbs_queue_pair.h"
@@ -17,15 +17,6 @@ namespace sonolink::transport::rdma {
 namespace {
 
 constexpr int kMaxCompletionBatch = 64;
-
-Status checkMemlock(std::size_t bytes) {
-    rlimit limit{};
-    if (getrlimit(RLIMIT_MEMLOCK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= bytes + (16u << 20)) return {};
-    return fail(ErrorCode::FailedPrecondition,
-                fmt::format("the memlock limit is {} KiB but the ring needs {} KiB pinned: raise it (ulimit -l unlimited, or install "
-                            "installer/limits.d/99-sonolink-memlock.conf and log in again)",
-                            limit.rlim_cur / 1024, bytes / 1024));
-}
 
 Result<sockaddr_in> parseAddress(const std::string& address, int port) {
     sockaddr_in sa{};
@@ -95,7 +86,7 @@ Result<std::unique_ptr<VerbsLink>> VerbsLink::create(const VerbsLinkOptions& opt
         return fail(ErrorCode::InvalidArgument, fmt::format("ring of {} slots of {} bytes: slots must be multiples of 4096, at least 2", options.slotCount, options.slotBytes));
     }
     const std::size_t bytes = std::size_t(options.slotBytes) * options.slotCount;
-    if (auto memlock = checkMemlock(bytes); !memlock) return fail(std::move(memlock.error()));
+    if (const auto memlock = checkMemlock(bytes); !memlock.sufficient) return fail(ErrorCode::FailedPrecondition, memlock.advice);
     state->ring.bytes = bytes;
     state->ring.base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (state->ring.base == MAP_FAILED) return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("mmap of a {} MiB ring", bytes >> 20), errno));
@@ -192,6 +183,7 @@ Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
     auto* sa = reinterpret_cast<sockaddr_in*>(rdma_get_peer_addr(s.control->queuePair().id()));
     inet_ntop(AF_INET, &sa->sin_addr, peer, sizeof peer);
     info.peer = fmt::format("{}:{} on {}", peer, ntohs(sa->sin_port), ibv_get_device_name(s.control->queuePair().id()->verbs->device));
+    info.localDevice = ibv_get_device_name(s.control->queuePair().id()->verbs->device);
     info.protocolVersion = hello->version;
     info.peerHello = hello->peer;
     return info;

@@ -44,6 +44,7 @@ struct Completion {
 struct LinkInfo {
     std::string backend;           // "sim-shm", "sim-inprocess", "verbs"
     std::string peer;              // "pid 1234", "192.168.1.10:18515"
+    std::string localDevice;       // the RDMA device the link uses ("mlx5_0", "rxe0"); "" for sim
     std::uint16_t protocolVersion = 0;
     Hello peerHello;
 };
