@@ -31,6 +31,7 @@ struct StreamOptions {
     std::string address;
     int port = 18515;
     bool busyPoll = false;
+    bool hugePages = false;
     int rxCpu = -1;
     std::uint32_t frames = 100;
     double rateHz = -1;
@@ -94,6 +95,7 @@ int runStream(const StreamOptions& o) {
     choice.address = o.address;
     choice.port = o.port;
     choice.busyPoll = o.busyPoll;
+    choice.hugePages = o.hugePages;
     choice.slotBytes = o.slotBytes ? o.slotBytes : config.link.slotSizeBytes;
     choice.slotCount = o.slotCount ? o.slotCount : config.link.slotCount;
     if (choice.backend == app::LinkChoice::Backend::Verbs && choice.address.empty()) {
@@ -155,6 +157,12 @@ int runStream(const StreamOptions& o) {
         ++sessions;
         auto& s = **opened;
         device = s.linkInfo().localDevice;
+        if (!device.empty() && sessions == 1) {
+            const auto& c = s.linkInfo().capabilities;
+            std::cerr << fmt::format("link: {} (firmware {}), {} {} MTU {}, {} WRs/QP, {} CQEs, CQ moderation {}, completion timestamps {}\n",
+                                     c.device, c.firmware, c.linkLayer, c.rate, c.activeMtuBytes, c.maxQueuePairWorkRequests,
+                                     c.maxCompletionQueueEntries, c.completionModeration ? "yes" : "no", c.completionTimestamps ? "yes" : "no");
+        }
         s.ingest().addSink(patterns);
         const auto remaining = o.frames == 0 ? 0u : static_cast<std::uint32_t>(o.frames - framesAcquired);
         const auto before = total.framesDelivered;
@@ -247,6 +255,7 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--address", o->address, "verbs: local IP address of the RDMA interface to listen on");
     cmd->add_option("--port", o->port, "verbs: port to listen on")->capture_default_str();
     cmd->add_flag("--busy-poll", o->busyPoll, "verbs: spin on the completion queue instead of sleeping on its channel");
+    cmd->add_flag("--huge-pages", o->hugePages, "verbs: back the ring with huge pages");
     cmd->add_option("--rx-cpu", o->rxCpu, "Pin the completion/ingest thread to this CPU (overrides link.rx_cpu)");
     cmd->add_option("--frames", o->frames, "Frames to acquire (0 = until interrupted)")->capture_default_str();
     cmd->add_option("--rate", o->rateHz, "Frame rate in Hz (0 = as fast as the link allows)");

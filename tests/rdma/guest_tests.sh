@@ -4,6 +4,7 @@
 #   guest_tests.sh stream      >= 10,000 blocks, CRC and sequence checked, nothing lost
 #   guest_tests.sh ber         a PRBS-31 run, every bit compared
 #   guest_tests.sh reconnect   the front end vanishes mid-stream, the host says so, a new front end resumes
+#   guest_tests.sh busypoll    completions busy-polled on a pinned thread instead of event-driven
 set -u
 GEOMETRY="--channels 32 --samples 248 --slot-bytes 16384 --slots 64"
 HOST="sonolink-cli stream --link verbs --address $RDMA_IP --json $GEOMETRY"
@@ -28,6 +29,7 @@ case "${1:-}" in
     expect_zero $ERRORS
     grep -q '"device": "rxe0"' /tmp/host.json || fail "the summary does not name the device"
     grep -q '"port 1"' /tmp/host.json || fail "no port counters in the summary"
+    grep -q "link: rxe0 (firmware" /tmp/host.err || fail "the host did not show the link's capabilities"
     ;;
   ber)
     run_host --frames 400 --rate 0 --mode prbs31
@@ -47,6 +49,13 @@ case "${1:-}" in
     [ "$(value sessions)" = 2 ] || fail "sessions = $(value sessions), expected 2"
     expect_at_least frames_delivered 2400
     ;;
-  *) echo "usage: guest_tests.sh stream|ber|reconnect"; exit 2 ;;
+  busypoll)
+    run_host --frames 500 --rate 0 --busy-poll --rx-cpu 0
+    $FE 2>/tmp/fe1.err || fail "front end exited with $?"
+    wait_host
+    expect_at_least frames_delivered 500
+    expect_zero $ERRORS
+    ;;
+  *) echo "usage: guest_tests.sh stream|ber|reconnect|busypoll"; exit 2 ;;
 esac
 echo "PASS: $1"

@@ -11,7 +11,14 @@ Result<LinkParts> makeLink(const LinkChoice& choice) {
     LinkParts parts;
     if (choice.backend == LinkChoice::Backend::Verbs) {
 #if SONOLINK_HAVE_RDMA
-        auto link = transport::rdma::VerbsLink::create({choice.address, choice.port, choice.slotBytes, choice.slotCount, choice.busyPoll, std::chrono::milliseconds(1000)});
+        transport::rdma::VerbsLinkOptions options;
+        options.address = choice.address;
+        options.port = choice.port;
+        options.slotBytes = choice.slotBytes;
+        options.slotCount = choice.slotCount;
+        options.busyPoll = choice.busyPoll;
+        options.hugePages = choice.hugePages;
+        auto link = transport::rdma::VerbsLink::create(options);
         if (!link) return fail(std::move(link.error()));
         parts.link = std::move(*link);
         return parts;

@@ -52,6 +52,7 @@ struct VerbsLink::State {
     std::uint64_t lastHeardNs = 0;
     std::string dataError;
     std::vector<ibv_recv_wr> recvWrs;
+    LinkCapabilities caps;
 
     void dropConnections() {
         if (control && control->queuePair().id()) rdma_disconnect(control->queuePair().id());
@@ -87,9 +88,17 @@ Result<std::unique_ptr<VerbsLink>> VerbsLink::create(const VerbsLinkOptions& opt
     }
     const std::size_t bytes = std::size_t(options.slotBytes) * options.slotCount;
     if (const auto memlock = checkMemlock(bytes); !memlock.sufficient) return fail(ErrorCode::FailedPrecondition, memlock.advice);
-    state->ring.bytes = bytes;
-    state->ring.base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (state->ring.base == MAP_FAILED) return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("mmap of a {} MiB ring", bytes >> 20), errno));
+    constexpr std::size_t kHugePage = 2u << 20;
+    state->ring.bytes = options.hugePages ? (bytes + kHugePage - 1) / kHugePage * kHugePage : bytes;
+    const int hugeFlag = options.hugePages ? MAP_HUGETLB : 0;
+    state->ring.base = ::mmap(nullptr, state->ring.bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | hugeFlag, -1, 0);
+    if (state->ring.base == MAP_FAILED) {
+        return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("mmap of a {} MiB ring{}", bytes >> 20, options.hugePages ? " in huge pages" : ""), errno,
+                               options.hugePages ? fmt::format("reserved huge pages: grep Huge /proc/meminfo; reserve {} with "
+                                                               "echo {} > /proc/sys/vm/nr_hugepages, or run without huge pages",
+                                                               state->ring.bytes / kHugePage, state->ring.bytes / kHugePage)
+                                                 : "free memory"));
+    }
     auto address = parseAddress(options.address, options.port);
     if (!address) return fail(std::move(address.error()));
     state->events.reset(rdma_create_event_channel());
@@ -113,6 +122,32 @@ Result<std::unique_ptr<VerbsLink>> VerbsLink::create(const VerbsLinkOptions& opt
                                "the memlock limit (ulimit -l) and the device's max_mr_size"));
     }
     state->recvWrs.resize(options.slotCount);
+    // Capabilities up front: the engine shows them, and they bound what the link may ask for.
+    const std::string deviceName = ibv_get_device_name(listener->verbs->device);
+    state->caps.device = deviceName;
+    if (auto devices = listRdmaDevices()) {
+        for (const auto& d : *devices) {
+            if (d.name != deviceName) continue;
+            state->caps.firmware = d.caps.firmware;
+            state->caps.maxQueuePairWorkRequests = d.caps.maxQpWr;
+            state->caps.maxCompletionQueueEntries = d.caps.maxCqe;
+            state->caps.maxScatterGatherEntries = d.caps.maxSge;
+            state->caps.maxMemoryRegionBytes = d.caps.maxMrSize;
+            state->caps.completionModeration = d.caps.maxCqModerationCount > 0;
+            state->caps.completionTimestamps = d.caps.completionTimestamps;
+            const auto port = listener->port_num > 0 ? listener->port_num : 1;
+            for (const auto& p : d.ports) {
+                if (p.portNumber != port) continue;
+                state->caps.activeMtuBytes = p.activeMtuBytes;
+                state->caps.linkLayer = p.linkLayer;
+                state->caps.rate = p.rate;
+            }
+        }
+    }
+    if (state->caps.maxQueuePairWorkRequests != 0 && options.slotCount > state->caps.maxQueuePairWorkRequests) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} slots need {} receive work requests but {} allows {} per queue pair: use fewer, larger slots",
+                                                            options.slotCount, options.slotCount, deviceName, state->caps.maxQueuePairWorkRequests));
+    }
     log::info(log::category("link"), "verbs link listening on {}:{} ({}, ring {} x {} KiB, rkey 0x{:08x})", options.address, options.port,
               ibv_get_device_name(listener->verbs->device), options.slotCount, options.slotBytes / 1024, state->ringMr->rkey);
     return std::unique_ptr<VerbsLink>(new VerbsLink(std::move(state)));
@@ -159,6 +194,12 @@ Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
             } else {
                 s.data = std::move(*qp);
                 if (auto posted = s.postDataReceives(s.options.slotCount); !posted) return fail(std::move(posted.error()));
+                if (!s.options.busyPoll && s.options.cqModerationCount > 1) {
+                    auto moderated = !s.caps.completionModeration ? Status(fail(ErrorCode::Unimplemented, "not supported"))
+                                                                  : s.data->moderateReceive(s.options.cqModerationCount, s.options.cqModerationPeriodUs);
+                    log::info(log::category("link"), "CQ moderation {}", moderated ? fmt::format("on: {} completions or {} us per event", s.options.cqModerationCount, s.options.cqModerationPeriodUs)
+                                                                                   : "not supported by this device: one event per completion burst");
+                }
             }
             rdma_conn_param param{};
             param.responder_resources = 1;
@@ -184,6 +225,7 @@ Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
     inet_ntop(AF_INET, &sa->sin_addr, peer, sizeof peer);
     info.peer = fmt::format("{}:{} on {}", peer, ntohs(sa->sin_port), ibv_get_device_name(s.control->queuePair().id()->verbs->device));
     info.localDevice = ibv_get_device_name(s.control->queuePair().id()->verbs->device);
+    info.capabilities = s.caps;
     info.protocolVersion = hello->version;
     info.peerHello = hello->peer;
     return info;
@@ -263,6 +305,8 @@ std::size_t VerbsLink::pollCompletions(std::span<Completion> out, std::chrono::m
     if (auto reposted = s.postDataReceives(good); !reposted) s.dataError = reposted.error().message();
     return good;
 }
+
+const LinkCapabilities& VerbsLink::capabilities() const noexcept { return state_->caps; }
 
 Status VerbsLink::reset() {
     state_->dropConnections();

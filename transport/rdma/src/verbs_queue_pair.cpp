@@ -48,6 +48,17 @@ VerbsQueuePair::~VerbsQueuePair() {
     if (id_ && id_->qp) rdma_destroy_qp(id_.get());  // before the CQs it uses
 }
 
+Status VerbsQueuePair::moderateReceive(std::uint16_t count, std::uint16_t periodUs) {
+    ibv_modify_cq_attr attr{};
+    attr.attr_mask = IBV_CQ_ATTR_MODERATE;
+    attr.moderate.cq_count = count;
+    attr.moderate.cq_period = periodUs;
+    if (const int rc = ibv_modify_cq(receive_.cq.get(), &attr); rc != 0) {
+        return fail(verbsError(ErrorCode::Unimplemented, "ibv_modify_cq (CQ moderation)", rc));
+    }
+    return {};
+}
+
 int VerbsQueuePair::poll(Queue queue, std::span<ibv_wc> out, std::chrono::microseconds timeout, bool busyPoll) {
     auto& c = queue == Queue::Send ? send_ : receive_;
     const auto deadline = std::chrono::steady_clock::now() + timeout;

@@ -29,6 +29,9 @@ public:
     // Up to out.size() completions of one queue; waits up to timeout for the first (event
     // mode) or spins (busyPoll). A negative value is a failure of the CQ itself.
     [[nodiscard]] int poll(Queue queue, std::span<ibv_wc> out, std::chrono::microseconds timeout, bool busyPoll);
+    // CQ moderation on the receive queue: one event per `count` completions or `periodUs`.
+    // Unimplemented where the device does not support it (rxe).
+    [[nodiscard]] Status moderateReceive(std::uint16_t count, std::uint16_t periodUs);
 
 private:
     explicit VerbsQueuePair(CmId id) : id_(std::move(id)) {}

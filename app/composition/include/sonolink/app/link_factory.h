@@ -19,6 +19,7 @@ struct LinkChoice {
     std::string address;              // Verbs: local IP to listen on
     int port = 18515;                 // Verbs
     bool busyPoll = false;            // Verbs
+    bool hugePages = false;           // Verbs
     std::uint32_t slotBytes = 256 * 1024;
     std::uint32_t slotCount = 256;
 };

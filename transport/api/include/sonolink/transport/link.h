@@ -41,10 +41,26 @@ struct Completion {
     std::uint64_t writtenNs = 0;   // steady-clock time the write completed (latency measurements)
 };
 
+// What the link's hardware can do, probed when the link is created (empty for the sim link).
+struct LinkCapabilities {
+    std::string device;            // "mlx5_0", "rxe0"
+    std::string firmware;
+    std::uint32_t maxQueuePairWorkRequests = 0;
+    std::uint32_t maxCompletionQueueEntries = 0;
+    std::uint32_t maxScatterGatherEntries = 0;
+    std::uint64_t maxMemoryRegionBytes = 0;
+    bool completionModeration = false;
+    bool completionTimestamps = false;
+    int activeMtuBytes = 0;
+    std::string linkLayer;         // "Ethernet" (RoCE), "InfiniBand"
+    std::string rate;              // "100 Gb/sec (4X EDR)"
+};
+
 struct LinkInfo {
     std::string backend;           // "sim-shm", "sim-inprocess", "verbs"
     std::string peer;              // "pid 1234", "192.168.1.10:18515"
     std::string localDevice;       // the RDMA device the link uses ("mlx5_0", "rxe0"); "" for sim
+    LinkCapabilities capabilities; // probed at creation (verbs)
     std::uint16_t protocolVersion = 0;
     Hello peerHello;
 };

@@ -23,6 +23,9 @@ struct VerbsLinkOptions {
     std::uint32_t slotCount = 256;
     bool busyPoll = false;                 // spin on the CQ instead of sleeping on its channel
     std::chrono::milliseconds heartbeatTimeout{1000};
+    bool hugePages = false;                // back the ring with huge pages (reserved in /proc/sys/vm/nr_hugepages)
+    std::uint16_t cqModerationCount = 16;  // event mode: one event per 16 completions...
+    std::uint16_t cqModerationPeriodUs = 16;  // ...or 16 us, where the device supports moderation
 };
 
 class VerbsLink final : public Link {
@@ -40,6 +43,8 @@ public:
     std::size_t pollCompletions(std::span<Completion> out, std::chrono::microseconds timeout) override;
     Status returnCredits(std::uint64_t freedThrough) override;
     Status reset() override;
+    // The device's capabilities, probed when the link was created (ibv_query_device_ex, port).
+    [[nodiscard]] const LinkCapabilities& capabilities() const noexcept;
 
 private:
     struct State;
