@@ -25,13 +25,13 @@ extern "C" void onInterrupt(int) { interrupted.store(true); }
 
 struct StreamOptions {
     std::string configFile;
-    std::string linkName = "sonolink0";
+    std::string linkName;       // "" = link.shm_name
     bool inProcess = false;
-    std::string linkKind = "sim";
-    std::string address;
-    int port = 18515;
-    bool busyPoll = false;
-    bool hugePages = false;
+    std::string linkKind;       // "" = link.backend
+    std::string address;        // "" = link.address
+    int port = 0;               // 0 = link.port
+    bool busyPoll = false;      // or link.completion_mode busy_poll
+    bool hugePages = false;     // or link.huge_pages
     int rxCpu = -1;
     std::uint32_t frames = 100;
     double rateHz = -1;
@@ -87,15 +87,17 @@ int runStream(const StreamOptions& o) {
     session.configure.payloadKind = *kind;
     session.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
 
+    // Command-line flags override the configuration's link section.
+    const bool verbsLink = o.linkKind.empty() ? config.link.backend == config::LinkBackend::Verbs : o.linkKind == "verbs";
     app::LinkChoice choice;
-    choice.backend = o.linkKind == "verbs" ? app::LinkChoice::Backend::Verbs
-                     : o.inProcess         ? app::LinkChoice::Backend::SimInProcess
-                                           : app::LinkChoice::Backend::SimShared;
-    choice.name = o.linkName;
-    choice.address = o.address;
-    choice.port = o.port;
-    choice.busyPoll = o.busyPoll;
-    choice.hugePages = o.hugePages;
+    choice.backend = verbsLink ? app::LinkChoice::Backend::Verbs
+                     : o.inProcess ? app::LinkChoice::Backend::SimInProcess
+                                   : app::LinkChoice::Backend::SimShared;
+    choice.name = o.linkName.empty() ? config.link.shmName : o.linkName;
+    choice.address = o.address.empty() ? config.link.address : o.address;
+    choice.port = o.port != 0 ? o.port : config.link.port;
+    choice.busyPoll = o.busyPoll || config.link.completionMode == config::CompletionMode::BusyPoll;
+    choice.hugePages = o.hugePages || config.link.hugePages;
     choice.slotBytes = o.slotBytes ? o.slotBytes : config.link.slotSizeBytes;
     choice.slotCount = o.slotCount ? o.slotCount : config.link.slotCount;
     if (choice.backend == app::LinkChoice::Backend::Verbs && choice.address.empty()) {
@@ -109,7 +111,7 @@ int runStream(const StreamOptions& o) {
     }
     auto& link = parts->link;
     if (choice.backend == app::LinkChoice::Backend::SimShared && !o.json) {
-        std::cerr << fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})\n", o.linkName, o.linkName);
+        std::cerr << fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})\n", choice.name, choice.name);
     }
 
     // This thread runs the session (completions and ingest): name it, and pin it when asked.
@@ -249,11 +251,11 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<StreamOptions>();
     auto* cmd = app.add_subcommand("stream", "Acquire frames over the link, checking and counting every block");
     cmd->add_option("--config", o->configFile, "Configuration file (JSON); defaults otherwise");
-    cmd->add_option("--link-name", o->linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim")->capture_default_str();
+    cmd->add_option("--link-name", o->linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim (default: link.shm_name)");
     cmd->add_flag("--in-process", o->inProcess, "Run the simulated front end inside this process");
-    cmd->add_option("--link", o->linkKind, "sim (shared memory) or verbs (RDMA)")->check(CLI::IsMember({"sim", "verbs"}))->capture_default_str();
-    cmd->add_option("--address", o->address, "verbs: local IP address of the RDMA interface to listen on");
-    cmd->add_option("--port", o->port, "verbs: port to listen on")->capture_default_str();
+    cmd->add_option("--link", o->linkKind, "sim (shared memory) or verbs (RDMA) (default: link.backend)")->check(CLI::IsMember({"sim", "verbs"}));
+    cmd->add_option("--address", o->address, "verbs: local IP address of the RDMA interface to listen on (default: link.address)");
+    cmd->add_option("--port", o->port, "verbs: port to listen on (default: link.port)");
     cmd->add_flag("--busy-poll", o->busyPoll, "verbs: spin on the completion queue instead of sleeping on its channel");
     cmd->add_flag("--huge-pages", o->hugePages, "verbs: back the ring with huge pages");
     cmd->add_option("--rx-cpu", o->rxCpu, "Pin the completion/ingest thread to this CPU (overrides link.rx_cpu)");

@@ -1,6 +1,7 @@
 #include "sonolink/config/config_loader.h"
 
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -64,11 +65,17 @@ void readLog(ObjectReader& root, IssueList& issues, log::Settings& out) {
 void readLink(ObjectReader& root, LinkSettings& out) {
     auto section = root.object("link");
     section.choice("backend", out.backend, {{"sim", LinkBackend::Sim}, {"verbs", LinkBackend::Verbs}});
-    section.string("device", out.device);
-    section.integer("port", out.port, 1, 255);
-    section.integer("gid_index", out.gidIndex, 0, 255);
-    section.string("peer_address", out.peerAddress, checkNotEmpty);
-    section.integer("peer_port", out.peerPort, 1, 65535);
+    section.string("shm_name", out.shmName, [](const std::string& name) -> std::string {
+        if (name.empty() || name.size() > 200 || name.find('/') != std::string::npos) return "must be 1 to 200 characters without '/'";
+        return {};
+    });
+    section.string("address", out.address, [](const std::string& address) -> std::string {
+        unsigned a, b, c, d;
+        char extra;
+        if (address.empty() || (std::sscanf(address.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &extra) == 4 && a < 256 && b < 256 && c < 256 && d < 256)) return {};
+        return fmt::format("must be an IPv4 address such as 192.168.10.1 (got '{}')", address);
+    });
+    section.integer("port", out.port, 1, 65535);
     std::uint32_t slotSize = out.slotSizeBytes;
     section.integer("slot_size_bytes", slotSize, 4096, 64LL << 20, "bytes");
     if (slotSize % 4096 != 0) {
@@ -78,9 +85,9 @@ void readLink(ObjectReader& root, LinkSettings& out) {
         out.slotSizeBytes = slotSize;
     }
     section.integer("slot_count", out.slotCount, 2, 65536);
-    section.integer("post_batch", out.postBatch, 1, 64);
     section.choice("completion_mode", out.completionMode,
                    {{"event", CompletionMode::Event}, {"busy_poll", CompletionMode::BusyPoll}});
+    section.boolean("huge_pages", out.hugePages);
     section.integer("rx_cpu", out.rxCpu, -1, 4095);
 }
 
@@ -150,6 +157,9 @@ void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
 
 // Checks that involve more than one value.
 void checkConsistency(const AppConfig& config, IssueList& issues) {
+    if (config.link.backend == LinkBackend::Verbs && config.link.address.empty()) {
+        issues.add("/link/address", "is required with backend \"verbs\": the IP address of the host's RDMA interface");
+    }
     if (config.acquisition.samplingRateHz < 2.0 * config.probe.centerFrequencyHz) {
         issues.add("/acquisition/sampling_rate_hz",
                    fmt::format("must be at least twice probe.center_frequency_hz ({:g} Hz) to "

@@ -40,8 +40,8 @@ TEST(ConfigLoaderTest, ShippedDefaultConfigIsValid) {
 TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
     auto parse = parseConfig(R"({
       "log": {"level": "debug", "categories": {"link": "trace"}},
-      "link": {"backend": "verbs", "device": "rxe0", "slot_size_bytes": 1048576, "post_batch": 16,
-               "completion_mode": "busy_poll", "rx_cpu": 3},
+      "link": {"backend": "verbs", "address": "10.233.0.1", "port": 20000, "slot_size_bytes": 1048576,
+               "completion_mode": "busy_poll", "huge_pages": true, "rx_cpu": 3, "shm_name": "fe1"},
       "acquisition": {"sampling_rate_hz": 62.5e6, "plane_wave_angles_deg": [-5, 5]},
       "beamform": {"window": "tukey", "f_number": 1.75},
       "dicom": {"uid_root": "1.2.826.0.1.3680043.10.1234",
@@ -52,9 +52,11 @@ TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
     EXPECT_EQ(c.log.level, log::Level::Debug);
     EXPECT_EQ(c.log.categoryLevels.at("link"), log::Level::Trace);
     EXPECT_EQ(c.link.backend, LinkBackend::Verbs);
-    EXPECT_EQ(c.link.device, "rxe0");
+    EXPECT_EQ(c.link.address, "10.233.0.1");
+    EXPECT_EQ(c.link.port, 20000);
+    EXPECT_EQ(c.link.shmName, "fe1");
+    EXPECT_TRUE(c.link.hugePages);
     EXPECT_EQ(c.link.slotSizeBytes, 1048576u);
-    EXPECT_EQ(c.link.postBatch, 16);
     EXPECT_EQ(c.link.completionMode, CompletionMode::BusyPoll);
     EXPECT_EQ(c.link.rxCpu, 3);
     EXPECT_DOUBLE_EQ(c.acquisition.samplingRateHz, 62.5e6);
@@ -65,14 +67,14 @@ TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
 
 TEST(ConfigLoaderTest, ReportsEveryBadValueWithKeyAndReason) {
     auto parse = parseConfig(R"({
-      "link": {"slot_size_bytes": 100000, "backend": "udp", "post_batch": 0},
+      "link": {"slot_size_bytes": 100000, "backend": "udp", "port": 0},
       "probe": {"element_count": 512},
       "acquisition": {"sampling_rate_hz": "fast"}
     })", "bad.json");
     EXPECT_EQ(parse.issues.size(), 5u) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/link/slot_size_bytes", "multiple of 4096")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/link/backend", "\"sim\", \"verbs\"")) << dump(parse);
-    EXPECT_TRUE(hasIssue(parse, "/link/post_batch", "between 1 and 64")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/link/port", "between 1 and 65535")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/probe/element_count", "between 1 and 256")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/acquisition/sampling_rate_hz", "must be a number")) << dump(parse);
     for (const auto& issue : parse.issues) EXPECT_EQ(issue.file, "bad.json");
@@ -111,6 +113,14 @@ TEST(ConfigLoaderTest, ChecksDicomIdentifiers) {
     EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/1/name", "duplicate")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/1/ae_title", "backslash")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/2/host", "required")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, VerbsNeedsAnAddress) {
+    auto parse = parseConfig(R"({"link": {"backend": "verbs", "shm_name": "a/b"}})", "v.json");
+    EXPECT_TRUE(hasIssue(parse, "/link/address", "is required")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/link/shm_name", "without '/'")) << dump(parse);
+    auto bad = parseConfig(R"({"link": {"address": "10.0.0.300"}})", "a.json");
+    EXPECT_TRUE(hasIssue(bad, "/link/address", "IPv4")) << dump(bad);
 }
 
 TEST(ConfigLoaderTest, UidRootLeadingZeroIsRejected) {
@@ -157,7 +167,7 @@ TEST(ConfigLoaderTest, FileErrorListsEveryProblemAsDetail) {
     const auto path = std::filesystem::temp_directory_path() / "sonolink_config_test.json";
     {
         std::ofstream out(path);
-        out << R"({"link": {"slot_count": 1, "peer_port": 0}})";
+        out << R"({"link": {"slot_count": 1, "port": 0}})";
     }
     auto loaded = loadConfigFile(path.string());
     std::filesystem::remove(path);

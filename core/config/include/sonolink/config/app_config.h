@@ -19,15 +19,13 @@ enum class ApodizationWindow { Rectangular, Hann, Tukey };
 
 struct LinkSettings {
     LinkBackend backend = LinkBackend::Sim;
-    std::string device;                  // verbs device ("mlx5_0", "rxe0"); empty = first
-    int port = 1;                        // HCA port
-    int gidIndex = 1;                    // RoCE v2 GID index
-    std::string peerAddress = "127.0.0.1";
-    int peerPort = 18515;                // rdma_cm / control port of the front end
+    std::string shmName = "sonolink0";   // sim: /dev/shm/<name> that sonolink-fe-sim attaches to
+    std::string address;                 // verbs: the host's IP on the RDMA interface (listen)
+    int port = 18515;                    // verbs: rdma_cm port
     std::uint32_t slotSizeBytes = 256 * 1024;  // ring slot: multiple of 4 KiB
     std::uint32_t slotCount = 256;
-    int postBatch = 8;                   // work requests per post: 1..64
     CompletionMode completionMode = CompletionMode::Event;
+    bool hugePages = false;              // verbs: ring in huge pages
     int rxCpu = -1;                      // pin the completion thread; -1 = no pinning
 };
 
