@@ -1,0 +1,64 @@
+// The beamformer's vocabulary, in USTB's conventions: channel data of plane-wave transmits
+// ([wave][channel][sample], float, sample k at t = initialTime + k / fs, t = 0 when the wave
+// crosses the origin), a linear array on z = 0, a pixel grid of x and z vectors (metres), and
+// receive apodization by F-number with a window. Plain value and view types: no threads, no
+// allocation beyond the vectors they own.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "sonolink/util/result.h"
+
+namespace sonolink::beamform {
+
+struct ChannelDataView {
+    std::span<const float> samples;        // waves x channels x samplesPerChannel
+    int waves = 0;
+    int channels = 0;
+    int samplesPerChannel = 0;
+    double samplingRateHz = 0;
+    double initialTimeS = 0;
+    double soundSpeedMps = 1540;
+    std::span<const double> elementX;      // one per channel (m)
+    std::span<const double> angleRad;      // one per wave: plane-wave steering angle
+
+    [[nodiscard]] const float* trace(int wave, int channel) const noexcept {
+        return samples.data() + (static_cast<std::size_t>(wave) * static_cast<std::size_t>(channels) + static_cast<std::size_t>(channel)) *
+                                    static_cast<std::size_t>(samplesPerChannel);
+    }
+    // InvalidArgument naming the first inconsistency (sizes, rates, element count).
+    [[nodiscard]] Status validate() const;
+};
+
+struct PixelGrid {
+    std::vector<double> x;  // lateral positions (m), any order
+    std::vector<double> z;  // depths (m), strictly increasing, > 0
+    [[nodiscard]] static PixelGrid fromRanges(double x0, double x1, std::size_t nx, double z0, double z1, std::size_t nz);
+    [[nodiscard]] Status validate() const;
+};
+
+enum class Window { Rectangular, Hann, Tukey };
+
+struct BeamformParams {
+    double fNumber = 1.5;        // receive aperture width = depth / F#
+    Window window = Window::Rectangular;
+    double tukeyAlpha = 0.5;     // fraction of the aperture that is tapered
+};
+
+// Receive apodization weight for an element at lateral distance |dx| from a pixel at depth z:
+// zero outside the aperture |dx| <= z / (2 F#).
+[[nodiscard]] float apodization(double dx, double z, const BeamformParams& params) noexcept;
+
+// A beamformed image, column-major ([x][z]: each column contiguous in depth).
+struct BeamformedImage {
+    std::size_t nx = 0;
+    std::size_t nz = 0;
+    std::vector<float> columns;
+    [[nodiscard]] float at(std::size_t ix, std::size_t iz) const noexcept { return columns[ix * nz + iz]; }
+    // Row-major [nz][nx], depth along rows (the .npy / PNG layout).
+    [[nodiscard]] std::vector<float> rowMajor() const;
+};
+
+}  // namespace sonolink::beamform

@@ -1,0 +1,71 @@
+#include "sonolink/beamform/beamform_types.h"
+
+#include <cmath>
+#include <numbers>
+
+#include <fmt/format.h>
+
+namespace sonolink::beamform {
+
+Status ChannelDataView::validate() const {
+    if (waves <= 0 || channels <= 0 || samplesPerChannel <= 1) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("channel data of {} waves x {} channels x {} samples is empty", waves, channels, samplesPerChannel));
+    }
+    const auto expected = static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samplesPerChannel);
+    if (samples.size() != expected) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("channel data holds {} samples, {} waves x {} channels x {} samples need {}",
+                                                            samples.size(), waves, channels, samplesPerChannel, expected));
+    }
+    if (elementX.size() != static_cast<std::size_t>(channels)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} element positions for {} channels", elementX.size(), channels));
+    }
+    if (angleRad.size() != static_cast<std::size_t>(waves)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} transmit angles for {} waves", angleRad.size(), waves));
+    }
+    if (!(samplingRateHz > 0) || !(soundSpeedMps > 0)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("sampling rate {} Hz and sound speed {} m/s must be positive", samplingRateHz, soundSpeedMps));
+    }
+    return {};
+}
+
+PixelGrid PixelGrid::fromRanges(double x0, double x1, std::size_t nx, double z0, double z1, std::size_t nz) {
+    PixelGrid grid;
+    for (std::size_t i = 0; i < nx; ++i) grid.x.push_back(nx == 1 ? x0 : x0 + (x1 - x0) * static_cast<double>(i) / static_cast<double>(nx - 1));
+    for (std::size_t i = 0; i < nz; ++i) grid.z.push_back(nz == 1 ? z0 : z0 + (z1 - z0) * static_cast<double>(i) / static_cast<double>(nz - 1));
+    return grid;
+}
+
+Status PixelGrid::validate() const {
+    if (x.empty() || z.empty()) return fail(ErrorCode::InvalidArgument, fmt::format("pixel grid of {} x {} is empty", x.size(), z.size()));
+    for (std::size_t i = 0; i < z.size(); ++i) {
+        if (!(z[i] > 0)) return fail(ErrorCode::InvalidArgument, fmt::format("depth z[{}] = {} m: depths must be positive", i, z[i]));
+        if (i > 0 && !(z[i] > z[i - 1])) return fail(ErrorCode::InvalidArgument, fmt::format("depths must increase: z[{}] = {} after {}", i, z[i], z[i - 1]));
+    }
+    return {};
+}
+
+float apodization(double dx, double z, const BeamformParams& params) noexcept {
+    const double halfAperture = z / (2 * params.fNumber);
+    const double r = std::abs(dx) / halfAperture;  // 0 at the centre, 1 at the edge
+    if (r > 1) return 0.0f;
+    switch (params.window) {
+    case Window::Rectangular: return 1.0f;
+    case Window::Hann: return static_cast<float>(0.5 * (1 + std::cos(std::numbers::pi * r)));
+    case Window::Tukey: {
+        const double flat = 1 - params.tukeyAlpha;
+        if (r <= flat) return 1.0f;
+        return static_cast<float>(0.5 * (1 + std::cos(std::numbers::pi * (r - flat) / params.tukeyAlpha)));
+    }
+    }
+    return 0.0f;
+}
+
+std::vector<float> BeamformedImage::rowMajor() const {
+    std::vector<float> out(nx * nz);
+    for (std::size_t ix = 0; ix < nx; ++ix) {
+        for (std::size_t iz = 0; iz < nz; ++iz) out[iz * nx + ix] = columns[ix * nz + iz];
+    }
+    return out;
+}
+
+}  // namespace sonolink::beamform

@@ -1,0 +1,110 @@
+#include "sonolink/beamform/cpu_beamformer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <functional>
+#include <thread>
+
+#include "fft.h"
+
+namespace sonolink::beamform {
+namespace {
+
+// Runs body(i) for i in [0, count) on `threads` threads, each taking every threads-th index.
+void parallelFor(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& body) {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, count));
+    if (threads <= 1) {
+        for (std::size_t i = 0; i < count; ++i) body(i);
+        return;
+    }
+    std::vector<std::thread> workers;
+    for (unsigned t = 0; t < threads; ++t) {
+        workers.emplace_back([&, t] {
+            for (std::size_t i = t; i < count; i += threads) body(i);
+        });
+    }
+    for (auto& w : workers) w.join();
+}
+
+// One image column (pixel x): the sum over waves and channels, written into column[0..nz).
+void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const std::vector<float>& zSquared,
+                    double x, const BeamformParams& params, std::span<float> column) {
+    const auto nz = z.size();
+    const float samplesPerMetre = static_cast<float>(data.samplingRateHz / data.soundSpeedMps);
+    const float firstSample = static_cast<float>(data.initialTimeS * data.samplingRateHz);
+    const float lastIndex = static_cast<float>(data.samplesPerChannel - 1);
+    std::fill(column.begin(), column.end(), 0.0f);
+    for (int w = 0; w < data.waves; ++w) {
+        const double angle = data.angleRad[static_cast<std::size_t>(w)];
+        // Transmit delay (x sin θ + z cos θ) / c, in samples, split into its x and z parts.
+        const float txX = static_cast<float>(x * std::sin(angle)) * samplesPerMetre - firstSample;
+        const float txZ = static_cast<float>(std::cos(angle)) * samplesPerMetre;
+        for (int c = 0; c < data.channels; ++c) {
+            const double dx = x - data.elementX[static_cast<std::size_t>(c)];
+            const float dx2 = static_cast<float>(dx * dx);
+            // The element is inside the aperture from depth 2 F# |dx| on.
+            const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(2 * params.fNumber * std::abs(dx))) - z.begin());
+            const float* trace = data.trace(w, c);
+            const bool rectangular = params.window == Window::Rectangular;
+            for (std::size_t iz = first; iz < nz; ++iz) {
+                // Receive delay sqrt((x - x_e)^2 + z^2) / c; t = 0 when the wave crosses the origin.
+                const float s = txX + z[iz] * txZ + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
+                if (!(s >= 0.0f && s < lastIndex)) continue;  // outside the record: contributes 0
+                const auto i = static_cast<std::size_t>(s);
+                const float frac = s - static_cast<float>(i);
+                const float sample = trace[i] + frac * (trace[i + 1] - trace[i]);
+                column[iz] += rectangular ? sample : apodization(dx, z[iz], params) * sample;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid& grid, const BeamformParams& params, unsigned threads) {
+    if (auto ok = data.validate(); !ok) return fail(std::move(ok.error()));
+    if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
+    if (!(params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
+    BeamformedImage image;
+    image.nx = grid.x.size();
+    image.nz = grid.z.size();
+    image.columns.resize(image.nx * image.nz);
+    std::vector<float> z(grid.z.begin(), grid.z.end()), zSquared(z.size());
+    for (std::size_t i = 0; i < z.size(); ++i) zSquared[i] = z[i] * z[i];
+    parallelFor(image.nx, threads, [&](std::size_t ix) {
+        beamformColumn(data, z, zSquared, grid.x[ix], params, std::span(image.columns).subspan(ix * image.nz, image.nz));
+    });
+    return image;
+}
+
+void envelopeAlongDepth(BeamformedImage& image, unsigned threads) {
+    std::size_t n = 1;
+    while (n < image.nz) n <<= 1;
+    parallelFor(image.nx, threads, [&](std::size_t ix) {
+        // Analytic signal: zero the negative frequencies, double the positive ones.
+        std::vector<std::complex<double>> spectrum(n);
+        auto column = std::span(image.columns).subspan(ix * image.nz, image.nz);
+        for (std::size_t i = 0; i < image.nz; ++i) spectrum[i] = column[i];
+        fft(spectrum, false);
+        for (std::size_t k = 1; k < n / 2; ++k) spectrum[k] *= 2.0;
+        for (std::size_t k = n / 2 + 1; k < n; ++k) spectrum[k] = 0.0;
+        fft(spectrum, true);
+        for (std::size_t i = 0; i < image.nz; ++i) column[i] = static_cast<float>(std::abs(spectrum[i]) / static_cast<double>(n));
+    });
+}
+
+std::vector<float> logCompress(std::span<const float> envelope, double dynamicRangeDb, double gainDb) {
+    float peak = 0;
+    for (float v : envelope) peak = std::max(peak, std::abs(v));
+    std::vector<float> out(envelope.size(), static_cast<float>(-dynamicRangeDb));
+    if (peak <= 0) return out;
+    for (std::size_t i = 0; i < envelope.size(); ++i) {
+        const double db = 20 * std::log10(std::max(std::abs(envelope[i]) / static_cast<double>(peak), 1e-12)) + gainDb;
+        out[i] = static_cast<float>(std::clamp(db, -dynamicRangeDb, 0.0));
+    }
+    return out;
+}
+
+}  // namespace sonolink::beamform

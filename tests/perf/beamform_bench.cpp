@@ -1,0 +1,59 @@
+// Google Benchmark of the CPU reference beamformer on the configuration: a 256 x 512
+// grid, 128 channels x 2048 samples, F# 1.5, one plane wave. Reports nominal
+// pixel*channel*transmit operations per second (nx * nz * channels * transmits / time), the
+// figure the performance bar is stated in (docs/performance.md).
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "sonolink/beamform/cpu_beamformer.h"
+
+namespace {
+
+using namespace sonolink::beamform;
+
+struct Setup {
+    std::vector<float> samples;
+    std::vector<double> elementX, angles{0.0};
+    ChannelDataView view;
+    PixelGrid grid = PixelGrid::fromRanges(-19e-3, 19e-3, 256, 2e-3, 38e-3, 512);
+    Setup() {
+        constexpr int channels = 128, length = 2048;
+        std::mt19937 random(1);
+        std::normal_distribution<float> noise(0, 100);
+        samples.resize(static_cast<std::size_t>(channels) * length);
+        for (auto& s : samples) s = noise(random);
+        for (int e = 0; e < channels; ++e) elementX.push_back((e - 63.5) * 0.3e-3);
+        view = ChannelDataView{samples, 1, channels, length, 40e6, 0, 1540, elementX, angles};
+    }
+};
+
+void delayAndSumCpu(benchmark::State& state) {
+    static const Setup setup;
+    BeamformParams params;
+    params.fNumber = 1.5;
+    const auto threads = static_cast<unsigned>(state.range(0));
+    for (auto _ : state) {
+        auto image = delayAndSum(setup.view, setup.grid, params, threads);
+        benchmark::DoNotOptimize(image->columns.data());
+    }
+    const double nominal = 256.0 * 512.0 * 128.0 * 1.0;
+    state.counters["nominal_ops_per_s"] = benchmark::Counter(nominal, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["frames_per_s"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(delayAndSumCpu)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void envelopeCpu(benchmark::State& state) {
+    BeamformedImage image;
+    image.nx = 256;
+    image.nz = 512;
+    image.columns.assign(256 * 512, 1.0f);
+    for (auto _ : state) envelopeAlongDepth(image, 2);
+}
+BENCHMARK(envelopeCpu)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

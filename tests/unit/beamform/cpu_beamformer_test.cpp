@@ -1,0 +1,226 @@
+// Validation of the CPU reference beamformer on analytic phantoms generated here, in USTB's
+// conventions: point-spread function widths against theory, a cyst's contrast, and scenes
+// that expose a reversed element order or a one-sample time-zero error.
+#include "sonolink/beamform/cpu_beamformer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include <gtest/gtest.h>
+
+namespace sonolink::beamform {
+namespace {
+
+constexpr double kC = 1540, kFc = 5e6, kFs = 40e6, kPitch = 0.3e-3, kBandwidth = 0.6;
+constexpr int kElements = 128;
+const double kLambda = kC / kFc;
+// Gaussian envelope with a 60 % (-6 dB) fractional bandwidth.
+const double kSigmaT = 1 / (2 * std::numbers::pi * kBandwidth * kFc / (2 * std::sqrt(2 * std::log(2.0))));
+
+struct Scatterer {
+    double x, z, amplitude;
+};
+
+// Channel data owned by the test, with the view the beamformer reads.
+struct Phantom {
+    std::vector<float> samples;
+    std::vector<double> elementX, angles;
+    ChannelDataView view;
+};
+
+Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vector<double>& anglesDeg, int samples, double t0) {
+    Phantom p;
+    for (int e = 0; e < kElements; ++e) p.elementX.push_back((e - (kElements - 1) / 2.0) * kPitch);
+    for (double a : anglesDeg) p.angles.push_back(a * std::numbers::pi / 180);
+    const int waves = static_cast<int>(p.angles.size());
+    p.samples.assign(static_cast<std::size_t>(waves) * kElements * static_cast<std::size_t>(samples), 0.0f);
+    for (int w = 0; w < waves; ++w) {
+        const double th = p.angles[static_cast<std::size_t>(w)];
+        for (int e = 0; e < kElements; ++e) {
+            float* trace = p.samples.data() + (static_cast<std::size_t>(w) * kElements + static_cast<std::size_t>(e)) * static_cast<std::size_t>(samples);
+            for (const auto& s : scatterers) {
+                const double tau = (s.x * std::sin(th) + s.z * std::cos(th)) / kC + std::hypot(s.x - p.elementX[static_cast<std::size_t>(e)], s.z) / kC;
+                const int center = static_cast<int>(std::lround((tau - t0) * kFs));
+                for (int k = std::max(0, center - 40); k < std::min(samples, center + 40); ++k) {
+                    const double t = t0 + k / kFs - tau;
+                    trace[k] += static_cast<float>(s.amplitude * std::exp(-t * t / (2 * kSigmaT * kSigmaT)) * std::cos(2 * std::numbers::pi * kFc * t));
+                }
+            }
+        }
+    }
+    p.view = ChannelDataView{p.samples, waves, kElements, samples, kFs, t0, kC, p.elementX, p.angles};
+    return p;
+}
+
+BeamformedImage envelope(const ChannelDataView& view, const PixelGrid& grid, BeamformParams params = {}) {
+    auto image = delayAndSum(view, grid, params);
+    EXPECT_TRUE(image) << image.error().describe();
+    envelopeAlongDepth(*image);
+    return std::move(*image);
+}
+
+// Full width at half maximum of a sampled profile around its peak (linear interpolation).
+double fwhm(const std::vector<double>& positions, const std::vector<double>& values) {
+    const auto peak = static_cast<std::size_t>(std::max_element(values.begin(), values.end()) - values.begin());
+    const double half = values[peak] / 2;
+    auto crossing = [&](int direction) {
+        for (std::size_t i = peak; i > 0 && i + 1 < values.size(); i = direction > 0 ? i + 1 : i - 1) {
+            const std::size_t j = direction > 0 ? i + 1 : i - 1;
+            if (values[j] < half) return positions[i] + (positions[j] - positions[i]) * (values[i] - half) / (values[i] - values[j]);
+        }
+        return positions[peak];
+    };
+    return std::abs(crossing(+1) - crossing(-1));
+}
+
+// The peak of the image: (x, z) refined with a parabola through its neighbours in each direction.
+std::pair<double, double> peakPosition(const BeamformedImage& image, const PixelGrid& grid) {
+    const auto it = std::max_element(image.columns.begin(), image.columns.end());
+    const auto index = static_cast<std::size_t>(it - image.columns.begin());
+    const auto ix = index / image.nz, iz = index % image.nz;
+    auto refine = [](double left, double mid, double right) { return 0.5 * (left - right) / (left - 2 * mid + right); };
+    const double dz = iz > 0 && iz + 1 < image.nz ? refine(image.at(ix, iz - 1), image.at(ix, iz), image.at(ix, iz + 1)) : 0;
+    const double dx = ix > 0 && ix + 1 < image.nx ? refine(image.at(ix - 1, iz), image.at(ix, iz), image.at(ix + 1, iz)) : 0;
+    return {grid.x[ix] + dx * (grid.x[1] - grid.x[0]), grid.z[iz] + dz * (grid.z[1] - grid.z[0])};
+}
+
+TEST(CpuBeamformerTest, LateralResolutionMatchesTheory) {
+    const double fNumber = 2.0, z = 20e-3;
+    auto phantom = simulate({{0, z, 1}}, {0}, 1400, 0);
+    const auto grid = PixelGrid::fromRanges(-2e-3, 2e-3, 201, z - 1e-3, z + 1e-3, 161);
+    BeamformParams params;
+    params.fNumber = fNumber;
+    const auto image = envelope(phantom.view, grid, params);
+    const auto peak = static_cast<std::size_t>(std::max_element(image.columns.begin(), image.columns.end()) - image.columns.begin()) % image.nz;
+    std::vector<double> lateral;
+    for (std::size_t ix = 0; ix < image.nx; ++ix) lateral.push_back(image.at(ix, peak));
+    const double theory = 1.207 * kLambda * fNumber;  // -6 dB width of the aperture's sinc
+    const double measured = fwhm(grid.x, lateral);
+    RecordProperty("lateral_fwhm_um", std::to_string(measured * 1e6) + " vs " + std::to_string(theory * 1e6));
+    EXPECT_NEAR(measured, theory, 0.1 * theory);
+}
+
+TEST(CpuBeamformerTest, AxialResolutionMatchesThePulse) {
+    const double z = 15e-3;
+    auto phantom = simulate({{0, z, 1}}, {0}, 1200, 0);
+    const auto grid = PixelGrid::fromRanges(-0.2e-3, 0.2e-3, 5, z - 1e-3, z + 1e-3, 401);
+    const auto image = envelope(phantom.view, grid);
+    std::vector<double> axial;
+    for (std::size_t iz = 0; iz < image.nz; ++iz) axial.push_back(image.at(2, iz));
+    const double pulse = 2 * std::sqrt(2 * std::log(2.0)) * kSigmaT * kC / 2;  // envelope FWHM, two-way
+    const double measured = fwhm(grid.z, axial);
+    RecordProperty("axial_fwhm_um", std::to_string(measured * 1e6) + " vs " + std::to_string(pulse * 1e6));
+    EXPECT_NEAR(measured, pulse, 0.1 * pulse);
+}
+
+TEST(CpuBeamformerTest, CystIsDark) {
+    std::mt19937 random(5);
+    std::uniform_real_distribution<double> x(-8e-3, 8e-3), z(10e-3, 30e-3);
+    std::normal_distribution<double> amplitude(0, 1);
+    std::vector<Scatterer> speckle;
+    while (speckle.size() < 3000) {
+        const Scatterer s{x(random), z(random), amplitude(random)};
+        if (std::hypot(s.x, s.z - 20e-3) > 3e-3) speckle.push_back(s);
+    }
+    auto phantom = simulate(speckle, {-8, 0, 8}, 1800, 0);
+    const auto grid = PixelGrid::fromRanges(-6e-3, 6e-3, 97, 12e-3, 28e-3, 321);
+    BeamformParams params;
+    params.window = Window::Hann;
+    const auto image = envelope(phantom.view, grid, params);
+    double inside = 0, outside = 0;
+    int nIn = 0, nOut = 0;
+    for (std::size_t ix = 0; ix < image.nx; ++ix) {
+        for (std::size_t iz = 0; iz < image.nz; ++iz) {
+            const double r = std::hypot(grid.x[ix], grid.z[iz] - 20e-3);
+            if (r < 2e-3) inside += image.at(ix, iz), ++nIn;
+            else if (r > 4e-3) outside += image.at(ix, iz), ++nOut;
+        }
+    }
+    const double contrastDb = 20 * std::log10((inside / nIn) / (outside / nOut));
+    RecordProperty("cyst_contrast_db", std::to_string(contrastDb));
+    EXPECT_LT(contrastDb, -15) << "cyst contrast " << contrastDb << " dB";
+}
+
+// An asymmetric scene, three steering angles and a non-zero initial time: targets come out
+// where they are only when every convention is right.
+struct Scene {
+    std::vector<Scatterer> targets{{4e-3, 16e-3, 1}};
+    Phantom phantom = simulate(targets, {-10, 0, 10}, 1400, 3e-6);
+    PixelGrid grid = PixelGrid::fromRanges(2e-3, 6e-3, 81, 15e-3, 17e-3, 257);
+};
+
+TEST(CpuBeamformerTest, TargetsLandWhereTheyAre) {
+    Scene scene;
+    const auto [x, z] = peakPosition(envelope(scene.phantom.view, scene.grid), scene.grid);
+    RecordProperty("position_error_um", std::to_string((x - 4e-3) * 1e6) + ", " + std::to_string((z - 16e-3) * 1e6));
+    EXPECT_NEAR(x, 4e-3, kLambda / 6);
+    EXPECT_NEAR(z, 16e-3, 0.4 * kC / (2 * kFs));  // within 0.4 of one sample's depth (19 um)
+}
+
+TEST(CpuBeamformerTest, CatchesAOneSampleTimeZeroError) {
+    Scene scene;
+    auto shifted = scene.phantom.view;
+    shifted.initialTimeS += 1 / kFs;  // believe the record starts one sample later
+    const auto [x, z] = peakPosition(envelope(shifted, scene.grid), scene.grid);
+    (void)x;
+    RecordProperty("shifted_depth_error_um", std::to_string((z - 16e-3) * 1e6));
+    EXPECT_GT(std::abs(z - 16e-3), 0.75 * kC / (2 * kFs)) << "a one-sample time-zero error must move the target";
+}
+
+TEST(CpuBeamformerTest, CatchesAReversedElementOrder) {
+    Scene scene;
+    const auto right = envelope(scene.phantom.view, scene.grid);
+    std::vector<double> reversed(scene.phantom.elementX.rbegin(), scene.phantom.elementX.rend());
+    auto flipped = scene.phantom.view;
+    flipped.elementX = reversed;
+    const auto wrong = envelope(flipped, scene.grid);
+    const float rightPeak = *std::max_element(right.columns.begin(), right.columns.end());
+    const float wrongPeak = *std::max_element(wrong.columns.begin(), wrong.columns.end());
+    RecordProperty("reversed_peak_ratio", std::to_string(wrongPeak / rightPeak));
+    EXPECT_LT(wrongPeak, 0.5f * rightPeak) << "a reversed array must defocus the off-axis target";
+}
+
+TEST(CpuBeamformerTest, SamplesOutsideTheRecordContributeNothing) {
+    auto phantom = simulate({{0, 10e-3, 1}}, {0}, 600, 0);  // the record ends near 12 mm
+    const auto grid = PixelGrid::fromRanges(-1e-3, 1e-3, 3, 20e-3, 30e-3, 11);
+    auto image = delayAndSum(phantom.view, grid, {});
+    ASSERT_TRUE(image);
+    for (float v : image->columns) EXPECT_EQ(v, 0.0f);
+}
+
+TEST(CpuBeamformerTest, BadInputIsNamed) {
+    auto phantom = simulate({{0, 10e-3, 1}}, {0}, 600, 0);
+    auto view = phantom.view;
+    view.channels = 64;
+    auto bad = delayAndSum(view, PixelGrid::fromRanges(0, 1e-3, 2, 5e-3, 6e-3, 2), {});
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message().find("channel data holds"), std::string::npos);
+    PixelGrid grid{{0.0}, {5e-3, 4e-3}};
+    auto unsorted = delayAndSum(phantom.view, grid, {});
+    ASSERT_FALSE(unsorted);
+    EXPECT_NE(unsorted.error().message().find("depths must increase"), std::string::npos);
+}
+
+TEST(CpuBeamformerTest, WindowsAndLogCompression) {
+    BeamformParams p;
+    p.fNumber = 1;
+    p.window = Window::Hann;
+    EXPECT_FLOAT_EQ(apodization(0, 10e-3, p), 1.0f);
+    EXPECT_NEAR(apodization(2.5e-3, 10e-3, p), 0.5f, 1e-6);
+    EXPECT_EQ(apodization(5.1e-3, 10e-3, p), 0.0f);
+    p.window = Window::Tukey;
+    p.tukeyAlpha = 0.5;
+    EXPECT_FLOAT_EQ(apodization(2.4e-3, 10e-3, p), 1.0f);
+    EXPECT_LT(apodization(4.5e-3, 10e-3, p), 0.5f);
+    const std::vector<float> env{1.0f, 0.1f, 0.001f, 0.0f};
+    const auto db = logCompress(env, 40, 0);
+    EXPECT_FLOAT_EQ(db[0], 0.0f);
+    EXPECT_NEAR(db[1], -20.0f, 1e-4);
+    EXPECT_FLOAT_EQ(db[2], -40.0f);  // clipped
+    EXPECT_FLOAT_EQ(db[3], -40.0f);
+}
+
+}  // namespace
+}  // namespace sonolink::beamform
