@@ -12,9 +12,12 @@
 
 namespace sonolink::beamform {
 
-// Beamformed RF (real), column-major. threads = 0: one per hardware thread.
+// Beamformed RF (real), column-major. threads = 0: one per hardware thread. vectorised: the
+// AVX2 inner loop where the CPU has it (same arithmetic, eight depths at a time); false forces
+// the scalar reference loop.
 [[nodiscard]] Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid& grid,
-                                                  const BeamformParams& params, unsigned threads = 0);
+                                                  const BeamformParams& params, unsigned threads = 0,
+                                                  bool vectorised = true);
 
 // In place: each column's samples become the magnitude of its analytic signal.
 void envelopeAlongDepth(BeamformedImage& image, unsigned threads = 0);
