@@ -16,8 +16,9 @@ using namespace sonolink::beamform;
 
 struct Setup {
     std::vector<float> samples;
+    std::vector<std::int16_t> adc;
     std::vector<double> elementX, angles{0.0};
-    ChannelDataView view;
+    ChannelDataView view, view16;
     PixelGrid grid = PixelGrid::fromRanges(-19e-3, 19e-3, 256, 2e-3, 38e-3, 512);
     Setup() {
         constexpr int channels = 128, length = 2048;
@@ -25,25 +26,29 @@ struct Setup {
         std::normal_distribution<float> noise(0, 100);
         samples.resize(static_cast<std::size_t>(channels) * length);
         for (auto& s : samples) s = noise(random);
+        for (float s : samples) adc.push_back(static_cast<std::int16_t>(s));
         for (int e = 0; e < channels; ++e) elementX.push_back((e - 63.5) * 0.3e-3);
-        view = ChannelDataView{samples, 1, channels, length, 40e6, 0, 1540, elementX, angles};
+        view = ChannelDataView{samples, {}, 1, channels, length, 40e6, 0, 1540, elementX, angles};
+        view16 = ChannelDataView{{}, adc, 1, channels, length, 40e6, 0, 1540, elementX, angles};
     }
 };
 
+// Arguments: threads, sample type (0 float, 1 the front end's int16).
 void delayAndSumCpu(benchmark::State& state) {
     static const Setup setup;
     BeamformParams params;
     params.fNumber = 1.5;
     const auto threads = static_cast<unsigned>(state.range(0));
+    const auto& view = state.range(1) == 0 ? setup.view : setup.view16;
     for (auto _ : state) {
-        auto image = delayAndSum(setup.view, setup.grid, params, threads);
+        auto image = delayAndSum(view, setup.grid, params, threads);
         benchmark::DoNotOptimize(image->columns.data());
     }
     const double nominal = 256.0 * 512.0 * 128.0 * 1.0;
     state.counters["nominal_ops_per_s"] = benchmark::Counter(nominal, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["frames_per_s"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(delayAndSumCpu)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(delayAndSumCpu)->ArgsProduct({{1, 2}, {0, 1}})->ArgNames({"threads", "int16"})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void envelopeCpu(benchmark::State& state) {
     BeamformedImage image;

@@ -12,9 +12,13 @@ Status ChannelDataView::validate() const {
         return fail(ErrorCode::InvalidArgument, fmt::format("channel data of {} waves x {} channels x {} samples is empty", waves, channels, samplesPerChannel));
     }
     const auto expected = static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samplesPerChannel);
-    if (samples.size() != expected) {
+    if (!samples.empty() && !samples16.empty()) {
+        return fail(ErrorCode::InvalidArgument, "channel data given both as float and as int16 samples");
+    }
+    const auto held = samples.empty() ? samples16.size() : samples.size();
+    if (held != expected) {
         return fail(ErrorCode::InvalidArgument, fmt::format("channel data holds {} samples, {} waves x {} channels x {} samples need {}",
-                                                            samples.size(), waves, channels, samplesPerChannel, expected));
+                                                            held, waves, channels, samplesPerChannel, expected));
     }
     if (elementX.size() != static_cast<std::size_t>(channels)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} element positions for {} channels", elementX.size(), channels));

@@ -15,6 +15,14 @@
 namespace sonolink::beamform {
 namespace {
 
+bool cpuHasAvx2() noexcept {
+#if defined(__x86_64__)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
 // Runs body(i) for i in [0, count) on `threads` threads, each taking every threads-th index.
 void parallelFor(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& body) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -34,7 +42,8 @@ void parallelFor(std::size_t count, unsigned threads, const std::function<void(s
 
 // The reference inner loop: one channel's contribution to the depths [first, last) of a
 // column. txX, txZ: transmit delay in samples as txX + z txZ (initial time folded in).
-void accumulateRange(const float* trace, float lastIndex, float txX, float txZ, float samplesPerMetre, float dx2,
+template <typename T>
+void accumulateRange(const T* trace, float lastIndex, float txX, float txZ, float samplesPerMetre, float dx2,
                      const std::vector<float>& z, const std::vector<float>& zSquared, std::size_t first, std::size_t last,
                      std::span<float> column) noexcept {
     for (std::size_t iz = first; iz < last; ++iz) {
@@ -43,14 +52,35 @@ void accumulateRange(const float* trace, float lastIndex, float txX, float txZ, 
         if (!(s >= 0.0f && s < lastIndex)) continue;  // outside the record: contributes 0
         const auto i = static_cast<std::size_t>(s);
         const float frac = s - static_cast<float>(i);
-        column[iz] += trace[i] + frac * (trace[i + 1] - trace[i]);
+        const float a = static_cast<float>(trace[i]), b = static_cast<float>(trace[i + 1]);
+        column[iz] += a + frac * (b - a);
     }
 }
 
-void accumulateChannel(const float* trace, float lastIndex, float txX, float txZ, float samplesPerMetre, float dx2,
+template <typename T>
+void accumulateChannel(const T* trace, float lastIndex, float txX, float txZ, float samplesPerMetre, float dx2,
                        const std::vector<float>& z, const std::vector<float>& zSquared, std::size_t first,
                        std::span<float> column) noexcept {
     accumulateRange(trace, lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, first, z.size(), column);
+}
+
+// The depths [begin, end) from `first` on whose sample index lies inside the record. The index
+// grows with depth (for steering below 90 degrees), so both ends are found by bisection.
+std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, float txX, float txZ, float samplesPerMetre, float dx2,
+                                                  const std::vector<float>& z, const std::vector<float>& zSquared,
+                                                  std::size_t first) noexcept {
+    const auto sampleAt = [&](std::size_t i) { return txX + z[i] * txZ + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
+    const auto firstWhere = [&](std::size_t lo, auto reached) {
+        std::size_t hi = z.size();
+        while (lo < hi) {
+            const auto mid = lo + (hi - lo) / 2;
+            if (reached(sampleAt(mid))) hi = mid;
+            else lo = mid + 1;
+        }
+        return lo;
+    };
+    const std::size_t begin = firstWhere(first, [](float s) { return s >= 0.0f; });
+    return {begin, firstWhere(begin, [&](float s) { return s >= lastIndex; })};
 }
 
 #if defined(__x86_64__)
@@ -62,18 +92,7 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
                                                               float samplesPerMetre, float dx2, const std::vector<float>& z,
                                                               const std::vector<float>& zSquared, std::size_t first,
                                                               std::span<float> column) noexcept {
-    const auto sampleAt = [&](std::size_t i) { return txX + z[i] * txZ + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
-    const auto firstWhere = [&](std::size_t lo, auto reached) {  // first depth from lo on where reached(s)
-        std::size_t hi = z.size();
-        while (lo < hi) {
-            const auto mid = lo + (hi - lo) / 2;
-            if (reached(sampleAt(mid))) hi = mid;
-            else lo = mid + 1;
-        }
-        return lo;
-    };
-    const std::size_t begin = firstWhere(first, [](float s) { return s >= 0.0f; });
-    const std::size_t end = firstWhere(begin, [&](float s) { return s >= lastIndex; });
+    const auto [begin, end] = inRecordRange(lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, first);
     const __m256 vTxX = _mm256_set1_ps(txX), vTxZ = _mm256_set1_ps(txZ), vSpm = _mm256_set1_ps(samplesPerMetre);
     const __m256 vDx2 = _mm256_set1_ps(dx2);
     const auto* pairs = reinterpret_cast<const long long*>(trace);
@@ -93,14 +112,42 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
     }
     accumulateRange(trace, lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, iz, end, column);
 }
+
+// The same for int16 samples: a pair (trace[i], trace[i+1]) is one 32-bit gather element, so one
+// eight-element gather serves eight depths.
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float lastIndex, float txX, float txZ,
+                                                              float samplesPerMetre, float dx2, const std::vector<float>& z,
+                                                              const std::vector<float>& zSquared, std::size_t first,
+                                                              std::span<float> column) noexcept {
+    const auto [begin, end] = inRecordRange(lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, first);
+    const __m256 vTxX = _mm256_set1_ps(txX), vTxZ = _mm256_set1_ps(txZ), vSpm = _mm256_set1_ps(samplesPerMetre);
+    const __m256 vDx2 = _mm256_set1_ps(dx2);
+    const auto* pairs = reinterpret_cast<const int*>(trace);
+    std::size_t iz = begin;
+    for (; iz + 8 <= end; iz += 8) {
+        const __m256 zv = _mm256_loadu_ps(z.data() + iz);
+        const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
+        const __m256 s = _mm256_fmadd_ps(rx, vSpm, _mm256_fmadd_ps(zv, vTxZ, vTxX));
+        const __m256i index = _mm256_cvttps_epi32(s);
+        const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
+        const __m256i pair = _mm256_i32gather_epi32(pairs, index, 2);  // little-endian: a low, b high
+        const __m256 a = _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(pair, 16), 16));
+        const __m256 b = _mm256_cvtepi32_ps(_mm256_srai_epi32(pair, 16));
+        const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
+        _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
+    }
+    accumulateRange(trace, lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, iz, end, column);
+}
 #endif
 
 // One image column (pixel x): the sum over waves and channels, written into column[0..nz).
-using Accumulate = void (*)(const float*, float, float, float, float, float, const std::vector<float>&,
+template <typename T>
+using Accumulate = void (*)(const T*, float, float, float, float, float, const std::vector<float>&,
                             const std::vector<float>&, std::size_t, std::span<float>) noexcept;
 
+template <typename T>
 void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const std::vector<float>& zSquared,
-                    double x, const BeamformParams& params, Accumulate accumulate, std::span<float> column) {
+                    double x, const BeamformParams& params, Accumulate<T> accumulate, std::span<float> column) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(data.samplingRateHz / data.soundSpeedMps);
     const float firstSample = static_cast<float>(data.initialTimeS * data.samplingRateHz);
@@ -116,7 +163,7 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
             const float dx2 = static_cast<float>(dx * dx);
             // The element is inside the aperture from depth 2 F# |dx| on.
             const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(2 * params.fNumber * std::abs(dx))) - z.begin());
-            const float* trace = data.trace(w, c);
+            const T* trace = data.trace<T>(w, c);
             if (params.window == Window::Rectangular) {
                 accumulate(trace, lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, first, column);
                 continue;
@@ -126,7 +173,8 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
                 if (!(s >= 0.0f && s < lastIndex)) continue;
                 const auto i = static_cast<std::size_t>(s);
                 const float frac = s - static_cast<float>(i);
-                column[iz] += apodization(dx, z[iz], params) * (trace[i] + frac * (trace[i + 1] - trace[i]));
+                const float a = static_cast<float>(trace[i]), b = static_cast<float>(trace[i + 1]);
+                column[iz] += apodization(dx, z[iz], params) * (a + frac * (b - a));
             }
         }
     }
@@ -145,13 +193,19 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     image.columns.resize(image.nx * image.nz);
     std::vector<float> z(grid.z.begin(), grid.z.end()), zSquared(z.size());
     for (std::size_t i = 0; i < z.size(); ++i) zSquared[i] = z[i] * z[i];
-    Accumulate accumulate = accumulateChannel;
+    const bool avx2 = vectorised && cpuHasAvx2();
+    auto run = [&](auto sampleType) {
+        using T = decltype(sampleType);
+        Accumulate<T> accumulate = accumulateChannel<T>;
 #if defined(__x86_64__)
-    if (vectorised && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) accumulate = accumulateChannelAvx2;
+        if (avx2) accumulate = accumulateChannelAvx2;
 #endif
-    parallelFor(image.nx, threads, [&](std::size_t ix) {
-        beamformColumn(data, z, zSquared, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
-    });
+        parallelFor(image.nx, threads, [&](std::size_t ix) {
+            beamformColumn<T>(data, z, zSquared, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
+        });
+    };
+    if (data.samples16.empty()) run(float{});
+    else run(std::int16_t{});
     return image;
 }
 

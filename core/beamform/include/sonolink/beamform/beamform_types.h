@@ -1,12 +1,14 @@
 // The beamformer's vocabulary, in USTB's conventions: channel data of plane-wave transmits
-// ([wave][channel][sample], float, sample k at t = initialTime + k / fs, t = 0 when the wave
+// ([wave][channel][sample], float or the front end's int16, sample k at t = initialTime + k / fs, t = 0 when the wave
 // crosses the origin), a linear array on z = 0, a pixel grid of x and z vectors (metres), and
 // receive apodization by F-number with a window. Plain value and view types: no threads, no
 // allocation beyond the vectors they own.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "sonolink/util/result.h"
@@ -14,7 +16,10 @@
 namespace sonolink::beamform {
 
 struct ChannelDataView {
-    std::span<const float> samples;        // waves x channels x samplesPerChannel
+    // waves x channels x samplesPerChannel, in one of two types: float (files, tests) or the
+    // front end's int16 ADC samples (beamformed straight from the ring). Exactly one is set.
+    std::span<const float> samples;
+    std::span<const std::int16_t> samples16;
     int waves = 0;
     int channels = 0;
     int samplesPerChannel = 0;
@@ -24,9 +29,13 @@ struct ChannelDataView {
     std::span<const double> elementX;      // one per channel (m)
     std::span<const double> angleRad;      // one per wave: plane-wave steering angle
 
-    [[nodiscard]] const float* trace(int wave, int channel) const noexcept {
-        return samples.data() + (static_cast<std::size_t>(wave) * static_cast<std::size_t>(channels) + static_cast<std::size_t>(channel)) *
-                                    static_cast<std::size_t>(samplesPerChannel);
+    template <typename T>
+    [[nodiscard]] const T* trace(int wave, int channel) const noexcept {
+        const T* base = nullptr;
+        if constexpr (std::is_same_v<T, float>) base = samples.data();
+        else base = samples16.data();
+        return base + (static_cast<std::size_t>(wave) * static_cast<std::size_t>(channels) + static_cast<std::size_t>(channel)) *
+                          static_cast<std::size_t>(samplesPerChannel);
     }
     // InvalidArgument naming the first inconsistency (sizes, rates, element count).
     [[nodiscard]] Status validate() const;
