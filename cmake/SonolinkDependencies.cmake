@@ -27,6 +27,11 @@ sonolink_require("ISA-L" libisal-dev ISAL)
 if(SONOLINK_BUILD_TESTS)
   sonolink_require("GoogleTest/GMock" "libgtest-dev libgmock-dev" GTest)
   sonolink_require("Google Benchmark" libbenchmark-dev benchmark)
+  # Test cross-checks use the distribution's Python, whose numpy, h5py and pydicom the
+  # installer provides (a pyenv or venv python on PATH would not have them).
+  if(NOT Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python3_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "Python for the test cross-checks")
+  endif()
   find_package(Python3 COMPONENTS Interpreter QUIET)
   if(NOT Python3_FOUND)
     list(APPEND _sonolink_missing "  Python 3 (test cross-checks): install the Debian package 'python3'")

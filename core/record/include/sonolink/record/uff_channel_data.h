@@ -1,0 +1,43 @@
+// Raw RF in the UltraSound ToolBox's file format (UFF, HDF5): the channel_data object with its
+// sampling_frequency, initial_time, sound_speed, modulation_frequency, probe geometry, sequence
+// of plane waves and data stored as frames x waves x channels x samples (int16 or float), laid
+// out exactly as USTB writes it, so recordings open in USTB, pyuff and h5py, and their files
+// open here. Errors name the file, the dataset and what is wrong with it.
+// Thread contract: pure functions; HDF5 calls are serialised by the library (thread-safe build
+// or not, call from one thread at a time).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sonolink/beamform/beamform_types.h"
+#include "sonolink/util/result.h"
+
+namespace sonolink::record {
+
+struct UffChannelData {
+    double samplingFrequencyHz = 0;
+    double initialTimeS = 0;
+    double soundSpeedMps = 1540;
+    double modulationFrequencyHz = 0;        // 0: RF data
+    std::vector<double> elementX;            // probe geometry: element centres (m); y = z = 0
+    double elementWidthM = 0;
+    double elementHeightM = 0;
+    std::vector<double> angleRad;            // plane-wave azimuth per wave
+    int frames = 0, waves = 0, channels = 0, samples = 0;
+    std::vector<std::int16_t> data16;        // frames x waves x channels x samples: one of the two
+    std::vector<float> dataFloat;
+
+    // The beamformer's view of one frame (valid while this object lives and is not changed).
+    [[nodiscard]] Result<beamform::ChannelDataView> frame(int index) const;
+};
+
+// Writes (replacing) the group `group` (USTB: "/channel_data") of a new or existing file.
+[[nodiscard]] Status writeUffChannelData(const std::string& path, const UffChannelData& data,
+                                         const std::string& group = "/channel_data");
+// Reads RF channel data (int16, float or double samples) of plane-wave sequences.
+[[nodiscard]] Result<UffChannelData> readUffChannelData(const std::string& path,
+                                                        const std::string& group = "/channel_data");
+
+}  // namespace sonolink::record

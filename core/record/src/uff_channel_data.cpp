@@ -1,0 +1,292 @@
+#include "sonolink/record/uff_channel_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <utility>
+
+#include <fmt/format.h>
+#include <hdf5.h>
+
+namespace sonolink::record {
+namespace {
+
+// An HDF5 identifier closed by its own close function.
+class Handle {
+public:
+    Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+    ~Handle() {
+        if (id_ >= 0) close_(id_);
+    }
+    Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    Handle& operator=(Handle&&) = delete;
+    [[nodiscard]] hid_t get() const noexcept { return id_; }
+    [[nodiscard]] bool ok() const noexcept { return id_ >= 0; }
+
+private:
+    hid_t id_;
+    herr_t (*close_)(hid_t);
+};
+
+void quietHdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }  // errors become Results, not stderr
+
+std::string wavePath(int index) { return fmt::format("wave_{:04d}", index + 1); }
+
+// ---- writing, in USTB's layout: every property a dataset or a group, arrays with "complex" = 0.
+Status writeStringAttribute(hid_t object, const char* name, const std::string& value) {
+    // Variable-length UTF-8, as h5py writes strings: they read back as str, not bytes.
+    Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(type.get(), H5T_VARIABLE);
+    H5Tset_cset(type.get(), H5T_CSET_UTF8);
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    Handle attribute(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    const char* text = value.c_str();
+    if (!attribute.ok() || H5Awrite(attribute.get(), type.get(), &text) < 0) {
+        return fail(ErrorCode::DataLoss, fmt::format("cannot write attribute {}", name));
+    }
+    return {};
+}
+
+Status writeIntAttribute(hid_t object, const char* name, std::vector<int> values) {
+    const hsize_t dims[1] = {values.size()};
+    Handle space(values.size() == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, dims, nullptr), H5Sclose);
+    Handle attribute(H5Acreate2(object, name, H5T_NATIVE_INT, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    if (!attribute.ok() || H5Awrite(attribute.get(), H5T_NATIVE_INT, values.data()) < 0) {
+        return fail(ErrorCode::DataLoss, fmt::format("cannot write attribute {}", name));
+    }
+    return {};
+}
+
+Status writeArray(hid_t parent, const char* name, hid_t memoryType, hid_t fileType, std::vector<hsize_t> dims, const void* values) {
+    Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+    Handle dataset(H5Dcreate2(parent, name, fileType, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+    if (!dataset.ok() || H5Dwrite(dataset.get(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) < 0) {
+        return fail(ErrorCode::DataLoss, fmt::format("cannot write dataset {} (disk full?)", name));
+    }
+    return writeIntAttribute(dataset.get(), "complex", {0});
+}
+
+Status writeScalar(hid_t parent, const char* name, double value) {
+    return writeArray(parent, name, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {1, 1}, &value);
+}
+
+Status writePoint(hid_t parent, const char* name, double distance, double azimuth) {
+    Handle group(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (!group.ok()) return fail(ErrorCode::DataLoss, fmt::format("cannot create group {}", name));
+    if (auto ok = writeStringAttribute(group.get(), "class", "uff.point"); !ok) return ok;
+    if (auto ok = writeScalar(group.get(), "distance", distance); !ok) return ok;
+    if (auto ok = writeScalar(group.get(), "azimuth", azimuth); !ok) return ok;
+    return writeScalar(group.get(), "elevation", 0.0);
+}
+
+Status writeWave(hid_t wave, double angle, double soundSpeed) {
+    if (auto ok = writeStringAttribute(wave, "class", "uff.wave"); !ok) return ok;
+    const int plane = 0;  // uff.wavefront.plane
+    if (auto ok = writeArray(wave, "wavefront", H5T_NATIVE_INT, H5T_STD_I32LE, {1, 1}, &plane); !ok) return ok;
+    if (auto ok = writePoint(wave, "source", std::numeric_limits<double>::infinity(), angle); !ok) return ok;
+    if (auto ok = writePoint(wave, "origin", 0, 0); !ok) return ok;
+    if (auto ok = writeScalar(wave, "delay", 0.0); !ok) return ok;
+    return writeScalar(wave, "sound_speed", soundSpeed);
+}
+
+// ---- reading
+Result<Handle> openDataset(hid_t parent, const std::string& name, const std::string& where) {
+    if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: dataset '{}' is missing", where, name));
+    Handle dataset(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose);
+    if (!dataset.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' is not a dataset (complex data is stored as a group: IQ is not supported yet)", where, name));
+    return dataset;
+}
+
+Result<std::vector<hsize_t>> dimensions(hid_t dataset) {
+    Handle space(H5Dget_space(dataset), H5Sclose);
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0)));
+    if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    return dims;
+}
+
+Result<std::vector<double>> readDoubles(hid_t parent, const std::string& name, const std::string& where) {
+    auto dataset = openDataset(parent, name, where);
+    if (!dataset) return fail(std::move(dataset.error()));
+    auto dims = dimensions(dataset->get());
+    hsize_t count = 1;
+    for (auto d : *dims) count *= d;
+    std::vector<double> values(count);
+    if (count > 0 && H5Dread(dataset->get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' cannot be read as numbers", where, name));
+    }
+    return values;
+}
+
+Result<double> readScalar(hid_t parent, const std::string& name, const std::string& where) {
+    auto values = readDoubles(parent, name, where);
+    if (!values) return fail(std::move(values.error()));
+    if (values->size() != 1) return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' holds {} values, expected one", where, name, values->size()));
+    return values->front();
+}
+
+Result<double> readPlaneWaveAngle(hid_t wave, const std::string& where) {
+    if (H5Lexists(wave, "wavefront", H5P_DEFAULT) > 0) {
+        auto wavefront = readScalar(wave, "wavefront", where);
+        if (!wavefront) return fail(std::move(wavefront.error()));
+        if (*wavefront != 0) return fail(ErrorCode::Unimplemented, fmt::format("{}: wavefront {} is not a plane wave (only plane waves are supported yet)", where, *wavefront));
+    }
+    if (H5Lexists(wave, "source", H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: 'source' is missing", where));
+    Handle source(H5Gopen2(wave, "source", H5P_DEFAULT), H5Gclose);
+    return readScalar(source.get(), "azimuth", where + "/source");
+}
+
+}  // namespace
+
+Result<beamform::ChannelDataView> UffChannelData::frame(int index) const {
+    if (index < 0 || index >= frames) return fail(ErrorCode::InvalidArgument, fmt::format("frame {} of {}", index, frames));
+    const auto perFrame = static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samples);
+    beamform::ChannelDataView view;
+    if (!data16.empty()) view.samples16 = std::span<const std::int16_t>(data16).subspan(static_cast<std::size_t>(index) * perFrame, perFrame);
+    else view.samples = std::span<const float>(dataFloat).subspan(static_cast<std::size_t>(index) * perFrame, perFrame);
+    view.waves = waves;
+    view.channels = channels;
+    view.samplesPerChannel = samples;
+    view.samplingRateHz = samplingFrequencyHz;
+    view.initialTimeS = initialTimeS;
+    view.soundSpeedMps = soundSpeedMps;
+    view.elementX = elementX;
+    view.angleRad = angleRad;
+    if (auto ok = view.validate(); !ok) return fail(std::move(ok.error()));
+    return view;
+}
+
+Status writeUffChannelData(const std::string& path, const UffChannelData& d, const std::string& group) {
+    quietHdf5();
+    const auto expected = static_cast<std::size_t>(d.frames) * static_cast<std::size_t>(d.waves) * static_cast<std::size_t>(d.channels) * static_cast<std::size_t>(d.samples);
+    const auto held = d.data16.empty() ? d.dataFloat.size() : d.data16.size();
+    if (held != expected || d.elementX.size() != static_cast<std::size_t>(d.channels) || d.angleRad.size() != static_cast<std::size_t>(d.waves)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("inconsistent channel data: {} samples for {} frames x {} waves x {} channels x {} samples, {} elements, {} angles",
+                                                            held, d.frames, d.waves, d.channels, d.samples, d.elementX.size(), d.angleRad.size()));
+    }
+    const bool exists = std::filesystem::exists(path);
+    Handle file(exists ? H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT) : H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    if (!file.ok()) return fail(ErrorCode::Unavailable, fmt::format("cannot {} HDF5 file {}", exists ? "open" : "create", path));
+    if (H5Lexists(file.get(), group.c_str(), H5P_DEFAULT) > 0) H5Ldelete(file.get(), group.c_str(), H5P_DEFAULT);
+    Handle g(H5Gcreate2(file.get(), group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (!g.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
+    auto step = [&](Status s) -> Status { return s ? s : fail(std::move(s.error()).addContext("writing " + path + group)); };
+    if (auto ok = step(writeStringAttribute(g.get(), "class", "uff.channel_data")); !ok) return ok;
+    if (auto ok = step(writeStringAttribute(g.get(), "name", "SonoLink recording")); !ok) return ok;
+    if (auto ok = step(writeScalar(g.get(), "sampling_frequency", d.samplingFrequencyHz)); !ok) return ok;
+    if (auto ok = step(writeScalar(g.get(), "initial_time", d.initialTimeS)); !ok) return ok;
+    if (auto ok = step(writeScalar(g.get(), "sound_speed", d.soundSpeedMps)); !ok) return ok;
+    if (auto ok = step(writeScalar(g.get(), "modulation_frequency", d.modulationFrequencyHz)); !ok) return ok;
+    const std::vector<hsize_t> dims{static_cast<hsize_t>(d.frames), static_cast<hsize_t>(d.waves), static_cast<hsize_t>(d.channels), static_cast<hsize_t>(d.samples)};
+    auto written = d.data16.empty() ? writeArray(g.get(), "data", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, dims, d.dataFloat.data())
+                                    : writeArray(g.get(), "data", H5T_NATIVE_INT16, H5T_STD_I16LE, dims, d.data16.data());
+    if (auto ok = step(std::move(written)); !ok) return ok;
+    {
+        Handle probe(H5Gcreate2(g.get(), "probe", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+        if (auto ok = step(writeStringAttribute(probe.get(), "class", "uff.linear_array")); !ok) return ok;
+        const auto n = d.elementX.size();
+        std::vector<double> geometry(7 * n, 0.0);  // rows: x, y, z, theta, phi, width, height
+        for (std::size_t e = 0; e < n; ++e) {
+            geometry[e] = d.elementX[e];
+            geometry[5 * n + e] = d.elementWidthM;
+            geometry[6 * n + e] = d.elementHeightM;
+        }
+        if (auto ok = step(writeArray(probe.get(), "geometry", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {7, n}, geometry.data())); !ok) return ok;
+        if (auto ok = step(writePoint(probe.get(), "origin", 0, 0)); !ok) return ok;
+    }
+    Handle sequence(H5Gcreate2(g.get(), "sequence", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (d.waves == 1) return step(writeWave(sequence.get(), d.angleRad[0], d.soundSpeedMps));  // a 1x1 list is the object itself
+    if (auto ok = step(writeIntAttribute(sequence.get(), "size", {1, d.waves})); !ok) return ok;
+    for (int w = 0; w < d.waves; ++w) {
+        Handle wave(H5Gcreate2(sequence.get(), wavePath(w).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+        if (auto ok = step(writeWave(wave.get(), d.angleRad[static_cast<std::size_t>(w)], d.soundSpeedMps)); !ok) return ok;
+    }
+    return {};
+}
+
+Result<UffChannelData> readUffChannelData(const std::string& path, const std::string& group) {
+    quietHdf5();
+    if (!std::filesystem::exists(path)) return fail(ErrorCode::NotFound, fmt::format("no such file: {}", path));
+    Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    if (!file.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{} is not an HDF5 file", path));
+    if (H5Lexists(file.get(), group.c_str(), H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: no group {}", path, group));
+    Handle g(H5Gopen2(file.get(), group.c_str(), H5P_DEFAULT), H5Gclose);
+    const std::string where = path + ":" + group;
+    UffChannelData d;
+    for (auto [name, out] : {std::pair{"sampling_frequency", &d.samplingFrequencyHz}, std::pair{"initial_time", &d.initialTimeS},
+                             std::pair{"sound_speed", &d.soundSpeedMps}, std::pair{"modulation_frequency", &d.modulationFrequencyHz}}) {
+        auto value = readScalar(g.get(), name, where);
+        if (!value) return fail(std::move(value.error()));
+        *out = *value;
+    }
+    if (d.modulationFrequencyHz != 0) return fail(ErrorCode::Unimplemented, fmt::format("{}: modulation frequency {} Hz: IQ data is not supported yet", where, d.modulationFrequencyHz));
+    // data: frames x waves x channels x samples (USTB's [samples x channels x waves x frames] seen from HDF5).
+    auto dataset = openDataset(g.get(), "data", where);
+    if (!dataset) return fail(std::move(dataset.error()));
+    auto dims = dimensions(dataset->get());
+    std::vector<hsize_t> full(4, 1);
+    if (dims->size() < 2 || dims->size() > 4) return fail(ErrorCode::InvalidArgument, fmt::format("{}: data has rank {}, expected 2 to 4", where, dims->size()));
+    std::copy(dims->begin(), dims->end(), full.end() - static_cast<std::ptrdiff_t>(dims->size()));
+    d.frames = static_cast<int>(full[0]);
+    d.waves = static_cast<int>(full[1]);
+    d.channels = static_cast<int>(full[2]);
+    d.samples = static_cast<int>(full[3]);
+    const auto count = full[0] * full[1] * full[2] * full[3];
+    Handle type(H5Dget_type(dataset->get()), H5Tclose);
+    const bool int16 = H5Tget_class(type.get()) == H5T_INTEGER && H5Tget_size(type.get()) == 2;
+    herr_t status = 0;
+    if (int16) {
+        d.data16.resize(count);
+        status = H5Dread(dataset->get(), H5T_NATIVE_INT16, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.data16.data());
+    } else {
+        d.dataFloat.resize(count);
+        status = H5Dread(dataset->get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.dataFloat.data());
+    }
+    if (status < 0) return fail(ErrorCode::InvalidArgument, fmt::format("{}: data cannot be read as samples", where));
+    // probe geometry: 7 x N (x, y, z, theta, phi, width, height).
+    if (H5Lexists(g.get(), "probe", H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: 'probe' is missing", where));
+    Handle probe(H5Gopen2(g.get(), "probe", H5P_DEFAULT), H5Gclose);
+    auto geometry = readDoubles(probe.get(), "geometry", where + "/probe");
+    if (!geometry) return fail(std::move(geometry.error()));
+    if (geometry->size() != 7u * static_cast<std::size_t>(d.channels)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}/probe: geometry holds {} values; {} channels need 7 x {}", where, geometry->size(), d.channels, d.channels));
+    }
+    d.elementX.assign(geometry->begin(), geometry->begin() + d.channels);
+    d.elementWidthM = (*geometry)[5u * static_cast<std::size_t>(d.channels)];
+    d.elementHeightM = (*geometry)[6u * static_cast<std::size_t>(d.channels)];
+    // sequence: one wave object, or a list of them (attribute size = [1, n]).
+    if (H5Lexists(g.get(), "sequence", H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: 'sequence' is missing", where));
+    Handle sequence(H5Gopen2(g.get(), "sequence", H5P_DEFAULT), H5Gclose);
+    int listed = 0;
+    if (H5Aexists(sequence.get(), "size") > 0) {
+        Handle attribute(H5Aopen(sequence.get(), "size", H5P_DEFAULT), H5Aclose);
+        Handle space(H5Aget_space(attribute.get()), H5Sclose);
+        const auto n = H5Sget_simple_extent_npoints(space.get());
+        std::vector<double> size(static_cast<std::size_t>(std::max<hssize_t>(n, 1)));
+        H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, size.data());
+        listed = size.size() >= 2 ? static_cast<int>(size[1]) : 0;
+    }
+    if (listed > 1) {
+        for (int w = 0; w < listed; ++w) {
+            const auto name = wavePath(w);
+            if (H5Lexists(sequence.get(), name.c_str(), H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}/sequence: '{}' is missing", where, name));
+            Handle wave(H5Gopen2(sequence.get(), name.c_str(), H5P_DEFAULT), H5Gclose);
+            auto angle = readPlaneWaveAngle(wave.get(), where + "/sequence/" + name);
+            if (!angle) return fail(std::move(angle.error()));
+            d.angleRad.push_back(*angle);
+        }
+    } else {
+        auto angle = readPlaneWaveAngle(sequence.get(), where + "/sequence");
+        if (!angle) return fail(std::move(angle.error()));
+        d.angleRad.push_back(*angle);
+    }
+    if (static_cast<int>(d.angleRad.size()) != d.waves) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: the sequence has {} waves but the data {}", where, d.angleRad.size(), d.waves));
+    }
+    return d;
+}
+
+}  // namespace sonolink::record

@@ -1,0 +1,81 @@
+#include "sonolink/record/uff_channel_data.h"
+
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+
+#include <gtest/gtest.h>
+
+#include "sonolink/beamform/cpu_beamformer.h"
+
+namespace sonolink::record {
+namespace {
+
+UffChannelData pointTarget() {
+    UffChannelData d;
+    d.samplingFrequencyHz = 40e6;
+    d.initialTimeS = 1e-6;
+    d.frames = 2;
+    d.waves = 2;
+    d.channels = 32;
+    d.samples = 800;
+    for (int e = 0; e < 32; ++e) d.elementX.push_back((e - 15.5) * 0.3e-3);
+    d.angleRad = {-0.1, 0.1};
+    for (int f = 0; f < 2; ++f) {
+        for (int w = 0; w < 2; ++w) {
+            for (int e = 0; e < 32; ++e) {
+                const double tau = (10e-3 * std::cos(d.angleRad[static_cast<std::size_t>(w)]) + std::hypot(d.elementX[static_cast<std::size_t>(e)], 10e-3)) / 1540;
+                for (int k = 0; k < 800; ++k) {
+                    const double t = d.initialTimeS + k / 40e6 - tau;
+                    d.data16.push_back(static_cast<std::int16_t>(std::lround((1000 + f) * std::exp(-t * t / (2 * 1e-14)) * std::cos(2 * std::numbers::pi * 5e6 * t))));
+                }
+            }
+        }
+    }
+    return d;
+}
+
+class UffChannelDataTest : public ::testing::Test {
+protected:
+    std::filesystem::path path = std::filesystem::temp_directory_path() / ("sonolink_uff_test_" + std::to_string(::getpid()) + ".uff");
+    void TearDown() override { std::filesystem::remove(path); }
+};
+
+TEST_F(UffChannelDataTest, RoundTripKeepsEverySampleAndBeamformsTheSame) {
+    const auto original = pointTarget();
+    ASSERT_TRUE(writeUffChannelData(path.string(), original));
+    auto back = readUffChannelData(path.string());
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->data16, original.data16);
+    EXPECT_EQ(back->elementX, original.elementX);
+    EXPECT_EQ(back->angleRad, original.angleRad);
+    EXPECT_DOUBLE_EQ(back->initialTimeS, original.initialTimeS);
+    const auto grid = beamform::PixelGrid::fromRanges(-2e-3, 2e-3, 9, 8e-3, 12e-3, 41);
+    for (int f = 0; f < 2; ++f) {
+        auto a = beamform::delayAndSum(*original.frame(f), grid, {});
+        auto b = beamform::delayAndSum(*back->frame(f), grid, {});
+        ASSERT_TRUE(a && b);
+        EXPECT_EQ(a->columns, b->columns);
+    }
+    // Writing again replaces the group, it does not fail or append.
+    ASSERT_TRUE(writeUffChannelData(path.string(), original));
+    EXPECT_TRUE(readUffChannelData(path.string()));
+}
+
+TEST_F(UffChannelDataTest, InconsistentDataIsNotWritten) {
+    auto d = pointTarget();
+    d.angleRad.pop_back();
+    auto written = writeUffChannelData(path.string(), d);
+    ASSERT_FALSE(written);
+    EXPECT_NE(written.error().message().find("inconsistent channel data"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST_F(UffChannelDataTest, FrameOutOfRange) {
+    const auto d = pointTarget();
+    EXPECT_FALSE(d.frame(2));
+    EXPECT_FALSE(d.frame(-1));
+}
+
+}  // namespace
+}  // namespace sonolink::record
