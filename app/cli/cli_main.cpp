@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     addStreamCommand(app, exitCode);
     addBenchCommand(app, exitCode);
     addLinkCommand(app, exitCode);
+    addBeamformCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

@@ -12,6 +12,7 @@ void addProbeCommand(CLI::App& app, int& exitCode);
 void addStreamCommand(CLI::App& app, int& exitCode);
 void addBenchCommand(CLI::App& app, int& exitCode);
 void addLinkCommand(CLI::App& app, int& exitCode);
+void addBeamformCommand(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // Prints version, git hash, build type and built optional parts.

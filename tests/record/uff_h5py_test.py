@@ -8,8 +8,13 @@ import subprocess
 import tempfile
 import unittest
 
+import sys
+
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
+from ustb_uff import write_ustb  # noqa: E402
 
 TOOL = os.environ["SONOLINK_UFF_TOOL"]
 
@@ -17,45 +22,6 @@ TOOL = os.environ["SONOLINK_UFF_TOOL"]
 def read(path):
     proc = subprocess.run([TOOL, "read", path], capture_output=True, text=True, timeout=60)
     return proc.returncode, json.loads(proc.stdout)
-
-
-def scalar(group, name, value):
-    ds = group.create_dataset(name, data=np.array([[value]], dtype=np.float64))
-    ds.attrs["complex"] = np.array([[0]], dtype=np.uint8)
-
-
-def point(group, name, distance, azimuth):
-    g = group.create_group(name)
-    g.attrs["class"] = "uff.point"
-    for key, value in (("distance", distance), ("azimuth", azimuth), ("elevation", 0.0)):
-        scalar(g, key, value)
-
-
-def write_ustb(path, data, angles, element_x, drop=None, geometry_elements=None):
-    """A channel_data group as USTB writes it (data seen from HDF5 as frames x waves x channels x samples)."""
-    with h5py.File(path, "w") as f:
-        g = f.create_group("channel_data")
-        g.attrs["class"] = "uff.channel_data"
-        for key, value in (("sampling_frequency", 25e6), ("initial_time", 1e-6), ("sound_speed", 1500.0), ("modulation_frequency", 0.0)):
-            if key != drop:
-                scalar(g, key, value)
-        d = g.create_dataset("data", data=data)
-        d.attrs["complex"] = np.array([[0]], dtype=np.uint8)
-        probe = g.create_group("probe")
-        probe.attrs["class"] = "uff.linear_array"
-        n = geometry_elements or len(element_x)
-        geometry = np.zeros((7, n))
-        geometry[0, :] = (list(element_x) * 2)[:n]
-        probe.create_dataset("geometry", data=geometry).attrs["complex"] = 0
-        seq = g.create_group("sequence")
-        waves = [seq] if len(angles) == 1 else []
-        if len(angles) > 1:
-            seq.attrs["size"] = np.array([1, len(angles)], dtype=np.float64)
-            waves = [seq.create_group(f"wave_{i + 1:04d}") for i in range(len(angles))]
-        for wave, angle in zip(waves, angles):
-            wave.attrs["class"] = "uff.wave"
-            wave.create_dataset("wavefront", data=np.array([[0]], dtype=np.float64))
-            point(wave, "source", np.inf, angle)
 
 
 class UffTest(unittest.TestCase):

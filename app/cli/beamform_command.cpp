@@ -1,0 +1,130 @@
+// sonolink-cli beamform: beamform a UFF file (or a SonoLink recording, which is one) on the CPU
+// reference beamformer and write the envelope or dB image as .npy [nz, nx] and a PNG.
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "sonolink/beamform/cpu_beamformer.h"
+#include "sonolink/image/image_files.h"
+#include "sonolink/record/uff_channel_data.h"
+
+namespace sonolink::cli {
+namespace {
+
+struct BeamformOptions {
+    std::string file;
+    std::string group = "/channel_data";
+    std::string xRange, zRange;  // "start:stop:count" in mm
+    double fNumber = 1.5;
+    std::string window = "rectangular";
+    std::string output = "db";   // db or envelope
+    double dynamicRangeDb = 60;
+    double gainDb = 0;
+    int frame = -1;              // -1: every frame
+    std::string outputDir = ".";
+    std::string name = "image";
+    bool json = false;
+};
+
+struct Range {
+    double start, stop;
+    std::size_t count;
+};
+
+Result<Range> parseRange(const std::string& text, const char* what) {
+    Range r{};
+    char extra = 0;
+    if (std::sscanf(text.c_str(), "%lf:%lf:%zu%c", &r.start, &r.stop, &r.count, &extra) != 3 || r.count == 0 || !(r.stop >= r.start)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("--{} '{}': expected START:STOP:COUNT in mm, START <= STOP, COUNT >= 1", what, text));
+    }
+    return r;
+}
+
+Status checkGridAgainstData(const beamform::PixelGrid& grid, const record::UffChannelData& data, double fNumber) {
+    // The deepest echo the record holds came back at its last sample, from z = c t / 2 at most.
+    const double recordEnd = data.initialTimeS + (data.samples - 1) / data.samplingFrequencyHz;
+    const double deepest = data.soundSpeedMps * recordEnd / 2;
+    if (grid.z.back() > deepest) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("the grid reaches z = {:.2f} mm but the record ends at {:.2f} mm (initial time {:.2f} us + {} samples at {:.1f} MHz)",
+                                                            grid.z.back() * 1e3, deepest * 1e3, data.initialTimeS * 1e6, data.samples, data.samplingFrequencyHz / 1e6));
+    }
+    const auto [lo, hi] = std::minmax_element(data.elementX.begin(), data.elementX.end());
+    const double reach = grid.z.back() / (2 * fNumber);
+    const auto [xlo, xhi] = std::minmax_element(grid.x.begin(), grid.x.end());
+    if (*xhi < *lo - reach || *xlo > *hi + reach) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("the grid's x from {:.2f} to {:.2f} mm lies outside the array ({:.2f} to {:.2f} mm) and its aperture",
+                                                            *xlo * 1e3, *xhi * 1e3, *lo * 1e3, *hi * 1e3));
+    }
+    return {};
+}
+
+int runBeamform(const BeamformOptions& o) {
+    auto fail1 = [&](const Error& e) {
+        std::cerr << "sonolink-cli beamform: " << e.describe() << '\n';
+        return kExitFailed;
+    };
+    auto xr = parseRange(o.xRange, "x-range");
+    auto zr = parseRange(o.zRange, "z-range");
+    if (!xr) return fail1(xr.error());
+    if (!zr) return fail1(zr.error());
+    const auto grid = beamform::PixelGrid::fromRanges(xr->start * 1e-3, xr->stop * 1e-3, xr->count, zr->start * 1e-3, zr->stop * 1e-3, zr->count);
+    if (auto ok = grid.validate(); !ok) return fail1(ok.error());
+    auto data = record::readUffChannelData(o.file, o.group);
+    if (!data) return fail1(data.error());
+    beamform::BeamformParams params;
+    params.fNumber = o.fNumber;
+    params.window = o.window == "hann" ? beamform::Window::Hann : o.window == "tukey" ? beamform::Window::Tukey : beamform::Window::Rectangular;
+    if (auto ok = checkGridAgainstData(grid, *data, o.fNumber); !ok) return fail1(ok.error());
+    if (o.frame >= data->frames) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("--frame {}: the file holds {} frames", o.frame, data->frames)));
+    std::filesystem::create_directories(o.outputDir);
+    nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()}};
+    const int first = o.frame >= 0 ? o.frame : 0, last = o.frame >= 0 ? o.frame : data->frames - 1;
+    for (int f = first; f <= last; ++f) {
+        auto view = data->frame(f);
+        if (!view) return fail1(view.error());
+        const auto start = std::chrono::steady_clock::now();
+        auto image = beamform::delayAndSum(*view, grid, params);
+        if (!image) return fail1(image.error());
+        beamform::envelopeAlongDepth(*image);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const auto envelope = image->rowMajor();
+        const auto db = beamform::logCompress(envelope, o.dynamicRangeDb, o.gainDb);
+        const auto base = (std::filesystem::path(o.outputDir) / (first == last ? o.name : fmt::format("{}_{:04d}", o.name, f))).string();
+        if (auto ok = image::writeNpy(base + ".npy", o.output == "envelope" ? envelope : db, image->nz, image->nx); !ok) return fail1(ok.error());
+        if (auto ok = image::writePng(base + ".png", db, image->nz, image->nx, static_cast<float>(-o.dynamicRangeDb), 0.0f); !ok) return fail1(ok.error());
+        report["frames"].push_back({{"frame", f}, {"ms", ms}, {"npy", base + ".npy"}, {"png", base + ".png"}});
+        if (!o.json) std::cout << fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png\n", f, ms, image->nx, image->nz,
+                                              data->channels, data->waves, base, base);
+    }
+    if (o.json) std::cout << report.dump(2) << '\n';
+    return kExitOk;
+}
+
+}  // namespace
+
+void addBeamformCommand(CLI::App& app, int& exitCode) {
+    auto o = std::make_shared<BeamformOptions>();
+    auto* cmd = app.add_subcommand("beamform", "Beamform a UFF file (plane waves) into an envelope or dB image: .npy [nz, nx] and PNG");
+    cmd->add_option("FILE", o->file, "UFF file (HDF5) with a channel_data group")->required();
+    cmd->add_option("--group", o->group, "The channel_data group in the file")->capture_default_str();
+    cmd->add_option("--x-range", o->xRange, "Lateral grid START:STOP:COUNT in mm")->required();
+    cmd->add_option("--z-range", o->zRange, "Depth grid START:STOP:COUNT in mm")->required();
+    cmd->add_option("--f-number", o->fNumber, "Receive F-number")->check(CLI::Range(0.1, 20.0))->capture_default_str();
+    cmd->add_option("--window", o->window, "rectangular, hann or tukey")->check(CLI::IsMember({"rectangular", "hann", "tukey"}))->capture_default_str();
+    cmd->add_option("--output", o->output, "What the .npy holds: db or envelope")->check(CLI::IsMember({"db", "envelope"}))->capture_default_str();
+    cmd->add_option("--dynamic-range", o->dynamicRangeDb, "dB shown (PNG, dB image)")->capture_default_str();
+    cmd->add_option("--gain", o->gainDb, "dB added before clipping")->capture_default_str();
+    cmd->add_option("--frame", o->frame, "Only this frame (default: every frame)");
+    cmd->add_option("--output-dir", o->outputDir, "Where the files go")->capture_default_str();
+    cmd->add_option("--name", o->name, "Base name of the files")->capture_default_str();
+    cmd->add_flag("--json", o->json, "Print JSON");
+    cmd->callback([o, &exitCode] { exitCode = runBeamform(*o); });
+}
+
+}  // namespace sonolink::cli

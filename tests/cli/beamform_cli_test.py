@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""sonolink-cli beamform end to end: a point-target phantom written with h5py in USTB's UFF
+layout is beamformed into .npy [nz, nx] and PNG, the targets land where they are, and bad
+input (missing dataset, inconsistent shapes, a grid outside the data) is named.
+Run by CTest with SONOLINK_CLI set (and the distribution's python3: numpy, h5py)."""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+import zlib
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
+from ustb_uff import write_ustb  # noqa: E402
+
+CLI = os.environ["SONOLINK_CLI"]
+C, FC, FS, PITCH, N = 1540.0, 5e6, 25e6, 0.3e-3, 64
+TARGETS = [(-3e-3, 12e-3), (2e-3, 18e-3)]
+
+
+def phantom(angles_deg):
+    x_el = (np.arange(N) - (N - 1) / 2) * PITCH
+    t = 1e-6 + np.arange(900) / FS  # write_ustb stores initial_time = 1 us, fs = 25 MHz, c = 1500
+    data = np.zeros((1, len(angles_deg), N, t.size))
+    sigma = 1 / (2 * np.pi * 0.6 * FC / (2 * np.sqrt(2 * np.log(2))))
+    for w, a in enumerate(np.deg2rad(angles_deg)):
+        for x, z in TARGETS:
+            tau = (x * np.sin(a) + z * np.cos(a)) / 1500.0 + np.hypot(x - x_el, z)[:, None] / 1500.0
+            dt = t[None, :] - tau
+            data[0, w] += 3000 * np.exp(-dt**2 / (2 * sigma**2)) * np.cos(2 * np.pi * FC * dt)
+    return np.round(data).astype(np.int16), x_el
+
+
+def run(*args):
+    return subprocess.run([CLI, "beamform", *args], capture_output=True, text=True, timeout=120)
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        blob = f.read()
+    assert blob[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", blob[16:24])
+    idat = blob.index(b"IDAT")
+    length = struct.unpack(">I", blob[idat - 4:idat])[0]
+    pixels = zlib.decompress(blob[idat + 4:idat + 4 + length])
+    assert len(pixels) == height * (width + 1)
+    return width, height
+
+
+class BeamformCliTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.file = os.path.join(self.dir.name, "phantom.uff")
+        data, x_el = phantom([-6, 0, 6])
+        write_ustb(self.file, data, list(np.deg2rad([-6, 0, 6])), x_el)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_targets_land_where_they_are(self):
+        out = os.path.join(self.dir.name, "out")
+        proc = run(self.file, "--x-range", "-6:6:121", "--z-range", "8:22:281", "--f-number", "1.5",
+                   "--output", "envelope", "--output-dir", out, "--name", "pt")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertRegex(proc.stdout, r"frame 0: [0-9.]+ ms \(121 x 281 pixels, 64 channels, 3 waves\)")
+        image = np.load(os.path.join(out, "pt.npy"))
+        self.assertEqual(image.shape, (281, 121))  # [nz, nx], depth along rows
+        self.assertEqual(image.dtype, np.float32)
+        x = np.linspace(-6e-3, 6e-3, 121)
+        z = np.linspace(8e-3, 22e-3, 281)
+        for tx, tz in TARGETS:
+            # the brightest pixel in a 2 mm box around each target
+            box = (np.abs(z - tz) < 1e-3)[:, None] & (np.abs(x - tx) < 1e-3)[None, :]
+            iz, ix = np.unravel_index(np.argmax(np.where(box, image, 0)), image.shape)
+            self.assertLess(abs(x[ix] - tx), 0.15e-3)
+            self.assertLess(abs(z[iz] - tz), 0.1e-3)
+        self.assertEqual(png_size(os.path.join(out, "pt.png")), (121, 281))
+
+    def test_db_image_is_clipped_to_the_dynamic_range(self):
+        out = os.path.join(self.dir.name, "db")
+        proc = run(self.file, "--x-range", "-6:6:61", "--z-range", "8:22:141", "--dynamic-range", "50", "--output-dir", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        image = np.load(os.path.join(out, "image.npy"))
+        self.assertAlmostEqual(float(image.max()), 0.0, places=4)
+        self.assertGreaterEqual(float(image.min()), -50.0)
+
+    def test_bad_input_is_named(self):
+        proc = run(self.file, "--x-range", "-6:6:61", "--z-range", "8:80:141")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("the grid reaches z = 80.00 mm but the record ends at", proc.stderr)
+        proc = run(self.file, "--x-range", "40:50:11", "--z-range", "8:20:41")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("lies outside the array", proc.stderr)
+        proc = run(self.file, "--x-range", "6:-6:61", "--z-range", "8:20:41")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("START <= STOP", proc.stderr)
+        data, x_el = phantom([0])
+        broken = os.path.join(self.dir.name, "broken.uff")
+        write_ustb(broken, data, [0.0], x_el, drop="sound_speed")
+        proc = run(broken, "--x-range", "-6:6:61", "--z-range", "8:20:41")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("dataset 'sound_speed' is missing", proc.stderr)
+        mismatch = os.path.join(self.dir.name, "mismatch.uff")
+        write_ustb(mismatch, data, [0.0], x_el, geometry_elements=N + 2)
+        proc = run(mismatch, "--x-range", "-6:6:61", "--z-range", "8:20:41")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("geometry holds", proc.stderr)
+        proc = run(os.path.join(self.dir.name, "none.uff"), "--x-range", "-6:6:61", "--z-range", "8:20:41")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("no such file", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
