@@ -1,4 +1,5 @@
 #include "sonolink/record/uff_channel_data.h"
+#include "sonolink/record/uff_stream_writer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +23,14 @@ public:
     Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, -1)), close_(other.close_) {}
     Handle(const Handle&) = delete;
     Handle& operator=(const Handle&) = delete;
-    Handle& operator=(Handle&&) = delete;
+    Handle& operator=(Handle&& other) noexcept {
+        if (this != &other) {
+            if (id_ >= 0) close_(id_);
+            id_ = std::exchange(other.id_, -1);
+            close_ = other.close_;
+        }
+        return *this;
+    }
     [[nodiscard]] hid_t get() const noexcept { return id_; }
     [[nodiscard]] bool ok() const noexcept { return id_ >= 0; }
 
@@ -139,6 +147,38 @@ Result<double> readPlaneWaveAngle(hid_t wave, const std::string& where) {
     return readScalar(source.get(), "azimuth", where + "/source");
 }
 
+// Everything but "data" (the stream writer adds that frame by frame).
+Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& where) {
+    auto step = [&](Status s) -> Status { return s ? s : fail(std::move(s.error()).addContext("writing " + where)); };
+    if (auto ok = step(writeStringAttribute(g, "class", "uff.channel_data")); !ok) return ok;
+    if (auto ok = step(writeStringAttribute(g, "name", "SonoLink recording")); !ok) return ok;
+    if (auto ok = step(writeScalar(g, "sampling_frequency", d.samplingFrequencyHz)); !ok) return ok;
+    if (auto ok = step(writeScalar(g, "initial_time", d.initialTimeS)); !ok) return ok;
+    if (auto ok = step(writeScalar(g, "sound_speed", d.soundSpeedMps)); !ok) return ok;
+    if (auto ok = step(writeScalar(g, "modulation_frequency", d.modulationFrequencyHz)); !ok) return ok;
+    {
+        Handle probe(H5Gcreate2(g, "probe", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+        if (auto ok = step(writeStringAttribute(probe.get(), "class", "uff.linear_array")); !ok) return ok;
+        const auto n = d.elementX.size();
+        std::vector<double> geometry(7 * n, 0.0);  // rows: x, y, z, theta, phi, width, height
+        for (std::size_t e = 0; e < n; ++e) {
+            geometry[e] = d.elementX[e];
+            geometry[5 * n + e] = d.elementWidthM;
+            geometry[6 * n + e] = d.elementHeightM;
+        }
+        if (auto ok = step(writeArray(probe.get(), "geometry", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {7, n}, geometry.data())); !ok) return ok;
+        if (auto ok = step(writePoint(probe.get(), "origin", 0, 0)); !ok) return ok;
+    }
+    Handle sequence(H5Gcreate2(g, "sequence", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (d.waves == 1) return step(writeWave(sequence.get(), d.angleRad[0], d.soundSpeedMps));  // a 1x1 list is the object itself
+    if (auto ok = step(writeIntAttribute(sequence.get(), "size", {1, d.waves})); !ok) return ok;
+    for (int w = 0; w < d.waves; ++w) {
+        Handle wave(H5Gcreate2(sequence.get(), wavePath(w).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+        if (auto ok = step(writeWave(wave.get(), d.angleRad[static_cast<std::size_t>(w)], d.soundSpeedMps)); !ok) return ok;
+    }
+    return {};
+}
+
 }  // namespace
 
 Result<beamform::ChannelDataView> UffChannelData::frame(int index) const {
@@ -174,37 +214,10 @@ Status writeUffChannelData(const std::string& path, const UffChannelData& d, con
     Handle g(H5Gcreate2(file.get(), group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     if (!g.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
     auto step = [&](Status s) -> Status { return s ? s : fail(std::move(s.error()).addContext("writing " + path + group)); };
-    if (auto ok = step(writeStringAttribute(g.get(), "class", "uff.channel_data")); !ok) return ok;
-    if (auto ok = step(writeStringAttribute(g.get(), "name", "SonoLink recording")); !ok) return ok;
-    if (auto ok = step(writeScalar(g.get(), "sampling_frequency", d.samplingFrequencyHz)); !ok) return ok;
-    if (auto ok = step(writeScalar(g.get(), "initial_time", d.initialTimeS)); !ok) return ok;
-    if (auto ok = step(writeScalar(g.get(), "sound_speed", d.soundSpeedMps)); !ok) return ok;
-    if (auto ok = step(writeScalar(g.get(), "modulation_frequency", d.modulationFrequencyHz)); !ok) return ok;
+    if (auto ok = step(writeUffMetadata(g.get(), d, path + group)); !ok) return ok;
     const std::vector<hsize_t> dims{static_cast<hsize_t>(d.frames), static_cast<hsize_t>(d.waves), static_cast<hsize_t>(d.channels), static_cast<hsize_t>(d.samples)};
-    auto written = d.data16.empty() ? writeArray(g.get(), "data", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, dims, d.dataFloat.data())
-                                    : writeArray(g.get(), "data", H5T_NATIVE_INT16, H5T_STD_I16LE, dims, d.data16.data());
-    if (auto ok = step(std::move(written)); !ok) return ok;
-    {
-        Handle probe(H5Gcreate2(g.get(), "probe", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-        if (auto ok = step(writeStringAttribute(probe.get(), "class", "uff.linear_array")); !ok) return ok;
-        const auto n = d.elementX.size();
-        std::vector<double> geometry(7 * n, 0.0);  // rows: x, y, z, theta, phi, width, height
-        for (std::size_t e = 0; e < n; ++e) {
-            geometry[e] = d.elementX[e];
-            geometry[5 * n + e] = d.elementWidthM;
-            geometry[6 * n + e] = d.elementHeightM;
-        }
-        if (auto ok = step(writeArray(probe.get(), "geometry", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {7, n}, geometry.data())); !ok) return ok;
-        if (auto ok = step(writePoint(probe.get(), "origin", 0, 0)); !ok) return ok;
-    }
-    Handle sequence(H5Gcreate2(g.get(), "sequence", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    if (d.waves == 1) return step(writeWave(sequence.get(), d.angleRad[0], d.soundSpeedMps));  // a 1x1 list is the object itself
-    if (auto ok = step(writeIntAttribute(sequence.get(), "size", {1, d.waves})); !ok) return ok;
-    for (int w = 0; w < d.waves; ++w) {
-        Handle wave(H5Gcreate2(sequence.get(), wavePath(w).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-        if (auto ok = step(writeWave(wave.get(), d.angleRad[static_cast<std::size_t>(w)], d.soundSpeedMps)); !ok) return ok;
-    }
-    return {};
+    return step(d.data16.empty() ? writeArray(g.get(), "data", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, dims, d.dataFloat.data())
+                                 : writeArray(g.get(), "data", H5T_NATIVE_INT16, H5T_STD_I16LE, dims, d.data16.data()));
 }
 
 Result<UffChannelData> readUffChannelData(const std::string& path, const std::string& group) {
@@ -287,6 +300,91 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
         return fail(ErrorCode::InvalidArgument, fmt::format("{}: the sequence has {} waves but the data {}", where, d.angleRad.size(), d.waves));
     }
     return d;
+}
+
+
+
+// ---- UffStreamWriter
+
+struct UffStreamWriter::State {
+    std::string path;
+    UffChannelData metadata;
+    Handle file{-1, H5Fclose};
+    Handle group{-1, H5Gclose};
+    Handle data{-1, H5Dclose};
+    int frames = 0;
+};
+
+Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const UffChannelData& metadata, const std::string& group) {
+    quietHdf5();
+    if (metadata.waves <= 0 || metadata.channels <= 0 || metadata.samples <= 0 ||
+        metadata.elementX.size() != static_cast<std::size_t>(metadata.channels) || metadata.angleRad.size() != static_cast<std::size_t>(metadata.waves)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("recording geometry {} waves x {} channels x {} samples with {} elements and {} angles is inconsistent",
+                                                            metadata.waves, metadata.channels, metadata.samples, metadata.elementX.size(), metadata.angleRad.size()));
+    }
+    auto state = std::make_unique<State>();
+    state->path = path;
+    state->metadata = metadata;
+    state->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    if (!state->file.ok()) return fail(ErrorCode::Unavailable, fmt::format("cannot create recording {} (directory missing, no permission?)", path));
+    state->group = Handle(H5Gcreate2(state->file.get(), group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (!state->group.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
+    if (auto ok = writeUffMetadata(state->group.get(), metadata, path + group); !ok) return fail(std::move(ok.error()));
+    const hsize_t dims[4] = {0, static_cast<hsize_t>(metadata.waves), static_cast<hsize_t>(metadata.channels), static_cast<hsize_t>(metadata.samples)};
+    const hsize_t maxDims[4] = {H5S_UNLIMITED, dims[1], dims[2], dims[3]};
+    const hsize_t chunk[4] = {1, 1, std::min<hsize_t>(dims[2], 16), dims[3]};
+    Handle space(H5Screate_simple(4, dims, maxDims), H5Sclose);
+    Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    H5Pset_chunk(properties.get(), 4, chunk);
+    state->data = Handle(H5Dcreate2(state->group.get(), "data", H5T_STD_I16LE, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT), H5Dclose);
+    if (!state->data.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create the data set", path));
+    if (auto ok = writeIntAttribute(state->data.get(), "complex", {0}); !ok) return fail(std::move(ok.error()));
+    return std::unique_ptr<UffStreamWriter>(new UffStreamWriter(std::move(state)));
+}
+
+UffStreamWriter::UffStreamWriter(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+UffStreamWriter::~UffStreamWriter() { (void)close(); }
+
+int UffStreamWriter::frames() const noexcept { return state_->frames; }
+
+Status UffStreamWriter::beginFrame() {
+    auto& s = *state_;
+    const hsize_t dims[4] = {static_cast<hsize_t>(s.frames + 1), static_cast<hsize_t>(s.metadata.waves),
+                             static_cast<hsize_t>(s.metadata.channels), static_cast<hsize_t>(s.metadata.samples)};
+    if (H5Dset_extent(s.data.get(), dims) < 0) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot grow the data set (disk full?)", s.path));
+    ++s.frames;
+    return {};
+}
+
+Status UffStreamWriter::writeBlock(int wave, int firstChannel, int channelCount, int firstSample, int sampleCount, std::span<const std::byte> payload) {
+    auto& s = *state_;
+    if (s.frames == 0 || wave < 0 || wave >= s.metadata.waves || firstChannel < 0 || channelCount <= 0 ||
+        firstChannel + channelCount > s.metadata.channels || firstSample < 0 || sampleCount <= 0 || firstSample + sampleCount > s.metadata.samples ||
+        payload.size() != static_cast<std::size_t>(channelCount) * static_cast<std::size_t>(sampleCount) * 2) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("block (wave {}, channels {}+{}, samples {}+{}, {} bytes) does not fit the recording's geometry",
+                                                            wave, firstChannel, channelCount, firstSample, sampleCount, payload.size()));
+    }
+    Handle fileSpace(H5Dget_space(s.data.get()), H5Sclose);
+    const hsize_t start[4] = {static_cast<hsize_t>(s.frames - 1), static_cast<hsize_t>(wave), static_cast<hsize_t>(firstChannel), static_cast<hsize_t>(firstSample)};
+    const hsize_t count[4] = {1, 1, static_cast<hsize_t>(channelCount), static_cast<hsize_t>(sampleCount)};
+    H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+    Handle memorySpace(H5Screate_simple(4, count, nullptr), H5Sclose);
+    // The payload is little-endian int16, as the file type: no conversion, written as it is.
+    if (H5Dwrite(s.data.get(), H5T_STD_I16LE, memorySpace.get(), fileSpace.get(), H5P_DEFAULT, payload.data()) < 0) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: writing frame {} failed (disk full?)", s.path, s.frames - 1));
+    }
+    return {};
+}
+
+Status UffStreamWriter::close() {
+    auto& s = *state_;
+    if (!s.file.ok()) return {};
+    if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0) return fail(ErrorCode::DataLoss, fmt::format("{}: flush failed (disk full?)", s.path));
+    s.data = Handle(-1, H5Dclose);
+    s.group = Handle(-1, H5Gclose);
+    s.file = Handle(-1, H5Fclose);
+    return {};
 }
 
 }  // namespace sonolink::record

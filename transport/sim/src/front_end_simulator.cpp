@@ -74,7 +74,18 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
     resident_ = options_.payloadResident && !options_.faults.any() && ring_->slotCount % layout_.blocks.size() == 0;
     const std::size_t variantCount = resident_ ? 1 : std::clamp<std::size_t>(kMaxPregeneratedBytes / std::max<std::size_t>(layout_.frameBytes, 1), 1, 4);
     variants_.assign(variantCount, std::vector<std::byte>(layout_.frameBytes));
-    if (configure.payloadKind == PayloadKind::Rf) {
+    if (options_.frameSource && configure.payloadKind == PayloadKind::Rf) {
+        auto frames = options_.frameSource(configure, layout_);
+        if (!frames) return fail(std::move(frames.error()).addContext("loading the frames to replay"));
+        if (frames->empty()) return fail(ErrorCode::InvalidArgument, "the replay source has no frames");
+        for (const auto& frame : *frames) {
+            if (frame.size() != layout_.frameBytes) {
+                return fail(ErrorCode::InvalidArgument, fmt::format("a replayed frame holds {} bytes; the configured geometry needs {}", frame.size(), layout_.frameBytes));
+            }
+        }
+        resident_ = false;
+        variants_ = std::move(*frames);
+    } else if (configure.payloadKind == PayloadKind::Rf) {
         const RfScene scene(SceneSpec::standardPhantom(configure.channelCount, configure.pitchNm * 1e-9,
                                                        configure.centerFrequencyHz, configure.samplingRateHz,
                                                        static_cast<int>(configure.samplesPerChannel),
@@ -101,8 +112,8 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
         std::uint32_t next = 0;
         for (auto& variant : variants_) next = fillCounter(variant, next);
     }
-    crcs_.assign(variantCount, {});
-    for (std::size_t v = 0; v < variantCount; ++v) {
+    crcs_.assign(variants_.size(), {});
+    for (std::size_t v = 0; v < variants_.size(); ++v) {
         for (const auto& block : layout_.blocks) {
             crcs_[v].push_back(crc32c(std::span<const std::byte>(variants_[v]).subspan(block.frameOffset, block.payloadBytes)));
         }
@@ -113,9 +124,9 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
     if (resident_) {
         if (auto preloaded = preloadPayloads(); !preloaded) return preloaded;
     }
-    log::info(simLog(), "configured: {} channels x {} samples, {} waves, {} blocks/frame of up to {} bytes, {} pre-generated frames{}",
+    log::info(simLog(), "configured: {} channels x {} samples, {} waves, {} blocks/frame of up to {} bytes, {} {} frames{}",
               layout_.channels, layout_.samples, layout_.waves, layout_.blocks.size(), layout_.maxPayloadBytes,
-              variantCount, resident_ ? ", payloads resident in the ring" : "");
+              variants_.size(), options_.frameSource ? "replayed" : "pre-generated", resident_ ? ", payloads resident in the ring" : "");
     return {};
 }
 

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -35,6 +36,10 @@ struct FrontEndOptions {
     std::chrono::milliseconds statusInterval{100};
     std::chrono::milliseconds handshakeTimeout{5000};
     std::uint64_t seed = 1;            // speckle and noise
+    // Replay: when set, the frames to send (each layout.frameBytes of little-endian int16,
+    // waves x channels x samples) come from here instead of the phantom, e.g. a recording.
+    // An error is reported to the host as the reason its Configure was refused.
+    std::function<Result<std::vector<std::vector<std::byte>>>(const Configure&, const FrameLayout&)> frameSource;
 };
 
 struct FrontEndCounters {

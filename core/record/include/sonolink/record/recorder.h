@@ -1,0 +1,59 @@
+// Recorder: records frames as they are delivered into a UFF file, losslessly or not at all.
+// onFrame (the ingest thread) only queues the frame's reference, so the ring slots stay held
+// while the `rec` thread writes the blocks straight from them (UffStreamWriter) and then lets
+// go. If the writer falls behind by the queue's depth, or a write fails (disk full), recording
+// stops with that error, and every later frame is counted as refused: never a silent gap.
+// Thread contract: onFrame on the ingest thread; stop() and the counters from one other thread.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "sonolink/ingest/frame.h"
+#include "sonolink/record/uff_stream_writer.h"
+
+namespace sonolink::record {
+
+struct RecorderOptions {
+    std::size_t queueFrames = 16;                       // frames that may wait for the disk
+    std::chrono::microseconds simulatedWriteLatency{0};  // tests: a disk this much slower per frame
+};
+
+class Recorder final : public ingest::FrameSink {
+public:
+    [[nodiscard]] static Result<std::unique_ptr<Recorder>> start(const std::string& path, const UffChannelData& metadata,
+                                                                 RecorderOptions options = {});
+    ~Recorder() override;
+
+    void onFrame(const ingest::FrameRef& frame) noexcept override;
+    // Writes what is queued, closes the file; the first error if recording failed.
+    [[nodiscard]] Status stop();
+
+    [[nodiscard]] std::uint64_t framesRecorded() const noexcept { return recorded_.load(); }
+    [[nodiscard]] std::uint64_t framesRefused() const noexcept { return refused_.load(); }
+
+private:
+    Recorder(std::unique_ptr<UffStreamWriter> writer, RecorderOptions options);
+    void run();
+    Status write(const ingest::Frame& frame);
+
+    std::unique_ptr<UffStreamWriter> writer_;
+    RecorderOptions options_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<ingest::FrameRef> queue_;
+    bool stopping_ = false;
+    std::optional<Error> error_;
+    std::atomic<std::uint64_t> recorded_{0};
+    std::atomic<std::uint64_t> refused_{0};
+    std::thread thread_;
+};
+
+}  // namespace sonolink::record

@@ -1,0 +1,88 @@
+#include "sonolink/record/recorder.h"
+
+#include <fmt/format.h>
+
+#include "sonolink/util/thread_affinity.h"
+
+namespace sonolink::record {
+
+Result<std::unique_ptr<Recorder>> Recorder::start(const std::string& path, const UffChannelData& metadata, RecorderOptions options) {
+    auto writer = UffStreamWriter::create(path, metadata);
+    if (!writer) return fail(std::move(writer.error()));
+    return std::unique_ptr<Recorder>(new Recorder(std::move(*writer), options));
+}
+
+Recorder::Recorder(std::unique_ptr<UffStreamWriter> writer, RecorderOptions options)
+    : writer_(std::move(writer)), options_(options), thread_([this] { run(); }) {}
+
+Recorder::~Recorder() { (void)stop(); }
+
+void Recorder::onFrame(const ingest::FrameRef& frame) noexcept {
+    std::lock_guard lock(mutex_);
+    if (error_ || stopping_) {
+        ++refused_;
+        return;
+    }
+    if (queue_.size() >= options_.queueFrames) {
+        error_ = Error(ErrorCode::ResourceExhausted,
+                       fmt::format("the recorder fell behind: {} frames were waiting for the disk; recording stopped before frame {} "
+                                   "(nothing after it is recorded)", queue_.size(), frame->frameId()));
+        ++refused_;
+        return;
+    }
+    queue_.push_back(frame);  // holds the frame's ring slots until written
+    wake_.notify_one();
+}
+
+Status Recorder::write(const ingest::Frame& frame) {
+    if (auto ok = writer_->beginFrame(); !ok) return ok;
+    for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {
+        const auto& block = frame.block(b);
+        const auto& h = block.header;
+        if (auto ok = writer_->writeBlock(h.waveIndex, h.firstChannel, h.channelCount, static_cast<int>(h.firstSample), static_cast<int>(h.sampleCount), block.payload); !ok) {
+            return ok;
+        }
+    }
+    if (options_.simulatedWriteLatency.count() > 0) std::this_thread::sleep_for(options_.simulatedWriteLatency);
+    return {};
+}
+
+void Recorder::run() {
+    nameCurrentThread("rec");
+    while (true) {
+        ingest::FrameRef frame;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            if (queue_.empty()) return;  // stopping and drained
+            frame = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        auto written = write(*frame);
+        frame = {};  // the ring slots go back
+        std::lock_guard lock(mutex_);
+        if (!written) {
+            if (!error_) error_ = written.error();
+            for (auto& waiting : queue_) (void)waiting, ++refused_;
+            queue_.clear();
+        } else {
+            ++recorded_;
+        }
+    }
+}
+
+Status Recorder::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_ && !thread_.joinable()) return error_ ? Status(fail(*error_)) : Status{};
+        stopping_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable()) thread_.join();
+    auto closed = writer_->close();
+    std::lock_guard lock(mutex_);
+    if (error_) return fail(*error_);
+    return closed;
+}
+
+}  // namespace sonolink::record
