@@ -1,4 +1,5 @@
 // sonolink-cli stream: acquire over the link and account for every block and frame.
+#include <cmath>
 #include <csignal>
 #include <iostream>
 #include <memory>
@@ -12,6 +13,8 @@
 #include "link_diagnostics.h"
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/link_factory.h"
+#include "sonolink/app/replay_source.h"
+#include "sonolink/record/recorder.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/ingest/pattern_check_sink.h"
 #include "sonolink/ingest/stream_session.h"
@@ -40,6 +43,8 @@ struct StreamOptions {
     std::uint32_t slotBytes = 0, slotCount = 0;
     bool reconnect = false;
     double acceptTimeoutS = 30;
+    std::string recordFile;     // record every frame (UFF), losslessly or fail loudly
+    std::string replayFile;     // the built-in front end replays this recording
     bool json = false;
 };
 
@@ -78,7 +83,21 @@ int runStream(const StreamOptions& o) {
     if (o.rateHz >= 0) config.acquisition.frameRateHz = o.rateHz;
     ingest::SessionOptions session;
     session.configure = app::configureFrom(config);
-    if (o.rateHz == 0) session.configure.frameRateMilliHz = 0;
+    std::shared_ptr<const record::UffChannelData> replay;
+    if (!o.replayFile.empty()) {
+        if (!o.inProcess) {
+            std::cerr << "sonolink-cli stream: --replay needs --in-process (or run sonolink-fe-sim --replay FILE)\n";
+            return kExitUsage;
+        }
+        auto loaded = app::loadRecording(o.replayFile);
+        if (!loaded) {
+            std::cerr << "sonolink-cli stream: " << loaded.error().describe() << '\n';
+            return kExitFailed;
+        }
+        replay = *loaded;
+        session.configure = app::acquisitionFromRecording(*replay);  // the recording's geometry
+    }
+    if (o.rateHz >= 0) session.configure.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(o.rateHz * 1000));
     auto kind = parseMode(o.mode, session.configure.photoacoustic);
     if (!kind) {
         std::cerr << "sonolink-cli stream: " << kind.error().message() << '\n';
@@ -98,6 +117,7 @@ int runStream(const StreamOptions& o) {
     choice.port = o.port != 0 ? o.port : config.link.port;
     choice.busyPoll = o.busyPoll || config.link.completionMode == config::CompletionMode::BusyPoll;
     choice.hugePages = o.hugePages || config.link.hugePages;
+    if (replay) choice.frontEnd.frameSource = app::replayFrameSource(replay);
     choice.slotBytes = o.slotBytes ? o.slotBytes : config.link.slotSizeBytes;
     choice.slotCount = o.slotCount ? o.slotCount : config.link.slotCount;
     if (choice.backend == app::LinkChoice::Backend::Verbs && choice.address.empty()) {
@@ -131,6 +151,15 @@ int runStream(const StreamOptions& o) {
     std::string device;
     ingest::IngestStats total;
     ingest::PatternCheckSink patterns;  // test-pattern modes: every payload bit compared
+    std::unique_ptr<record::Recorder> recorder;
+    if (!o.recordFile.empty()) {
+        auto started = record::Recorder::start(o.recordFile, app::recordingMetadataFor(session.configure));
+        if (!started) {
+            std::cerr << "sonolink-cli stream: " << started.error().describe() << '\n';
+            return kExitFailed;
+        }
+        recorder = std::move(*started);
+    }
     ingest::LatencyHistogram::Snapshot latency;
     std::vector<std::string> linkErrors;
     std::uint64_t framesAcquired = 0, triggers = 0, malformedControl = 0;
@@ -166,11 +195,13 @@ int runStream(const StreamOptions& o) {
                                      c.maxCompletionQueueEntries, c.completionModeration ? "yes" : "no", c.completionTimestamps ? "yes" : "no");
         }
         s.ingest().addSink(patterns);
+        if (recorder) s.ingest().addSink(*recorder);
         const auto remaining = o.frames == 0 ? 0u : static_cast<std::uint32_t>(o.frames - framesAcquired);
         const auto before = total.framesDelivered;
         auto summary = s.run(remaining, interrupted, [&](const ingest::SessionSummary& p) {
             if (!o.json) std::cerr << progressLine(p, before) << std::flush;
         });
+        if (recorder) recorder->drain();  // its queued frames hold this session's ring slots
         const auto stats = summary ? summary->stats : s.ingest().stats();
         total += stats;
         const auto snapshot = s.ingest().latency();
@@ -201,7 +232,16 @@ int runStream(const StreamOptions& o) {
         std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
     }
     parts->frontEnd.reset();
-
+    nlohmann::json recording = nullptr;
+    if (recorder) {
+        auto stopped = recorder->stop();
+        recording = {{"file", o.recordFile}, {"frames_recorded", recorder->framesRecorded()},
+                     {"frames_refused", recorder->framesRefused()}, {"error", stopped ? "" : stopped.error().message()}};
+        if (!stopped) {
+            std::cerr << "sonolink-cli stream: recording failed: " << stopped.error().describe() << '\n';
+            if (exitCode == kExitOk) exitCode = kExitFailed;
+        }
+    }
     nlohmann::json portCounters = nlohmann::json::object();
     if (verbs && countersBefore && !device.empty()) {
         if (auto after = rdmaDiagnostics("", 0)) portCounters = counterDeltas(*countersBefore, *after, device);
@@ -221,7 +261,7 @@ int runStream(const StreamOptions& o) {
                            {"seconds", seconds}, {"throughput_gbps", seconds > 0 ? total.bytesOk * 8 / seconds / 1e9 : 0.0},
                            {"latency_p50_us", latency.percentile(0.5) / 1e3}, {"latency_p99_us", latency.percentile(0.99) / 1e3},
                            {"latency_p999_us", latency.percentile(0.999) / 1e3}, {"errors", linkErrors},
-                           {"device", device}, {"port_counters", portCounters}};
+                           {"device", device}, {"port_counters", portCounters}, {"recording", recording}};
         std::cout << out.dump(2) << '\n';
     } else {
         std::cout << fmt::format("{} frames delivered, {} incomplete, {} missing over {} session{} in {:.2f} s ({:.2f} Gb/s payload)\n",
@@ -230,6 +270,10 @@ int runStream(const StreamOptions& o) {
         std::cout << fmt::format("blocks: {} ok, {} header errors, {} CRC errors, {} gaps, {} duplicates, {} reordered, {} late\n",
                                  total.blocksOk, total.headerErrors, total.payloadCrcErrors, total.sequenceGaps, total.duplicates,
                                  total.reordered, total.lateBlocks);
+        if (!recording.is_null()) {
+            std::cout << fmt::format("recorded {} frames to {} ({} refused)\n", recording["frames_recorded"].get<std::uint64_t>(), o.recordFile,
+                                     recording["frames_refused"].get<std::uint64_t>());
+        }
         if (patterns.framesChecked() > 0) {
             std::cout << fmt::format("test pattern: {} bits compared, {} bit errors\n", patterns.bitsChecked(), patterns.bitErrors());
         }
@@ -268,6 +312,8 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--slots", o->slotCount, "Ring slot count (overrides link.slot_count)");
     cmd->add_flag("--reconnect", o->reconnect, "When the front end is lost, wait for it and resume");
     cmd->add_option("--accept-timeout", o->acceptTimeoutS, "Seconds to wait for the front end")->capture_default_str();
+    cmd->add_option("--record", o->recordFile, "Record every frame to this UFF file (stops loudly if the disk falls behind)");
+    cmd->add_option("--replay", o->replayFile, "With --in-process: the built-in front end replays this UFF recording");
     cmd->add_flag("--json", o->json, "Print the summary as JSON");
     cmd->callback([o, &exitCode] { exitCode = runStream(*o); });
 }

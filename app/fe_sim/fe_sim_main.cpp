@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "sonolink/app/replay_source.h"
 #include "sonolink/transport/sim/front_end_simulator.h"
 #include "sonolink/transport/sim/sim_front_end_port.h"
 #include "sonolink/util/log.h"
@@ -56,6 +57,8 @@ int main(int argc, char** argv) {
     app.add_option("--disconnect-after", options.faults.disconnectAfterBlocks, "Vanish without a word after N blocks");
     app.add_option("--fault-seed", options.faults.seed, "Seed of the fault injector");
     app.add_flag("--resident", options.payloadResident, "Benchmark mode: payloads preloaded, writes carry headers only");
+    std::string replayFile;
+    app.add_option("--replay", replayFile, "Send the frames of this UFF recording (the host must configure its geometry)");
     app.add_flag("--reconnect", reconnect, "When the host goes away, wait for the next one");
     app.add_option("--wait", waitSeconds, "Seconds to wait for a host to appear")->capture_default_str();
     try {
@@ -67,6 +70,14 @@ int main(int argc, char** argv) {
         return kExitUsage;
     }
     options.faults.stallDuration = std::chrono::milliseconds(stallMs);
+    if (!replayFile.empty()) {
+        auto recording = sonolink::app::loadRecording(replayFile);
+        if (!recording) {
+            std::cerr << "sonolink-fe-sim: " << recording.error().describe() << '\n';
+            return kExitFailed;
+        }
+        options.frameSource = sonolink::app::replayFrameSource(*recording);
+    }
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
 

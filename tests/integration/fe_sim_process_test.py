@@ -75,7 +75,12 @@ class FeSimProcessTest(unittest.TestCase):
         with tempfile.NamedTemporaryFile("w+", suffix=".log") as fe_log:
             fe = self.p.start([FE_SIM, "--link-name", name], stderr_file=fe_log)
             # Kill it mid-stream: once it has configured and streamed for a moment.
-            wait_for(lambda: "configured:" in open(fe_log.name).read(), 60, "the front end to configure")
+            def configured():
+                log = fe_log.read()
+                fe_log.seek(0)
+                self.assertIsNone(fe.poll(), f"the front end exited before configuring: {log}")
+                return "configured:" in log
+            wait_for(configured, 60, "the front end to configure")
             time.sleep(0.5)
             self.assertIsNone(host.poll(), "host ended early")
             fe_pid = fe.pid

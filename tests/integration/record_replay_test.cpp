@@ -1,15 +1,16 @@
 // Recording and replay end to end: frames streamed through the sim link are recorded to UFF
 // bit-exactly while they stream; the file replayed by the front-end simulator comes back through
 // the same link and ingest path bit-exactly; a recorder that falls behind stops with a clear
-// error and accounts for every frame it did not record.
+// error and accounts for every frame it did not record; a recording outlives the link sessions
+// it spans (the front end lost and back) and gives back each session's ring slots before it ends.
 #include <cstring>
 #include <filesystem>
 #include <mutex>
-#include <numbers>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "sonolink/app/replay_source.h"
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/record/recorder.h"
 #include "sonolink/transport/sim/in_process_front_end.h"
@@ -26,18 +27,6 @@ ingest::SessionOptions session() {
     o.configure.anglesMilliDeg = {-8000, 0, 8000};
     o.configure.frameRateMilliHz = 0;
     return o;
-}
-
-record::UffChannelData metadataFor(const transport::Configure& c) {
-    record::UffChannelData m;
-    m.samplingFrequencyHz = c.samplingRateHz;
-    m.soundSpeedMps = c.soundSpeedMmPerS * 1e-3;
-    m.waves = static_cast<int>(c.anglesMilliDeg.size());
-    m.channels = c.channelCount;
-    m.samples = static_cast<int>(c.samplesPerChannel);
-    for (int e = 0; e < m.channels; ++e) m.elementX.push_back((e - (m.channels - 1) / 2.0) * c.pitchNm * 1e-9);
-    for (auto a : c.anglesMilliDeg) m.angleRad.push_back(a * 1e-3 * std::numbers::pi / 180);
-    return m;
 }
 
 // Every delivered frame's samples, reassembled as waves x channels x samples int16 bytes.
@@ -82,7 +71,7 @@ TEST_F(RecordReplayTest, RecordedWhileStreamingAndReplayedBitExactly) {
         ASSERT_TRUE(frontEnd);
         auto s = ingest::StreamSession::open(**link, session());
         ASSERT_TRUE(s) << s.error().describe();
-        auto recorder = record::Recorder::start(file.string(), metadataFor(session().configure));
+        auto recorder = record::Recorder::start(file.string(), app::recordingMetadataFor(session().configure));
         ASSERT_TRUE(recorder) << recorder.error().describe();
         CapturingSink live;
         (*s)->ingest().addSink(**recorder);
@@ -100,18 +89,10 @@ TEST_F(RecordReplayTest, RecordedWhileStreamingAndReplayedBitExactly) {
         for (int f = 0; f < static_cast<int>(kFrames); ++f) EXPECT_EQ(fileFrame(*recorded, f), live.frames[std::size_t(f)]) << "frame " << f;
     }
     // Replay the file through the same path.
-    auto recorded = record::readUffChannelData(file.string());
-    ASSERT_TRUE(recorded);
+    auto recorded = app::loadRecording(file.string());
+    ASSERT_TRUE(recorded) << recorded.error().describe();
     transport::sim::FrontEndOptions replay;
-    replay.frameSource = [&](const transport::Configure& c, const transport::sim::FrameLayout&) -> Result<std::vector<std::vector<std::byte>>> {
-        if (c.channelCount != recorded->channels || static_cast<int>(c.samplesPerChannel) != recorded->samples ||
-            static_cast<int>(c.anglesMilliDeg.size()) != recorded->waves) {
-            return fail(ErrorCode::InvalidArgument, "the configuration does not match the recording");
-        }
-        std::vector<std::vector<std::byte>> frames;
-        for (int f = 0; f < recorded->frames; ++f) frames.push_back(fileFrame(*recorded, f));
-        return frames;
-    };
+    replay.frameSource = app::replayFrameSource(*recorded);
     auto link = transport::sim::SimLink::create({"", 64 * 1024, 128, std::chrono::milliseconds(5000)});
     ASSERT_TRUE(link);
     auto frontEnd = transport::sim::InProcessFrontEnd::start(**link, replay);
@@ -125,7 +106,7 @@ TEST_F(RecordReplayTest, RecordedWhileStreamingAndReplayedBitExactly) {
     ASSERT_TRUE(summary) << summary.error().describe();
     ASSERT_EQ(replayed.frames.size(), 2 * kFrames);
     for (std::size_t f = 0; f < replayed.frames.size(); ++f) {
-        EXPECT_EQ(replayed.frames[f], fileFrame(*recorded, static_cast<int>(f % kFrames))) << "replayed frame " << f;
+        EXPECT_EQ(replayed.frames[f], fileFrame(**recorded, static_cast<int>(f % kFrames))) << "replayed frame " << f;
     }
 }
 
@@ -139,7 +120,7 @@ TEST_F(RecordReplayTest, ARecorderThatFallsBehindStopsLoudly) {
     record::RecorderOptions slow;
     slow.queueFrames = 2;
     slow.simulatedWriteLatency = std::chrono::milliseconds(30);
-    auto recorder = record::Recorder::start(file.string(), metadataFor(session().configure), slow);
+    auto recorder = record::Recorder::start(file.string(), app::recordingMetadataFor(session().configure), slow);
     ASSERT_TRUE(recorder);
     (*s)->ingest().addSink(**recorder);
     std::atomic<bool> stop{false};
@@ -154,6 +135,36 @@ TEST_F(RecordReplayTest, ARecorderThatFallsBehindStopsLoudly) {
     auto recorded = record::readUffChannelData(file.string());
     ASSERT_TRUE(recorded) << recorded.error().describe();
     EXPECT_EQ(static_cast<std::uint64_t>(recorded->frames), (*recorder)->framesRecorded());  // a clean prefix, no gaps
+}
+
+TEST_F(RecordReplayTest, ARecordingSpansSessionsAndGivesTheirSlotsBackFirst) {
+    constexpr std::uint32_t kFramesPerSession = 10;
+    record::RecorderOptions slowDisk;  // frames still queued when each session's run() returns
+    slowDisk.queueFrames = 2 * kFramesPerSession;
+    slowDisk.simulatedWriteLatency = std::chrono::milliseconds(15);
+    auto recorder = record::Recorder::start(file.string(), app::recordingMetadataFor(session().configure), slowDisk);
+    ASSERT_TRUE(recorder) << recorder.error().describe();
+    CapturingSink live;
+    for (int round = 0; round < 2; ++round) {
+        auto link = transport::sim::SimLink::create({"", 64 * 1024, 128, std::chrono::milliseconds(5000)});
+        ASSERT_TRUE(link);
+        auto frontEnd = transport::sim::InProcessFrontEnd::start(**link, {});
+        ASSERT_TRUE(frontEnd);
+        auto s = ingest::StreamSession::open(**link, session());
+        ASSERT_TRUE(s) << s.error().describe();
+        (*s)->ingest().addSink(**recorder);
+        (*s)->ingest().addSink(live);
+        std::atomic<bool> stop{false};
+        ASSERT_TRUE((*s)->run(kFramesPerSession, stop));
+        (*recorder)->drain();  // the engine asserts that no frame is held when it goes
+        EXPECT_EQ((*recorder)->framesRecorded(), (round + 1) * kFramesPerSession);
+    }
+    ASSERT_TRUE((*recorder)->stop());
+    EXPECT_EQ((*recorder)->framesRefused(), 0u);
+    auto recorded = record::readUffChannelData(file.string());
+    ASSERT_TRUE(recorded) << recorded.error().describe();
+    ASSERT_EQ(recorded->frames, static_cast<int>(2 * kFramesPerSession));
+    for (int f = 0; f < recorded->frames; ++f) EXPECT_EQ(fileFrame(*recorded, f), live.frames[std::size_t(f)]) << "frame " << f;
 }
 
 }  // namespace

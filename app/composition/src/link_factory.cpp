@@ -30,7 +30,7 @@ Result<LinkParts> makeLink(const LinkChoice& choice) {
     auto link = transport::sim::SimLink::create({inProcess ? "" : choice.name, choice.slotBytes, choice.slotCount, std::chrono::milliseconds(1000)});
     if (!link) return fail(std::move(link.error()));
     if (inProcess) {
-        auto frontEnd = transport::sim::InProcessFrontEnd::start(**link, {});
+        auto frontEnd = transport::sim::InProcessFrontEnd::start(**link, choice.frontEnd);
         if (!frontEnd) return fail(std::move(frontEnd.error()));
         parts.frontEnd = std::move(*frontEnd);
     }

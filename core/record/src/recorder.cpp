@@ -57,6 +57,7 @@ void Recorder::run() {
             if (queue_.empty()) return;  // stopping and drained
             frame = std::move(queue_.front());
             queue_.pop_front();
+            writing_ = true;
         }
         auto written = write(*frame);
         frame = {};  // the ring slots go back
@@ -68,7 +69,14 @@ void Recorder::run() {
         } else {
             ++recorded_;
         }
+        writing_ = false;
+        if (queue_.empty()) idle_.notify_all();
     }
+}
+
+void Recorder::drain() {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [&] { return queue_.empty() && !writing_; });
 }
 
 Status Recorder::stop() {

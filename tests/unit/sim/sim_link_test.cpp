@@ -1,13 +1,19 @@
 // The simulated link end to end in one process: the NIC's checks, photoacoustic triggers, test
 // patterns checked bit for bit, stalls, and a front end that vanishes.
 #include <array>
+#include <cstring>
 #include <thread>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/transport/protocol/crc32c.h"
 #include "sonolink/transport/sim/in_process_front_end.h"
+#include "sonolink/transport/sim/sim_front_end_port.h"
 #include "sonolink/transport/protocol/test_patterns.h"
 
 namespace sonolink::transport::sim {
@@ -205,6 +211,27 @@ TEST(SimLinkTest, VanishedFrontEndIsReportedWithTheReason) {
     auto summary2 = (*session2)->run(10, stop);
     ASSERT_TRUE(summary2) << summary2.error().describe();
     EXPECT_EQ(summary2->stats.framesDelivered, 10u);
+}
+
+// A region whose host is still writing its header (magic not yet set) is "not ready": the front
+// end waits and retries. Something else under the name is refused for what it is.
+TEST(SimLinkTest, AHalfSetUpRegionIsNotReadyAndAForeignOneIsRefused) {
+    const std::string name = "sonolink-test-halfsetup-" + std::to_string(::getpid());
+    const int fd = ::shm_open(("/" + name).c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, 1 << 20), 0);
+    auto notReady = SimFrontEndPort::attach(name);
+    ASSERT_FALSE(notReady);
+    EXPECT_EQ(notReady.error().code(), ErrorCode::Unavailable);
+    EXPECT_NE(notReady.error().message().find("not ready yet"), std::string::npos) << notReady.error().message();
+    const std::uint64_t foreign = 0x0123456789abcdefull;
+    ASSERT_EQ(::pwrite(fd, &foreign, sizeof foreign, 0), static_cast<ssize_t>(sizeof foreign));
+    auto refused = SimFrontEndPort::attach(name);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(refused.error().message().find("is not a SonoLink link"), std::string::npos) << refused.error().message();
+    ::close(fd);
+    ::shm_unlink(("/" + name).c_str());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "shared_region.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -104,7 +105,6 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::create(const std::string& na
     }
     auto* base = static_cast<std::byte*>(memory);
     auto* header = new (base) RegionHeader{};
-    header->magic = kRegionMagic;
     header->layoutVersion = kRegionLayoutVersion;
     header->slotBytes = slotBytes;
     header->slotCount = slotCount;
@@ -112,7 +112,11 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::create(const std::string& na
     header->totalBytes = layout.total;
     header->completionOffset = layout.completionOffset;
     header->ringOffset = layout.ringOffset;
+    header->hostPid.store(::getpid());
     new (base + layout.completionOffset) CompletionQueueHeader{};
+    // The magic goes in last: a front end that opens the region while it is being set up sees
+    // zero and waits, rather than reading a half-written header.
+    std::atomic_ref<std::uint64_t>(header->magic).store(kRegionMagic, std::memory_order_release);
     return std::shared_ptr<SharedRegion>(new SharedRegion(base, layout.total, name, true, inode));
 }
 
@@ -133,7 +137,9 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::open(const std::string& name
     if (memory == MAP_FAILED) return fail(ErrorCode::Unavailable, fmt::format("cannot map /dev/shm/{}: {}", name, std::strerror(err)));
     auto region = std::shared_ptr<SharedRegion>(new SharedRegion(static_cast<std::byte*>(memory), size, name, false, st.st_ino));
     const auto& h = region->header();
-    if (h.magic != kRegionMagic) return fail(ErrorCode::InvalidArgument, fmt::format("/dev/shm/{} is not a SonoLink link (magic 0x{:016x})", name, h.magic));
+    const auto magic = std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(h.magic)).load(std::memory_order_acquire);
+    if (magic == 0) return fail(ErrorCode::Unavailable, fmt::format("/dev/shm/{} is not ready yet (its host is setting it up)", name));
+    if (magic != kRegionMagic) return fail(ErrorCode::InvalidArgument, fmt::format("/dev/shm/{} is not a SonoLink link (magic 0x{:016x})", name, magic));
     if (h.layoutVersion != kRegionLayoutVersion) return fail(ErrorCode::FailedPrecondition, fmt::format("/dev/shm/{} has layout version {}, this build uses {}", name, h.layoutVersion, kRegionLayoutVersion));
     const auto layout = layoutFor(h.slotBytes, h.slotCount);
     if (layout.total != h.totalBytes || size < layout.total || h.ringOffset != layout.ringOffset) {

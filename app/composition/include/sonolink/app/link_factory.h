@@ -22,6 +22,7 @@ struct LinkChoice {
     bool hugePages = false;           // Verbs
     std::uint32_t slotBytes = 256 * 1024;
     std::uint32_t slotCount = 256;
+    transport::sim::FrontEndOptions frontEnd;  // SimInProcess: the built-in front end (e.g. replaying)
 };
 
 struct LinkParts {

@@ -3,7 +3,7 @@
 // while the `rec` thread writes the blocks straight from them (UffStreamWriter) and then lets
 // go. If the writer falls behind by the queue's depth, or a write fails (disk full), recording
 // stops with that error, and every later frame is counted as refused: never a silent gap.
-// Thread contract: onFrame on the ingest thread; stop() and the counters from one other thread.
+// Thread contract: onFrame on the ingest thread; drain(), stop() and the counters from one other thread.
 #pragma once
 
 #include <atomic>
@@ -33,6 +33,9 @@ public:
     ~Recorder() override;
 
     void onFrame(const ingest::FrameRef& frame) noexcept override;
+    // Waits until every queued frame is written (or refused) and its slots are released: call it
+    // before the engine that delivered the frames goes away (a link session ends). Recording goes on.
+    void drain();
     // Writes what is queued, closes the file; the first error if recording failed.
     [[nodiscard]] Status stop();
 
@@ -48,7 +51,9 @@ private:
     RecorderOptions options_;
     std::mutex mutex_;
     std::condition_variable wake_;
+    std::condition_variable idle_;
     std::deque<ingest::FrameRef> queue_;
+    bool writing_ = false;
     bool stopping_ = false;
     std::optional<Error> error_;
     std::atomic<std::uint64_t> recorded_{0};
