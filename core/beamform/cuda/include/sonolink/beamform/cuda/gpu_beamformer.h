@@ -1,0 +1,70 @@
+// GpuBeamformer: delay-and-sum on the GPU, the same sum as the CPU reference (cpu_beamformer.h:
+// USTB conventions, plane waves compounded, linear interpolation, F-number aperture with its
+// window, samples outside the record contribute 0), then the envelope by cuFFT. Frames come in
+// batches from host memory (pinned, registered with registerHostMemory, or pageable) or device
+// memory; chunks of frames are copied in, beamformed and copied out on two CUDA streams so that
+// copies overlap compute. Plain C++: no CUDA types here.
+// Thread contract: one thread at a time per instance; instances are independent.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "sonolink/beamform/beamform_types.h"
+#include "sonolink/util/result.h"
+
+namespace sonolink::beamform::cuda {
+
+enum class SampleType { Float32, Int16 };
+enum class GpuOutput { Rf, Envelope };
+
+struct GpuBeamformerSetup {
+    SampleType sampleType = SampleType::Int16;
+    int waves = 1;
+    int channels = 0;
+    int samplesPerChannel = 0;
+    double samplingRateHz = 0;
+    double initialTimeS = 0;
+    double soundSpeedMps = 1540;
+    std::vector<double> elementX;  // one per channel (m)
+    std::vector<double> angleRad;  // one per wave
+    PixelGrid grid;
+    BeamformParams params;
+    int framesPerChunk = 8;        // frames per copy-compute-copy step on one stream
+    int device = 0;
+};
+
+class GpuBeamformer {
+public:
+    // Allocates the device buffers and cuFFT plans; Unavailable when there is no device or no
+    // cuFFT library (libcufft.so.12), InvalidArgument for an inconsistent setup.
+    [[nodiscard]] static Result<std::unique_ptr<GpuBeamformer>> create(const GpuBeamformerSetup& setup);
+    ~GpuBeamformer();
+    GpuBeamformer(const GpuBeamformer&) = delete;
+    GpuBeamformer& operator=(const GpuBeamformer&) = delete;
+
+    // frames: `count` frames back to back, each waves x channels x samples of the setup's sample
+    // type, in host or device memory. out: count x nx x nz floats, each frame column-major as in
+    // BeamformedImage. Returns when out is filled.
+    [[nodiscard]] Status beamform(const void* frames, int count, GpuOutput output, std::span<float> out);
+
+    // Page-locks host memory (the acquisition ring) so that copies from it run at full speed.
+    [[nodiscard]] Status registerHostMemory(void* memory, std::size_t bytes);
+    [[nodiscard]] Status unregisterHostMemory(void* memory);
+
+    // Benchmarks: seconds per delay-and-sum kernel over `count` (<= framesPerChunk) frames that
+    // are already on the device, averaged over `iterations` launches (kernel only, no copies).
+    [[nodiscard]] Result<double> timeKernel(int count, int iterations);
+
+    [[nodiscard]] const GpuBeamformerSetup& setup() const noexcept;
+    [[nodiscard]] std::size_t frameBytes() const noexcept;
+
+private:
+    struct State;
+    explicit GpuBeamformer(std::unique_ptr<State> state);
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace sonolink::beamform::cuda

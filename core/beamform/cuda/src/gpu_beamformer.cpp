@@ -1,0 +1,265 @@
+#include "sonolink/beamform/cuda/gpu_beamformer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include "beamform_kernels.h"
+#include "cufft_library.h"
+
+namespace sonolink::beamform::cuda {
+namespace {
+
+constexpr int kStreams = 2;
+
+Status check(cudaError_t rc, const char* what) {
+    if (rc == cudaSuccess) return {};
+    return fail(ErrorCode::Internal, fmt::format("{} failed: {}", what, cudaGetErrorString(rc)));
+}
+
+Status checkFft(cufftResult rc, const char* what) {
+    if (rc == CUFFT_SUCCESS) return {};
+    return fail(ErrorCode::Internal, fmt::format("{} failed: cuFFT error {}", what, static_cast<int>(rc)));
+}
+
+template <typename T>
+Result<T*> deviceArray(std::size_t count) {
+    void* p = nullptr;
+    if (auto ok = check(cudaMalloc(&p, count * sizeof(T)), "cudaMalloc"); !ok) return fail(std::move(ok.error()));
+    return static_cast<T*>(p);
+}
+
+template <typename T>
+Status upload(T* device, const std::vector<T>& host) {
+    return check(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (geometry)");
+}
+
+Status validate(const GpuBeamformerSetup& s) {
+    if (s.waves <= 0 || s.channels <= 0 || s.samplesPerChannel <= 1) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("channel data of {} waves x {} channels x {} samples is empty", s.waves, s.channels, s.samplesPerChannel));
+    }
+    if (s.elementX.size() != static_cast<std::size_t>(s.channels)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} element positions for {} channels", s.elementX.size(), s.channels));
+    }
+    if (s.angleRad.size() != static_cast<std::size_t>(s.waves)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} transmit angles for {} waves", s.angleRad.size(), s.waves));
+    }
+    if (!(s.samplingRateHz > 0) || !(s.soundSpeedMps > 0) || !(s.params.fNumber > 0)) {
+        return fail(ErrorCode::InvalidArgument, "sampling rate, sound speed and F-number must be positive");
+    }
+    if (auto ok = s.grid.validate(); !ok) return ok;
+    if (s.framesPerChunk <= 0 || s.grid.x.size() * static_cast<std::size_t>(s.framesPerChunk) > 65535) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} frames per chunk of {} columns: 1 to 65535 columns per chunk", s.framesPerChunk, s.grid.x.size()));
+    }
+    return {};
+}
+
+}  // namespace
+
+struct GpuBeamformer::State {
+    GpuBeamformerSetup setup;
+    const CufftLibrary* fft = nullptr;
+    std::size_t frameBytes = 0;
+    std::size_t imageFloats = 0;  // nx * nz
+    int fftLength = 0;            // power of two >= nz
+    DasGeometry geometry{};
+    std::vector<void*> allocations;
+    struct Lane {
+        cudaStream_t stream = nullptr;
+        void* frames = nullptr;
+        float* image = nullptr;
+        cufftComplex* spectrum = nullptr;
+        cufftHandle plan = 0;
+        bool hasPlan = false;
+    };
+    Lane lanes[kStreams];
+
+    template <typename T>
+    Result<T*> allocate(std::size_t count) {
+        auto p = deviceArray<T>(count);
+        if (p) allocations.push_back(*p);
+        return p;
+    }
+    ~State() {
+        for (auto& lane : lanes) {
+            if (lane.hasPlan) fft->destroy(lane.plan);
+            if (lane.stream) cudaStreamDestroy(lane.stream);
+        }
+        for (void* p : allocations) cudaFree(p);
+    }
+
+    Status init() {
+        const auto& s = setup;
+        if (auto ok = check(cudaSetDevice(s.device), "cudaSetDevice"); !ok) {
+            return fail(ErrorCode::Unavailable, fmt::format("GPU {} is not usable: {}", s.device, ok.error().message()));
+        }
+        auto loaded = cufft();
+        if (!loaded) return fail(std::move(loaded.error()));
+        fft = *loaded;
+        const auto nx = s.grid.x.size(), nz = s.grid.z.size();
+        imageFloats = nx * nz;
+        fftLength = 1;
+        while (static_cast<std::size_t>(fftLength) < nz) fftLength <<= 1;
+        const std::size_t sampleBytes = s.sampleType == SampleType::Int16 ? 2 : 4;
+        frameBytes = static_cast<std::size_t>(s.waves) * static_cast<std::size_t>(s.channels) * static_cast<std::size_t>(s.samplesPerChannel) * sampleBytes;
+
+        // Geometry, computed as the CPU reference computes it (cpu_beamformer.cpp).
+        const float samplesPerMetre = static_cast<float>(s.samplingRateHz / s.soundSpeedMps);
+        const float firstSample = static_cast<float>(s.initialTimeS * s.samplingRateHz);
+        const std::vector<float> gridZ(s.grid.z.begin(), s.grid.z.end());
+        std::vector<float> txX, txZ, dx2, dx;
+        std::vector<int> apertureStart;
+        for (double angle : s.angleRad) {
+            for (double x : s.grid.x) txX.push_back(static_cast<float>(x * std::sin(angle)) * samplesPerMetre - firstSample);
+            txZ.push_back(static_cast<float>(std::cos(angle)) * samplesPerMetre);
+        }
+        for (double x : s.grid.x) {
+            for (double e : s.elementX) {
+                const double d = x - e;
+                dx.push_back(static_cast<float>(d));
+                dx2.push_back(static_cast<float>(d * d));
+                // The element is inside the aperture from depth 2 F# |dx| on.
+                const auto edge = static_cast<float>(2 * s.params.fNumber * std::abs(d));
+                apertureStart.push_back(static_cast<int>(std::lower_bound(gridZ.begin(), gridZ.end(), edge) - gridZ.begin()));
+            }
+        }
+        auto dGridZ = allocate<float>(gridZ.size());
+        auto dTxX = allocate<float>(txX.size());
+        auto dTxZ = allocate<float>(txZ.size());
+        auto dDx2 = allocate<float>(dx2.size());
+        auto dDx = allocate<float>(dx.size());
+        auto dApertureStart = allocate<int>(apertureStart.size());
+        for (auto* r : {&dGridZ, &dTxX, &dTxZ, &dDx2, &dDx}) {
+            if (!*r) return fail(std::move(r->error()));
+        }
+        if (!dApertureStart) return fail(std::move(dApertureStart.error()));
+        for (auto ok : {upload(*dGridZ, gridZ), upload(*dTxX, txX), upload(*dTxZ, txZ), upload(*dDx2, dx2), upload(*dDx, dx),
+                        upload(*dApertureStart, apertureStart)}) {
+            if (!ok) return ok;
+        }
+        geometry = DasGeometry{*dGridZ, *dApertureStart, *dDx2, *dDx, *dTxX, *dTxZ, static_cast<int>(nx), static_cast<int>(nz), s.waves, s.channels,
+                               s.samplesPerChannel, samplesPerMetre, static_cast<float>(2 * s.params.fNumber), static_cast<int>(s.params.window),
+                               static_cast<float>(s.params.tukeyAlpha)};
+
+        const auto chunk = static_cast<std::size_t>(s.framesPerChunk);
+        for (auto& lane : lanes) {
+            if (auto ok = check(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking), "cudaStreamCreate"); !ok) return ok;
+            auto frames = allocate<std::byte>(chunk * frameBytes);
+            auto image = allocate<float>(chunk * imageFloats);
+            auto spectrum = allocate<cufftComplex>(chunk * nx * static_cast<std::size_t>(fftLength));
+            if (!frames || !image || !spectrum) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the beamformer's buffers");
+            lane.frames = *frames;
+            lane.image = *image;
+            lane.spectrum = *spectrum;
+            int length = fftLength;
+            if (auto ok = checkFft(fft->planMany(&lane.plan, 1, &length, nullptr, 1, fftLength, nullptr, 1, fftLength, CUFFT_C2C,
+                                                 static_cast<int>(chunk * nx)), "cufftPlanMany"); !ok) {
+                return ok;
+            }
+            lane.hasPlan = true;
+            if (auto ok = checkFft(fft->setStream(lane.plan, lane.stream), "cufftSetStream"); !ok) return ok;
+        }
+        return {};
+    }
+
+    // Queues one chunk on a lane: copy in, delay-and-sum, envelope, copy out.
+    Status enqueue(Lane& lane, const std::byte* frames, int count, GpuOutput output, float* out) {
+        if (auto ok = check(cudaMemcpyAsync(lane.frames, frames, static_cast<std::size_t>(count) * frameBytes, cudaMemcpyDefault, lane.stream),
+                            "copying frames to the GPU"); !ok) {
+            return ok;
+        }
+        if (setup.sampleType == SampleType::Int16) launchDelayAndSum(static_cast<const std::int16_t*>(lane.frames), count, geometry, lane.image, lane.stream);
+        else launchDelayAndSum(static_cast<const float*>(lane.frames), count, geometry, lane.image, lane.stream);
+        if (output == GpuOutput::Envelope) {
+            const int columns = count * geometry.nx;
+            launchPadColumns(lane.image, columns, geometry.nz, fftLength, lane.spectrum, lane.stream);
+            // The plan transforms a whole chunk; in a short chunk the extra rows are ignored.
+            if (auto ok = checkFft(fft->execC2C(lane.plan, lane.spectrum, lane.spectrum, CUFFT_FORWARD), "cufftExecC2C (forward)"); !ok) return ok;
+            launchKeepPositiveFrequencies(lane.spectrum, columns, fftLength, lane.stream);
+            if (auto ok = checkFft(fft->execC2C(lane.plan, lane.spectrum, lane.spectrum, CUFFT_INVERSE), "cufftExecC2C (inverse)"); !ok) return ok;
+            launchMagnitude(lane.spectrum, columns, geometry.nz, fftLength, lane.image, lane.stream);
+        }
+        if (auto ok = check(cudaGetLastError(), "launching the beamformer's kernels"); !ok) return ok;
+        return check(cudaMemcpyAsync(out, lane.image, static_cast<std::size_t>(count) * imageFloats * sizeof(float), cudaMemcpyDefault, lane.stream),
+                     "copying images from the GPU");
+    }
+};
+
+GpuBeamformer::GpuBeamformer(std::unique_ptr<State> state) : state_(std::move(state)) {}
+GpuBeamformer::~GpuBeamformer() = default;
+
+Result<std::unique_ptr<GpuBeamformer>> GpuBeamformer::create(const GpuBeamformerSetup& setup) {
+    if (auto ok = validate(setup); !ok) return fail(std::move(ok.error()));
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices <= setup.device) {
+        return fail(ErrorCode::Unavailable, fmt::format("no CUDA device {} on this station ({} found)", setup.device, devices));
+    }
+    auto state = std::make_unique<State>();
+    state->setup = setup;
+    if (auto ok = state->init(); !ok) return fail(std::move(ok.error()));
+    return std::unique_ptr<GpuBeamformer>(new GpuBeamformer(std::move(state)));
+}
+
+Status GpuBeamformer::beamform(const void* frames, int count, GpuOutput output, std::span<float> out) {
+    auto& s = *state_;
+    if (count <= 0) return fail(ErrorCode::InvalidArgument, fmt::format("{} frames to beamform", count));
+    if (out.size() < static_cast<std::size_t>(count) * s.imageFloats) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} floats of output for {} frames of {} pixels", out.size(), count, s.imageFloats));
+    }
+    if (auto ok = check(cudaSetDevice(s.setup.device), "cudaSetDevice"); !ok) return ok;
+    const auto* bytes = static_cast<const std::byte*>(frames);
+    int lane = 0;
+    Status queued;
+    for (int first = 0; first < count && queued; first += s.setup.framesPerChunk) {
+        const int n = std::min(s.setup.framesPerChunk, count - first);
+        auto& l = s.lanes[lane];
+        lane = (lane + 1) % kStreams;
+        // A lane's buffers are reused: the stream orders this chunk after its previous one.
+        queued = s.enqueue(l, bytes + static_cast<std::size_t>(first) * s.frameBytes, n, output, out.data() + static_cast<std::size_t>(first) * s.imageFloats);
+    }
+    for (auto& l : s.lanes) {
+        if (auto ok = check(cudaStreamSynchronize(l.stream), "beamforming on the GPU"); !ok && queued) queued = ok;
+    }
+    return queued;
+}
+
+Status GpuBeamformer::registerHostMemory(void* memory, std::size_t bytes) {
+    return check(cudaHostRegister(memory, bytes, cudaHostRegisterDefault), "cudaHostRegister (page-locking the frames)");
+}
+
+Status GpuBeamformer::unregisterHostMemory(void* memory) { return check(cudaHostUnregister(memory), "cudaHostUnregister"); }
+
+Result<double> GpuBeamformer::timeKernel(int count, int iterations) {
+    auto& s = *state_;
+    if (count <= 0 || count > s.setup.framesPerChunk || iterations <= 0) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} frames ({} at most) x {} iterations", count, s.setup.framesPerChunk, iterations));
+    }
+    auto& lane = s.lanes[0];
+    cudaEvent_t start = nullptr, stop = nullptr;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    auto run = [&] {
+        if (s.setup.sampleType == SampleType::Int16) launchDelayAndSum(static_cast<const std::int16_t*>(lane.frames), count, s.geometry, lane.image, lane.stream);
+        else launchDelayAndSum(static_cast<const float*>(lane.frames), count, s.geometry, lane.image, lane.stream);
+    };
+    run();  // warm-up
+    cudaEventRecord(start, lane.stream);
+    for (int i = 0; i < iterations; ++i) run();
+    cudaEventRecord(stop, lane.stream);
+    auto ok = check(cudaEventSynchronize(stop), "timing the kernel");
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    if (!ok) return fail(std::move(ok.error()));
+    if (auto launched = check(cudaGetLastError(), "launching the delay-and-sum kernel"); !launched) return fail(std::move(launched.error()));
+    return ms * 1e-3 / iterations;
+}
+
+const GpuBeamformerSetup& GpuBeamformer::setup() const noexcept { return state_->setup; }
+std::size_t GpuBeamformer::frameBytes() const noexcept { return state_->frameBytes; }
+
+}  // namespace sonolink::beamform::cuda

@@ -1,0 +1,140 @@
+// The GPU beamformer against the CPU reference on several scenes: the envelope's relative error
+// (largest difference over the largest value) must be <= 1e-4 in float32. Scenes: point targets
+// with one plane wave; three steered waves with a non-zero initial time; int16 ADC samples with
+// a Hann window; a batch of different frames from registered (page-locked) memory, more frames
+// than one chunk. Skips itself where there is no GPU.
+#include "sonolink/beamform/cuda/gpu_beamformer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "beamform_phantom.h"
+#include "sonolink/beamform/cpu_beamformer.h"
+#include "sonolink/beamform/cuda/gpu_probe.h"
+
+namespace sonolink::beamform::cuda {
+namespace {
+
+using namespace phantom;
+
+class GpuBeamformerTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (auto gpu = probeCuda(); !gpu) GTEST_SKIP() << gpu.error().message();
+    }
+};
+
+GpuBeamformerSetup setupFor(const ChannelDataView& v, const PixelGrid& grid, const BeamformParams& params, SampleType type) {
+    GpuBeamformerSetup s;
+    s.sampleType = type;
+    s.waves = v.waves;
+    s.channels = v.channels;
+    s.samplesPerChannel = v.samplesPerChannel;
+    s.samplingRateHz = v.samplingRateHz;
+    s.initialTimeS = v.initialTimeS;
+    s.soundSpeedMps = v.soundSpeedMps;
+    s.elementX.assign(v.elementX.begin(), v.elementX.end());
+    s.angleRad.assign(v.angleRad.begin(), v.angleRad.end());
+    s.grid = grid;
+    s.params = params;
+    s.framesPerChunk = 2;
+    return s;
+}
+
+std::vector<float> cpuEnvelope(const ChannelDataView& v, const PixelGrid& grid, const BeamformParams& params) {
+    auto image = delayAndSum(v, grid, params);
+    EXPECT_TRUE(image) << image.error().describe();
+    envelopeAlongDepth(*image);
+    return image->columns;
+}
+
+double relativeError(std::span<const float> gpu, std::span<const float> cpu) {
+    double peak = 0, worst = 0;
+    for (std::size_t i = 0; i < cpu.size(); ++i) {
+        peak = std::max(peak, double(std::abs(cpu[i])));
+        worst = std::max(worst, double(std::abs(gpu[i] - cpu[i])));
+    }
+    return peak > 0 ? worst / peak : worst;
+}
+
+void expectAgreement(const Phantom& p, const PixelGrid& grid, const BeamformParams& params) {
+    auto gpu = GpuBeamformer::create(setupFor(p.view, grid, params, SampleType::Float32));
+    ASSERT_TRUE(gpu) << gpu.error().describe();
+    std::vector<float> out(grid.x.size() * grid.z.size());
+    ASSERT_TRUE((*gpu)->beamform(p.samples.data(), 1, GpuOutput::Envelope, out));
+    const auto cpu = cpuEnvelope(p.view, grid, params);
+    const double error = relativeError(out, cpu);
+    ::testing::Test::RecordProperty("relative_error", std::to_string(error));
+    EXPECT_LE(error, 1e-4);
+}
+
+TEST_F(GpuBeamformerTest, PointTargetsOnePlaneWave) {
+    const auto p = simulate({{0, 15e-3, 1}, {-5e-3, 25e-3, 0.7}, {6e-3, 32e-3, 0.5}}, {0}, 2048, 0);
+    expectAgreement(p, PixelGrid::fromRanges(-10e-3, 10e-3, 96, 5e-3, 38e-3, 400), {});
+}
+
+TEST_F(GpuBeamformerTest, SteeredWavesWithAnInitialTime) {
+    const double t0 = 4e-6;  // the record starts 4 us after t = 0: samples before it contribute 0
+    const auto p = simulate({{2e-3, 12e-3, 1}, {-4e-3, 20e-3, 0.8}}, {-10, 0, 10}, 1500, t0);
+    BeamformParams params;
+    params.fNumber = 1.2;
+    params.window = Window::Tukey;
+    expectAgreement(p, PixelGrid::fromRanges(-8e-3, 8e-3, 64, 3e-3, 28e-3, 300), params);
+}
+
+TEST_F(GpuBeamformerTest, Int16SamplesBatchedFromRegisteredMemory) {
+    // Five different frames (targets move), more than one chunk, from page-locked memory.
+    constexpr int kFrames = 5;
+    const auto grid = PixelGrid::fromRanges(-6e-3, 6e-3, 48, 8e-3, 24e-3, 256);
+    BeamformParams params;
+    params.window = Window::Hann;
+    std::vector<Phantom> frames;
+    for (int f = 0; f < kFrames; ++f) frames.push_back(simulate({{-3e-3 + 1.5e-3 * f, 12e-3 + 2e-3 * f, 1}}, {-5, 5}, 1400, 0));
+    const auto perFrame = frames[0].samples.size();
+    std::vector<std::int16_t> adc(perFrame * kFrames);
+    for (int f = 0; f < kFrames; ++f) {
+        for (std::size_t i = 0; i < perFrame; ++i) adc[f * perFrame + i] = static_cast<std::int16_t>(std::lround(frames[f].samples[i] * 8000));
+    }
+    auto gpu = GpuBeamformer::create(setupFor(frames[0].view, grid, params, SampleType::Int16));
+    ASSERT_TRUE(gpu) << gpu.error().describe();
+    ASSERT_TRUE((*gpu)->registerHostMemory(adc.data(), adc.size() * sizeof(std::int16_t)));
+    std::vector<float> out(kFrames * grid.x.size() * grid.z.size());
+    ASSERT_TRUE((*gpu)->beamform(adc.data(), kFrames, GpuOutput::Envelope, out));
+    ASSERT_TRUE((*gpu)->unregisterHostMemory(adc.data()));
+    for (int f = 0; f < kFrames; ++f) {
+        ChannelDataView view = frames[f].view;
+        view.samples = {};
+        view.samples16 = std::span<const std::int16_t>(adc).subspan(f * perFrame, perFrame);
+        const auto cpu = cpuEnvelope(view, grid, params);
+        EXPECT_LE(relativeError(std::span<const float>(out).subspan(f * cpu.size(), cpu.size()), cpu), 1e-4) << "frame " << f;
+    }
+}
+
+TEST_F(GpuBeamformerTest, RfOutputIsTheDelayAndSum) {
+    const auto p = simulate({{1e-3, 18e-3, 1}}, {0}, 1200, 0);
+    const auto grid = PixelGrid::fromRanges(-4e-3, 4e-3, 32, 10e-3, 22e-3, 200);
+    auto gpu = GpuBeamformer::create(setupFor(p.view, grid, {}, SampleType::Float32));
+    ASSERT_TRUE(gpu) << gpu.error().describe();
+    std::vector<float> out(grid.x.size() * grid.z.size());
+    ASSERT_TRUE((*gpu)->beamform(p.samples.data(), 1, GpuOutput::Rf, out));
+    auto cpu = delayAndSum(p.view, grid, {});
+    ASSERT_TRUE(cpu);
+    EXPECT_LE(relativeError(out, cpu->columns), 1e-4);
+}
+
+// Checked before any device is touched: runs on stations without a GPU too.
+TEST(GpuBeamformerSetupTest, InconsistentSetupIsRefusedWithTheReason) {
+    const auto p = simulate({{0, 10e-3, 1}}, {0}, 800, 0);
+    auto setup = setupFor(p.view, PixelGrid::fromRanges(-1e-3, 1e-3, 8, 5e-3, 15e-3, 64), {}, SampleType::Float32);
+    setup.elementX.pop_back();
+    auto gpu = GpuBeamformer::create(setup);
+    ASSERT_FALSE(gpu);
+    EXPECT_EQ(gpu.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(gpu.error().message().find("127 element positions for 128 channels"), std::string::npos) << gpu.error().message();
+}
+
+}  // namespace
+}  // namespace sonolink::beamform::cuda

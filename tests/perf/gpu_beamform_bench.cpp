@@ -1,0 +1,110 @@
+// Google Benchmark of the GPU beamformer on the issue's configuration: a 256 x 512 grid,
+// 128 channels x 2048 samples, F# 1.5, one plane wave. Kernel only: nominal
+// pixel*channel*transmit operations per second (bar 1.5e12 on an H200). End to end: frames per
+// second from page-locked host memory through copies, delay-and-sum, envelope and copy back,
+// in batches (bar 20,000 frames/s). Skips (with the reason) where there is no GPU.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "sonolink/beamform/cuda/gpu_beamformer.h"
+
+namespace {
+
+using namespace sonolink::beamform;
+using namespace sonolink::beamform::cuda;
+
+constexpr int kChannels = 128, kSamples = 2048, kNx = 256, kNz = 512;
+
+GpuBeamformerSetup issueSetup(SampleType type, int framesPerChunk) {
+    GpuBeamformerSetup s;
+    s.sampleType = type;
+    s.channels = kChannels;
+    s.samplesPerChannel = kSamples;
+    s.samplingRateHz = 40e6;
+    for (int e = 0; e < kChannels; ++e) s.elementX.push_back((e - 63.5) * 0.3e-3);
+    s.angleRad = {0.0};
+    s.grid = PixelGrid::fromRanges(-19e-3, 19e-3, kNx, 2e-3, 38e-3, kNz);
+    s.params.fNumber = 1.5;
+    s.framesPerChunk = framesPerChunk;
+    return s;
+}
+
+template <typename T>
+std::vector<T> noiseFrames(int frames) {
+    std::mt19937 random(1);
+    std::normal_distribution<float> noise(0, 100);
+    std::vector<T> data(static_cast<std::size_t>(frames) * kChannels * kSamples);
+    for (auto& v : data) v = static_cast<T>(noise(random));
+    return data;
+}
+
+const double kNominalPerFrame = double(kNx) * kNz * kChannels * 1;
+
+// Arguments: int16 (0 float, 1 int16), frames per launch.
+void delayAndSumKernel(benchmark::State& state) {
+    const bool int16 = state.range(0) == 1;
+    const int frames = static_cast<int>(state.range(1));
+    auto gpu = GpuBeamformer::create(issueSetup(int16 ? SampleType::Int16 : SampleType::Float32, frames));
+    if (!gpu) {
+        state.SkipWithError(gpu.error().message().c_str());
+        return;
+    }
+    std::vector<float> out(static_cast<std::size_t>(frames) * kNx * kNz);
+    const auto data16 = noiseFrames<std::int16_t>(frames);
+    const auto data32 = noiseFrames<float>(frames);
+    const void* data = int16 ? static_cast<const void*>(data16.data()) : data32.data();
+    if (auto ok = (*gpu)->beamform(data, frames, GpuOutput::Rf, out); !ok) {  // puts the frames on the device
+        state.SkipWithError(ok.error().message().c_str());
+        return;
+    }
+    double seconds = 0;
+    for (auto _ : state) {
+        auto t = (*gpu)->timeKernel(frames, 20);
+        if (!t) {
+            state.SkipWithError(t.error().message().c_str());
+            return;
+        }
+        state.SetIterationTime(*t);
+        seconds += *t;
+    }
+    state.counters["nominal_ops_per_s"] = benchmark::Counter(kNominalPerFrame * frames, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["frames_per_s"] = benchmark::Counter(frames, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(delayAndSumKernel)->ArgsProduct({{0, 1}, {1, 16}})->ArgNames({"int16", "frames"})->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+// Arguments: frames per call (batch), frames per chunk. int16 from registered memory, envelope out.
+void endToEndFromPinnedMemory(benchmark::State& state) {
+    const int batch = static_cast<int>(state.range(0));
+    auto gpu = GpuBeamformer::create(issueSetup(SampleType::Int16, static_cast<int>(state.range(1))));
+    if (!gpu) {
+        state.SkipWithError(gpu.error().message().c_str());
+        return;
+    }
+    auto frames = noiseFrames<std::int16_t>(batch);
+    std::vector<float> out(static_cast<std::size_t>(batch) * kNx * kNz);
+    if (auto ok = (*gpu)->registerHostMemory(frames.data(), frames.size() * 2); !ok) {
+        state.SkipWithError(ok.error().message().c_str());
+        return;
+    }
+    if (auto ok = (*gpu)->registerHostMemory(out.data(), out.size() * 4); !ok) {
+        state.SkipWithError(ok.error().message().c_str());
+        return;
+    }
+    for (auto _ : state) {
+        if (auto ok = (*gpu)->beamform(frames.data(), batch, GpuOutput::Envelope, out); !ok) {
+            state.SkipWithError(ok.error().message().c_str());
+            break;
+        }
+    }
+    (void)(*gpu)->unregisterHostMemory(frames.data());
+    (void)(*gpu)->unregisterHostMemory(out.data());
+    state.counters["frames_per_s"] = benchmark::Counter(batch, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["nominal_ops_per_s"] = benchmark::Counter(kNominalPerFrame * batch, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(endToEndFromPinnedMemory)->ArgsProduct({{256}, {8, 32}})->ArgNames({"batch", "chunk"})->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

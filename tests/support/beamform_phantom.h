@@ -1,0 +1,57 @@
+// Analytic plane-wave phantoms for beamformer tests, in USTB's conventions: point scatterers
+// echo a Gaussian-windowed 5 MHz pulse (60 % bandwidth) to a 128-element, 0.3 mm pitch linear
+// array sampled at 40 MHz; t = 0 when the wave crosses the origin, the record starting at t0.
+// Used by the CPU reference's validation and the GPU-against-CPU comparison.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "sonolink/beamform/beamform_types.h"
+
+namespace sonolink::beamform::phantom {
+
+inline constexpr double kC = 1540, kFc = 5e6, kFs = 40e6, kPitch = 0.3e-3, kBandwidth = 0.6;
+inline constexpr int kElements = 128;
+inline const double kLambda = kC / kFc;
+// Gaussian envelope with a 60 % (-6 dB) fractional bandwidth.
+inline const double kSigmaT = 1 / (2 * std::numbers::pi * kBandwidth * kFc / (2 * std::sqrt(2 * std::log(2.0))));
+
+struct Scatterer {
+    double x, z, amplitude;
+};
+
+// Channel data owned by the test, with the view the beamformer reads.
+struct Phantom {
+    std::vector<float> samples;
+    std::vector<double> elementX, angles;
+    ChannelDataView view;
+};
+
+inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vector<double>& anglesDeg, int samples, double t0) {
+    Phantom p;
+    for (int e = 0; e < kElements; ++e) p.elementX.push_back((e - (kElements - 1) / 2.0) * kPitch);
+    for (double a : anglesDeg) p.angles.push_back(a * std::numbers::pi / 180);
+    const int waves = static_cast<int>(p.angles.size());
+    p.samples.assign(static_cast<std::size_t>(waves) * kElements * static_cast<std::size_t>(samples), 0.0f);
+    for (int w = 0; w < waves; ++w) {
+        const double th = p.angles[static_cast<std::size_t>(w)];
+        for (int e = 0; e < kElements; ++e) {
+            float* trace = p.samples.data() + (static_cast<std::size_t>(w) * kElements + static_cast<std::size_t>(e)) * static_cast<std::size_t>(samples);
+            for (const auto& s : scatterers) {
+                const double tau = (s.x * std::sin(th) + s.z * std::cos(th)) / kC + std::hypot(s.x - p.elementX[static_cast<std::size_t>(e)], s.z) / kC;
+                const int center = static_cast<int>(std::lround((tau - t0) * kFs));
+                for (int k = std::max(0, center - 40); k < std::min(samples, center + 40); ++k) {
+                    const double t = t0 + k / kFs - tau;
+                    trace[k] += static_cast<float>(s.amplitude * std::exp(-t * t / (2 * kSigmaT * kSigmaT)) * std::cos(2 * std::numbers::pi * kFc * t));
+                }
+            }
+        }
+    }
+    p.view = ChannelDataView{p.samples, {}, waves, kElements, samples, kFs, t0, kC, p.elementX, p.angles};
+    return p;
+}
+
+}  // namespace sonolink::beamform::phantom
