@@ -56,6 +56,27 @@ std::vector<std::byte> fileFrame(const record::UffChannelData& d, int f) {
     return bytes;
 }
 
+// A simulated link with the built-in front end and an open session: members in that order, so
+// the session goes first.
+struct SimAcquisition {
+    std::unique_ptr<transport::sim::SimLink> link;
+    std::unique_ptr<transport::sim::InProcessFrontEnd> frontEnd;
+    std::unique_ptr<ingest::StreamSession> session;
+    ingest::StreamSession* operator->() const { return session.get(); }
+};
+
+void start(SimAcquisition& a, const transport::sim::FrontEndOptions& frontEnd = {}) {
+    auto link = transport::sim::SimLink::create({"", 64 * 1024, 128, std::chrono::milliseconds(5000)});
+    ASSERT_TRUE(link) << link.error().describe();
+    a.link = std::move(*link);
+    auto fe = transport::sim::InProcessFrontEnd::start(*a.link, frontEnd);
+    ASSERT_TRUE(fe) << fe.error().describe();
+    a.frontEnd = std::move(*fe);
+    auto s = ingest::StreamSession::open(*a.link, session());
+    ASSERT_TRUE(s) << s.error().describe();
+    a.session = std::move(*s);
+}
+
 class RecordReplayTest : public ::testing::Test {
 protected:
     std::filesystem::path file = std::filesystem::temp_directory_path() / ("sonolink_record_" + std::to_string(::getpid()) + ".uff");
@@ -65,19 +86,15 @@ protected:
 TEST_F(RecordReplayTest, RecordedWhileStreamingAndReplayedBitExactly) {
     constexpr std::uint32_t kFrames = 12;
     {
-        auto link = transport::sim::SimLink::create({"", 64 * 1024, 128, std::chrono::milliseconds(5000)});
-        ASSERT_TRUE(link);
-        auto frontEnd = transport::sim::InProcessFrontEnd::start(**link, {});
-        ASSERT_TRUE(frontEnd);
-        auto s = ingest::StreamSession::open(**link, session());
-        ASSERT_TRUE(s) << s.error().describe();
+        SimAcquisition s;
+        ASSERT_NO_FATAL_FAILURE(start(s));
         auto recorder = record::Recorder::start(file.string(), app::recordingMetadataFor(session().configure));
         ASSERT_TRUE(recorder) << recorder.error().describe();
         CapturingSink live;
-        (*s)->ingest().addSink(**recorder);
-        (*s)->ingest().addSink(live);
+        s->ingest().addSink(**recorder);
+        s->ingest().addSink(live);
         std::atomic<bool> stop{false};
-        auto summary = (*s)->run(kFrames, stop);
+        auto summary = s->run(kFrames, stop);
         ASSERT_TRUE(summary) << summary.error().describe();
         ASSERT_TRUE((*recorder)->stop());
         EXPECT_EQ((*recorder)->framesRecorded(), kFrames);
@@ -93,16 +110,12 @@ TEST_F(RecordReplayTest, RecordedWhileStreamingAndReplayedBitExactly) {
     ASSERT_TRUE(recorded) << recorded.error().describe();
     transport::sim::FrontEndOptions replay;
     replay.frameSource = app::replayFrameSource(*recorded);
-    auto link = transport::sim::SimLink::create({"", 64 * 1024, 128, std::chrono::milliseconds(5000)});
-    ASSERT_TRUE(link);
-    auto frontEnd = transport::sim::InProcessFrontEnd::start(**link, replay);
-    ASSERT_TRUE(frontEnd);
-    auto s = ingest::StreamSession::open(**link, session());
-    ASSERT_TRUE(s) << s.error().describe();
+    SimAcquisition s;
+    ASSERT_NO_FATAL_FAILURE(start(s, replay));
     CapturingSink replayed;
-    (*s)->ingest().addSink(replayed);
+    s->ingest().addSink(replayed);
     std::atomic<bool> stop{false};
-    auto summary = (*s)->run(2 * kFrames, stop);  // twice round the recording
+    auto summary = s->run(2 * kFrames, stop);  // twice round the recording
     ASSERT_TRUE(summary) << summary.error().describe();
     ASSERT_EQ(replayed.frames.size(), 2 * kFrames);
     for (std::size_t f = 0; f < replayed.frames.size(); ++f) {
@@ -111,20 +124,16 @@ TEST_F(RecordReplayTest, RecordedWhileStreamingAndReplayedBitExactly) {
 }
 
 TEST_F(RecordReplayTest, ARecorderThatFallsBehindStopsLoudly) {
-    auto link = transport::sim::SimLink::create({"", 64 * 1024, 128, std::chrono::milliseconds(5000)});
-    ASSERT_TRUE(link);
-    auto frontEnd = transport::sim::InProcessFrontEnd::start(**link, {});
-    ASSERT_TRUE(frontEnd);
-    auto s = ingest::StreamSession::open(**link, session());
-    ASSERT_TRUE(s);
+    SimAcquisition s;
+    ASSERT_NO_FATAL_FAILURE(start(s));
     record::RecorderOptions slow;
     slow.queueFrames = 2;
     slow.simulatedWriteLatency = std::chrono::milliseconds(30);
     auto recorder = record::Recorder::start(file.string(), app::recordingMetadataFor(session().configure), slow);
     ASSERT_TRUE(recorder);
-    (*s)->ingest().addSink(**recorder);
+    s->ingest().addSink(**recorder);
     std::atomic<bool> stop{false};
-    auto summary = (*s)->run(40, stop);
+    auto summary = s->run(40, stop);
     ASSERT_TRUE(summary) << summary.error().describe();
     auto stopped = (*recorder)->stop();
     ASSERT_FALSE(stopped);
@@ -146,16 +155,12 @@ TEST_F(RecordReplayTest, ARecordingSpansSessionsAndGivesTheirSlotsBackFirst) {
     ASSERT_TRUE(recorder) << recorder.error().describe();
     CapturingSink live;
     for (int round = 0; round < 2; ++round) {
-        auto link = transport::sim::SimLink::create({"", 64 * 1024, 128, std::chrono::milliseconds(5000)});
-        ASSERT_TRUE(link);
-        auto frontEnd = transport::sim::InProcessFrontEnd::start(**link, {});
-        ASSERT_TRUE(frontEnd);
-        auto s = ingest::StreamSession::open(**link, session());
-        ASSERT_TRUE(s) << s.error().describe();
-        (*s)->ingest().addSink(**recorder);
-        (*s)->ingest().addSink(live);
+        SimAcquisition s;
+        ASSERT_NO_FATAL_FAILURE(start(s));
+        s->ingest().addSink(**recorder);
+        s->ingest().addSink(live);
         std::atomic<bool> stop{false};
-        ASSERT_TRUE((*s)->run(kFramesPerSession, stop));
+        ASSERT_TRUE(s->run(kFramesPerSession, stop));
         (*recorder)->drain();  // the engine asserts that no frame is held when it goes
         EXPECT_EQ((*recorder)->framesRecorded(), (round + 1) * kFramesPerSession);
     }
