@@ -1,8 +1,8 @@
 // The GPU beamformer against the CPU reference on several scenes: the envelope's relative error
 // (largest difference over the largest value) must be <= 1e-4 in float32. Scenes: point targets
-// with one plane wave; three steered waves with a non-zero initial time; int16 ADC samples with
-// a Hann window; a batch of different frames from registered (page-locked) memory, more frames
-// than one chunk. Skips itself where there is no GPU.
+// with one plane wave; three steered waves with a non-zero initial time; focused and diverging
+// waves; int16 ADC samples with a Hann window; a batch of different frames from registered
+// (page-locked) memory, more frames than one chunk. Skips itself where there is no GPU.
 #include "sonolink/beamform/cuda/gpu_beamformer.h"
 
 #include <algorithm>
@@ -38,6 +38,7 @@ GpuBeamformerSetup setupFor(const ChannelDataView& v, const PixelGrid& grid, con
     s.soundSpeedMps = v.soundSpeedMps;
     s.elementX.assign(v.elementX.begin(), v.elementX.end());
     s.angleRad.assign(v.angleRad.begin(), v.angleRad.end());
+    s.sourceDistance.assign(v.sourceDistance.begin(), v.sourceDistance.end());
     s.grid = grid;
     s.params = params;
     s.framesPerChunk = 2;
@@ -83,6 +84,11 @@ TEST_F(GpuBeamformerTest, SteeredWavesWithAnInitialTime) {
     params.fNumber = 1.2;
     params.window = Window::Tukey;
     expectAgreement(p, PixelGrid::fromRanges(-8e-3, 8e-3, 64, 3e-3, 28e-3, 300), params);
+}
+
+TEST_F(GpuBeamformerTest, FocusedAndDivergingWaves) {
+    const auto p = simulate({{2e-3, 14e-3, 1}, {-3e-3, 22e-3, 0.6}}, {-6, 0, 6, 0}, 1500, 1e-6, {18e-3, 18e-3, 18e-3, -12e-3});
+    expectAgreement(p, PixelGrid::fromRanges(-6e-3, 6e-3, 64, 6e-3, 28e-3, 320), {});
 }
 
 TEST_F(GpuBeamformerTest, Int16SamplesBatchedFromRegisteredMemory) {

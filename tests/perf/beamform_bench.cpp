@@ -28,8 +28,8 @@ struct Setup {
         for (auto& s : samples) s = noise(random);
         for (float s : samples) adc.push_back(static_cast<std::int16_t>(s));
         for (int e = 0; e < channels; ++e) elementX.push_back((e - 63.5) * 0.3e-3);
-        view = ChannelDataView{samples, {}, 1, channels, length, 40e6, 0, 1540, elementX, angles};
-        view16 = ChannelDataView{{}, adc, 1, channels, length, 40e6, 0, 1540, elementX, angles};
+        view = ChannelDataView{samples, {}, 1, channels, length, 40e6, 0, 1540, elementX, angles, {}};
+        view16 = ChannelDataView{{}, adc, 1, channels, length, 40e6, 0, 1540, elementX, angles, {}};
     }
 };
 

@@ -26,12 +26,17 @@ struct Scatterer {
 // Channel data owned by the test, with the view the beamformer reads.
 struct Phantom {
     std::vector<float> samples;
-    std::vector<double> elementX, angles;
+    std::vector<double> elementX, angles, sourceDistances;
     ChannelDataView view;
 };
 
-inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vector<double>& anglesDeg, int samples, double t0) {
+// sourceDistances: none for plane waves, else one per wave (USTB: > 0 a focus, < 0 a diverging
+// wave's virtual source, at that distance along the wave's angle). A focused wave reaches the
+// focus at d / c and a point P |P - S| / c before or after; a diverging one spreads from S.
+inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vector<double>& anglesDeg, int samples, double t0,
+                        const std::vector<double>& sourceDistances = {}) {
     Phantom p;
+    p.sourceDistances = sourceDistances;
     for (int e = 0; e < kElements; ++e) p.elementX.push_back((e - (kElements - 1) / 2.0) * kPitch);
     for (double a : anglesDeg) p.angles.push_back(a * std::numbers::pi / 180);
     const int waves = static_cast<int>(p.angles.size());
@@ -41,7 +46,13 @@ inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vec
         for (int e = 0; e < kElements; ++e) {
             float* trace = p.samples.data() + (static_cast<std::size_t>(w) * kElements + static_cast<std::size_t>(e)) * static_cast<std::size_t>(samples);
             for (const auto& s : scatterers) {
-                const double tau = (s.x * std::sin(th) + s.z * std::cos(th)) / kC + std::hypot(s.x - p.elementX[static_cast<std::size_t>(e)], s.z) / kC;
+                double transmit = (s.x * std::sin(th) + s.z * std::cos(th)) / kC;
+                if (!sourceDistances.empty()) {
+                    const double d = sourceDistances[static_cast<std::size_t>(w)], sx = d * std::sin(th), sz = d * std::cos(th);
+                    const double toSource = std::hypot(s.x - sx, s.z - sz);
+                    transmit = (d + (d < 0 || s.z >= sz ? toSource : -toSource)) / kC;
+                }
+                const double tau = transmit + std::hypot(s.x - p.elementX[static_cast<std::size_t>(e)], s.z) / kC;
                 const int center = static_cast<int>(std::lround((tau - t0) * kFs));
                 for (int k = std::max(0, center - 40); k < std::min(samples, center + 40); ++k) {
                     const double t = t0 + k / kFs - tau;
@@ -50,7 +61,7 @@ inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vec
             }
         }
     }
-    p.view = ChannelDataView{p.samples, {}, waves, kElements, samples, kFs, t0, kC, p.elementX, p.angles};
+    p.view = ChannelDataView{p.samples, {}, waves, kElements, samples, kFs, t0, kC, p.elementX, p.angles, p.sourceDistances};
     return p;
 }
 

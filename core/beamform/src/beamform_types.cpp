@@ -26,10 +26,36 @@ Status ChannelDataView::validate() const {
     if (angleRad.size() != static_cast<std::size_t>(waves)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} transmit angles for {} waves", angleRad.size(), waves));
     }
+    if (!sourceDistance.empty() && sourceDistance.size() != static_cast<std::size_t>(waves)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", sourceDistance.size(), waves));
+    }
+    for (std::size_t w = 0; w < sourceDistance.size(); ++w) {
+        if (std::isnan(sourceDistance[w]) || sourceDistance[w] == 0) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("wave {}: source distance {} (a focus or virtual source cannot be at the origin)", w, sourceDistance[w]));
+        }
+    }
     if (!(samplingRateHz > 0) || !(soundSpeedMps > 0)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("sampling rate {} Hz and sound speed {} m/s must be positive", samplingRateHz, soundSpeedMps));
     }
     return {};
+}
+
+void transmitDelaySamples(double angleRad, double sourceDistance, double x, std::span<const float> z, double samplingRateHz,
+                          double soundSpeedMps, double initialTimeS, std::span<float> out) noexcept {
+    const float samplesPerMetre = static_cast<float>(samplingRateHz / soundSpeedMps);
+    const float firstSample = static_cast<float>(initialTimeS * samplingRateHz);
+    if (std::isinf(sourceDistance)) {
+        const float txX = static_cast<float>(x * std::sin(angleRad)) * samplesPerMetre - firstSample;
+        const float txZ = static_cast<float>(std::cos(angleRad)) * samplesPerMetre;
+        for (std::size_t i = 0; i < z.size(); ++i) out[i] = txX + z[i] * txZ;
+        return;
+    }
+    const double sx = sourceDistance * std::sin(angleRad), sz = sourceDistance * std::cos(angleRad);
+    for (std::size_t i = 0; i < z.size(); ++i) {
+        const double toSource = std::hypot(x - sx, z[i] - sz);
+        const double metres = (z[i] >= sz ? toSource : -toSource) + sourceDistance;
+        out[i] = static_cast<float>(metres) * samplesPerMetre - firstSample;
+    }
 }
 
 PixelGrid PixelGrid::fromRanges(double x0, double x1, std::size_t nx, double z0, double z1, std::size_t nz) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <complex>
 #include <functional>
+#include <limits>
 #include <thread>
 
 #include "fft.h"
@@ -41,14 +42,13 @@ void parallelFor(std::size_t count, unsigned threads, const std::function<void(s
 }
 
 // The reference inner loop: one channel's contribution to the depths [first, last) of a
-// column. txX, txZ: transmit delay in samples as txX + z txZ (initial time folded in).
+// column. tx: the transmit delay per depth in samples (initial time folded in).
 template <typename T>
-void accumulateRange(const T* trace, float lastIndex, float txX, float txZ, float samplesPerMetre, float dx2,
-                     const std::vector<float>& z, const std::vector<float>& zSquared, std::size_t first, std::size_t last,
-                     std::span<float> column) noexcept {
+void accumulateRange(const T* trace, float lastIndex, const float* tx, float samplesPerMetre, float dx2,
+                     const std::vector<float>& zSquared, std::size_t first, std::size_t last, std::span<float> column) noexcept {
     for (std::size_t iz = first; iz < last; ++iz) {
         // Receive delay sqrt((x - x_e)^2 + z^2) / c; t = 0 when the wave crosses the origin.
-        const float s = txX + z[iz] * txZ + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
+        const float s = tx[iz] + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
         if (!(s >= 0.0f && s < lastIndex)) continue;  // outside the record: contributes 0
         const auto i = static_cast<std::size_t>(s);
         const float frac = s - static_cast<float>(i);
@@ -58,20 +58,19 @@ void accumulateRange(const T* trace, float lastIndex, float txX, float txZ, floa
 }
 
 template <typename T>
-void accumulateChannel(const T* trace, float lastIndex, float txX, float txZ, float samplesPerMetre, float dx2,
-                       const std::vector<float>& z, const std::vector<float>& zSquared, std::size_t first,
-                       std::span<float> column) noexcept {
-    accumulateRange(trace, lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, first, z.size(), column);
+void accumulateChannel(const T* trace, float lastIndex, const float* tx, float samplesPerMetre, float dx2,
+                       const std::vector<float>& zSquared, std::size_t first, std::span<float> column) noexcept {
+    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, first, zSquared.size(), column);
 }
 
 // The depths [begin, end) from `first` on whose sample index lies inside the record. The index
-// grows with depth (for steering below 90 degrees), so both ends are found by bisection.
-std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, float txX, float txZ, float samplesPerMetre, float dx2,
-                                                  const std::vector<float>& z, const std::vector<float>& zSquared,
-                                                  std::size_t first) noexcept {
-    const auto sampleAt = [&](std::size_t i) { return txX + z[i] * txZ + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
+// grows with depth (transmit and receive paths both lengthen, for steering below 90 degrees,
+// plane, focused or diverging), so both ends are found by bisection.
+std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const float* tx, float samplesPerMetre, float dx2,
+                                                  const std::vector<float>& zSquared, std::size_t first) noexcept {
+    const auto sampleAt = [&](std::size_t i) { return tx[i] + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
     const auto firstWhere = [&](std::size_t lo, auto reached) {
-        std::size_t hi = z.size();
+        std::size_t hi = zSquared.size();
         while (lo < hi) {
             const auto mid = lo + (hi - lo) / 2;
             if (reached(sampleAt(mid))) hi = mid;
@@ -88,19 +87,17 @@ std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, float txX, fl
 // depths that read inside the record form one range, found by bisection: the vector loop runs
 // on it without masks and gathers each sample pair (trace[i], trace[i+1]) as one 64-bit element
 // (half the gather elements of two 32-bit gathers).
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float lastIndex, float txX, float txZ,
-                                                              float samplesPerMetre, float dx2, const std::vector<float>& z,
-                                                              const std::vector<float>& zSquared, std::size_t first,
-                                                              std::span<float> column) noexcept {
-    const auto [begin, end] = inRecordRange(lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, first);
-    const __m256 vTxX = _mm256_set1_ps(txX), vTxZ = _mm256_set1_ps(txZ), vSpm = _mm256_set1_ps(samplesPerMetre);
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float lastIndex, const float* tx,
+                                                              float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
+                                                              std::size_t first, std::span<float> column) noexcept {
+    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre);
     const __m256 vDx2 = _mm256_set1_ps(dx2);
     const auto* pairs = reinterpret_cast<const long long*>(trace);
     std::size_t iz = begin;
     for (; iz + 8 <= end; iz += 8) {
-        const __m256 zv = _mm256_loadu_ps(z.data() + iz);
         const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
-        const __m256 s = _mm256_fmadd_ps(rx, vSpm, _mm256_fmadd_ps(zv, vTxZ, vTxX));
+        const __m256 s = _mm256_fmadd_ps(rx, vSpm, _mm256_loadu_ps(tx + iz));
         const __m256i index = _mm256_cvttps_epi32(s);
         const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
         const __m256 low = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(index), 4));
@@ -110,24 +107,22 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
         const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
         _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
     }
-    accumulateRange(trace, lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, iz, end, column);
+    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 
 // The same for int16 samples: a pair (trace[i], trace[i+1]) is one 32-bit gather element, so one
 // eight-element gather serves eight depths.
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float lastIndex, float txX, float txZ,
-                                                              float samplesPerMetre, float dx2, const std::vector<float>& z,
-                                                              const std::vector<float>& zSquared, std::size_t first,
-                                                              std::span<float> column) noexcept {
-    const auto [begin, end] = inRecordRange(lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, first);
-    const __m256 vTxX = _mm256_set1_ps(txX), vTxZ = _mm256_set1_ps(txZ), vSpm = _mm256_set1_ps(samplesPerMetre);
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float lastIndex, const float* tx,
+                                                              float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
+                                                              std::size_t first, std::span<float> column) noexcept {
+    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre);
     const __m256 vDx2 = _mm256_set1_ps(dx2);
     const auto* pairs = reinterpret_cast<const int*>(trace);
     std::size_t iz = begin;
     for (; iz + 8 <= end; iz += 8) {
-        const __m256 zv = _mm256_loadu_ps(z.data() + iz);
         const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
-        const __m256 s = _mm256_fmadd_ps(rx, vSpm, _mm256_fmadd_ps(zv, vTxZ, vTxX));
+        const __m256 s = _mm256_fmadd_ps(rx, vSpm, _mm256_loadu_ps(tx + iz));
         const __m256i index = _mm256_cvttps_epi32(s);
         const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
         const __m256i pair = _mm256_i32gather_epi32(pairs, index, 2);  // little-endian: a low, b high
@@ -136,28 +131,27 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_
         const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
         _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
     }
-    accumulateRange(trace, lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, iz, end, column);
+    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 #endif
 
 // One image column (pixel x): the sum over waves and channels, written into column[0..nz).
 template <typename T>
-using Accumulate = void (*)(const T*, float, float, float, float, float, const std::vector<float>&,
-                            const std::vector<float>&, std::size_t, std::span<float>) noexcept;
+using Accumulate = void (*)(const T*, float, const float*, float, float, const std::vector<float>&, std::size_t,
+                            std::span<float>) noexcept;
 
 template <typename T>
 void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const std::vector<float>& zSquared,
                     double x, const BeamformParams& params, Accumulate<T> accumulate, std::span<float> column) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(data.samplingRateHz / data.soundSpeedMps);
-    const float firstSample = static_cast<float>(data.initialTimeS * data.samplingRateHz);
     const float lastIndex = static_cast<float>(data.samplesPerChannel - 1);
     std::fill(column.begin(), column.end(), 0.0f);
+    std::vector<float> tx(nz);
     for (int w = 0; w < data.waves; ++w) {
-        const double angle = data.angleRad[static_cast<std::size_t>(w)];
-        // Transmit delay (x sin θ + z cos θ) / c, in samples, split into its x and z parts.
-        const float txX = static_cast<float>(x * std::sin(angle)) * samplesPerMetre - firstSample;
-        const float txZ = static_cast<float>(std::cos(angle)) * samplesPerMetre;
+        const auto wave = static_cast<std::size_t>(w);
+        const double distance = data.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : data.sourceDistance[wave];
+        transmitDelaySamples(data.angleRad[wave], distance, x, z, data.samplingRateHz, data.soundSpeedMps, data.initialTimeS, tx);
         for (int c = 0; c < data.channels; ++c) {
             const double dx = x - data.elementX[static_cast<std::size_t>(c)];
             const float dx2 = static_cast<float>(dx * dx);
@@ -165,11 +159,11 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
             const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(2 * params.fNumber * std::abs(dx))) - z.begin());
             const T* trace = data.trace<T>(w, c);
             if (params.window == Window::Rectangular) {
-                accumulate(trace, lastIndex, txX, txZ, samplesPerMetre, dx2, z, zSquared, first, column);
+                accumulate(trace, lastIndex, tx.data(), samplesPerMetre, dx2, zSquared, first, column);
                 continue;
             }
             for (std::size_t iz = first; iz < nz; ++iz) {  // windowed: the weight varies with depth
-                const float s = txX + z[iz] * txZ + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
+                const float s = tx[iz] + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
                 if (!(s >= 0.0f && s < lastIndex)) continue;
                 const auto i = static_cast<std::size_t>(s);
                 const float frac = s - static_cast<float>(i);

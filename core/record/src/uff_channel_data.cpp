@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -90,11 +91,14 @@ Status writePoint(hid_t parent, const char* name, double distance, double azimut
     return writeScalar(group.get(), "elevation", 0.0);
 }
 
-Status writeWave(hid_t wave, double angle, double soundSpeed) {
+// USTB's uff.wavefront: plane 0, spherical 1 (focused or diverging: a finite source distance).
+constexpr int kPlaneWavefront = 0, kSphericalWavefront = 1;
+
+Status writeWave(hid_t wave, double angle, double sourceDistance, double soundSpeed) {
     if (auto ok = writeStringAttribute(wave, "class", "uff.wave"); !ok) return ok;
-    const int plane = 0;  // uff.wavefront.plane
-    if (auto ok = writeArray(wave, "wavefront", H5T_NATIVE_INT, H5T_STD_I32LE, {1, 1}, &plane); !ok) return ok;
-    if (auto ok = writePoint(wave, "source", std::numeric_limits<double>::infinity(), angle); !ok) return ok;
+    const int wavefront = std::isinf(sourceDistance) ? kPlaneWavefront : kSphericalWavefront;
+    if (auto ok = writeArray(wave, "wavefront", H5T_NATIVE_INT, H5T_STD_I32LE, {1, 1}, &wavefront); !ok) return ok;
+    if (auto ok = writePoint(wave, "source", sourceDistance, angle); !ok) return ok;
     if (auto ok = writePoint(wave, "origin", 0, 0); !ok) return ok;
     if (auto ok = writeScalar(wave, "delay", 0.0); !ok) return ok;
     return writeScalar(wave, "sound_speed", soundSpeed);
@@ -136,20 +140,43 @@ Result<double> readScalar(hid_t parent, const std::string& name, const std::stri
     return values->front();
 }
 
-Result<double> readPlaneWaveAngle(hid_t wave, const std::string& where) {
+struct WaveSource {
+    double azimuth = 0;
+    double distance = std::numeric_limits<double>::infinity();  // +inf: a plane wave
+};
+
+Result<WaveSource> readWaveSource(hid_t wave, const std::string& where) {
+    std::optional<double> wavefront;
     if (H5Lexists(wave, "wavefront", H5P_DEFAULT) > 0) {
-        auto wavefront = readScalar(wave, "wavefront", where);
-        if (!wavefront) return fail(std::move(wavefront.error()));
-        if (*wavefront != 0) return fail(ErrorCode::Unimplemented, fmt::format("{}: wavefront {} is not a plane wave (only plane waves are supported yet)", where, *wavefront));
+        auto read = readScalar(wave, "wavefront", where);
+        if (!read) return fail(std::move(read.error()));
+        wavefront = *read;
+        if (*wavefront != kPlaneWavefront && *wavefront != kSphericalWavefront) {
+            return fail(ErrorCode::Unimplemented, fmt::format("{}: wavefront {} is neither plane (0) nor spherical (1)", where, *wavefront));
+        }
     }
     if (H5Lexists(wave, "source", H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: 'source' is missing", where));
-    Handle source(H5Gopen2(wave, "source", H5P_DEFAULT), H5Gclose);
-    return readScalar(source.get(), "azimuth", where + "/source");
+    Handle group(H5Gopen2(wave, "source", H5P_DEFAULT), H5Gclose);
+    WaveSource source;
+    auto azimuth = readScalar(group.get(), "azimuth", where + "/source");
+    if (!azimuth) return fail(std::move(azimuth.error()));
+    source.azimuth = *azimuth;
+    if (wavefront == kPlaneWavefront) return source;  // the distance of a plane wave's source does not matter
+    auto distance = readScalar(group.get(), "distance", where + "/source");
+    if (!distance) return fail(std::move(distance.error()));
+    if (std::isnan(*distance) || *distance == 0 || (wavefront == kSphericalWavefront && std::isinf(*distance))) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}/source: distance {} does not place a focus or virtual source", where, *distance));
+    }
+    source.distance = *distance;
+    return source;
 }
 
 // Everything but "data" (the stream writer adds that frame by frame).
 Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& where) {
     auto step = [&](Status s) -> Status { return s ? s : fail(std::move(s.error()).addContext("writing " + where)); };
+    if (!d.sourceDistance.empty() && d.sourceDistance.size() != static_cast<std::size_t>(d.waves)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", d.sourceDistance.size(), d.waves));
+    }
     if (auto ok = step(writeStringAttribute(g, "class", "uff.channel_data")); !ok) return ok;
     if (auto ok = step(writeStringAttribute(g, "name", "SonoLink recording")); !ok) return ok;
     if (auto ok = step(writeScalar(g, "sampling_frequency", d.samplingFrequencyHz)); !ok) return ok;
@@ -170,11 +197,14 @@ Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& whe
         if (auto ok = step(writePoint(probe.get(), "origin", 0, 0)); !ok) return ok;
     }
     Handle sequence(H5Gcreate2(g, "sequence", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    if (d.waves == 1) return step(writeWave(sequence.get(), d.angleRad[0], d.soundSpeedMps));  // a 1x1 list is the object itself
+    const auto distance = [&](int w) {
+        return d.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : d.sourceDistance[static_cast<std::size_t>(w)];
+    };
+    if (d.waves == 1) return step(writeWave(sequence.get(), d.angleRad[0], distance(0), d.soundSpeedMps));  // a 1x1 list is the object itself
     if (auto ok = step(writeIntAttribute(sequence.get(), "size", {1, d.waves})); !ok) return ok;
     for (int w = 0; w < d.waves; ++w) {
         Handle wave(H5Gcreate2(sequence.get(), wavePath(w).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-        if (auto ok = step(writeWave(wave.get(), d.angleRad[static_cast<std::size_t>(w)], d.soundSpeedMps)); !ok) return ok;
+        if (auto ok = step(writeWave(wave.get(), d.angleRad[static_cast<std::size_t>(w)], distance(w), d.soundSpeedMps)); !ok) return ok;
     }
     return {};
 }
@@ -195,6 +225,7 @@ Result<beamform::ChannelDataView> UffChannelData::frame(int index) const {
     view.soundSpeedMps = soundSpeedMps;
     view.elementX = elementX;
     view.angleRad = angleRad;
+    view.sourceDistance = sourceDistance;
     if (auto ok = view.validate(); !ok) return fail(std::move(ok.error()));
     return view;
 }
@@ -287,15 +318,18 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
             const auto name = wavePath(w);
             if (H5Lexists(sequence.get(), name.c_str(), H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}/sequence: '{}' is missing", where, name));
             Handle wave(H5Gopen2(sequence.get(), name.c_str(), H5P_DEFAULT), H5Gclose);
-            auto angle = readPlaneWaveAngle(wave.get(), where + "/sequence/" + name);
-            if (!angle) return fail(std::move(angle.error()));
-            d.angleRad.push_back(*angle);
+            auto source = readWaveSource(wave.get(), where + "/sequence/" + name);
+            if (!source) return fail(std::move(source.error()));
+            d.angleRad.push_back(source->azimuth);
+            d.sourceDistance.push_back(source->distance);
         }
     } else {
-        auto angle = readPlaneWaveAngle(sequence.get(), where + "/sequence");
-        if (!angle) return fail(std::move(angle.error()));
-        d.angleRad.push_back(*angle);
+        auto source = readWaveSource(sequence.get(), where + "/sequence");
+        if (!source) return fail(std::move(source.error()));
+        d.angleRad.push_back(source->azimuth);
+        d.sourceDistance.push_back(source->distance);
     }
+    if (std::all_of(d.sourceDistance.begin(), d.sourceDistance.end(), [](double s) { return std::isinf(s); })) d.sourceDistance.clear();
     if (static_cast<int>(d.angleRad.size()) != d.waves) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{}: the sequence has {} waves but the data {}", where, d.angleRad.size(), d.waves));
     }

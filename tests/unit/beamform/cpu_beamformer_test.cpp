@@ -122,6 +122,32 @@ TEST(CpuBeamformerTest, TargetsLandWhereTheyAre) {
     EXPECT_NEAR(z, 16e-3, 0.4 * kC / (2 * kFs));  // within 0.4 of one sample's depth (19 um)
 }
 
+// Focused and diverging transmits (USTB source distance > 0 and < 0), steered, with an initial
+// time: the target lands where it is; beamformed as if they were plane waves, it does not.
+TEST(CpuBeamformerTest, FocusedAndDivergingWavesPutTheTargetWhereItIs) {
+    const std::vector<Scatterer> target{{4e-3, 16e-3, 1}};
+    const auto grid = PixelGrid::fromRanges(2e-3, 6e-3, 81, 15e-3, 17e-3, 257);
+    for (const double distance : {20e-3, 12e-3, -15e-3}) {
+        auto phantom = simulate(target, {-8, 0, 8}, 1400, 2e-6, {distance, distance, distance});
+        const auto [x, z] = peakPosition(envelope(phantom.view, grid), grid);
+        EXPECT_NEAR(x, 4e-3, kLambda / 6) << "source distance " << distance;
+        EXPECT_NEAR(z, 16e-3, 0.4 * kC / (2 * kFs)) << "source distance " << distance;
+        auto asPlaneWaves = phantom.view;
+        asPlaneWaves.sourceDistance = {};
+        const auto [xp, zp] = peakPosition(envelope(asPlaneWaves, grid), grid);
+        EXPECT_GT(std::hypot(xp - 4e-3, zp - 16e-3), kC / (2 * kFs)) << "the transmit model must matter (" << distance << ")";
+    }
+}
+
+TEST(CpuBeamformerTest, SourceDistancesMustMatchTheWaves) {
+    auto phantom = simulate({{0, 10e-3, 1}}, {-5, 5}, 800, 0, {20e-3, 20e-3});
+    auto view = phantom.view;
+    view.sourceDistance = view.sourceDistance.first(1);
+    auto image = delayAndSum(view, PixelGrid::fromRanges(-1e-3, 1e-3, 8, 5e-3, 15e-3, 32), {});
+    ASSERT_FALSE(image);
+    EXPECT_NE(image.error().message().find("1 source distances for 2 waves"), std::string::npos) << image.error().message();
+}
+
 TEST(CpuBeamformerTest, CatchesAOneSampleTimeZeroError) {
     Scene scene;
     auto shifted = scene.phantom.view;

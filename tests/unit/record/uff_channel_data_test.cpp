@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <numbers>
 
 #include <gtest/gtest.h>
@@ -69,6 +70,29 @@ TEST_F(UffChannelDataTest, InconsistentDataIsNotWritten) {
     ASSERT_FALSE(written);
     EXPECT_NE(written.error().message().find("inconsistent channel data"), std::string::npos);
     EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// Focused and diverging waves (USTB wavefront 1, source distance > 0 or < 0) keep their sources,
+// beside plane waves in the same sequence; a distance per wave or none.
+TEST_F(UffChannelDataTest, FocusedAndDivergingWavesKeepTheirSources) {
+    auto d = pointTarget();
+    d.sourceDistance = {20e-3, -15e-3};
+    ASSERT_TRUE(writeUffChannelData(path.string(), d));
+    auto back = readUffChannelData(path.string());
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->sourceDistance, d.sourceDistance);
+    auto view = back->frame(0);
+    ASSERT_TRUE(view);
+    EXPECT_EQ(view->sourceDistance.size(), 2u);
+    d.sourceDistance = {20e-3, std::numeric_limits<double>::infinity()};  // one focused, one plane
+    ASSERT_TRUE(writeUffChannelData(path.string(), d));
+    back = readUffChannelData(path.string());
+    ASSERT_TRUE(back) << back.error().describe();
+    EXPECT_EQ(back->sourceDistance, d.sourceDistance);
+    d.sourceDistance = {20e-3};
+    auto written = writeUffChannelData(path.string(), d);
+    ASSERT_FALSE(written);
+    EXPECT_NE(written.error().message().find("1 source distances for 2 waves"), std::string::npos) << written.error().message();
 }
 
 TEST_F(UffChannelDataTest, FrameOutOfRange) {

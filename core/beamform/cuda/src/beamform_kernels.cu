@@ -33,7 +33,7 @@ __global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* 
     const float* dx2 = g.dx2 + static_cast<std::size_t>(ix) * g.channels;
     float sum = 0.0f;
     for (int w = 0; w < g.waves; ++w) {
-        const float tx = g.txX[w * g.nx + ix] + z * g.txZ[w];
+        const float tx = g.tx[(static_cast<std::size_t>(w) * g.nx + ix) * g.nz + iz];
         const T* wave = data + static_cast<std::size_t>(w) * g.channels * g.samples;
         for (int c = 0; c < g.channels; ++c) {
             if (iz < apertureStart[c]) continue;  // outside the receive aperture

@@ -19,8 +19,7 @@ struct DasGeometry {
     const int* apertureStart;
     const float* dx2;
     const float* dx;
-    const float* txX;       // waves x nx: transmit delay's x part in samples, initial time folded in
-    const float* txZ;       // waves: transmit delay per metre of depth, in samples
+    const float* tx;        // waves x nx x nz: transmit delay in samples, initial time folded in
     int nx, nz, waves, channels, samples;
     float samplesPerMetre;
     float twoFNumber;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
@@ -46,6 +47,9 @@ Status validate(const GpuBeamformerSetup& s) {
     }
     if (s.angleRad.size() != static_cast<std::size_t>(s.waves)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} transmit angles for {} waves", s.angleRad.size(), s.waves));
+    }
+    if (!s.sourceDistance.empty() && s.sourceDistance.size() != static_cast<std::size_t>(s.waves)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", s.sourceDistance.size(), s.waves));
     }
     if (!(s.samplingRateHz > 0) || !(s.soundSpeedMps > 0) || !(s.params.fNumber > 0)) {
         return fail(ErrorCode::InvalidArgument, "sampling rate, sound speed and F-number must be positive");
@@ -108,13 +112,15 @@ struct GpuBeamformer::State {
 
         // Geometry, computed as the CPU reference computes it (cpu_beamformer.cpp).
         const float samplesPerMetre = static_cast<float>(s.samplingRateHz / s.soundSpeedMps);
-        const float firstSample = static_cast<float>(s.initialTimeS * s.samplingRateHz);
         const std::vector<float> gridZ(s.grid.z.begin(), s.grid.z.end());
-        std::vector<float> txX, txZ, dx2, dx;
+        std::vector<float> tx(static_cast<std::size_t>(s.waves) * nx * nz), dx2, dx;
         std::vector<int> apertureStart;
-        for (double angle : s.angleRad) {
-            for (double x : s.grid.x) txX.push_back(static_cast<float>(x * std::sin(angle)) * samplesPerMetre - firstSample);
-            txZ.push_back(static_cast<float>(std::cos(angle)) * samplesPerMetre);
+        for (std::size_t w = 0; w < static_cast<std::size_t>(s.waves); ++w) {
+            const double distance = s.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : s.sourceDistance[w];
+            for (std::size_t ix = 0; ix < nx; ++ix) {
+                transmitDelaySamples(s.angleRad[w], distance, s.grid.x[ix], gridZ, s.samplingRateHz, s.soundSpeedMps, s.initialTimeS,
+                                     std::span(tx).subspan((w * nx + ix) * nz, nz));
+            }
         }
         for (double x : s.grid.x) {
             for (double e : s.elementX) {
@@ -127,20 +133,18 @@ struct GpuBeamformer::State {
             }
         }
         auto dGridZ = allocate<float>(gridZ.size());
-        auto dTxX = allocate<float>(txX.size());
-        auto dTxZ = allocate<float>(txZ.size());
+        auto dTx = allocate<float>(tx.size());
         auto dDx2 = allocate<float>(dx2.size());
         auto dDx = allocate<float>(dx.size());
         auto dApertureStart = allocate<int>(apertureStart.size());
-        for (auto* r : {&dGridZ, &dTxX, &dTxZ, &dDx2, &dDx}) {
+        for (auto* r : {&dGridZ, &dTx, &dDx2, &dDx}) {
             if (!*r) return fail(std::move(r->error()));
         }
         if (!dApertureStart) return fail(std::move(dApertureStart.error()));
-        for (auto ok : {upload(*dGridZ, gridZ), upload(*dTxX, txX), upload(*dTxZ, txZ), upload(*dDx2, dx2), upload(*dDx, dx),
-                        upload(*dApertureStart, apertureStart)}) {
+        for (auto ok : {upload(*dGridZ, gridZ), upload(*dTx, tx), upload(*dDx2, dx2), upload(*dDx, dx), upload(*dApertureStart, apertureStart)}) {
             if (!ok) return ok;
         }
-        geometry = DasGeometry{*dGridZ, *dApertureStart, *dDx2, *dDx, *dTxX, *dTxZ, static_cast<int>(nx), static_cast<int>(nz), s.waves, s.channels,
+        geometry = DasGeometry{*dGridZ, *dApertureStart, *dDx2, *dDx, *dTx, static_cast<int>(nx), static_cast<int>(nz), s.waves, s.channels,
                                s.samplesPerChannel, samplesPerMetre, static_cast<float>(2 * s.params.fNumber), static_cast<int>(s.params.window),
                                static_cast<float>(s.params.tukeyAlpha)};
 

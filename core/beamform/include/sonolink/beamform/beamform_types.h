@@ -1,12 +1,13 @@
-// The beamformer's vocabulary, in USTB's conventions: channel data of plane-wave transmits
-// ([wave][channel][sample], float or the front end's int16, sample k at t = initialTime + k / fs, t = 0 when the wave
-// crosses the origin), a linear array on z = 0, a pixel grid of x and z vectors (metres), and
-// receive apodization by F-number with a window. Plain value and view types: no threads, no
-// allocation beyond the vectors they own.
+// The beamformer's vocabulary, in USTB's conventions: channel data of plane, focused or diverging
+// transmits ([wave][channel][sample], float or the front end's int16, sample k at t = initialTime
+// + k / fs, t = 0 when the wave crosses the origin), a linear array on z = 0, a pixel grid of x
+// and z vectors (metres), the transmit delay, and receive apodization by F-number with a window.
+// Plain value types and pure functions: no threads, no allocation beyond the vectors they own.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -27,7 +28,11 @@ struct ChannelDataView {
     double initialTimeS = 0;
     double soundSpeedMps = 1540;
     std::span<const double> elementX;      // one per channel (m)
-    std::span<const double> angleRad;      // one per wave: plane-wave steering angle
+    std::span<const double> angleRad;      // one per wave: steering angle (USTB's source azimuth)
+    // One per wave, or empty for plane waves only (USTB's source distance, m): +infinity a plane
+    // wave; > 0 a focused wave, its focus this far from the origin along angleRad; < 0 a
+    // diverging wave, its virtual source this far behind the array.
+    std::span<const double> sourceDistance;
 
     template <typename T>
     [[nodiscard]] const T* trace(int wave, int channel) const noexcept {
@@ -40,6 +45,13 @@ struct ChannelDataView {
     // InvalidArgument naming the first inconsistency (sizes, rates, element count).
     [[nodiscard]] Status validate() const;
 };
+
+// The transmit delay of one wave to the depths z of column x, in samples from the record's first
+// sample: (x sin θ + z cos θ) / c for a plane wave; for a source S (focus or virtual source) at
+// distance d along θ, (sign(z - z_S) |P - S| + d) / c, so that t = 0 when the wave crosses the
+// origin. The CPU and GPU beamformers both take their delays from here.
+void transmitDelaySamples(double angleRad, double sourceDistance, double x, std::span<const float> z, double samplingRateHz,
+                          double soundSpeedMps, double initialTimeS, std::span<float> out) noexcept;
 
 struct PixelGrid {
     std::vector<double> x;  // lateral positions (m), any order

@@ -1,6 +1,6 @@
 // The CPU delay-and-sum beamformer: the readable reference (the oracle the CUDA beamformer is
-// checked against) and the fallback on stations without a GPU. Plane waves, coherently
-// compounded; linear interpolation; receive apodization by F-number; samples outside the
+// checked against) and the fallback on stations without a GPU. Plane, focused and diverging
+// waves, coherently compounded; linear interpolation; receive apodization by F-number; samples outside the
 // record contribute 0; no normalisation by the sum of weights. Then the envelope (Hilbert
 // transform along depth) and log compression. Columns of the grid are shared among threads.
 // Thread contract: pure functions; each call uses `threads` worker threads of its own.

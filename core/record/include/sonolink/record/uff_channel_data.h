@@ -24,7 +24,8 @@ struct UffChannelData {
     std::vector<double> elementX;            // probe geometry: element centres (m); y = z = 0
     double elementWidthM = 0;
     double elementHeightM = 0;
-    std::vector<double> angleRad;            // plane-wave azimuth per wave
+    std::vector<double> angleRad;            // source azimuth (steering angle) per wave
+    std::vector<double> sourceDistance;      // per wave (m; > 0 focus, < 0 diverging), or empty: plane waves
     int frames = 0, waves = 0, channels = 0, samples = 0;
     std::vector<std::int16_t> data16;        // frames x waves x channels x samples: one of the two
     std::vector<float> dataFloat;
@@ -36,7 +37,7 @@ struct UffChannelData {
 // Writes (replacing) the group `group` (USTB: "/channel_data") of a new or existing file.
 [[nodiscard]] Status writeUffChannelData(const std::string& path, const UffChannelData& data,
                                          const std::string& group = "/channel_data");
-// Reads RF channel data (int16, float or double samples) of plane-wave sequences.
+// Reads RF channel data (int16, float or double samples) of plane, focused or diverging waves.
 [[nodiscard]] Result<UffChannelData> readUffChannelData(const std::string& path,
                                                         const std::string& group = "/channel_data");
 

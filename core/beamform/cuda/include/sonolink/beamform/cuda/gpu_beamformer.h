@@ -1,5 +1,5 @@
 // GpuBeamformer: delay-and-sum on the GPU, the same sum as the CPU reference (cpu_beamformer.h:
-// USTB conventions, plane waves compounded, linear interpolation, F-number aperture with its
+// USTB conventions, plane, focused or diverging waves compounded, linear interpolation, F-number aperture with its
 // window, samples outside the record contribute 0), then the envelope by cuFFT. Frames come in
 // batches from host memory (pinned, registered with registerHostMemory, or pageable) or device
 // memory; chunks of frames are copied in, beamformed and copied out on two CUDA streams so that
@@ -30,6 +30,7 @@ struct GpuBeamformerSetup {
     double soundSpeedMps = 1540;
     std::vector<double> elementX;  // one per channel (m)
     std::vector<double> angleRad;  // one per wave
+    std::vector<double> sourceDistance;  // one per wave or empty: as ChannelDataView::sourceDistance
     PixelGrid grid;
     BeamformParams params;
     int framesPerChunk = 8;        // frames per copy-compute-copy step on one stream
