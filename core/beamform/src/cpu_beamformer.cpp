@@ -41,14 +41,36 @@ void parallelFor(std::size_t count, unsigned threads, const std::function<void(s
     for (auto& w : workers) w.join();
 }
 
+// The transmit delay in samples at depth index i (initial time folded in), two ways: a plane
+// wave's is linear in depth, txX + z txZ, computed in the loop; any other wave's is a table
+// (transmitDelaySamples). The vector loops take either; the plane wave's saves a load stream.
+struct PlaneWaveDelay {
+    float txX, txZ;
+    const float* z;
+    float at(std::size_t i) const noexcept { return txX + z[i] * txZ; }
+#if defined(__x86_64__)
+    __attribute__((target("avx2,fma"))) __m256 at8(std::size_t i) const noexcept {
+        return _mm256_fmadd_ps(_mm256_loadu_ps(z + i), _mm256_set1_ps(txZ), _mm256_set1_ps(txX));
+    }
+#endif
+};
+
+struct TabulatedDelay {
+    const float* tx;
+    float at(std::size_t i) const noexcept { return tx[i]; }
+#if defined(__x86_64__)
+    __attribute__((target("avx2,fma"))) __m256 at8(std::size_t i) const noexcept { return _mm256_loadu_ps(tx + i); }
+#endif
+};
+
 // The reference inner loop: one channel's contribution to the depths [first, last) of a
-// column. tx: the transmit delay per depth in samples (initial time folded in).
-template <typename T>
-void accumulateRange(const T* trace, float lastIndex, const float* tx, float samplesPerMetre, float dx2,
+// column.
+template <typename T, typename Delay>
+void accumulateRange(const T* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2,
                      const std::vector<float>& zSquared, std::size_t first, std::size_t last, std::span<float> column) noexcept {
     for (std::size_t iz = first; iz < last; ++iz) {
         // Receive delay sqrt((x - x_e)^2 + z^2) / c; t = 0 when the wave crosses the origin.
-        const float s = tx[iz] + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
+        const float s = tx.at(iz) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
         if (!(s >= 0.0f && s < lastIndex)) continue;  // outside the record: contributes 0
         const auto i = static_cast<std::size_t>(s);
         const float frac = s - static_cast<float>(i);
@@ -57,8 +79,8 @@ void accumulateRange(const T* trace, float lastIndex, const float* tx, float sam
     }
 }
 
-template <typename T>
-void accumulateChannel(const T* trace, float lastIndex, const float* tx, float samplesPerMetre, float dx2,
+template <typename T, typename Delay>
+void accumulateChannel(const T* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2,
                        const std::vector<float>& zSquared, std::size_t first, std::span<float> column) noexcept {
     accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, first, zSquared.size(), column);
 }
@@ -66,9 +88,10 @@ void accumulateChannel(const T* trace, float lastIndex, const float* tx, float s
 // The depths [begin, end) from `first` on whose sample index lies inside the record. The index
 // grows with depth (transmit and receive paths both lengthen, for steering below 90 degrees,
 // plane, focused or diverging), so both ends are found by bisection.
-std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const float* tx, float samplesPerMetre, float dx2,
+template <typename Delay>
+std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const Delay& tx, float samplesPerMetre, float dx2,
                                                   const std::vector<float>& zSquared, std::size_t first) noexcept {
-    const auto sampleAt = [&](std::size_t i) { return tx[i] + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
+    const auto sampleAt = [&](std::size_t i) { return tx.at(i) + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
     const auto firstWhere = [&](std::size_t lo, auto reached) {
         std::size_t hi = zSquared.size();
         while (lo < hi) {
@@ -87,7 +110,8 @@ std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const float* 
 // depths that read inside the record form one range, found by bisection: the vector loop runs
 // on it without masks and gathers each sample pair (trace[i], trace[i+1]) as one 64-bit element
 // (half the gather elements of two 32-bit gathers).
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float lastIndex, const float* tx,
+template <typename Delay>
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float lastIndex, const Delay& tx,
                                                               float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
                                                               std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
@@ -97,7 +121,7 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
     std::size_t iz = begin;
     for (; iz + 8 <= end; iz += 8) {
         const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
-        const __m256 s = _mm256_fmadd_ps(rx, vSpm, _mm256_loadu_ps(tx + iz));
+        const __m256 s = _mm256_fmadd_ps(rx, vSpm, tx.at8(iz));
         const __m256i index = _mm256_cvttps_epi32(s);
         const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
         const __m256 low = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(index), 4));
@@ -112,7 +136,8 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
 
 // The same for int16 samples: a pair (trace[i], trace[i+1]) is one 32-bit gather element, so one
 // eight-element gather serves eight depths.
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float lastIndex, const float* tx,
+template <typename Delay>
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float lastIndex, const Delay& tx,
                                                               float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
                                                               std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
@@ -122,7 +147,7 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_
     std::size_t iz = begin;
     for (; iz + 8 <= end; iz += 8) {
         const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
-        const __m256 s = _mm256_fmadd_ps(rx, vSpm, _mm256_loadu_ps(tx + iz));
+        const __m256 s = _mm256_fmadd_ps(rx, vSpm, tx.at8(iz));
         const __m256i index = _mm256_cvttps_epi32(s);
         const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
         const __m256i pair = _mm256_i32gather_epi32(pairs, index, 2);  // little-endian: a low, b high
@@ -136,13 +161,19 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_
 #endif
 
 // One image column (pixel x): the sum over waves and channels, written into column[0..nz).
-template <typename T>
-using Accumulate = void (*)(const T*, float, const float*, float, float, const std::vector<float>&, std::size_t,
+template <typename T, typename Delay>
+using Accumulate = void (*)(const T*, float, const Delay&, float, float, const std::vector<float>&, std::size_t,
                             std::span<float>) noexcept;
 
 template <typename T>
+struct Accumulators {
+    Accumulate<T, PlaneWaveDelay> planeWave;
+    Accumulate<T, TabulatedDelay> tabulated;
+};
+
+template <typename T>
 void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const std::vector<float>& zSquared,
-                    double x, const BeamformParams& params, Accumulate<T> accumulate, std::span<float> column) {
+                    double x, const BeamformParams& params, Accumulators<T> accumulate, std::span<float> column) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(data.samplingRateHz / data.soundSpeedMps);
     const float lastIndex = static_cast<float>(data.samplesPerChannel - 1);
@@ -151,7 +182,13 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
     for (int w = 0; w < data.waves; ++w) {
         const auto wave = static_cast<std::size_t>(w);
         const double distance = data.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : data.sourceDistance[wave];
-        transmitDelaySamples(data.angleRad[wave], distance, x, z, data.samplingRateHz, data.soundSpeedMps, data.initialTimeS, tx);
+        const bool planeWave = std::isinf(distance);
+        // A plane wave's delay as transmitDelaySamples computes it, kept linear for the loop.
+        const PlaneWaveDelay plane{static_cast<float>(x * std::sin(data.angleRad[wave])) * samplesPerMetre -
+                                       static_cast<float>(data.initialTimeS * data.samplingRateHz),
+                                   static_cast<float>(std::cos(data.angleRad[wave])) * samplesPerMetre, z.data()};
+        if (!planeWave) transmitDelaySamples(data.angleRad[wave], distance, x, z, data.samplingRateHz, data.soundSpeedMps, data.initialTimeS, tx);
+        const TabulatedDelay table{tx.data()};
         for (int c = 0; c < data.channels; ++c) {
             const double dx = x - data.elementX[static_cast<std::size_t>(c)];
             const float dx2 = static_cast<float>(dx * dx);
@@ -159,11 +196,12 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
             const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(2 * params.fNumber * std::abs(dx))) - z.begin());
             const T* trace = data.trace<T>(w, c);
             if (params.window == Window::Rectangular) {
-                accumulate(trace, lastIndex, tx.data(), samplesPerMetre, dx2, zSquared, first, column);
+                if (planeWave) accumulate.planeWave(trace, lastIndex, plane, samplesPerMetre, dx2, zSquared, first, column);
+                else accumulate.tabulated(trace, lastIndex, table, samplesPerMetre, dx2, zSquared, first, column);
                 continue;
             }
             for (std::size_t iz = first; iz < nz; ++iz) {  // windowed: the weight varies with depth
-                const float s = tx[iz] + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
+                const float s = (planeWave ? plane.at(iz) : table.at(iz)) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
                 if (!(s >= 0.0f && s < lastIndex)) continue;
                 const auto i = static_cast<std::size_t>(s);
                 const float frac = s - static_cast<float>(i);
@@ -190,9 +228,9 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     const bool avx2 = vectorised && cpuHasAvx2();
     auto run = [&](auto sampleType) {
         using T = decltype(sampleType);
-        Accumulate<T> accumulate = accumulateChannel<T>;
+        Accumulators<T> accumulate{accumulateChannel<T, PlaneWaveDelay>, accumulateChannel<T, TabulatedDelay>};
 #if defined(__x86_64__)
-        if (avx2) accumulate = accumulateChannelAvx2;
+        if (avx2) accumulate = {accumulateChannelAvx2<PlaneWaveDelay>, accumulateChannelAvx2<TabulatedDelay>};
 #endif
         parallelFor(image.nx, threads, [&](std::size_t ix) {
             beamformColumn<T>(data, z, zSquared, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
