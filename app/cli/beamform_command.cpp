@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "sonolink/beamform/cpu_beamformer.h"
+#include "sonolink/beamform/iq_beamformer.h"
 #include "sonolink/image/image_files.h"
 #include "sonolink/record/uff_channel_data.h"
 
@@ -29,6 +30,7 @@ struct BeamformOptions {
     int frame = -1;              // -1: every frame
     std::string outputDir = ".";
     std::string name = "image";
+    double iqMHz = 0;            // > 0: demodulate at this frequency and beamform IQ
     bool json = false;
 };
 
@@ -89,9 +91,18 @@ int runBeamform(const BeamformOptions& o) {
         auto view = data->frame(f);
         if (!view) return fail1(view.error());
         const auto start = std::chrono::steady_clock::now();
-        auto image = beamform::delayAndSum(*view, grid, params);
-        if (!image) return fail1(image.error());
-        beamform::envelopeAlongDepth(*image);
+        Result<beamform::BeamformedImage> image = beamform::BeamformedImage{};
+        if (o.iqMHz > 0) {  // IQ: demodulate, beamform with phase rotation, the magnitude is the envelope
+            auto iq = beamform::demodulateToIq(*view, o.iqMHz * 1e6);
+            if (!iq) return fail1(iq.error());
+            auto complexImage = beamform::delayAndSumIq(*view, *iq, o.iqMHz * 1e6, grid, params);
+            if (!complexImage) return fail1(complexImage.error());
+            image = complexImage->magnitude();
+        } else {
+            image = beamform::delayAndSum(*view, grid, params);
+            if (!image) return fail1(image.error());
+            beamform::envelopeAlongDepth(*image);
+        }
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         const auto envelope = image->rowMajor();
         const auto db = beamform::logCompress(envelope, o.dynamicRangeDb, o.gainDb);
@@ -123,6 +134,7 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--frame", o->frame, "Only this frame (default: every frame)");
     cmd->add_option("--output-dir", o->outputDir, "Where the files go")->capture_default_str();
     cmd->add_option("--name", o->name, "Base name of the files")->capture_default_str();
+    cmd->add_option("--iq", o->iqMHz, "Demodulate at this frequency (MHz) and beamform IQ with phase rotation");
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->callback([o, &exitCode] { exitCode = runBeamform(*o); });
 }

@@ -60,6 +60,16 @@ class BeamformCliTest(unittest.TestCase):
     def tearDown(self):
         self.dir.cleanup()
 
+    def assert_targets_found(self, image):
+        """The brightest pixel in a 2 mm box around each target, on the -6:6:121 x 8:22:281 grid."""
+        x = np.linspace(-6e-3, 6e-3, 121)
+        z = np.linspace(8e-3, 22e-3, 281)
+        for tx, tz in TARGETS:
+            box = (np.abs(z - tz) < 1e-3)[:, None] & (np.abs(x - tx) < 1e-3)[None, :]
+            iz, ix = np.unravel_index(np.argmax(np.where(box, image, 0)), image.shape)
+            self.assertLess(abs(x[ix] - tx), 0.15e-3)
+            self.assertLess(abs(z[iz] - tz), 0.1e-3)
+
     def test_targets_land_where_they_are(self):
         out = os.path.join(self.dir.name, "out")
         proc = run(self.file, "--x-range", "-6:6:121", "--z-range", "8:22:281", "--f-number", "1.5",
@@ -69,15 +79,20 @@ class BeamformCliTest(unittest.TestCase):
         image = np.load(os.path.join(out, "pt.npy"))
         self.assertEqual(image.shape, (281, 121))  # [nz, nx], depth along rows
         self.assertEqual(image.dtype, np.float32)
-        x = np.linspace(-6e-3, 6e-3, 121)
-        z = np.linspace(8e-3, 22e-3, 281)
-        for tx, tz in TARGETS:
-            # the brightest pixel in a 2 mm box around each target
-            box = (np.abs(z - tz) < 1e-3)[:, None] & (np.abs(x - tx) < 1e-3)[None, :]
-            iz, ix = np.unravel_index(np.argmax(np.where(box, image, 0)), image.shape)
-            self.assertLess(abs(x[ix] - tx), 0.15e-3)
-            self.assertLess(abs(z[iz] - tz), 0.1e-3)
+        self.assert_targets_found(image)
         self.assertEqual(png_size(os.path.join(out, "pt.png")), (121, 281))
+
+    def test_iq_option_finds_the_same_targets(self):
+        out = os.path.join(self.dir.name, "iq")
+        proc = run(self.file, "--x-range", "-6:6:121", "--z-range", "8:22:281", "--output", "envelope", "--output-dir", out,
+                   "--name", "iq", "--iq", "5")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        image = np.load(os.path.join(out, "iq.npy"))
+        self.assertEqual(image.shape, (281, 121))
+        self.assert_targets_found(image)
+        bad = run(self.file, "--x-range", "-6:6:61", "--z-range", "8:22:141", "--output-dir", out, "--iq", "30")
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("modulation frequency 30000000 Hz", bad.stderr)
 
     def test_db_image_is_clipped_to_the_dynamic_range(self):
         out = os.path.join(self.dir.name, "db")

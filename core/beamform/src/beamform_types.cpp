@@ -8,9 +8,7 @@
 namespace sonolink::beamform {
 
 Status ChannelDataView::validate() const {
-    if (waves <= 0 || channels <= 0 || samplesPerChannel <= 1) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("channel data of {} waves x {} channels x {} samples is empty", waves, channels, samplesPerChannel));
-    }
+    if (waves <= 0 || channels <= 0 || samplesPerChannel <= 1) return validateGeometry();  // names the empty dimension
     const auto expected = static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samplesPerChannel);
     if (!samples.empty() && !samples16.empty()) {
         return fail(ErrorCode::InvalidArgument, "channel data given both as float and as int16 samples");
@@ -19,6 +17,13 @@ Status ChannelDataView::validate() const {
     if (held != expected) {
         return fail(ErrorCode::InvalidArgument, fmt::format("channel data holds {} samples, {} waves x {} channels x {} samples need {}",
                                                             held, waves, channels, samplesPerChannel, expected));
+    }
+    return validateGeometry();
+}
+
+Status ChannelDataView::validateGeometry() const {
+    if (waves <= 0 || channels <= 0 || samplesPerChannel <= 1) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("channel data of {} waves x {} channels x {} samples is empty", waves, channels, samplesPerChannel));
     }
     if (elementX.size() != static_cast<std::size_t>(channels)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} element positions for {} channels", elementX.size(), channels));

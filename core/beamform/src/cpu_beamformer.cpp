@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "fft.h"
+#include "parallel_for.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -22,25 +23,6 @@ bool cpuHasAvx2() noexcept {
 #else
     return false;
 #endif
-}
-
-// Runs body(i) for i in [0, count) on `threads` threads, each taking every threads-th index.
-void parallelFor(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& body) {
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, count));
-    if (threads <= 1) {
-        for (std::size_t i = 0; i < count; ++i) body(i);
-        return;
-    }
-    // The calling thread takes the first share: one thread fewer to start per call.
-    std::vector<std::thread> workers;
-    for (unsigned t = 1; t < threads; ++t) {
-        workers.emplace_back([&, t] {
-            for (std::size_t i = t; i < count; i += threads) body(i);
-        });
-    }
-    for (std::size_t i = 0; i < count; i += threads) body(i);
-    for (auto& w : workers) w.join();
 }
 
 // The transmit delay in samples at depth index i (initial time folded in), two ways: a plane

@@ -44,6 +44,8 @@ struct ChannelDataView {
     }
     // InvalidArgument naming the first inconsistency (sizes, rates, element count).
     [[nodiscard]] Status validate() const;
+    // The same, for everything but the samples (a layout that other samples, such as IQ, follow).
+    [[nodiscard]] Status validateGeometry() const;
 };
 
 // The transmit delay of one wave to the depths z of column x, in samples from the record's first
