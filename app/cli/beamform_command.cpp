@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <numbers>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include "exit_codes.h"
 #include "sonolink/beamform/cpu_beamformer.h"
 #include "sonolink/beamform/iq_beamformer.h"
+#include "sonolink/beamform/sector_beamformer.h"
 #include "sonolink/image/image_files.h"
 #include "sonolink/record/uff_channel_data.h"
 
@@ -31,6 +34,7 @@ struct BeamformOptions {
     std::string outputDir = ".";
     std::string name = "image";
     double iqMHz = 0;            // > 0: demodulate at this frequency and beamform IQ
+    std::string sectorR, sectorAngles;  // sector imaging: rays "start:stop:count" (mm, degrees)
     bool json = false;
 };
 
@@ -83,6 +87,19 @@ int runBeamform(const BeamformOptions& o) {
     params.fNumber = o.fNumber;
     params.window = o.window == "hann" ? beamform::Window::Hann : o.window == "tukey" ? beamform::Window::Tukey : beamform::Window::Rectangular;
     if (auto ok = checkGridAgainstData(grid, *data, o.fNumber); !ok) return fail1(ok.error());
+    std::optional<beamform::SectorImage> sectorRays;  // r and theta only
+    if (!o.sectorR.empty() || !o.sectorAngles.empty()) {
+        if (o.sectorR.empty() || o.sectorAngles.empty() || o.iqMHz > 0) {
+            return fail1(Error(ErrorCode::InvalidArgument, "sector imaging needs both --sector-r and --sector-angles (and no --iq)"));
+        }
+        auto rr = parseRange(o.sectorR, "sector-r");
+        auto ar = parseRange(o.sectorAngles, "sector-angles");
+        if (!rr) return fail1(rr.error());
+        if (!ar) return fail1(ar.error());
+        const auto rays = beamform::PixelGrid::fromRanges(ar->start * std::numbers::pi / 180, ar->stop * std::numbers::pi / 180, ar->count,
+                                                          rr->start * 1e-3, rr->stop * 1e-3, rr->count);
+        sectorRays = beamform::SectorImage{rays.z, rays.x, {}};
+    }
     if (o.frame >= data->frames) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("--frame {}: the file holds {} frames", o.frame, data->frames)));
     std::filesystem::create_directories(o.outputDir);
     nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()}};
@@ -92,7 +109,13 @@ int runBeamform(const BeamformOptions& o) {
         if (!view) return fail1(view.error());
         const auto start = std::chrono::steady_clock::now();
         Result<beamform::BeamformedImage> image = beamform::BeamformedImage{};
-        if (o.iqMHz > 0) {  // IQ: demodulate, beamform with phase rotation, the magnitude is the envelope
+        if (sectorRays) {  // along rays, envelope along each, then onto the x/z grid
+            auto sector = beamform::delayAndSumSector(*view, sectorRays->r, sectorRays->theta, params);
+            if (!sector) return fail1(sector.error());
+            beamform::envelopeAlongRays(*sector);
+            image = beamform::scanConvert(*sector, grid, 0.0f);
+            if (!image) return fail1(image.error());
+        } else if (o.iqMHz > 0) {  // IQ: demodulate, beamform with phase rotation, the magnitude is the envelope
             auto iq = beamform::demodulateToIq(*view, o.iqMHz * 1e6);
             if (!iq) return fail1(iq.error());
             auto complexImage = beamform::delayAndSumIq(*view, *iq, o.iqMHz * 1e6, grid, params);
@@ -134,6 +157,8 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--frame", o->frame, "Only this frame (default: every frame)");
     cmd->add_option("--output-dir", o->outputDir, "Where the files go")->capture_default_str();
     cmd->add_option("--name", o->name, "Base name of the files")->capture_default_str();
+    cmd->add_option("--sector-r", o->sectorR, "Sector imaging: ray depths START:STOP:COUNT in mm from the array's centre");
+    cmd->add_option("--sector-angles", o->sectorAngles, "Sector imaging: ray angles START:STOP:COUNT in degrees (then scan-converted onto the x/z grid)");
     cmd->add_option("--iq", o->iqMHz, "Demodulate at this frequency (MHz) and beamform IQ with phase rotation");
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->callback([o, &exitCode] { exitCode = runBeamform(*o); });

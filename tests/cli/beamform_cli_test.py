@@ -94,6 +94,18 @@ class BeamformCliTest(unittest.TestCase):
         self.assertEqual(bad.returncode, 1)
         self.assertIn("modulation frequency 30000000 Hz", bad.stderr)
 
+    def test_sector_imaging_is_scan_converted_onto_the_grid(self):
+        out = os.path.join(self.dir.name, "sector")
+        proc = run(self.file, "--x-range", "-6:6:121", "--z-range", "8:22:281", "--output", "envelope", "--output-dir", out,
+                   "--name", "sector", "--sector-r", "5:25:401", "--sector-angles", "-35:35:281")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        image = np.load(os.path.join(out, "sector.npy"))
+        self.assertEqual(image.shape, (281, 121))
+        self.assert_targets_found(image)
+        half = run(self.file, "--x-range", "-6:6:61", "--z-range", "8:22:141", "--output-dir", out, "--sector-r", "5:25:401")
+        self.assertEqual(half.returncode, 1)
+        self.assertIn("needs both --sector-r and --sector-angles", half.stderr)
+
     def test_db_image_is_clipped_to_the_dynamic_range(self):
         out = os.path.join(self.dir.name, "db")
         proc = run(self.file, "--x-range", "-6:6:61", "--z-range", "8:22:141", "--dynamic-range", "50", "--output-dir", out)
