@@ -25,6 +25,14 @@ bool cpuHasAvx2() noexcept {
 #endif
 }
 
+bool cpuHasAvx512Bw() noexcept {
+#if defined(__x86_64__)
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+#else
+    return false;
+#endif
+}
+
 // The transmit delay in samples at depth index i (initial time folded in), two ways: a plane
 // wave's is linear in depth, txX + z txZ, computed in the loop; any other wave's is a table
 // (transmitDelaySamples). The vector loops take either; the plane wave's saves a load stream.
@@ -147,6 +155,46 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_
     }
     accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
+
+// int16 with AVX-512BW/VL: the sample pairs eight consecutive depths read usually lie within 32
+// samples (64 bytes), so two loads of that window and one two-table word permute (vpermt2w)
+// replace the gather; where they spread wider, or the window would run past the trace, the gather serves.
+template <typename Delay>
+__attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl"))) void accumulateChannelWindowed(
+    const std::int16_t* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
+    std::size_t first, std::span<float> column) noexcept {
+    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre);
+    const __m256 vDx2 = _mm256_set1_ps(dx2);
+    const __m256i pairOffset = _mm256_set1_epi32(0x10000);  // word 2k: a at rel, word 2k+1: b at rel + 1
+    const auto* pairs = reinterpret_cast<const int*>(trace);
+    const int lastWindowStart = static_cast<int>(lastIndex) + 1 - 32;  // the window's 32 samples stay in the trace
+    std::size_t iz = begin;
+    for (; iz + 8 <= end; iz += 8) {
+        const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
+        const __m256 s = _mm256_fmadd_ps(rx, vSpm, tx.at8(iz));
+        const __m256i index = _mm256_cvttps_epi32(s);
+        const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
+        const int low = _mm256_cvtsi256_si32(index);  // the index grows with depth: lane 0 is the lowest
+        const __m256i rel = _mm256_sub_epi32(index, _mm256_set1_epi32(low));
+        // Every lane's pair inside the window (an unsigned compare also catches a lane below lane 0).
+        const bool fits = _mm256_cmpgt_epu32_mask(rel, _mm256_set1_epi32(30)) == 0;
+        __m256i pair;
+        if (fits && low <= lastWindowStart) {
+            const __m256i windowLow = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low));
+            const __m256i windowHigh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low + 16));
+            const __m256i words = _mm256_add_epi32(_mm256_or_si256(rel, _mm256_slli_epi32(rel, 16)), pairOffset);
+            pair = _mm256_permutex2var_epi16(windowLow, words, windowHigh);
+        } else {
+            pair = _mm256_i32gather_epi32(pairs, index, 2);
+        }
+        const __m256 a = _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(pair, 16), 16));
+        const __m256 b = _mm256_cvtepi32_ps(_mm256_srai_epi32(pair, 16));
+        const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
+        _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
+    }
+    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
+}
 #endif
 
 // One image column (pixel x): the sum over waves and channels, written into column[0..nz).
@@ -220,6 +268,9 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
         Accumulators<T> accumulate{accumulateChannel<T, PlaneWaveDelay>, accumulateChannel<T, TabulatedDelay>};
 #if defined(__x86_64__)
         if (avx2) accumulate = {accumulateChannelAvx2<PlaneWaveDelay>, accumulateChannelAvx2<TabulatedDelay>};
+        if constexpr (std::is_same_v<T, std::int16_t>) {
+            if (avx2 && cpuHasAvx512Bw()) accumulate = {accumulateChannelWindowed<PlaneWaveDelay>, accumulateChannelWindowed<TabulatedDelay>};
+        }
 #endif
         parallelFor(image.nx, threads, [&](std::size_t ix) {
             beamformColumn<T>(data, z, zSquared, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
