@@ -25,9 +25,10 @@ bool cpuHasAvx2() noexcept {
 #endif
 }
 
-bool cpuHasAvx512Bw() noexcept {
+bool cpuHasAvx512() noexcept {
 #if defined(__x86_64__)
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512dq");
 #else
     return false;
 #endif
@@ -156,6 +157,49 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_
     accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 
+// float with AVX-512: the same window, 32 samples in two registers; one two-table permute
+// (vpermt2ps) gathers the eight a's and the eight b's together. (GCC 12 takes the placeholder
+// inside its own 256 <-> 512-bit insert and extract intrinsics for an uninitialised value.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+template <typename Delay>
+__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accumulateChannelWindowed(
+    const float* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
+    std::size_t first, std::span<float> column) noexcept {
+    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre);
+    const __m256 vDx2 = _mm256_set1_ps(dx2);
+    const auto* pairs = reinterpret_cast<const long long*>(trace);
+    const int lastWindowStart = static_cast<int>(lastIndex) + 1 - 32;
+    std::size_t iz = begin;
+    for (; iz + 8 <= end; iz += 8) {
+        const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
+        const __m256 s = _mm256_fmadd_ps(rx, vSpm, tx.at8(iz));
+        const __m256i index = _mm256_cvttps_epi32(s);
+        const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
+        const int low = _mm256_cvtsi256_si32(index);
+        const __m256i rel = _mm256_sub_epi32(index, _mm256_set1_epi32(low));
+        __m256 a, b;
+        if (_mm256_cmpgt_epu32_mask(rel, _mm256_set1_epi32(30)) == 0 && low <= lastWindowStart) {
+            const __m512 windowLow = _mm512_loadu_ps(trace + low);
+            const __m512 windowHigh = _mm512_loadu_ps(trace + low + 16);
+            const __m512i lanes = _mm512_inserti64x4(_mm512_zextsi256_si512(rel), _mm256_add_epi32(rel, _mm256_set1_epi32(1)), 1);
+            const __m512 ab = _mm512_permutex2var_ps(windowLow, lanes, windowHigh);  // a in lanes 0-7, b in 8-15
+            a = _mm512_extractf32x8_ps(ab, 0);
+            b = _mm512_extractf32x8_ps(ab, 1);
+        } else {
+            const __m256 lo = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(index), 4));
+            const __m256 hi = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_extracti128_si256(index, 1), 4));
+            a = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(lo, hi, 0x88)), 0xD8));
+            b = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(lo, hi, 0xDD)), 0xD8));
+        }
+        const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
+        _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
+    }
+    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
+}
+#pragma GCC diagnostic pop
+
 // int16 with AVX-512BW/VL: the sample pairs eight consecutive depths read usually lie within 32
 // samples (64 bytes), so two loads of that window and one two-table word permute (vpermt2w)
 // replace the gather; where they spread wider, or the window would run past the trace, the gather serves.
@@ -268,9 +312,7 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
         Accumulators<T> accumulate{accumulateChannel<T, PlaneWaveDelay>, accumulateChannel<T, TabulatedDelay>};
 #if defined(__x86_64__)
         if (avx2) accumulate = {accumulateChannelAvx2<PlaneWaveDelay>, accumulateChannelAvx2<TabulatedDelay>};
-        if constexpr (std::is_same_v<T, std::int16_t>) {
-            if (avx2 && cpuHasAvx512Bw()) accumulate = {accumulateChannelWindowed<PlaneWaveDelay>, accumulateChannelWindowed<TabulatedDelay>};
-        }
+        if (avx2 && cpuHasAvx512()) accumulate = {accumulateChannelWindowed<PlaneWaveDelay>, accumulateChannelWindowed<TabulatedDelay>};
 #endif
         parallelFor(image.nx, threads, [&](std::size_t ix) {
             beamformColumn<T>(data, z, zSquared, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
