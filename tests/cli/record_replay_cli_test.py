@@ -60,8 +60,9 @@ class RecordReplayCliTest(unittest.TestCase):
         fe = subprocess.Popen([FE_SIM, "--link-name", name, "--replay", first], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             out, err = host.communicate(timeout=120)
-            self.assertEqual(host.returncode, 0, err)
-            fe.communicate(timeout=30)
+            _, fe_err = fe.communicate(timeout=30)
+            self.assertEqual(host.returncode, 0, f"host: {err}\nfront end: {fe_err}")
+            self.assertEqual(json.loads(out)["recording"]["frames_recorded"], 12, f"host: {err}\nfront end: {fe_err}")
         finally:
             for p in (host, fe):
                 if p.poll() is None:
