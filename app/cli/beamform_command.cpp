@@ -1,6 +1,8 @@
 // sonolink-cli beamform: beamform a UFF file (or a SonoLink recording, which is one) on the CPU
 // reference beamformer and write the envelope or dB image as .npy [nz, nx] and a PNG.
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -25,6 +27,7 @@ struct BeamformOptions {
     std::string file;
     std::string group = "/channel_data";
     std::string xRange, zRange;  // "start:stop:count" in mm
+    std::string xValues, zValues;  // or the positions themselves, "v1,v2,..." in mm
     double fNumber = 1.5;
     std::string window = "rectangular";
     std::string output = "db";   // db or envelope
@@ -52,6 +55,35 @@ Result<Range> parseRange(const std::string& text, const char* what) {
     return r;
 }
 
+// One axis of the grid in metres, from --NAME-range START:STOP:COUNT or --NAME v1,v2,... (mm).
+Result<std::vector<double>> parseAxis(const std::string& rangeText, const std::string& valuesText, const std::string& name) {
+    if (rangeText.empty() == valuesText.empty()) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("give the {} axis as --{}-range START:STOP:COUNT or --{} v1,v2,... (mm), one of the two", name, name, name));
+    }
+    std::vector<double> axis;
+    if (!rangeText.empty()) {
+        auto r = parseRange(rangeText, (name + "-range").c_str());
+        if (!r) return fail(std::move(r.error()));
+        for (std::size_t i = 0; i < r->count; ++i) {
+            axis.push_back(1e-3 * (r->count == 1 ? r->start : r->start + (r->stop - r->start) * static_cast<double>(i) / static_cast<double>(r->count - 1)));
+        }
+        return axis;
+    }
+    std::size_t at = 0;
+    while (at <= valuesText.size()) {
+        const auto comma = std::min(valuesText.find(',', at), valuesText.size());
+        const auto item = valuesText.substr(at, comma - at);
+        char* end = nullptr;
+        const double v = std::strtod(item.c_str(), &end);
+        if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(v)) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("--{} '{}': '{}' is not a number (mm)", name, valuesText, item));
+        }
+        axis.push_back(v * 1e-3);
+        at = comma + 1;
+    }
+    return axis;
+}
+
 Status checkGridAgainstData(const beamform::PixelGrid& grid, const record::UffChannelData& data, double fNumber) {
     // The deepest echo the record holds came back at its last sample, from z = c t / 2 at most.
     const double recordEnd = data.initialTimeS + (data.samples - 1) / data.samplingFrequencyHz;
@@ -75,11 +107,11 @@ int runBeamform(const BeamformOptions& o) {
         std::cerr << "sonolink-cli beamform: " << e.describe() << '\n';
         return kExitFailed;
     };
-    auto xr = parseRange(o.xRange, "x-range");
-    auto zr = parseRange(o.zRange, "z-range");
-    if (!xr) return fail1(xr.error());
-    if (!zr) return fail1(zr.error());
-    const auto grid = beamform::PixelGrid::fromRanges(xr->start * 1e-3, xr->stop * 1e-3, xr->count, zr->start * 1e-3, zr->stop * 1e-3, zr->count);
+    auto x = parseAxis(o.xRange, o.xValues, "x");
+    auto z = parseAxis(o.zRange, o.zValues, "z");
+    if (!x) return fail1(x.error());
+    if (!z) return fail1(z.error());
+    const beamform::PixelGrid grid{std::move(*x), std::move(*z)};
     if (auto ok = grid.validate(); !ok) return fail1(ok.error());
     auto data = record::readUffChannelData(o.file, o.group);
     if (!data) return fail1(data.error());
@@ -147,8 +179,10 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand("beamform", "Beamform a UFF file (plane waves) into an envelope or dB image: .npy [nz, nx] and PNG");
     cmd->add_option("FILE", o->file, "UFF file (HDF5) with a channel_data group")->required();
     cmd->add_option("--group", o->group, "The channel_data group in the file")->capture_default_str();
-    cmd->add_option("--x-range", o->xRange, "Lateral grid START:STOP:COUNT in mm")->required();
-    cmd->add_option("--z-range", o->zRange, "Depth grid START:STOP:COUNT in mm")->required();
+    cmd->add_option("--x-range", o->xRange, "Lateral grid START:STOP:COUNT in mm");
+    cmd->add_option("--z-range", o->zRange, "Depth grid START:STOP:COUNT in mm");
+    cmd->add_option("--x", o->xValues, "Lateral grid positions v1,v2,... in mm (instead of --x-range)");
+    cmd->add_option("--z", o->zValues, "Depths v1,v2,... in mm, increasing (instead of --z-range)");
     cmd->add_option("--f-number", o->fNumber, "Receive F-number")->check(CLI::Range(0.1, 20.0))->capture_default_str();
     cmd->add_option("--window", o->window, "rectangular, hann or tukey")->check(CLI::IsMember({"rectangular", "hann", "tukey"}))->capture_default_str();
     cmd->add_option("--output", o->output, "What the .npy holds: db or envelope")->check(CLI::IsMember({"db", "envelope"}))->capture_default_str();

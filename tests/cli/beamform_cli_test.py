@@ -106,6 +106,24 @@ class BeamformCliTest(unittest.TestCase):
         self.assertEqual(half.returncode, 1)
         self.assertIn("needs both --sector-r and --sector-angles", half.stderr)
 
+    def test_grid_given_as_vectors(self):
+        out = os.path.join(self.dir.name, "vectors")
+        x = np.round(np.linspace(-6, 6, 121), 3)
+        z = np.round(np.linspace(8, 22, 281), 3)
+        proc = run(self.file, "--x", ",".join(f"{v:g}" for v in x), "--z", ",".join(f"{v:g}" for v in z), "--output", "envelope",
+                   "--output-dir", out, "--name", "vec")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        image = np.load(os.path.join(out, "vec.npy"))
+        self.assertEqual(image.shape, (281, 121))
+        self.assert_targets_found(image)
+        for args, message in ((["--x-range", "-6:6:61", "--x", "0,1", "--z-range", "8:20:41"], "one of the two"),
+                              (["--z-range", "8:20:41"], "give the x axis"),
+                              (["--x", "0,1,x", "--z-range", "8:20:41"], "'x' is not a number"),
+                              (["--x", "0,1", "--z", "10,9,11"], "depths must increase")):
+            proc = run(self.file, "--output-dir", out, *args)
+            self.assertEqual(proc.returncode, 1, args)
+            self.assertIn(message, proc.stderr)
+
     def test_db_image_is_clipped_to_the_dynamic_range(self):
         out = os.path.join(self.dir.name, "db")
         proc = run(self.file, "--x-range", "-6:6:61", "--z-range", "8:22:141", "--dynamic-range", "50", "--output-dir", out)
