@@ -10,11 +10,22 @@ KERNEL_BAR = 1.5e12   # nominal pixel*channel*transmit operations per second, ke
 FRAMES_BAR = 20000.0  # frames per second end to end from page-locked host memory
 
 
+def load(out, name, rows):
+    """The JSON a step wrote, or None with a FAIL row when it wrote none (it crashed)."""
+    try:
+        with open(os.path.join(out, name)) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        rows.append((name, f"missing or unreadable ({e}); see the logs in {out}", "FAIL"))
+        return None
+
+
 def main(out):
     failed = False
     rows = []
-    with open(os.path.join(out, "agreement.json")) as f:
-        agreement = json.load(f)
+    agreement = load(out, "agreement.json", rows) or {"testsuites": []}
+    bench = load(out, "bench.json", rows) or {"benchmarks": []}
+    failed |= bool(rows)
     for suite in agreement["testsuites"]:
         for test in suite["testsuite"]:
             skipped = test.get("result") == "SKIPPED"
@@ -23,8 +34,6 @@ def main(out):
             error = test.get("relative_error", "")
             verdict = "pass" if ok else "SKIPPED" if skipped else "FAIL"
             rows.append((f"{suite['name']}.{test['name']}", f"rel. error {error}" if error else "", verdict))
-    with open(os.path.join(out, "bench.json")) as f:
-        bench = json.load(f)
     kernel = [b for b in bench["benchmarks"] if b["name"].startswith("delayAndSumKernel") and "error_occurred" not in b]
     e2e = [b for b in bench["benchmarks"] if b["name"].startswith("endToEnd") and "error_occurred" not in b]
     for b in bench["benchmarks"]:

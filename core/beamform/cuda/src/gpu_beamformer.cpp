@@ -51,6 +51,11 @@ Status validate(const GpuBeamformerSetup& s) {
     if (!s.sourceDistance.empty() && s.sourceDistance.size() != static_cast<std::size_t>(s.waves)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", s.sourceDistance.size(), s.waves));
     }
+    for (std::size_t w = 0; w < s.sourceDistance.size(); ++w) {
+        if (std::isnan(s.sourceDistance[w]) || s.sourceDistance[w] == 0) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("wave {}: source distance {} (a focus or virtual source cannot be at the origin)", w, s.sourceDistance[w]));
+        }
+    }
     if (!(s.samplingRateHz > 0) || !(s.soundSpeedMps > 0) || !(s.params.fNumber > 0)) {
         return fail(ErrorCode::InvalidArgument, "sampling rate, sound speed and F-number must be positive");
     }
@@ -88,6 +93,7 @@ struct GpuBeamformer::State {
         return p;
     }
     ~State() {
+        cudaSetDevice(setup.device);
         for (auto& lane : lanes) {
             if (lane.hasPlan) fft->destroy(lane.plan);
             if (lane.stream) cudaStreamDestroy(lane.stream);
@@ -214,6 +220,7 @@ Status GpuBeamformer::beamform(const void* frames, int count, GpuOutput output, 
         return fail(ErrorCode::InvalidArgument, fmt::format("{} floats of output for {} frames of {} pixels", out.size(), count, s.imageFloats));
     }
     if (auto ok = check(cudaSetDevice(s.setup.device), "cudaSetDevice"); !ok) return ok;
+    (void)cudaGetLastError();  // an earlier, already reported error must not be taken for ours
     const auto* bytes = static_cast<const std::byte*>(frames);
     int lane = 0;
     Status queued;
@@ -231,31 +238,40 @@ Status GpuBeamformer::beamform(const void* frames, int count, GpuOutput output, 
 }
 
 Status GpuBeamformer::registerHostMemory(void* memory, std::size_t bytes) {
-    return check(cudaHostRegister(memory, bytes, cudaHostRegisterDefault), "cudaHostRegister (page-locking the frames)");
+    if (auto ok = check(cudaSetDevice(state_->setup.device), "cudaSetDevice"); !ok) return ok;
+    return check(cudaHostRegister(memory, bytes, cudaHostRegisterPortable), "cudaHostRegister (page-locking the frames)");
 }
 
-Status GpuBeamformer::unregisterHostMemory(void* memory) { return check(cudaHostUnregister(memory), "cudaHostUnregister"); }
+Status GpuBeamformer::unregisterHostMemory(void* memory) {
+    if (auto ok = check(cudaSetDevice(state_->setup.device), "cudaSetDevice"); !ok) return ok;
+    return check(cudaHostUnregister(memory), "cudaHostUnregister");
+}
 
 Result<double> GpuBeamformer::timeKernel(int count, int iterations) {
     auto& s = *state_;
     if (count <= 0 || count > s.setup.framesPerChunk || iterations <= 0) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} frames ({} at most) x {} iterations", count, s.setup.framesPerChunk, iterations));
     }
+    if (auto ok = check(cudaSetDevice(s.setup.device), "cudaSetDevice"); !ok) return fail(std::move(ok.error()));
+    (void)cudaGetLastError();
     auto& lane = s.lanes[0];
     cudaEvent_t start = nullptr, stop = nullptr;
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
+    if (auto ok = check(cudaEventCreate(&start), "cudaEventCreate"); !ok) return fail(std::move(ok.error()));
+    if (auto ok = check(cudaEventCreate(&stop), "cudaEventCreate"); !ok) {
+        cudaEventDestroy(start);
+        return fail(std::move(ok.error()));
+    }
     auto run = [&] {
         if (s.setup.sampleType == SampleType::Int16) launchDelayAndSum(static_cast<const std::int16_t*>(lane.frames), count, s.geometry, lane.image, lane.stream);
         else launchDelayAndSum(static_cast<const float*>(lane.frames), count, s.geometry, lane.image, lane.stream);
     };
     run();  // warm-up
-    cudaEventRecord(start, lane.stream);
-    for (int i = 0; i < iterations; ++i) run();
-    cudaEventRecord(stop, lane.stream);
-    auto ok = check(cudaEventSynchronize(stop), "timing the kernel");
+    auto ok = check(cudaEventRecord(start, lane.stream), "cudaEventRecord");
+    for (int i = 0; i < iterations && ok; ++i) run();
+    if (ok) ok = check(cudaEventRecord(stop, lane.stream), "cudaEventRecord");
+    if (ok) ok = check(cudaEventSynchronize(stop), "timing the kernel");
     float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
+    if (ok) ok = check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     if (!ok) return fail(std::move(ok.error()));
