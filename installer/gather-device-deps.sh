@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Gathers the five libraries the GPU check build needs (fmt, spdlog, tl-expected, GoogleTest,
-# Google Benchmark) as Debian packages unpacked under .devdeps/root, for a GPU host that has a
-# CUDA toolkit, CMake and a compiler but none of our dependencies and no network. The folder
-# travels with the working tree; tests/gpu/run-device-check.sh finds it there.
+# Gathers the six libraries the GPU check build needs (fmt, spdlog, tl-expected, ISA-L,
+# GoogleTest, Google Benchmark) as Debian packages unpacked under .devdeps/root, for a GPU host
+# that has a CUDA toolkit, CMake and a compiler but none of our dependencies and no network. The
+# folder travels with the working tree; tests/gpu/run-device-check.sh finds it there.
 # Usage: installer/gather-device-deps.sh   (needs apt-get; downloads, installs nothing)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/.devdeps"
-packages=(libfmt-dev libfmt9 libspdlog-dev libspdlog1.10 libexpected-dev
+packages=(libfmt-dev libfmt9 libspdlog-dev libspdlog1.10 libexpected-dev libisal-dev libisal2
           libgtest-dev libgmock-dev libbenchmark-dev libbenchmark1debian)
 rm -rf "$out"
 mkdir -p "$out/debs" "$out/root"

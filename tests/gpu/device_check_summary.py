@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The GPU check's summary table (run-device-check.sh): agreement with the CPU reference per
 scene and the benchmark figures against the issue's bars. Exit 1 when a check or bar fails.
-Usage: device_check_summary.py OUT_DIR   (reads agreement.json and bench.json there)"""
+Usage: device_check_summary.py OUT_DIR   (reads agreement.json, ring.json and bench.json there)"""
 import json
 import os
 import sys
@@ -23,10 +23,12 @@ def load(out, name, rows):
 def main(out):
     failed = False
     rows = []
-    agreement = load(out, "agreement.json", rows) or {"testsuites": []}
+    suites = []
+    for name in ("agreement.json", "ring.json"):
+        suites += (load(out, name, rows) or {"testsuites": []})["testsuites"]
     bench = load(out, "bench.json", rows) or {"benchmarks": []}
     failed |= bool(rows)
-    for suite in agreement["testsuites"]:
+    for suite in suites:
         for test in suite["testsuite"]:
             skipped = test.get("result") == "SKIPPED"
             ok = not test.get("failures") and not skipped

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check in one run: builds the GPU-check-only configuration (the beamformers, their GPU
 # tests and benchmark), checks the CUDA beamformer against the CPU reference (tests label gpu),
-# times the kernel and the end-to-end path, and prints a short summary table last.
+# including live frames straight from the simulated link's registered ring, times the kernel
+# and the end-to-end path, and prints a short summary table last.
 # Dependencies come from .devdeps/root (installer/gather-device-deps.sh) when present, else the
 # system. Exit: 0 all checks pass, 1 a check or bar failed, 77 no GPU here (built, nothing run).
 # Usage: tests/gpu/run-device-check.sh [--build-dir DIR] [--out DIR] [--arch 90] [--quick]
@@ -50,6 +51,7 @@ if [[ $probe_ok == 0 ]]; then
 fi
 status=$((1 - probe_ok))
 "$build/tests/gpu/gpu_beamformer_test" --gtest_output="json:$out/agreement.json" >"$out/agreement.log" 2>&1 || status=1
+"$build/tests/gpu/gpu_ring_beamform_test" --gtest_output="json:$out/ring.json" >>"$out/agreement.log" 2>&1 || status=1
 "$build/tests/gpu/gpu_beamform_bench" --benchmark_min_time="$min_time" --benchmark_format=console \
   --benchmark_out="$out/bench.json" --benchmark_out_format=json >"$out/bench.log" 2>&1 || status=1
 tail -20 "$out/agreement.log"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include <cuda_runtime.h>
@@ -175,12 +176,58 @@ struct GpuBeamformer::State {
         return {};
     }
 
-    // Queues one chunk on a lane: copy in, delay-and-sum, envelope, copy out.
-    Status enqueue(Lane& lane, const std::byte* frames, int count, GpuOutput output, float* out) {
-        if (auto ok = check(cudaMemcpyAsync(lane.frames, frames, static_cast<std::size_t>(count) * frameBytes, cudaMemcpyDefault, lane.stream),
-                            "copying frames to the GPU"); !ok) {
-            return ok;
+    // Queues a chunk's copy in: frames back to back.
+    Status copyFrames(Lane& lane, const std::byte* frames, int count) {
+        return check(cudaMemcpyAsync(lane.frames, frames, static_cast<std::size_t>(count) * frameBytes, cudaMemcpyDefault, lane.stream),
+                     "copying frames to the GPU");
+    }
+
+    // Queues a chunk's copy in: the blocks of frames [first, first + count), each to its place.
+    Status copyBlocks(Lane& lane, std::span<const RfBlock> blocks, int first, int count) {
+        const std::size_t sampleBytes = setup.sampleType == SampleType::Int16 ? 2 : 4;
+        const auto samples = static_cast<std::size_t>(setup.samplesPerChannel);
+        for (const auto& b : blocks) {
+            if (b.frame < first || b.frame >= first + count) continue;
+            const auto offset = static_cast<std::size_t>(b.frame - first) * frameBytes +
+                                ((static_cast<std::size_t>(b.wave) * static_cast<std::size_t>(setup.channels) + static_cast<std::size_t>(b.firstChannel)) * samples +
+                                 static_cast<std::size_t>(b.firstSample)) * sampleBytes;
+            const auto width = static_cast<std::size_t>(b.sampleCount) * sampleBytes;
+            if (auto ok = check(cudaMemcpy2DAsync(static_cast<std::byte*>(lane.frames) + offset, samples * sampleBytes, b.data, width, width,
+                                                  static_cast<std::size_t>(b.channelCount), cudaMemcpyDefault, lane.stream),
+                                "copying a block to the GPU"); !ok) {
+                return ok;
+            }
         }
+        return {};
+    }
+
+    // Chunks of `count` frames alternate between the lanes: copyIn(lane, first, n) queues a
+    // chunk's copy in, then the rest follows on the same stream; returns when all is done.
+    Status runChunks(int count, GpuOutput output, std::span<float> out, const std::function<Status(Lane&, int, int)>& copyIn) {
+        if (count <= 0) return fail(ErrorCode::InvalidArgument, fmt::format("{} frames to beamform", count));
+        if (out.size() < static_cast<std::size_t>(count) * imageFloats) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("{} floats of output for {} frames of {} pixels", out.size(), count, imageFloats));
+        }
+        if (auto ok = check(cudaSetDevice(setup.device), "cudaSetDevice"); !ok) return ok;
+        (void)cudaGetLastError();  // an earlier, already reported error must not be taken for ours
+        int next = 0;
+        Status queued;
+        for (int first = 0; first < count && queued; first += setup.framesPerChunk) {
+            const int n = std::min(setup.framesPerChunk, count - first);
+            auto& lane = lanes[next];
+            next = (next + 1) % kStreams;
+            // A lane's buffers are reused: the stream orders this chunk after its previous one.
+            queued = copyIn(lane, first, n);
+            if (queued) queued = process(lane, n, output, out.data() + static_cast<std::size_t>(first) * imageFloats);
+        }
+        for (auto& lane : lanes) {
+            if (auto ok = check(cudaStreamSynchronize(lane.stream), "beamforming on the GPU"); !ok && queued) queued = ok;
+        }
+        return queued;
+    }
+
+    // Queues the rest of a chunk on a lane (after its copy in): delay-and-sum, envelope, copy out.
+    Status process(Lane& lane, int count, GpuOutput output, float* out) {
         if (setup.sampleType == SampleType::Int16) launchDelayAndSum(static_cast<const std::int16_t*>(lane.frames), count, geometry, lane.image, lane.stream);
         else launchDelayAndSum(static_cast<const float*>(lane.frames), count, geometry, lane.image, lane.stream);
         if (output == GpuOutput::Envelope) {
@@ -215,26 +262,36 @@ Result<std::unique_ptr<GpuBeamformer>> GpuBeamformer::create(const GpuBeamformer
 
 Status GpuBeamformer::beamform(const void* frames, int count, GpuOutput output, std::span<float> out) {
     auto& s = *state_;
-    if (count <= 0) return fail(ErrorCode::InvalidArgument, fmt::format("{} frames to beamform", count));
-    if (out.size() < static_cast<std::size_t>(count) * s.imageFloats) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} floats of output for {} frames of {} pixels", out.size(), count, s.imageFloats));
-    }
-    if (auto ok = check(cudaSetDevice(s.setup.device), "cudaSetDevice"); !ok) return ok;
-    (void)cudaGetLastError();  // an earlier, already reported error must not be taken for ours
     const auto* bytes = static_cast<const std::byte*>(frames);
-    int lane = 0;
-    Status queued;
-    for (int first = 0; first < count && queued; first += s.setup.framesPerChunk) {
-        const int n = std::min(s.setup.framesPerChunk, count - first);
-        auto& l = s.lanes[lane];
-        lane = (lane + 1) % kStreams;
-        // A lane's buffers are reused: the stream orders this chunk after its previous one.
-        queued = s.enqueue(l, bytes + static_cast<std::size_t>(first) * s.frameBytes, n, output, out.data() + static_cast<std::size_t>(first) * s.imageFloats);
+    return s.runChunks(count, output, out, [&](State::Lane& lane, int first, int n) {
+        return s.copyFrames(lane, bytes + static_cast<std::size_t>(first) * s.frameBytes, n);
+    });
+}
+
+Status GpuBeamformer::beamformBlocks(std::span<const RfBlock> blocks, int count, GpuOutput output, std::span<float> out) {
+    auto& s = *state_;
+    if (count <= 0) return fail(ErrorCode::InvalidArgument, fmt::format("{} frames to beamform", count));
+    // Each frame covered exactly: every block inside the frame, and the samples adding up.
+    const auto& g = s.setup;
+    std::vector<std::size_t> covered(static_cast<std::size_t>(count), 0);
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        const auto& b = blocks[i];
+        if (b.frame < 0 || b.frame >= count || b.wave < 0 || b.wave >= g.waves || b.firstChannel < 0 || b.channelCount <= 0 ||
+            b.firstChannel + b.channelCount > g.channels || b.firstSample < 0 || b.sampleCount <= 0 ||
+            b.firstSample + b.sampleCount > g.samplesPerChannel || b.data == nullptr) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("block {} (frame {}, wave {}, channels {}+{}, samples {}+{}) lies outside {} frames of {} waves x {} channels x {} samples",
+                                                                i, b.frame, b.wave, b.firstChannel, b.channelCount, b.firstSample, b.sampleCount, count,
+                                                                g.waves, g.channels, g.samplesPerChannel));
+        }
+        covered[static_cast<std::size_t>(b.frame)] += static_cast<std::size_t>(b.channelCount) * static_cast<std::size_t>(b.sampleCount);
     }
-    for (auto& l : s.lanes) {
-        if (auto ok = check(cudaStreamSynchronize(l.stream), "beamforming on the GPU"); !ok && queued) queued = ok;
+    const auto perFrame = static_cast<std::size_t>(g.waves) * static_cast<std::size_t>(g.channels) * static_cast<std::size_t>(g.samplesPerChannel);
+    for (int f = 0; f < count; ++f) {
+        if (covered[static_cast<std::size_t>(f)] != perFrame) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("the blocks of frame {} hold {} samples, the frame {}", f, covered[static_cast<std::size_t>(f)], perFrame));
+        }
     }
-    return queued;
+    return s.runChunks(count, output, out, [&](State::Lane& lane, int first, int n) { return s.copyBlocks(lane, blocks, first, n); });
 }
 
 Status GpuBeamformer::registerHostMemory(void* memory, std::size_t bytes) {

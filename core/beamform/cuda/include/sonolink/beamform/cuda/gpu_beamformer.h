@@ -37,6 +37,19 @@ struct GpuBeamformerSetup {
     int device = 0;
 };
 
+// A piece of one frame as the front end sent it (one link block): channelCount channels of
+// sampleCount samples each, back to back, from firstChannel and firstSample of wave `wave`,
+// wherever it lies (in the registered acquisition ring, for live data).
+struct RfBlock {
+    const void* data = nullptr;
+    int frame = 0;  // which frame of the batch
+    int wave = 0;
+    int firstChannel = 0;
+    int channelCount = 0;
+    int firstSample = 0;
+    int sampleCount = 0;
+};
+
 class GpuBeamformer {
 public:
     // Allocates the device buffers and cuFFT plans; Unavailable when there is no device or no
@@ -50,6 +63,11 @@ public:
     // type, in host or device memory. out: count x nx x nz floats, each frame column-major as in
     // BeamformedImage. Returns when out is filled.
     [[nodiscard]] Status beamform(const void* frames, int count, GpuOutput output, std::span<float> out);
+
+    // The same for `count` frames that arrive as blocks (frames straight from the ring, no
+    // host copy): each block is copied into its place on the device. The blocks of each frame
+    // must cover it exactly once (checked: bounds and the total), else InvalidArgument.
+    [[nodiscard]] Status beamformBlocks(std::span<const RfBlock> blocks, int count, GpuOutput output, std::span<float> out);
 
     // Page-locks host memory (the acquisition ring) so that copies from it run at full speed.
     [[nodiscard]] Status registerHostMemory(void* memory, std::size_t bytes);
