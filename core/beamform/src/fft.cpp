@@ -5,6 +5,15 @@
 #include <utility>
 
 namespace sonolink::beamform {
+namespace {
+
+// Plain complex product: std::complex's operator* also handles infinities and NaNs by a library
+// call (__muldc3), which made the envelope more than twice as slow as the arithmetic.
+std::complex<double> times(std::complex<double> a, std::complex<double> b) noexcept {
+    return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
+}  // namespace
 
 void fft(std::span<std::complex<double>> data, bool inverse) noexcept {
     const std::size_t n = data.size();
@@ -21,10 +30,10 @@ void fft(std::span<std::complex<double>> data, bool inverse) noexcept {
             std::complex<double> w(1, 0);
             for (std::size_t k = 0; k < length / 2; ++k) {
                 const auto even = data[start + k];
-                const auto odd = data[start + k + length / 2] * w;
+                const auto odd = times(data[start + k + length / 2], w);
                 data[start + k] = even + odd;
                 data[start + k + length / 2] = even - odd;
-                w *= step;
+                w = times(w, step);
             }
         }
     }
