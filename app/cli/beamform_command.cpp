@@ -141,7 +141,12 @@ int runBeamform(const BeamformOptions& o) {
         if (!view) return fail1(view.error());
         const auto start = std::chrono::steady_clock::now();
         Result<beamform::BeamformedImage> image = beamform::BeamformedImage{};
-        if (sectorRays) {  // along rays, envelope along each, then onto the x/z grid
+        if (data->isIq()) {  // an IQ file: beamformed as IQ at its own modulation frequency
+            if (sectorRays || o.iqMHz > 0) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("{} holds IQ data: --iq and sector imaging apply to RF files", o.file)));
+            auto complexImage = beamform::delayAndSumIq(*view, data->iqFrame(f), data->modulationFrequencyHz, grid, params);
+            if (!complexImage) return fail1(complexImage.error());
+            image = complexImage->magnitude();
+        } else if (sectorRays) {  // along rays, envelope along each, then onto the x/z grid
             auto sector = beamform::delayAndSumSector(*view, sectorRays->r, sectorRays->theta, params);
             if (!sector) return fail1(sector.error());
             beamform::envelopeAlongRays(*sector);

@@ -106,6 +106,25 @@ class BeamformCliTest(unittest.TestCase):
         self.assertEqual(half.returncode, 1)
         self.assertIn("needs both --sector-r and --sector-angles", half.stderr)
 
+    def test_iq_files_are_beamformed_as_iq(self):
+        # The phantom demodulated here (mixed down at 5 MHz, negative band removed by FFT), as
+        # USTB stores IQ: modulation_frequency and data as a group of real and imag.
+        data, x_el = phantom([-6, 0, 6])
+        t = 1e-6 + np.arange(data.shape[-1]) / FS
+        spectrum = np.fft.fft(data.astype(np.float64) * np.exp(-2j * np.pi * FC * t), axis=-1)
+        f = np.fft.fftfreq(data.shape[-1], 1 / FS)
+        iq = np.fft.ifft(spectrum * 2 * (np.abs(f) < FC), axis=-1)
+        file = os.path.join(self.dir.name, "iq.uff")
+        write_ustb(file, iq, list(np.deg2rad([-6, 0, 6])), x_el, modulation_frequency=FC)
+        out = os.path.join(self.dir.name, "iqfile")
+        proc = run(file, "--x-range", "-6:6:121", "--z-range", "8:22:281", "--output", "envelope", "--output-dir", out, "--name", "iq")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assert_targets_found(np.load(os.path.join(out, "iq.npy")))
+        write_ustb(file, data, [0.0, 0.1, 0.2], x_el, modulation_frequency=FC)  # says IQ, holds RF
+        proc = run(file, "--x-range", "-6:6:61", "--z-range", "8:20:41", "--output-dir", out)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("is not a group of 'real' and 'imag'", proc.stderr)
+
     def test_grid_given_as_vectors(self):
         out = os.path.join(self.dir.name, "vectors")
         x = np.round(np.linspace(-6, 6, 121), 3)

@@ -16,16 +16,24 @@ def point(group, name, distance, azimuth):
         scalar(g, key, value)
 
 
-def write_ustb(path, data, angles, element_x, drop=None, geometry_elements=None):
-    """A channel_data group as USTB writes it (data seen from HDF5 as frames x waves x channels x samples)."""
+def write_ustb(path, data, angles, element_x, drop=None, geometry_elements=None, modulation_frequency=0.0):
+    """A channel_data group as USTB writes it (data seen from HDF5 as frames x waves x channels x samples).
+    Complex data (IQ, with a modulation frequency) is a group of "real" and "imag" with complex = 1."""
     with h5py.File(path, "w") as f:
         g = f.create_group("channel_data")
         g.attrs["class"] = "uff.channel_data"
-        for key, value in (("sampling_frequency", 25e6), ("initial_time", 1e-6), ("sound_speed", 1500.0), ("modulation_frequency", 0.0)):
+        for key, value in (("sampling_frequency", 25e6), ("initial_time", 1e-6), ("sound_speed", 1500.0),
+                           ("modulation_frequency", modulation_frequency)):
             if key != drop:
                 scalar(g, key, value)
-        d = g.create_dataset("data", data=data)
-        d.attrs["complex"] = np.array([[0]], dtype=np.uint8)
+        if np.iscomplexobj(data):
+            d = g.create_group("data")
+            d.create_dataset("real", data=data.real.astype(np.float32))
+            d.create_dataset("imag", data=data.imag.astype(np.float32))
+            d.attrs["complex"] = np.array([[1]], dtype=np.uint8)
+        else:
+            d = g.create_dataset("data", data=data)
+            d.attrs["complex"] = np.array([[0]], dtype=np.uint8)
         probe = g.create_group("probe")
         probe.attrs["class"] = "uff.linear_array"
         n = geometry_elements or len(element_x)

@@ -108,7 +108,7 @@ Status writeWave(hid_t wave, double angle, double sourceDistance, double soundSp
 Result<Handle> openDataset(hid_t parent, const std::string& name, const std::string& where) {
     if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: dataset '{}' is missing", where, name));
     Handle dataset(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose);
-    if (!dataset.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' is not a dataset (complex data is stored as a group: IQ is not supported yet)", where, name));
+    if (!dataset.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' is not a dataset (a group of 'real' and 'imag' is IQ data, which needs a modulation frequency)", where, name));
     return dataset;
 }
 
@@ -216,7 +216,7 @@ Result<beamform::ChannelDataView> UffChannelData::frame(int index) const {
     const auto perFrame = static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samples);
     beamform::ChannelDataView view;
     if (!data16.empty()) view.samples16 = std::span<const std::int16_t>(data16).subspan(static_cast<std::size_t>(index) * perFrame, perFrame);
-    else view.samples = std::span<const float>(dataFloat).subspan(static_cast<std::size_t>(index) * perFrame, perFrame);
+    else if (!dataFloat.empty()) view.samples = std::span<const float>(dataFloat).subspan(static_cast<std::size_t>(index) * perFrame, perFrame);
     view.waves = waves;
     view.channels = channels;
     view.samplesPerChannel = samples;
@@ -226,8 +226,14 @@ Result<beamform::ChannelDataView> UffChannelData::frame(int index) const {
     view.elementX = elementX;
     view.angleRad = angleRad;
     view.sourceDistance = sourceDistance;
-    if (auto ok = view.validate(); !ok) return fail(std::move(ok.error()));
+    if (auto ok = isIq() ? view.validateGeometry() : view.validate(); !ok) return fail(std::move(ok.error()));
     return view;
+}
+
+std::span<const std::complex<float>> UffChannelData::iqFrame(int index) const {
+    const auto perFrame = static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samples);
+    if (!isIq() || index < 0 || index >= frames) return {};
+    return std::span<const std::complex<float>>(dataIq).subspan(static_cast<std::size_t>(index) * perFrame, perFrame);
 }
 
 Status writeUffChannelData(const std::string& path, const UffChannelData& d, const std::string& group) {
@@ -266,9 +272,17 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
         if (!value) return fail(std::move(value.error()));
         *out = *value;
     }
-    if (d.modulationFrequencyHz != 0) return fail(ErrorCode::Unimplemented, fmt::format("{}: modulation frequency {} Hz: IQ data is not supported yet", where, d.modulationFrequencyHz));
-    // data: frames x waves x channels x samples (USTB's [samples x channels x waves x frames] seen from HDF5).
-    auto dataset = openDataset(g.get(), "data", where);
+    // data: frames x waves x channels x samples (USTB's [samples x channels x waves x frames] seen
+    // from HDF5). RF is a dataset; IQ (modulation frequency > 0) a group of "real" and "imag".
+    const bool iq = d.modulationFrequencyHz != 0;
+    if (H5Lexists(g.get(), "data", H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: dataset 'data' is missing", where));
+    Handle iqGroup(iq ? H5Gopen2(g.get(), "data", H5P_DEFAULT) : H5I_INVALID_HID, H5Gclose);
+    if (iq && !iqGroup.ok()) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: modulation frequency {} Hz, but 'data' is not a group of 'real' and 'imag' (IQ)", where, d.modulationFrequencyHz));
+    }
+    const hid_t dataParent = iq ? iqGroup.get() : g.get();
+    const std::string dataWhere = iq ? where + "/data" : where;
+    auto dataset = openDataset(dataParent, iq ? "real" : "data", dataWhere);
     if (!dataset) return fail(std::move(dataset.error()));
     auto dims = dimensions(dataset->get());
     std::vector<hsize_t> full(4, 1);
@@ -280,9 +294,18 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
     d.samples = static_cast<int>(full[3]);
     const auto count = full[0] * full[1] * full[2] * full[3];
     Handle type(H5Dget_type(dataset->get()), H5Tclose);
-    const bool int16 = H5Tget_class(type.get()) == H5T_INTEGER && H5Tget_size(type.get()) == 2;
+    const bool int16 = !iq && H5Tget_class(type.get()) == H5T_INTEGER && H5Tget_size(type.get()) == 2;
     herr_t status = 0;
-    if (int16) {
+    if (iq) {
+        auto imag = openDataset(dataParent, "imag", dataWhere);
+        if (!imag) return fail(std::move(imag.error()));
+        if (*dimensions(imag->get()) != *dims) return fail(ErrorCode::InvalidArgument, fmt::format("{}/data: 'real' and 'imag' differ in shape", where));
+        std::vector<float> re(count), im(count);
+        status = H5Dread(dataset->get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, re.data());
+        if (status >= 0) status = H5Dread(imag->get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, im.data());
+        d.dataIq.resize(count);
+        for (std::size_t i = 0; i < count; ++i) d.dataIq[i] = {re[i], im[i]};
+    } else if (int16) {
         d.data16.resize(count);
         status = H5Dread(dataset->get(), H5T_NATIVE_INT16, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.data16.data());
     } else {

@@ -7,7 +7,9 @@
 // or not, call from one thread at a time).
 #pragma once
 
+#include <complex>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,15 +31,22 @@ struct UffChannelData {
     int frames = 0, waves = 0, channels = 0, samples = 0;
     std::vector<std::int16_t> data16;        // frames x waves x channels x samples: one of the two
     std::vector<float> dataFloat;
+    std::vector<std::complex<float>> dataIq;  // IQ files (modulation frequency > 0) instead
 
-    // The beamformer's view of one frame (valid while this object lives and is not changed).
+    [[nodiscard]] bool isIq() const noexcept { return !dataIq.empty(); }
+    // One frame of IQ samples (empty for RF data or a frame out of range).
+    [[nodiscard]] std::span<const std::complex<float>> iqFrame(int index) const;
+
+    // The beamformer's view of one frame (valid while this object lives and is not changed); for
+    // IQ data, the layout only (its samples come from iqFrame).
     [[nodiscard]] Result<beamform::ChannelDataView> frame(int index) const;
 };
 
 // Writes (replacing) the group `group` (USTB: "/channel_data") of a new or existing file.
 [[nodiscard]] Status writeUffChannelData(const std::string& path, const UffChannelData& data,
                                          const std::string& group = "/channel_data");
-// Reads RF channel data (int16, float or double samples) of plane, focused or diverging waves.
+// Reads RF channel data (int16, float or double samples), or IQ data (a modulation frequency and
+// "data" as a group of "real" and "imag"), of plane, focused or diverging waves.
 [[nodiscard]] Result<UffChannelData> readUffChannelData(const std::string& path,
                                                         const std::string& group = "/channel_data");
 
