@@ -1,0 +1,72 @@
+// writeUsImage(): one B-mode frame as a DICOM Ultrasound Image (single frame, 8-bit MONOCHROME2)
+// with the Patient, General Study, General Series, General Equipment, General Image, Image
+// Pixel, US Region Calibration (physical deltas in cm, so viewers measure in mm), US Image and
+// SOP Common modules; UTF-8 text (ISO_IR 192), Explicit VR Little Endian. Plain C++ interface:
+// DCMTK stays inside. Thread contract: a pure function (writes only its own file).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sonolink/util/result.h"
+
+namespace sonolink::dicom {
+
+struct Patient {
+    std::string name;        // PN, UTF-8, e.g. "Wang^Xiaoming=王^小明"
+    std::string id;
+    std::string birthDate;   // YYYYMMDD or empty
+    std::string sex;         // M, F, O or empty
+};
+
+struct Study {
+    std::string instanceUid;
+    std::string id;
+    std::string accessionNumber;
+    std::string date;        // YYYYMMDD
+    std::string time;        // HHMMSS
+    std::string referringPhysician;
+    std::string description;
+};
+
+struct Series {
+    std::string instanceUid;
+    int number = 1;
+    std::string bodyPartExamined = "ABDOMEN";
+};
+
+struct Equipment {
+    std::string manufacturer = "SonoLink";
+    std::string modelName;
+    std::string deviceSerialNumber;
+    std::string softwareVersions;
+    std::string stationName;
+};
+
+struct BModeFrame {
+    int rows = 0;
+    int columns = 0;
+    std::vector<std::uint8_t> pixels;  // rows x columns, row-major (depth down the rows)
+    double cmPerPixelX = 0;            // lateral
+    double cmPerPixelY = 0;            // depth
+    std::string imageTypeValue3 = "ABDOMINAL";  // the exam's defined term (PS3.3 C.8.5.6.1.1)
+};
+
+struct UsImageObject {
+    Patient patient;
+    Study study;
+    Series series;
+    Equipment equipment;
+    std::string sopInstanceUid;
+    int instanceNumber = 1;
+    std::string contentDate;  // YYYYMMDD
+    std::string contentTime;  // HHMMSS
+    BModeFrame frame;
+};
+
+// InvalidArgument naming the bad field (sizes, UIDs, calibration); DataLoss if the file cannot be
+// written.
+[[nodiscard]] Status writeUsImage(const std::string& path, const UsImageObject& object);
+
+}  // namespace sonolink::dicom

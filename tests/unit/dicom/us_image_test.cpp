@@ -1,0 +1,132 @@
+// The US Image writer checked by the tools the field trusts: dciodvfy reports no error and no
+// warning; pydicom reads back every pixel, the Chinese patient name and the calibration; our
+// own checks cover what dciodvfy misses (region units). UIDs: under a configured root or 2.25,
+// never DCMTK's root, always valid and unique.
+#include "sonolink/dicom/us_image_writer.h"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "sonolink/dicom/uid_generator.h"
+
+namespace sonolink::dicom {
+namespace {
+
+std::string run(const std::string& command) {
+    std::string out;
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen((command + " 2>&1").c_str(), "r"), ::pclose);
+    if (!pipe) return "cannot run " + command;
+    std::array<char, 4096> buffer{};
+    while (std::fgets(buffer.data(), buffer.size(), pipe.get())) out += buffer.data();
+    return out;
+}
+
+UsImageObject sampleObject(const UidGenerator& uids) {
+    UsImageObject o;
+    o.patient = {"Wang^Xiaoming=王^小明", "SL-0001", "19800102", "M"};
+    o.study = {uids.next(), "S1", "ACC-42", "20261130", "101500", "Li^Na", "Abdomen"};
+    o.series = {uids.next(), 1, "ABDOMEN"};
+    o.equipment = {"SonoLink", "SonoLink Workstation", "SN-0001", "0.1.0", "SL-STATION-1"};
+    o.sopInstanceUid = uids.next();
+    o.contentDate = "20261130";
+    o.contentTime = "101501";
+    o.frame.rows = 200;
+    o.frame.columns = 160;
+    o.frame.cmPerPixelX = 0.025;
+    o.frame.cmPerPixelY = 0.02;
+    for (int r = 0; r < o.frame.rows; ++r) {
+        for (int c = 0; c < o.frame.columns; ++c) o.frame.pixels.push_back(static_cast<std::uint8_t>((r * 7 + c * 3) % 256));
+    }
+    return o;
+}
+
+class UsImageTest : public ::testing::Test {
+protected:
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("sonolink_dicom_" + std::to_string(::getpid()));
+    void SetUp() override { std::filesystem::create_directories(dir); }
+    void TearDown() override { std::filesystem::remove_all(dir); }
+};
+
+TEST_F(UsImageTest, DciodvfyFindsNothingAndPydicomReadsItBack) {
+    auto uids = UidGenerator::create(std::nullopt);
+    ASSERT_TRUE(uids);
+    const auto object = sampleObject(*uids);
+    const auto file = (dir / "us.dcm").string();
+    ASSERT_TRUE(writeUsImage(file, object));
+    ASSERT_NE(run("command -v dciodvfy").find("dciodvfy"), std::string::npos) << "dciodvfy (dicom3tools) is not installed";
+    const auto report = run("dciodvfy " + file);
+    EXPECT_EQ(report.rfind("USImage", 0), 0u) << "dciodvfy did not recognise the object as a US Image:\n" << report;
+    EXPECT_EQ(report.find("Error"), std::string::npos) << report;
+    EXPECT_EQ(report.find("Warning"), std::string::npos) << report;
+    {
+        std::ofstream raw(dir / "expected.raw", std::ios::binary);
+        raw.write(reinterpret_cast<const char*>(object.frame.pixels.data()), static_cast<std::streamsize>(object.frame.pixels.size()));
+    }
+    const auto check = run("/usr/bin/python3 -c \"import pydicom,numpy,sys\n"
+                           "d=pydicom.dcmread(sys.argv[1]); r=d.SequenceOfUltrasoundRegions[0]\n"
+                           "e=numpy.fromfile(sys.argv[2],dtype=numpy.uint8).reshape(200,160)\n"
+                           "assert (d.pixel_array==e).all(), 'pixels differ'\n"
+                           "assert str(d.PatientName)=='Wang^Xiaoming=王^小明', str(d.PatientName)\n"
+                           "assert (r.PhysicalUnitsXDirection, r.PhysicalUnitsYDirection)==(3,3)\n"
+                           "assert abs(r.PhysicalDeltaX-0.025)<1e-12 and abs(r.PhysicalDeltaY-0.02)<1e-12\n"
+                           "assert (r.RegionLocationMaxX1, r.RegionLocationMaxY1)==(159,199)\n"
+                           "assert d.file_meta.TransferSyntaxUID=='1.2.840.10008.1.2.1'\n"
+                           "print('pydicom ok')\" " + file + " " + (dir / "expected.raw").string());
+    EXPECT_NE(check.find("pydicom ok"), std::string::npos) << check;
+}
+
+TEST_F(UsImageTest, BadInputIsNamedAndNothingIsWritten) {
+    auto uids = UidGenerator::create(std::nullopt);
+    ASSERT_TRUE(uids);
+    auto object = sampleObject(*uids);
+    object.frame.pixels.pop_back();
+    const auto file = (dir / "bad.dcm").string();
+    auto written = writeUsImage(file, object);
+    ASSERT_FALSE(written);
+    EXPECT_NE(written.error().message().find("frame holds 31999 pixels, 200 x 160 need 32000"), std::string::npos) << written.error().message();
+    object = sampleObject(*uids);
+    object.frame.cmPerPixelY = 0;
+    written = writeUsImage(file, object);
+    ASSERT_FALSE(written);
+    EXPECT_NE(written.error().message().find("calibration"), std::string::npos);
+    object = sampleObject(*uids);
+    object.series.instanceUid = "1.2.03";
+    written = writeUsImage(file, object);
+    ASSERT_FALSE(written);
+    EXPECT_NE(written.error().message().find("Series Instance UID '1.2.03'"), std::string::npos) << written.error().message();
+    EXPECT_FALSE(std::filesystem::exists(file));
+}
+
+TEST(UidGeneratorTest, RootsAndUuidsAreValidUniqueAndNeverDcmtks) {
+    auto uuids = UidGenerator::create(std::nullopt);
+    ASSERT_TRUE(uuids);
+    auto rooted = UidGenerator::create("1.2.826.0.1.3680043.10.999");
+    ASSERT_TRUE(rooted) << rooted.error().describe();
+    std::set<std::string> seen;
+    for (int i = 0; i < 1000; ++i) {
+        for (const auto* g : {&*uuids, &*rooted}) {
+            const auto uid = g->next();
+            EXPECT_TRUE(checkUid(uid, "generated")) << uid;
+            EXPECT_TRUE(seen.insert(uid).second) << "duplicate " << uid;
+        }
+    }
+    EXPECT_EQ(uuids->next().rfind("2.25.", 0), 0u);
+    EXPECT_EQ(rooted->next().rfind("1.2.826.0.1.3680043.10.999.", 0), 0u);
+    auto offis = UidGenerator::create("1.2.276.0.7230010.3");
+    ASSERT_FALSE(offis);
+    EXPECT_NE(offis.error().message().find("DCMTK's own"), std::string::npos) << offis.error().message();
+    auto tooLong = UidGenerator::create("1.2.3.4.5.6.7.8.9.10.11.12.13.14.15");
+    ASSERT_FALSE(tooLong);
+    EXPECT_NE(tooLong.error().message().find("at most 30"), std::string::npos);
+    EXPECT_FALSE(UidGenerator::create("1.2.x"));
+}
+
+}  // namespace
+}  // namespace sonolink::dicom
