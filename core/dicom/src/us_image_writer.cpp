@@ -12,20 +12,26 @@
 namespace sonolink::dicom {
 namespace {
 
-Status validate(const UsImageObject& o) {
-    const auto& f = o.frame;
+Status validateFrame(const BModeFrame& f, const BModeFrame& first, std::size_t index) {
     if (f.rows <= 0 || f.columns <= 0 || f.rows > 65535 || f.columns > 65535) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("frame of {} x {} pixels: rows and columns must be 1 to 65535", f.rows, f.columns));
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame {} of {} x {} pixels: rows and columns must be 1 to 65535", index, f.rows, f.columns));
     }
     if (f.pixels.size() != static_cast<std::size_t>(f.rows) * static_cast<std::size_t>(f.columns)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("frame holds {} pixels, {} x {} need {}", f.pixels.size(), f.rows, f.columns,
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame {} holds {} pixels, {} x {} need {}", index, f.pixels.size(), f.rows, f.columns,
                                                             static_cast<std::size_t>(f.rows) * static_cast<std::size_t>(f.columns)));
     }
     if (!(f.cmPerPixelX > 0) || !(f.cmPerPixelY > 0) || !std::isfinite(f.cmPerPixelX) || !std::isfinite(f.cmPerPixelY)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("calibration {} x {} cm per pixel: both must be positive", f.cmPerPixelX, f.cmPerPixelY));
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame {}: calibration {} x {} cm per pixel: both must be positive", index, f.cmPerPixelX, f.cmPerPixelY));
     }
-    for (const auto& [uid, what] : {std::pair{&o.study.instanceUid, "Study Instance UID"}, std::pair{&o.series.instanceUid, "Series Instance UID"},
-                                    std::pair{&o.sopInstanceUid, "SOP Instance UID"}}) {
+    if (f.rows != first.rows || f.columns != first.columns || f.cmPerPixelX != first.cmPerPixelX || f.cmPerPixelY != first.cmPerPixelY) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame {} differs from frame 0 in size or calibration (a cine has one geometry)", index));
+    }
+    return {};
+}
+
+Status validateContext(const InstanceContext& c) {
+    for (const auto& [uid, what] : {std::pair{&c.study.instanceUid, "Study Instance UID"}, std::pair{&c.series.instanceUid, "Series Instance UID"},
+                                    std::pair{&c.sopInstanceUid, "SOP Instance UID"}}) {
         if (auto ok = checkUid(*uid, what); !ok) return ok;
     }
     return {};
@@ -40,6 +46,7 @@ public:
     Puts& u32(const DcmTagKey& tag, Uint32 value) { return check(item_.putAndInsertUint32(tag, value), tag); }
     Puts& s32(const DcmTagKey& tag, Sint32 value) { return check(item_.putAndInsertSint32(tag, value), tag); }
     Puts& f64(const DcmTagKey& tag, Float64 value) { return check(item_.putAndInsertFloat64(tag, value), tag); }
+    Puts& tagKey(const DcmTagKey& tag, const DcmTagKey& value) { return check(item_.putAndInsertTagKey(tag, value), tag); }
     [[nodiscard]] Status status() const { return status_; }
 
 private:
@@ -53,46 +60,41 @@ private:
     Status status_;
 };
 
-}  // namespace
-
-Status writeUsImage(const std::string& path, const UsImageObject& o) {
-    if (auto ok = validate(o); !ok) return ok;
-    DcmFileFormat file;
-    DcmDataset& ds = *file.getDataset();
-    const auto& f = o.frame;
+// Everything but the pixel data and the multi-frame attributes.
+Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, const char* sopClassUid) {
     Puts put(ds);
     // SOP Common
     put.string(DCM_SpecificCharacterSet, "ISO_IR 192")
-        .string(DCM_SOPClassUID, UID_UltrasoundImageStorage)
-        .string(DCM_SOPInstanceUID, o.sopInstanceUid)
-        .string(DCM_InstanceCreationDate, o.contentDate)
-        .string(DCM_InstanceCreationTime, o.contentTime);
+        .string(DCM_SOPClassUID, sopClassUid)
+        .string(DCM_SOPInstanceUID, c.sopInstanceUid)
+        .string(DCM_InstanceCreationDate, c.contentDate)
+        .string(DCM_InstanceCreationTime, c.contentTime);
     // Patient, General Study, General Series, General Equipment
-    put.string(DCM_PatientName, o.patient.name)
-        .string(DCM_PatientID, o.patient.id)
-        .string(DCM_PatientBirthDate, o.patient.birthDate)
-        .string(DCM_PatientSex, o.patient.sex)
-        .string(DCM_StudyInstanceUID, o.study.instanceUid)
-        .string(DCM_StudyDate, o.study.date)
-        .string(DCM_StudyTime, o.study.time)
-        .string(DCM_ReferringPhysicianName, o.study.referringPhysician)
-        .string(DCM_StudyID, o.study.id)
-        .string(DCM_AccessionNumber, o.study.accessionNumber)
+    put.string(DCM_PatientName, c.patient.name)
+        .string(DCM_PatientID, c.patient.id)
+        .string(DCM_PatientBirthDate, c.patient.birthDate)
+        .string(DCM_PatientSex, c.patient.sex)
+        .string(DCM_StudyInstanceUID, c.study.instanceUid)
+        .string(DCM_StudyDate, c.study.date)
+        .string(DCM_StudyTime, c.study.time)
+        .string(DCM_ReferringPhysicianName, c.study.referringPhysician)
+        .string(DCM_StudyID, c.study.id)
+        .string(DCM_AccessionNumber, c.study.accessionNumber)
         .string(DCM_Modality, "US")
-        .string(DCM_SeriesInstanceUID, o.series.instanceUid)
-        .string(DCM_SeriesNumber, std::to_string(o.series.number))
-        .string(DCM_BodyPartExamined, o.series.bodyPartExamined)
-        .string(DCM_Manufacturer, o.equipment.manufacturer)
-        .string(DCM_ManufacturerModelName, o.equipment.modelName)
-        .string(DCM_DeviceSerialNumber, o.equipment.deviceSerialNumber)
-        .string(DCM_SoftwareVersions, o.equipment.softwareVersions)
-        .string(DCM_StationName, o.equipment.stationName);
-    if (!o.study.description.empty()) put.string(DCM_StudyDescription, o.study.description);
+        .string(DCM_SeriesInstanceUID, c.series.instanceUid)
+        .string(DCM_SeriesNumber, std::to_string(c.series.number))
+        .string(DCM_BodyPartExamined, c.series.bodyPartExamined)
+        .string(DCM_Manufacturer, c.equipment.manufacturer)
+        .string(DCM_ManufacturerModelName, c.equipment.modelName)
+        .string(DCM_DeviceSerialNumber, c.equipment.deviceSerialNumber)
+        .string(DCM_SoftwareVersions, c.equipment.softwareVersions)
+        .string(DCM_StationName, c.equipment.stationName);
+    if (!c.study.description.empty()) put.string(DCM_StudyDescription, c.study.description);
     // General Image, US Image, Image Pixel
-    put.string(DCM_InstanceNumber, std::to_string(o.instanceNumber))
+    put.string(DCM_InstanceNumber, std::to_string(c.instanceNumber))
         .string(DCM_PatientOrientation, "")
-        .string(DCM_ContentDate, o.contentDate)
-        .string(DCM_ContentTime, o.contentTime)
+        .string(DCM_ContentDate, c.contentDate)
+        .string(DCM_ContentTime, c.contentTime)
         .string(DCM_BurnedInAnnotation, "NO")
         .string(DCM_ImageType, "ORIGINAL\\PRIMARY\\" + f.imageTypeValue3 + "\\0001")  // 0001: 2D imaging
         .string(DCM_LossyImageCompression, "00")
@@ -124,14 +126,54 @@ Status writeUsImage(const std::string& path, const UsImageObject& o) {
         .f64(DCM_PhysicalDeltaY, f.cmPerPixelY)
         .s32(DCM_ReferencePixelX0, f.columns / 2)  // the transducer face's centre
         .s32(DCM_ReferencePixelY0, 0);
-    if (auto ok = regionPut.status(); !ok) return ok;
-    if (auto c = ds.putAndInsertUint8Array(DCM_PixelData, f.pixels.data(), static_cast<unsigned long>(f.pixels.size())); c.bad()) {
+    return regionPut.status();
+}
+
+Status save(DcmFileFormat& file, const std::vector<const BModeFrame*>& frames, const std::string& path) {
+    std::vector<std::uint8_t> pixels;
+    for (const auto* f : frames) pixels.insert(pixels.end(), f->pixels.begin(), f->pixels.end());
+    if (auto c = file.getDataset()->putAndInsertUint8Array(DCM_PixelData, pixels.data(), static_cast<unsigned long>(pixels.size())); c.bad()) {
         return fail(ErrorCode::Internal, fmt::format("cannot set the pixel data: {}", c.text()));
     }
     if (auto c = file.saveFile(path.c_str(), EXS_LittleEndianExplicit); c.bad()) {
         return fail(ErrorCode::DataLoss, fmt::format("cannot write {}: {}", path, c.text()));
     }
     return {};
+}
+
+}  // namespace
+
+Status writeUsImage(const std::string& path, const UsImageObject& o) {
+    if (auto ok = validateFrame(o.frame, o.frame, 0); !ok) return ok;
+    if (auto ok = validateContext(o.context); !ok) return ok;
+    DcmFileFormat file;
+    if (auto ok = putCommon(*file.getDataset(), o.context, o.frame, UID_UltrasoundImageStorage); !ok) return ok;
+    return save(file, {&o.frame}, path);
+}
+
+Status writeUsCine(const std::string& path, const UsCineObject& o) {
+    if (o.frames.empty()) return fail(ErrorCode::InvalidArgument, "a cine needs at least one frame");
+    for (std::size_t i = 0; i < o.frames.size(); ++i) {
+        if (auto ok = validateFrame(o.frames[i], o.frames[0], i); !ok) return ok;
+    }
+    if (!(o.frameTimeMs > 0) || !std::isfinite(o.frameTimeMs)) return fail(ErrorCode::InvalidArgument, fmt::format("frame time {} ms must be positive", o.frameTimeMs));
+    if (auto ok = validateContext(o.context); !ok) return ok;
+    DcmFileFormat file;
+    DcmDataset& ds = *file.getDataset();
+    if (auto ok = putCommon(ds, o.context, o.frames[0], UID_UltrasoundMultiframeImageStorage); !ok) return ok;
+    // Multi-frame and Cine: Frame Time (DS, at most 16 characters) and the rate it gives.
+    const auto frameTime = fmt::format("{:.6g}", o.frameTimeMs);
+    const auto rate = static_cast<long>(std::lround(1000.0 / o.frameTimeMs));
+    Puts put(ds);
+    put.string(DCM_NumberOfFrames, std::to_string(o.frames.size()))
+        .tagKey(DCM_FrameIncrementPointer, DCM_FrameTime)
+        .string(DCM_FrameTime, frameTime)
+        .string(DCM_CineRate, std::to_string(std::max(rate, 1L)))
+        .string(DCM_RecommendedDisplayFrameRate, std::to_string(std::max(rate, 1L)));
+    if (auto ok = put.status(); !ok) return ok;
+    std::vector<const BModeFrame*> frames;
+    for (const auto& f : o.frames) frames.push_back(&f);
+    return save(file, frames, path);
 }
 
 }  // namespace sonolink::dicom

@@ -1,6 +1,7 @@
-// The US Image writer checked by the tools the field trusts: dciodvfy reports no error and no
-// warning; pydicom reads back every pixel, the Chinese patient name and the calibration; our
-// own checks cover what dciodvfy misses (region units). UIDs: under a configured root or 2.25,
+// The US Image and US Multi-frame (cine) writers checked by the tools the field trusts:
+// dciodvfy reports no error and no warning; pydicom reads back every pixel of every frame, the
+// Chinese patient name and the calibration; our own checks cover what dciodvfy misses (region
+// units, Frame Time against the cine rate). UIDs: under a configured root or 2.25,
 // never DCMTK's root, always valid and unique.
 #include "sonolink/dicom/us_image_writer.h"
 
@@ -28,24 +29,31 @@ std::string run(const std::string& command) {
     return out;
 }
 
-UsImageObject sampleObject(const UidGenerator& uids) {
-    UsImageObject o;
-    o.patient = {"Wang^Xiaoming=王^小明", "SL-0001", "19800102", "M"};
-    o.study = {uids.next(), "S1", "ACC-42", "20261130", "101500", "Li^Na", "Abdomen"};
-    o.series = {uids.next(), 1, "ABDOMEN"};
-    o.equipment = {"SonoLink", "SonoLink Workstation", "SN-0001", "0.1.0", "SL-STATION-1"};
-    o.sopInstanceUid = uids.next();
-    o.contentDate = "20261130";
-    o.contentTime = "101501";
-    o.frame.rows = 200;
-    o.frame.columns = 160;
-    o.frame.cmPerPixelX = 0.025;
-    o.frame.cmPerPixelY = 0.02;
-    for (int r = 0; r < o.frame.rows; ++r) {
-        for (int c = 0; c < o.frame.columns; ++c) o.frame.pixels.push_back(static_cast<std::uint8_t>((r * 7 + c * 3) % 256));
-    }
-    return o;
+InstanceContext sampleContext(const UidGenerator& uids) {
+    InstanceContext c;
+    c.patient = {"Wang^Xiaoming=王^小明", "SL-0001", "19800102", "M"};
+    c.study = {uids.next(), "S1", "ACC-42", "20261130", "101500", "Li^Na", "Abdomen"};
+    c.series = {uids.next(), 1, "ABDOMEN"};
+    c.equipment = {"SonoLink", "SonoLink Workstation", "SN-0001", "0.1.0", "SL-STATION-1"};
+    c.sopInstanceUid = uids.next();
+    c.contentDate = "20261130";
+    c.contentTime = "101501";
+    return c;
 }
+
+BModeFrame sampleFrame(int seed) {
+    BModeFrame f;
+    f.rows = 200;
+    f.columns = 160;
+    f.cmPerPixelX = 0.025;
+    f.cmPerPixelY = 0.02;
+    for (int r = 0; r < f.rows; ++r) {
+        for (int c = 0; c < f.columns; ++c) f.pixels.push_back(static_cast<std::uint8_t>((r * 7 + c * 3 + seed * 11) % 256));
+    }
+    return f;
+}
+
+UsImageObject sampleObject(const UidGenerator& uids) { return {sampleContext(uids), sampleFrame(0)}; }
 
 class UsImageTest : public ::testing::Test {
 protected:
@@ -90,18 +98,50 @@ TEST_F(UsImageTest, BadInputIsNamedAndNothingIsWritten) {
     const auto file = (dir / "bad.dcm").string();
     auto written = writeUsImage(file, object);
     ASSERT_FALSE(written);
-    EXPECT_NE(written.error().message().find("frame holds 31999 pixels, 200 x 160 need 32000"), std::string::npos) << written.error().message();
+    EXPECT_NE(written.error().message().find("frame 0 holds 31999 pixels, 200 x 160 need 32000"), std::string::npos) << written.error().message();
     object = sampleObject(*uids);
     object.frame.cmPerPixelY = 0;
     written = writeUsImage(file, object);
     ASSERT_FALSE(written);
     EXPECT_NE(written.error().message().find("calibration"), std::string::npos);
     object = sampleObject(*uids);
-    object.series.instanceUid = "1.2.03";
+    object.context.series.instanceUid = "1.2.03";
     written = writeUsImage(file, object);
     ASSERT_FALSE(written);
     EXPECT_NE(written.error().message().find("Series Instance UID '1.2.03'"), std::string::npos) << written.error().message();
     EXPECT_FALSE(std::filesystem::exists(file));
+}
+
+TEST_F(UsImageTest, CineIsAValidMultiframeWithEveryFrameAndItsTiming) {
+    auto uids = UidGenerator::create(std::nullopt);
+    ASSERT_TRUE(uids);
+    UsCineObject cine{sampleContext(*uids), {}, 1000.0 / 30};  // 30 frames/s: 33.3333 ms
+    for (int i = 0; i < 12; ++i) cine.frames.push_back(sampleFrame(i));
+    const auto file = (dir / "cine.dcm").string();
+    ASSERT_TRUE(writeUsCine(file, cine));
+    const auto report = run("dciodvfy " + file);
+    EXPECT_EQ(report.rfind("USMultiFrameImage", 0), 0u) << report;
+    EXPECT_EQ(report.find("Error"), std::string::npos) << report;
+    EXPECT_EQ(report.find("Warning"), std::string::npos) << report;
+    {
+        std::ofstream raw(dir / "expected.raw", std::ios::binary);
+        for (const auto& f : cine.frames) raw.write(reinterpret_cast<const char*>(f.pixels.data()), static_cast<std::streamsize>(f.pixels.size()));
+    }
+    // What dciodvfy does not check: Frame Time consistent with the cine rate, frames all there.
+    const auto check = run("/usr/bin/python3 -c \"import pydicom,numpy,sys\n"
+                           "d=pydicom.dcmread(sys.argv[1])\n"
+                           "e=numpy.fromfile(sys.argv[2],dtype=numpy.uint8).reshape(12,200,160)\n"
+                           "assert int(d.NumberOfFrames)==12 and (d.pixel_array==e).all(), 'frames differ'\n"
+                           "assert d.FrameIncrementPointer==0x00181063, d.FrameIncrementPointer\n"
+                           "assert abs(float(d.FrameTime)-33.3333)<1e-3 and int(d.CineRate)==30, (d.FrameTime, d.CineRate)\n"
+                           "assert d.SOPClassUID=='1.2.840.10008.5.1.4.1.1.3.1'\n"
+                           "print('pydicom ok')\" " + file + " " + (dir / "expected.raw").string());
+    EXPECT_NE(check.find("pydicom ok"), std::string::npos) << check;
+    cine.frames[5].columns = 161;
+    cine.frames[5].pixels.resize(200 * 161);
+    auto mixed = writeUsCine((dir / "mixed.dcm").string(), cine);
+    ASSERT_FALSE(mixed);
+    EXPECT_NE(mixed.error().message().find("frame 5 differs from frame 0"), std::string::npos) << mixed.error().message();
 }
 
 TEST(UidGeneratorTest, RootsAndUuidsAreValidUniqueAndNeverDcmtks) {

@@ -1,5 +1,6 @@
-// writeUsImage(): one B-mode frame as a DICOM Ultrasound Image (single frame, 8-bit MONOCHROME2)
-// with the Patient, General Study, General Series, General Equipment, General Image, Image
+// writeUsImage() / writeUsCine(): B-mode frames as a DICOM Ultrasound Image (single frame) or
+// Ultrasound Multi-frame Image (cine, with Cine and Multi-frame modules), 8-bit MONOCHROME2, with
+// the Patient, General Study, General Series, General Equipment, General Image, Image
 // Pixel, US Region Calibration (physical deltas in cm, so viewers measure in mm), US Image and
 // SOP Common modules; UTF-8 text (ISO_IR 192), Explicit VR Little Endian. Plain C++ interface:
 // DCMTK stays inside. Thread contract: a pure function (writes only its own file).
@@ -53,7 +54,8 @@ struct BModeFrame {
     std::string imageTypeValue3 = "ABDOMINAL";  // the exam's defined term (PS3.3 C.8.5.6.1.1)
 };
 
-struct UsImageObject {
+// What every object of an exam carries besides its pixels.
+struct InstanceContext {
     Patient patient;
     Study study;
     Series series;
@@ -62,11 +64,25 @@ struct UsImageObject {
     int instanceNumber = 1;
     std::string contentDate;  // YYYYMMDD
     std::string contentTime;  // HHMMSS
+};
+
+struct UsImageObject {
+    InstanceContext context;
     BModeFrame frame;
+};
+
+// A cine loop: frames of one size and calibration, acquired frameTimeMs apart.
+struct UsCineObject {
+    InstanceContext context;
+    std::vector<BModeFrame> frames;
+    double frameTimeMs = 0;
 };
 
 // InvalidArgument naming the bad field (sizes, UIDs, calibration); DataLoss if the file cannot be
 // written.
 [[nodiscard]] Status writeUsImage(const std::string& path, const UsImageObject& object);
+// The same as an Ultrasound Multi-frame Image with the Cine and Multi-frame modules (Frame
+// Increment Pointer to Frame Time, Cine Rate).
+[[nodiscard]] Status writeUsCine(const std::string& path, const UsCineObject& object);
 
 }  // namespace sonolink::dicom
