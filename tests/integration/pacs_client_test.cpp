@@ -1,0 +1,159 @@
+// C-ECHO and C-STORE against dcmtk's storescp, started by the test on loopback and stopped by
+// its PID: an echo and a store succeed and the object arrives; nothing listening, a refusing
+// PACS, one that aborts during the transfer and one that stalls each fail with the node named
+// and the right kind (retry or not), and a stall ends at the DIMSE timeout.
+#include "sonolink/dicom/pacs_client.h"
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sonolink/dicom/uid_generator.h"
+#include "sonolink/dicom/us_image_writer.h"
+
+namespace sonolink::dicom {
+namespace {
+
+int freeLoopbackPort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    socklen_t length = sizeof address;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+// storescp on 127.0.0.1, killed by PID when the test ends.
+class StoreScp {
+public:
+    StoreScp(const std::filesystem::path& inbox, std::vector<std::string> faults) : port_(freeLoopbackPort()) {
+        std::filesystem::create_directories(inbox);
+        std::vector<std::string> args{"storescp", "-aet", "STORESCP", "-od", inbox.string()};
+        args.insert(args.end(), faults.begin(), faults.end());
+        args.push_back(std::to_string(port_));
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            std::vector<char*> argv;
+            for (auto& a : args) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            ::execvp("storescp", argv.data());
+            ::_exit(127);
+        }
+    }
+    ~StoreScp() {
+        if (pid_ > 0) {
+            ::kill(pid_, SIGTERM);
+            ::waitpid(pid_, nullptr, 0);
+        }
+    }
+    StoreScp(const StoreScp&) = delete;
+    StoreScp& operator=(const StoreScp&) = delete;
+    [[nodiscard]] PacsNode node() const { return {"STORESCP", "127.0.0.1", port_}; }
+    // Ready once it listens (a TCP connection succeeds).
+    [[nodiscard]] bool waitUntilListening() const {
+        for (int i = 0; i < 100; ++i) {
+            const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+            sockaddr_in address{};
+            address.sin_family = AF_INET;
+            address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            address.sin_port = htons(static_cast<std::uint16_t>(port_));
+            const bool up = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+            ::close(fd);
+            if (up) return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        return false;
+    }
+
+private:
+    int port_;
+    pid_t pid_ = -1;
+};
+
+class PacsClientTest : public ::testing::Test {
+protected:
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("sonolink_pacs_" + std::to_string(::getpid()));
+    std::string file = (dir / "us.dcm").string();
+    std::string sopInstanceUid;
+    void SetUp() override {
+        std::filesystem::create_directories(dir);
+        auto uids = UidGenerator::create(std::nullopt);
+        ASSERT_TRUE(uids);
+        UsImageObject o;
+        o.context.patient = {"Test^Patient", "SL-1", "19800101", "F"};
+        o.context.study = {uids->next(), "S1", "A1", "20261130", "120000", "", ""};
+        o.context.series = {uids->next(), 1, "ABDOMEN"};
+        o.context.sopInstanceUid = sopInstanceUid = uids->next();
+        o.context.contentDate = "20261130";
+        o.context.contentTime = "120001";
+        o.frame.rows = 64;
+        o.frame.columns = 48;
+        o.frame.cmPerPixelX = o.frame.cmPerPixelY = 0.05;
+        o.frame.pixels.assign(64 * 48, 100);
+        ASSERT_TRUE(writeUsImage(file, o));
+    }
+    void TearDown() override { std::filesystem::remove_all(dir); }
+};
+
+TEST_F(PacsClientTest, EchoAndStoreReachThePacs) {
+    StoreScp pacs(dir / "inbox", {});
+    ASSERT_TRUE(pacs.waitUntilListening());
+    ASSERT_TRUE(echo(pacs.node())) << echo(pacs.node()).error().describe();
+    auto stored = store(pacs.node(), file);
+    ASSERT_TRUE(stored) << stored.error().describe();
+    EXPECT_EQ(stored->status, 0x0000);
+    EXPECT_TRUE(std::filesystem::exists(dir / "inbox" / ("US." + sopInstanceUid))) << "storescp did not write the object";
+}
+
+TEST_F(PacsClientTest, NothingListeningIsNamedAndRetryable) {
+    const PacsNode nobody{"NOBODY", "127.0.0.1", freeLoopbackPort()};
+    auto result = echo(nobody);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code(), ErrorCode::Unavailable);
+    EXPECT_NE(result.error().message().find(fmt::format("PACS NOBODY at 127.0.0.1:{}", nobody.port)), std::string::npos) << result.error().message();
+}
+
+TEST_F(PacsClientTest, ARefusingPacsIsNotRetried) {
+    StoreScp pacs(dir / "inbox", {"--refuse"});
+    ASSERT_TRUE(pacs.waitUntilListening());
+    auto result = store(pacs.node(), file);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code(), ErrorCode::FailedPrecondition) << result.error().message();
+    EXPECT_NE(result.error().message().find("Rejected"), std::string::npos) << result.error().message();
+}
+
+TEST_F(PacsClientTest, AbortAndStallFailWithinTheTimeouts) {
+    {
+        StoreScp pacs(dir / "inbox", {"--abort-during"});
+        ASSERT_TRUE(pacs.waitUntilListening());
+        auto result = store(pacs.node(), file);
+        ASSERT_FALSE(result);
+        EXPECT_EQ(result.error().code(), ErrorCode::Unavailable) << result.error().message();
+    }
+    StoreScp pacs(dir / "inbox2", {"--sleep-during", "30"});
+    ASSERT_TRUE(pacs.waitUntilListening());
+    AssociationSettings quick;
+    quick.dimseTimeoutS = 1;
+    quick.acseTimeoutS = 2;
+    const auto start = std::chrono::steady_clock::now();
+    auto result = store(pacs.node(), file, quick);
+    const auto waited = std::chrono::steady_clock::now() - start;
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code(), ErrorCode::Unavailable) << result.error().message();
+    // The PACS sleeps 30 s: a DIMSE timeout that did not fire would wait for it.
+    EXPECT_LT(waited, std::chrono::seconds(15)) << result.error().message();
+}
+
+}  // namespace
+}  // namespace sonolink::dicom
