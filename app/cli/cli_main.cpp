@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     addBenchCommand(app, exitCode);
     addLinkCommand(app, exitCode);
     addBeamformCommand(app, exitCode);
+    addDicomCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

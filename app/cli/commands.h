@@ -13,6 +13,7 @@ void addStreamCommand(CLI::App& app, int& exitCode);
 void addBenchCommand(CLI::App& app, int& exitCode);
 void addLinkCommand(CLI::App& app, int& exitCode);
 void addBeamformCommand(CLI::App& app, int& exitCode);
+void addDicomCommand(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // Prints version, git hash, build type and built optional parts.

@@ -3,7 +3,10 @@
 #include <dcmtk/dcmdata/dcfilefo.h>
 #include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmnet/scu.h>
+#include <dcmtk/oflog/oflog.h>
 #include <fmt/format.h>
+
+#include <mutex>
 
 namespace sonolink::dicom {
 namespace {
@@ -18,9 +21,17 @@ Error associationError(const PacsNode& node, const OFCondition& c) {
                  fmt::format("{}: cannot associate: {}", describe(node), text));
 }
 
+// DCMTK's own log says "Requesting Association" and the like on the console: keep its warnings
+// and errors only (ours carry the node and the reason).
+void quietDcmtk() {
+    static std::once_flag once;
+    std::call_once(once, [] { OFLog::configure(OFLogger::WARN_LOG_LEVEL); });
+}
+
 class Association {
 public:
     Association(const PacsNode& node, const AssociationSettings& s) : node_(node) {
+        quietDcmtk();
         scu_.setAETitle(s.callingAeTitle.c_str());
         scu_.setPeerAETitle(node.aeTitle.c_str());
         scu_.setPeerHostName(node.host.c_str());
