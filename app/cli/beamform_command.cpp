@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "dicom_export.h"
 #include "exit_codes.h"
 #include "sonolink/beamform/cpu_beamformer.h"
 #include "sonolink/beamform/iq_beamformer.h"
@@ -38,6 +39,7 @@ struct BeamformOptions {
     std::string name = "image";
     double iqMHz = 0;            // > 0: demodulate at this frequency and beamform IQ
     std::string sectorR, sectorAngles;  // sector imaging: rays "start:stop:count" (mm, degrees)
+    DicomExportOptions dicom;    // --dicom FILE: the frames as a US Image or a cine
     bool json = false;
 };
 
@@ -134,6 +136,7 @@ int runBeamform(const BeamformOptions& o) {
     }
     if (o.frame >= data->frames) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("--frame {}: the file holds {} frames", o.frame, data->frames)));
     std::filesystem::create_directories(o.outputDir);
+    DicomExport dicomExport(o.dicom);
     nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()}};
     const int first = o.frame >= 0 ? o.frame : 0, last = o.frame >= 0 ? o.frame : data->frames - 1;
     for (int f = first; f <= last; ++f) {
@@ -169,9 +172,15 @@ int runBeamform(const BeamformOptions& o) {
         const auto base = (std::filesystem::path(o.outputDir) / (first == last ? o.name : fmt::format("{}_{:04d}", o.name, f))).string();
         if (auto ok = image::writeNpy(base + ".npy", o.output == "envelope" ? envelope : db, image->nz, image->nx); !ok) return fail1(ok.error());
         if (auto ok = image::writePng(base + ".png", db, image->nz, image->nx, static_cast<float>(-o.dynamicRangeDb), 0.0f); !ok) return fail1(ok.error());
+        if (dicomExport.enabled()) dicomExport.addFrame(db, o.dynamicRangeDb);
         report["frames"].push_back({{"frame", f}, {"ms", ms}, {"npy", base + ".npy"}, {"png", base + ".png"}});
         if (!o.json) std::cout << fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png\n", f, ms, image->nx, image->nz,
                                               data->channels, data->waves, base, base);
+    }
+    if (dicomExport.enabled()) {
+        if (auto ok = dicomExport.write(grid); !ok) return fail1(ok.error());
+        report["dicom"] = o.dicom.file;
+        if (!o.json) std::cout << fmt::format("DICOM: {}\n", o.dicom.file);
     }
     if (o.json) std::cout << report.dump(2) << '\n';
     return kExitOk;
@@ -198,6 +207,11 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--name", o->name, "Base name of the files")->capture_default_str();
     cmd->add_option("--sector-r", o->sectorR, "Sector imaging: ray depths START:STOP:COUNT in mm from the array's centre");
     cmd->add_option("--sector-angles", o->sectorAngles, "Sector imaging: ray angles START:STOP:COUNT in degrees (then scan-converted onto the x/z grid)");
+    cmd->add_option("--dicom", o->dicom.file, "Also write the frames (dB, 8-bit) as a DICOM US Image, or a US Multi-frame cine for several frames");
+    cmd->add_option("--patient-name", o->dicom.patientName, "With --dicom: the patient's name (DICOM PN, UTF-8)");
+    cmd->add_option("--patient-id", o->dicom.patientId, "With --dicom: the patient ID");
+    cmd->add_option("--uid-root", o->dicom.uidRoot, "With --dicom: the organisation's UID root (default: 2.25 UUID-derived UIDs)");
+    cmd->add_option("--frame-time-ms", o->dicom.frameTimeMs, "With --dicom and several frames: the cine's frame time in ms (default 33.3)");
     cmd->add_option("--iq", o->iqMHz, "Demodulate at this frequency (MHz) and beamform IQ with phase rotation");
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->callback([o, &exitCode] { exitCode = runBeamform(*o); });

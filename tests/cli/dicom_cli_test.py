@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """sonolink-cli dicom echo and send against dcmtk's storescp, started here on loopback and stopped
 by its PID: echo and send succeed (the object arrives; --json reports it), and with nothing
-listening both fail with exit code 3 (a retry can help) naming the node. Run by CTest with
-SONOLINK_CLI set; the DICOM file is written with pydicom (a file from another tool)."""
+listening both fail with exit code 3 (a retry can help) naming the node; the DICOM file sent is
+written with pydicom (a file from another tool). And sonolink-cli beamform --dicom: a recording
+exported as a US Image and as a cine, checked by dciodvfy and pydicom. Run by CTest with
+SONOLINK_CLI set."""
 import json
 import os
 import socket
@@ -87,6 +89,51 @@ class DicomCliTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 3)
         self.assertIn(f"PACS NOBODY at 127.0.0.1:{port}", proc.stderr)
         self.assertIn("Connection refused", proc.stderr)
+
+
+class DicomExportCliTest(unittest.TestCase):
+    """A recording beamformed and exported: one frame as a US Image, four as a cine."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.uff = os.path.join(self.dir.name, "rec.uff")
+        proc = subprocess.run([CLI, "stream", "--in-process", "--frames", "4", "--rate", "0", "--channels", "64", "--samples", "1024",
+                               "--slot-bytes", "65536", "--slots", "64", "--record", self.uff], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def export(self, *args):
+        return subprocess.run([CLI, "beamform", self.uff, "--x-range", "-9:9:91", "--z-range", "5:19:141", "--output-dir", self.dir.name,
+                               "--patient-name", "Wang^Xiaoming=王^小明", "--patient-id", "P-7", *args], capture_output=True, text=True, timeout=120)
+
+    def test_single_frame_and_cine_are_valid_and_calibrated(self):
+        single = os.path.join(self.dir.name, "one.dcm")
+        proc = self.export("--frame", "0", "--dicom", single)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        cine = os.path.join(self.dir.name, "cine.dcm")
+        proc = self.export("--dicom", cine, "--frame-time-ms", "50")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for path, frames in ((single, 1), (cine, 4)):
+            check = subprocess.run(["dciodvfy", path], capture_output=True, text=True)
+            self.assertNotIn("Error", check.stderr + check.stdout, path)
+            self.assertNotIn("Warning", check.stderr + check.stdout, path)
+            d = pydicom.dcmread(path)
+            self.assertEqual((d.Rows, d.Columns), (141, 91))
+            self.assertEqual(int(getattr(d, "NumberOfFrames", 1)), frames)
+            self.assertEqual(str(d.PatientName), "Wang^Xiaoming=王^小明")
+            region = d.SequenceOfUltrasoundRegions[0]
+            self.assertAlmostEqual(region.PhysicalDeltaX, 0.02)  # 18 mm over 90 steps, in cm
+            self.assertAlmostEqual(region.PhysicalDeltaY, 0.01)
+            self.assertGreater(int(np.asarray(d.pixel_array).max()), 200)  # an image, not a blank
+        self.assertAlmostEqual(float(pydicom.dcmread(cine).FrameTime), 50.0)
+
+    def test_uneven_grid_is_refused(self):
+        proc = subprocess.run([CLI, "beamform", self.uff, "--x", "-5,0,1,5", "--z-range", "5:19:141", "--output-dir", self.dir.name,
+                               "--dicom", os.path.join(self.dir.name, "x.dcm")], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("evenly spaced x positions", proc.stderr)
 
 
 if __name__ == "__main__":

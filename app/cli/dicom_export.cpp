@@ -1,0 +1,68 @@
+#include "dicom_export.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "sonolink/dicom/uid_generator.h"
+#include "sonolink/dicom/us_image_writer.h"
+#include "sonolink/util/build_info.h"
+
+namespace sonolink::cli {
+namespace {
+
+// The spacing of an evenly spaced axis in cm, or an error naming the axis.
+Result<double> spacingCm(const std::vector<double>& axis, const char* name) {
+    if (axis.size() < 2) return fail(ErrorCode::InvalidArgument, fmt::format("DICOM export needs at least two {} positions for its calibration", name));
+    const double step = (axis.back() - axis.front()) / static_cast<double>(axis.size() - 1);
+    for (std::size_t i = 1; i < axis.size(); ++i) {
+        if (std::abs(axis[i] - axis[i - 1] - step) > 1e-6 * std::abs(step)) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("DICOM export needs evenly spaced {} positions (the calibration is one spacing)", name));
+        }
+    }
+    return std::abs(step) * 100;
+}
+
+}  // namespace
+
+void DicomExport::addFrame(std::span<const float> db, double dynamicRangeDb) {
+    std::vector<std::uint8_t> pixels;
+    pixels.reserve(db.size());
+    for (float v : db) pixels.push_back(static_cast<std::uint8_t>(std::lround(std::clamp((v + dynamicRangeDb) / dynamicRangeDb, 0.0, 1.0) * 255)));
+    frames_.push_back(std::move(pixels));
+}
+
+Status DicomExport::write(const beamform::PixelGrid& grid) const {
+    if (frames_.empty()) return fail(ErrorCode::InvalidArgument, "no frame to export");
+    auto dx = spacingCm(grid.x, "x");
+    auto dz = spacingCm(grid.z, "z");
+    if (!dx) return fail(std::move(dx.error()));
+    if (!dz) return fail(std::move(dz.error()));
+    auto uids = dicom::UidGenerator::create(options_.uidRoot.empty() ? std::nullopt : std::optional(options_.uidRoot));
+    if (!uids) return fail(std::move(uids.error()));
+    const auto now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char date[16], time[16];
+    std::strftime(date, sizeof date, "%Y%m%d", &local);
+    std::strftime(time, sizeof time, "%H%M%S", &local);
+    dicom::InstanceContext context;
+    context.patient = {options_.patientName, options_.patientId, "", ""};
+    context.study = {uids->next(), "1", "", date, time, "", ""};
+    context.series = {uids->next(), 1, "ABDOMEN"};
+    context.equipment = {"SonoLink", "SonoLink Workstation", "", buildInfo().version, ""};
+    context.sopInstanceUid = uids->next();
+    context.contentDate = date;
+    context.contentTime = time;
+    std::vector<dicom::BModeFrame> frames;
+    for (const auto& pixels : frames_) {
+        frames.push_back({static_cast<int>(grid.z.size()), static_cast<int>(grid.x.size()), pixels, *dx, *dz, "ABDOMINAL"});
+    }
+    if (frames.size() == 1) return dicom::writeUsImage(options_.file, {context, frames.front()});
+    return dicom::writeUsCine(options_.file, {context, frames, options_.frameTimeMs > 0 ? options_.frameTimeMs : 1000.0 / 30});
+}
+
+}  // namespace sonolink::cli

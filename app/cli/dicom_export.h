@@ -1,0 +1,38 @@
+// DicomExport: beamformed dB images collected frame by frame and written as one DICOM object,
+// a US Image (one frame) or a US Multi-frame Image (a cine), calibrated from the pixel grid
+// (evenly spaced x and z). Used by `sonolink-cli beamform --dicom FILE`.
+// Thread contract: one thread.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sonolink/beamform/beamform_types.h"
+#include "sonolink/util/result.h"
+
+namespace sonolink::cli {
+
+struct DicomExportOptions {
+    std::string file;          // empty: no export
+    std::string patientName;   // PN, UTF-8
+    std::string patientId;
+    std::string uidRoot;       // empty: 2.25 UUID-derived UIDs
+    double frameTimeMs = 0;    // cine frame time; 0: 1000 / 30
+};
+
+class DicomExport {
+public:
+    explicit DicomExport(DicomExportOptions options) : options_(std::move(options)) {}
+    [[nodiscard]] bool enabled() const noexcept { return !options_.file.empty(); }
+    // db: row-major [nz][nx] in [-dynamicRange, 0] dB, mapped to 0..255.
+    void addFrame(std::span<const float> db, double dynamicRangeDb);
+    [[nodiscard]] Status write(const beamform::PixelGrid& grid) const;
+
+private:
+    DicomExportOptions options_;
+    std::vector<std::vector<std::uint8_t>> frames_;
+};
+
+}  // namespace sonolink::cli
