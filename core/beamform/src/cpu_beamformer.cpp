@@ -104,62 +104,95 @@ std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const Delay& 
 }
 
 #if defined(__x86_64__)
-// The same sum, eight depths at a time with AVX2. The sample index grows with depth, so the
-// depths that read inside the record form one range, found by bisection: the vector loop runs
-// on it without masks and gathers each sample pair (trace[i], trace[i+1]) as one 64-bit element
-// (half the gather elements of two 32-bit gathers).
+// The steps every vector loop below shares, eight depths at a time. AVX2 only, so that the
+// AVX-512 loops can inline them as well.
+struct EightDepths {
+    __m256 frac;     // position between sample index and index + 1
+    __m256i index;   // the sample index of each depth
+};
+
+template <typename Delay>
+__attribute__((target("avx2,fma"))) inline EightDepths sampleIndices(const Delay& tx, const std::vector<float>& zSquared, std::size_t iz,
+                                                                      __m256 dx2, __m256 samplesPerMetre) noexcept {
+    const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(dx2, _mm256_loadu_ps(zSquared.data() + iz)));
+    const __m256 s = _mm256_fmadd_ps(rx, samplesPerMetre, tx.at8(iz));
+    const __m256i index = _mm256_cvttps_epi32(s);
+    return {_mm256_sub_ps(s, _mm256_cvtepi32_ps(index)), index};
+}
+
+// column[iz .. iz + 8) += a + frac (b - a)
+__attribute__((target("avx2,fma"))) inline void addInterpolated(std::span<float> column, std::size_t iz, __m256 frac, __m256 a, __m256 b) noexcept {
+    const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
+    _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
+}
+
+// float: each sample pair (trace[i], trace[i+1]) gathered as one 64-bit element (half the
+// gather elements of two 32-bit gathers), then split into the a's and the b's.
+__attribute__((target("avx2,fma"))) inline void gatherPairs(const float* trace, __m256i index, __m256& a, __m256& b) noexcept {
+    const auto* pairs = reinterpret_cast<const long long*>(trace);
+    const __m256 low = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(index), 4));
+    const __m256 high = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_extracti128_si256(index, 1), 4));
+    a = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0x88)), 0xD8));
+    b = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0xDD)), 0xD8));
+}
+
+// int16: a pair (trace[i], trace[i+1]) is one 32-bit element (little-endian: a low, b high).
+__attribute__((target("avx2,fma"))) inline void splitPairs(__m256i pair, __m256& a, __m256& b) noexcept {
+    a = _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(pair, 16), 16));
+    b = _mm256_cvtepi32_ps(_mm256_srai_epi32(pair, 16));
+}
+
+// The same sum as accumulateRange, eight depths at a time with AVX2. The sample index grows with
+// depth, so the depths that read inside the record form one range, found by bisection: the
+// vector loop runs on it without masks.
 template <typename Delay>
 __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float lastIndex, const Delay& tx,
                                                               float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
                                                               std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
-    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre);
-    const __m256 vDx2 = _mm256_set1_ps(dx2);
-    const auto* pairs = reinterpret_cast<const long long*>(trace);
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
     std::size_t iz = begin;
     for (; iz + 8 <= end; iz += 8) {
-        const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
-        const __m256 s = _mm256_fmadd_ps(rx, vSpm, tx.at8(iz));
-        const __m256i index = _mm256_cvttps_epi32(s);
-        const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
-        const __m256 low = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(index), 4));
-        const __m256 high = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_extracti128_si256(index, 1), 4));
-        const __m256 a = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0x88)), 0xD8));
-        const __m256 b = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0xDD)), 0xD8));
-        const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
-        _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
+        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+        __m256 a, b;
+        gatherPairs(trace, d.index, a, b);
+        addInterpolated(column, iz, d.frac, a, b);
     }
     accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 
-// The same for int16 samples: a pair (trace[i], trace[i+1]) is one 32-bit gather element, so one
-// eight-element gather serves eight depths.
+// int16: one eight-element 32-bit gather serves eight depths.
 template <typename Delay>
 __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float lastIndex, const Delay& tx,
                                                               float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
                                                               std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
-    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre);
-    const __m256 vDx2 = _mm256_set1_ps(dx2);
-    const auto* pairs = reinterpret_cast<const int*>(trace);
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
     std::size_t iz = begin;
     for (; iz + 8 <= end; iz += 8) {
-        const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
-        const __m256 s = _mm256_fmadd_ps(rx, vSpm, tx.at8(iz));
-        const __m256i index = _mm256_cvttps_epi32(s);
-        const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
-        const __m256i pair = _mm256_i32gather_epi32(pairs, index, 2);  // little-endian: a low, b high
-        const __m256 a = _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(pair, 16), 16));
-        const __m256 b = _mm256_cvtepi32_ps(_mm256_srai_epi32(pair, 16));
-        const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
-        _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
+        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+        __m256 a, b;
+        splitPairs(_mm256_i32gather_epi32(reinterpret_cast<const int*>(trace), d.index, 2), a, b);
+        addInterpolated(column, iz, d.frac, a, b);
     }
     accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 
-// float with AVX-512: the same window, 32 samples in two registers; one two-table permute
-// (vpermt2ps) gathers the eight a's and the eight b's together. (GCC 12 takes the placeholder
-// inside its own 256 <-> 512-bit insert and extract intrinsics for an uninitialised value.)
+// With AVX-512: the sample pairs eight consecutive depths read usually lie within 32 samples, so
+// loads of that window and one two-table permute replace the gather; where they spread wider,
+// or the window would run past the trace, the gather serves. Every lane is checked to fit (an
+// unsigned compare also catches a lane below lane 0, should the index ever not grow with depth).
+// Returns the window's first index, or -1 when it does not fit.
+__attribute__((target("avx2,fma,avx512f,avx512vl"))) inline int windowStart(__m256i index, float lastIndex, __m256i& rel) noexcept {
+    const int low = _mm256_cvtsi256_si32(index);
+    rel = _mm256_sub_epi32(index, _mm256_set1_epi32(low));
+    const bool fits = _mm256_cmpgt_epu32_mask(rel, _mm256_set1_epi32(30)) == 0;
+    return fits && low <= static_cast<int>(lastIndex) + 1 - 32 ? low : -1;
+}
+
+// float: 32 samples in two registers; vpermt2ps gathers the eight a's and the eight b's
+// together. (GCC 12 takes the placeholder inside its own 256 <-> 512-bit insert and extract
+// intrinsics for an uninitialised value.)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 template <typename Delay>
@@ -167,75 +200,48 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
     const float* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
     std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
-    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre);
-    const __m256 vDx2 = _mm256_set1_ps(dx2);
-    const auto* pairs = reinterpret_cast<const long long*>(trace);
-    const int lastWindowStart = static_cast<int>(lastIndex) + 1 - 32;
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
     std::size_t iz = begin;
     for (; iz + 8 <= end; iz += 8) {
-        const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
-        const __m256 s = _mm256_fmadd_ps(rx, vSpm, tx.at8(iz));
-        const __m256i index = _mm256_cvttps_epi32(s);
-        const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
-        const int low = _mm256_cvtsi256_si32(index);
-        const __m256i rel = _mm256_sub_epi32(index, _mm256_set1_epi32(low));
+        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+        __m256i rel;
         __m256 a, b;
-        if (_mm256_cmpgt_epu32_mask(rel, _mm256_set1_epi32(30)) == 0 && low <= lastWindowStart) {
-            const __m512 windowLow = _mm512_loadu_ps(trace + low);
-            const __m512 windowHigh = _mm512_loadu_ps(trace + low + 16);
+        if (const int low = windowStart(d.index, lastIndex, rel); low >= 0) {
             const __m512i lanes = _mm512_inserti64x4(_mm512_zextsi256_si512(rel), _mm256_add_epi32(rel, _mm256_set1_epi32(1)), 1);
-            const __m512 ab = _mm512_permutex2var_ps(windowLow, lanes, windowHigh);  // a in lanes 0-7, b in 8-15
+            const __m512 ab = _mm512_permutex2var_ps(_mm512_loadu_ps(trace + low), lanes, _mm512_loadu_ps(trace + low + 16));  // a: 0-7, b: 8-15
             a = _mm512_extractf32x8_ps(ab, 0);
             b = _mm512_extractf32x8_ps(ab, 1);
         } else {
-            const __m256 lo = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(index), 4));
-            const __m256 hi = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_extracti128_si256(index, 1), 4));
-            a = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(lo, hi, 0x88)), 0xD8));
-            b = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(lo, hi, 0xDD)), 0xD8));
+            gatherPairs(trace, d.index, a, b);
         }
-        const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
-        _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
+        addInterpolated(column, iz, d.frac, a, b);
     }
     accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 #pragma GCC diagnostic pop
 
-// int16 with AVX-512BW/VL: the sample pairs eight consecutive depths read usually lie within 32
-// samples (64 bytes), so two loads of that window and one two-table word permute (vpermt2w)
-// replace the gather; where they spread wider, or the window would run past the trace, the gather serves.
+// int16: 32 samples in two 256-bit registers; vpermt2w picks each lane's pair as one 32-bit
+// element (word 2k: a at rel, word 2k + 1: b at rel + 1), the layout the gather gives.
 template <typename Delay>
 __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl"))) void accumulateChannelWindowed(
     const std::int16_t* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
     std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
-    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre);
-    const __m256 vDx2 = _mm256_set1_ps(dx2);
-    const __m256i pairOffset = _mm256_set1_epi32(0x10000);  // word 2k: a at rel, word 2k+1: b at rel + 1
-    const auto* pairs = reinterpret_cast<const int*>(trace);
-    const int lastWindowStart = static_cast<int>(lastIndex) + 1 - 32;  // the window's 32 samples stay in the trace
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
     std::size_t iz = begin;
     for (; iz + 8 <= end; iz += 8) {
-        const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(vDx2, _mm256_loadu_ps(zSquared.data() + iz)));
-        const __m256 s = _mm256_fmadd_ps(rx, vSpm, tx.at8(iz));
-        const __m256i index = _mm256_cvttps_epi32(s);
-        const __m256 frac = _mm256_sub_ps(s, _mm256_cvtepi32_ps(index));
-        const int low = _mm256_cvtsi256_si32(index);  // the index grows with depth: lane 0 is the lowest
-        const __m256i rel = _mm256_sub_epi32(index, _mm256_set1_epi32(low));
-        // Every lane's pair inside the window (an unsigned compare also catches a lane below lane 0).
-        const bool fits = _mm256_cmpgt_epu32_mask(rel, _mm256_set1_epi32(30)) == 0;
-        __m256i pair;
-        if (fits && low <= lastWindowStart) {
-            const __m256i windowLow = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low));
-            const __m256i windowHigh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low + 16));
-            const __m256i words = _mm256_add_epi32(_mm256_or_si256(rel, _mm256_slli_epi32(rel, 16)), pairOffset);
-            pair = _mm256_permutex2var_epi16(windowLow, words, windowHigh);
+        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+        __m256i rel, pair;
+        if (const int low = windowStart(d.index, lastIndex, rel); low >= 0) {
+            const __m256i words = _mm256_add_epi32(_mm256_or_si256(rel, _mm256_slli_epi32(rel, 16)), _mm256_set1_epi32(0x10000));
+            pair = _mm256_permutex2var_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low)), words,
+                                             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low + 16)));
         } else {
-            pair = _mm256_i32gather_epi32(pairs, index, 2);
+            pair = _mm256_i32gather_epi32(reinterpret_cast<const int*>(trace), d.index, 2);
         }
-        const __m256 a = _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(pair, 16), 16));
-        const __m256 b = _mm256_cvtepi32_ps(_mm256_srai_epi32(pair, 16));
-        const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
-        _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
+        __m256 a, b;
+        splitPairs(pair, a, b);
+        addInterpolated(column, iz, d.frac, a, b);
     }
     accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
@@ -296,7 +302,7 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
 }  // namespace
 
 Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid& grid, const BeamformParams& params,
-                                    unsigned threads, bool vectorised) {
+                                    unsigned threads, VectorLoop loop) {
     if (auto ok = data.validate(); !ok) return fail(std::move(ok.error()));
     if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
     if (!(params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
@@ -306,13 +312,14 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     image.columns.resize(image.nx * image.nz);
     std::vector<float> z(grid.z.begin(), grid.z.end()), zSquared(z.size());
     for (std::size_t i = 0; i < z.size(); ++i) zSquared[i] = z[i] * z[i];
-    const bool avx2 = vectorised && cpuHasAvx2();
+    const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
+    const bool avx512 = avx2 && loop == VectorLoop::Best && cpuHasAvx512();
     auto run = [&](auto sampleType) {
         using T = decltype(sampleType);
         Accumulators<T> accumulate{accumulateChannel<T, PlaneWaveDelay>, accumulateChannel<T, TabulatedDelay>};
 #if defined(__x86_64__)
         if (avx2) accumulate = {accumulateChannelAvx2<PlaneWaveDelay>, accumulateChannelAvx2<TabulatedDelay>};
-        if (avx2 && cpuHasAvx512()) accumulate = {accumulateChannelWindowed<PlaneWaveDelay>, accumulateChannelWindowed<TabulatedDelay>};
+        if (avx512) accumulate = {accumulateChannelWindowed<PlaneWaveDelay>, accumulateChannelWindowed<TabulatedDelay>};
 #endif
         parallelFor(image.nx, threads, [&](std::size_t ix) {
             beamformColumn<T>(data, z, zSquared, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));

@@ -179,22 +179,25 @@ TEST(CpuBeamformerTest, SamplesOutsideTheRecordContributeNothing) {
     for (float v : image->columns) EXPECT_EQ(v, 0.0f);
 }
 
-TEST(CpuBeamformerTest, VectorisedLoopAgreesWithTheReference) {
+TEST(CpuBeamformerTest, VectorisedLoopsAgreeWithTheReference) {
     Scene scene;
-    // 203 depths (not a multiple of 8): eight depths span ~48 samples, the vector loop gathers;
+    // 203 depths (not a multiple of 8): eight depths span ~48 samples, the vector loops gather;
     // 1021: ~10 samples, with AVX-512 a 32-sample window and a permute instead.
     for (std::size_t depths : {203u, 1021u}) {
         const auto grid = PixelGrid::fromRanges(-8e-3, 8e-3, 33, 3e-3, 30e-3, depths);
-        auto fast = delayAndSum(scene.phantom.view, grid, {}, 2, true);
-        auto reference = delayAndSum(scene.phantom.view, grid, {}, 1, false);
-        ASSERT_TRUE(fast && reference);
-        float peak = 0, worst = 0;
-        for (std::size_t i = 0; i < reference->columns.size(); ++i) {
-            peak = std::max(peak, std::abs(reference->columns[i]));
-            worst = std::max(worst, std::abs(fast->columns[i] - reference->columns[i]));
+        auto reference = delayAndSum(scene.phantom.view, grid, {}, 1, VectorLoop::Scalar);
+        ASSERT_TRUE(reference);
+        for (auto loop : {VectorLoop::Avx2, VectorLoop::Best}) {
+            auto fast = delayAndSum(scene.phantom.view, grid, {}, 2, loop);
+            ASSERT_TRUE(fast);
+            float peak = 0, worst = 0;
+            for (std::size_t i = 0; i < reference->columns.size(); ++i) {
+                peak = std::max(peak, std::abs(reference->columns[i]));
+                worst = std::max(worst, std::abs(fast->columns[i] - reference->columns[i]));
+            }
+            ASSERT_GT(peak, 0.0f);
+            EXPECT_LT(worst / peak, 1e-4f) << depths << " depths, " << (loop == VectorLoop::Avx2 ? "AVX2" : "best");  // FMA vs separate multiply-add
         }
-        ASSERT_GT(peak, 0.0f);
-        EXPECT_LT(worst / peak, 1e-4f) << depths << " depths";  // FMA vs separate multiply-add in float
     }
 }
 
@@ -216,16 +219,16 @@ TEST(CpuBeamformerTest, Int16SamplesGiveTheSameImage) {
     // samples (with AVX-512BW, a 32-sample window and a word permute instead).
     for (std::size_t depths : {203u, 1024u}) {
         const auto grid = PixelGrid::fromRanges(-8e-3, 8e-3, 33, 3e-3, 30e-3, depths);
-        for (bool vectorised : {true, false}) {
-            auto a = delayAndSum(view16, grid, {}, 2, vectorised);
-            auto b = delayAndSum(viewF, grid, {}, 2, false);
+        for (auto loop : {VectorLoop::Best, VectorLoop::Avx2, VectorLoop::Scalar}) {
+            auto a = delayAndSum(view16, grid, {}, 2, loop);
+            auto b = delayAndSum(viewF, grid, {}, 2, VectorLoop::Scalar);
             ASSERT_TRUE(a && b);
             float peak = 0, worst = 0;
             for (std::size_t i = 0; i < a->columns.size(); ++i) {
                 peak = std::max(peak, std::abs(b->columns[i]));
                 worst = std::max(worst, std::abs(a->columns[i] - b->columns[i]));
             }
-            EXPECT_LT(worst / peak, 1e-4f) << (vectorised ? "vectorised" : "scalar") << ", " << depths << " depths";
+            EXPECT_LT(worst / peak, 1e-4f) << "loop " << static_cast<int>(loop) << ", " << depths << " depths";
         }
     }
     auto both = scene.phantom.view;

@@ -12,12 +12,15 @@
 
 namespace sonolink::beamform {
 
-// Beamformed RF (real), column-major. threads = 0: one per hardware thread. vectorised: the
-// AVX2 inner loop where the CPU has it (same arithmetic, eight depths at a time); false forces
-// the scalar reference loop.
+// Which inner loop: the scalar reference, AVX2 gathers, or the best this CPU has (AVX-512
+// sample windows where available). All compute the same sum; tests compare them.
+enum class VectorLoop { Scalar, Avx2, Best };
+
+// Beamformed RF (real), column-major. threads = 0: one per hardware thread. A loop the CPU
+// lacks falls back to the next one it has.
 [[nodiscard]] Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid& grid,
                                                   const BeamformParams& params, unsigned threads = 0,
-                                                  bool vectorised = true);
+                                                  VectorLoop loop = VectorLoop::Best);
 
 // In place: each column's samples become the magnitude of its analytic signal.
 void envelopeAlongDepth(BeamformedImage& image, unsigned threads = 0);
