@@ -16,6 +16,8 @@ void addBeamformCommand(CLI::App& app, int& exitCode);
 void addDicomCommand(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
+// `dicom queue ...` and `dicom commit`, registered on the dicom subcommand.
+void addDicomQueueCommands(CLI::App& dicom, int& exitCode);
 // Prints version, git hash, build type and built optional parts.
 int printVersion(bool json);
 

@@ -77,6 +77,7 @@ void addDicomCommand(CLI::App& app, int& exitCode) {
     sendCmd->add_option("FILES", sendOptions->files, "DICOM files")->required()->check(CLI::ExistingFile);
     addNodeOptions(*sendCmd, *sendOptions);
     sendCmd->callback([sendOptions, &exitCode] { exitCode = runSend(*sendOptions); });
+    addDicomQueueCommands(*dicomCmd, exitCode);
 }
 
 }  // namespace sonolink::cli

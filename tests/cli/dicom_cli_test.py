@@ -9,40 +9,18 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
 
 import numpy as np
 import pydicom
-from pydicom.dataset import FileDataset, FileMetaDataset
-from pydicom.uid import ExplicitVRLittleEndian, generate_uid
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from dicom_peers import free_port, us_file  # noqa: E402
 
 CLI = os.environ["SONOLINK_CLI"]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def us_file(path):
-    meta = FileMetaDataset()
-    meta.MediaStorageSOPClassUID = "1.2.840.10008.5.1.4.1.1.6.1"
-    meta.MediaStorageSOPInstanceUID = generate_uid(prefix="2.25.")
-    meta.TransferSyntaxUID = ExplicitVRLittleEndian
-    ds = FileDataset(path, {}, file_meta=meta, preamble=b"\0" * 128)
-    ds.SOPClassUID = meta.MediaStorageSOPClassUID
-    ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
-    ds.Modality, ds.PatientName, ds.PatientID = "US", "Test^Cli", "CLI-1"
-    ds.StudyInstanceUID, ds.SeriesInstanceUID = generate_uid(prefix="2.25."), generate_uid(prefix="2.25.")
-    ds.Rows, ds.Columns, ds.SamplesPerPixel, ds.PhotometricInterpretation = 16, 16, 1, "MONOCHROME2"
-    ds.BitsAllocated, ds.BitsStored, ds.HighBit, ds.PixelRepresentation = 8, 8, 7, 0
-    ds.PixelData = np.arange(256, dtype=np.uint8).tobytes()
-    ds.is_little_endian, ds.is_implicit_VR = True, False
-    ds.save_as(path)
-    return ds.SOPInstanceUID
 
 
 class DicomCliTest(unittest.TestCase):
@@ -81,7 +59,7 @@ class DicomCliTest(unittest.TestCase):
         self.assertEqual(report[0]["ok"], True)
         self.assertEqual(report[0]["status"], 0)
         received = pydicom.dcmread(os.path.join(self.inbox, f"US.{uid}"))
-        self.assertEqual(received.PixelData, np.arange(256, dtype=np.uint8).tobytes())
+        self.assertEqual(received.PixelData, pydicom.dcmread(path).PixelData)
 
     def test_nothing_listening_is_named(self):
         port = free_port()

@@ -1,5 +1,7 @@
 #include "sonolink/config/config_loader.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -135,6 +137,17 @@ void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     section.string("station_ae_title", out.stationAeTitle, checkAeTitle);
     section.string("uid_root", out.uidRoot, checkUidRoot);
     section.integer("listen_port", out.listenPort, 1, 65535);
+    section.string("queue_directory", out.queueDirectory, checkNotEmpty);
+    section.number("retry_initial_s", out.retryInitialS, 0.05, 3600, "s");
+    section.number("retry_max_s", out.retryMaxS, 0.05, 86400, "s");
+    section.number("commitment_timeout_s", out.commitmentTimeoutS, 1, 7 * 86400, "s");
+    section.integer("dimse_timeout_s", out.dimseTimeoutS, 1, 3600, "s");
+    {
+        auto tls = section.object("tls");
+        tls.string("certificate", out.tls.certificate);
+        tls.string("private_key", out.tls.privateKey);
+        tls.string("trusted_certificates", out.tls.trustedCertificates);
+    }
     std::set<std::string> names;
     section.array("nodes", [&](const json& value, const std::string& where) {
         PacsNode node;
@@ -144,6 +157,7 @@ void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
         reader.string("host", node.host, checkNotEmpty);
         reader.integer("port", node.port, 1, 65535);
         reader.boolean("tls", node.tls);
+        reader.boolean("storage_commitment", node.storageCommitment);
         if (!value.is_object()) return;
         for (const char* required : {"name", "ae_title", "host", "port"}) {
             if (!value.contains(required)) reader.issue(required, "is required for a PACS node");
@@ -159,6 +173,14 @@ void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
 void checkConsistency(const AppConfig& config, IssueList& issues) {
     if (config.link.backend == LinkBackend::Verbs && config.link.address.empty()) {
         issues.add("/link/address", "is required with backend \"verbs\": the IP address of the host's RDMA interface");
+    }
+    if (config.dicom.retryMaxS < config.dicom.retryInitialS) {
+        issues.add("/dicom/retry_max_s", fmt::format("must be at least dicom.retry_initial_s ({:g} s)", config.dicom.retryInitialS));
+    }
+    const auto& tls = config.dicom.tls;
+    const bool anyTls = std::any_of(config.dicom.nodes.begin(), config.dicom.nodes.end(), [](const PacsNode& n) { return n.tls; });
+    if (anyTls && (tls.certificate.empty() || tls.privateKey.empty() || tls.trustedCertificates.empty())) {
+        issues.add("/dicom/tls", "needs certificate, private_key and trusted_certificates: a node has tls");
     }
     if (config.acquisition.samplingRateHz < 2.0 * config.probe.centerFrequencyHz) {
         issues.add("/acquisition/sampling_rate_hz",

@@ -2,77 +2,47 @@
 
 #include <dcmtk/dcmdata/dcfilefo.h>
 #include <dcmtk/dcmdata/dcuid.h>
-#include <dcmtk/dcmnet/scu.h>
-#include <dcmtk/oflog/oflog.h>
 #include <fmt/format.h>
 
-#include <mutex>
+#include <set>
+
+#include "association.h"
+#include "codecs.h"
 
 namespace sonolink::dicom {
 namespace {
 
-std::string describe(const PacsNode& node) { return fmt::format("PACS {} at {}:{}", node.aeTitle, node.host, node.port); }
-
-// An association failure: rejected is permanent for this configuration, the rest may pass.
-Error associationError(const PacsNode& node, const OFCondition& c) {
-    const std::string text = c.text();
-    const bool rejected = text.find("Rejected") != std::string::npos;
-    return Error(rejected ? ErrorCode::FailedPrecondition : ErrorCode::Unavailable,
-                 fmt::format("{}: cannot associate: {}", describe(node), text));
-}
-
-// DCMTK's own log says "Requesting Association" and the like on the console: keep its warnings
-// and errors only (ours carry the node and the reason).
-void quietDcmtk() {
-    static std::once_flag once;
-    std::call_once(once, [] { OFLog::configure(OFLogger::WARN_LOG_LEVEL); });
-}
-
-class Association {
-public:
-    Association(const PacsNode& node, const AssociationSettings& s) : node_(node) {
-        quietDcmtk();
-        scu_.setAETitle(s.callingAeTitle.c_str());
-        scu_.setPeerAETitle(node.aeTitle.c_str());
-        scu_.setPeerHostName(node.host.c_str());
-        scu_.setPeerPort(static_cast<Uint16>(node.port));
-        scu_.setConnectionTimeout(s.connectTimeoutS);
-        scu_.setACSETimeout(static_cast<Uint32>(s.acseTimeoutS));
-        scu_.setDIMSETimeout(static_cast<Uint32>(s.dimseTimeoutS));
-        scu_.setDIMSEBlockingMode(DIMSE_NONBLOCKING);  // else the DIMSE timeout is ignored
+// The C-STORE status as success (with or without a warning) or a classified failure.
+Result<StoreResult> classifyStoreStatus(const PacsNode& node, const std::string& file, Uint16 status) {
+    if (status == 0x0000 || status == 0xB000 || status == 0xB006 || status == 0xB007) return StoreResult{status, status != 0};
+    if ((status & 0xFF00) == 0xA700) {
+        return fail(ErrorCode::Unavailable, fmt::format("{} is out of resources (status 0x{:04X}); try again later", describe(node), status));
     }
-    ~Association() {
-        if (scu_.isConnected()) {
-            if (aborting_) scu_.abortAssociation();
-            else scu_.releaseAssociation();
+    const auto high = status >> 12;
+    return fail(ErrorCode::InvalidArgument, fmt::format("{} refused {} (status 0x{:04X}{})", describe(node), file, status,
+                                                        high == 0xA || high == 0xC ? ": the object or its SOP class" : ""));
+}
+
+// One context per (SOP class, syntax): the file's own syntax first, then uncompressed.
+std::vector<PresentationContext> contextsFor(const std::vector<ObjectInfo>& objects) {
+    std::set<std::pair<std::string, std::string>> seen;
+    std::vector<PresentationContext> contexts;
+    for (const auto& object : objects) {
+        if (!seen.insert({object.sopClassUid, object.transferSyntaxUid}).second) continue;
+        PresentationContext context{object.sopClassUid, {object.transferSyntaxUid}};
+        for (const auto& plain : uncompressedSyntaxes()) {
+            if (plain != object.transferSyntaxUid && seen.insert({object.sopClassUid, plain}).second) context.transferSyntaxes.push_back(plain);
         }
+        contexts.push_back(std::move(context));
     }
-    Association(const Association&) = delete;
-    Association& operator=(const Association&) = delete;
-
-    Status open(const char* sopClass, const std::string& transferSyntax) {
-        OFList<OFString> syntaxes;
-        syntaxes.push_back(transferSyntax.c_str());
-        if (transferSyntax != UID_LittleEndianImplicitTransferSyntax) syntaxes.push_back(UID_LittleEndianImplicitTransferSyntax);
-        if (auto c = scu_.addPresentationContext(sopClass, syntaxes); c.bad()) return fail(ErrorCode::Internal, c.text());
-        if (auto c = scu_.initNetwork(); c.bad()) return fail(ErrorCode::Internal, fmt::format("cannot start the network: {}", c.text()));
-        if (auto c = scu_.negotiateAssociation(); c.bad()) return fail(associationError(node_, c));
-        return {};
-    }
-    DcmSCU& scu() { return scu_; }
-    void abortOnClose() { aborting_ = true; }
-
-private:
-    PacsNode node_;
-    DcmSCU scu_;
-    bool aborting_ = false;
-};
+    return contexts;
+}
 
 }  // namespace
 
 Status echo(const PacsNode& node, const AssociationSettings& settings) {
     Association a(node, settings);
-    if (auto ok = a.open(UID_VerificationSOPClass, UID_LittleEndianExplicitTransferSyntax); !ok) return ok;
+    if (auto ok = a.open({{UID_VerificationSOPClass, uncompressedSyntaxes()}}); !ok) return ok;
     if (auto c = a.scu().sendECHORequest(0); c.bad()) {
         a.abortOnClose();
         return fail(ErrorCode::Unavailable, fmt::format("{}: C-ECHO failed: {}", describe(node), c.text()));
@@ -80,29 +50,53 @@ Status echo(const PacsNode& node, const AssociationSettings& settings) {
     return {};
 }
 
-Result<StoreResult> store(const PacsNode& node, const std::string& file, const AssociationSettings& settings) {
+Result<ObjectInfo> inspectObject(const std::string& file) {
     DcmFileFormat object;
-    if (auto c = object.loadFile(file.c_str()); c.bad()) return fail(ErrorCode::InvalidArgument, fmt::format("cannot read {}: {}", file, c.text()));
-    OFString sopClass, syntax;
-    object.getMetaInfo()->findAndGetOFString(DCM_MediaStorageSOPClassUID, sopClass);
-    object.getMetaInfo()->findAndGetOFString(DCM_TransferSyntaxUID, syntax);
-    if (sopClass.empty()) return fail(ErrorCode::InvalidArgument, fmt::format("{} names no SOP class in its meta header", file));
+    if (auto c = object.loadFile(file.c_str(), EXS_Unknown, EGL_noChange, DCM_MaxReadLength, ERM_metaOnly); c.bad()) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("cannot read {}: {}", file, c.text()));
+    }
+    ObjectInfo info{file, {}, {}, {}};
+    OFString value;
+    auto* meta = object.getMetaInfo();
+    if (meta->findAndGetOFString(DCM_MediaStorageSOPClassUID, value).good()) info.sopClassUid = value.c_str();
+    if (meta->findAndGetOFString(DCM_MediaStorageSOPInstanceUID, value).good()) info.sopInstanceUid = value.c_str();
+    if (meta->findAndGetOFString(DCM_TransferSyntaxUID, value).good()) info.transferSyntaxUid = value.c_str();
+    if (info.sopClassUid.empty() || info.sopInstanceUid.empty() || info.transferSyntaxUid.empty()) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} is not a DICOM file with a meta header naming its SOP class, instance and transfer syntax", file));
+    }
+    return info;
+}
+
+Status storeAll(const PacsNode& node, const std::vector<ObjectInfo>& objects, const AssociationSettings& settings, const StoreReport& report) {
+    if (objects.empty()) return {};
+    registerCodecs();
     Association a(node, settings);
-    if (auto ok = a.open(sopClass.c_str(), syntax.c_str()); !ok) return fail(std::move(ok.error()));
-    const auto context = a.scu().findAnyPresentationContextID(sopClass, syntax);
-    if (context == 0) {
-        return fail(ErrorCode::FailedPrecondition, fmt::format("{} accepts no presentation context for {} ({})", describe(node), sopClass.c_str(), syntax.c_str()));
+    if (auto ok = a.open(contextsFor(objects)); !ok) return ok;
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        const auto& object = objects[i];
+        const auto context = a.contextFor(object.sopClassUid, object.transferSyntaxUid);
+        if (context == 0) {
+            report(i, fail(ErrorCode::FailedPrecondition, fmt::format("{} accepts no presentation context for {} ({})", describe(node),
+                                                                      object.sopClassUid, object.transferSyntaxUid)));
+            continue;
+        }
+        Uint16 status = 0xFFFF;
+        if (auto c = a.scu().sendSTORERequest(context, object.file.c_str(), nullptr, status); c.bad()) {
+            a.abortOnClose();  // a release would wait a whole ACSE timeout on a stuck peer
+            report(i, fail(ErrorCode::Unavailable, fmt::format("{}: C-STORE of {} failed: {}", describe(node), object.file, c.text())));
+            return {};
+        }
+        report(i, classifyStoreStatus(node, object.file, status));
     }
-    Uint16 status = 0xFFFF;
-    if (auto c = a.scu().sendSTORERequest(context, file.c_str(), nullptr, status); c.bad()) {
-        a.abortOnClose();  // a release would wait a whole ACSE timeout on a stuck peer
-        return fail(ErrorCode::Unavailable, fmt::format("{}: C-STORE of {} failed: {}", describe(node), file, c.text()));
-    }
-    const auto high = status >> 12;
-    if (status == 0x0000 || status == 0xB000 || status == 0xB006 || status == 0xB007) return StoreResult{status, status != 0};
-    if ((status & 0xFF00) == 0xA700) return fail(ErrorCode::Unavailable, fmt::format("{} is out of resources (status 0x{:04X}); try again later", describe(node), status));
-    return fail(ErrorCode::InvalidArgument, fmt::format("{} refused {} (status 0x{:04X}{})", describe(node), file, status,
-                                                        high == 0xA || high == 0xC ? ": the object or its SOP class" : ""));
+    return {};
+}
+
+Result<StoreResult> store(const PacsNode& node, const std::string& file, const AssociationSettings& settings) {
+    auto info = inspectObject(file);
+    if (!info) return fail(std::move(info.error()));
+    Result<StoreResult> result = fail(ErrorCode::Internal, "no C-STORE was attempted");
+    if (auto ok = storeAll(node, {*info}, settings, [&](std::size_t, const Result<StoreResult>& r) { result = r; }); !ok) return fail(std::move(ok.error()));
+    return result;
 }
 
 }  // namespace sonolink::dicom

@@ -45,7 +45,11 @@ TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
       "acquisition": {"sampling_rate_hz": 62.5e6, "plane_wave_angles_deg": [-5, 5]},
       "beamform": {"window": "tukey", "f_number": 1.75},
       "dicom": {"uid_root": "1.2.826.0.1.3680043.10.1234",
-                "nodes": [{"name": "pacs", "ae_title": "PACS", "host": "10.0.0.9", "port": 11112, "tls": true}]}
+                "queue_directory": "/var/lib/sonolink/queue", "retry_initial_s": 2, "retry_max_s": 300,
+                "commitment_timeout_s": 900, "dimse_timeout_s": 45,
+                "tls": {"certificate": "ws.pem", "private_key": "ws.key", "trusted_certificates": "ca.pem"},
+                "nodes": [{"name": "pacs", "ae_title": "PACS", "host": "10.0.0.9", "port": 11112, "tls": true,
+                           "storage_commitment": true}]}
     })", "full.json");
     ASSERT_TRUE(parse.ok()) << dump(parse);
     const auto& c = parse.config;
@@ -63,6 +67,13 @@ TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
     EXPECT_EQ(c.acquisition.planeWaveAnglesDeg, (std::vector<double>{-5, 5}));
     EXPECT_EQ(c.beamform.window, ApodizationWindow::Tukey);
     EXPECT_TRUE(c.dicom.nodes.at(0).tls);
+    EXPECT_TRUE(c.dicom.nodes.at(0).storageCommitment);
+    EXPECT_EQ(c.dicom.queueDirectory, "/var/lib/sonolink/queue");
+    EXPECT_DOUBLE_EQ(c.dicom.retryInitialS, 2);
+    EXPECT_DOUBLE_EQ(c.dicom.retryMaxS, 300);
+    EXPECT_DOUBLE_EQ(c.dicom.commitmentTimeoutS, 900);
+    EXPECT_EQ(c.dicom.dimseTimeoutS, 45);
+    EXPECT_EQ(c.dicom.tls.privateKey, "ws.key");
 }
 
 TEST(ConfigLoaderTest, ReportsEveryBadValueWithKeyAndReason) {
@@ -113,6 +124,14 @@ TEST(ConfigLoaderTest, ChecksDicomIdentifiers) {
     EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/1/name", "duplicate")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/1/ae_title", "backslash")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/2/host", "required")) << dump(parse);
+}
+
+TEST(ConfigLoaderTest, ChecksTheStoreAndForwardSettings) {
+    auto parse = parseConfig(R"({"dicom": {"retry_initial_s": 60, "retry_max_s": 10, "dimse_timeout_s": 0,
+      "nodes": [{"name": "a", "ae_title": "A", "host": "h", "port": 104, "tls": true}]}})", "q.json");
+    EXPECT_TRUE(hasIssue(parse, "/dicom/retry_max_s", "at least dicom.retry_initial_s")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/dicom/dimse_timeout_s", "between 1 and 3600")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/dicom/tls", "a node has tls")) << dump(parse);
 }
 
 TEST(ConfigLoaderTest, VerbsNeedsAnAddress) {

@@ -61,12 +61,26 @@ struct PacsNode {
     std::string host;
     int port = 104;
     bool tls = false;
+    bool storageCommitment = false;      // ask the node to commit what it stored
+};
+
+// The station's DICOM TLS identity (PEM files), used with nodes that have tls.
+struct DicomTls {
+    std::string certificate;
+    std::string privateKey;
+    std::string trustedCertificates;     // the CAs that sign the nodes' certificates
 };
 
 struct DicomSettings {
     std::string stationAeTitle = "SONOLINK";
     std::string uidRoot;                 // empty = a 2.25 UUID-derived root
     int listenPort = 11112;              // storage commitment replies
+    std::string queueDirectory = "dicom-queue";
+    double retryInitialS = 5;            // store-and-forward back-off: first delay ...
+    double retryMaxS = 600;              // ... doubling up to this
+    double commitmentTimeoutS = 600;     // no commitment report by then: ask again
+    int dimseTimeoutS = 60;
+    DicomTls tls;
     std::vector<PacsNode> nodes;
 };
 

@@ -1,31 +1,32 @@
-// PACS client: C-ECHO and C-STORE to a configured node over one association each, with timeouts
-// that really fire (DIMSE non-blocking mode). Failures say which node, what happened, and
-// whether a retry can help (Unavailable: connection, timeout, abort, out of resources) or not
-// (FailedPrecondition: rejected association; InvalidArgument: the PACS refused the object).
+// PACS client: C-ECHO, and C-STORE of DICOM files to a node, many files over one association,
+// with timeouts that really fire (DIMSE non-blocking mode) and DICOM TLS when the node asks for
+// it. A compressed file goes out uncompressed when the peer accepts nothing else. Failures say
+// which node, what happened, and whether a retry can help (Unavailable: connection, timeout,
+// abort, out of resources) or not (FailedPrecondition: rejected association, no context;
+// InvalidArgument: the PACS refused the object).
 // Thread contract: blocking calls; run them off the GUI thread. Calls are independent.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
+#include "sonolink/dicom/pacs_node.h"
 #include "sonolink/util/result.h"
 
 namespace sonolink::dicom {
 
-struct PacsNode {
-    std::string aeTitle;  // called AE title
-    std::string host;
-    int port = 104;
-};
-
-struct AssociationSettings {
-    std::string callingAeTitle = "SONOLINK";
-    int connectTimeoutS = 5;
-    int acseTimeoutS = 10;   // association request, release and abort
-    int dimseTimeoutS = 30;  // waiting for a response
-};
-
 [[nodiscard]] Status echo(const PacsNode& node, const AssociationSettings& settings = {});
+
+// What a DICOM file is, from its meta header.
+struct ObjectInfo {
+    std::string file;
+    std::string sopClassUid;
+    std::string sopInstanceUid;
+    std::string transferSyntaxUid;
+};
+[[nodiscard]] Result<ObjectInfo> inspectObject(const std::string& file);
 
 struct StoreResult {
     std::uint16_t status = 0;  // 0x0000, or a warning (0xB000, 0xB006, 0xB007): stored
@@ -34,5 +35,12 @@ struct StoreResult {
 
 // Sends one DICOM file (its own SOP class and transfer syntax).
 [[nodiscard]] Result<StoreResult> store(const PacsNode& node, const std::string& file, const AssociationSettings& settings = {});
+
+// Sends the objects in order over one association; reports each as it completes. A failure
+// that breaks the association (abort, timeout) ends the batch: the objects after it are not
+// reported. Returns the association's own failure (could not open), else success.
+using StoreReport = std::function<void(std::size_t index, const Result<StoreResult>& result)>;
+[[nodiscard]] Status storeAll(const PacsNode& node, const std::vector<ObjectInfo>& objects, const AssociationSettings& settings,
+                              const StoreReport& report);
 
 }  // namespace sonolink::dicom

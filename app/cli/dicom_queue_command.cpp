@@ -1,0 +1,252 @@
+// sonolink-cli dicom queue add | run | list | retry, and dicom commit: the store-and-forward
+// queue from the command line, on the configured PACS nodes (dicom.nodes). `queue run` drains
+// the queue (retries with back-off, storage commitment through our own listener) until every
+// item is settled or a deadline; it can be killed at any point and run again.
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "sonolink/app/dicom_setup.h"
+#include "sonolink/config/config_loader.h"
+#include "sonolink/dicom/storage_commitment.h"
+#include "sonolink/dicom/store_forwarder.h"
+#include "sonolink/util/log.h"
+
+namespace sonolink::cli {
+namespace {
+
+using nlohmann::json;
+
+struct QueueOptions {
+    std::string configFile;
+    std::string queueDirectory;  // overrides dicom.queue_directory
+    std::string node;
+    std::vector<std::string> files;
+    std::vector<std::string> ids;
+    bool untilSettled = false;
+    double timeoutS = 0;
+    double waitS = 30;
+    bool json = false;
+};
+
+std::atomic<bool> gStop{false};
+
+int failWith(const char* command, const Error& e) {
+    std::cerr << "sonolink-cli dicom " << command << ": " << e.message() << '\n';
+    for (const auto& detail : e.details()) std::cerr << "  " << detail << '\n';
+    return e.code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
+}
+
+Result<config::DicomSettings> loadDicom(const QueueOptions& o) {
+    auto loaded = config::loadConfigFile(o.configFile);
+    if (!loaded) return fail(std::move(loaded.error()));
+    (void)log::configure(loaded->log);  // a bad log file is reported by config check; logging goes on to stderr
+    auto dicom = loaded->dicom;
+    if (!o.queueDirectory.empty()) dicom.queueDirectory = o.queueDirectory;
+    return dicom;
+}
+
+json toJson(const dicom::QueueItem& i) {
+    return {{"id", i.id}, {"node", i.node}, {"state", dicom::toString(i.state)}, {"sop_instance_uid", i.object.sopInstanceUid},
+            {"sop_class_uid", i.object.sopClassUid}, {"source_file", i.sourceFile}, {"attempts", i.attempts},
+            {"last_status", i.lastStatus}, {"last_error", i.lastError}, {"next_attempt_at_ms", i.nextAttemptAtMs},
+            {"commitment_required", i.commitmentRequired}, {"transaction_uid", i.transactionUid}};
+}
+
+void printItems(const std::vector<dicom::QueueItem>& items, bool asJson) {
+    if (asJson) {
+        json out = json::array();
+        for (const auto& i : items) out.push_back(toJson(i));
+        std::cout << out.dump(2) << '\n';
+        return;
+    }
+    for (const auto& i : items) {
+        std::cout << fmt::format("{}  {:<9} {:<12} attempts {:<3} {}{}\n", i.id, dicom::toString(i.state), i.node, i.attempts, i.sourceFile,
+                                 i.lastError.empty() ? "" : "\n        last error: " + i.lastError);
+    }
+}
+
+int runAdd(const QueueOptions& o) {
+    auto settings = loadDicom(o);
+    if (!settings) return failWith("queue add", settings.error());
+    auto destination = app::destinationNamed(*settings, o.node);
+    if (!destination) return failWith("queue add", destination.error());
+    auto queue = dicom::StoreQueue::open(settings->queueDirectory, app::retryPolicyFrom(*settings));
+    if (!queue) return failWith("queue add", queue.error());
+    std::vector<dicom::QueueItem> added;
+    for (const auto& file : o.files) {
+        auto item = (*queue)->enqueue(file, o.node, destination->storageCommitment);
+        if (!item) return failWith("queue add", item.error());  // the files before it stay queued
+        added.push_back(*item);
+    }
+    printItems(added, o.json);
+    return kExitOk;
+}
+
+int runList(const QueueOptions& o) {
+    auto settings = loadDicom(o);
+    if (!settings) return failWith("queue list", settings.error());
+    auto items = dicom::readQueue(settings->queueDirectory);
+    if (!items) return failWith("queue list", items.error());
+    printItems(*items, o.json);
+    return kExitOk;
+}
+
+int runRetry(const QueueOptions& o) {
+    auto settings = loadDicom(o);
+    if (!settings) return failWith("queue retry", settings.error());
+    auto queue = dicom::StoreQueue::open(settings->queueDirectory, app::retryPolicyFrom(*settings));
+    if (!queue) return failWith("queue retry", queue.error());
+    for (const auto& id : o.ids) {
+        if (auto ok = (*queue)->retry(id); !ok) return failWith("queue retry", ok.error());
+    }
+    return kExitOk;
+}
+
+bool anyCommitment(const dicom::ForwarderSettings& s) {
+    return std::any_of(s.destinations.begin(), s.destinations.end(), [](const auto& d) { return d.storageCommitment; });
+}
+
+int runQueue(const QueueOptions& o) {
+    auto settings = loadDicom(o);
+    if (!settings) return failWith("queue run", settings.error());
+    auto uids = dicom::UidGenerator::create(settings->uidRoot.empty() ? std::nullopt : std::optional(settings->uidRoot));
+    if (!uids) return failWith("queue run", uids.error());
+    auto queue = dicom::StoreQueue::open(settings->queueDirectory, app::retryPolicyFrom(*settings));
+    if (!queue) return failWith("queue run", queue.error());
+    const auto forwarderSettings = app::forwarderFrom(*settings);
+    dicom::StoreForwarder forwarder(**queue, forwarderSettings, std::move(*uids));
+    std::unique_ptr<dicom::CommitmentListener> listener;
+    if (anyCommitment(forwarderSettings)) {
+        auto started = dicom::CommitmentListener::start(settings->listenPort, settings->stationAeTitle,
+                                                        [&forwarder](const dicom::CommitmentReport& r) { forwarder.applyReport(r); });
+        if (!started) return failWith("queue run", started.error());
+        listener = std::move(*started);
+    }
+    std::signal(SIGINT, [](int) { gStop = true; });
+    std::signal(SIGTERM, [](int) { gStop = true; });
+    const auto deadline = dicom::nowMs() + static_cast<std::int64_t>(o.timeoutS * 1000);
+    while (!gStop) {
+        forwarder.runOnce();
+        if (o.untilSettled && (*queue)->settled()) break;
+        if (o.timeoutS > 0 && dicom::nowMs() >= deadline) break;
+        // Sleep until something is due, in short steps (a report or a signal may come first).
+        const auto next = forwarder.nextDueMs();
+        for (auto now = dicom::nowMs(); !gStop && (!next || now < *next) && (o.timeoutS <= 0 || now < deadline); now = dicom::nowMs()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            if (o.untilSettled && (*queue)->settled()) break;
+        }
+    }
+    listener.reset();
+    const auto items = (*queue)->items();
+    if (o.json) {
+        printItems(items, true);
+    } else {
+        std::size_t counts[5] = {};
+        for (const auto& i : items) ++counts[static_cast<int>(i.state)];
+        std::cout << fmt::format("queue: {} queued, {} sending, {} sent, {} committed, {} failed\n", counts[0], counts[1], counts[2], counts[3], counts[4]);
+    }
+    const bool anyFailed = std::any_of(items.begin(), items.end(), [](const auto& i) { return i.state == dicom::ItemState::Failed; });
+    if (anyFailed) return kExitFailed;
+    return (*queue)->settled() ? kExitOk : kExitUnavailable;
+}
+
+int runCommit(const QueueOptions& o) {
+    auto settings = loadDicom(o);
+    if (!settings) return failWith("commit", settings.error());
+    auto destination = app::destinationNamed(*settings, o.node);
+    if (!destination) return failWith("commit", destination.error());
+    auto uids = dicom::UidGenerator::create(settings->uidRoot.empty() ? std::nullopt : std::optional(settings->uidRoot));
+    if (!uids) return failWith("commit", uids.error());
+    std::vector<dicom::ObjectReference> objects;
+    for (const auto& file : o.files) {
+        auto info = dicom::inspectObject(file);
+        if (!info) return failWith("commit", info.error());
+        objects.push_back({info->sopClassUid, info->sopInstanceUid});
+    }
+    std::mutex mutex;
+    std::optional<dicom::CommitmentReport> report;
+    const std::string transactionUid = uids->next();
+    auto listener = dicom::CommitmentListener::start(settings->listenPort, settings->stationAeTitle, [&](const dicom::CommitmentReport& r) {
+        std::lock_guard lock(mutex);
+        if (r.transactionUid == transactionUid) report = r;
+    });
+    if (!listener) return failWith("commit", listener.error());
+    if (auto ok = dicom::requestStorageCommitment(destination->node, app::associationFrom(*settings), transactionUid, objects); !ok) {
+        return failWith("commit", ok.error());
+    }
+    const auto deadline = dicom::nowMs() + static_cast<std::int64_t>(o.waitS * 1000);
+    for (;;) {
+        {
+            std::lock_guard lock(mutex);
+            if (report) break;
+        }
+        if (dicom::nowMs() >= deadline) {
+            return failWith("commit", Error(ErrorCode::Unavailable, fmt::format("no storage commitment report from {} within {:g} s "
+                                                                               "(is this station's AE title, host and port {} known to it?)",
+                                                                               o.node, o.waitS, settings->listenPort)));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    json out{{"transaction_uid", report->transactionUid}, {"committed", report->committed}, {"failed", json::array()}};
+    for (const auto& [uid, reason] : report->failed) out["failed"].push_back({{"sop_instance_uid", uid}, {"reason", reason}});
+    if (o.json) {
+        std::cout << out.dump(2) << '\n';
+    } else {
+        for (const auto& uid : report->committed) std::cout << "committed " << uid << '\n';
+        for (const auto& [uid, reason] : report->failed) std::cout << "NOT committed " << uid << ": " << reason << '\n';
+    }
+    return report->failed.empty() ? kExitOk : kExitFailed;
+}
+
+void addConfigOptions(CLI::App& cmd, QueueOptions& o) {
+    cmd.add_option("--config", o.configFile, "Configuration file (JSON) with dicom.nodes")->required()->check(CLI::ExistingFile);
+    cmd.add_option("--queue", o.queueDirectory, "Queue directory (overrides dicom.queue_directory)");
+    cmd.add_flag("--json", o.json, "Print JSON");
+}
+
+}  // namespace
+
+void addDicomQueueCommands(CLI::App& dicomCmd, int& exitCode) {
+    auto* queueCmd = dicomCmd.add_subcommand("queue", "The persistent store-and-forward queue to PACS");
+    queueCmd->require_subcommand(1);
+    auto o = std::make_shared<QueueOptions>();
+
+    auto* add = queueCmd->add_subcommand("add", "Queue DICOM files for a configured PACS node");
+    addConfigOptions(*add, *o);
+    add->add_option("--node", o->node, "The node's name in dicom.nodes")->required();
+    add->add_option("FILES", o->files, "DICOM files")->required()->check(CLI::ExistingFile);
+    add->callback([o, &exitCode] { exitCode = runAdd(*o); });
+
+    auto* run = queueCmd->add_subcommand("run", "Send what is queued: retries with back-off, storage commitment");
+    addConfigOptions(*run, *o);
+    run->add_flag("--until-settled", o->untilSettled, "Stop when every item is sent (and committed where asked) or failed");
+    run->add_option("--timeout", o->timeoutS, "Stop after this many seconds (0: no limit)")->check(CLI::Range(0.0, 1e7));
+    run->callback([o, &exitCode] { exitCode = runQueue(*o); });
+
+    auto* list = queueCmd->add_subcommand("list", "Each item's state, attempts and last error");
+    addConfigOptions(*list, *o);
+    list->callback([o, &exitCode] { exitCode = runList(*o); });
+
+    auto* retry = queueCmd->add_subcommand("retry", "Queue failed items again");
+    addConfigOptions(*retry, *o);
+    retry->add_option("IDS", o->ids, "Item ids (from queue list)")->required();
+    retry->callback([o, &exitCode] { exitCode = runRetry(*o); });
+
+    auto* commit = dicomCmd.add_subcommand("commit", "Ask a node to commit stored objects (Storage Commitment) and wait for its report");
+    addConfigOptions(*commit, *o);
+    commit->add_option("--node", o->node, "The node's name in dicom.nodes")->required();
+    commit->add_option("--wait", o->waitS, "Seconds to wait for the report")->check(CLI::Range(1.0, 3600.0));
+    commit->add_option("FILES", o->files, "The DICOM files that were stored")->required()->check(CLI::ExistingFile);
+    commit->callback([o, &exitCode] { exitCode = runCommit(*o); });
+}
+
+}  // namespace sonolink::cli

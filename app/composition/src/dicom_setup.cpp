@@ -1,0 +1,39 @@
+#include "sonolink/app/dicom_setup.h"
+
+#include <fmt/format.h>
+
+namespace sonolink::app {
+
+dicom::AssociationSettings associationFrom(const config::DicomSettings& d) {
+    dicom::AssociationSettings s;
+    s.callingAeTitle = d.stationAeTitle;
+    s.dimseTimeoutS = d.dimseTimeoutS;
+    s.tls = {d.tls.certificate, d.tls.privateKey, d.tls.trustedCertificates};
+    return s;
+}
+
+dicom::ForwarderSettings forwarderFrom(const config::DicomSettings& d) {
+    dicom::ForwarderSettings s;
+    s.association = associationFrom(d);
+    for (const auto& n : d.nodes) s.destinations.push_back({n.name, {n.aeTitle, n.host, n.port, n.tls}, n.storageCommitment});
+    return s;
+}
+
+dicom::RetryPolicy retryPolicyFrom(const config::DicomSettings& d) {
+    dicom::RetryPolicy p;
+    p.initialDelayS = d.retryInitialS;
+    p.maxDelayS = d.retryMaxS;
+    p.commitmentTimeoutS = d.commitmentTimeoutS;
+    return p;
+}
+
+Result<dicom::Destination> destinationNamed(const config::DicomSettings& d, const std::string& name) {
+    std::string names;
+    for (const auto& destination : forwarderFrom(d).destinations) {
+        if (destination.name == name) return destination;
+        names += (names.empty() ? "" : ", ") + destination.name;
+    }
+    return fail(ErrorCode::NotFound, fmt::format("no PACS node named '{}' is configured ({})", name, names.empty() ? "none are" : "configured: " + names));
+}
+
+}  // namespace sonolink::app

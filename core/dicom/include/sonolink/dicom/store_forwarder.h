@@ -1,0 +1,70 @@
+// StoreForwarder: drains the StoreQueue to the configured PACS nodes: due items of a node go out
+// over one association (in batches), failures are retried with exponential back-off and jitter,
+// objects the PACS refuses fail with the reason, and sent items of nodes that commit storage
+// get a Storage Commitment request whose report (from CommitmentListener) marks them committed.
+// Thread contract: runOnce() blocks on the network; start() runs it on a worker thread until
+// stop() (or destruction). wake() and nextDueMs() may be called from any thread.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sonolink/dicom/pacs_node.h"
+#include "sonolink/dicom/storage_commitment.h"
+#include "sonolink/dicom/store_queue.h"
+#include "sonolink/dicom/uid_generator.h"
+
+namespace sonolink::dicom {
+
+struct Destination {
+    std::string name;              // the node's configured name, as queued items name it
+    PacsNode node;
+    bool storageCommitment = false;
+};
+
+struct ForwarderSettings {
+    AssociationSettings association;
+    std::vector<Destination> destinations;
+    std::size_t batchSize = 64;    // objects per association
+};
+
+class StoreForwarder {
+public:
+    StoreForwarder(StoreQueue& queue, ForwarderSettings settings, UidGenerator uids);
+    ~StoreForwarder();
+    StoreForwarder(const StoreForwarder&) = delete;
+    StoreForwarder& operator=(const StoreForwarder&) = delete;
+
+    // One pass over every destination: sends what is due, asks for commitments that are due.
+    void runOnce();
+    // Applies a commitment report to the queue (call it from the listener's callback).
+    void applyReport(const CommitmentReport& report);
+    // The earliest time anything is due, over all destinations.
+    [[nodiscard]] std::optional<std::int64_t> nextDueMs() const;
+
+    void start();
+    void stop();
+    void wake();
+
+private:
+    void sendDue(const Destination& destination, std::int64_t nowMs);
+    void requestCommitments(const Destination& destination, std::int64_t nowMs);
+
+    StoreQueue& queue_;
+    ForwarderSettings settings_;
+    UidGenerator uids_;
+    std::mutex mutex_;
+    std::condition_variable wakeUp_;
+    bool stopping_ = false;
+    bool woken_ = false;
+    std::thread worker_;
+};
+
+std::int64_t nowMs();
+
+}  // namespace sonolink::dicom

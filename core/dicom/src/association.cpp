@@ -1,0 +1,109 @@
+#include "association.h"
+
+#include <dcmtk/dcmdata/dcuid.h>
+#include <dcmtk/dcmtls/tlslayer.h>
+#include <dcmtk/oflog/oflog.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <mutex>
+
+namespace sonolink::dicom {
+
+std::string describe(const PacsNode& node) {
+    return fmt::format("PACS {} at {}:{}{}", node.aeTitle, node.host, node.port, node.tls ? " (TLS)" : "");
+}
+
+void quietDcmtk() {
+    static std::once_flag once;
+    std::call_once(once, [] { OFLog::configure(OFLogger::WARN_LOG_LEVEL); });
+}
+
+std::vector<std::string> uncompressedSyntaxes() {
+    return {UID_LittleEndianExplicitTransferSyntax, UID_LittleEndianImplicitTransferSyntax};
+}
+
+namespace {
+
+// An association failure: rejected is permanent for this configuration, the rest may pass.
+Error associationError(const PacsNode& node, const OFCondition& c) {
+    const std::string text = c.text();
+    const bool rejected = text.find("Rejected") != std::string::npos;
+    std::string hint;
+    if (!node.tls && text.find("Peer aborted") != std::string::npos) {
+        hint = " (if this port is TLS-only, set tls for this node)";
+    } else if (node.tls && (text.find("TLS") != std::string::npos || text.find("certificate") != std::string::npos)) {
+        hint = " (check the certificates: ours, and the CA we trust for the peer)";
+    }
+    return Error(rejected ? ErrorCode::FailedPrecondition : ErrorCode::Unavailable,
+                 fmt::format("{}: cannot associate: {}{}", describe(node), text, hint));
+}
+
+}  // namespace
+
+Association::Association(const PacsNode& node, const AssociationSettings& settings) : node_(node), settings_(settings) {
+    quietDcmtk();
+    scu_.setAETitle(settings.callingAeTitle.c_str());
+    scu_.setPeerAETitle(node.aeTitle.c_str());
+    scu_.setPeerHostName(node.host.c_str());
+    scu_.setPeerPort(static_cast<Uint16>(node.port));
+    scu_.setConnectionTimeout(settings.connectTimeoutS);
+    scu_.setACSETimeout(static_cast<Uint32>(settings.acseTimeoutS));
+    scu_.setDIMSETimeout(static_cast<Uint32>(settings.dimseTimeoutS));
+    scu_.setDIMSEBlockingMode(DIMSE_NONBLOCKING);  // else the DIMSE timeout is ignored
+    scu_.setDatasetConversionMode(OFTrue);         // a compressed file may go out uncompressed
+}
+
+Association::~Association() {
+    if (scu_.isConnected()) {
+        if (aborting_) scu_.abortAssociation();
+        else scu_.releaseAssociation();
+    }
+}
+
+Status Association::setUpTls() {
+    const auto& c = settings_.tls;
+    for (const auto& [what, file] : {std::pair{"certificate", c.certificateFile}, {"private key", c.privateKeyFile},
+                                     {"trusted certificates", c.trustedCertificatesFile}}) {
+        if (file.empty()) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: TLS needs our {} file, and none is configured", describe(node_), what));
+        if (!std::filesystem::exists(file)) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: TLS {} file {} does not exist", describe(node_), what, file));
+    }
+    tls_ = std::make_unique<DcmTLSTransportLayer>(NET_REQUESTOR, nullptr, OFTrue);
+    auto check = [&](const OFCondition& cond, std::string_view step) -> Status {
+        if (cond.bad()) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: TLS set-up, {}: {}", describe(node_), step, cond.text()));
+        return {};
+    };
+    if (auto s = check(tls_->setTLSProfile(TSP_Profile_BCP195_ND), "security profile"); !s) return s;
+    if (auto s = check(tls_->activateCipherSuites(), "cipher suites"); !s) return s;
+    if (auto s = check(tls_->setPrivateKeyFile(c.privateKeyFile.c_str(), DCF_Filetype_PEM), "private key " + c.privateKeyFile); !s) return s;
+    if (auto s = check(tls_->setCertificateFile(c.certificateFile.c_str(), DCF_Filetype_PEM), "certificate " + c.certificateFile); !s) return s;
+    if (!tls_->checkPrivateKeyMatchesCertificate()) {
+        return fail(ErrorCode::FailedPrecondition, fmt::format("{}: private key {} does not match certificate {}", describe(node_), c.privateKeyFile, c.certificateFile));
+    }
+    if (auto s = check(tls_->addTrustedCertificateFile(c.trustedCertificatesFile.c_str(), DCF_Filetype_PEM), "trusted certificates " + c.trustedCertificatesFile); !s) return s;
+    tls_->setCertificateVerification(DCV_requireCertificate);
+    return check(scu_.useTls(tls_.get()), "attaching to the network");
+}
+
+Status Association::open(const std::vector<PresentationContext>& contexts) {
+    for (const auto& context : contexts) {
+        for (const auto& syntax : context.transferSyntaxes) {  // one syntax per context: the peer picks per context
+            OFList<OFString> one;
+            one.push_back(syntax.c_str());
+            if (auto c = scu_.addPresentationContext(context.abstractSyntax.c_str(), one); c.bad()) return fail(ErrorCode::Internal, c.text());
+        }
+    }
+    if (auto c = scu_.initNetwork(); c.bad()) return fail(ErrorCode::Internal, fmt::format("cannot start the network: {}", c.text()));
+    if (node_.tls) {
+        if (auto s = setUpTls(); !s) return s;
+    }
+    if (auto c = scu_.negotiateAssociation(); c.bad()) return fail(associationError(node_, c));
+    return {};
+}
+
+T_ASC_PresentationContextID Association::contextFor(const std::string& abstractSyntax, const std::string& transferSyntax) {
+    if (auto id = scu_.findPresentationContextID(abstractSyntax.c_str(), transferSyntax.c_str()); id != 0) return id;
+    return scu_.findAnyPresentationContextID(abstractSyntax.c_str(), transferSyntax.c_str());
+}
+
+}  // namespace sonolink::dicom

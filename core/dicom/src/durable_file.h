@@ -1,0 +1,17 @@
+// Durable file writes for the store-and-forward queue: a file is written to a temporary name,
+// fsync'd, renamed into place and its directory fsync'd, so after a crash it is either the old
+// file or the new one, whole. Private to sonolink_dicom. Thread contract: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "sonolink/util/result.h"
+
+namespace sonolink::dicom {
+
+[[nodiscard]] Status writeFileDurably(const std::string& path, std::string_view bytes);
+[[nodiscard]] Status copyFileDurably(const std::string& from, const std::string& to);
+[[nodiscard]] Result<std::string> readWholeFile(const std::string& path);
+
+}  // namespace sonolink::dicom

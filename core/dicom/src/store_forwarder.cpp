@@ -1,0 +1,142 @@
+#include "sonolink/dicom/store_forwarder.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "sonolink/util/log.h"
+
+namespace sonolink::dicom {
+
+std::int64_t nowMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+namespace {
+
+log::Category& logCategory() {
+    static auto& category = log::category("dicom");
+    return category;
+}
+
+// Whether the next attempt can go differently: a PACS that is down, busy, stalled or aborting
+// (Unavailable), or one that turned the association away (FailedPrecondition: often a
+// configuration being fixed). A PACS that refused the object itself (InvalidArgument) will
+// refuse it again.
+bool worthRetrying(const Error& error) { return error.code() != ErrorCode::InvalidArgument; }
+
+void logQueueError(const Status& status) {
+    if (!status) log::error(logCategory(), "DICOM queue: {}", status.error().message());
+}
+
+}  // namespace
+
+StoreForwarder::StoreForwarder(StoreQueue& queue, ForwarderSettings settings, UidGenerator uids)
+    : queue_(queue), settings_(std::move(settings)), uids_(std::move(uids)) {}
+
+StoreForwarder::~StoreForwarder() { stop(); }
+
+void StoreForwarder::sendDue(const Destination& destination, std::int64_t now) {
+    auto due = queue_.takeDue(destination.name, now, settings_.batchSize);
+    if (!due) return logQueueError(fail(std::move(due.error())));
+    if (due->empty()) return;
+    std::vector<ObjectInfo> objects;
+    for (const auto& item : *due) objects.push_back(item.object);
+    std::vector<bool> reported(due->size(), false);
+    const auto opened = storeAll(destination.node, objects, settings_.association, [&](std::size_t i, const Result<StoreResult>& r) {
+        reported[i] = true;
+        const auto& item = (*due)[i];
+        if (r) {
+            logQueueError(queue_.markStored(item.id, r->status, nowMs()));
+            if (r->warning) log::warn(logCategory(), "{} stored item {} with warning status 0x{:04X}", destination.name, item.id, r->status);
+        } else {
+            log::warn(logCategory(), "item {} to {}: {}", item.id, destination.name, r.error().message());
+            logQueueError(queue_.markFailed(item.id, r.error(), worthRetrying(r.error()), nowMs()));
+        }
+    });
+    for (std::size_t i = 0; i < due->size(); ++i) {
+        if (reported[i]) continue;
+        const auto& item = (*due)[i];
+        if (!opened) logQueueError(queue_.markFailed(item.id, opened.error(), worthRetrying(opened.error()), nowMs()));
+        else logQueueError(queue_.markNotAttempted(item.id));  // the association broke before its turn
+    }
+    if (!opened) log::warn(logCategory(), "{}: {}", destination.name, opened.error().message());
+}
+
+void StoreForwarder::requestCommitments(const Destination& destination, std::int64_t now) {
+    if (!destination.storageCommitment) return;
+    const auto awaiting = queue_.awaitingCommitmentRequest(destination.name, now);
+    if (awaiting.empty()) return;
+    const std::string transactionUid = uids_.next();
+    std::vector<std::string> ids;
+    std::vector<ObjectReference> objects;
+    for (const auto& item : awaiting) {
+        ids.push_back(item.id);
+        objects.push_back({item.object.sopClassUid, item.object.sopInstanceUid});
+    }
+    // Recorded before asking, so that a report that beats our own bookkeeping still matches.
+    if (auto ok = queue_.markCommitmentRequested(ids, transactionUid, now); !ok) return logQueueError(ok);
+    if (auto ok = requestStorageCommitment(destination.node, settings_.association, transactionUid, objects); !ok) {
+        log::warn(logCategory(), "{}: {}; asking again later", destination.name, ok.error().message());
+        // Due again after the retry delay rather than the whole commitment timeout.
+        logQueueError(queue_.markCommitmentRequested(ids, transactionUid, 0));
+    }
+}
+
+void StoreForwarder::runOnce() {
+    for (const auto& destination : settings_.destinations) {
+        sendDue(destination, nowMs());
+        requestCommitments(destination, nowMs());
+    }
+}
+
+void StoreForwarder::applyReport(const CommitmentReport& report) {
+    for (const auto& [uid, reason] : report.failed) log::warn(logCategory(), "{} did not commit {}: {}", report.fromAeTitle, uid, reason);
+    logQueueError(queue_.applyCommitment(report.transactionUid, report.committed, report.failed, nowMs()));
+    wake();
+}
+
+std::optional<std::int64_t> StoreForwarder::nextDueMs() const {
+    std::optional<std::int64_t> next;
+    for (const auto& destination : settings_.destinations) {
+        if (auto due = queue_.nextDueMs(destination.name)) next = next ? std::min(*next, *due) : *due;
+    }
+    return next;
+}
+
+void StoreForwarder::start() {
+    std::lock_guard lock(mutex_);
+    if (worker_.joinable()) return;
+    stopping_ = false;
+    worker_ = std::thread([this] {
+        for (;;) {
+            runOnce();
+            std::unique_lock waitLock(mutex_);
+            const auto next = nextDueMs();
+            const auto waitMs = std::clamp<std::int64_t>(next ? *next - nowMs() : 60'000, 10, 60'000);
+            wakeUp_.wait_for(waitLock, std::chrono::milliseconds(waitMs), [this] { return stopping_ || woken_; });
+            woken_ = false;
+            if (stopping_) return;
+        }
+    });
+}
+
+void StoreForwarder::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wakeUp_.notify_all();
+    if (worker_.joinable()) worker_.join();
+}
+
+void StoreForwarder::wake() {
+    {
+        std::lock_guard lock(mutex_);
+        woken_ = true;
+    }
+    wakeUp_.notify_all();
+}
+
+}  // namespace sonolink::dicom

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The store-and-forward queue through sonolink-cli dicom queue, against real peers on loopback
+(stopped by PID): storescp down, refusing, aborting and stalling, with the queue runner killed
+by SIGKILL in the middle and started again, then a working storescp: every object arrives once,
+with the UID it was queued with. Orthanc with storage commitment: the runner is killed with
+SIGKILL mid-queue and restarted; Orthanc ends with every instance exactly once, every item is
+committed and its local copy deleted. A commitment request for an object never sent comes back
+as a failure naming the reason. Run by CTest with SONOLINK_CLI set."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import pydicom
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from dicom_peers import Orthanc, Storescp, free_port, sonolink_config, stop, us_file  # noqa: E402
+
+CLI = os.environ["SONOLINK_CLI"]
+
+
+class QueueTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.work = self.dir.name
+        self.peers = []
+
+    def tearDown(self):
+        for peer in self.peers:
+            peer.stop()
+        self.dir.cleanup()
+
+    def cli(self, *args, timeout=120):
+        return subprocess.run([CLI, "dicom", *args], capture_output=True, text=True, timeout=timeout)
+
+    def files(self, count, frames=1, rows=16, columns=16):
+        os.makedirs(os.path.join(self.work, "exam"), exist_ok=True)
+        paths, uids = [], []
+        for i in range(count):
+            path = os.path.join(self.work, "exam", f"img{i:03}.dcm")
+            uids.append(us_file(path, frames=frames, rows=rows, columns=columns, seed=i))
+            paths.append(path)
+        return paths, uids
+
+    def queue_list(self, config):
+        proc = self.cli("queue", "list", "--config", config, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return json.loads(proc.stdout)
+
+    def read(self, name):
+        with open(os.path.join(self.work, name)) as f:
+            return f.read()
+
+    def start_runner(self, config, log_name):
+        log = open(os.path.join(self.work, log_name), "w")
+        return subprocess.Popen([CLI, "dicom", "queue", "run", "--config", config, "--until-settled", "--timeout", "120"],
+                                stdout=log, stderr=subprocess.STDOUT), log
+
+    def test_faulty_pacs_then_kill_then_recovery(self):
+        port = free_port()
+        config = sonolink_config(os.path.join(self.work, "sonolink.json"),
+                                 [{"name": "pacs", "ae_title": "STORESCP", "port": port}],
+                                 queue_dir=os.path.join(self.work, "queue"), retry_initial_s=0.1, retry_max_s=0.4,
+                                 dimse_timeout_s=1)
+        paths, uids = self.files(12)
+        proc = self.cli("queue", "add", "--config", config, "--node", "pacs", *paths, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual([i["sop_instance_uid"] for i in json.loads(proc.stdout)], uids)
+
+        runner, log = self.start_runner(config, "runner1.log")
+        time.sleep(1.5)                                     # down: nothing listens
+        for fault in (["--refuse"], ["--abort-during"], ["--sleep-during", "3"]):
+            peer = Storescp(self.work, port, *fault)
+            time.sleep(2.5)
+            peer.stop()
+        runner.send_signal(signal.SIGKILL)                  # the workstation dies mid-queue
+        runner.wait(timeout=10)
+        log.close()
+        text = self.read("runner1.log")
+        for symptom in ("Connection refused", "Association Rejected", "Peer aborted Association", "DIMSE No data available"):
+            self.assertIn(symptom, text, "each fault is seen and named")
+        self.assertIn("PACS STORESCP at 127.0.0.1:" + str(port), text)
+        items = self.queue_list(config)
+        self.assertTrue(all(i["state"] in ("queued", "sending") for i in items), items)
+        self.assertTrue(all(i["attempts"] >= 1 for i in items))
+
+        # A second runner while the first holds the queue is refused, so nothing is sent twice.
+        runner2, log2 = self.start_runner(config, "runner2.log")
+        time.sleep(0.5)
+        busy = self.cli("queue", "run", "--config", config, "--until-settled", "--timeout", "5")
+        self.assertNotEqual(busy.returncode, 0)
+        self.assertIn("in use by another process", busy.stderr)
+        good = Storescp(self.work, port)                   # the PACS comes back
+        self.peers.append(good)
+        self.assertEqual(runner2.wait(timeout=120), 0, self.read("runner2.log"))
+        log2.close()
+        items = self.queue_list(config)
+        self.assertEqual([i["state"] for i in items], ["sent"] * len(uids))
+        received = sorted(os.listdir(good.inbox))
+        received_uids = sorted(pydicom.dcmread(os.path.join(good.inbox, f)).SOPInstanceUID for f in received)
+        self.assertEqual(received_uids, sorted(uids), "every object once, with the UID it was queued with")
+
+    def test_orthanc_kill_mid_queue_and_storage_commitment(self):
+        station = free_port()
+        orthanc = Orthanc(self.work, station=("SONOLINK", station))
+        self.peers.append(orthanc)
+        config = sonolink_config(os.path.join(self.work, "sonolink.json"),
+                                 [{"name": "orthanc", "ae_title": "ORTHANC", "port": orthanc.dicom_port,
+                                   "storage_commitment": True}],
+                                 station_port=station, queue_dir=os.path.join(self.work, "queue"),
+                                 retry_initial_s=0.1, retry_max_s=0.5, commitment_timeout_s=30)
+        paths, uids = self.files(40, frames=20, rows=128, columns=128)
+        self.assertEqual(self.cli("queue", "add", "--config", config, "--node", "orthanc", *paths).returncode, 0)
+
+        runner, log = self.start_runner(config, "runner1.log")
+        deadline = time.monotonic() + 60
+        while orthanc.get("/statistics")["CountInstances"] < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(timeout=10)
+        log.close()
+        stored_at_kill = orthanc.get("/statistics")["CountInstances"]
+        self.assertLess(stored_at_kill, len(uids), "killed mid-queue")
+
+        runner, log = self.start_runner(config, "runner2.log")
+        self.assertEqual(runner.wait(timeout=120), 0, self.read("runner2.log"))
+        log.close()
+        self.assertEqual(orthanc.get("/statistics")["CountInstances"], len(uids))
+        self.assertEqual(sorted(orthanc.instance_uids()), sorted(uids), "each instance exactly once")
+        items = self.queue_list(config)
+        self.assertEqual([i["state"] for i in items], ["committed"] * len(uids))
+        self.assertEqual(os.listdir(os.path.join(self.work, "queue", "objects")), [], "local copies go once committed")
+        self.assertNotIn("Badly formatted N-EVENT-REPORT", orthanc.log_text())
+
+    def test_commitment_of_an_object_never_sent_fails(self):
+        station = free_port()
+        orthanc = Orthanc(self.work, station=("SONOLINK", station))
+        self.peers.append(orthanc)
+        config = sonolink_config(os.path.join(self.work, "sonolink.json"),
+                                 [{"name": "orthanc", "ae_title": "ORTHANC", "port": orthanc.dicom_port}],
+                                 station_port=station)
+        (sent, unsent), (sent_uid, unsent_uid) = self.files(2)
+        proc = self.cli("send", sent, "--aet", "ORTHANC", "--port", str(orthanc.dicom_port))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        proc = self.cli("commit", "--config", config, "--node", "orthanc", sent, unsent, "--json", "--wait", "20")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        report = json.loads(proc.stdout)
+        self.assertEqual(report["committed"], [sent_uid])
+        self.assertEqual([f["sop_instance_uid"] for f in report["failed"]], [unsent_uid])
+        self.assertIn("0x0112 (no such object instance)", report["failed"][0]["reason"])
+        self.assertNotIn("Badly formatted N-EVENT-REPORT", orthanc.log_text())
+
+
+if __name__ == "__main__":
+    unittest.main()

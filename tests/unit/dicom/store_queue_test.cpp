@@ -1,0 +1,206 @@
+// The persistent store-and-forward queue on disk: items survive reopening; an item caught mid-send
+// by a crash is queued again with the same UID; one process at a time owns a queue; the back-off
+// doubles with jitter up to its cap; refused objects fail, commitment reports commit (deleting the
+// local copy) or fail with the reason; a corrupt record or a lost copy is named, not ignored.
+#include "sonolink/dicom/store_queue.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "sonolink/dicom/store_forwarder.h"
+#include "sonolink/dicom/uid_generator.h"
+#include "sonolink/dicom/us_image_writer.h"
+
+namespace sonolink::dicom {
+namespace {
+
+namespace fs = std::filesystem;
+
+class StoreQueueTest : public ::testing::Test {
+protected:
+    fs::path dir = fs::temp_directory_path() / ("sonolink_queue_" + std::to_string(::getpid()));
+    UidGenerator uids = *UidGenerator::create(std::nullopt);
+    RetryPolicy policy{2.0, 16.0, 0.5, 60.0};
+
+    void SetUp() override {
+        fs::remove_all(dir);
+        fs::create_directories(dir / "exam");
+    }
+    void TearDown() override { fs::remove_all(dir); }
+
+    std::string queueDir() const { return (dir / "queue").string(); }
+
+    // A small US Image; returns its path.
+    std::string object(int n, std::string* uid = nullptr) {
+        UsImageObject o;
+        o.context.patient = {"Test^Queue", "Q-1", "", ""};
+        o.context.study = {uids.next(), "1", "", "20261130", "120000", "", ""};
+        o.context.series = {uids.next(), 1, "ABDOMEN"};
+        o.context.sopInstanceUid = uids.next();
+        o.frame = {8, 8, std::vector<std::uint8_t>(64, static_cast<std::uint8_t>(n)), 0.01, 0.01, "ABDOMINAL"};
+        const auto path = (dir / "exam" / ("img" + std::to_string(n) + ".dcm")).string();
+        EXPECT_TRUE(writeUsImage(path, o));
+        if (uid) *uid = o.context.sopInstanceUid;
+        return path;
+    }
+
+    std::unique_ptr<StoreQueue> open() {
+        auto q = StoreQueue::open(queueDir(), policy);
+        EXPECT_TRUE(q) << q.error().message();
+        return q ? std::move(*q) : nullptr;
+    }
+};
+
+TEST(RetryDelay, DoublesFromTheInitialDelayUpToTheCapLessTheJitter) {
+    const RetryPolicy p{2.0, 16.0, 0.5, 60.0};
+    EXPECT_DOUBLE_EQ(retryDelayS(p, 1, 0.0), 2.0);
+    EXPECT_DOUBLE_EQ(retryDelayS(p, 2, 0.0), 4.0);
+    EXPECT_DOUBLE_EQ(retryDelayS(p, 4, 0.0), 16.0);
+    EXPECT_DOUBLE_EQ(retryDelayS(p, 30, 0.0), 16.0);  // capped
+    EXPECT_DOUBLE_EQ(retryDelayS(p, 2, 1.0), 2.0);    // the most jitter takes half
+    EXPECT_DOUBLE_EQ(retryDelayS(p, 2, 0.5), 3.0);
+}
+
+TEST_F(StoreQueueTest, ItemsSurviveReopeningAndAnEnqueueIsNotRepeated) {
+    std::string uid;
+    const auto file = object(1, &uid);
+    {
+        auto q = open();
+        auto item = q->enqueue(file, "pacs", false);
+        ASSERT_TRUE(item) << item.error().message();
+        EXPECT_EQ(item->object.sopInstanceUid, uid);
+        EXPECT_EQ(item->state, ItemState::Queued);
+        EXPECT_TRUE(fs::exists(item->object.file));
+        EXPECT_NE(item->object.file, file);  // the queue's own copy
+        auto again = q->enqueue(file, "pacs", false);
+        ASSERT_TRUE(again);
+        EXPECT_EQ(again->id, item->id);
+        auto elsewhere = q->enqueue(file, "archive", false);
+        ASSERT_TRUE(elsewhere);
+        EXPECT_NE(elsewhere->id, item->id);
+    }
+    fs::remove(file);  // the original may go: the queue has a copy
+    auto q = open();
+    const auto items = q->items();
+    ASSERT_EQ(items.size(), 2u);
+    EXPECT_EQ(items[0].object.sopInstanceUid, uid);
+    EXPECT_EQ(items[0].node, "pacs");
+    EXPECT_FALSE(q->settled());
+}
+
+TEST_F(StoreQueueTest, OneProcessOwnsTheQueueButOthersMayReadIt) {
+    auto q = open();
+    ASSERT_TRUE(q->enqueue(object(1), "pacs", false));
+    auto second = StoreQueue::open(queueDir(), policy);
+    ASSERT_FALSE(second);
+    EXPECT_EQ(second.error().code(), ErrorCode::FailedPrecondition);
+    EXPECT_NE(second.error().message().find("in use by another process"), std::string::npos);
+    auto read = readQueue(queueDir());
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->size(), 1u);
+}
+
+TEST_F(StoreQueueTest, AnItemCaughtMidSendIsQueuedAgainWithItsUid) {
+    std::string uid;
+    {
+        auto q = open();
+        ASSERT_TRUE(q->enqueue(object(1, &uid), "pacs", false));
+        auto due = q->takeDue("pacs", nowMs(), 10);
+        ASSERT_TRUE(due);
+        ASSERT_EQ(due->size(), 1u);
+        EXPECT_EQ(q->items()[0].state, ItemState::Sending);
+        EXPECT_TRUE(q->takeDue("pacs", nowMs(), 10)->empty());  // not handed out twice
+        // destroyed here without an outcome: as if the process died
+    }
+    auto q = open();
+    const auto items = q->items();
+    ASSERT_EQ(items.size(), 1u);
+    EXPECT_EQ(items[0].state, ItemState::Queued);
+    EXPECT_EQ(items[0].object.sopInstanceUid, uid);
+    EXPECT_EQ(q->takeDue("pacs", nowMs(), 10)->size(), 1u);
+}
+
+TEST_F(StoreQueueTest, FailuresBackOffOrFailForGoodAndRetryRequeues) {
+    auto q = open();
+    const auto a = *q->enqueue(object(1), "pacs", false);
+    const auto b = *q->enqueue(object(2), "pacs", false);
+    const std::int64_t now = nowMs();
+    ASSERT_EQ(q->takeDue("pacs", now, 10)->size(), 2u);
+    ASSERT_TRUE(q->markFailed(a.id, Error(ErrorCode::Unavailable, "connection refused"), true, now));
+    ASSERT_TRUE(q->markFailed(b.id, Error(ErrorCode::InvalidArgument, "refused (status 0xA900)"), false, now));
+    const auto ra = *q->item(a.id);
+    EXPECT_EQ(ra.state, ItemState::Queued);
+    EXPECT_EQ(ra.attempts, 1);
+    EXPECT_EQ(ra.lastError, "connection refused");
+    EXPECT_GE(ra.nextAttemptAtMs, now + 1000);  // 2 s less up to half
+    EXPECT_LE(ra.nextAttemptAtMs, now + 2000);
+    EXPECT_TRUE(q->takeDue("pacs", now + 500, 10)->empty());
+    EXPECT_EQ(q->nextDueMs("pacs"), ra.nextAttemptAtMs);
+    const auto rb = *q->item(b.id);
+    EXPECT_EQ(rb.state, ItemState::Failed);
+    EXPECT_TRUE(fs::exists(rb.object.file));  // kept for the user's decision
+    ASSERT_TRUE(q->retry(b.id));
+    EXPECT_EQ(q->item(b.id)->state, ItemState::Queued);
+    EXPECT_FALSE(q->retry(a.id));  // only failed items
+}
+
+TEST_F(StoreQueueTest, CommitmentReportsCommitOrFailItems) {
+    auto q = open();
+    const auto a = *q->enqueue(object(1), "pacs", true);
+    const auto b = *q->enqueue(object(2), "pacs", true);
+    const std::int64_t now = nowMs();
+    ASSERT_EQ(q->takeDue("pacs", now, 10)->size(), 2u);
+    ASSERT_TRUE(q->markStored(a.id, 0, now));
+    ASSERT_TRUE(q->markStored(b.id, 0, now));
+    EXPECT_FALSE(q->settled());  // awaiting commitment
+    auto awaiting = q->awaitingCommitmentRequest("pacs", now);
+    ASSERT_EQ(awaiting.size(), 2u);
+    ASSERT_TRUE(q->markCommitmentRequested({a.id, b.id}, "2.25.1", now));
+    EXPECT_TRUE(q->awaitingCommitmentRequest("pacs", now + 1000).empty());
+    EXPECT_EQ(q->awaitingCommitmentRequest("pacs", now + 60'000).size(), 2u);  // timed out: ask again
+    ASSERT_TRUE(q->applyCommitment("2.25.1", {a.object.sopInstanceUid}, {{b.object.sopInstanceUid, "failure reason 0x0112"}}, now + 10));
+    EXPECT_EQ(q->item(a.id)->state, ItemState::Committed);
+    EXPECT_FALSE(fs::exists(a.object.file));
+    EXPECT_EQ(q->item(b.id)->state, ItemState::Failed);
+    EXPECT_NE(q->item(b.id)->lastError.find("0x0112"), std::string::npos);
+    EXPECT_TRUE(fs::exists(b.object.file));
+    EXPECT_TRUE(q->settled());
+}
+
+TEST_F(StoreQueueTest, ACorruptRecordIsNamedAndALostCopyFailsItsItem) {
+    std::string id;
+    {
+        auto q = open();
+        id = q->enqueue(object(1), "pacs", false)->id;
+        fs::remove(q->item(id)->object.file);
+    }
+    {
+        auto q = open();
+        const auto item = *q->item(id);
+        EXPECT_EQ(item.state, ItemState::Failed);
+        EXPECT_NE(item.lastError.find("is missing"), std::string::npos);
+    }
+    const auto record = fs::path(queueDir()) / "items" / (id + ".json");
+    std::ofstream(record) << "{ not json";
+    auto q = StoreQueue::open(queueDir(), policy);
+    ASSERT_FALSE(q);
+    EXPECT_EQ(q.error().code(), ErrorCode::DataLoss);
+    EXPECT_NE(q.error().message().find(record.string()), std::string::npos);
+}
+
+TEST_F(StoreQueueTest, ANonDicomFileIsRefusedAtTheDoor) {
+    const auto bogus = (dir / "exam" / "notes.txt").string();
+    std::ofstream(bogus) << "hello";
+    auto q = open();
+    auto item = q->enqueue(bogus, "pacs", false);
+    ASSERT_FALSE(item);
+    EXPECT_EQ(item.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(item.error().message().find(bogus), std::string::npos);
+    EXPECT_TRUE(q->items().empty());
+}
+
+}  // namespace
+}  // namespace sonolink::dicom
