@@ -10,6 +10,8 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "sonolink/app/dicom_setup.h"
+#include "sonolink/config/config_loader.h"
 #include "sonolink/dicom/pacs_client.h"
 
 namespace sonolink::cli {
@@ -18,12 +20,16 @@ namespace {
 struct DicomOptions {
     dicom::PacsNode node{"", "127.0.0.1", 104};
     dicom::AssociationSettings association;
+    std::string configFile;
+    std::string nodeName;
     std::vector<std::string> files;
     bool json = false;
 };
 
 void addNodeOptions(CLI::App& cmd, DicomOptions& o) {
-    cmd.add_option("--aet", o.node.aeTitle, "The PACS's (called) AE title")->required();
+    auto* config = cmd.add_option("--config", o.configFile, "Configuration file (JSON) with dicom.nodes")->check(CLI::ExistingFile);
+    auto* node = cmd.add_option("--node", o.nodeName, "A configured node's name (with --config): its address, TLS, our AE title")->needs(config);
+    cmd.add_option("--aet", o.node.aeTitle, "The PACS's (called) AE title")->excludes(node);
     cmd.add_option("--host", o.node.host, "The PACS's host")->capture_default_str();
     cmd.add_option("--port", o.node.port, "The PACS's port")->check(CLI::Range(1, 65535))->capture_default_str();
     cmd.add_option("--calling-aet", o.association.callingAeTitle, "This workstation's AE title")->capture_default_str();
@@ -33,19 +39,46 @@ void addNodeOptions(CLI::App& cmd, DicomOptions& o) {
 
 int exitFor(const Error& e) { return e.code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed; }
 
-int runEcho(const DicomOptions& o) {
+// --node NAME --config F: the node, TLS identity and our AE title as configured.
+Status resolveNode(DicomOptions& o) {
+    if (o.nodeName.empty()) {
+        if (o.node.aeTitle.empty()) return fail(ErrorCode::InvalidArgument, "name the PACS with --aet (and --host, --port) or --node with --config");
+        return {};
+    }
+    auto loaded = config::loadConfigFile(o.configFile);
+    if (!loaded) return fail(std::move(loaded.error()));
+    auto destination = app::destinationNamed(loaded->dicom, o.nodeName);
+    if (!destination) return fail(std::move(destination.error()));
+    o.node = destination->node;
+    o.association = app::associationFrom(loaded->dicom);
+    return {};
+}
+
+int reportResolveFailure(const char* command, const DicomOptions& o, const Error& e) {
+    std::cerr << "sonolink-cli dicom " << command << ": " << e.message() << '\n';
+    for (const auto& detail : e.details()) std::cerr << "  " << detail << '\n';
+    return o.nodeName.empty() ? kExitUsage : kExitFailed;
+}
+
+int runEcho(DicomOptions& o) {
+    if (auto ok = resolveNode(o); !ok) {
+        return reportResolveFailure("echo", o, ok.error());
+    }
     auto result = dicom::echo(o.node, o.association);
     if (o.json) {
         std::cout << nlohmann::json{{"ok", static_cast<bool>(result)}, {"error", result ? "" : result.error().message()}}.dump(2) << '\n';
     } else if (result) {
-        std::cout << fmt::format("C-ECHO to {} at {}:{}: ok\n", o.node.aeTitle, o.node.host, o.node.port);
+        std::cout << fmt::format("C-ECHO to {} at {}:{}{}: ok\n", o.node.aeTitle, o.node.host, o.node.port, o.node.tls ? " (TLS)" : "");
     } else {
         std::cerr << "sonolink-cli dicom echo: " << result.error().message() << '\n';
     }
     return result ? kExitOk : exitFor(result.error());
 }
 
-int runSend(const DicomOptions& o) {
+int runSend(DicomOptions& o) {
+    if (auto ok = resolveNode(o); !ok) {
+        return reportResolveFailure("send", o, ok.error());
+    }
     nlohmann::json report = nlohmann::json::array();
     int exitCode = kExitOk;
     for (const auto& file : o.files) {

@@ -161,3 +161,22 @@ def sonolink_config(path, nodes, station_port=11112, queue_dir=None, tls=None, *
     with open(path, "w") as f:
         json.dump({"dicom": section}, f)
     return path
+
+
+def make_certificates(directory, names=("orthanc", "sonolink")):
+    """A test CA and, per name, a key and a certificate it signs (openssl, RSA 2048, 1 day).
+    Returns {name: {"certificate", "key"}, "ca": path, "ca_key": path}."""
+    def openssl(*args):
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+    os.makedirs(directory, exist_ok=True)
+    out = {"ca": os.path.join(directory, "ca.pem"), "ca_key": os.path.join(directory, "ca.key")}
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=SonoLink Test CA",
+            "-keyout", out["ca_key"], "-out", out["ca"])
+    for name in names:
+        key, csr, cert = (os.path.join(directory, f"{name}.{ext}") for ext in ("key", "csr", "pem"))
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={name}", "-keyout", key, "-out", csr)
+        openssl("x509", "-req", "-in", csr, "-CA", out["ca"], "-CAkey", out["ca_key"], "-CAcreateserial", "-days", "1",
+                "-out", cert)
+        out[name] = {"certificate": cert, "key": key}
+    return out

@@ -32,7 +32,8 @@ Error associationError(const PacsNode& node, const OFCondition& c) {
     std::string hint;
     if (!node.tls && text.find("Peer aborted") != std::string::npos) {
         hint = " (if this port is TLS-only, set tls for this node)";
-    } else if (node.tls && (text.find("TLS") != std::string::npos || text.find("certificate") != std::string::npos)) {
+    } else if (node.tls && (text.find("TLS") != std::string::npos || text.find("SSL") != std::string::npos ||
+                            text.find("certificate") != std::string::npos)) {
         hint = " (check the certificates: ours, and the CA we trust for the peer)";
     }
     return Error(rejected ? ErrorCode::FailedPrecondition : ErrorCode::Unavailable,
