@@ -18,6 +18,8 @@ void addDicomCommand(CLI::App& app, int& exitCode);
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // `dicom queue ...` and `dicom commit`, registered on the dicom subcommand.
 void addDicomQueueCommands(CLI::App& dicom, int& exitCode);
+// `dicom worklist`, registered on the dicom subcommand.
+void addDicomWorklistCommand(CLI::App& dicom, int& exitCode);
 // Prints version, git hash, build type and built optional parts.
 int printVersion(bool json);
 

@@ -111,6 +111,7 @@ void addDicomCommand(CLI::App& app, int& exitCode) {
     addNodeOptions(*sendCmd, *sendOptions);
     sendCmd->callback([sendOptions, &exitCode] { exitCode = runSend(*sendOptions); });
     addDicomQueueCommands(*dicomCmd, exitCode);
+    addDicomWorklistCommand(*dicomCmd, exitCode);
 }
 
 }  // namespace sonolink::cli

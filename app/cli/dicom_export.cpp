@@ -10,6 +10,7 @@
 #include "sonolink/dicom/uid_generator.h"
 #include "sonolink/dicom/us_image_writer.h"
 #include "sonolink/util/build_info.h"
+#include "worklist_json.h"
 
 namespace sonolink::cli {
 namespace {
@@ -57,6 +58,11 @@ Status DicomExport::write(const beamform::PixelGrid& grid) const {
     context.sopInstanceUid = uids->next();
     context.contentDate = date;
     context.contentTime = time;
+    if (!options_.worklistFile.empty()) {
+        auto item = readWorklistItem(options_.worklistFile, options_.worklistIndex);
+        if (!item) return fail(std::move(item.error()));
+        dicom::applyWorklistItem(*item, context);
+    }
     std::vector<dicom::BModeFrame> frames;
     for (const auto& pixels : frames_) {
         frames.push_back({static_cast<int>(grid.z.size()), static_cast<int>(grid.x.size()), pixels, *dx, *dz, "ABDOMINAL"});

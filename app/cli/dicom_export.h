@@ -20,6 +20,8 @@ struct DicomExportOptions {
     std::string patientId;
     std::string uidRoot;       // empty: 2.25 UUID-derived UIDs
     double frameTimeMs = 0;    // cine frame time; 0: 1000 / 30
+    std::string worklistFile;  // `dicom worklist --json` output: the exam's patient and order
+    std::size_t worklistIndex = 0;
 };
 
 class DicomExport {

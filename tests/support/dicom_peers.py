@@ -180,3 +180,54 @@ def make_certificates(directory, names=("orthanc", "sonolink")):
                 "-out", cert)
         out[name] = {"certificate": cert, "key": key}
     return out
+
+
+WORKLIST_DUMP = """(0008,0005) CS  [ISO_IR 192]
+(0008,0050) SH  [ACC0001]
+(0008,0090) PN  [Li^Na]
+(0010,0010) PN  [Wang^Xiaoming=王^小明]
+(0010,0020) LO  [P0001]
+(0010,0030) DA  [19800101]
+(0010,0040) CS  [M]
+(0020,000d) UI  [{study_uid}]
+(0032,1060) LO  [US ABDOMEN]
+(0040,0100) SQ
+(fffe,e000) -
+(0008,0060) CS  [US]
+(0040,0001) AE  [{station}]
+(0040,0002) DA  [{date}]
+(0040,0003) TM  [090000]
+(0040,0006) PN  []
+(0040,0007) LO  [Abdominal ultrasound]
+(0040,0009) SH  [SPS0001]
+(0040,0010) SH  [USROOM1]
+(0040,0011) SH  []
+(fffe,e00d) -
+(fffe,e0dd) -
+(0040,1001) SH  [RP0001]
+"""
+
+
+class Wlmscpfs:
+    """dcmtk's worklist server on one seeded item (Chinese name, UTF-8) scheduled for station on
+    date. keep_charset: -csk (answers name their character set); else dcmtk's default -cs0,
+    which drops it. extra: e.g. --sleep-before S."""
+
+    def __init__(self, workdir, port, station="SONOLINK", date="20261130", study_uid="2.25.1234567890",
+                 keep_charset=True, extra=()):
+        self.aet = "WLMSCP"
+        db = os.path.join(workdir, "wl")
+        aet_dir = os.path.join(db, self.aet)
+        os.makedirs(aet_dir, exist_ok=True)
+        open(os.path.join(aet_dir, "lockfile"), "w").close()
+        dump = os.path.join(workdir, "item.dump")
+        with open(dump, "w", encoding="utf-8") as f:
+            f.write(WORKLIST_DUMP.format(study_uid=study_uid, station=station, date=date))
+        subprocess.run(["dump2dcm", "-g", dump, os.path.join(aet_dir, "item.wl")], check=True, capture_output=True)
+        self.port = port
+        self.process = subprocess.Popen(["wlmscpfs", "-s", "-dfp", db, "-csk" if keep_charset else "-cs0", *extra, str(port)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_port(port, process=self.process)
+
+    def stop(self):
+        stop(self.process)

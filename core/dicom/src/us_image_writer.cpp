@@ -60,6 +60,23 @@ private:
     Status status_;
 };
 
+// General Series' Request Attributes Sequence: the order (from the worklist) this image fulfils.
+Status putRequestAttributes(DcmDataset& ds, const InstanceContext& c) {
+    const auto& r = c.request;
+    if (r.requestedProcedureId.empty() && r.scheduledProcedureStepId.empty()) return {};
+    DcmItem* item = nullptr;
+    if (ds.findOrCreateSequenceItem(DCM_RequestAttributesSequence, item, 0).bad() || item == nullptr) {
+        return fail(ErrorCode::Internal, "cannot create the Request Attributes Sequence");
+    }
+    Puts put(*item);
+    put.string(DCM_RequestedProcedureID, r.requestedProcedureId).string(DCM_ScheduledProcedureStepID, r.scheduledProcedureStepId);
+    if (!r.requestedProcedureDescription.empty()) put.string(DCM_RequestedProcedureDescription, r.requestedProcedureDescription);
+    if (!r.scheduledProcedureStepDescription.empty()) put.string(DCM_ScheduledProcedureStepDescription, r.scheduledProcedureStepDescription);
+    if (!c.study.accessionNumber.empty()) put.string(DCM_AccessionNumber, c.study.accessionNumber);
+    put.string(DCM_StudyInstanceUID, c.study.instanceUid);
+    return put.status();
+}
+
 // Everything but the pixel data and the multi-frame attributes.
 Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, const char* sopClassUid) {
     Puts put(ds);
@@ -90,6 +107,7 @@ Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, 
         .string(DCM_SoftwareVersions, c.equipment.softwareVersions)
         .string(DCM_StationName, c.equipment.stationName);
     if (!c.study.description.empty()) put.string(DCM_StudyDescription, c.study.description);
+    if (auto ok = putRequestAttributes(ds, c); !ok) return ok;
     // General Image, US Image, Image Pixel
     put.string(DCM_InstanceNumber, std::to_string(c.instanceNumber))
         .string(DCM_PatientOrientation, "")

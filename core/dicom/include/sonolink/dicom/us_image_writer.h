@@ -37,6 +37,15 @@ struct Series {
     std::string bodyPartExamined = "ABDOMEN";
 };
 
+// The order an exam fulfils (from the worklist): written as the Request Attributes Sequence
+// when a requested procedure or scheduled step is named.
+struct RequestAttributes {
+    std::string requestedProcedureId;
+    std::string requestedProcedureDescription;
+    std::string scheduledProcedureStepId;
+    std::string scheduledProcedureStepDescription;
+};
+
 struct Equipment {
     std::string manufacturer = "SonoLink";
     std::string modelName;
@@ -60,6 +69,7 @@ struct InstanceContext {
     Study study;
     Series series;
     Equipment equipment;
+    RequestAttributes request;
     std::string sopInstanceUid;
     int instanceNumber = 1;
     std::string contentDate;  // YYYYMMDD

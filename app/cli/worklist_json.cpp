@@ -1,0 +1,51 @@
+#include "worklist_json.h"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace sonolink::cli {
+
+using nlohmann::json;
+
+json toJson(const dicom::WorklistItem& i) {
+    return {{"patient_name", i.patient.name}, {"patient_id", i.patient.id}, {"patient_birth_date", i.patient.birthDate},
+            {"patient_sex", i.patient.sex}, {"accession_number", i.accessionNumber}, {"study_instance_uid", i.studyInstanceUid},
+            {"referring_physician", i.referringPhysician}, {"requested_procedure_id", i.requestedProcedureId},
+            {"requested_procedure_description", i.requestedProcedureDescription},
+            {"scheduled_procedure_step_id", i.scheduledProcedureStepId},
+            {"scheduled_procedure_step_description", i.scheduledProcedureStepDescription},
+            {"scheduled_station_ae_title", i.scheduledStationAeTitle}, {"scheduled_start_date", i.scheduledStartDate},
+            {"scheduled_start_time", i.scheduledStartTime}, {"modality", i.modality},
+            {"character_set_assumed", i.characterSetAssumed}};
+}
+
+Result<dicom::WorklistItem> readWorklistItem(const std::string& file, std::size_t index) {
+    std::ifstream in(file);
+    if (!in) return fail(ErrorCode::NotFound, fmt::format("cannot open worklist file {}", file));
+    try {
+        const auto all = json::parse(in);
+        if (!all.is_array()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: expected the JSON array `dicom worklist --json` prints", file));
+        if (index >= all.size()) return fail(ErrorCode::InvalidArgument, fmt::format("{} holds {} items; there is no item {}", file, all.size(), index));
+        const auto& j = all[index];
+        auto get = [&](const char* key) { return j.value(key, std::string()); };
+        dicom::WorklistItem i;
+        i.patient = {get("patient_name"), get("patient_id"), get("patient_birth_date"), get("patient_sex")};
+        i.accessionNumber = get("accession_number");
+        i.studyInstanceUid = get("study_instance_uid");
+        i.referringPhysician = get("referring_physician");
+        i.requestedProcedureId = get("requested_procedure_id");
+        i.requestedProcedureDescription = get("requested_procedure_description");
+        i.scheduledProcedureStepId = get("scheduled_procedure_step_id");
+        i.scheduledProcedureStepDescription = get("scheduled_procedure_step_description");
+        i.scheduledStationAeTitle = get("scheduled_station_ae_title");
+        i.scheduledStartDate = get("scheduled_start_date");
+        i.scheduledStartTime = get("scheduled_start_time");
+        i.modality = get("modality");
+        return i;
+    } catch (const json::exception& e) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: not a worklist: {}", file, e.what()));
+    }
+}
+
+}  // namespace sonolink::cli
