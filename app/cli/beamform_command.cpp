@@ -211,6 +211,10 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--patient-name", o->dicom.patientName, "With --dicom: the patient's name (DICOM PN, UTF-8)");
     cmd->add_option("--patient-id", o->dicom.patientId, "With --dicom: the patient ID");
     cmd->add_option("--uid-root", o->dicom.uidRoot, "With --dicom: the organisation's UID root (default: 2.25 UUID-derived UIDs)");
+    cmd->add_option("--dicom-compression", o->dicom.compression, "With --dicom: none, rle or jpeg-ls (lossless)")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, dicom::Compression>{
+            {"none", dicom::Compression::None}, {"rle", dicom::Compression::Rle}, {"jpeg-ls", dicom::Compression::JpegLs}}));
+    cmd->add_flag("--depth-scale", o->dicom.depthScale, "With --dicom: RGB with a colour depth scale burnt in (ticks every 5 mm)");
     cmd->add_option("--worklist", o->dicom.worklistFile, "With --dicom: the exam's patient and order from `dicom worklist --json` output")->check(CLI::ExistingFile);
     cmd->add_option("--worklist-index", o->dicom.worklistIndex, "With --worklist: which item (default 0)");
     cmd->add_option("--frame-time-ms", o->dicom.frameTimeMs, "With --dicom and several frames: the cine's frame time in ms (default 33.3)");

@@ -27,6 +27,28 @@ Result<double> spacingCm(const std::vector<double>& axis, const char* name) {
     return std::abs(step) * 100;
 }
 
+// Grey to RGB with a depth scale burnt in: a yellow tick on the right edge every 5 mm of depth,
+// twice as long at each whole centimetre. Graphics only, no patient data (Burned In Annotation NO).
+std::vector<std::uint8_t> withDepthScale(const std::vector<std::uint8_t>& grey, const beamform::PixelGrid& grid) {
+    const auto columns = grid.x.size();
+    std::vector<std::uint8_t> rgb;
+    rgb.reserve(grey.size() * 3);
+    for (auto v : grey) rgb.insert(rgb.end(), {v, v, v});
+    const double stepMm = std::abs(grid.z.back() - grid.z.front()) * 1000.0 / static_cast<double>(grid.z.size() - 1);
+    for (std::size_t row = 0; row < grid.z.size(); ++row) {
+        const double mm = grid.z[row] * 1000.0;
+        const double nearest5 = std::round(mm / 5.0) * 5.0;
+        if (std::abs(mm - nearest5) > stepMm / 2) continue;  // the row nearest each 5 mm mark
+        const bool wholeCm = std::fmod(std::abs(nearest5), 10.0) < 1e-9;
+        const std::size_t length = std::min<std::size_t>(columns, wholeCm ? 10 : 5);
+        for (std::size_t c = columns - length; c < columns; ++c) {
+            auto* p = &rgb[(row * columns + c) * 3];
+            p[0] = 255, p[1] = 220, p[2] = 0;
+        }
+    }
+    return rgb;
+}
+
 }  // namespace
 
 void DicomExport::addFrame(std::span<const float> db, double dynamicRangeDb) {
@@ -65,10 +87,11 @@ Status DicomExport::write(const beamform::PixelGrid& grid) const {
     }
     std::vector<dicom::BModeFrame> frames;
     for (const auto& pixels : frames_) {
-        frames.push_back({static_cast<int>(grid.z.size()), static_cast<int>(grid.x.size()), pixels, *dx, *dz, "ABDOMINAL"});
+        frames.push_back({static_cast<int>(grid.z.size()), static_cast<int>(grid.x.size()), options_.depthScale ? withDepthScale(pixels, grid) : pixels,
+                          *dx, *dz, "ABDOMINAL", options_.depthScale ? 3 : 1});
     }
-    if (frames.size() == 1) return dicom::writeUsImage(options_.file, {context, frames.front()});
-    return dicom::writeUsCine(options_.file, {context, frames, options_.frameTimeMs > 0 ? options_.frameTimeMs : 1000.0 / 30});
+    if (frames.size() == 1) return dicom::writeUsImage(options_.file, {context, frames.front()}, options_.compression);
+    return dicom::writeUsCine(options_.file, {context, frames, options_.frameTimeMs > 0 ? options_.frameTimeMs : 1000.0 / 30}, options_.compression);
 }
 
 }  // namespace sonolink::cli

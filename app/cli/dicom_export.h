@@ -1,6 +1,7 @@
 // DicomExport: beamformed dB images collected frame by frame and written as one DICOM object,
 // a US Image (one frame) or a US Multi-frame Image (a cine), calibrated from the pixel grid
-// (evenly spaced x and z). Used by `sonolink-cli beamform --dicom FILE`.
+// (evenly spaced x and z), optionally RGB with a colour depth scale burnt in and losslessly
+// compressed. Used by `sonolink-cli beamform --dicom FILE`.
 // Thread contract: one thread.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "sonolink/beamform/beamform_types.h"
+#include "sonolink/dicom/us_image_writer.h"
 #include "sonolink/util/result.h"
 
 namespace sonolink::cli {
@@ -22,6 +24,8 @@ struct DicomExportOptions {
     double frameTimeMs = 0;    // cine frame time; 0: 1000 / 30
     std::string worklistFile;  // `dicom worklist --json` output: the exam's patient and order
     std::size_t worklistIndex = 0;
+    dicom::Compression compression = dicom::Compression::None;
+    bool depthScale = false;   // RGB, with a yellow depth scale (ticks every 5 mm) on the right edge
 };
 
 class DicomExport {

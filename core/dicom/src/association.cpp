@@ -2,21 +2,14 @@
 
 #include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmtls/tlslayer.h>
-#include <dcmtk/oflog/oflog.h>
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <mutex>
 
 namespace sonolink::dicom {
 
 std::string describe(const PacsNode& node) {
     return fmt::format("PACS {} at {}:{}{}", node.aeTitle, node.host, node.port, node.tls ? " (TLS)" : "");
-}
-
-void quietDcmtk() {
-    static std::once_flag once;
-    std::call_once(once, [] { OFLog::configure(OFLogger::WARN_LOG_LEVEL); });
 }
 
 std::vector<std::string> uncompressedSyntaxes() {

@@ -12,6 +12,7 @@
 
 #include <dcmtk/dcmnet/scu.h>
 
+#include "codecs.h"
 #include "sonolink/dicom/pacs_node.h"
 #include "sonolink/util/result.h"
 
@@ -20,8 +21,6 @@ class DcmTLSTransportLayer;
 namespace sonolink::dicom {
 
 std::string describe(const PacsNode& node);
-// DCMTK's own log chatter ("Requesting Association", ...) kept to warnings and errors.
-void quietDcmtk();
 
 struct PresentationContext {
     std::string abstractSyntax;

@@ -7,6 +7,7 @@
 #include <dcmtk/dcmdata/dcuid.h>
 #include <fmt/format.h>
 
+#include "codecs.h"
 #include "sonolink/dicom/uid_generator.h"
 
 namespace sonolink::dicom {
@@ -16,14 +17,18 @@ Status validateFrame(const BModeFrame& f, const BModeFrame& first, std::size_t i
     if (f.rows <= 0 || f.columns <= 0 || f.rows > 65535 || f.columns > 65535) {
         return fail(ErrorCode::InvalidArgument, fmt::format("frame {} of {} x {} pixels: rows and columns must be 1 to 65535", index, f.rows, f.columns));
     }
-    if (f.pixels.size() != static_cast<std::size_t>(f.rows) * static_cast<std::size_t>(f.columns)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("frame {} holds {} pixels, {} x {} need {}", index, f.pixels.size(), f.rows, f.columns,
-                                                            static_cast<std::size_t>(f.rows) * static_cast<std::size_t>(f.columns)));
+    if (f.samplesPerPixel != 1 && f.samplesPerPixel != 3) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame {}: {} samples per pixel; 1 (grey) or 3 (RGB)", index, f.samplesPerPixel));
+    }
+    const auto needed = static_cast<std::size_t>(f.rows) * static_cast<std::size_t>(f.columns) * static_cast<std::size_t>(f.samplesPerPixel);
+    if (f.pixels.size() != needed) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame {} holds {} {}, {} x {} need {}", index, f.pixels.size(),
+                                                            f.samplesPerPixel == 1 ? "pixels" : "samples", f.rows, f.columns, needed));
     }
     if (!(f.cmPerPixelX > 0) || !(f.cmPerPixelY > 0) || !std::isfinite(f.cmPerPixelX) || !std::isfinite(f.cmPerPixelY)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("frame {}: calibration {} x {} cm per pixel: both must be positive", index, f.cmPerPixelX, f.cmPerPixelY));
     }
-    if (f.rows != first.rows || f.columns != first.columns || f.cmPerPixelX != first.cmPerPixelX || f.cmPerPixelY != first.cmPerPixelY) {
+    if (f.rows != first.rows || f.columns != first.columns || f.samplesPerPixel != first.samplesPerPixel || f.cmPerPixelX != first.cmPerPixelX || f.cmPerPixelY != first.cmPerPixelY) {
         return fail(ErrorCode::InvalidArgument, fmt::format("frame {} differs from frame 0 in size or calibration (a cine has one geometry)", index));
     }
     return {};
@@ -116,14 +121,15 @@ Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, 
         .string(DCM_BurnedInAnnotation, "NO")
         .string(DCM_ImageType, "ORIGINAL\\PRIMARY\\" + f.imageTypeValue3 + "\\0001")  // 0001: 2D imaging
         .string(DCM_LossyImageCompression, "00")
-        .u16(DCM_SamplesPerPixel, 1)
-        .string(DCM_PhotometricInterpretation, "MONOCHROME2")
+        .u16(DCM_SamplesPerPixel, static_cast<Uint16>(f.samplesPerPixel))
+        .string(DCM_PhotometricInterpretation, f.samplesPerPixel == 3 ? "RGB" : "MONOCHROME2")
         .u16(DCM_Rows, static_cast<Uint16>(f.rows))
         .u16(DCM_Columns, static_cast<Uint16>(f.columns))
         .u16(DCM_BitsAllocated, 8)
         .u16(DCM_BitsStored, 8)
         .u16(DCM_HighBit, 7)
         .u16(DCM_PixelRepresentation, 0);
+    if (f.samplesPerPixel == 3) put.u16(DCM_PlanarConfiguration, 0);
     if (auto ok = put.status(); !ok) return ok;
     // US Region Calibration: one 2D tissue region over the whole image, cm per pixel.
     DcmItem* region = nullptr;
@@ -147,29 +153,35 @@ Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, 
     return regionPut.status();
 }
 
-Status save(DcmFileFormat& file, const std::vector<const BModeFrame*>& frames, const std::string& path) {
+Status save(DcmFileFormat& file, const std::vector<const BModeFrame*>& frames, const std::string& path, Compression compression) {
     std::vector<std::uint8_t> pixels;
     for (const auto* f : frames) pixels.insert(pixels.end(), f->pixels.begin(), f->pixels.end());
     if (auto c = file.getDataset()->putAndInsertUint8Array(DCM_PixelData, pixels.data(), static_cast<unsigned long>(pixels.size())); c.bad()) {
         return fail(ErrorCode::Internal, fmt::format("cannot set the pixel data: {}", c.text()));
     }
-    if (auto c = file.saveFile(path.c_str(), EXS_LittleEndianExplicit); c.bad()) {
-        return fail(ErrorCode::DataLoss, fmt::format("cannot write {}: {}", path, c.text()));
-    }
-    return {};
+    return saveEncoded(file, path, compression);
 }
 
 }  // namespace
 
-Status writeUsImage(const std::string& path, const UsImageObject& o) {
+std::string transferSyntaxUid(Compression compression) {
+    switch (compression) {
+        case Compression::Rle: return UID_RLELosslessTransferSyntax;
+        case Compression::JpegLs: return UID_JPEGLSLosslessTransferSyntax;
+        case Compression::None: break;
+    }
+    return UID_LittleEndianExplicitTransferSyntax;
+}
+
+Status writeUsImage(const std::string& path, const UsImageObject& o, Compression compression) {
     if (auto ok = validateFrame(o.frame, o.frame, 0); !ok) return ok;
     if (auto ok = validateContext(o.context); !ok) return ok;
     DcmFileFormat file;
     if (auto ok = putCommon(*file.getDataset(), o.context, o.frame, UID_UltrasoundImageStorage); !ok) return ok;
-    return save(file, {&o.frame}, path);
+    return save(file, {&o.frame}, path, compression);
 }
 
-Status writeUsCine(const std::string& path, const UsCineObject& o) {
+Status writeUsCine(const std::string& path, const UsCineObject& o, Compression compression) {
     if (o.frames.empty()) return fail(ErrorCode::InvalidArgument, "a cine needs at least one frame");
     for (std::size_t i = 0; i < o.frames.size(); ++i) {
         if (auto ok = validateFrame(o.frames[i], o.frames[0], i); !ok) return ok;
@@ -191,7 +203,7 @@ Status writeUsCine(const std::string& path, const UsCineObject& o) {
     if (auto ok = put.status(); !ok) return ok;
     std::vector<const BModeFrame*> frames;
     for (const auto& f : o.frames) frames.push_back(&f);
-    return save(file, frames, path);
+    return save(file, frames, path, compression);
 }
 
 }  // namespace sonolink::dicom

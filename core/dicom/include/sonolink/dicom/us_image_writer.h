@@ -1,9 +1,9 @@
 // writeUsImage() / writeUsCine(): B-mode frames as a DICOM Ultrasound Image (single frame) or
-// Ultrasound Multi-frame Image (cine, with Cine and Multi-frame modules), 8-bit MONOCHROME2, with
-// the Patient, General Study, General Series, General Equipment, General Image, Image
-// Pixel, US Region Calibration (physical deltas in cm, so viewers measure in mm), US Image and
-// SOP Common modules; UTF-8 text (ISO_IR 192), Explicit VR Little Endian. Plain C++ interface:
-// DCMTK stays inside. Thread contract: a pure function (writes only its own file).
+// Ultrasound Multi-frame Image (cine, with Cine and Multi-frame modules), 8-bit MONOCHROME2 (RGB
+// where colour overlays are burnt in), with the Patient, General Study, General Series, General
+// Equipment, General Image, Image Pixel, US Region Calibration (physical deltas in cm, so viewers
+// measure in mm), US Image and SOP Common modules; UTF-8 text (ISO_IR 192); Explicit VR Little
+// Endian, or lossless RLE / JPEG-LS. DCMTK stays inside. Thread contract: pure functions.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +61,7 @@ struct BModeFrame {
     double cmPerPixelX = 0;            // lateral
     double cmPerPixelY = 0;            // depth
     std::string imageTypeValue3 = "ABDOMINAL";  // the exam's defined term (PS3.3 C.8.5.6.1.1)
+    int samplesPerPixel = 1;           // 1: MONOCHROME2; 3: RGB, pixel-interleaved (R, G, B per pixel)
 };
 
 // What every object of an exam carries besides its pixels.
@@ -88,11 +89,15 @@ struct UsCineObject {
     double frameTimeMs = 0;
 };
 
+// Lossless encodings of the pixel data: RLE (in the STD-US media profile) or JPEG-LS.
+enum class Compression { None, Rle, JpegLs };
+[[nodiscard]] std::string transferSyntaxUid(Compression compression);
+
 // InvalidArgument naming the bad field (sizes, UIDs, calibration); DataLoss if the file cannot be
 // written.
-[[nodiscard]] Status writeUsImage(const std::string& path, const UsImageObject& object);
+[[nodiscard]] Status writeUsImage(const std::string& path, const UsImageObject& object, Compression compression = Compression::None);
 // The same as an Ultrasound Multi-frame Image with the Cine and Multi-frame modules (Frame
 // Increment Pointer to Frame Time, Cine Rate).
-[[nodiscard]] Status writeUsCine(const std::string& path, const UsCineObject& object);
+[[nodiscard]] Status writeUsCine(const std::string& path, const UsCineObject& object, Compression compression = Compression::None);
 
 }  // namespace sonolink::dicom
