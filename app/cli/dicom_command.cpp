@@ -81,8 +81,7 @@ int runSend(DicomOptions& o) {
     }
     nlohmann::json report = nlohmann::json::array();
     int exitCode = kExitOk;
-    for (const auto& file : o.files) {
-        auto result = dicom::store(o.node, file, o.association);
+    auto record = [&](const std::string& file, const Result<dicom::StoreResult>& result) {
         report.push_back({{"file", file}, {"ok", static_cast<bool>(result)}, {"status", result ? result->status : 0},
                           {"error", result ? "" : result.error().message()}});
         if (!result) {
@@ -91,6 +90,23 @@ int runSend(DicomOptions& o) {
         } else if (!o.json) {
             std::cout << fmt::format("{}: stored (status 0x{:04X}{})\n", file, result->status, result->warning ? ", a warning" : "");
         }
+    };
+    std::vector<dicom::ObjectInfo> objects;
+    for (const auto& file : o.files) {
+        auto info = dicom::inspectObject(file);
+        if (info) objects.push_back(*info);
+        else record(file, fail(std::move(info.error())));
+    }
+    // One association for them all, like storescu; what it did not reach is reported as not sent.
+    std::vector<bool> done(objects.size(), false);
+    const auto sent = dicom::storeAll(o.node, objects, o.association, [&](std::size_t i, const Result<dicom::StoreResult>& r) {
+        done[i] = true;
+        record(objects[i].file, r);
+    });
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        if (done[i]) continue;
+        record(objects[i].file, sent ? Result<dicom::StoreResult>(fail(ErrorCode::Unavailable, "not sent: the association ended before its turn"))
+                                     : Result<dicom::StoreResult>(fail(sent.error())));
     }
     if (o.json) std::cout << report.dump(2) << '\n';
     return exitCode;

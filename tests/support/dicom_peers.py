@@ -93,7 +93,7 @@ class Orthanc:
     the SonoLink station, registered so that Orthanc accepts its storage commitment requests and
     sends the reports there. tls: dict of Orthanc's TLS files (certificate, key, ca)."""
 
-    def __init__(self, workdir, station=("SONOLINK", 11112), tls=None, extra=None):
+    def __init__(self, workdir, station=("SONOLINK", 11112), tls=None, extra=None, env=None):
         self.dicom_port, self.http_port = free_port(), free_port()
         db = os.path.join(workdir, "orthanc-db")
         os.makedirs(db, exist_ok=True)
@@ -115,7 +115,8 @@ class Orthanc:
             json.dump(config, f)
         self.log_path = os.path.join(workdir, "orthanc.log")
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(["/usr/sbin/Orthanc", self.config_path], stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(["/usr/sbin/Orthanc", self.config_path], stdout=self.log, stderr=subprocess.STDOUT,
+                                        env={**os.environ, **(env or {})})
         deadline = time.monotonic() + 30
         while True:
             try:

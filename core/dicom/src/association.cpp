@@ -36,7 +36,7 @@ Error associationError(const PacsNode& node, const OFCondition& c) {
 }  // namespace
 
 Association::Association(const PacsNode& node, const AssociationSettings& settings) : node_(node), settings_(settings) {
-    quietDcmtk();
+    setUpDcmtk();
     scu_.setAETitle(settings.callingAeTitle.c_str());
     scu_.setPeerAETitle(node.aeTitle.c_str());
     scu_.setPeerHostName(node.host.c_str());

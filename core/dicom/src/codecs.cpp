@@ -11,17 +11,21 @@
 #include <dcmtk/dcmdata/dcxfer.h>
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <mutex>
 
 namespace sonolink::dicom {
 
-void quietDcmtk() {
+void setUpDcmtk() {
     static std::once_flag once;
-    std::call_once(once, [] { OFLog::configure(OFLogger::WARN_LOG_LEVEL); });
+    std::call_once(once, [] {
+        OFLog::configure(OFLogger::WARN_LOG_LEVEL);
+        ::setenv("TCP_NODELAY", "1", /*overwrite=*/0);
+    });
 }
 
 void registerCodecs() {
-    quietDcmtk();
+    setUpDcmtk();
     static std::once_flag once;
     std::call_once(once, [] {
         DcmRLEEncoderRegistration::registerCodecs();

@@ -56,7 +56,7 @@ Status syncDirectoryOf(const std::string& path) {
 
 // Writes through fill(fd) into path + ".tmp", then syncs and renames it into place.
 template <typename Fill>
-Status writeThroughTemp(const std::string& path, Fill fill) {
+Status writeThroughTemp(const std::string& path, Fill fill, Sync sync = Sync::Durable) {
     const std::string temp = path + ".tmp";
     {
         Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
@@ -65,7 +65,7 @@ Status writeThroughTemp(const std::string& path, Fill fill) {
             ::unlink(temp.c_str());
             return ok;
         }
-        if (::fsync(fd.get()) != 0) {
+        if (sync == Sync::Durable && ::fsync(fd.get()) != 0) {
             auto error = ioError("sync", temp);
             ::unlink(temp.c_str());
             return fail(std::move(error));
@@ -73,13 +73,13 @@ Status writeThroughTemp(const std::string& path, Fill fill) {
         if (::close(fd.release()) != 0) return fail(ioError("close", temp));
     }
     if (::rename(temp.c_str(), path.c_str()) != 0) return fail(ioError("rename into", path));
-    return syncDirectoryOf(path);
+    return sync == Sync::Durable ? syncDirectoryOf(path) : Status{};
 }
 
 }  // namespace
 
-Status writeFileDurably(const std::string& path, std::string_view bytes) {
-    return writeThroughTemp(path, [&](int fd, const std::string& temp) { return writeAll(fd, bytes.data(), bytes.size(), temp); });
+Status writeFileDurably(const std::string& path, std::string_view bytes, Sync sync) {
+    return writeThroughTemp(path, [&](int fd, const std::string& temp) { return writeAll(fd, bytes.data(), bytes.size(), temp); }, sync);
 }
 
 Status copyFileDurably(const std::string& from, const std::string& to) {

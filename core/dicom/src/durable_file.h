@@ -1,6 +1,8 @@
 // Durable file writes for the store-and-forward queue: a file is written to a temporary name,
 // fsync'd, renamed into place and its directory fsync'd, so after a crash it is either the old
-// file or the new one, whole. Private to sonolink_dicom. Thread contract: pure functions.
+// file or the new one, whole. Sync::AtomicOnly skips the fsyncs: still whole after a process
+// crash (the page cache survives it), possibly the old file after a power loss.
+// Private to sonolink_dicom. Thread contract: pure functions.
 #pragma once
 
 #include <string>
@@ -10,7 +12,8 @@
 
 namespace sonolink::dicom {
 
-[[nodiscard]] Status writeFileDurably(const std::string& path, std::string_view bytes);
+enum class Sync { Durable, AtomicOnly };
+[[nodiscard]] Status writeFileDurably(const std::string& path, std::string_view bytes, Sync sync = Sync::Durable);
 [[nodiscard]] Status copyFileDurably(const std::string& from, const std::string& to);
 [[nodiscard]] Result<std::string> readWholeFile(const std::string& path);
 

@@ -116,7 +116,7 @@ private:
 };
 
 Result<std::unique_ptr<CommitmentListener>> CommitmentListener::start(int port, const std::string& aeTitle, OnReport onReport) {
-    quietDcmtk();
+    setUpDcmtk();
     std::unique_ptr<CommitmentListener> listener(new CommitmentListener());
     listener->scp_ = std::make_unique<Scp>(std::move(onReport));
     auto& scp = *listener->scp_;

@@ -11,13 +11,12 @@
 #include <mutex>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "durable_file.h"
+#include "queue_journal.h"
 
 namespace sonolink::dicom {
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 std::string_view toString(ItemState state) {
     switch (state) {
@@ -38,51 +37,6 @@ double retryDelayS(const RetryPolicy& policy, int attempts, double unit) {
 
 namespace {
 
-std::optional<ItemState> stateFrom(std::string_view text) {
-    for (auto s : {ItemState::Queued, ItemState::Sending, ItemState::Sent, ItemState::Committed, ItemState::Failed}) {
-        if (toString(s) == text) return s;
-    }
-    return std::nullopt;
-}
-
-json toJson(const QueueItem& i) {
-    return {{"id", i.id}, {"node", i.node}, {"file", i.object.file}, {"sop_class_uid", i.object.sopClassUid},
-            {"sop_instance_uid", i.object.sopInstanceUid}, {"transfer_syntax_uid", i.object.transferSyntaxUid},
-            {"source_file", i.sourceFile}, {"state", toString(i.state)}, {"attempts", i.attempts},
-            {"enqueued_at_ms", i.enqueuedAtMs}, {"next_attempt_at_ms", i.nextAttemptAtMs}, {"sent_at_ms", i.sentAtMs},
-            {"committed_at_ms", i.committedAtMs}, {"last_status", i.lastStatus}, {"last_error", i.lastError},
-            {"commitment_required", i.commitmentRequired}, {"transaction_uid", i.transactionUid},
-            {"commitment_requested_at_ms", i.commitmentRequestedAtMs}};
-}
-
-Result<QueueItem> fromJson(const std::string& text, const std::string& where) {
-    try {
-        const auto j = json::parse(text);
-        QueueItem i;
-        i.id = j.at("id").get<std::string>();
-        i.node = j.at("node").get<std::string>();
-        i.object = {j.at("file").get<std::string>(), j.at("sop_class_uid").get<std::string>(),
-                    j.at("sop_instance_uid").get<std::string>(), j.at("transfer_syntax_uid").get<std::string>()};
-        i.sourceFile = j.at("source_file").get<std::string>();
-        const auto state = stateFrom(j.at("state").get<std::string>());
-        if (!state) return fail(ErrorCode::DataLoss, fmt::format("{}: unknown state {}", where, j.at("state").dump()));
-        i.state = *state;
-        i.attempts = j.at("attempts").get<int>();
-        i.enqueuedAtMs = j.at("enqueued_at_ms").get<std::int64_t>();
-        i.nextAttemptAtMs = j.at("next_attempt_at_ms").get<std::int64_t>();
-        i.sentAtMs = j.at("sent_at_ms").get<std::int64_t>();
-        i.committedAtMs = j.at("committed_at_ms").get<std::int64_t>();
-        i.lastStatus = j.at("last_status").get<std::uint16_t>();
-        i.lastError = j.at("last_error").get<std::string>();
-        i.commitmentRequired = j.at("commitment_required").get<bool>();
-        i.transactionUid = j.at("transaction_uid").get<std::string>();
-        i.commitmentRequestedAtMs = j.at("commitment_requested_at_ms").get<std::int64_t>();
-        return i;
-    } catch (const json::exception& e) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: not a queue record: {}", where, e.what()));
-    }
-}
-
 std::int64_t wallClockMs() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -91,23 +45,15 @@ bool pending(const QueueItem& i) { return i.state == ItemState::Queued || i.stat
 
 }  // namespace
 
+std::string journalPath(const std::string& directory) { return directory + "/journal.jsonl"; }
+
 Result<std::vector<QueueItem>> readQueue(const std::string& directory) {
-    std::error_code ec;
-    std::vector<std::string> paths;
-    for (fs::directory_iterator it(directory + "/items", ec), end; !ec && it != end; it.increment(ec)) {
-        if (it->path().extension() == ".json") paths.push_back(it->path().string());
-    }
-    if (ec) return fail(ErrorCode::NotFound, fmt::format("no DICOM queue at {}: {}", directory, ec.message()));
-    std::sort(paths.begin(), paths.end());
-    std::vector<QueueItem> items;
-    for (const auto& path : paths) {
-        auto text = readWholeFile(path);
-        if (!text) continue;  // taken away (retired) since the listing
-        auto item = fromJson(*text, path);
-        if (!item) return fail(std::move(item.error()));
-        items.push_back(std::move(*item));
-    }
-    return items;
+    if (!fs::is_directory(directory + "/objects")) return fail(ErrorCode::NotFound, fmt::format("no DICOM queue at {}", directory));
+    auto items = QueueJournal::read(journalPath(directory));
+    if (!items) return fail(std::move(items.error()));
+    std::vector<QueueItem> out;
+    for (auto& [id, item] : *items) out.push_back(std::move(item));
+    return out;
 }
 
 struct StoreQueue::State {
@@ -119,9 +65,13 @@ struct StoreQueue::State {
     std::uint64_t nextId = 1;
     std::uint64_t random = 0x9E3779B97F4A7C15ull;
 
-    std::string recordPath(const std::string& id) const { return directory + "/items/" + id + ".json"; }
+    std::optional<QueueJournal> journal;
     std::string objectPath(const std::string& id) const { return directory + "/objects/" + id + ".dcm"; }
-    Status save(const QueueItem& item) { return writeFileDurably(recordPath(item.id), toJson(item).dump(1)); }
+    Status save(const QueueItem& item, Sync sync = Sync::Durable) {
+        if (auto ok = journal->append(item, sync); !ok) return ok;
+        if (journal->appended() > 1000 + 4 * items.size()) return journal->compact(items);
+        return {};
+    }
     double nextUnit() {  // xorshift64*: the jitter draw
         random ^= random >> 12;
         random ^= random << 25;
@@ -134,13 +84,15 @@ struct StoreQueue::State {
         return &it->second;
     }
     // Saves the changed item; on failure the in-memory copy is restored, so memory and disk agree.
+    // Sync::AtomicOnly where losing the change to a power cut only repeats work (a resend with
+    // the same UID, an attempt counted again); durable where it would lose or misstate data.
     template <typename Change>
-    Status update(const std::string& id, Change change) {
+    Status update(const std::string& id, Change change, Sync sync = Sync::Durable) {
         auto item = find(id);
         if (!item) return fail(std::move(item.error()));
         const QueueItem before = **item;
         change(**item);
-        if (auto ok = save(**item); !ok) {
+        if (auto ok = save(**item, sync); !ok) {
             **item = before;
             return ok;
         }
@@ -156,27 +108,21 @@ Status StoreQueue::State::load() {
         if (name.ends_with(".tmp")) fs::remove(entry.path());  // an interrupted copy
         else objectFiles[entry.path().stem().string()] = true;
     }
-    for (const auto& entry : fs::directory_iterator(directory + "/items")) {
-        const auto path = entry.path().string();
-        if (path.ends_with(".tmp")) {
-            fs::remove(entry.path());
-            continue;
+    auto read = QueueJournal::read(journalPath(directory));
+    if (!read) return fail(std::move(read.error()));
+    items = std::move(*read);
+    for (auto& [id, item] : items) {
+        nextId = std::max<std::uint64_t>(nextId, std::stoull(id) + 1);
+        if (item.state != ItemState::Committed && item.state != ItemState::Failed && !objectFiles.contains(id)) {
+            item.state = ItemState::Failed;
+            item.lastError = fmt::format("the queue's copy {} is missing", item.object.file);
         }
-        auto text = readWholeFile(path);
-        if (!text) return fail(std::move(text.error()));
-        auto item = fromJson(*text, path);
-        if (!item) return fail(std::move(item.error()));
-        nextId = std::max<std::uint64_t>(nextId, std::stoull(item->id) + 1);
-        if (item->state == ItemState::Sending) item->state = ItemState::Queued;  // interrupted: send again, same UID
-        if (item->state != ItemState::Committed && !objectFiles.contains(item->id)) {
-            item->state = ItemState::Failed;
-            item->lastError = fmt::format("the queue's copy {} is missing", item->object.file);
-        }
-        objectFiles.erase(item->id);
-        if (auto ok = save(*item); !ok) return ok;
-        items[item->id] = std::move(*item);
+        objectFiles.erase(id);
     }
     for (const auto& [orphan, unused] : objectFiles) fs::remove(objectPath(orphan));  // enqueue cut short
+    auto fresh = QueueJournal::create(journalPath(directory), items);  // one line per item, no torn tail
+    if (!fresh) return fail(std::move(fresh.error()));
+    journal.emplace(std::move(*fresh));
     return {};
 }
 
@@ -185,8 +131,7 @@ Result<std::unique_ptr<StoreQueue>> StoreQueue::open(const std::string& director
     state->directory = directory;
     state->policy = policy;
     std::error_code ec;
-    fs::create_directories(directory + "/items", ec);
-    if (!ec) fs::create_directories(directory + "/objects", ec);
+    fs::create_directories(directory + "/objects", ec);
     if (ec) return fail(ErrorCode::FailedPrecondition, fmt::format("cannot create the DICOM queue at {}: {}", directory, ec.message()));
     const std::string lockPath = directory + "/lock";
     state->lockFd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -263,7 +208,7 @@ Result<std::vector<QueueItem>> StoreQueue::takeDue(const std::string& node, std:
     for (auto& [id, item] : state_->items) {
         if (due.size() >= limit) break;
         if (item.node != node || item.state != ItemState::Queued || item.nextAttemptAtMs > nowMs) continue;
-        if (auto ok = state_->update(id, [](QueueItem& i) { i.state = ItemState::Sending; }); !ok) return fail(std::move(ok.error()));
+        item.state = ItemState::Sending;  // in memory only: on disk it stays queued
         due.push_back(item);
     }
     return due;
@@ -277,7 +222,7 @@ Status StoreQueue::markStored(const std::string& id, std::uint16_t status, std::
         i.lastStatus = status;
         i.lastError.clear();
         i.sentAtMs = nowMs;
-    });
+    }, Sync::AtomicOnly);
 }
 
 Status StoreQueue::markFailed(const std::string& id, const Error& error, bool retryable, std::int64_t nowMs) {
@@ -288,12 +233,15 @@ Status StoreQueue::markFailed(const std::string& id, const Error& error, bool re
         i.lastError = error.message();
         i.state = retryable ? ItemState::Queued : ItemState::Failed;
         i.nextAttemptAtMs = nowMs + static_cast<std::int64_t>(1000.0 * retryDelayS(state_->policy, i.attempts, unit));
-    });
+    }, retryable ? Sync::AtomicOnly : Sync::Durable);
 }
 
 Status StoreQueue::markNotAttempted(const std::string& id) {
     std::lock_guard lock(state_->mutex);
-    return state_->update(id, [](QueueItem& i) { i.state = ItemState::Queued; });
+    auto item = state_->find(id);
+    if (!item) return fail(std::move(item.error()));
+    (*item)->state = ItemState::Queued;  // as it is on disk
+    return {};
 }
 
 std::vector<QueueItem> StoreQueue::awaitingCommitmentRequest(const std::string& node, std::int64_t nowMs) const {
@@ -310,13 +258,11 @@ std::vector<QueueItem> StoreQueue::awaitingCommitmentRequest(const std::string& 
 Status StoreQueue::markCommitmentRequested(const std::vector<std::string>& ids, const std::string& transactionUid, std::int64_t nowMs) {
     std::lock_guard lock(state_->mutex);
     for (const auto& id : ids) {
-        if (auto ok = state_->update(id, [&](QueueItem& i) {
-                i.transactionUid = transactionUid;
-                i.commitmentRequestedAtMs = nowMs;
-            });
-            !ok) {
-            return ok;
-        }
+        auto ok = state_->update(id, [&](QueueItem& i) {
+            i.transactionUid = transactionUid;
+            i.commitmentRequestedAtMs = nowMs;
+        }, Sync::AtomicOnly);  // lost to a power cut: the request is made again
+        if (!ok) return ok;
     }
     return {};
 }
@@ -324,31 +270,30 @@ Status StoreQueue::markCommitmentRequested(const std::vector<std::string>& ids, 
 Status StoreQueue::applyCommitment(const std::string& transactionUid, const std::vector<std::string>& committedUids,
                                    const std::vector<std::pair<std::string, std::string>>& failedUids, std::int64_t nowMs) {
     std::lock_guard lock(state_->mutex);
+    std::vector<std::string> committedCopies;
     for (auto& [id, item] : state_->items) {
         if (item.transactionUid != transactionUid || item.state != ItemState::Sent) continue;
         const auto& uid = item.object.sopInstanceUid;
-        if (std::find(committedUids.begin(), committedUids.end(), uid) != committedUids.end()) {
-            if (auto ok = state_->update(id, [&](QueueItem& i) {
-                    i.state = ItemState::Committed;
-                    i.committedAtMs = nowMs;
-                });
-                !ok) {
-                return ok;
+        const auto failed = std::find_if(failedUids.begin(), failedUids.end(), [&](const auto& f) { return f.first == uid; });
+        const bool committed = std::find(committedUids.begin(), committedUids.end(), uid) != committedUids.end();
+        if (!committed && failed == failedUids.end()) continue;  // not in this report
+        auto ok = state_->update(id, [&](QueueItem& i) {
+            if (committed) {
+                i.state = ItemState::Committed;
+                i.committedAtMs = nowMs;
+            } else {
+                i.state = ItemState::Failed;
+                i.lastError = fmt::format("the PACS did not commit this object: {}", failed->second);
             }
-            std::error_code ignored;  // the record says committed; a leftover copy is only disk space
-            fs::remove(item.object.file, ignored);
-            continue;
-        }
-        auto failed = std::find_if(failedUids.begin(), failedUids.end(), [&](const auto& f) { return f.first == uid; });
-        if (failed != failedUids.end()) {
-            if (auto ok = state_->update(id, [&](QueueItem& i) {
-                    i.state = ItemState::Failed;
-                    i.lastError = fmt::format("the PACS did not commit this object: {}", failed->second);
-                });
-                !ok) {
-                return ok;
-            }
-        }
+        }, Sync::AtomicOnly);
+        if (!ok) return ok;
+        if (committed) committedCopies.push_back(item.object.file);
+    }
+    // The outcome on disk before any local copy goes.
+    if (auto ok = state_->journal->sync(); !ok) return ok;
+    for (const auto& file : committedCopies) {
+        std::error_code ignored;  // the journal says committed; a leftover copy is only disk space
+        fs::remove(file, ignored);
     }
     return {};
 }

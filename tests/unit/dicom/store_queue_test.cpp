@@ -1,7 +1,8 @@
 // The persistent store-and-forward queue on disk: items survive reopening; an item caught mid-send
 // by a crash is queued again with the same UID; one process at a time owns a queue; the back-off
 // doubles with jitter up to its cap; refused objects fail, commitment reports commit (deleting the
-// local copy) or fail with the reason; a corrupt record or a lost copy is named, not ignored.
+// local copy) or fail with the reason; a corrupt journal line or a lost copy is named, not
+// ignored; a torn last line (the append a crash cut short) is dropped.
 #include "sonolink/dicom/store_queue.h"
 
 #include <filesystem>
@@ -170,7 +171,7 @@ TEST_F(StoreQueueTest, CommitmentReportsCommitOrFailItems) {
     EXPECT_TRUE(q->settled());
 }
 
-TEST_F(StoreQueueTest, ACorruptRecordIsNamedAndALostCopyFailsItsItem) {
+TEST_F(StoreQueueTest, ACorruptLineIsNamedAndALostCopyFailsItsItem) {
     std::string id;
     {
         auto q = open();
@@ -183,12 +184,28 @@ TEST_F(StoreQueueTest, ACorruptRecordIsNamedAndALostCopyFailsItsItem) {
         EXPECT_EQ(item.state, ItemState::Failed);
         EXPECT_NE(item.lastError.find("is missing"), std::string::npos);
     }
-    const auto record = fs::path(queueDir()) / "items" / (id + ".json");
-    std::ofstream(record) << "{ not json";
+    const auto journal = fs::path(queueDir()) / "journal.jsonl";
+    std::ofstream(journal, std::ios::app) << "{ not json\n";
     auto q = StoreQueue::open(queueDir(), policy);
     ASSERT_FALSE(q);
     EXPECT_EQ(q.error().code(), ErrorCode::DataLoss);
-    EXPECT_NE(q.error().message().find(record.string()), std::string::npos);
+    EXPECT_NE(q.error().message().find(journal.string() + ":2"), std::string::npos) << q.error().message();
+}
+
+TEST_F(StoreQueueTest, ATornLastLineIsTheCrashedAppendAndIsDropped) {
+    std::string id;
+    {
+        auto q = open();
+        id = q->enqueue(object(1), "pacs", false)->id;
+    }
+    const auto journal = fs::path(queueDir()) / "journal.jsonl";
+    std::ofstream(journal, std::ios::app) << R"({"id":")" << id << R"(","node":"pacs","state":"sent")";  // no newline: cut short
+    auto q = open();
+    ASSERT_TRUE(q);
+    EXPECT_EQ(q->item(id)->state, ItemState::Queued);
+    ASSERT_TRUE(q->markStored(id, 0, nowMs()));  // appends after the rewritten journal, not after the torn tail
+    q.reset();
+    EXPECT_EQ(open()->item(id)->state, ItemState::Sent);
 }
 
 TEST_F(StoreQueueTest, ANonDicomFileIsRefusedAtTheDoor) {

@@ -30,7 +30,7 @@ struct Destination {
 struct ForwarderSettings {
     AssociationSettings association;
     std::vector<Destination> destinations;
-    std::size_t batchSize = 64;    // objects per association
+    std::size_t batchSize = 512;   // objects per association at most
 };
 
 class StoreForwarder {

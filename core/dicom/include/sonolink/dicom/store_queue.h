@@ -1,7 +1,8 @@
 // StoreQueue: the persistent store-and-forward queue of DICOM objects bound for PACS nodes. Each
 // item is a copy of the object plus a small JSON record on disk, written atomically (temp file,
-// fsync, rename), so a restart or a crash (SIGKILL, power loss) loses nothing: an interrupted
-// send is sent again with the same SOP Instance UID. One process owns a queue directory at a
+// rename; fsync'd where a loss would lose data: enqueue, commitment, failure), so a restart or a
+// crash (SIGKILL, power loss) loses nothing: an interrupted send, or one whose outcome was not
+// yet on disk, is sent again with the same SOP Instance UID (the PACS keeps one instance). One process owns a queue directory at a
 // time (an advisory lock the kernel drops when the owner dies).
 // Thread contract: every method is thread-safe (one internal mutex); none does network I/O.
 #pragma once
@@ -71,7 +72,8 @@ public:
     [[nodiscard]] std::vector<QueueItem> items() const;
     [[nodiscard]] std::optional<QueueItem> item(const std::string& id) const;
 
-    // Items of node due for sending at nowMs, marked sending (durably) before they are returned.
+    // Items of node due for sending at nowMs, marked sending (in memory: a restart queues them
+    // again) before they are returned.
     [[nodiscard]] Result<std::vector<QueueItem>> takeDue(const std::string& node, std::int64_t nowMs, std::size_t limit);
     // The outcome of one attempt: stored; or failed (retry when the error is Unavailable or the
     // association failed, else failed for good); or not attempted (association broke first).
