@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "codecs.h"
+#include "dataset_puts.h"
 #include "sonolink/dicom/uid_generator.h"
 
 namespace sonolink::dicom {
@@ -42,29 +43,6 @@ Status validateContext(const InstanceContext& c) {
     return {};
 }
 
-// Collects the first failure of a chain of DCMTK puts, naming the attribute.
-class Puts {
-public:
-    explicit Puts(DcmItem& item) : item_(item) {}
-    Puts& string(const DcmTagKey& tag, const std::string& value) { return check(item_.putAndInsertString(tag, value.c_str()), tag); }
-    Puts& u16(const DcmTagKey& tag, Uint16 value) { return check(item_.putAndInsertUint16(tag, value), tag); }
-    Puts& u32(const DcmTagKey& tag, Uint32 value) { return check(item_.putAndInsertUint32(tag, value), tag); }
-    Puts& s32(const DcmTagKey& tag, Sint32 value) { return check(item_.putAndInsertSint32(tag, value), tag); }
-    Puts& f64(const DcmTagKey& tag, Float64 value) { return check(item_.putAndInsertFloat64(tag, value), tag); }
-    Puts& tagKey(const DcmTagKey& tag, const DcmTagKey& value) { return check(item_.putAndInsertTagKey(tag, value), tag); }
-    [[nodiscard]] Status status() const { return status_; }
-
-private:
-    Puts& check(const OFCondition& condition, const DcmTagKey& tag) {
-        if (condition.bad() && status_) {
-            status_ = fail(ErrorCode::InvalidArgument, fmt::format("cannot set {}: {}", DcmTag(tag).getTagName(), condition.text()));
-        }
-        return *this;
-    }
-    DcmItem& item_;
-    Status status_;
-};
-
 // General Series' Request Attributes Sequence: the order (from the worklist) this image fulfils.
 Status putRequestAttributes(DcmDataset& ds, const InstanceContext& c) {
     const auto& r = c.request;
@@ -85,33 +63,8 @@ Status putRequestAttributes(DcmDataset& ds, const InstanceContext& c) {
 // Everything but the pixel data and the multi-frame attributes.
 Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, const char* sopClassUid) {
     Puts put(ds);
-    // SOP Common
-    put.string(DCM_SpecificCharacterSet, "ISO_IR 192")
-        .string(DCM_SOPClassUID, sopClassUid)
-        .string(DCM_SOPInstanceUID, c.sopInstanceUid)
-        .string(DCM_InstanceCreationDate, c.contentDate)
-        .string(DCM_InstanceCreationTime, c.contentTime);
-    // Patient, General Study, General Series, General Equipment
-    put.string(DCM_PatientName, c.patient.name)
-        .string(DCM_PatientID, c.patient.id)
-        .string(DCM_PatientBirthDate, c.patient.birthDate)
-        .string(DCM_PatientSex, c.patient.sex)
-        .string(DCM_StudyInstanceUID, c.study.instanceUid)
-        .string(DCM_StudyDate, c.study.date)
-        .string(DCM_StudyTime, c.study.time)
-        .string(DCM_ReferringPhysicianName, c.study.referringPhysician)
-        .string(DCM_StudyID, c.study.id)
-        .string(DCM_AccessionNumber, c.study.accessionNumber)
-        .string(DCM_Modality, "US")
-        .string(DCM_SeriesInstanceUID, c.series.instanceUid)
-        .string(DCM_SeriesNumber, std::to_string(c.series.number))
-        .string(DCM_BodyPartExamined, c.series.bodyPartExamined)
-        .string(DCM_Manufacturer, c.equipment.manufacturer)
-        .string(DCM_ManufacturerModelName, c.equipment.modelName)
-        .string(DCM_DeviceSerialNumber, c.equipment.deviceSerialNumber)
-        .string(DCM_SoftwareVersions, c.equipment.softwareVersions)
-        .string(DCM_StationName, c.equipment.stationName);
-    if (!c.study.description.empty()) put.string(DCM_StudyDescription, c.study.description);
+    putPatientStudyEquipment(put, c, sopClassUid, "US");
+    put.string(DCM_BodyPartExamined, c.series.bodyPartExamined);
     if (auto ok = putRequestAttributes(ds, c); !ok) return ok;
     // General Image, US Image, Image Pixel
     put.string(DCM_InstanceNumber, std::to_string(c.instanceNumber))

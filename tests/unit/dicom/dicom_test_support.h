@@ -1,0 +1,36 @@
+// Helpers of the DICOM writer tests: run a command and keep its output, and a sample exam
+// context (a Chinese patient name, UIDs from the generator).
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "sonolink/dicom/uid_generator.h"
+#include "sonolink/dicom/us_image_writer.h"
+
+namespace sonolink::dicom {
+
+inline std::string run(const std::string& command) {
+    std::string out;
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen((command + " 2>&1").c_str(), "r"), ::pclose);
+    if (!pipe) return "cannot run " + command;
+    std::array<char, 4096> buffer{};
+    while (std::fgets(buffer.data(), buffer.size(), pipe.get())) out += buffer.data();
+    return out;
+}
+
+inline InstanceContext sampleContext(const UidGenerator& uids) {
+    InstanceContext c;
+    c.patient = {"Wang^Xiaoming=王^小明", "SL-0001", "19800102", "M"};
+    c.study = {uids.next(), "S1", "ACC-42", "20261130", "101500", "Li^Na", "Abdomen"};
+    c.series = {uids.next(), 1, "ABDOMEN"};
+    c.equipment = {"SonoLink", "SonoLink Workstation", "SN-0001", "0.1.0", "SL-STATION-1"};
+    c.sopInstanceUid = uids.next();
+    c.contentDate = "20261130";
+    c.contentTime = "101501";
+    return c;
+}
+
+}  // namespace sonolink::dicom
