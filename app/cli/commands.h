@@ -20,6 +20,8 @@ void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 void addDicomQueueCommands(CLI::App& dicom, int& exitCode);
 // `dicom worklist`, registered on the dicom subcommand.
 void addDicomWorklistCommand(CLI::App& dicom, int& exitCode);
+// `dicom export`, registered on the dicom subcommand.
+void addDicomExportCommand(CLI::App& dicom, int& exitCode);
 // Prints version, git hash, build type and built optional parts.
 int printVersion(bool json);
 

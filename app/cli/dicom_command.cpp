@@ -12,6 +12,7 @@
 #include "exit_codes.h"
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/dicom/audit_trail.h"
 #include "sonolink/dicom/pacs_client.h"
 
 namespace sonolink::cli {
@@ -22,6 +23,7 @@ struct DicomOptions {
     dicom::AssociationSettings association;
     std::string configFile;
     std::string nodeName;
+    config::DicomSettings settings;  // from --config, else the defaults (the audit trail's file)
     std::vector<std::string> files;
     bool json = false;
 };
@@ -41,16 +43,19 @@ int exitFor(const Error& e) { return e.code() == ErrorCode::Unavailable ? kExitU
 
 // --node NAME --config F: the node, TLS identity and our AE title as configured.
 Status resolveNode(DicomOptions& o) {
+    if (!o.configFile.empty()) {
+        auto loaded = config::loadConfigFile(o.configFile);
+        if (!loaded) return fail(std::move(loaded.error()));
+        o.settings = loaded->dicom;
+    }
     if (o.nodeName.empty()) {
         if (o.node.aeTitle.empty()) return fail(ErrorCode::InvalidArgument, "name the PACS with --aet (and --host, --port) or --node with --config");
         return {};
     }
-    auto loaded = config::loadConfigFile(o.configFile);
-    if (!loaded) return fail(std::move(loaded.error()));
-    auto destination = app::destinationNamed(loaded->dicom, o.nodeName);
+    auto destination = app::destinationNamed(o.settings, o.nodeName);
     if (!destination) return fail(std::move(destination.error()));
     o.node = destination->node;
-    o.association = app::associationFrom(loaded->dicom);
+    o.association = app::associationFrom(o.settings);
     return {};
 }
 
@@ -99,10 +104,19 @@ int runSend(DicomOptions& o) {
     }
     // One association for them all, like storescu; what it did not reach is reported as not sent.
     std::vector<bool> done(objects.size(), false);
+    std::vector<dicom::TransferAttempt> attempts;
     const auto sent = dicom::storeAll(o.node, objects, o.association, [&](std::size_t i, const Result<dicom::StoreResult>& r) {
         done[i] = true;
         record(objects[i].file, r);
+        attempts.push_back({objects[i], r ? std::nullopt : std::optional(r.error()), !r || r.error().code() != ErrorCode::InvalidArgument});
     });
+    if (!sent) {
+        for (const auto& object : objects) attempts.push_back({object, sent.error(), true});
+    }
+    dicom::AuditTrail audit(app::auditFrom(o.settings));
+    if (auto ok = audit.record(dicom::transferEvents(o.association.callingAeTitle, o.node, attempts)); !ok) {
+        std::cerr << "sonolink-cli dicom send: " << ok.error().message() << '\n';
+    }
     for (std::size_t i = 0; i < objects.size(); ++i) {
         if (done[i]) continue;
         record(objects[i].file, sent ? Result<dicom::StoreResult>(fail(ErrorCode::Unavailable, "not sent: the association ended before its turn"))
@@ -128,6 +142,7 @@ void addDicomCommand(CLI::App& app, int& exitCode) {
     sendCmd->callback([sendOptions, &exitCode] { exitCode = runSend(*sendOptions); });
     addDicomQueueCommands(*dicomCmd, exitCode);
     addDicomWorklistCommand(*dicomCmd, exitCode);
+    addDicomExportCommand(*dicomCmd, exitCode);
 }
 
 }  // namespace sonolink::cli

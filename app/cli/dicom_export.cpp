@@ -51,6 +51,31 @@ std::vector<std::uint8_t> withDepthScale(const std::vector<std::uint8_t>& grey, 
 
 }  // namespace
 
+Result<dicom::InstanceContext> makeInstanceContext(const DicomExportOptions& options) {
+    auto uids = dicom::UidGenerator::create(options.uidRoot.empty() ? std::nullopt : std::optional(options.uidRoot));
+    if (!uids) return fail(std::move(uids.error()));
+    const auto now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char date[16], time[16];
+    std::strftime(date, sizeof date, "%Y%m%d", &local);
+    std::strftime(time, sizeof time, "%H%M%S", &local);
+    dicom::InstanceContext context;
+    context.patient = {options.patientName, options.patientId, "", ""};
+    context.study = {uids->next(), "1", "", date, time, "", ""};
+    context.series = {uids->next(), 1, "ABDOMEN"};
+    context.equipment = {"SonoLink", "SonoLink Workstation", "", buildInfo().version, ""};
+    context.sopInstanceUid = uids->next();
+    context.contentDate = date;
+    context.contentTime = time;
+    if (!options.worklistFile.empty()) {
+        auto item = readWorklistItem(options.worklistFile, options.worklistIndex);
+        if (!item) return fail(std::move(item.error()));
+        dicom::applyWorklistItem(*item, context);
+    }
+    return context;
+}
+
 void DicomExport::addFrame(std::span<const float> db, double dynamicRangeDb) {
     std::vector<std::uint8_t> pixels;
     pixels.reserve(db.size());
@@ -64,34 +89,15 @@ Status DicomExport::write(const beamform::PixelGrid& grid) const {
     auto dz = spacingCm(grid.z, "z");
     if (!dx) return fail(std::move(dx.error()));
     if (!dz) return fail(std::move(dz.error()));
-    auto uids = dicom::UidGenerator::create(options_.uidRoot.empty() ? std::nullopt : std::optional(options_.uidRoot));
-    if (!uids) return fail(std::move(uids.error()));
-    const auto now = std::time(nullptr);
-    std::tm local{};
-    ::localtime_r(&now, &local);
-    char date[16], time[16];
-    std::strftime(date, sizeof date, "%Y%m%d", &local);
-    std::strftime(time, sizeof time, "%H%M%S", &local);
-    dicom::InstanceContext context;
-    context.patient = {options_.patientName, options_.patientId, "", ""};
-    context.study = {uids->next(), "1", "", date, time, "", ""};
-    context.series = {uids->next(), 1, "ABDOMEN"};
-    context.equipment = {"SonoLink", "SonoLink Workstation", "", buildInfo().version, ""};
-    context.sopInstanceUid = uids->next();
-    context.contentDate = date;
-    context.contentTime = time;
-    if (!options_.worklistFile.empty()) {
-        auto item = readWorklistItem(options_.worklistFile, options_.worklistIndex);
-        if (!item) return fail(std::move(item.error()));
-        dicom::applyWorklistItem(*item, context);
-    }
+    auto context = makeInstanceContext(options_);
+    if (!context) return fail(std::move(context.error()));
     std::vector<dicom::BModeFrame> frames;
     for (const auto& pixels : frames_) {
         frames.push_back({static_cast<int>(grid.z.size()), static_cast<int>(grid.x.size()), options_.depthScale ? withDepthScale(pixels, grid) : pixels,
                           *dx, *dz, "ABDOMINAL", options_.depthScale ? 3 : 1});
     }
-    if (frames.size() == 1) return dicom::writeUsImage(options_.file, {context, frames.front()}, options_.compression);
-    return dicom::writeUsCine(options_.file, {context, frames, options_.frameTimeMs > 0 ? options_.frameTimeMs : 1000.0 / 30}, options_.compression);
+    if (frames.size() == 1) return dicom::writeUsImage(options_.file, {*context, frames.front()}, options_.compression);
+    return dicom::writeUsCine(options_.file, {*context, frames, options_.frameTimeMs > 0 ? options_.frameTimeMs : 1000.0 / 30}, options_.compression);
 }
 
 }  // namespace sonolink::cli

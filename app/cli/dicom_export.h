@@ -28,6 +28,10 @@ struct DicomExportOptions {
     bool depthScale = false;   // RGB, with a yellow depth scale (ticks every 5 mm) on the right edge
 };
 
+// The exam's context for a new object: patient (from the options or the worklist item), study
+// and series with fresh UIDs (the worklist's Study Instance UID when it has one), today's dates.
+[[nodiscard]] Result<dicom::InstanceContext> makeInstanceContext(const DicomExportOptions& options);
+
 class DicomExport {
 public:
     explicit DicomExport(DicomExportOptions options) : options_(std::move(options)) {}

@@ -123,7 +123,8 @@ int runQueue(const QueueOptions& o) {
     auto queue = dicom::StoreQueue::open(settings->queueDirectory, app::retryPolicyFrom(*settings));
     if (!queue) return failWith("queue run", queue.error());
     const auto forwarderSettings = app::forwarderFrom(*settings);
-    dicom::StoreForwarder forwarder(**queue, forwarderSettings, std::move(*uids));
+    dicom::AuditTrail audit(app::auditFrom(*settings));
+    dicom::StoreForwarder forwarder(**queue, forwarderSettings, std::move(*uids), &audit);
     std::unique_ptr<dicom::CommitmentListener> listener;
     if (anyCommitment(forwarderSettings)) {
         auto started = dicom::CommitmentListener::start(settings->listenPort, settings->stationAeTitle,

@@ -11,6 +11,7 @@
 #include "exit_codes.h"
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/dicom/audit_trail.h"
 #include "worklist_json.h"
 
 namespace sonolink::cli {
@@ -35,6 +36,22 @@ std::string today() {
     return date;
 }
 
+// 110112: who asked which server for what, and how it went (no patient: a query names none).
+void auditQuery(const config::DicomSettings& settings, const dicom::PacsNode& node, const dicom::WorklistQuery& query,
+                const Result<std::vector<dicom::WorklistItem>>& result) {
+    dicom::AuditEvent event;
+    event.kind = dicom::AuditEventKind::Query;
+    event.outcome = result ? dicom::AuditOutcome::Success : dicom::AuditOutcome::MinorFailure;
+    event.outcomeDescription = result ? fmt::format("{} item(s)", result->size()) : result.error().message();
+    event.localAeTitle = settings.stationAeTitle;
+    event.remoteAeTitle = node.aeTitle;
+    event.remoteHost = node.host;
+    event.query = fmt::format("Modality Worklist: date {}, modality {}, station {}", query.date.empty() ? "any" : query.date,
+                              query.modality.empty() ? "any" : query.modality, query.stationAeTitle.empty() ? "any" : query.stationAeTitle);
+    dicom::AuditTrail audit(app::auditFrom(settings));
+    if (auto ok = audit.record(event); !ok) std::cerr << "sonolink-cli dicom worklist: " << ok.error().message() << '\n';
+}
+
 int runWorklist(const WorklistOptions& o) {
     auto report = [](const Error& e) {
         std::cerr << "sonolink-cli dicom worklist: " << e.message() << '\n';
@@ -50,6 +67,7 @@ int runWorklist(const WorklistOptions& o) {
     query.modality = o.modality == "any" ? "" : o.modality;
     query.stationAeTitle = o.anyStation ? "" : o.station.empty() ? loaded->dicom.stationAeTitle : o.station;
     auto items = dicom::queryWorklist(destination->node, app::associationFrom(loaded->dicom), query);
+    auditQuery(loaded->dicom, destination->node, query, items);
     if (!items) return report(items.error());
     if (o.json) {
         auto out = nlohmann::json::array();

@@ -152,8 +152,10 @@ class Orthanc:
 
 
 def sonolink_config(path, nodes, station_port=11112, queue_dir=None, tls=None, **dicom):
-    """A SonoLink configuration naming the nodes: list of dicts (name, ae_title, port, ...)."""
+    """A SonoLink configuration naming the nodes: list of dicts (name, ae_title, port, ...); its
+    audit trail is audit.log beside it."""
     section = {"station_ae_title": "SONOLINK", "listen_port": station_port,
+               "audit_file": os.path.join(os.path.dirname(os.path.abspath(path)), "audit.log"),
                "nodes": [{"host": "127.0.0.1", **n} for n in nodes], **dicom}
     if queue_dir:
         section["queue_directory"] = queue_dir

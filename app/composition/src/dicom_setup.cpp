@@ -27,6 +27,10 @@ dicom::RetryPolicy retryPolicyFrom(const config::DicomSettings& d) {
     return p;
 }
 
+dicom::AuditSettings auditFrom(const config::DicomSettings& d) {
+    return {d.auditFile, d.auditSyslogHost, d.auditSyslogPort, d.stationAeTitle};
+}
+
 Result<dicom::Destination> destinationNamed(const config::DicomSettings& d, const std::string& name) {
     std::string names;
     for (const auto& destination : forwarderFrom(d).destinations) {

@@ -142,6 +142,9 @@ void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     section.number("retry_max_s", out.retryMaxS, 0.05, 86400, "s");
     section.number("commitment_timeout_s", out.commitmentTimeoutS, 1, 7 * 86400, "s");
     section.integer("dimse_timeout_s", out.dimseTimeoutS, 1, 3600, "s");
+    section.string("audit_file", out.auditFile, checkNotEmpty);
+    section.string("audit_syslog_host", out.auditSyslogHost);
+    section.integer("audit_syslog_port", out.auditSyslogPort, 1, 65535);
     {
         auto tls = section.object("tls");
         tls.string("certificate", out.tls.certificate);

@@ -52,18 +52,27 @@ Status echo(const PacsNode& node, const AssociationSettings& settings) {
 
 Result<ObjectInfo> inspectObject(const std::string& file) {
     DcmFileFormat object;
-    if (auto c = object.loadFile(file.c_str(), EXS_Unknown, EGL_noChange, DCM_MaxReadLength, ERM_metaOnly); c.bad()) {
+    // The header up to the pixel data: the meta header, the patient and the study.
+    if (auto c = object.loadFileUntilTag(file.c_str(), EXS_Unknown, EGL_noChange, DCM_MaxReadLength, ERM_autoDetect, DCM_PixelData); c.bad()) {
         return fail(ErrorCode::InvalidArgument, fmt::format("cannot read {}: {}", file, c.text()));
     }
-    ObjectInfo info{file, {}, {}, {}};
-    OFString value;
+    ObjectInfo info{file, {}, {}, {}, {}, {}, {}};
+    auto text = [](DcmItem* item, const DcmTagKey& tag) {
+        OFString value;
+        return item->findAndGetOFStringArray(tag, value).good() ? std::string(value.c_str()) : std::string();
+    };
     auto* meta = object.getMetaInfo();
-    if (meta->findAndGetOFString(DCM_MediaStorageSOPClassUID, value).good()) info.sopClassUid = value.c_str();
-    if (meta->findAndGetOFString(DCM_MediaStorageSOPInstanceUID, value).good()) info.sopInstanceUid = value.c_str();
-    if (meta->findAndGetOFString(DCM_TransferSyntaxUID, value).good()) info.transferSyntaxUid = value.c_str();
+    info.sopClassUid = text(meta, DCM_MediaStorageSOPClassUID);
+    info.sopInstanceUid = text(meta, DCM_MediaStorageSOPInstanceUID);
+    info.transferSyntaxUid = text(meta, DCM_TransferSyntaxUID);
     if (info.sopClassUid.empty() || info.sopInstanceUid.empty() || info.transferSyntaxUid.empty()) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} is not a DICOM file with a meta header naming its SOP class, instance and transfer syntax", file));
     }
+    auto* dataset = object.getDataset();
+    dataset->convertToUTF8();  // names as UTF-8 whatever the file's character set
+    info.studyInstanceUid = text(dataset, DCM_StudyInstanceUID);
+    info.patientId = text(dataset, DCM_PatientID);
+    info.patientName = text(dataset, DCM_PatientName);
     return info;
 }
 

@@ -27,7 +27,8 @@ std::string toLine(const QueueItem& i) {
     const auto state = i.state == ItemState::Sending ? ItemState::Queued : i.state;
     return json{{"id", i.id}, {"node", i.node}, {"file", i.object.file}, {"sop_class_uid", i.object.sopClassUid},
                 {"sop_instance_uid", i.object.sopInstanceUid}, {"transfer_syntax_uid", i.object.transferSyntaxUid},
-                {"source_file", i.sourceFile}, {"state", toString(state)}, {"attempts", i.attempts},
+                {"study_instance_uid", i.object.studyInstanceUid}, {"patient_id", i.object.patientId},
+                {"patient_name", i.object.patientName}, {"source_file", i.sourceFile}, {"state", toString(state)}, {"attempts", i.attempts},
                 {"enqueued_at_ms", i.enqueuedAtMs}, {"next_attempt_at_ms", i.nextAttemptAtMs}, {"sent_at_ms", i.sentAtMs},
                 {"committed_at_ms", i.committedAtMs}, {"last_status", i.lastStatus}, {"last_error", i.lastError},
                 {"commitment_required", i.commitmentRequired}, {"transaction_uid", i.transactionUid},
@@ -43,7 +44,9 @@ Result<QueueItem> fromLine(std::string_view line, const std::string& where) {
         i.id = j.at("id").get<std::string>();
         i.node = j.at("node").get<std::string>();
         i.object = {j.at("file").get<std::string>(), j.at("sop_class_uid").get<std::string>(),
-                    j.at("sop_instance_uid").get<std::string>(), j.at("transfer_syntax_uid").get<std::string>()};
+                    j.at("sop_instance_uid").get<std::string>(), j.at("transfer_syntax_uid").get<std::string>(),
+                    j.at("study_instance_uid").get<std::string>(), j.at("patient_id").get<std::string>(),
+                    j.at("patient_name").get<std::string>()};
         i.sourceFile = j.at("source_file").get<std::string>();
         const auto state = stateFrom(j.at("state").get<std::string>());
         if (!state) return fail(ErrorCode::DataLoss, fmt::format("{}: unknown state {}", where, j.at("state").dump()));

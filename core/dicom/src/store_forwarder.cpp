@@ -32,8 +32,8 @@ void logQueueError(const Status& status) {
 
 }  // namespace
 
-StoreForwarder::StoreForwarder(StoreQueue& queue, ForwarderSettings settings, UidGenerator uids)
-    : queue_(queue), settings_(std::move(settings)), uids_(std::move(uids)) {}
+StoreForwarder::StoreForwarder(StoreQueue& queue, ForwarderSettings settings, UidGenerator uids, AuditTrail* audit)
+    : queue_(queue), settings_(std::move(settings)), uids_(std::move(uids)), audit_(audit) {}
 
 StoreForwarder::~StoreForwarder() { stop(); }
 
@@ -44,8 +44,10 @@ void StoreForwarder::sendDue(const Destination& destination, std::int64_t now) {
     std::vector<ObjectInfo> objects;
     for (const auto& item : *due) objects.push_back(item.object);
     std::vector<bool> reported(due->size(), false);
+    std::vector<std::optional<Error>> failures(due->size());
     const auto opened = storeAll(destination.node, objects, settings_.association, [&](std::size_t i, const Result<StoreResult>& r) {
         reported[i] = true;
+        if (!r) failures[i] = r.error();
         const auto& item = (*due)[i];
         if (r) {
             logQueueError(queue_.markStored(item.id, r->status, nowMs()));
@@ -55,13 +57,33 @@ void StoreForwarder::sendDue(const Destination& destination, std::int64_t now) {
             logQueueError(queue_.markFailed(item.id, r.error(), worthRetrying(r.error()), nowMs()));
         }
     });
+    std::vector<std::optional<Error>> outcomes(due->size());
     for (std::size_t i = 0; i < due->size(); ++i) {
         if (reported[i]) continue;
         const auto& item = (*due)[i];
-        if (!opened) logQueueError(queue_.markFailed(item.id, opened.error(), worthRetrying(opened.error()), nowMs()));
-        else logQueueError(queue_.markNotAttempted(item.id));  // the association broke before its turn
+        if (!opened) {
+            outcomes[i] = opened.error();
+            logQueueError(queue_.markFailed(item.id, opened.error(), worthRetrying(opened.error()), nowMs()));
+        } else {
+            logQueueError(queue_.markNotAttempted(item.id));  // the association broke before its turn
+        }
     }
     if (!opened) log::warn(logCategory(), "{}: {}", destination.name, opened.error().message());
+    auditBatch(destination, *due, reported, outcomes, failures);
+}
+
+void StoreForwarder::auditBatch(const Destination& destination, const std::vector<QueueItem>& items, const std::vector<bool>& reported,
+                                const std::vector<std::optional<Error>>& unreported, const std::vector<std::optional<Error>>& failures) {
+    if (!audit_) return;
+    std::vector<TransferAttempt> attempts;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const auto& error = reported[i] ? failures[i] : unreported[i];
+        if (!reported[i] && !error) continue;  // not attempted
+        attempts.push_back({items[i].object, error, !error || worthRetrying(*error)});
+    }
+    if (auto ok = audit_->record(transferEvents(settings_.association.callingAeTitle, destination.node, attempts)); !ok) {
+        log::error(logCategory(), "{}", ok.error().message());
+    }
 }
 
 void StoreForwarder::requestCommitments(const Destination& destination, std::int64_t now) {

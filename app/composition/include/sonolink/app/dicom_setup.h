@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sonolink/config/app_config.h"
+#include "sonolink/dicom/audit_trail.h"
 #include "sonolink/dicom/store_forwarder.h"
 #include "sonolink/dicom/store_queue.h"
 
@@ -15,6 +16,7 @@ namespace sonolink::app {
 [[nodiscard]] dicom::AssociationSettings associationFrom(const config::DicomSettings& dicom);
 [[nodiscard]] dicom::ForwarderSettings forwarderFrom(const config::DicomSettings& dicom);
 [[nodiscard]] dicom::RetryPolicy retryPolicyFrom(const config::DicomSettings& dicom);
+[[nodiscard]] dicom::AuditSettings auditFrom(const config::DicomSettings& dicom);
 // The configured node called name; NotFound listing the configured names otherwise.
 [[nodiscard]] Result<dicom::Destination> destinationNamed(const config::DicomSettings& dicom, const std::string& name);
 

@@ -80,6 +80,9 @@ struct DicomSettings {
     double retryMaxS = 600;              // ... doubling up to this
     double commitmentTimeoutS = 600;     // no commitment report by then: ask again
     int dimseTimeoutS = 60;
+    std::string auditFile = "dicom-audit.log";  // DICOM audit messages (PS3.15 A.5), one per line; PHI: keep it private
+    std::string auditSyslogHost;         // also send them to this syslog collector (UDP); empty: no
+    int auditSyslogPort = 514;
     DicomTls tls;
     std::vector<PacsNode> nodes;
 };

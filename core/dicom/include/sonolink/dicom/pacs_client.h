@@ -19,12 +19,15 @@ namespace sonolink::dicom {
 
 [[nodiscard]] Status echo(const PacsNode& node, const AssociationSettings& settings = {});
 
-// What a DICOM file is, from its meta header.
+// What a DICOM file is (its meta header), and whose (for the audit trail).
 struct ObjectInfo {
     std::string file;
     std::string sopClassUid;
     std::string sopInstanceUid;
     std::string transferSyntaxUid;
+    std::string studyInstanceUid;
+    std::string patientId;
+    std::string patientName;
 };
 [[nodiscard]] Result<ObjectInfo> inspectObject(const std::string& file);
 

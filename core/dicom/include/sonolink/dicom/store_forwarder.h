@@ -2,6 +2,7 @@
 // over one association (in batches), failures are retried with exponential back-off and jitter,
 // objects the PACS refuses fail with the reason, and sent items of nodes that commit storage
 // get a Storage Commitment request whose report (from CommitmentListener) marks them committed.
+// Each attempt is audited (110104) per patient and study, with its outcome.
 // Thread contract: runOnce() blocks on the network; start() runs it on a worker thread until
 // stop() (or destruction). wake() and nextDueMs() may be called from any thread.
 #pragma once
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "sonolink/dicom/audit_trail.h"
 #include "sonolink/dicom/pacs_node.h"
 #include "sonolink/dicom/storage_commitment.h"
 #include "sonolink/dicom/store_queue.h"
@@ -35,7 +37,8 @@ struct ForwarderSettings {
 
 class StoreForwarder {
 public:
-    StoreForwarder(StoreQueue& queue, ForwarderSettings settings, UidGenerator uids);
+    // audit may be null (no audit trail); it must outlive the forwarder.
+    StoreForwarder(StoreQueue& queue, ForwarderSettings settings, UidGenerator uids, AuditTrail* audit = nullptr);
     ~StoreForwarder();
     StoreForwarder(const StoreForwarder&) = delete;
     StoreForwarder& operator=(const StoreForwarder&) = delete;
@@ -54,10 +57,13 @@ public:
 private:
     void sendDue(const Destination& destination, std::int64_t nowMs);
     void requestCommitments(const Destination& destination, std::int64_t nowMs);
+    void auditBatch(const Destination& destination, const std::vector<QueueItem>& items, const std::vector<bool>& reported,
+                    const std::vector<std::optional<Error>>& unreported, const std::vector<std::optional<Error>>& failures);
 
     StoreQueue& queue_;
     ForwarderSettings settings_;
     UidGenerator uids_;
+    AuditTrail* audit_;
     std::mutex mutex_;
     std::condition_variable wakeUp_;
     bool stopping_ = false;

@@ -1,0 +1,220 @@
+#include "sonolink/dicom/audit_trail.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <pwd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace sonolink::dicom {
+namespace {
+
+std::string escapeXml(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            case '\n': out += "&#10;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string code(const char* element, const char* value, const char* scheme, const char* meaning) {
+    return fmt::format(R"(<{} csd-code="{}" codeSystemName="{}" originalText="{}"/>)", element, value, scheme, meaning);
+}
+
+std::string base64(const std::string& text) {
+    static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    unsigned bits = 0;
+    int count = 0;
+    for (unsigned char c : text) {
+        bits = (bits << 8) | c;
+        count += 8;
+        while (count >= 6) out += table[(bits >> (count -= 6)) & 0x3F];
+    }
+    if (count > 0) out += table[(bits << (6 - count)) & 0x3F];
+    while (out.size() % 4) out += '=';
+    return out;
+}
+
+std::string currentUser() {
+    if (const auto* pw = ::getpwuid(::geteuid())) return pw->pw_name;
+    return std::to_string(::geteuid());
+}
+
+std::string hostName() {
+    char name[256] = {};
+    ::gethostname(name, sizeof name - 1);
+    return name;
+}
+
+std::string nowIso8601() {
+    const auto now = std::chrono::system_clock::now();
+    const auto t = std::chrono::system_clock::to_time_t(now);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+    std::tm local{};
+    ::localtime_r(&t, &local);
+    char base[32], zone[8];
+    std::strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &local);
+    std::strftime(zone, sizeof zone, "%z", &local);  // +0100 -> +01:00
+    const std::string z = zone;
+    return fmt::format("{}.{:03}{}:{}", base, ms, z.substr(0, 3), z.substr(3));
+}
+
+}  // namespace
+
+std::string auditMessageXml(const AuditEvent& e, const std::string& userId, const std::string& host, const std::string& sourceId,
+                            const std::string& dateTime) {
+    const char* action = e.kind == AuditEventKind::Query ? "E" : "R";  // execute a query; read (send, copy) instances
+    std::string eventId;
+    switch (e.kind) {
+        case AuditEventKind::InstancesTransferred: eventId = code("EventID", "110104", "DCM", "DICOM Instances Transferred"); break;
+        case AuditEventKind::Export: eventId = code("EventID", "110106", "DCM", "Export"); break;
+        case AuditEventKind::Query: eventId = code("EventID", "110112", "DCM", "Query"); break;
+    }
+    std::string xml = R"(<?xml version="1.0" encoding="UTF-8"?><AuditMessage>)";
+    xml += fmt::format(R"(<EventIdentification EventActionCode="{}" EventDateTime="{}" EventOutcomeIndicator="{}">)", action, dateTime,
+                       static_cast<int>(e.outcome));
+    xml += eventId;
+    if (!e.outcomeDescription.empty()) xml += "<EventOutcomeDescription>" + escapeXml(e.outcomeDescription) + "</EventOutcomeDescription>";
+    xml += "</EventIdentification>";
+    // The station (source of a transfer or export; requestor of a query) and the person using it.
+    const bool queried = e.kind == AuditEventKind::Query;
+    xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="true" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
+                       escapeXml(e.localAeTitle), escapeXml(e.localAeTitle), escapeXml(host));
+    xml += queried ? "" : code("RoleIDCode", "110153", "DCM", "Source Role ID");
+    xml += "</ActiveParticipant>";
+    xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="true"/>)", escapeXml(userId));
+    if (e.kind == AuditEventKind::Export) {
+        xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="false" MediaType="filesystem">)", escapeXml(e.destination));
+        xml += code("RoleIDCode", "110154", "DCM", "Destination Media") + "</ActiveParticipant>";
+    } else {
+        xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="false" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
+                           escapeXml(e.remoteAeTitle), escapeXml(e.remoteAeTitle), escapeXml(e.remoteHost));
+        xml += code("RoleIDCode", "110152", "DCM", "Destination Role ID") + "</ActiveParticipant>";
+    }
+    xml += fmt::format(R"(<AuditSourceIdentification AuditSourceID="{}">)", escapeXml(sourceId));
+    xml += R"(<AuditSourceTypeCode csd-code="4" codeSystemName="DCM" originalText="Application Server Process"/></AuditSourceIdentification>)";
+    if (queried) {
+        xml += R"(<ParticipantObjectIdentification ParticipantObjectID="1.2.840.10008.5.1.4.31" ParticipantObjectTypeCode="2" ParticipantObjectTypeCodeRole="3">)";
+        xml += R"(<ParticipantObjectIDTypeCode csd-code="110181" codeSystemName="DCM" originalText="SOP Class UID"/>)";
+        xml += "<ParticipantObjectQuery>" + base64(e.query) + "</ParticipantObjectQuery>";
+        xml += R"(<ParticipantObjectDetail type="TransferSyntax" value="MS4yLjg0MC4xMDAwOC4xLjIuMQ=="/></ParticipantObjectIdentification>)";
+    } else if (!e.studyInstanceUid.empty()) {
+        xml += fmt::format(R"(<ParticipantObjectIdentification ParticipantObjectID="{}" ParticipantObjectTypeCode="2" ParticipantObjectTypeCodeRole="3">)",
+                           escapeXml(e.studyInstanceUid));
+        xml += R"(<ParticipantObjectIDTypeCode csd-code="110180" codeSystemName="DCM" originalText="Study Instance UID"/>)";
+        xml += "<ParticipantObjectDescription>";
+        for (const auto& [sopClass, count] : e.sopClasses) {
+            xml += fmt::format(R"(<SOPClass UID="{}" NumberOfInstances="{}"/>)", escapeXml(sopClass), count);
+        }
+        xml += "</ParticipantObjectDescription></ParticipantObjectIdentification>";
+    }
+    if (!e.patientId.empty() || !e.patientName.empty()) {
+        xml += fmt::format(R"(<ParticipantObjectIdentification ParticipantObjectID="{}" ParticipantObjectTypeCode="1" ParticipantObjectTypeCodeRole="1">)",
+                           escapeXml(e.patientId));
+        xml += R"(<ParticipantObjectIDTypeCode csd-code="2" codeSystemName="RFC-3881" originalText="Patient Number"/>)";
+        xml += "<ParticipantObjectName>" + escapeXml(e.patientName) + "</ParticipantObjectName></ParticipantObjectIdentification>";
+    }
+    xml += "</AuditMessage>";
+    return xml;
+}
+
+std::vector<AuditEvent> transferEvents(const std::string& localAeTitle, const PacsNode& node, const std::vector<TransferAttempt>& attempts) {
+    struct Group {
+        AuditEvent event;
+        std::map<std::string, int> sopClasses;
+    };
+    std::map<std::tuple<std::string, std::string, int, std::string>, Group> groups;
+    for (const auto& a : attempts) {
+        const auto& o = a.object;
+        const auto outcome = !a.error ? AuditOutcome::Success : a.retryable ? AuditOutcome::MinorFailure : AuditOutcome::SeriousFailure;
+        const std::string why = a.error ? a.error->message() : "";
+        auto& group = groups[{o.patientId, o.studyInstanceUid, static_cast<int>(outcome), why}];
+        auto& e = group.event;
+        e.kind = AuditEventKind::InstancesTransferred;
+        e.outcome = outcome;
+        e.outcomeDescription = why;
+        e.localAeTitle = localAeTitle;
+        e.remoteAeTitle = node.aeTitle;
+        e.remoteHost = node.host;
+        e.patientId = o.patientId;
+        e.patientName = o.patientName;
+        e.studyInstanceUid = o.studyInstanceUid;
+        ++group.sopClasses[o.sopClassUid];
+    }
+    std::vector<AuditEvent> events;
+    for (auto& [key, group] : groups) {
+        group.event.sopClasses.assign(group.sopClasses.begin(), group.sopClasses.end());
+        events.push_back(std::move(group.event));
+    }
+    return events;
+}
+
+AuditTrail::AuditTrail(AuditSettings settings) : settings_(std::move(settings)) {
+    if (!settings_.syslogHost.empty()) socket_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+}
+
+AuditTrail::~AuditTrail() {
+    if (socket_ >= 0) ::close(socket_);
+}
+
+Status AuditTrail::record(const std::vector<AuditEvent>& events) {
+    if (events.empty()) return {};
+    static const std::string user = currentUser();
+    static const std::string host = hostName();
+    const auto when = nowIso8601();
+    std::vector<std::string> messages;
+    std::string lines;
+    for (const auto& event : events) {
+        messages.push_back(auditMessageXml(event, user, host, settings_.auditSourceId, when));
+        lines += messages.back() + "\n";
+    }
+    std::lock_guard lock(mutex_);
+    Status status;
+    if (!settings_.file.empty()) {
+        const auto parent = std::filesystem::path(settings_.file).parent_path();
+        std::error_code ignored;
+        if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
+        const int fd = ::open(settings_.file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);  // PHI: owner only
+        if (fd < 0 || ::write(fd, lines.data(), lines.size()) != static_cast<ssize_t>(lines.size()) || ::fdatasync(fd) != 0) {
+            status = fail(ErrorCode::DataLoss, fmt::format("cannot append to the audit trail {}: {}", settings_.file, std::strerror(errno)));
+        }
+        if (fd >= 0) ::close(fd);
+    }
+    if (socket_ >= 0) {
+        addrinfo hints{};
+        hints.ai_family = AF_INET;
+        hints.ai_socktype = SOCK_DGRAM;
+        addrinfo* address = nullptr;
+        if (::getaddrinfo(settings_.syslogHost.c_str(), std::to_string(settings_.syslogPort).c_str(), &hints, &address) == 0 && address) {
+            for (const auto& xml : messages) {
+                // RFC 5424: <PRI>1 TIMESTAMP HOST APP PROCID MSGID - MSG; facility 10 (authpriv), severity 5 (notice).
+                const auto message = fmt::format("<85>1 {} {} SonoLink {} IHE+RFC-3881 - {}", when, host, ::getpid(), xml);
+                ::sendto(socket_, message.data(), message.size(), 0, address->ai_addr, address->ai_addrlen);  // best effort: the file is the record
+            }
+            ::freeaddrinfo(address);
+        }
+    }
+    return status;
+}
+
+}  // namespace sonolink::dicom
