@@ -19,7 +19,7 @@ namespace sonolink::dicom {
 void setUpDcmtk() {
     static std::once_flag once;
     std::call_once(once, [] {
-        OFLog::configure(OFLogger::WARN_LOG_LEVEL);
+        OFLog::configure(OFLogger::ERROR_LOG_LEVEL);  // ours say what failed; DCMTK's notes are noise
         ::setenv("TCP_NODELAY", "1", /*overwrite=*/0);
     });
 }

@@ -12,10 +12,10 @@
 class DcmFileFormat;
 
 namespace sonolink::dicom {
-// Once per process: DCMTK's own log chatter ("Requesting Association", codec notes) kept to
-// warnings and errors, and Nagle's algorithm off for DICOM connections (TCP_NODELAY, DCMTK's own
-// switch, unless the environment sets it): with it on, every small DIMSE message waits for a
-// delayed ACK, ~90 ms per C-STORE on loopback, whatever the object's size.
+// Once per process: DCMTK's own log chatter ("Requesting Association", codec notes, warnings)
+// kept to errors (ours name the node and the file), and Nagle's algorithm off for DICOM
+// connections (TCP_NODELAY, DCMTK's own switch, unless the environment sets it): with it on,
+// every small DIMSE message waits for a delayed ACK, ~90 ms per C-STORE on loopback.
 void setUpDcmtk();
 void registerCodecs();
 [[nodiscard]] Status saveEncoded(DcmFileFormat& file, const std::string& path, Compression compression);

@@ -51,6 +51,7 @@ Status echo(const PacsNode& node, const AssociationSettings& settings) {
 }
 
 Result<ObjectInfo> inspectObject(const std::string& file) {
+    setUpDcmtk();
     DcmFileFormat object;
     // The header up to the pixel data: the meta header, the patient and the study.
     if (auto c = object.loadFileUntilTag(file.c_str(), EXS_Unknown, EGL_noChange, DCM_MaxReadLength, ERM_autoDetect, DCM_PixelData); c.bad()) {

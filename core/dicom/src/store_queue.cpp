@@ -298,6 +298,19 @@ Status StoreQueue::applyCommitment(const std::string& transactionUid, const std:
     return {};
 }
 
+Status StoreQueue::withdraw(const std::string& id) {
+    std::lock_guard lock(state_->mutex);
+    auto item = state_->find(id);
+    if (!item) return fail(std::move(item.error()));
+    if ((*item)->state != ItemState::Queued) {
+        return fail(ErrorCode::FailedPrecondition, fmt::format("item {} is {}: only a queued item can be withdrawn", id, toString((*item)->state)));
+    }
+    return state_->update(id, [](QueueItem& i) {
+        i.state = ItemState::Failed;
+        i.lastError = "withdrawn by the user";
+    });
+}
+
 Status StoreQueue::retry(const std::string& id) {
     std::lock_guard lock(state_->mutex);
     auto item = state_->find(id);

@@ -89,6 +89,9 @@ public:
     [[nodiscard]] Status applyCommitment(const std::string& transactionUid, const std::vector<std::string>& committedUids,
                                          const std::vector<std::pair<std::string, std::string>>& failedUids, std::int64_t nowMs);
 
+    // Takes a queued item out of sending (a user's decision): failed, "withdrawn", copy kept.
+    // FailedPrecondition for an item already sent or being sent.
+    [[nodiscard]] Status withdraw(const std::string& id);
     // Queues a failed item again (a user's decision), attempts reset.
     [[nodiscard]] Status retry(const std::string& id);
     // The earliest time anything of node is due (sending or a commitment request), if any.

@@ -1,0 +1,70 @@
+// DisplayPipeline: the newest frame from ingest -> B-mode image. onFrame (ingest thread) keeps
+// only the newest frame's reference (an older one still waiting is let go and counted: the
+// display is lossy by design); the `bf-cpu` thread gathers the frame's blocks once into its
+// working buffer, lets the ring slots go, beamforms, takes the envelope, log-compresses to 8 bits
+// and publishes the image (latest-value mailbox) and appends it to the cine. Frames are published
+// in increasing frame-id order, never twice. Frozen: frames are let go unprocessed.
+// Thread contract: onFrame on the ingest thread; the rest from any thread.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "sonolink/engine/engine.h"
+#include "sonolink/ingest/frame.h"
+#include "sonolink/ingest/latency_histogram.h"
+
+namespace sonolink::engine {
+
+class DisplayPipeline final : public ingest::FrameSink {
+public:
+    DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames);
+    ~DisplayPipeline() override;
+
+    void onFrame(const ingest::FrameRef& frame) noexcept override;
+    // Lets go of any waiting frame and waits until the beamformer holds none (before the ingest
+    // engine that delivered them goes away).
+    void release();
+    void setFrozen(bool frozen);
+    // Frames from now on belong to a new link session (whose frame ids start again).
+    void newSession(std::uint64_t session);
+
+    [[nodiscard]] std::shared_ptr<const DisplayFrame> latest() const { return latest_.load(); }
+    [[nodiscard]] std::vector<std::shared_ptr<const DisplayFrame>> cine() const;
+    [[nodiscard]] std::uint64_t displayed() const noexcept { return displayed_.load(); }
+    [[nodiscard]] std::uint64_t skipped() const noexcept { return skipped_.load(); }
+    [[nodiscard]] ingest::LatencyHistogram::Snapshot latency() const noexcept { return latency_.snapshot(); }
+
+private:
+    void run();
+    [[nodiscard]] Status gather(const ingest::Frame& frame);
+
+    record::UffChannelData geometry_;  // probe and waves (no samples)
+    ImagingSetup imaging_;
+    std::size_t cineFrames_;
+    std::vector<std::int16_t> samples_;  // the frame, gathered (waves x channels x samples)
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable idle_;
+    ingest::FrameRef pending_;
+    bool busy_ = false;
+    bool stopping_ = false;
+    bool frozen_ = false;
+    std::uint64_t session_ = 0;
+    std::uint32_t lastFrameId_ = 0;
+    bool anyPublished_ = false;
+    std::deque<std::shared_ptr<const DisplayFrame>> cine_;
+    std::atomic<std::shared_ptr<const DisplayFrame>> latest_;
+    std::atomic<std::uint64_t> displayed_{0};
+    std::atomic<std::uint64_t> skipped_{0};
+    ingest::LatencyHistogram latency_;
+    std::thread thread_;
+};
+
+}  // namespace sonolink::engine

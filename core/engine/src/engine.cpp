@@ -1,0 +1,493 @@
+#include "sonolink/engine/engine.h"
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "acquisition.h"
+#include "display_pipeline.h"
+#include "recording_tap.h"
+#include "sonolink/dicom/us_image_writer.h"
+#include "sonolink/util/log.h"
+#include "sonolink/util/thread_affinity.h"
+
+namespace sonolink::engine {
+
+std::string_view toString(EngineState state) {
+    switch (state) {
+        case EngineState::Idle: return "idle";
+        case EngineState::Connecting: return "connecting";
+        case EngineState::SelfTest: return "self-test";
+        case EngineState::Ready: return "ready";
+        case EngineState::Streaming: return "streaming";
+        case EngineState::Frozen: return "frozen";
+        case EngineState::Error: return "error";
+    }
+    return "?";
+}
+
+std::string_view toString(JobStatus status) {
+    switch (status) {
+        case JobStatus::Running: return "running";
+        case JobStatus::Done: return "done";
+        case JobStatus::Failed: return "failed";
+        case JobStatus::Cancelled: return "cancelled";
+    }
+    return "?";
+}
+
+namespace {
+
+log::Category& logCategory() {
+    static auto& category = log::category("engine");
+    return category;
+}
+
+// A thread that runs queued work in order.
+class WorkQueue {
+public:
+    explicit WorkQueue(std::string name) : name_(std::move(name)), thread_([this] { run(); }) {}
+    ~WorkQueue() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+    }
+    void post(std::function<void()> work) {
+        {
+            std::lock_guard lock(mutex_);
+            if (stopping_) return;
+            queue_.push_back(std::move(work));
+        }
+        wake_.notify_one();
+    }
+
+private:
+    void run() {
+        nameCurrentThread(name_);
+        while (true) {
+            std::function<void()> work;
+            {
+                std::unique_lock lock(mutex_);
+                wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+                if (queue_.empty()) return;  // stopping, all done
+                work = std::move(queue_.front());
+                queue_.pop_front();
+            }
+            try {
+                work();
+            } catch (const std::exception& e) {
+                log::error(logCategory(), "{} thread: {}", name_, e.what());
+            }
+        }
+    }
+    std::string name_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<std::function<void()>> queue_;
+    bool stopping_ = false;
+    std::thread thread_;
+};
+
+}  // namespace
+
+struct Engine::Impl : std::enable_shared_from_this<Impl> {
+    EngineConfig config;
+    Backends backends;
+    std::atomic<EngineState> state{EngineState::Idle};
+
+    std::mutex sinksMutex;
+    std::mutex emitMutex;  // one emission at a time; unsubscribe waits for it
+    std::map<std::uint64_t, EventSink> sinks;
+    std::uint64_t nextSink = 1;
+
+    std::unique_ptr<DisplayPipeline> display;
+    RecordingTap recording;
+    std::unique_ptr<Acquisition> acquisition;  // ctl thread only
+    std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
+    std::atomic<std::uint64_t> sessions{0};
+
+    mutable std::mutex statsMutex;
+    ingest::IngestStats finished;             // sessions that ended
+    ingest::SessionSummary current;           // the streaming session's last progress
+    std::chrono::nanoseconds finishedElapsed{0};
+    std::uint64_t recordedBefore = 0, refusedBefore = 0;
+
+    std::unique_ptr<dicom::StoreQueue> queue;
+    std::unique_ptr<dicom::AuditTrail> audit;
+    std::unique_ptr<dicom::StoreForwarder> forwarder;
+    std::unique_ptr<dicom::CommitmentListener> listener;
+    std::optional<dicom::UidGenerator> uids;
+
+    std::mutex jobsMutex;
+    std::map<JobId, std::shared_ptr<std::atomic<bool>>> cancels;
+    JobId nextJob = 1;
+
+    // Declared last: destroyed first, so no work runs on the members above once they go.
+    std::unique_ptr<WorkQueue> jobs;
+    std::unique_ptr<WorkQueue> ctl;
+
+    void emit(const EngineEvent& event) {
+        std::lock_guard emitting(emitMutex);
+        std::vector<EventSink> copy;
+        {
+            std::lock_guard lock(sinksMutex);
+            for (const auto& [id, sink] : sinks) copy.push_back(sink);
+        }
+        for (const auto& sink : copy) sink(event);
+    }
+
+    void setState(EngineState to, std::string reason) {
+        const auto from = state.exchange(to);
+        if (from == to && to != EngineState::Error) return;
+        log::info(logCategory(), "{} -> {}{}{}", toString(from), toString(to), reason.empty() ? "" : ": ", reason);
+        emit(StateChanged{from, to, std::move(reason)});
+    }
+
+    void error(ErrorCode code, std::string message) {
+        log::error(logCategory(), "{}", message);
+        emit(EngineError{code, std::move(message)});
+    }
+
+    // ctl thread from here on.
+    void openSession() {
+        setState(EngineState::Connecting, "bringing the link up");
+        auto link = backends.makeLink();
+        if (!link) return setState(EngineState::Error, link.error().message());
+        display->newSession(sessions.fetch_add(1) + 1);
+        std::weak_ptr<Impl> self = weak_from_this();
+        const auto gen = ++generation;
+        Acquisition::Callbacks callbacks;
+        callbacks.opened = [self, gen](const Status& opened) {
+            if (auto impl = self.lock()) impl->ctl->post([impl, gen, opened] { impl->onOpened(gen, opened); });
+        };
+        callbacks.progress = [self](const ingest::SessionSummary& progress) {
+            if (auto impl = self.lock()) {
+                std::lock_guard lock(impl->statsMutex);
+                impl->current = progress;
+            }
+        };
+        callbacks.ended = [self, gen](const Result<ingest::SessionSummary>& ended) {
+            if (auto impl = self.lock()) impl->ctl->post([impl, gen, ended] { impl->onEnded(gen, ended); });
+        };
+        acquisition = std::make_unique<Acquisition>(std::move(*link), config.session, *display, recording, std::move(callbacks));
+    }
+
+    void onOpened(std::uint64_t gen, const Status& opened) {
+        if (gen != generation || state != EngineState::Connecting) return;  // closed meanwhile
+        if (!opened) {
+            acquisition.reset();
+            return setState(EngineState::Error, opened.error().message());
+        }
+        // The start-up self-tests (link BER, memory) run here once they exist.
+        setState(EngineState::SelfTest, "start-up self-tests: none configured");
+        setState(EngineState::Ready, "link up, front end configured");
+    }
+
+    void onEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended) {
+        {
+            std::lock_guard lock(statsMutex);
+            finished += ended ? ended->stats : current.stats;
+            finishedElapsed += ended ? ended->elapsed : current.elapsed;
+            current = {};
+        }
+        if (gen != generation) return;  // closed on purpose: nothing else to do
+        acquisition.reset();
+        if (!ended) {
+            setState(EngineState::Error, ended.error().message());
+        } else if (state == EngineState::Streaming || state == EngineState::Frozen) {
+            openSession();  // the front end finished on its own: bring it up again
+        }
+    }
+
+    // Stops and joins the acquisition; its ended callback, already posted, only counts.
+    void closeSession() {
+        if (!acquisition) return;
+        ++generation;
+        acquisition->stop();
+        acquisition.reset();
+    }
+
+    void runExport(JobId id, CineExportRequest request, std::shared_ptr<std::atomic<bool>> cancelled);
+};
+
+Subscription& Subscription::operator=(Subscription&& other) noexcept {
+    if (this != &other) {
+        Subscription dropped(std::move(*this));
+        impl_ = std::move(other.impl_);
+        id_ = std::exchange(other.id_, 0);
+    }
+    return *this;
+}
+
+Subscription::~Subscription() {
+    if (auto impl = impl_.lock(); impl && id_) {
+        std::lock_guard emitting(impl->emitMutex);
+        std::lock_guard lock(impl->sinksMutex);
+        impl->sinks.erase(id_);
+    }
+}
+
+Result<std::unique_ptr<Engine>> Engine::create(EngineConfig config, Backends backends) {
+    if (!backends.makeLink) return fail(ErrorCode::InvalidArgument, "the engine needs a link backend");
+    if (auto ok = config.imaging.grid.validate(); !ok) return fail(std::move(ok.error()));
+    auto impl = std::make_shared<Impl>();
+    impl->config = std::move(config);
+    impl->backends = std::move(backends);
+    impl->display = std::make_unique<DisplayPipeline>(impl->config.geometry, impl->config.imaging, impl->config.cineFrames);
+    auto& d = impl->config.dicom;
+    auto uids = dicom::UidGenerator::create(d.uidRoot.empty() ? std::nullopt : std::optional(d.uidRoot));
+    if (!uids) return fail(std::move(uids.error()));
+    impl->uids.emplace(std::move(*uids));
+    if (!d.queueDirectory.empty()) {
+        auto queue = dicom::StoreQueue::open(d.queueDirectory, d.retry);
+        if (!queue) return fail(std::move(queue.error()));
+        impl->queue = std::move(*queue);
+        impl->audit = std::make_unique<dicom::AuditTrail>(d.audit);
+        impl->forwarder = std::make_unique<dicom::StoreForwarder>(*impl->queue, d.forwarder, *impl->uids, impl->audit.get());
+        const bool commitment = std::any_of(d.forwarder.destinations.begin(), d.forwarder.destinations.end(),
+                                            [](const auto& destination) { return destination.storageCommitment; });
+        if (commitment) {
+            auto* forwarder = impl->forwarder.get();
+            auto listener = dicom::CommitmentListener::start(d.listenPort, d.forwarder.association.callingAeTitle,
+                                                             [forwarder](const dicom::CommitmentReport& r) { forwarder->applyReport(r); });
+            if (!listener) return fail(std::move(listener.error()));
+            impl->listener = std::move(*listener);
+        }
+        impl->forwarder->start();
+    }
+    impl->ctl = std::make_unique<WorkQueue>("ctl");
+    impl->jobs = std::make_unique<WorkQueue>("jobs");
+    return std::unique_ptr<Engine>(new Engine(std::move(impl)));
+}
+
+Engine::~Engine() {
+    {
+        std::lock_guard lock(impl_->jobsMutex);
+        for (auto& [id, cancelled] : impl_->cancels) cancelled->store(true);
+    }
+    // ctl closes the session (joining rx) before the pipeline and the queue go.
+    std::promise<void> closed;
+    impl_->ctl->post([impl = impl_.get(), &closed] {
+        impl->closeSession();
+        closed.set_value();
+    });
+    closed.get_future().wait();
+    impl_->jobs.reset();
+    impl_->ctl.reset();
+    if (auto recorder = impl_->recording.take()) (void)recorder->stop();
+    if (impl_->forwarder) impl_->forwarder->stop();
+    impl_->listener.reset();
+}
+
+void Engine::connect() {
+    impl_->ctl->post([impl = impl_.get()] {
+        if (impl->state != EngineState::Idle && impl->state != EngineState::Error) return;
+        impl->closeSession();
+        impl->openSession();
+    });
+}
+
+void Engine::startStreaming() {
+    impl_->ctl->post([impl = impl_.get()] {
+        if (impl->state == EngineState::Frozen) {
+            impl->display->setFrozen(false);
+            return impl->setState(EngineState::Streaming, "live again");
+        }
+        if (impl->state != EngineState::Ready || !impl->acquisition) {
+            return impl->error(ErrorCode::FailedPrecondition, fmt::format("cannot stream while {}", toString(impl->state)));
+        }
+        impl->acquisition->go();
+        impl->setState(EngineState::Streaming, "");
+    });
+}
+
+void Engine::freeze() {
+    impl_->ctl->post([impl = impl_.get()] {
+        if (impl->state != EngineState::Streaming) return;
+        impl->display->setFrozen(true);
+        impl->setState(EngineState::Frozen, "image and cine held for review");
+    });
+}
+
+void Engine::stopStreaming() {
+    impl_->ctl->post([impl = impl_.get()] {
+        if (impl->state != EngineState::Streaming && impl->state != EngineState::Frozen) return;
+        impl->display->setFrozen(false);
+        impl->closeSession();
+        impl->openSession();
+    });
+}
+
+void Engine::disconnect() {
+    impl_->ctl->post([impl = impl_.get()] {
+        impl->closeSession();
+        impl->display->setFrozen(false);
+        impl->setState(EngineState::Idle, "disconnected");
+    });
+}
+
+void Engine::startRecording(std::string path) {
+    impl_->ctl->post([impl = impl_.get(), path] {
+        if (impl->recording.current()) return impl->error(ErrorCode::FailedPrecondition, "already recording");
+        auto recorder = record::Recorder::start(path, impl->config.geometry);
+        if (!recorder) return impl->error(recorder.error().code(), recorder.error().message());
+        impl->recording.set(std::shared_ptr<record::Recorder>(std::move(*recorder)));
+    });
+}
+
+void Engine::stopRecording() {
+    impl_->ctl->post([impl = impl_.get()] {
+        auto recorder = impl->recording.take();
+        if (!recorder) return;
+        auto stopped = recorder->stop();
+        {
+            std::lock_guard lock(impl->statsMutex);
+            impl->recordedBefore += recorder->framesRecorded();
+            impl->refusedBefore += recorder->framesRefused();
+        }
+        if (!stopped) impl->error(stopped.error().code(), "recording failed: " + stopped.error().message());
+    });
+}
+
+JobId Engine::exportCine(CineExportRequest request) {
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    JobId id = 0;
+    {
+        std::lock_guard lock(impl_->jobsMutex);
+        id = impl_->nextJob++;
+        impl_->cancels[id] = cancelled;
+    }
+    impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), cancelled] { impl->runExport(id, request, cancelled); });
+    return id;
+}
+
+void Engine::cancel(JobId job) {
+    std::lock_guard lock(impl_->jobsMutex);
+    if (auto it = impl_->cancels.find(job); it != impl_->cancels.end()) it->second->store(true);
+}
+
+void Engine::Impl::runExport(JobId id, CineExportRequest request, std::shared_ptr<std::atomic<bool>> cancelled) {
+    auto update = [&](JobStatus status, double progress, std::string message) { emit(JobUpdate{id, "dicom-export", status, progress, std::move(message)}); };
+    auto finish = [&](JobStatus status, double progress, std::string message) {
+        update(status, progress, std::move(message));
+        std::lock_guard lock(jobsMutex);
+        cancels.erase(id);
+    };
+    if (cancelled->load()) return finish(JobStatus::Cancelled, 0, "cancelled before it started");
+    update(JobStatus::Running, 0, "collecting the cine");
+    const auto frames = display->cine();
+    if (frames.empty()) return finish(JobStatus::Failed, 0, "the cine is empty: stream first");
+    dicom::UsCineObject cine;
+    auto& c = cine.context;
+    c.patient = request.patient;
+    c.study = {uids->next(), "1", "", "", "", "", ""};
+    c.series = {uids->next(), 1, "ABDOMEN"};
+    c.equipment = config.dicom.equipment;
+    c.sopInstanceUid = uids->next();
+    const auto now = std::time(nullptr);
+    std::tm local{};
+    ::localtime_r(&now, &local);
+    char date[16], time[16];
+    std::strftime(date, sizeof date, "%Y%m%d", &local);
+    std::strftime(time, sizeof time, "%H%M%S", &local);
+    c.study.date = c.contentDate = date;
+    c.study.time = c.contentTime = time;
+    for (const auto& f : frames) {
+        if (cancelled->load()) return finish(JobStatus::Cancelled, 0.1, "cancelled");
+        cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1});
+    }
+    const double spanMs = frames.size() > 1 ? static_cast<double>(frames.back()->readyNs - frames.front()->readyNs) / 1e6 / static_cast<double>(frames.size() - 1) : 0;
+    cine.frameTimeMs = request.frameTimeMs > 0 ? request.frameTimeMs : spanMs > 0 ? spanMs : 1000.0 / 30;
+    update(JobStatus::Running, 0.3, fmt::format("writing {} frames", frames.size()));
+    if (auto ok = dicom::writeUsCine(request.file, cine); !ok) return finish(JobStatus::Failed, 0.3, ok.error().message());
+    if (cancelled->load()) {
+        std::filesystem::remove(request.file);
+        return finish(JobStatus::Cancelled, 0.6, "cancelled");
+    }
+    if (request.node.empty()) return finish(JobStatus::Done, 1, request.file);
+    if (!queue) return finish(JobStatus::Failed, 0.6, "no PACS queue is configured");
+    auto item = queue->enqueue(request.file, request.node,
+                               std::any_of(config.dicom.forwarder.destinations.begin(), config.dicom.forwarder.destinations.end(),
+                                           [&](const auto& d) { return d.name == request.node && d.storageCommitment; }));
+    if (!item) return finish(JobStatus::Failed, 0.6, item.error().message());
+    forwarder->wake();
+    update(JobStatus::Running, 0.7, fmt::format("queued for {} as item {}", request.node, item->id));
+    // Until the PACS has it (and committed it, where asked) or the user gives up.
+    while (true) {
+        const auto now_item = queue->item(item->id);
+        if (!now_item) return finish(JobStatus::Failed, 0.7, "the queue lost the item");
+        const bool done = now_item->state == dicom::ItemState::Committed || (now_item->state == dicom::ItemState::Sent && !now_item->commitmentRequired);
+        if (done) return finish(JobStatus::Done, 1, fmt::format("{} ({} {})", request.file, request.node, dicom::toString(now_item->state)));
+        if (now_item->state == dicom::ItemState::Failed) return finish(JobStatus::Failed, 0.7, now_item->lastError);
+        if (cancelled->load()) {
+            (void)queue->withdraw(item->id);
+            return finish(JobStatus::Cancelled, 0.7, fmt::format("cancelled; item {} withdrawn from the queue", item->id));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+Subscription Engine::subscribe(EventSink sink) {
+    std::lock_guard lock(impl_->sinksMutex);
+    const auto id = impl_->nextSink++;
+    impl_->sinks[id] = std::move(sink);
+    return Subscription(impl_, id);
+}
+
+EngineState Engine::state() const { return impl_->state.load(); }
+
+std::shared_ptr<const DisplayFrame> Engine::latestFrame() const { return impl_->display->latest(); }
+
+std::vector<std::shared_ptr<const DisplayFrame>> Engine::cine() const { return impl_->display->cine(); }
+
+EngineStats Engine::stats() const {
+    EngineStats s;
+    s.state = impl_->state.load();
+    ingest::IngestStats total;
+    std::chrono::nanoseconds elapsed{0};
+    {
+        std::lock_guard lock(impl_->statsMutex);
+        total = impl_->finished;
+        total += impl_->current.stats;
+        elapsed = impl_->finishedElapsed + impl_->current.elapsed;
+        s.framesRecorded = impl_->recordedBefore;
+        s.framesRecordRefused = impl_->refusedBefore;
+    }
+    if (auto recorder = impl_->recording.current()) {
+        s.framesRecorded += recorder->framesRecorded();
+        s.framesRecordRefused += recorder->framesRefused();
+    }
+    s.framesDelivered = total.framesDelivered;
+    s.framesIncomplete = total.framesIncomplete;
+    s.framesMissing = total.framesMissing;
+    s.framesDroppedNoBuffer = total.framesDroppedNoBuffer;
+    s.crcErrors = total.payloadCrcErrors;
+    s.headerErrors = total.headerErrors;
+    s.bytes = total.bytesOk;
+    s.framesDisplayed = impl_->display->displayed();
+    s.displaySkipped = impl_->display->skipped();
+    const double seconds = std::chrono::duration<double>(elapsed).count();
+    s.throughputGbps = seconds > 0 ? static_cast<double>(total.bytesOk) * 8 / seconds / 1e9 : 0;
+    s.displayFps = seconds > 0 ? static_cast<double>(s.framesDisplayed) / seconds : 0;
+    const auto latency = impl_->display->latency();
+    s.latencyP50Us = latency.percentile(0.5) / 1e3;
+    s.latencyP99Us = latency.percentile(0.99) / 1e3;
+    s.sessions = impl_->sessions.load();
+    return s;
+}
+
+std::vector<dicom::QueueItem> Engine::dicomQueue() const {
+    if (!impl_->queue) return {};
+    return impl_->queue->items();
+}
+
+}  // namespace sonolink::engine

@@ -1,0 +1,274 @@
+// The engine through its facade only, on the built-in simulated front end: every state
+// transition (Idle, Connecting, SelfTest, Ready, Streaming, Frozen, and back), commands refused
+// in the wrong state; the front end lost mid-stream -> Error with the reason -> reconnect ->
+// Streaming; images published in frame order, never twice; recording on and off; cine export as
+// DICOM; a running export job cancelled. Events are collected from the subscription.
+#include "sonolink/engine/engine.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "sonolink/app/acquisition_setup.h"
+#include "sonolink/app/link_factory.h"
+#include "sonolink/app/replay_source.h"
+#include "sonolink/dicom/pacs_client.h"
+#include "sonolink/record/uff_channel_data.h"
+
+namespace sonolink::engine {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+// Records every event; waits for conditions on them.
+class EventLog {
+public:
+    void operator()(const EngineEvent& event) {
+        std::lock_guard lock(mutex_);
+        events_.push_back(event);
+        changed_.notify_all();
+    }
+    std::vector<EngineState> states() const {
+        std::lock_guard lock(mutex_);
+        std::vector<EngineState> out;
+        for (const auto& e : events_) {
+            if (const auto* s = std::get_if<StateChanged>(&e)) out.push_back(s->to);
+        }
+        return out;
+    }
+    std::string lastReason(EngineState state) const {
+        std::lock_guard lock(mutex_);
+        std::string reason;
+        for (const auto& e : events_) {
+            if (const auto* s = std::get_if<StateChanged>(&e); s && s->to == state) reason = s->reason;
+        }
+        return reason;
+    }
+    template <typename T, typename Pred>
+    bool waitFor(Pred pred, std::chrono::milliseconds timeout = 20s) {
+        std::unique_lock lock(mutex_);
+        return changed_.wait_for(lock, timeout, [&] {
+            for (const auto& e : events_) {
+                if (const auto* t = std::get_if<T>(&e); t && pred(*t)) return true;
+            }
+            return false;
+        });
+    }
+    void clear() {
+        std::lock_guard lock(mutex_);
+        events_.clear();
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<EngineEvent> events_;
+};
+
+bool waitUntil(const std::function<bool()>& pred, std::chrono::milliseconds timeout = 20s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (pred()) return true;
+        std::this_thread::sleep_for(5ms);
+    }
+    return pred();
+}
+
+class EngineTest : public ::testing::Test {
+protected:
+    fs::path dir = fs::temp_directory_path() / ("sonolink_engine_" + std::to_string(::getpid()));
+    std::atomic<int> links{0};
+    std::uint64_t disconnectFirstAfterBlocks = 0;  // the first front end vanishes after this many blocks
+
+    void SetUp() override { fs::create_directories(dir); }
+    void TearDown() override { fs::remove_all(dir); }
+
+    std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}) {
+        config::AppConfig config;
+        config.probe.elementCount = 64;
+        config.acquisition.samplesPerChannel = 1024;
+        config.acquisition.frameRateHz = 200;
+        EngineConfig e;
+        e.session.configure = app::configureFrom(config);
+        e.geometry = app::recordingMetadataFor(e.session.configure);
+        e.imaging.grid = beamform::PixelGrid::fromRanges(-8e-3, 8e-3, 48, 5e-3, 25e-3, 96);
+        e.imaging.beamformThreads = 1;
+        e.cineFrames = 16;
+        e.dicom = std::move(dicomSetup);
+        Backends backends;
+        backends.makeLink = [this]() -> Result<LinkHandle> {
+            app::LinkChoice choice;
+            choice.backend = app::LinkChoice::Backend::SimInProcess;
+            choice.slotBytes = 64 * 1024;
+            choice.slotCount = 128;
+            if (links.fetch_add(1) == 0) choice.frontEnd.faults.disconnectAfterBlocks = disconnectFirstAfterBlocks;
+            auto parts = app::makeLink(choice);
+            if (!parts) return fail(std::move(parts.error()));
+            return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
+        };
+        auto engine = Engine::create(std::move(e), std::move(backends));
+        EXPECT_TRUE(engine) << engine.error().message();
+        return engine ? std::move(*engine) : nullptr;
+    }
+};
+
+TEST_F(EngineTest, EveryStateTransitionThroughTheFacade) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    EXPECT_EQ(engine->state(), EngineState::Idle);
+    engine->startStreaming();  // refused: not connected
+    ASSERT_TRUE(log.waitFor<EngineError>([](const EngineError& e) { return e.code == ErrorCode::FailedPrecondition; }));
+
+    engine->connect();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Ready}));
+
+    engine->startStreaming();
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= 5; }));
+    EXPECT_EQ(engine->state(), EngineState::Streaming);
+    const auto live = engine->latestFrame();
+    ASSERT_TRUE(live);
+    EXPECT_EQ(live->rows, 96);
+    EXPECT_EQ(live->columns, 48);
+    EXPECT_NEAR(live->cmPerPixelY, 2.0 / 95, 1e-9);
+
+    engine->freeze();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Frozen; }));
+    std::this_thread::sleep_for(50ms);  // a frame being beamformed at the freeze is not published
+    const auto frozen = engine->latestFrame();
+    const auto frozenCine = engine->cine();
+    std::this_thread::sleep_for(300ms);
+    EXPECT_EQ(engine->latestFrame(), frozen) << "the image holds while frozen";
+    EXPECT_EQ(engine->cine().size(), frozenCine.size());
+    const auto deliveredWhileFrozen = engine->stats().framesDelivered;
+    EXPECT_TRUE(waitUntil([&] { return engine->stats().framesDelivered > deliveredWhileFrozen; })) << "the link streams on";
+
+    engine->startStreaming();
+    ASSERT_TRUE(waitUntil([&] { return engine->latestFrame() != frozen; }));
+    EXPECT_EQ(engine->state(), EngineState::Streaming);
+
+    log.clear();
+    engine->stopStreaming();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Ready}));
+    engine->startStreaming();  // a second round on the new session
+    const auto displayed = engine->stats().framesDisplayed;
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= displayed + 3; }));
+    engine->disconnect();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Idle; }));
+    const auto stats = engine->stats();
+    EXPECT_EQ(stats.sessions, 2u);
+    EXPECT_EQ(stats.crcErrors + stats.headerErrors, 0u);
+}
+
+TEST_F(EngineTest, FrontEndLostMidStreamIsAnErrorWithTheReasonAndReconnectStreamsAgain) {
+    disconnectFirstAfterBlocks = 400;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
+    engine->startStreaming();
+    // Images arrive in frame order, never twice, while the front end streams and after it is lost.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> seen;
+    auto watch = [&] {
+        if (auto f = engine->latestFrame(); f && (seen.empty() || seen.back() != std::pair{f->session, f->frameId})) seen.emplace_back(f->session, f->frameId);
+    };
+    ASSERT_TRUE(waitUntil([&] {
+        watch();
+        return engine->state() == EngineState::Error;
+    }));
+    const auto reason = log.lastReason(EngineState::Error);
+    EXPECT_NE(reason.find("front end"), std::string::npos) << reason;
+    log.clear();
+    engine->connect();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
+    engine->startStreaming();
+    ASSERT_TRUE(waitUntil([&] {
+        watch();
+        return !seen.empty() && seen.back().first == 2 && engine->stats().framesDisplayed >= 10;
+    }));
+    EXPECT_EQ(engine->state(), EngineState::Streaming);
+    ASSERT_GE(seen.size(), 3u);
+    for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_LT(seen[i - 1], seen[i]) << "image " << i << " out of order or repeated";
+    const auto cine = engine->cine();
+    for (std::size_t i = 1; i < cine.size(); ++i) {
+        EXPECT_LT(std::pair(cine[i - 1]->session, cine[i - 1]->frameId), std::pair(cine[i]->session, cine[i]->frameId));
+    }
+    EXPECT_EQ(engine->stats().sessions, 2u);
+}
+
+TEST_F(EngineTest, RecordingOnAndOffAndTheCineExportedAsDicom) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
+    engine->startStreaming();
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= 3; }));
+    const auto recording = (dir / "rec.uff").string();
+    engine->startRecording(recording);
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesRecorded >= 20; }));
+    engine->stopRecording();
+    ASSERT_TRUE(waitUntil([&] {
+        const auto a = engine->stats().framesRecorded;
+        std::this_thread::sleep_for(100ms);
+        return engine->stats().framesRecorded == a;
+    }));
+    const auto stats = engine->stats();
+    EXPECT_EQ(stats.framesRecordRefused, 0u);
+    auto read = record::readUffChannelData(recording);
+    ASSERT_TRUE(read) << read.error().message();
+    EXPECT_EQ(static_cast<std::uint64_t>(read->frames), stats.framesRecorded);
+    EXPECT_EQ(read->channels, 64);
+
+    const auto file = (dir / "cine.dcm").string();
+    const auto job = engine->exportCine({file, {"Test^Engine", "E-1", "", ""}, "", 0});
+    ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; }));
+    ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status == JobStatus::Done; })) << "export failed";
+    auto info = dicom::inspectObject(file);
+    ASSERT_TRUE(info) << info.error().message();
+    EXPECT_EQ(info->sopClassUid, "1.2.840.10008.5.1.4.1.1.3.1");
+    EXPECT_EQ(info->patientName, "Test^Engine");
+}
+
+TEST_F(EngineTest, ARunningExportJobIsCancelledAndItsQueueItemWithdrawn) {
+    DicomSetup d;
+    d.queueDirectory = (dir / "queue").string();
+    d.retry = {0.2, 0.5, 0.5, 60};
+    d.forwarder.association.connectTimeoutS = 1;
+    d.forwarder.destinations.push_back({"down", {"NOBODY", "127.0.0.1", 1, false}, false});  // nothing listens on port 1
+    d.audit.file = (dir / "audit.log").string();
+    auto engine = make(std::move(d));
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
+    engine->startStreaming();
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= 3; }));
+    const auto job = engine->exportCine({(dir / "cine.dcm").string(), {"Test^Engine", "E-1", "", ""}, "down", 0});
+    // Running: written and queued, waiting for a PACS that is down.
+    ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.progress >= 0.7 && u.status == JobStatus::Running; }));
+    ASSERT_TRUE(waitUntil([&] {
+        const auto items = engine->dicomQueue();
+        return items.size() == 1 && items[0].attempts >= 1;
+    }));
+    EXPECT_NE(engine->dicomQueue()[0].lastError.find("Connection refused"), std::string::npos) << engine->dicomQueue()[0].lastError;
+    engine->cancel(job);
+    ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status == JobStatus::Cancelled; }));
+    const auto items = engine->dicomQueue();
+    ASSERT_EQ(items.size(), 1u);
+    EXPECT_EQ(items[0].state, dicom::ItemState::Failed);
+    EXPECT_EQ(items[0].lastError, "withdrawn by the user");
+}
+
+}  // namespace
+}  // namespace sonolink::engine
