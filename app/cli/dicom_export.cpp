@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 
 #include <fmt/format.h>
 
+#include "sonolink/dicom/dicom_time.h"
 #include "sonolink/dicom/uid_generator.h"
 #include "sonolink/dicom/us_image_writer.h"
 #include "sonolink/util/build_info.h"
@@ -54,20 +54,15 @@ std::vector<std::uint8_t> withDepthScale(const std::vector<std::uint8_t>& grey, 
 Result<dicom::InstanceContext> makeInstanceContext(const DicomExportOptions& options) {
     auto uids = dicom::UidGenerator::create(options.uidRoot.empty() ? std::nullopt : std::optional(options.uidRoot));
     if (!uids) return fail(std::move(uids.error()));
-    const auto now = std::time(nullptr);
-    std::tm local{};
-    ::localtime_r(&now, &local);
-    char date[16], time[16];
-    std::strftime(date, sizeof date, "%Y%m%d", &local);
-    std::strftime(time, sizeof time, "%H%M%S", &local);
+    const auto now = dicom::dicomDateTimeNow();
     dicom::InstanceContext context;
     context.patient = {options.patientName, options.patientId, "", ""};
-    context.study = {uids->next(), "1", "", date, time, "", ""};
+    context.study = {uids->next(), "1", "", now.date, now.time, "", ""};
     context.series = {uids->next(), 1, "ABDOMEN"};
     context.equipment = {"SonoLink", "SonoLink Workstation", "", buildInfo().version, ""};
     context.sopInstanceUid = uids->next();
-    context.contentDate = date;
-    context.contentTime = time;
+    context.contentDate = now.date;
+    context.contentTime = now.time;
     if (!options.worklistFile.empty()) {
         auto item = readWorklistItem(options.worklistFile, options.worklistIndex);
         if (!item) return fail(std::move(item.error()));

@@ -1,6 +1,5 @@
 // sonolink-cli dicom worklist: the scheduled exams a configured worklist server holds (C-FIND by
 // date, modality and this station's AE title), printed or as JSON for `beamform --worklist`.
-#include <ctime>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -12,6 +11,7 @@
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/dicom/audit_trail.h"
+#include "sonolink/dicom/dicom_time.h"
 #include "worklist_json.h"
 
 namespace sonolink::cli {
@@ -26,15 +26,6 @@ struct WorklistOptions {
     bool anyStation = false;
     bool json = false;
 };
-
-std::string today() {
-    const auto now = std::time(nullptr);
-    std::tm local{};
-    ::localtime_r(&now, &local);
-    char date[16];
-    std::strftime(date, sizeof date, "%Y%m%d", &local);
-    return date;
-}
 
 // 110112: who asked which server for what, and how it went (no patient: a query names none).
 void auditQuery(const config::DicomSettings& settings, const dicom::PacsNode& node, const dicom::WorklistQuery& query,
@@ -63,7 +54,7 @@ int runWorklist(const WorklistOptions& o) {
     auto destination = app::destinationNamed(loaded->dicom, o.node);
     if (!destination) return report(destination.error());
     dicom::WorklistQuery query;
-    query.date = o.date == "today" ? today() : o.date == "any" ? "" : o.date;
+    query.date = o.date == "today" ? dicom::dicomDateTimeNow().date : o.date == "any" ? "" : o.date;
     query.modality = o.modality == "any" ? "" : o.modality;
     query.stationAeTitle = o.anyStation ? "" : o.station.empty() ? loaded->dicom.stationAeTitle : o.station;
     auto items = dicom::queryWorklist(destination->node, app::associationFrom(loaded->dicom), query);

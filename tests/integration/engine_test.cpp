@@ -90,6 +90,14 @@ protected:
     void SetUp() override { fs::create_directories(dir); }
     void TearDown() override { fs::remove_all(dir); }
 
+    // Connected and streaming, with a few images shown.
+    static void stream(Engine& engine, EventLog& log) {
+        engine.connect();
+        ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
+        engine.startStreaming();
+        ASSERT_TRUE(waitUntil([&] { return engine.stats().framesDisplayed >= 3; }));
+    }
+
     std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}) {
         config::AppConfig config;
         config.probe.elementCount = 64;
@@ -210,10 +218,7 @@ TEST_F(EngineTest, RecordingOnAndOffAndTheCineExportedAsDicom) {
     auto engine = make();
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
-    engine->connect();
-    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
-    engine->startStreaming();
-    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= 3; }));
+    stream(*engine, log);
     const auto recording = (dir / "rec.uff").string();
     engine->startRecording(recording);
     ASSERT_TRUE(waitUntil([&] { return engine->stats().framesRecorded >= 20; }));
@@ -250,10 +255,7 @@ TEST_F(EngineTest, ARunningExportJobIsCancelledAndItsQueueItemWithdrawn) {
     auto engine = make(std::move(d));
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
-    engine->connect();
-    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
-    engine->startStreaming();
-    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= 3; }));
+    stream(*engine, log);
     const auto job = engine->exportCine({(dir / "cine.dcm").string(), {"Test^Engine", "E-1", "", ""}, "down", 0});
     // Running: written and queued, waiting for a PACS that is down.
     ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.progress >= 0.7 && u.status == JobStatus::Running; }));

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "latest_value.h"
 #include "sonolink/engine/engine.h"
 #include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/latency_histogram.h"
@@ -60,7 +61,7 @@ private:
     std::uint32_t lastFrameId_ = 0;
     bool anyPublished_ = false;
     std::deque<std::shared_ptr<const DisplayFrame>> cine_;
-    std::atomic<std::shared_ptr<const DisplayFrame>> latest_;
+    LatestValue<const DisplayFrame> latest_;
     std::atomic<std::uint64_t> displayed_{0};
     std::atomic<std::uint64_t> skipped_{0};
     ingest::LatencyHistogram latency_;

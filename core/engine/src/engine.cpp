@@ -13,6 +13,7 @@
 #include "acquisition.h"
 #include "display_pipeline.h"
 #include "recording_tap.h"
+#include "sonolink/dicom/dicom_time.h"
 #include "sonolink/dicom/us_image_writer.h"
 #include "sonolink/util/log.h"
 #include "sonolink/util/thread_affinity.h"
@@ -393,14 +394,9 @@ void Engine::Impl::runExport(JobId id, CineExportRequest request, std::shared_pt
     c.series = {uids->next(), 1, "ABDOMEN"};
     c.equipment = config.dicom.equipment;
     c.sopInstanceUid = uids->next();
-    const auto now = std::time(nullptr);
-    std::tm local{};
-    ::localtime_r(&now, &local);
-    char date[16], time[16];
-    std::strftime(date, sizeof date, "%Y%m%d", &local);
-    std::strftime(time, sizeof time, "%H%M%S", &local);
-    c.study.date = c.contentDate = date;
-    c.study.time = c.contentTime = time;
+    const auto now = dicom::dicomDateTimeNow();
+    c.study.date = c.contentDate = now.date;
+    c.study.time = c.contentTime = now.time;
     for (const auto& f : frames) {
         if (cancelled->load()) return finish(JobStatus::Cancelled, 0.1, "cancelled");
         cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1});

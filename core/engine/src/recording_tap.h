@@ -3,9 +3,9 @@
 // while streaming. Thread contract: onFrame on the ingest thread; the rest from any thread.
 #pragma once
 
-#include <atomic>
 #include <memory>
 
+#include "latest_value.h"
 #include "sonolink/ingest/frame.h"
 #include "sonolink/record/recorder.h"
 
@@ -25,7 +25,7 @@ public:
     }
 
 private:
-    std::atomic<std::shared_ptr<record::Recorder>> recorder_;
+    LatestValue<record::Recorder> recorder_;
 };
 
 }  // namespace sonolink::engine
