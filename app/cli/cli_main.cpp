@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     addLinkCommand(app, exitCode);
     addBeamformCommand(app, exitCode);
     addDicomCommand(app, exitCode);
+    addDemoCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

@@ -14,6 +14,7 @@ void addBenchCommand(CLI::App& app, int& exitCode);
 void addLinkCommand(CLI::App& app, int& exitCode);
 void addBeamformCommand(CLI::App& app, int& exitCode);
 void addDicomCommand(CLI::App& app, int& exitCode);
+void addDemoCommand(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // `dicom queue ...` and `dicom commit`, registered on the dicom subcommand.

@@ -1,0 +1,191 @@
+// sonolink-cli demo: the headless demonstration, through the engine facade like the GUI: the
+// built-in simulated front end, the link brought up, a few seconds of streaming and beamforming
+// with a live progress line, then a PNG of the last image, a raw recording and a DICOM cine in an
+// output folder, and a summary (frames, drops, latency, where the files are).
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "sonolink/app/engine_setup.h"
+#include "sonolink/config/config_loader.h"
+#include "sonolink/image/image_files.h"
+
+namespace sonolink::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+struct DemoOptions {
+    std::string configFile;
+    std::string outputDir = "out/demo";
+    double seconds = 3;
+    int recordFrames = 10;
+    bool json = false;
+};
+
+// Waits for the engine's events: a state, or a job's end.
+class Waiter {
+public:
+    void onEvent(const engine::EngineEvent& event) {
+        std::lock_guard lock(mutex_);
+        if (const auto* s = std::get_if<engine::StateChanged>(&event)) {
+            state_ = s->to;
+            if (s->to == engine::EngineState::Error) reason_ = s->reason;
+        } else if (const auto* j = std::get_if<engine::JobUpdate>(&event); j && j->status != engine::JobStatus::Running) {
+            job_ = *j;
+        } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
+            reason_ = e->message;
+        }
+        changed_.notify_all();
+    }
+    // True when `wanted` is reached; false on Error or timeout (reason() says why).
+    bool waitForState(engine::EngineState wanted, std::chrono::milliseconds timeout) {
+        std::unique_lock lock(mutex_);
+        changed_.wait_for(lock, timeout, [&] { return state_ == wanted || state_ == engine::EngineState::Error; });
+        if (state_ != wanted && reason_.empty()) reason_ = fmt::format("not {} after {} s", engine::toString(wanted), timeout.count() / 1000.0);
+        return state_ == wanted;
+    }
+    std::optional<engine::JobUpdate> waitForJob(std::chrono::milliseconds timeout) {
+        std::unique_lock lock(mutex_);
+        changed_.wait_for(lock, timeout, [&] { return job_.has_value(); });
+        return job_;
+    }
+    std::string reason() {
+        std::lock_guard lock(mutex_);
+        return reason_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    engine::EngineState state_ = engine::EngineState::Idle;
+    std::string reason_;
+    std::optional<engine::JobUpdate> job_;
+};
+
+std::string progressLine(const engine::EngineStats& s, double elapsed) {
+    return fmt::format("\r{:<9} {:5.1f} s  frames {:>6}  shown {:>5} ({:5.1f} fps)  {:6.2f} Gb/s  latency p50 {:7.1f} us  crc {}  missing {}",
+                       engine::toString(s.state), elapsed, s.framesDelivered, s.framesDisplayed, s.displayFps, s.throughputGbps,
+                       s.latencyP50Us, s.crcErrors, s.framesMissing);
+}
+
+int fail(const DemoOptions& o, const std::string& what, int code) {
+    if (o.json) std::cout << nlohmann::json{{"ok", false}, {"error", what}}.dump(2) << '\n';
+    std::cerr << "sonolink-cli demo: " << what << '\n';
+    return code;
+}
+
+int runDemo(const DemoOptions& o) {
+    config::AppConfig config;
+    if (!o.configFile.empty()) {
+        auto loaded = config::loadConfigFile(o.configFile);
+        if (!loaded) return fail(o, loaded.error().describe(), kExitFailed);
+        config = *loaded;
+    }
+    std::error_code ec;
+    fs::create_directories(o.outputDir, ec);
+    if (ec) return fail(o, fmt::format("cannot create {}: {}", o.outputDir, ec.message()), kExitFailed);
+    app::EngineChoice choice;
+    choice.link = app::linkChoiceFrom(config, /*inProcess=*/true);
+    choice.dicomQueue = false;
+    auto made = app::makeEngine(config, choice);
+    if (!made) return fail(o, made.error().describe(), kExitFailed);
+    auto& engine = **made;
+    Waiter waiter;
+    auto subscription = engine.subscribe([&waiter](const engine::EngineEvent& e) { waiter.onEvent(e); });
+
+    engine.connect();
+    if (!waiter.waitForState(engine::EngineState::Ready, 30s)) return fail(o, "the link did not come up: " + waiter.reason(), kExitUnavailable);
+    engine.startStreaming();
+    const auto recording = (fs::path(o.outputDir) / "demo.uff").string();
+    fs::remove(recording, ec);
+    engine.startRecording(recording);
+    const auto start = std::chrono::steady_clock::now();
+    bool recordingStopped = false;
+    while (true) {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const auto stats = engine.stats();
+        if (stats.state == engine::EngineState::Error) return fail(o, "streaming failed: " + waiter.reason(), kExitUnavailable);
+        if (!recordingStopped && stats.framesRecorded >= static_cast<std::uint64_t>(o.recordFrames)) {
+            engine.stopRecording();
+            recordingStopped = true;
+        }
+        if (!o.json) std::cerr << progressLine(stats, elapsed) << std::flush;
+        if (elapsed >= o.seconds && recordingStopped && stats.framesDisplayed > 0) break;
+        if (elapsed >= o.seconds + 30) return fail(o, "no image or recording after 30 s more", kExitFailed);
+        std::this_thread::sleep_for(250ms);
+    }
+    if (!o.json) std::cerr << '\n';
+    engine.freeze();  // the last image holds while we write it
+    if (!waiter.waitForState(engine::EngineState::Frozen, 10s)) return fail(o, "could not freeze: " + waiter.reason(), kExitFailed);
+    const auto last = engine.latestFrame();
+    const auto png = (fs::path(o.outputDir) / "demo.png").string();
+    std::vector<float> values(last->pixels.begin(), last->pixels.end());
+    if (auto ok = image::writePng(png, values, static_cast<std::size_t>(last->rows), static_cast<std::size_t>(last->columns), 0, 255); !ok) {
+        return fail(o, ok.error().describe(), kExitFailed);
+    }
+    const auto dicomFile = (fs::path(o.outputDir) / "demo_cine.dcm").string();
+    const auto job = engine.exportCine({dicomFile, {"Demo^Phantom", "DEMO-1", "", ""}, "", 0});
+    const auto done = waiter.waitForJob(60s);
+    if (!done || done->id != job || done->status != engine::JobStatus::Done) {
+        return fail(o, "DICOM export: " + (done ? done->message : std::string("no result")), kExitFailed);
+    }
+    const auto stats = engine.stats();
+    engine.disconnect();
+    const auto cineFrames = engine.cine().size();
+    nlohmann::json summary{{"ok", true},
+                           {"frames_delivered", stats.framesDelivered},
+                           {"frames_displayed", stats.framesDisplayed},
+                           {"display_skipped", stats.displaySkipped},
+                           {"frames_incomplete", stats.framesIncomplete},
+                           {"frames_missing", stats.framesMissing},
+                           {"crc_errors", stats.crcErrors},
+                           {"throughput_gbps", stats.throughputGbps},
+                           {"display_fps", stats.displayFps},
+                           {"latency_p50_us", stats.latencyP50Us},
+                           {"latency_p99_us", stats.latencyP99Us},
+                           {"frames_recorded", stats.framesRecorded},
+                           {"png", png},
+                           {"recording", recording},
+                           {"dicom", dicomFile},
+                           {"cine_frames", cineFrames},
+                           {"image", {{"rows", last->rows}, {"columns", last->columns}, {"cm_per_pixel_x", last->cmPerPixelX}, {"cm_per_pixel_y", last->cmPerPixelY}}}};
+    if (o.json) {
+        std::cout << summary.dump(2) << '\n';
+    } else {
+        std::cout << fmt::format("{} frames delivered ({} incomplete, {} missing, {} CRC errors), {} beamformed and shown "
+                                 "({:.1f} fps; {} newer frames went past the display, by design)\n",
+                                 stats.framesDelivered, stats.framesIncomplete, stats.framesMissing, stats.crcErrors, stats.framesDisplayed,
+                                 stats.displayFps, stats.displaySkipped);
+        std::cout << fmt::format("latency, last block written -> image ready: p50 {:.1f} us, p99 {:.1f} us\n", stats.latencyP50Us, stats.latencyP99Us);
+        std::cout << fmt::format("last image:  {}  ({} x {} px)\n", png, last->columns, last->rows);
+        std::cout << fmt::format("recording:   {}  ({} frames of raw RF, UFF)\n", recording, stats.framesRecorded);
+        std::cout << fmt::format("DICOM cine:  {}  ({} frames, US Multi-frame)\n", dicomFile, cineFrames);
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void addDemoCommand(CLI::App& app, int& exitCode) {
+    auto o = std::make_shared<DemoOptions>();
+    auto* cmd = app.add_subcommand("demo", "Headless demo: simulated front end -> link -> beamforming; a PNG, a recording and a DICOM cine");
+    cmd->add_option("--config", o->configFile, "Configuration file (JSON); defaults otherwise")->check(CLI::ExistingFile);
+    cmd->add_option("--output-dir", o->outputDir, "Where the PNG, the recording and the DICOM cine go")->capture_default_str();
+    cmd->add_option("--seconds", o->seconds, "How long to stream")->check(CLI::Range(0.5, 3600.0))->capture_default_str();
+    cmd->add_option("--record-frames", o->recordFrames, "Frames of raw RF to record")->check(CLI::Range(1, 100000))->capture_default_str();
+    cmd->add_flag("--json", o->json, "Print the summary as JSON");
+    cmd->callback([o, &exitCode] { exitCode = runDemo(*o); });
+}
+
+}  // namespace sonolink::cli
