@@ -234,6 +234,7 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
     ingestCmd->add_option("--ring-mib", o->ringMiB, "Ring size in MiB for every slot size")->check(CLI::Range(16, 4096))->capture_default_str();
     ingestCmd->callback([o, &exitCode] { exitCode = runBenchIngest(*o); });
     addBenchLinkCommand(*bench, exitCode);
+    addBenchEngineCommand(*bench, exitCode);
 }
 
 }  // namespace sonolink::cli

@@ -17,6 +17,8 @@ void addDicomCommand(CLI::App& app, int& exitCode);
 void addDemoCommand(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
+// `bench engine`, registered on the bench subcommand.
+void addBenchEngineCommand(CLI::App& bench, int& exitCode);
 // `dicom queue ...` and `dicom commit`, registered on the dicom subcommand.
 void addDicomQueueCommands(CLI::App& dicom, int& exitCode);
 // `dicom worklist`, registered on the dicom subcommand.

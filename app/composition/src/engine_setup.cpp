@@ -25,6 +25,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     engine::EngineConfig e;
     e.session.configure = configureFrom(config);
     e.geometry = recordingMetadataFor(e.session.configure);
+    e.imaging.enabled = choice.display;
     e.imaging.grid = choice.grid;
     if (e.imaging.grid.x.empty()) {
         const double half = (e.geometry.elementX.back() - e.geometry.elementX.front()) / 2;

@@ -4,7 +4,7 @@
 
 namespace sonolink::engine {
 
-Acquisition::Acquisition(LinkHandle link, ingest::SessionOptions options, DisplayPipeline& display, RecordingTap& recording,
+Acquisition::Acquisition(LinkHandle link, ingest::SessionOptions options, DisplayPipeline* display, RecordingTap& recording,
                          Callbacks callbacks)
     : link_(std::move(link)), options_(std::move(options)), display_(display), recording_(recording), callbacks_(std::move(callbacks)) {
     thread_ = std::thread([this] { run(); });
@@ -39,7 +39,7 @@ void Acquisition::run() {
             callbacks_.opened(fail(std::move(session.error())));
             return;
         }
-        (*session)->ingest().addSink(display_);
+        if (display_) (*session)->ingest().addSink(*display_);
         (*session)->ingest().addSink(recording_);
         callbacks_.opened({});
         {
@@ -48,12 +48,12 @@ void Acquisition::run() {
             if (!go_) return;  // never streamed: the session just closes
         }
         auto result = (*session)->run(0, stop_, callbacks_.progress);
-        display_.release();   // their frames hold this session's ring slots
+        if (display_) display_->release();  // their frames hold this session's ring slots
         recording_.drain();
         session->reset();
         callbacks_.ended(result);
     } catch (const std::exception& e) {
-        display_.release();
+        if (display_) display_->release();
         recording_.drain();
         callbacks_.ended(fail(ErrorCode::Internal, std::string("acquisition thread: ") + e.what()));
     }

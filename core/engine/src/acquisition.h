@@ -26,7 +26,8 @@ public:
         std::function<void(const ingest::SessionSummary&)> progress;
         std::function<void(const Result<ingest::SessionSummary>&)> ended;
     };
-    Acquisition(LinkHandle link, ingest::SessionOptions options, DisplayPipeline& display, RecordingTap& recording, Callbacks callbacks);
+    // display may be null (no display products).
+    Acquisition(LinkHandle link, ingest::SessionOptions options, DisplayPipeline* display, RecordingTap& recording, Callbacks callbacks);
     ~Acquisition();  // stops and joins
     Acquisition(const Acquisition&) = delete;
     Acquisition& operator=(const Acquisition&) = delete;
@@ -39,7 +40,7 @@ private:
 
     LinkHandle link_;
     ingest::SessionOptions options_;
-    DisplayPipeline& display_;
+    DisplayPipeline* display_;
     RecordingTap& recording_;
     Callbacks callbacks_;
     std::mutex mutex_;

@@ -117,6 +117,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::atomic<std::uint64_t> sessions{0};
 
     mutable std::mutex statsMutex;
+    mutable ThreadCpuMeter cpuMeter;           // under statsMutex
     ingest::IngestStats finished;             // sessions that ended
     ingest::SessionSummary current;           // the streaming session's last progress
     std::chrono::nanoseconds finishedElapsed{0};
@@ -179,7 +180,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
         callbacks.ended = [self, gen](const Result<ingest::SessionSummary>& ended) {
             if (auto impl = self.lock()) impl->ctl->post([impl, gen, ended] { impl->onEnded(gen, ended); });
         };
-        acquisition = std::make_unique<Acquisition>(std::move(*link), config.session, *display, recording, std::move(callbacks));
+        acquisition = std::make_unique<Acquisition>(std::move(*link), config.session, config.imaging.enabled ? display.get() : nullptr, recording,
+                                                    std::move(callbacks));
     }
 
     void onOpened(std::uint64_t gen, const Status& opened) {
@@ -457,6 +459,7 @@ EngineStats Engine::stats() const {
         elapsed = impl_->finishedElapsed + impl_->current.elapsed;
         s.framesRecorded = impl_->recordedBefore;
         s.framesRecordRefused = impl_->refusedBefore;
+        s.threads = impl_->cpuMeter.sample();
     }
     if (auto recorder = impl_->recording.current()) {
         s.framesRecorded += recorder->framesRecorded();

@@ -1,5 +1,7 @@
 #include "sonolink/transport/sim/in_process_front_end.h"
 
+#include "sonolink/util/thread_affinity.h"
+
 namespace sonolink::transport::sim {
 
 Result<std::unique_ptr<InProcessFrontEnd>> InProcessFrontEnd::start(const SimLink& link, FrontEndOptions options) {
@@ -10,7 +12,10 @@ Result<std::unique_ptr<InProcessFrontEnd>> InProcessFrontEnd::start(const SimLin
 
 InProcessFrontEnd::InProcessFrontEnd(std::unique_ptr<SimFrontEndPort> port, FrontEndOptions options)
     : port_(std::move(port)), simulator_(std::make_unique<FrontEndSimulator>(*port_, std::move(options))) {
-    thread_ = std::thread([this] { result_ = simulator_->run(stop_); });
+    thread_ = std::thread([this] {
+        nameCurrentThread("fe-sim");  // the front end's own thread: the hardware, not the engine
+        result_ = simulator_->run(stop_);
+    });
 }
 
 InProcessFrontEnd::~InProcessFrontEnd() { join(); }

@@ -1,5 +1,7 @@
 #include "shared_region.h"
 
+#include "sonolink/util/thread_affinity.h"
+
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -49,6 +51,7 @@ std::uint64_t steadyNowNs() noexcept {
 HeartbeatThread::HeartbeatThread(std::atomic<std::uint64_t>& word) : word_(word) {
     word_.store(steadyNowNs(), std::memory_order_relaxed);
     thread_ = std::thread([this] {
+        nameCurrentThread("heartbeat");
         while (!stop_.load(std::memory_order_relaxed)) {
             word_.store(steadyNowNs(), std::memory_order_relaxed);
             std::this_thread::sleep_for(std::chrono::milliseconds(20));

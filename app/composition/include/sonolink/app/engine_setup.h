@@ -16,6 +16,7 @@ struct EngineChoice {
     LinkChoice link;                  // backend, names, ring; frontEnd: the built-in one's options
     beamform::PixelGrid grid;         // empty: 256 x 512 over the probe's width, 3..38 mm deep
     std::size_t cineFrames = 64;
+    bool display = true;              // false: no display products (link and recording only)
     bool dicomQueue = true;           // run the PACS queue (dicom.queue_directory)
 };
 

@@ -28,6 +28,7 @@ namespace sonolink::engine {
 
 // How frames become images: the acquisition's geometry (from the composition root) and the grid.
 struct ImagingSetup {
+    bool enabled = true;               // false: no display products (link and recording only)
     beamform::PixelGrid grid;
     beamform::BeamformParams params;
     double dynamicRangeDb = 60;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sonolink/util/error.h"
+#include "sonolink/util/thread_cpu.h"
 
 namespace sonolink::engine {
 
@@ -75,6 +76,7 @@ struct EngineStats {
     double latencyP50Us = 0;             // last block written -> display product ready
     double latencyP99Us = 0;
     std::uint64_t sessions = 0;          // link sessions (reconnects add one)
+    std::vector<ThreadCpuUse> threads;   // share of one core per named thread since the last stats()
 };
 
 }  // namespace sonolink::engine

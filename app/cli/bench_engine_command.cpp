@@ -1,0 +1,123 @@
+// sonolink-cli bench engine: the engine end to end on this station with the built-in simulated
+// front end (payloads resident in the ring, as a NIC's DMA costs the host nothing) and the CPU
+// beamformer: (1) delivered and displayed frames/s and the latency from a frame's last block to
+// its image, for 128 channels x 2048 samples x 3 waves into a 256 x 512 grid; (2) the engine's
+// own overhead, everything but beamforming: the CPU of its threads (ctl, rx-link0, heartbeat,
+// bf-cpu idle) at 1,000 frames/s with the display off, as a share of one core. Bar: <= 5 %.
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "sonolink/app/engine_setup.h"
+
+namespace sonolink::cli {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct EngineBenchOptions {
+    double seconds = 5;
+    double rateHz = 30;          // end to end: the front end's frame rate (the configuration's)
+    double overheadBarPercent = 5;
+    bool json = false;
+};
+
+struct Run {
+    engine::EngineStats stats;
+    double seconds = 0;
+    double engineCpuPercent = 0;  // engine threads, share of one core
+    nlohmann::json threads = nlohmann::json::object();
+};
+
+Result<Run> runEngine(double rateHz, bool display, double seconds) {
+    config::AppConfig config;  // 128 channels x 2048 samples, 3 plane waves
+    config.acquisition.frameRateHz = rateHz;
+    app::EngineChoice choice;
+    choice.link = app::linkChoiceFrom(config, /*inProcess=*/true);
+    choice.link.frontEnd.payloadResident = true;
+    choice.dicomQueue = false;
+    choice.display = display;
+    auto made = app::makeEngine(config, choice);
+    if (!made) return fail(std::move(made.error()));
+    auto& engine = **made;
+    engine.connect();
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (engine.state() != engine::EngineState::Ready) {
+        if (engine.state() == engine::EngineState::Error || std::chrono::steady_clock::now() > deadline) {
+            return fail(ErrorCode::Unavailable, "the link did not come up");
+        }
+        std::this_thread::sleep_for(10ms);
+    }
+    engine.startStreaming();
+    std::this_thread::sleep_for(1s);  // warm-up: pools filled, caches warm
+    const auto before = engine.stats();  // primes the thread CPU meter
+    const auto start = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    Run run;
+    run.stats = engine.stats();
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    run.stats.framesDelivered -= before.framesDelivered;
+    run.stats.framesDisplayed -= before.framesDisplayed;
+    for (const auto& t : run.stats.threads) {
+        run.threads[t.name] = t.percentOfCore;
+        if (t.name == "ctl" || t.name == "rx-link0" || t.name == "heartbeat" || t.name == "bf-cpu" || t.name == "rec" || t.name == "jobs") {
+            run.engineCpuPercent += t.percentOfCore;
+        }
+    }
+    engine.disconnect();
+    return run;
+}
+
+int runBenchEngine(const EngineBenchOptions& o) {
+    auto e2e = runEngine(o.rateHz, true, o.seconds);
+    if (!e2e) {
+        std::cerr << "sonolink-cli bench engine: " << e2e.error().describe() << '\n';
+        return kExitUnavailable;
+    }
+    auto overhead = runEngine(1000, false, o.seconds);
+    if (!overhead) {
+        std::cerr << "sonolink-cli bench engine: " << overhead.error().describe() << '\n';
+        return kExitUnavailable;
+    }
+    const double deliveredFps = e2e->stats.framesDelivered / e2e->seconds;
+    const double displayedFps = e2e->stats.framesDisplayed / e2e->seconds;
+    const double overheadFps = overhead->stats.framesDelivered / overhead->seconds;
+    const bool pass = overhead->engineCpuPercent <= o.overheadBarPercent && overheadFps >= 950;
+    nlohmann::json out{{"end_to_end", {{"delivered_fps", deliveredFps}, {"displayed_fps", displayedFps},
+                                       {"latency_p50_us", e2e->stats.latencyP50Us}, {"latency_p99_us", e2e->stats.latencyP99Us},
+                                       {"display_skipped", e2e->stats.displaySkipped}, {"threads_percent_of_core", e2e->threads}}},
+                       {"overhead", {{"delivered_fps", overheadFps}, {"engine_percent_of_core", overhead->engineCpuPercent},
+                                     {"threads_percent_of_core", overhead->threads}, {"bar_percent", o.overheadBarPercent}}},
+                       {"pass", pass}};
+    if (o.json) {
+        std::cout << out.dump(2) << '\n';
+    } else {
+        std::cout << "engine, built-in simulated front end, CPU beamformer, 128 ch x 2048 samples x 3 waves -> 256 x 512\n";
+        std::cout << fmt::format("  end to end at {:g} frames/s: {:.1f} frames/s delivered, {:.1f} beamformed and shown; latency last block -> image p50 {:.1f} ms, p99 {:.1f} ms\n",
+                                 o.rateHz, deliveredFps, displayedFps, e2e->stats.latencyP50Us / 1e3, e2e->stats.latencyP99Us / 1e3);
+        std::cout << fmt::format("  overhead at {:.0f} frames/s, display off: engine threads {:.2f} % of a core (bar <= {:g} %): {}\n", overheadFps,
+                                 overhead->engineCpuPercent, o.overheadBarPercent, pass ? "PASS" : "FAIL");
+        for (const auto& [name, percent] : overhead->threads.items()) std::cout << fmt::format("    {:<16} {:6.2f} %\n", name, percent.get<double>());
+    }
+    return pass ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+void addBenchEngineCommand(CLI::App& bench, int& exitCode) {
+    auto o = std::make_shared<EngineBenchOptions>();
+    auto* cmd = bench.add_subcommand("engine", "The engine end to end (frames/s, latency) and its own CPU overhead at 1,000 frames/s");
+    cmd->add_option("--seconds", o->seconds, "Seconds measured per run")->check(CLI::Range(1.0, 600.0))->capture_default_str();
+    cmd->add_option("--rate", o->rateHz, "End to end: frames/s the front end sends (0: as fast as the link allows)")->capture_default_str();
+    cmd->add_option("--bar", o->overheadBarPercent, "Most engine CPU allowed at 1,000 frames/s, % of a core")->capture_default_str();
+    cmd->add_flag("--json", o->json, "Print JSON");
+    cmd->callback([o, &exitCode] { exitCode = runBenchEngine(*o); });
+}
+
+}  // namespace sonolink::cli
