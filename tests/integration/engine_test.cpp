@@ -1,8 +1,8 @@
 // The engine through its facade only, on the built-in simulated front end: every state
 // transition (Idle, Connecting, SelfTest, Ready, Streaming, Frozen, and back), commands refused
 // in the wrong state; the front end lost mid-stream -> Error with the reason -> reconnect ->
-// Streaming; images published in frame order, never twice; recording on and off; cine export as
-// DICOM; a running export job cancelled. Events are collected from the subscription.
+// Streaming; images published in frame order, never twice; RF traces of chosen channels; recording
+// on and off; cine export as DICOM; a running export job cancelled. Events are collected from the subscription.
 #include "sonolink/engine/engine.h"
 
 #include <unistd.h>
@@ -142,6 +142,12 @@ TEST_F(EngineTest, EveryStateTransitionThroughTheFacade) {
     engine->startStreaming();
     ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= 5; }));
     EXPECT_EQ(engine->state(), EngineState::Streaming);
+    engine->setRfChannels({0, 31, 63, 500});  // 500 is not a channel: ignored
+    ASSERT_TRUE(waitUntil([&] { return engine->latestRf() != nullptr; }));
+    const auto rf = engine->latestRf();
+    EXPECT_EQ(rf->channels, (std::vector<int>{0, 31, 63}));
+    EXPECT_EQ(rf->samples.size(), 3u * 1024u);
+    EXPECT_TRUE(std::any_of(rf->samples.begin(), rf->samples.end(), [](std::int16_t v) { return v != 0; })) << "echoes, not silence";
     const auto live = engine->latestFrame();
     ASSERT_TRUE(live);
     EXPECT_EQ(live->rows, 96);

@@ -77,6 +77,12 @@ void DisplayPipeline::newSession(std::uint64_t session) {
     anyPublished_ = false;
 }
 
+void DisplayPipeline::setRfChannels(std::vector<int> channels) {
+    std::erase_if(channels, [&](int c) { return c < 0 || c >= geometry_.channels; });
+    std::lock_guard lock(mutex_);
+    rfChannels_ = std::move(channels);
+}
+
 std::vector<std::shared_ptr<const DisplayFrame>> DisplayPipeline::cine() const {
     std::lock_guard lock(mutex_);
     return {cine_.begin(), cine_.end()};
@@ -130,6 +136,25 @@ void DisplayPipeline::run() {
         const auto readyNs = frame->readyNs();
         auto gathered = gather(*frame);
         frame = {};  // the ring slots go back before the long part
+        std::vector<int> rfChannels;
+        std::uint64_t session = 0;
+        {
+            std::lock_guard lock(mutex_);
+            rfChannels = rfChannels_;
+            session = session_;
+        }
+        if (gathered && !rfChannels.empty()) {
+            auto rf = std::make_shared<RfLines>();
+            rf->session = session;
+            rf->frameId = frameId;
+            rf->channels = rfChannels;
+            rf->samplesPerChannel = g.samples;
+            for (int c : rfChannels) {
+                const auto* trace = view.trace<std::int16_t>(0, c);
+                rf->samples.insert(rf->samples.end(), trace, trace + g.samples);
+            }
+            latestRf_.store(std::move(rf));
+        }
         std::shared_ptr<DisplayFrame> image;
         if (gathered) {
             auto rf = beamform::delayAndSum(view, grid, imaging_.params, imaging_.beamformThreads);

@@ -2,7 +2,8 @@
 // only the newest frame's reference (an older one still waiting is let go and counted: the
 // display is lossy by design); the `bf-cpu` thread gathers the frame's blocks once into its
 // working buffer, lets the ring slots go, beamforms, takes the envelope, log-compresses to 8 bits
-// and publishes the image (latest-value mailbox) and appends it to the cine. Frames are published
+// and publishes the image (latest-value mailbox) and appends it to the cine; the RF traces of
+// selected channels go to their own mailbox. Frames are published
 // in increasing frame-id order, never twice. Frozen: frames are let go unprocessed.
 // Thread contract: onFrame on the ingest thread; the rest from any thread.
 #pragma once
@@ -34,6 +35,8 @@ public:
     void setFrozen(bool frozen);
     // Frames from now on belong to a new link session (whose frame ids start again).
     void newSession(std::uint64_t session);
+    void setRfChannels(std::vector<int> channels);
+    [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const { return latestRf_.load(); }
 
     [[nodiscard]] std::shared_ptr<const DisplayFrame> latest() const { return latest_.load(); }
     [[nodiscard]] std::vector<std::shared_ptr<const DisplayFrame>> cine() const;
@@ -62,6 +65,8 @@ private:
     bool anyPublished_ = false;
     std::deque<std::shared_ptr<const DisplayFrame>> cine_;
     LatestValue<const DisplayFrame> latest_;
+    LatestValue<const RfLines> latestRf_;
+    std::vector<int> rfChannels_;  // under mutex_
     std::atomic<std::uint64_t> displayed_{0};
     std::atomic<std::uint64_t> skipped_{0};
     ingest::LatencyHistogram latency_;

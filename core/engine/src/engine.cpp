@@ -361,6 +361,10 @@ void Engine::stopRecording() {
     });
 }
 
+void Engine::setRfChannels(std::vector<int> channels) { impl_->display->setRfChannels(std::move(channels)); }
+
+std::shared_ptr<const RfLines> Engine::latestRf() const { return impl_->display->latestRf(); }
+
 JobId Engine::exportCine(CineExportRequest request) {
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     JobId id = 0;

@@ -89,6 +89,9 @@ public:
     void startRecording(std::string path);  // every frame, losslessly, or an error event
     void stopRecording();
 
+    // Channels whose RF traces latestRf() shows (out-of-range ones are ignored); none by default.
+    void setRfChannels(std::vector<int> channels);
+
     [[nodiscard]] JobId exportCine(CineExportRequest request);
     void cancel(JobId job);
 
@@ -98,6 +101,7 @@ public:
     [[nodiscard]] EngineState state() const;
     [[nodiscard]] std::shared_ptr<const DisplayFrame> latestFrame() const;
     [[nodiscard]] std::vector<std::shared_ptr<const DisplayFrame>> cine() const;  // oldest first
+    [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const;
     [[nodiscard]] EngineStats stats() const;
     // The PACS queue, item by item (empty when DICOM is off).
     [[nodiscard]] std::vector<dicom::QueueItem> dicomQueue() const;

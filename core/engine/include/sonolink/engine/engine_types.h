@@ -58,6 +58,16 @@ struct DisplayFrame {
     double latencyUs = 0;               // last block of the frame written -> published
 };
 
+// RF traces of selected channels of the newest frame shown (first transmit), for the engineer's
+// RF view: channels.size() traces of samplesPerChannel ADC counts each.
+struct RfLines {
+    std::uint64_t session = 0;
+    std::uint32_t frameId = 0;
+    std::vector<int> channels;
+    int samplesPerChannel = 0;
+    std::vector<std::int16_t> samples;  // channel-major
+};
+
 struct EngineStats {
     EngineState state = EngineState::Idle;
     std::uint64_t framesDelivered = 0;   // by ingest, intact
