@@ -37,6 +37,7 @@ struct StreamOptions {
     bool hugePages = false;     // or link.huge_pages
     int rxCpu = -1;
     std::uint32_t frames = 100;
+    double seconds = 0;         // > 0: stream this long (frames then default to no limit)
     double rateHz = -1;
     std::string mode = "rf";
     int channels = 0, samples = 0;
@@ -145,6 +146,14 @@ int runStream(const StreamOptions& o) {
     }
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
+    std::jthread timer;
+    if (o.seconds > 0) {  // a duration ends the run like Ctrl-C: the front end is stopped, everything accounted
+        timer = std::jthread([seconds = o.seconds](std::stop_token stop) {
+            const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+            while (!stop.stop_requested() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (!stop.stop_requested()) interrupted.store(true);
+        });
+    }
     // Port counters before and after (verbs): what the NIC itself saw, for the engineer.
     const bool verbs = choice.backend == app::LinkChoice::Backend::Verbs;
     auto countersBefore = verbs ? rdmaDiagnostics("", 0) : Result<nlohmann::json>(nlohmann::json{});
@@ -291,31 +300,62 @@ int runStream(const StreamOptions& o) {
 
 }  // namespace
 
+// The acquisition options stream, record and replay share.
+CLI::Option* addAcquisitionOptions(CLI::App& cmd, StreamOptions& o) {
+    cmd.add_option("--config", o.configFile, "Configuration file (JSON); defaults otherwise");
+    cmd.add_option("--link-name", o.linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim (default: link.shm_name)");
+    cmd.add_option("--link", o.linkKind, "sim (shared memory) or verbs (RDMA) (default: link.backend)")->check(CLI::IsMember({"sim", "verbs"}));
+    cmd.add_option("--address", o.address, "verbs: local IP address of the RDMA interface to listen on (default: link.address)");
+    cmd.add_option("--port", o.port, "verbs: port to listen on (default: link.port)");
+    cmd.add_flag("--busy-poll", o.busyPoll, "verbs: spin on the completion queue instead of sleeping on its channel");
+    cmd.add_flag("--huge-pages", o.hugePages, "verbs: back the ring with huge pages");
+    cmd.add_option("--rx-cpu", o.rxCpu, "Pin the completion/ingest thread to this CPU (overrides link.rx_cpu)");
+    auto* frames = cmd.add_option("--frames", o.frames, "Frames to acquire (0 = until interrupted)")->capture_default_str();
+    cmd.add_option("--seconds", o.seconds, "Stream this long, bring-up included (with no --frames: as many frames as fit)")->check(CLI::Range(0.1, 1e6));
+    cmd.add_option("--rate", o.rateHz, "Frame rate in Hz (0 = as fast as the link allows)");
+    cmd.add_option("--channels", o.channels, "Channels (overrides probe.element_count)");
+    cmd.add_option("--samples", o.samples, "Samples per channel (overrides acquisition.samples_per_channel)");
+    cmd.add_option("--slot-bytes", o.slotBytes, "Ring slot size (overrides link.slot_size_bytes)");
+    cmd.add_option("--slots", o.slotCount, "Ring slot count (overrides link.slot_count)");
+    cmd.add_flag("--reconnect", o.reconnect, "When the front end is lost, wait for it and resume");
+    cmd.add_option("--accept-timeout", o.acceptTimeoutS, "Seconds to wait for the front end")->capture_default_str();
+    cmd.add_flag("--json", o.json, "Print the summary as JSON");
+    return frames;
+}
+
 void addStreamCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<StreamOptions>();
     auto* cmd = app.add_subcommand("stream", "Acquire frames over the link, checking and counting every block");
-    cmd->add_option("--config", o->configFile, "Configuration file (JSON); defaults otherwise");
-    cmd->add_option("--link-name", o->linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim (default: link.shm_name)");
+    auto* frames = addAcquisitionOptions(*cmd, *o);
     cmd->add_flag("--in-process", o->inProcess, "Run the simulated front end inside this process");
-    cmd->add_option("--link", o->linkKind, "sim (shared memory) or verbs (RDMA) (default: link.backend)")->check(CLI::IsMember({"sim", "verbs"}));
-    cmd->add_option("--address", o->address, "verbs: local IP address of the RDMA interface to listen on (default: link.address)");
-    cmd->add_option("--port", o->port, "verbs: port to listen on (default: link.port)");
-    cmd->add_flag("--busy-poll", o->busyPoll, "verbs: spin on the completion queue instead of sleeping on its channel");
-    cmd->add_flag("--huge-pages", o->hugePages, "verbs: back the ring with huge pages");
-    cmd->add_option("--rx-cpu", o->rxCpu, "Pin the completion/ingest thread to this CPU (overrides link.rx_cpu)");
-    cmd->add_option("--frames", o->frames, "Frames to acquire (0 = until interrupted)")->capture_default_str();
-    cmd->add_option("--rate", o->rateHz, "Frame rate in Hz (0 = as fast as the link allows)");
     cmd->add_option("--mode", o->mode, "rf, pa (photoacoustic), prbs7, prbs15, prbs23, prbs31 or counter")->capture_default_str();
-    cmd->add_option("--channels", o->channels, "Channels (overrides probe.element_count)");
-    cmd->add_option("--samples", o->samples, "Samples per channel (overrides acquisition.samples_per_channel)");
-    cmd->add_option("--slot-bytes", o->slotBytes, "Ring slot size (overrides link.slot_size_bytes)");
-    cmd->add_option("--slots", o->slotCount, "Ring slot count (overrides link.slot_count)");
-    cmd->add_flag("--reconnect", o->reconnect, "When the front end is lost, wait for it and resume");
-    cmd->add_option("--accept-timeout", o->acceptTimeoutS, "Seconds to wait for the front end")->capture_default_str();
     cmd->add_option("--record", o->recordFile, "Record every frame to this UFF file (stops loudly if the disk falls behind)");
     cmd->add_option("--replay", o->replayFile, "With --in-process: the built-in front end replays this UFF recording");
-    cmd->add_flag("--json", o->json, "Print the summary as JSON");
-    cmd->callback([o, &exitCode] { exitCode = runStream(*o); });
+    cmd->callback([o, frames, &exitCode] {
+        if (o->seconds > 0 && frames->count() == 0) o->frames = 0;
+        exitCode = runStream(*o);
+    });
+
+    auto r = std::make_shared<StreamOptions>();
+    auto* record = app.add_subcommand("record", "Record frames from the link to a UFF file, losslessly or failing loudly (stream --record)");
+    auto* recordFrames = addAcquisitionOptions(*record, *r);
+    record->add_option("FILE", r->recordFile, "The UFF file to write")->required();
+    record->add_flag("--in-process", r->inProcess, "Record from the built-in simulated front end");
+    record->add_option("--mode", r->mode, "rf or pa (photoacoustic)")->check(CLI::IsMember({"rf", "pa"}))->capture_default_str();
+    record->callback([r, recordFrames, &exitCode] {
+        if (r->seconds > 0 && recordFrames->count() == 0) r->frames = 0;
+        exitCode = runStream(*r);
+    });
+
+    auto p = std::make_shared<StreamOptions>();
+    auto* replay = app.add_subcommand("replay", "Replay a UFF recording through the built-in front end, the link and ingest, bit-exactly (stream --in-process --replay)");
+    auto* replayFrames = addAcquisitionOptions(*replay, *p);
+    replay->add_option("FILE", p->replayFile, "The UFF recording")->required()->check(CLI::ExistingFile);
+    replay->callback([p, replayFrames, &exitCode] {
+        p->inProcess = true;
+        if (p->seconds > 0 && replayFrames->count() == 0) p->frames = 0;
+        exitCode = runStream(*p);
+    });
 }
 
 }  // namespace sonolink::cli

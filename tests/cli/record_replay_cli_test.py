@@ -49,6 +49,21 @@ class RecordReplayCliTest(unittest.TestCase):
         with h5py.File(first, "r") as a, h5py.File(second, "r") as b:
             np.testing.assert_array_equal(a["channel_data"]["data"][...], b["channel_data"]["data"][...])
 
+    def test_record_and_replay_subcommands_and_a_duration(self):
+        recording = os.path.join(self.dir.name, "sub.uff")
+        proc = subprocess.run([CLI, "record", recording, "--in-process", "--seconds", "1.5", "--rate", "40", "--json", *GEOMETRY],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        recorded = json.loads(proc.stdout)["recording"]["frames_recorded"]
+        self.assertGreater(recorded, 5, "a duration, not a frame count, ended the run")
+        self.assertLess(recorded, 70)
+        proc = subprocess.run([CLI, "replay", recording, "--frames", str(recorded), "--rate", "0", "--json"],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out = json.loads(proc.stdout)
+        self.assertEqual(out["frames_delivered"], recorded)
+        self.assertEqual(out["payload_crc_errors"], 0)
+
     def test_fe_sim_replays_as_its_own_process(self):
         first = os.path.join(self.dir.name, "first.uff")
         rc, _, err = stream("--in-process", "--frames", "6", "--rate", "0", "--record", first, *GEOMETRY)
