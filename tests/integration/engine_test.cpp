@@ -2,9 +2,13 @@
 // transition (Idle, Connecting, SelfTest, Ready, Streaming, Frozen, and back), commands refused
 // in the wrong state; the front end lost mid-stream -> Error with the reason -> reconnect ->
 // Streaming; images published in frame order, never twice; RF traces of chosen channels; recording
-// on and off; cine export as DICOM; a running export job cancelled. Events are collected from the subscription.
+// on and off; cine export as DICOM; a running export job cancelled; the statistics served to
+// Prometheus on loopback. Events are collected from the subscription.
 #include "sonolink/engine/engine.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -72,6 +76,26 @@ private:
     std::vector<EngineEvent> events_;
 };
 
+// One HTTP GET on loopback; the whole response.
+std::string httpGet(int port, const std::string& path) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return "connect failed";
+    }
+    const auto request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    (void)::send(fd, request.data(), request.size(), 0);
+    std::string response;
+    char buffer[4096];
+    for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) response.append(buffer, static_cast<std::size_t>(n));
+    ::close(fd);
+    return response;
+}
+
 bool waitUntil(const std::function<bool()>& pred, std::chrono::milliseconds timeout = 20s) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {
@@ -98,7 +122,7 @@ protected:
         ASSERT_TRUE(waitUntil([&] { return engine.stats().framesDisplayed >= 3; }));
     }
 
-    std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}) {
+    std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}, int metricsPort = -1) {
         config::AppConfig config;
         config.probe.elementCount = 64;
         config.acquisition.samplesPerChannel = 1024;
@@ -110,6 +134,7 @@ protected:
         e.imaging.beamformThreads = 1;
         e.cineFrames = 16;
         e.dicom = std::move(dicomSetup);
+        e.metricsPort = metricsPort;
         Backends backends;
         backends.makeLink = [this]() -> Result<LinkHandle> {
             app::LinkChoice choice;
@@ -128,7 +153,7 @@ protected:
 };
 
 TEST_F(EngineTest, EveryStateTransitionThroughTheFacade) {
-    auto engine = make();
+    auto engine = make({}, /*metricsPort=*/0);
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
     EXPECT_EQ(engine->state(), EngineState::Idle);
@@ -153,6 +178,15 @@ TEST_F(EngineTest, EveryStateTransitionThroughTheFacade) {
     EXPECT_EQ(live->rows, 96);
     EXPECT_EQ(live->columns, 48);
     EXPECT_NEAR(live->cmPerPixelY, 2.0 / 95, 1e-9);
+
+    // The same statistics for a lab's Prometheus, on loopback.
+    ASSERT_TRUE(engine->metricsPort());
+    const auto metrics = httpGet(*engine->metricsPort(), "/metrics");
+    EXPECT_EQ(metrics.rfind("HTTP/1.1 200 OK", 0), 0u) << metrics;
+    EXPECT_NE(metrics.find("# TYPE sonolink_frames_delivered_total counter"), std::string::npos);
+    EXPECT_NE(metrics.find("sonolink_state{state=\"streaming\"} 1"), std::string::npos) << metrics;
+    EXPECT_NE(metrics.find("sonolink_thread_cpu_seconds_total{thread=\"rx-link0\"}"), std::string::npos);
+    EXPECT_EQ(httpGet(*engine->metricsPort(), "/other").rfind("HTTP/1.1 404", 0), 0u);
 
     engine->freeze();
     ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Frozen; }));

@@ -38,6 +38,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.imaging.dynamicRangeDb = config.beamform.dynamicRangeDb;
     e.imaging.gainDb = config.beamform.gainDb;
     e.cineFrames = choice.cineFrames;
+    e.metricsPort = config.metrics.prometheusPort;
     if (choice.dicomQueue) {
         e.dicom.queueDirectory = config.dicom.queueDirectory;
         e.dicom.retry = retryPolicyFrom(config.dicom);

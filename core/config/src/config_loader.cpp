@@ -231,6 +231,8 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
         auto recording = root.object("recording");
         recording.string("directory", result.config.recording.directory, checkNotEmpty);
         readDicom(root, issues, result.config.dicom);
+        auto metrics = root.object("metrics");
+        metrics.integer("prometheus_port", result.config.metrics.prometheusPort, -1, 65535);
     }  // readers report unknown keys as they close
     checkConsistency(result.config, issues);
     result.issues = issues.take();

@@ -12,6 +12,7 @@
 
 #include "acquisition.h"
 #include "display_pipeline.h"
+#include "metrics_server.h"
 #include "recording_tap.h"
 #include "sonolink/dicom/dicom_time.h"
 #include "sonolink/dicom/us_image_writer.h"
@@ -132,6 +133,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::mutex jobsMutex;
     std::map<JobId, std::shared_ptr<std::atomic<bool>>> cancels;
     JobId nextJob = 1;
+
+    std::unique_ptr<MetricsServer> metrics;
 
     // Declared last: destroyed first, so no work runs on the members above once they go.
     std::unique_ptr<WorkQueue> jobs;
@@ -269,10 +272,18 @@ Result<std::unique_ptr<Engine>> Engine::create(EngineConfig config, Backends bac
     }
     impl->ctl = std::make_unique<WorkQueue>("ctl");
     impl->jobs = std::make_unique<WorkQueue>("jobs");
-    return std::unique_ptr<Engine>(new Engine(std::move(impl)));
+    std::unique_ptr<Engine> engine(new Engine(std::move(impl)));
+    if (engine->impl_->config.metricsPort >= 0) {
+        auto* e = engine.get();
+        auto server = MetricsServer::start(engine->impl_->config.metricsPort, [e] { return e->metricsText(); });
+        if (!server) return fail(std::move(server.error()));
+        engine->impl_->metrics = std::move(*server);
+    }
+    return engine;
 }
 
 Engine::~Engine() {
+    impl_->metrics.reset();  // no scrape reads the engine while it goes
     {
         std::lock_guard lock(impl_->jobsMutex);
         for (auto& [id, cancelled] : impl_->cancels) cancelled->store(true);
@@ -486,6 +497,47 @@ EngineStats Engine::stats() const {
     s.latencyP99Us = latency.percentile(0.99) / 1e3;
     s.sessions = impl_->sessions.load();
     return s;
+}
+
+std::optional<int> Engine::metricsPort() const {
+    if (!impl_->metrics) return std::nullopt;
+    return impl_->metrics->port();
+}
+
+std::string Engine::metricsText() const {
+    const auto s = stats();
+    std::string out;
+    auto metric = [&](const char* name, const char* type, const char* help, double value) {
+        out += fmt::format("# HELP sonolink_{0} {1}\n# TYPE sonolink_{0} {2}\nsonolink_{0} {3}\n", name, help, type, value);
+    };
+    metric("frames_delivered_total", "counter", "Frames delivered intact by ingest.", static_cast<double>(s.framesDelivered));
+    metric("frames_incomplete_total", "counter", "Frames with blocks missing or rejected.", static_cast<double>(s.framesIncomplete));
+    metric("frames_missing_total", "counter", "Frames of which no block arrived.", static_cast<double>(s.framesMissing));
+    metric("frames_dropped_no_buffer_total", "counter", "Frames dropped because consumers held every buffer.", static_cast<double>(s.framesDroppedNoBuffer));
+    metric("crc_errors_total", "counter", "Blocks whose payload failed its CRC-32C.", static_cast<double>(s.crcErrors));
+    metric("header_errors_total", "counter", "Blocks whose header failed its checks.", static_cast<double>(s.headerErrors));
+    metric("payload_bytes_total", "counter", "Payload bytes of intact blocks.", static_cast<double>(s.bytes));
+    metric("frames_displayed_total", "counter", "Frames beamformed and published.", static_cast<double>(s.framesDisplayed));
+    metric("display_skipped_total", "counter", "Frames a newer one replaced before the display took them (lossy by design).", static_cast<double>(s.displaySkipped));
+    metric("frames_recorded_total", "counter", "Frames written to the recording.", static_cast<double>(s.framesRecorded));
+    metric("frames_record_refused_total", "counter", "Frames the recorder could not take (recording failed).", static_cast<double>(s.framesRecordRefused));
+    metric("latency_p50_seconds", "gauge", "Last block written to image published, median.", s.latencyP50Us / 1e6);
+    metric("latency_p99_seconds", "gauge", "Last block written to image published, 99th percentile.", s.latencyP99Us / 1e6);
+    metric("sessions_total", "counter", "Link sessions (a reconnect adds one).", static_cast<double>(s.sessions));
+    out += "# HELP sonolink_state The engine's state (1 for the current one).\n# TYPE sonolink_state gauge\n";
+    for (auto state : {EngineState::Idle, EngineState::Connecting, EngineState::SelfTest, EngineState::Ready, EngineState::Streaming,
+                       EngineState::Frozen, EngineState::Error}) {
+        out += fmt::format("sonolink_state{{state=\"{}\"}} {}\n", toString(state), state == s.state ? 1 : 0);
+    }
+    out += "# HELP sonolink_thread_cpu_seconds_total CPU time per named thread.\n# TYPE sonolink_thread_cpu_seconds_total counter\n";
+    for (const auto& t : threadCpuTimes()) out += fmt::format("sonolink_thread_cpu_seconds_total{{thread=\"{}\"}} {}\n", t.name, t.cpuSeconds);
+    if (impl_->queue) {
+        std::map<std::string, int> byState;
+        for (const auto& item : impl_->queue->items()) ++byState[std::string(dicom::toString(item.state))];
+        out += "# HELP sonolink_dicom_queue_items PACS queue items by state.\n# TYPE sonolink_dicom_queue_items gauge\n";
+        for (const auto& [state, count] : byState) out += fmt::format("sonolink_dicom_queue_items{{state=\"{}\"}} {}\n", state, count);
+    }
+    return out;
 }
 
 std::vector<dicom::QueueItem> Engine::dicomQueue() const {

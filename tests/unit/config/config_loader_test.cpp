@@ -49,7 +49,8 @@ TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
                 "commitment_timeout_s": 900, "dimse_timeout_s": 45,
                 "tls": {"certificate": "ws.pem", "private_key": "ws.key", "trusted_certificates": "ca.pem"},
                 "nodes": [{"name": "pacs", "ae_title": "PACS", "host": "10.0.0.9", "port": 11112, "tls": true,
-                           "storage_commitment": true}]}
+                           "storage_commitment": true}]},
+      "metrics": {"prometheus_port": 9464}
     })", "full.json");
     ASSERT_TRUE(parse.ok()) << dump(parse);
     const auto& c = parse.config;
@@ -74,6 +75,7 @@ TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
     EXPECT_DOUBLE_EQ(c.dicom.commitmentTimeoutS, 900);
     EXPECT_EQ(c.dicom.dimseTimeoutS, 45);
     EXPECT_EQ(c.dicom.tls.privateKey, "ws.key");
+    EXPECT_EQ(c.metrics.prometheusPort, 9464);
 }
 
 TEST(ConfigLoaderTest, ReportsEveryBadValueWithKeyAndReason) {

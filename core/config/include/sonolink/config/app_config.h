@@ -87,6 +87,10 @@ struct DicomSettings {
     std::vector<PacsNode> nodes;
 };
 
+struct MetricsSettings {
+    int prometheusPort = -1;             // engine statistics on 127.0.0.1:<port>/metrics; -1: off
+};
+
 struct AppConfig {
     log::Settings log;
     LinkSettings link;
@@ -95,6 +99,7 @@ struct AppConfig {
     BeamformSettings beamform;
     RecordingSettings recording;
     DicomSettings dicom;
+    MetricsSettings metrics;
 };
 
 }  // namespace sonolink::config

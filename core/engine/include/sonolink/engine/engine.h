@@ -53,6 +53,7 @@ struct EngineConfig {
     ImagingSetup imaging;
     std::size_t cineFrames = 64;
     DicomSetup dicom;
+    int metricsPort = -1;                    // Prometheus text on 127.0.0.1:<port>/metrics; -1: off, 0: any free port
 };
 
 // A link and whatever must live as long as it (the built-in front end's thread).
@@ -103,6 +104,9 @@ public:
     [[nodiscard]] std::vector<std::shared_ptr<const DisplayFrame>> cine() const;  // oldest first
     [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const;
     [[nodiscard]] EngineStats stats() const;
+    // The statistics in Prometheus text format (what /metrics serves); the port it listens on, if any.
+    [[nodiscard]] std::string metricsText() const;
+    [[nodiscard]] std::optional<int> metricsPort() const;
     // The PACS queue, item by item (empty when DICOM is off).
     [[nodiscard]] std::vector<dicom::QueueItem> dicomQueue() const;
 
