@@ -1,9 +1,13 @@
 #include "sonolink/app/engine_setup.h"
 
+#include <fmt/format.h>
+
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/dicom_setup.h"
+#include "sonolink/app/hardware_probe.h"
 #include "sonolink/app/replay_source.h"
 #include "sonolink/util/build_info.h"
+#include "sonolink/util/log.h"
 
 namespace sonolink::app {
 
@@ -21,7 +25,22 @@ LinkChoice linkChoiceFrom(const config::AppConfig& config, bool inProcess) {
     return choice;
 }
 
+namespace {
+
+// Which beamformer the display uses, and why, in words for the log.
+std::string displayBeamformerChoice(const config::AppConfig& config) {
+    if (config.beamform.backend == config::BeamformerBackend::Cpu) return "CPU (beamform.backend is cpu)";
+    const auto hardware = probeHardware();
+    if (!hardware.cudaBuilt) return "CPU (this build has no CUDA module)";
+    if (hardware.gpus.empty()) return fmt::format("CPU (no usable CUDA device: {})", hardware.cudaStatus);
+    return fmt::format("CPU (found {}, but the engine's CUDA display path is not wired yet)", hardware.gpus.front().name);
+}
+
+}  // namespace
+
 Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice) {
+    static auto& logCategory = log::category("engine");
+    if (choice.display) log::info(logCategory, "display beamformer: {}", displayBeamformerChoice(config));
     engine::EngineConfig e;
     e.session.configure = configureFrom(config);
     e.geometry = recordingMetadataFor(e.session.configure);
