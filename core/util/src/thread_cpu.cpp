@@ -1,32 +1,23 @@
 #include "sonolink/util/thread_cpu.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace sonolink {
 
 std::vector<ThreadCpuTime> threadCpuTimes() {
+    // schedstat's first field is the time on CPU in ns, from the scheduler itself; stat's
+    // utime/stime are 10 ms tick samples, which alias with periodic work (a thread woken at
+    // 1 kHz by frame arrivals) and were off by over a per cent of a core.
     std::map<std::string, double> byName;
-    static const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
     std::error_code ec;
     for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end; it.increment(ec)) {
         std::string name;
         std::ifstream(it->path() / "comm") >> name;
-        std::ifstream statFile(it->path() / "stat");
-        std::string stat((std::istreambuf_iterator<char>(statFile)), {});
-        const auto close = stat.rfind(')');  // the name may hold spaces: fields start after ')'
-        if (name.empty() || close == std::string::npos) continue;  // the thread ended meanwhile
-        std::istringstream fields(stat.substr(close + 2));
-        std::string field;
-        double utime = 0, stime = 0;
-        for (int i = 3; i <= 15 && fields >> field; ++i) {
-            if (i == 14) utime = std::stod(field);
-            if (i == 15) stime = std::stod(field);
-        }
-        byName[name] += (utime + stime) / ticks;
+        double ns = -1;
+        std::ifstream(it->path() / "schedstat") >> ns;
+        if (name.empty() || ns < 0) continue;  // the thread ended meanwhile
+        byName[name] += ns / 1e9;
     }
     std::vector<ThreadCpuTime> out;
     for (const auto& [name, seconds] : byName) out.push_back({name, seconds});

@@ -1,5 +1,6 @@
-// CPU time per thread of this process, by thread name (/proc/self/task), so the engine can say
-// how much of a core each of its named threads (ctl, rx-link0, bf-cpu, rec, jobs) uses.
+// CPU time per thread of this process, by thread name (/proc/self/task/*/schedstat: the
+// scheduler's own nanoseconds, not 10 ms tick samples), so the engine can say how much of a core
+// each of its named threads (ctl, rx-link0, bf-cpu, rec, jobs) uses.
 // ThreadCpuMeter turns two readings into percentages of one core. Linux only.
 // Thread contract: threadCpuTimes() is a pure read; a ThreadCpuMeter is used by one thread.
 #pragma once
