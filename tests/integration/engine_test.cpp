@@ -110,6 +110,7 @@ protected:
     fs::path dir = fs::temp_directory_path() / ("sonolink_engine_" + std::to_string(::getpid()));
     std::atomic<int> links{0};
     std::uint64_t disconnectFirstAfterBlocks = 0;  // the first front end vanishes after this many blocks
+    bool firstLinkFails = false;                    // the first link cannot be made (no device)
 
     void SetUp() override { fs::create_directories(dir); }
     void TearDown() override { fs::remove_all(dir); }
@@ -141,7 +142,9 @@ protected:
             choice.backend = app::LinkChoice::Backend::SimInProcess;
             choice.slotBytes = 64 * 1024;
             choice.slotCount = 128;
-            if (links.fetch_add(1) == 0) choice.frontEnd.faults.disconnectAfterBlocks = disconnectFirstAfterBlocks;
+            const bool first = links.fetch_add(1) == 0;
+            if (first && firstLinkFails) return fail(ErrorCode::Unavailable, "RDMA device mlx5_0 is down (test)");
+            if (first) choice.frontEnd.faults.disconnectAfterBlocks = disconnectFirstAfterBlocks;
             auto parts = app::makeLink(choice);
             if (!parts) return fail(std::move(parts.error()));
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
@@ -252,6 +255,20 @@ TEST_F(EngineTest, FrontEndLostMidStreamIsAnErrorWithTheReasonAndReconnectStream
         EXPECT_LT(std::pair(cine[i - 1]->session, cine[i - 1]->frameId), std::pair(cine[i]->session, cine[i]->frameId));
     }
     EXPECT_EQ(engine->stats().sessions, 2u);
+}
+
+TEST_F(EngineTest, ALinkThatCannotBeMadeIsAnErrorWithTheReasonAndConnectTriesAgain) {
+    firstLinkFails = true;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Error; }));
+    EXPECT_EQ(log.lastReason(EngineState::Error), "RDMA device mlx5_0 is down (test)");
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::Error}));
+    log.clear();
+    stream(*engine, log);
+    EXPECT_EQ(engine->state(), EngineState::Streaming);
 }
 
 TEST_F(EngineTest, RecordingOnAndOffAndTheCineExportedAsDicom) {
