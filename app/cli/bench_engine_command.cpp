@@ -1,7 +1,7 @@
 // sonolink-cli bench engine: the engine end to end on this station with the built-in simulated
 // front end (payloads resident in the ring, as a NIC's DMA costs the host nothing) and the CPU
 // beamformer: (1) delivered and displayed frames/s and the latency from a frame's last block to
-// its image, for 128 channels x 2048 samples x 3 waves into a 256 x 512 grid; (2) the engine's
+// its image, for 128 channels x 2048 samples (x 1 or 3 plane waves) into a 256 x 512 grid; (2) the engine's
 // own overhead, everything but beamforming: the CPU of its threads (ctl, rx-link0, heartbeat,
 // bf-cpu idle) at 1,000 frames/s with the display off, as a share of one core. Bar: <= 5 %.
 #include <chrono>
@@ -24,6 +24,7 @@ using namespace std::chrono_literals;
 struct EngineBenchOptions {
     double seconds = 5;
     double rateHz = 30;          // end to end: the front end's frame rate (the configuration's)
+    int waves = 1;               // transmits per frame: 1 (a 128 x 2048 frame) or 3 (compounded)
     double overheadBarPercent = 5;
     bool json = false;
 };
@@ -35,9 +36,10 @@ struct Run {
     nlohmann::json threads = nlohmann::json::object();
 };
 
-Result<Run> runEngine(double rateHz, bool display, double seconds) {
-    config::AppConfig config;  // 128 channels x 2048 samples, 3 plane waves
+Result<Run> runEngine(double rateHz, bool display, double seconds, int waves) {
+    config::AppConfig config;  // 128 channels x 2048 samples
     config.acquisition.frameRateHz = rateHz;
+    config.acquisition.planeWaveAnglesDeg = waves == 1 ? std::vector<double>{0.0} : std::vector<double>{-10.0, 0.0, 10.0};
     app::EngineChoice choice;
     choice.link = app::linkChoiceFrom(config, /*inProcess=*/true);
     choice.link.frontEnd.payloadResident = true;
@@ -75,12 +77,12 @@ Result<Run> runEngine(double rateHz, bool display, double seconds) {
 }
 
 int runBenchEngine(const EngineBenchOptions& o) {
-    auto e2e = runEngine(o.rateHz, true, o.seconds);
+    auto e2e = runEngine(o.rateHz, true, o.seconds, o.waves);
     if (!e2e) {
         std::cerr << "sonolink-cli bench engine: " << e2e.error().describe() << '\n';
         return kExitUnavailable;
     }
-    auto overhead = runEngine(1000, false, o.seconds);
+    auto overhead = runEngine(1000, false, o.seconds, o.waves);
     if (!overhead) {
         std::cerr << "sonolink-cli bench engine: " << overhead.error().describe() << '\n';
         return kExitUnavailable;
@@ -89,7 +91,7 @@ int runBenchEngine(const EngineBenchOptions& o) {
     const double displayedFps = e2e->stats.framesDisplayed / e2e->seconds;
     const double overheadFps = overhead->stats.framesDelivered / overhead->seconds;
     const bool pass = overhead->engineCpuPercent <= o.overheadBarPercent && overheadFps >= 950;
-    nlohmann::json out{{"end_to_end", {{"delivered_fps", deliveredFps}, {"displayed_fps", displayedFps},
+    nlohmann::json out{{"waves", o.waves}, {"end_to_end", {{"delivered_fps", deliveredFps}, {"displayed_fps", displayedFps},
                                        {"latency_p50_us", e2e->stats.latencyP50Us}, {"latency_p99_us", e2e->stats.latencyP99Us},
                                        {"display_skipped", e2e->stats.displaySkipped}, {"threads_percent_of_core", e2e->threads}}},
                        {"overhead", {{"delivered_fps", overheadFps}, {"engine_percent_of_core", overhead->engineCpuPercent},
@@ -98,7 +100,8 @@ int runBenchEngine(const EngineBenchOptions& o) {
     if (o.json) {
         std::cout << out.dump(2) << '\n';
     } else {
-        std::cout << "engine, built-in simulated front end, CPU beamformer, 128 ch x 2048 samples x 3 waves -> 256 x 512\n";
+        std::cout << fmt::format("engine, built-in simulated front end, CPU beamformer, 128 ch x 2048 samples x {} wave{} -> 256 x 512\n", o.waves,
+                                 o.waves == 1 ? "" : "s");
         std::cout << fmt::format("  end to end at {:g} frames/s: {:.1f} frames/s delivered, {:.1f} beamformed and shown; latency last block -> image p50 {:.1f} ms, p99 {:.1f} ms\n",
                                  o.rateHz, deliveredFps, displayedFps, e2e->stats.latencyP50Us / 1e3, e2e->stats.latencyP99Us / 1e3);
         std::cout << fmt::format("  overhead at {:.0f} frames/s, display off: engine threads {:.2f} % of a core (bar <= {:g} %): {}\n", overheadFps,
@@ -115,6 +118,8 @@ void addBenchEngineCommand(CLI::App& bench, int& exitCode) {
     auto* cmd = bench.add_subcommand("engine", "The engine end to end (frames/s, latency) and its own CPU overhead at 1,000 frames/s");
     cmd->add_option("--seconds", o->seconds, "Seconds measured per run")->check(CLI::Range(1.0, 600.0))->capture_default_str();
     cmd->add_option("--rate", o->rateHz, "End to end: frames/s the front end sends (0: as fast as the link allows)")->capture_default_str();
+    cmd->add_option("--waves", o->waves, "Transmits per frame: 1 (one 128 x 2048 acquisition) or 3 (compounded plane waves)")
+        ->check(CLI::IsMember({1, 3}))->capture_default_str();
     cmd->add_option("--bar", o->overheadBarPercent, "Most engine CPU allowed at 1,000 frames/s, % of a core")->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->callback([o, &exitCode] { exitCode = runBenchEngine(*o); });

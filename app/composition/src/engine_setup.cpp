@@ -6,6 +6,9 @@
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/app/hardware_probe.h"
 #include "sonolink/app/replay_source.h"
+#if SONOLINK_HAVE_CUDA
+#include "gpu_frame_imager.h"
+#endif
 #include "sonolink/util/build_info.h"
 #include "sonolink/util/log.h"
 
@@ -27,20 +30,45 @@ LinkChoice linkChoiceFrom(const config::AppConfig& config, bool inProcess) {
 
 namespace {
 
-// Which beamformer the display uses, and why, in words for the log.
-std::string displayBeamformerChoice(const config::AppConfig& config) {
-    if (config.beamform.backend == config::BeamformerBackend::Cpu) return "CPU (beamform.backend is cpu)";
+log::Category& logCategory() {
+    static auto& category = log::category("engine");
+    return category;
+}
+
+// The display's imager: the CUDA beamformer where the configuration allows it and a device
+// works, else null (the engine's CPU reference), with the reason in the log either way.
+std::unique_ptr<engine::FrameImager> displayImager(const config::AppConfig& config, const engine::EngineConfig& e) {
+    if (config.beamform.backend == config::BeamformerBackend::Cpu) {
+        log::info(logCategory(), "display beamformer: CPU (beamform.backend is cpu)");
+        return nullptr;
+    }
     const auto hardware = probeHardware();
-    if (!hardware.cudaBuilt) return "CPU (this build has no CUDA module)";
-    if (hardware.gpus.empty()) return fmt::format("CPU (no usable CUDA device: {})", hardware.cudaStatus);
-    return fmt::format("CPU (found {}, but the engine's CUDA display path is not wired yet)", hardware.gpus.front().name);
+    std::string reason;
+    if (!hardware.cudaBuilt) {
+        reason = "this build has no CUDA module";
+    } else if (hardware.gpus.empty()) {
+        reason = fmt::format("no usable CUDA device: {}", hardware.cudaStatus);
+    } else {
+#if SONOLINK_HAVE_CUDA
+        auto imager = makeGpuFrameImager(e.geometry, e.imaging);
+        if (imager) {
+            log::info(logCategory(), "display beamformer: GPU ({})", hardware.gpus.front().name);
+            return std::move(*imager);
+        }
+        reason = fmt::format("the CUDA beamformer could not start on {}: {}", hardware.gpus.front().name, imager.error().message());
+#endif
+    }
+    if (config.beamform.backend == config::BeamformerBackend::Cuda) {
+        log::warn(logCategory(), "display beamformer: CPU, although beamform.backend asks for cuda ({})", reason);
+    } else {
+        log::info(logCategory(), "display beamformer: CPU ({})", reason);
+    }
+    return nullptr;
 }
 
 }  // namespace
 
 Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice) {
-    static auto& logCategory = log::category("engine");
-    if (choice.display) log::info(logCategory, "display beamformer: {}", displayBeamformerChoice(config));
     engine::EngineConfig e;
     e.session.configure = configureFrom(config);
     e.geometry = recordingMetadataFor(e.session.configure);
@@ -68,6 +96,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     }
     e.dicom.equipment = {"SonoLink", "SonoLink Workstation", "", buildInfo().version, config.dicom.stationAeTitle};
     engine::Backends backends;
+    if (choice.display) backends.imager = displayImager(config, e);
     backends.makeLink = [link = choice.link]() -> Result<engine::LinkHandle> {
         auto parts = makeLink(link);
         if (!parts) return fail(std::move(parts.error()));

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cpu_imager.h"
 #include "sonolink/beamform/cpu_beamformer.h"
 #include "sonolink/util/log.h"
 #include "sonolink/util/thread_affinity.h"
@@ -25,11 +26,12 @@ log::Category& logCategory() {
 
 }  // namespace
 
-DisplayPipeline::DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames)
-    : geometry_(geometry), imaging_(std::move(imaging)), cineFrames_(std::max<std::size_t>(cineFrames, 1)) {
+DisplayPipeline::DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames,
+                                 std::unique_ptr<FrameImager> imager)
+    : geometry_(geometry), imaging_(std::move(imaging)), cineFrames_(std::max<std::size_t>(cineFrames, 1)), imager_(std::move(imager)) {
     geometry_.data16.clear();
     geometry_.dataFloat.clear();
-    samples_.resize(static_cast<std::size_t>(geometry_.waves) * static_cast<std::size_t>(geometry_.channels) * static_cast<std::size_t>(geometry_.samples));
+    if (!imager_) imager_ = std::make_unique<CpuImager>(geometry_, imaging_);
     thread_ = std::thread([this] { run(); });
 }
 
@@ -88,101 +90,78 @@ std::vector<std::shared_ptr<const DisplayFrame>> DisplayPipeline::cine() const {
     return {cine_.begin(), cine_.end()};
 }
 
-Status DisplayPipeline::gather(const ingest::Frame& frame) {
-    // Gather the blocks (each a wave's channel x sample tile) into waves x channels x samples.
-    const auto channels = static_cast<std::size_t>(geometry_.channels), samples = static_cast<std::size_t>(geometry_.samples);
-    for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {
+std::shared_ptr<RfLines> DisplayPipeline::rfLines(const ingest::Frame& frame, const std::vector<int>& channels) const {
+    auto rf = std::make_shared<RfLines>();
+    rf->frameId = frame.frameId();
+    rf->channels = channels;
+    rf->samplesPerChannel = geometry_.samples;
+    rf->samples.assign(channels.size() * static_cast<std::size_t>(geometry_.samples), 0);
+    for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {  // the first transmit's blocks, straight from the ring
+        if (!checkBlockFits(frame, b, geometry_)) continue;
         const auto& block = frame.block(b);
         const auto& h = block.header;
-        if (h.waveIndex >= geometry_.waves || h.firstChannel + h.channelCount > channels || h.firstSample + h.sampleCount > samples ||
-            block.payload.size() != static_cast<std::size_t>(h.channelCount) * h.sampleCount * 2) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("frame {}: block {} does not fit the configured geometry", frame.frameId(), b));
-        }
-        for (std::size_t c = 0; c < h.channelCount; ++c) {
-            std::memcpy(&samples_[(h.waveIndex * channels + h.firstChannel + c) * samples + h.firstSample],
-                        block.payload.data() + c * h.sampleCount * 2, h.sampleCount * 2);
+        if (h.waveIndex != 0) continue;
+        for (std::size_t k = 0; k < channels.size(); ++k) {
+            const int c = channels[k];
+            if (c < h.firstChannel || c >= h.firstChannel + h.channelCount) continue;
+            std::memcpy(&rf->samples[k * static_cast<std::size_t>(geometry_.samples) + h.firstSample],
+                        block.payload.data() + static_cast<std::size_t>(c - h.firstChannel) * h.sampleCount * 2, h.sampleCount * 2);
         }
     }
-    return {};
+    return rf;
 }
 
 void DisplayPipeline::run() {
-    nameCurrentThread("bf-cpu");
-    const auto& g = geometry_;
-    beamform::ChannelDataView view;
-    view.samples16 = samples_;
-    view.waves = g.waves;
-    view.channels = g.channels;
-    view.samplesPerChannel = g.samples;
-    view.samplingRateHz = g.samplingFrequencyHz;
-    view.initialTimeS = g.initialTimeS;
-    view.soundSpeedMps = g.soundSpeedMps;
-    view.elementX = g.elementX;
-    view.angleRad = g.angleRad;
-    view.sourceDistance = g.sourceDistance;
+    nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
+    log::info(logCategory(), "display beamforming on the {}", imager_->name());
     const auto& grid = imaging_.grid;
     const double cmX = grid.x.size() > 1 ? std::abs(grid.x.back() - grid.x.front()) * 100 / static_cast<double>(grid.x.size() - 1) : 0;
     const double cmZ = grid.z.size() > 1 ? std::abs(grid.z.back() - grid.z.front()) * 100 / static_cast<double>(grid.z.size() - 1) : 0;
     while (true) {
         ingest::FrameRef frame;
+        std::vector<int> rfChannels;
+        std::uint64_t session = 0;
         {
             std::unique_lock lock(mutex_);
             wake_.wait(lock, [&] { return stopping_ || pending_; });
             if (stopping_) return;
             frame = std::move(pending_);
             busy_ = true;
-        }
-        const auto frameId = frame->frameId();
-        const auto readyNs = frame->readyNs();
-        auto gathered = gather(*frame);
-        frame = {};  // the ring slots go back before the long part
-        std::vector<int> rfChannels;
-        std::uint64_t session = 0;
-        {
-            std::lock_guard lock(mutex_);
             rfChannels = rfChannels_;
             session = session_;
         }
-        if (gathered && !rfChannels.empty()) {
-            auto rf = std::make_shared<RfLines>();
+        const auto frameId = frame->frameId();
+        const auto readyNs = frame->readyNs();
+        if (!rfChannels.empty()) {
+            auto rf = rfLines(*frame, rfChannels);
             rf->session = session;
-            rf->frameId = frameId;
-            rf->channels = rfChannels;
-            rf->samplesPerChannel = g.samples;
-            for (int c : rfChannels) {
-                const auto* trace = view.trace<std::int16_t>(0, c);
-                rf->samples.insert(rf->samples.end(), trace, trace + g.samples);
-            }
             latestRf_.store(std::move(rf));
         }
+        auto loaded = imager_->load(*frame);
+        frame = {};  // the ring slots go back before the long part
         std::shared_ptr<DisplayFrame> image;
-        if (gathered) {
-            auto rf = beamform::delayAndSum(view, grid, imaging_.params, imaging_.beamformThreads);
-            if (rf) {
-                beamform::envelopeAlongDepth(*rf, imaging_.beamformThreads);
-                const auto db = beamform::logCompress(rf->rowMajor(), imaging_.dynamicRangeDb, imaging_.gainDb);
-                image = std::make_shared<DisplayFrame>();
-                image->frameId = frameId;
-                image->rows = static_cast<int>(grid.z.size());
-                image->columns = static_cast<int>(grid.x.size());
-                image->cmPerPixelX = cmX;
-                image->cmPerPixelY = cmZ;
-                image->pixels.reserve(db.size());
-                for (float v : db) {
-                    image->pixels.push_back(static_cast<std::uint8_t>(std::lround(std::clamp((v + imaging_.dynamicRangeDb) / imaging_.dynamicRangeDb, 0.0, 1.0) * 255)));
-                }
-            } else {
-                log::warn(logCategory(), "frame {} not beamformed: {}", frameId, rf.error().message());
+        auto envelope = loaded ? imager_->envelope() : Result<beamform::BeamformedImage>(fail(std::move(loaded.error())));
+        if (envelope) {
+            const auto db = beamform::logCompress(envelope->rowMajor(), imaging_.dynamicRangeDb, imaging_.gainDb);
+            image = std::make_shared<DisplayFrame>();
+            image->frameId = frameId;
+            image->rows = static_cast<int>(grid.z.size());
+            image->columns = static_cast<int>(grid.x.size());
+            image->cmPerPixelX = cmX;
+            image->cmPerPixelY = cmZ;
+            image->pixels.reserve(db.size());
+            for (float v : db) {
+                image->pixels.push_back(static_cast<std::uint8_t>(std::lround(std::clamp((v + imaging_.dynamicRangeDb) / imaging_.dynamicRangeDb, 0.0, 1.0) * 255)));
             }
         } else {
-            log::warn(logCategory(), "{}", gathered.error().message());
+            log::warn(logCategory(), "frame {} not imaged: {}", frameId, envelope.error().message());
         }
         std::lock_guard lock(mutex_);
         busy_ = false;
         idle_.notify_all();
-        if (!image || frozen_) continue;
+        if (!image || frozen_ || session != session_) continue;  // frozen meanwhile, or a frame of a closed session
         if (anyPublished_ && frameId <= lastFrameId_) continue;  // never backwards, never twice
-        image->session = session_;
+        image->session = session;
         image->readyNs = steadyNs();
         image->latencyUs = static_cast<double>(image->readyNs - readyNs) / 1e3;
         latency_.record(image->readyNs - readyNs);

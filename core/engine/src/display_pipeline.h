@@ -1,9 +1,9 @@
 // DisplayPipeline: the newest frame from ingest -> B-mode image. onFrame (ingest thread) keeps
 // only the newest frame's reference (an older one still waiting is let go and counted: the
-// display is lossy by design); the `bf-cpu` thread gathers the frame's blocks once into its
-// working buffer, lets the ring slots go, beamforms, takes the envelope, log-compresses to 8 bits
-// and publishes the image (latest-value mailbox) and appends it to the cine; the RF traces of
-// selected channels go to their own mailbox. Frames are published
+// display is lossy by design); the `bf` thread hands the frame to the imager (CPU: gathered once
+// into its working buffer; CUDA: copied to the device from the ring), lets the ring slots go,
+// takes the envelope, log-compresses to 8 bits and publishes the image (latest-value mailbox)
+// and appends it to the cine; the RF traces of selected channels go to their own mailbox. Frames are published
 // in increasing frame-id order, never twice. Frozen: frames are let go unprocessed.
 // Thread contract: onFrame on the ingest thread; the rest from any thread.
 #pragma once
@@ -25,7 +25,7 @@ namespace sonolink::engine {
 
 class DisplayPipeline final : public ingest::FrameSink {
 public:
-    DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames);
+    DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames, std::unique_ptr<FrameImager> imager);
     ~DisplayPipeline() override;
 
     void onFrame(const ingest::FrameRef& frame) noexcept override;
@@ -46,12 +46,12 @@ public:
 
 private:
     void run();
-    [[nodiscard]] Status gather(const ingest::Frame& frame);
+    [[nodiscard]] std::shared_ptr<RfLines> rfLines(const ingest::Frame& frame, const std::vector<int>& channels) const;
 
     record::UffChannelData geometry_;  // probe and waves (no samples)
     ImagingSetup imaging_;
     std::size_t cineFrames_;
-    std::vector<std::int16_t> samples_;  // the frame, gathered (waves x channels x samples)
+    std::unique_ptr<FrameImager> imager_;
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;

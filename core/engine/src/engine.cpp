@@ -248,7 +248,8 @@ Result<std::unique_ptr<Engine>> Engine::create(EngineConfig config, Backends bac
     auto impl = std::make_shared<Impl>();
     impl->config = std::move(config);
     impl->backends = std::move(backends);
-    impl->display = std::make_unique<DisplayPipeline>(impl->config.geometry, impl->config.imaging, impl->config.cineFrames);
+    impl->display = std::make_unique<DisplayPipeline>(impl->config.geometry, impl->config.imaging, impl->config.cineFrames,
+                                                      std::move(impl->backends.imager));
     auto& d = impl->config.dicom;
     auto uids = dicom::UidGenerator::create(d.uidRoot.empty() ? std::nullopt : std::optional(d.uidRoot));
     if (!uids) return fail(std::move(uids.error()));

@@ -20,6 +20,7 @@
 #include "sonolink/dicom/store_forwarder.h"
 #include "sonolink/dicom/us_image_writer.h"
 #include "sonolink/engine/engine_types.h"
+#include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/record/uff_channel_data.h"
 #include "sonolink/transport/link.h"
@@ -56,6 +57,18 @@ struct EngineConfig {
     int metricsPort = -1;                    // Prometheus text on 127.0.0.1:<port>/metrics; -1: off, 0: any free port
 };
 
+// Turns one frame into its envelope image on the display grid: the CPU reference by default;
+// the composition root may hand in another (the CUDA beamformer). Called on the bf thread only.
+class FrameImager {
+public:
+    virtual ~FrameImager() = default;
+    [[nodiscard]] virtual std::string name() const = 0;
+    // Takes the frame's samples in (after this, the frame's ring slots may go).
+    [[nodiscard]] virtual Status load(const ingest::Frame& frame) = 0;
+    // The envelope of the frame last loaded, column-major ([x][z]) on the grid.
+    [[nodiscard]] virtual Result<beamform::BeamformedImage> envelope() = 0;
+};
+
 // A link and whatever must live as long as it (the built-in front end's thread).
 struct LinkHandle {
     std::unique_ptr<transport::Link> link;
@@ -63,6 +76,7 @@ struct LinkHandle {
 };
 struct Backends {
     std::function<Result<LinkHandle>()> makeLink;  // called on each (re)connect, on the ctl thread
+    std::unique_ptr<FrameImager> imager;           // null: the CPU reference beamformer
 };
 
 // A cine exported as a DICOM US Multi-frame object, optionally queued for a PACS node.

@@ -1,0 +1,60 @@
+#include "cpu_imager.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "sonolink/beamform/cpu_beamformer.h"
+
+namespace sonolink::engine {
+
+Status checkBlockFits(const ingest::Frame& frame, std::uint16_t b, const record::UffChannelData& g) {
+    const auto& block = frame.block(b);
+    const auto& h = block.header;
+    if (h.waveIndex >= g.waves || h.firstChannel + h.channelCount > g.channels || h.firstSample + h.sampleCount > static_cast<std::uint32_t>(g.samples) ||
+        block.payload.size() != static_cast<std::size_t>(h.channelCount) * h.sampleCount * 2) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame {}: block {} does not fit the configured geometry", frame.frameId(), b));
+    }
+    return {};
+}
+
+CpuImager::CpuImager(const record::UffChannelData& geometry, const ImagingSetup& imaging) : geometry_(geometry), imaging_(imaging) {
+    geometry_.data16.clear();
+    geometry_.dataFloat.clear();
+    samples_.resize(static_cast<std::size_t>(geometry_.waves) * static_cast<std::size_t>(geometry_.channels) * static_cast<std::size_t>(geometry_.samples));
+}
+
+Status CpuImager::load(const ingest::Frame& frame) {
+    const auto channels = static_cast<std::size_t>(geometry_.channels), samples = static_cast<std::size_t>(geometry_.samples);
+    for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {
+        if (auto ok = checkBlockFits(frame, b, geometry_); !ok) return ok;
+        const auto& block = frame.block(b);
+        const auto& h = block.header;
+        for (std::size_t c = 0; c < h.channelCount; ++c) {
+            std::memcpy(&samples_[(h.waveIndex * channels + h.firstChannel + c) * samples + h.firstSample],
+                        block.payload.data() + c * h.sampleCount * 2, h.sampleCount * 2);
+        }
+    }
+    return {};
+}
+
+Result<beamform::BeamformedImage> CpuImager::envelope() {
+    const auto& g = geometry_;
+    beamform::ChannelDataView view;
+    view.samples16 = samples_;
+    view.waves = g.waves;
+    view.channels = g.channels;
+    view.samplesPerChannel = g.samples;
+    view.samplingRateHz = g.samplingFrequencyHz;
+    view.initialTimeS = g.initialTimeS;
+    view.soundSpeedMps = g.soundSpeedMps;
+    view.elementX = g.elementX;
+    view.angleRad = g.angleRad;
+    view.sourceDistance = g.sourceDistance;
+    auto rf = beamform::delayAndSum(view, imaging_.grid, imaging_.params, imaging_.beamformThreads);
+    if (!rf) return rf;
+    beamform::envelopeAlongDepth(*rf, imaging_.beamformThreads);
+    return rf;
+}
+
+}  // namespace sonolink::engine

@@ -1,0 +1,29 @@
+// CpuImager: the engine's default FrameImager: the frame's blocks gathered once into a working
+// buffer (waves x channels x samples), then the CPU reference delay-and-sum and the envelope.
+// Thread contract: one thread (the display pipeline's).
+#pragma once
+
+#include <vector>
+
+#include "sonolink/engine/engine.h"
+
+namespace sonolink::engine {
+
+class CpuImager final : public FrameImager {
+public:
+    CpuImager(const record::UffChannelData& geometry, const ImagingSetup& imaging);
+    [[nodiscard]] std::string name() const override { return "CPU"; }
+    [[nodiscard]] Status load(const ingest::Frame& frame) override;
+    [[nodiscard]] Result<beamform::BeamformedImage> envelope() override;
+
+private:
+    record::UffChannelData geometry_;  // probe and waves (no samples)
+    ImagingSetup imaging_;
+    std::vector<std::int16_t> samples_;
+};
+
+// Where a block's samples go in a frame laid out waves x channels x samples: InvalidArgument
+// when the block does not fit the geometry. Shared by the imagers.
+[[nodiscard]] Status checkBlockFits(const ingest::Frame& frame, std::uint16_t block, const record::UffChannelData& geometry);
+
+}  // namespace sonolink::engine
