@@ -154,6 +154,8 @@ int runDemo(const DemoOptions& o) {
                            {"display_fps", stats.displayFps},
                            {"latency_p50_us", stats.latencyP50Us},
                            {"latency_p99_us", stats.latencyP99Us},
+                           {"imager", stats.imager},
+                           {"imager_ms_per_frame", stats.imagerMsPerFrame},
                            {"frames_recorded", stats.framesRecorded},
                            {"png", png},
                            {"recording", recording},
@@ -167,7 +169,8 @@ int runDemo(const DemoOptions& o) {
                                  "({:.1f} fps; {} newer frames went past the display, by design)\n",
                                  stats.framesDelivered, stats.framesIncomplete, stats.framesMissing, stats.crcErrors, stats.framesDisplayed,
                                  stats.displayFps, stats.displaySkipped);
-        std::cout << fmt::format("latency, last block written -> image ready: p50 {:.1f} us, p99 {:.1f} us\n", stats.latencyP50Us, stats.latencyP99Us);
+        std::cout << fmt::format("latency, last block written -> image ready: p50 {:.1f} us, p99 {:.1f} us; imaging on the {}: {:.1f} ms per frame\n",
+                                 stats.latencyP50Us, stats.latencyP99Us, stats.imager, stats.imagerMsPerFrame);
         std::cout << fmt::format("last image:  {}  ({} x {} px)\n", png, last->columns, last->rows);
         std::cout << fmt::format("recording:   {}  ({} frames of raw RF, UFF)\n", recording, stats.framesRecorded);
         std::cout << fmt::format("DICOM cine:  {}  ({} frames, US Multi-frame)\n", dicomFile, cineFrames);

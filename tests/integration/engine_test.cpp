@@ -218,6 +218,8 @@ TEST_F(EngineTest, EveryStateTransitionThroughTheFacade) {
     const auto stats = engine->stats();
     EXPECT_EQ(stats.sessions, 2u);
     EXPECT_EQ(stats.crcErrors + stats.headerErrors, 0u);
+    EXPECT_EQ(stats.imager, "CPU");
+    EXPECT_GT(stats.imagerMsPerFrame, 0);
 }
 
 TEST_F(EngineTest, FrontEndLostMidStreamIsAnErrorWithTheReasonAndReconnectStreamsAgain) {

@@ -137,10 +137,13 @@ void DisplayPipeline::run() {
             rf->session = session;
             latestRf_.store(std::move(rf));
         }
+        const auto imagingStart = steadyNs();
         auto loaded = imager_->load(*frame);
         frame = {};  // the ring slots go back before the long part
         std::shared_ptr<DisplayFrame> image;
         auto envelope = loaded ? imager_->envelope() : Result<beamform::BeamformedImage>(fail(std::move(loaded.error())));
+        imagerNs_.fetch_add(steadyNs() - imagingStart, std::memory_order_relaxed);
+        imaged_.fetch_add(1, std::memory_order_relaxed);
         if (envelope) {
             const auto db = beamform::logCompress(envelope->rowMajor(), imaging_.dynamicRangeDb, imaging_.gainDb);
             image = std::make_shared<DisplayFrame>();

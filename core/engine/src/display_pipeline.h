@@ -43,6 +43,10 @@ public:
     [[nodiscard]] std::uint64_t displayed() const noexcept { return displayed_.load(); }
     [[nodiscard]] std::uint64_t skipped() const noexcept { return skipped_.load(); }
     [[nodiscard]] ingest::LatencyHistogram::Snapshot latency() const noexcept { return latency_.snapshot(); }
+    [[nodiscard]] std::string imagerName() const { return imager_->name(); }
+    // Seconds the imager has spent on frames, and how many frames, since the start.
+    [[nodiscard]] double imagerSeconds() const noexcept { return static_cast<double>(imagerNs_.load()) / 1e9; }
+    [[nodiscard]] std::uint64_t imagedFrames() const noexcept { return imaged_.load(); }
 
 private:
     void run();
@@ -69,6 +73,8 @@ private:
     std::vector<int> rfChannels_;  // under mutex_
     std::atomic<std::uint64_t> displayed_{0};
     std::atomic<std::uint64_t> skipped_{0};
+    std::atomic<std::uint64_t> imagerNs_{0};
+    std::atomic<std::uint64_t> imaged_{0};
     ingest::LatencyHistogram latency_;
     std::thread thread_;
 };

@@ -119,6 +119,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
 
     mutable std::mutex statsMutex;
     mutable ThreadCpuMeter cpuMeter;           // under statsMutex
+    mutable double lastImagerSeconds = 0;      // under statsMutex: the imager's time at the last stats()
+    mutable std::chrono::steady_clock::time_point lastStatsTime = std::chrono::steady_clock::now();
     ingest::IngestStats finished;             // sessions that ended
     ingest::SessionSummary current;           // the streaming session's last progress
     std::chrono::nanoseconds finishedElapsed{0};
@@ -476,7 +478,15 @@ EngineStats Engine::stats() const {
         s.framesRecorded = impl_->recordedBefore;
         s.framesRecordRefused = impl_->refusedBefore;
         s.threads = impl_->cpuMeter.sample();
+        const auto now = std::chrono::steady_clock::now();
+        const double imagerSeconds = impl_->display->imagerSeconds();
+        const double wall = std::chrono::duration<double>(now - impl_->lastStatsTime).count();
+        s.imagerBusyPercent = wall > 0 ? 100.0 * (imagerSeconds - impl_->lastImagerSeconds) / wall : 0;
+        impl_->lastImagerSeconds = imagerSeconds;
+        impl_->lastStatsTime = now;
     }
+    s.imager = impl_->display->imagerName();
+    if (const auto imaged = impl_->display->imagedFrames(); imaged > 0) s.imagerMsPerFrame = 1e3 * impl_->display->imagerSeconds() / static_cast<double>(imaged);
     if (auto recorder = impl_->recording.current()) {
         s.framesRecorded += recorder->framesRecorded();
         s.framesRecordRefused += recorder->framesRefused();
@@ -525,6 +535,7 @@ std::string Engine::metricsText() const {
     metric("latency_p50_seconds", "gauge", "Last block written to image published, median.", s.latencyP50Us / 1e6);
     metric("latency_p99_seconds", "gauge", "Last block written to image published, 99th percentile.", s.latencyP99Us / 1e6);
     metric("sessions_total", "counter", "Link sessions (a reconnect adds one).", static_cast<double>(s.sessions));
+    metric("imager_seconds_total", "counter", "Time the display imager (CPU or GPU) spent on frames.", impl_->display->imagerSeconds());
     out += "# HELP sonolink_state The engine's state (1 for the current one).\n# TYPE sonolink_state gauge\n";
     for (auto state : {EngineState::Idle, EngineState::Connecting, EngineState::SelfTest, EngineState::Ready, EngineState::Streaming,
                        EngineState::Frozen, EngineState::Error}) {

@@ -87,6 +87,9 @@ struct EngineStats {
     double latencyP99Us = 0;
     std::uint64_t sessions = 0;          // link sessions (reconnects add one)
     std::vector<ThreadCpuUse> threads;   // share of one core per named thread since the last stats()
+    std::string imager;                  // "CPU" or "GPU": who beamforms the display
+    double imagerBusyPercent = 0;        // share of wall time the imager spent on frames (on the GPU: its use by the display)
+    double imagerMsPerFrame = 0;         // mean time to image one frame
 };
 
 }  // namespace sonolink::engine
