@@ -37,7 +37,7 @@ log::Category& logCategory() {
 
 // The display's imager: the CUDA beamformer where the configuration allows it and a device
 // works, else null (the engine's CPU reference), with the reason in the log either way.
-std::unique_ptr<engine::FrameImager> displayImager(const config::AppConfig& config, const engine::EngineConfig& e) {
+std::unique_ptr<engine::FrameImager> displayImager(const config::AppConfig& config, [[maybe_unused]] const engine::EngineConfig& e) {
     if (config.beamform.backend == config::BeamformerBackend::Cpu) {
         log::info(logCategory(), "display beamformer: CPU (beamform.backend is cpu)");
         return nullptr;
