@@ -39,8 +39,6 @@ void addNodeOptions(CLI::App& cmd, DicomOptions& o) {
     cmd.add_flag("--json", o.json, "Print JSON");
 }
 
-int exitFor(const Error& e) { return e.code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed; }
-
 // --node NAME --config F: the node, TLS identity and our AE title as configured.
 Status resolveNode(DicomOptions& o) {
     if (!o.configFile.empty()) {
@@ -60,8 +58,7 @@ Status resolveNode(DicomOptions& o) {
 }
 
 int reportResolveFailure(const char* command, const DicomOptions& o, const Error& e) {
-    std::cerr << "sonolink-cli dicom " << command << ": " << e.message() << '\n';
-    for (const auto& detail : e.details()) std::cerr << "  " << detail << '\n';
+    (void)reportError(fmt::format("dicom {}", command), e);
     return o.nodeName.empty() ? kExitUsage : kExitFailed;
 }
 
@@ -77,7 +74,7 @@ int runEcho(DicomOptions& o) {
     } else {
         std::cerr << "sonolink-cli dicom echo: " << result.error().message() << '\n';
     }
-    return result ? kExitOk : exitFor(result.error());
+    return result ? kExitOk : exitCodeFor(result.error());
 }
 
 int runSend(DicomOptions& o) {
@@ -91,7 +88,7 @@ int runSend(DicomOptions& o) {
                           {"error", result ? "" : result.error().message()}});
         if (!result) {
             if (!o.json) std::cerr << "sonolink-cli dicom send: " << result.error().message() << '\n';
-            exitCode = exitFor(result.error());
+            exitCode = exitCodeFor(result.error());
         } else if (!o.json) {
             std::cout << fmt::format("{}: stored (status 0x{:04X}{})\n", file, result->status, result->warning ? ", a warning" : "");
         }

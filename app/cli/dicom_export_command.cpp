@@ -103,11 +103,7 @@ Result<dicom::RawDataPayload> rfSnippet(const std::string& path, int frames) {
 }
 
 int runExport(ExportOptions& o) {
-    auto failWith = [&](const Error& e) {
-        std::cerr << "sonolink-cli dicom export: " << e.message() << '\n';
-        for (const auto& detail : e.details()) std::cerr << "  " << detail << '\n';
-        return kExitFailed;
-    };
+    auto failWith = [](const Error& e) { return reportError("dicom export", e); };
     config::DicomSettings settings;
     if (!o.configFile.empty()) {
         auto loaded = config::loadConfigFile(o.configFile);

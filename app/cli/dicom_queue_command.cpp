@@ -39,11 +39,7 @@ struct QueueOptions {
 
 std::atomic<bool> gStop{false};
 
-int failWith(const char* command, const Error& e) {
-    std::cerr << "sonolink-cli dicom " << command << ": " << e.message() << '\n';
-    for (const auto& detail : e.details()) std::cerr << "  " << detail << '\n';
-    return e.code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
-}
+int failWith(std::string_view command, const Error& e) { return reportError(fmt::format("dicom {}", command), e); }
 
 Result<config::DicomSettings> loadDicom(const QueueOptions& o) {
     auto loaded = config::loadConfigFile(o.configFile);

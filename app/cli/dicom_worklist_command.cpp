@@ -44,11 +44,7 @@ void auditQuery(const config::DicomSettings& settings, const dicom::PacsNode& no
 }
 
 int runWorklist(const WorklistOptions& o) {
-    auto report = [](const Error& e) {
-        std::cerr << "sonolink-cli dicom worklist: " << e.message() << '\n';
-        for (const auto& detail : e.details()) std::cerr << "  " << detail << '\n';
-        return e.code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
-    };
+    auto report = [](const Error& e) { return reportError("dicom worklist", e); };
     auto loaded = config::loadConfigFile(o.configFile);
     if (!loaded) return report(loaded.error());
     auto destination = app::destinationNamed(loaded->dicom, o.node);

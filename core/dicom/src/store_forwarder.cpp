@@ -101,8 +101,7 @@ void StoreForwarder::requestCommitments(const Destination& destination, std::int
     if (auto ok = queue_.markCommitmentRequested(ids, transactionUid, now); !ok) return logQueueError(ok);
     if (auto ok = requestStorageCommitment(destination.node, settings_.association, transactionUid, objects); !ok) {
         log::warn(logCategory(), "{}: {}; asking again later", destination.name, ok.error().message());
-        // Due again after the retry delay rather than the whole commitment timeout.
-        logQueueError(queue_.markCommitmentRequested(ids, transactionUid, 0));
+        logQueueError(queue_.markCommitmentRequestFailed(ids, nowMs()));
     }
 }
 

@@ -164,12 +164,18 @@ const std::string& StoreQueue::directory() const { return state_->directory; }
 Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string& node, bool commitmentRequired) {
     auto info = inspectObject(file);
     if (!info) return fail(std::move(info.error()));
-    std::lock_guard lock(state_->mutex);
-    for (const auto& [id, item] : state_->items) {
-        if (item.node == node && item.object.sopInstanceUid == info->sopInstanceUid && pending(item)) return item;
-    }
+    auto pendingTwin = [&]() -> std::optional<QueueItem> {
+        for (const auto& [id, item] : state_->items) {
+            if (item.node == node && item.object.sopInstanceUid == info->sopInstanceUid && pending(item)) return item;
+        }
+        return std::nullopt;
+    };
     QueueItem item;
-    item.id = fmt::format("{:06}", state_->nextId);
+    {
+        std::lock_guard lock(state_->mutex);
+        if (auto twin = pendingTwin()) return *twin;
+        item.id = fmt::format("{:06}", state_->nextId++);  // reserved: the copy runs without the lock
+    }
     item.node = node;
     item.object = *info;
     item.object.file = state_->objectPath(item.id);
@@ -177,12 +183,17 @@ Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string
     item.enqueuedAtMs = wallClockMs();
     item.nextAttemptAtMs = item.enqueuedAtMs;
     item.commitmentRequired = commitmentRequired;
+    // A large cine takes a while to copy and sync; readers of items() do not wait for it.
     if (auto ok = copyFileDurably(file, item.object.file); !ok) return fail(std::move(ok.error()));
+    std::lock_guard lock(state_->mutex);
+    if (auto twin = pendingTwin()) {  // the same object was queued meanwhile
+        fs::remove(item.object.file);
+        return *twin;
+    }
     if (auto ok = state_->save(item); !ok) {
         fs::remove(item.object.file);
         return fail(std::move(ok.error()));
     }
-    ++state_->nextId;
     state_->items[item.id] = item;
     return item;
 }
@@ -262,6 +273,19 @@ Status StoreQueue::markCommitmentRequested(const std::vector<std::string>& ids, 
             i.transactionUid = transactionUid;
             i.commitmentRequestedAtMs = nowMs;
         }, Sync::AtomicOnly);  // lost to a power cut: the request is made again
+        if (!ok) return ok;
+    }
+    return {};
+}
+
+Status StoreQueue::markCommitmentRequestFailed(const std::vector<std::string>& ids, std::int64_t nowMs) {
+    std::lock_guard lock(state_->mutex);
+    const auto timeoutMs = static_cast<std::int64_t>(1000.0 * state_->policy.commitmentTimeoutS);
+    const auto delayMs = static_cast<std::int64_t>(1000.0 * retryDelayS(state_->policy, 1, state_->nextUnit()));
+    for (const auto& id : ids) {
+        // Due when now - requestedAt >= timeout, i.e. delayMs from now.
+        auto ok = state_->update(id, [&](QueueItem& i) { i.commitmentRequestedAtMs = nowMs - timeoutMs + std::min(delayMs, timeoutMs); },
+                                 Sync::AtomicOnly);
         if (!ok) return ok;
     }
     return {};

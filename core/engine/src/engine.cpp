@@ -225,6 +225,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     }
 
     void runExport(JobId id, CineExportRequest request, std::shared_ptr<std::atomic<bool>> cancelled);
+    [[nodiscard]] EngineStats snapshot(bool sampleRates) const;
 };
 
 Subscription& Subscription::operator=(Subscription&& other) noexcept {
@@ -465,29 +466,35 @@ std::shared_ptr<const DisplayFrame> Engine::latestFrame() const { return impl_->
 
 std::vector<std::shared_ptr<const DisplayFrame>> Engine::cine() const { return impl_->display->cine(); }
 
-EngineStats Engine::stats() const {
+EngineStats Engine::stats() const { return impl_->snapshot(/*sampleRates=*/true); }
+
+// sampleRates: also the shares since the previous sampling call (thread CPU, imager busy), which
+// moves that call's mark; a Prometheus scrape does not, so it never shortens a GUI's interval.
+EngineStats Engine::Impl::snapshot(bool sampleRates) const {
     EngineStats s;
-    s.state = impl_->state.load();
+    s.state = state.load();
     ingest::IngestStats total;
     std::chrono::nanoseconds elapsed{0};
     {
-        std::lock_guard lock(impl_->statsMutex);
-        total = impl_->finished;
-        total += impl_->current.stats;
-        elapsed = impl_->finishedElapsed + impl_->current.elapsed;
-        s.framesRecorded = impl_->recordedBefore;
-        s.framesRecordRefused = impl_->refusedBefore;
-        s.threads = impl_->cpuMeter.sample();
-        const auto now = std::chrono::steady_clock::now();
-        const double imagerSeconds = impl_->display->imagerSeconds();
-        const double wall = std::chrono::duration<double>(now - impl_->lastStatsTime).count();
-        s.imagerBusyPercent = wall > 0 ? 100.0 * (imagerSeconds - impl_->lastImagerSeconds) / wall : 0;
-        impl_->lastImagerSeconds = imagerSeconds;
-        impl_->lastStatsTime = now;
+        std::lock_guard lock(statsMutex);
+        total = finished;
+        total += current.stats;
+        elapsed = finishedElapsed + current.elapsed;
+        s.framesRecorded = recordedBefore;
+        s.framesRecordRefused = refusedBefore;
+        if (sampleRates) {
+            s.threads = cpuMeter.sample();
+            const auto now = std::chrono::steady_clock::now();
+            const double imagerSeconds = display->imagerSeconds();
+            const double wall = std::chrono::duration<double>(now - lastStatsTime).count();
+            s.imagerBusyPercent = wall > 0 ? 100.0 * (imagerSeconds - lastImagerSeconds) / wall : 0;
+            lastImagerSeconds = imagerSeconds;
+            lastStatsTime = now;
+        }
     }
-    s.imager = impl_->display->imagerName();
-    if (const auto imaged = impl_->display->imagedFrames(); imaged > 0) s.imagerMsPerFrame = 1e3 * impl_->display->imagerSeconds() / static_cast<double>(imaged);
-    if (auto recorder = impl_->recording.current()) {
+    s.imager = display->imagerName();
+    if (const auto imaged = display->imagedFrames(); imaged > 0) s.imagerMsPerFrame = 1e3 * display->imagerSeconds() / static_cast<double>(imaged);
+    if (auto recorder = recording.current()) {
         s.framesRecorded += recorder->framesRecorded();
         s.framesRecordRefused += recorder->framesRefused();
     }
@@ -498,15 +505,15 @@ EngineStats Engine::stats() const {
     s.crcErrors = total.payloadCrcErrors;
     s.headerErrors = total.headerErrors;
     s.bytes = total.bytesOk;
-    s.framesDisplayed = impl_->display->displayed();
-    s.displaySkipped = impl_->display->skipped();
+    s.framesDisplayed = display->displayed();
+    s.displaySkipped = display->skipped();
     const double seconds = std::chrono::duration<double>(elapsed).count();
     s.throughputGbps = seconds > 0 ? static_cast<double>(total.bytesOk) * 8 / seconds / 1e9 : 0;
     s.displayFps = seconds > 0 ? static_cast<double>(s.framesDisplayed) / seconds : 0;
-    const auto latency = impl_->display->latency();
+    const auto latency = display->latency();
     s.latencyP50Us = latency.percentile(0.5) / 1e3;
     s.latencyP99Us = latency.percentile(0.99) / 1e3;
-    s.sessions = impl_->sessions.load();
+    s.sessions = sessions.load();
     return s;
 }
 
@@ -516,7 +523,7 @@ std::optional<int> Engine::metricsPort() const {
 }
 
 std::string Engine::metricsText() const {
-    const auto s = stats();
+    const auto s = impl_->snapshot(/*sampleRates=*/false);
     std::string out;
     auto metric = [&](const char* name, const char* type, const char* help, double value) {
         out += fmt::format("# HELP sonolink_{0} {1}\n# TYPE sonolink_{0} {2}\nsonolink_{0} {3}\n", name, help, type, value);

@@ -162,6 +162,12 @@ TEST_F(StoreQueueTest, CommitmentReportsCommitOrFailItems) {
     ASSERT_TRUE(q->markCommitmentRequested({a.id, b.id}, "2.25.1", now));
     EXPECT_TRUE(q->awaitingCommitmentRequest("pacs", now + 1000).empty());
     EXPECT_EQ(q->awaitingCommitmentRequest("pacs", now + 60'000).size(), 2u);  // timed out: ask again
+    // A request that did not reach the PACS is due again after the retry delay (2 s less up to
+    // half), not at once and not after the whole timeout.
+    ASSERT_TRUE(q->markCommitmentRequestFailed({a.id, b.id}, now));
+    EXPECT_TRUE(q->awaitingCommitmentRequest("pacs", now + 900).empty());
+    EXPECT_EQ(q->awaitingCommitmentRequest("pacs", now + 2000).size(), 2u);
+    EXPECT_EQ(q->item(a.id)->transactionUid, "2.25.1");  // a late report of that request still matches
     ASSERT_TRUE(q->applyCommitment("2.25.1", {a.object.sopInstanceUid}, {{b.object.sopInstanceUid, "failure reason 0x0112"}}, now + 10));
     EXPECT_EQ(q->item(a.id)->state, ItemState::Committed);
     EXPECT_FALSE(fs::exists(a.object.file));

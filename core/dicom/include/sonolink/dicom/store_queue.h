@@ -85,6 +85,9 @@ public:
     // out), and the bookkeeping of requests and reports. A committed item's copy is deleted.
     [[nodiscard]] std::vector<QueueItem> awaitingCommitmentRequest(const std::string& node, std::int64_t nowMs) const;
     [[nodiscard]] Status markCommitmentRequested(const std::vector<std::string>& ids, const std::string& transactionUid, std::int64_t nowMs);
+    // The request did not reach the PACS: asked again after the first retry delay (with its
+    // jitter), not after the whole commitment timeout, and not at once.
+    [[nodiscard]] Status markCommitmentRequestFailed(const std::vector<std::string>& ids, std::int64_t nowMs);
     // Applies a report: committed UIDs and failed UIDs (with reasons) of a transaction.
     [[nodiscard]] Status applyCommitment(const std::string& transactionUid, const std::vector<std::string>& committedUids,
                                          const std::vector<std::pair<std::string, std::string>>& failedUids, std::int64_t nowMs);
