@@ -239,6 +239,8 @@ TEST_F(EngineTest, FrontEndLostMidStreamIsAnErrorWithTheReasonAndReconnectStream
         watch();
         return engine->state() == EngineState::Error;
     }));
+    // The state flips before its event reaches subscribers: wait for the event, which carries the reason.
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Error; }));
     const auto reason = log.lastReason(EngineState::Error);
     EXPECT_NE(reason.find("front end"), std::string::npos) << reason;
     log.clear();
