@@ -1,10 +1,11 @@
-// sonolink-cli dicom queue add | run | list | retry, and dicom commit: the store-and-forward
+// sonolink-cli dicom queue add | run | list | retry | purge, and dicom commit: the store-and-forward
 // queue from the command line, on the configured PACS nodes (dicom.nodes). `queue run` drains
 // the queue (retries with back-off, storage commitment through our own listener) until every
 // item is settled or a deadline; it can be killed at any point and run again.
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +35,7 @@ struct QueueOptions {
     bool untilSettled = false;
     double timeoutS = 0;
     double waitS = 30;
+    std::optional<double> olderThanDays;  // purge: overrides dicom.queue_retention_days
     bool json = false;
 };
 
@@ -103,6 +105,26 @@ int runRetry(const QueueOptions& o) {
     if (!queue) return failWith("queue retry", queue.error());
     for (const auto& id : o.ids) {
         if (auto ok = (*queue)->retry(id); !ok) return failWith("queue retry", ok.error());
+    }
+    return kExitOk;
+}
+
+int runPurge(const QueueOptions& o) {
+    auto settings = loadDicom(o);
+    if (!settings) return failWith("queue purge", settings.error());
+    const double days = o.olderThanDays.value_or(settings->queueRetentionDays);
+    if (!o.olderThanDays && days == 0) {
+        return failWith("queue purge", Error(ErrorCode::InvalidArgument, "dicom.queue_retention_days is 0 (keep for ever): "
+                                                                           "give --older-than DAYS to purge anyway"));
+    }
+    auto queue = dicom::StoreQueue::open(settings->queueDirectory, app::retryPolicyFrom(*settings));
+    if (!queue) return failWith("queue purge", queue.error());
+    auto forgotten = (*queue)->forgetSettledBefore(dicom::nowMs() - static_cast<std::int64_t>(days * 86'400'000));
+    if (!forgotten) return failWith("queue purge", forgotten.error());
+    if (o.json) {
+        std::cout << json{{"forgotten", *forgotten}, {"older_than_days", days}, {"remaining", (*queue)->items().size()}}.dump(2) << '\n';
+    } else {
+        std::cout << fmt::format("forgot {} items settled over {:g} days ago; {} remain\n", *forgotten, days, (*queue)->items().size());
     }
     return kExitOk;
 }
@@ -237,6 +259,12 @@ void addDicomQueueCommands(CLI::App& dicomCmd, int& exitCode) {
     addConfigOptions(*retry, *o);
     retry->add_option("IDS", o->ids, "Item ids (from queue list)")->required();
     retry->callback([o, &exitCode] { exitCode = runRetry(*o); });
+
+    auto* purge = queueCmd->add_subcommand("purge", "Forget settled items (committed, or sent to nodes without storage commitment) and delete their copies");
+    addConfigOptions(*purge, *o);
+    purge->add_option("--older-than", o->olderThanDays, "Days since the item settled (default: dicom.queue_retention_days)")
+        ->check(CLI::Range(0.0, 3650.0));
+    purge->callback([o, &exitCode] { exitCode = runPurge(*o); });
 
     auto* commit = dicomCmd.add_subcommand("commit", "Ask a node to commit stored objects (Storage Commitment) and wait for its report");
     addConfigOptions(*commit, *o);

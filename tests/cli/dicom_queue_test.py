@@ -2,7 +2,7 @@
 """The store-and-forward queue through sonolink-cli dicom queue, against real peers on loopback
 (stopped by PID): storescp down, refusing, aborting and stalling, with the queue runner killed
 by SIGKILL in the middle and started again, then a working storescp: every object arrives once,
-with the UID it was queued with. Orthanc with storage commitment: the runner is killed with
+with the UID it was queued with; purging forgets them and their copies. Orthanc with storage commitment: the runner is killed with
 SIGKILL mid-queue and restarted; Orthanc ends with every instance exactly once, every item is
 committed and its local copy deleted. A commitment request for an object never sent comes back
 as a failure naming the reason. Run by CTest with SONOLINK_CLI set."""
@@ -103,6 +103,19 @@ class QueueTest(unittest.TestCase):
         received = sorted(os.listdir(good.inbox))
         received_uids = sorted(pydicom.dcmread(os.path.join(good.inbox, f)).SOPInstanceUID for f in received)
         self.assertEqual(received_uids, sorted(uids), "every object once, with the UID it was queued with")
+
+        # Retention: within the configured 30 days nothing is forgotten; --older-than 0 forgets
+        # every sent item and deletes the copies kept for a node that does not commit storage.
+        kept = self.cli("queue", "purge", "--config", config, "--json")
+        self.assertEqual(kept.returncode, 0, kept.stderr)
+        self.assertEqual(json.loads(kept.stdout)["forgotten"], 0)
+        copies = os.path.join(self.work, "queue", "objects")
+        self.assertEqual(len(os.listdir(copies)), len(uids))
+        purged = self.cli("queue", "purge", "--config", config, "--older-than", "0", "--json")
+        self.assertEqual(purged.returncode, 0, purged.stderr)
+        self.assertEqual(json.loads(purged.stdout), {"forgotten": len(uids), "older_than_days": 0.0, "remaining": 0})
+        self.assertEqual(os.listdir(copies), [])
+        self.assertEqual(self.queue_list(config), [])
 
     def test_orthanc_kill_mid_queue_and_storage_commitment(self):
         station = free_port()

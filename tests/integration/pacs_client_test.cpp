@@ -1,7 +1,8 @@
 // C-ECHO and C-STORE against dcmtk's storescp, started by the test on loopback and stopped by
 // its PID: an echo and a store succeed and the object arrives; nothing listening, a refusing
 // PACS, one that aborts during the transfer and one that stalls each fail with the node named
-// and the right kind (retry or not), and a stall ends at the DIMSE timeout.
+// and the right kind (retry or not), and a stall ends at the DIMSE timeout. The forwarder sends
+// what is queued and forgets it, with its copy, once the retention has passed.
 #include "sonolink/dicom/pacs_client.h"
 
 #include <chrono>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sonolink/dicom/store_forwarder.h"
 #include "sonolink/dicom/uid_generator.h"
 #include "sonolink/dicom/us_image_writer.h"
 
@@ -153,6 +155,27 @@ TEST_F(PacsClientTest, AbortAndStallFailWithinTheTimeouts) {
     EXPECT_EQ(result.error().code(), ErrorCode::Unavailable) << result.error().message();
     // The PACS sleeps 30 s: a DIMSE timeout that did not fire would wait for it.
     EXPECT_LT(waited, std::chrono::seconds(15)) << result.error().message();
+}
+
+TEST_F(PacsClientTest, TheForwarderSendsWhatIsQueuedAndForgetsItAfterTheRetention) {
+    StoreScp pacs(dir / "inbox", {});
+    ASSERT_TRUE(pacs.waitUntilListening());
+    auto queue = StoreQueue::open((dir / "queue").string());
+    ASSERT_TRUE(queue) << queue.error().message();
+    const auto item = (*queue)->enqueue(file, "pacs", false);
+    ASSERT_TRUE(item) << item.error().message();
+    ForwarderSettings settings;
+    settings.destinations = {{"pacs", pacs.node(), false}};
+    settings.retentionS = 0.2;
+    StoreForwarder forwarder(**queue, settings, *UidGenerator::create(std::nullopt));
+    forwarder.runOnce();
+    ASSERT_EQ((*queue)->item(item->id)->state, ItemState::Sent) << (*queue)->item(item->id)->lastError;
+    EXPECT_TRUE(std::filesystem::exists(dir / "inbox" / ("US." + sopInstanceUid)));
+    EXPECT_TRUE(std::filesystem::exists(item->object.file)) << "kept through the retention: the node does not commit";
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    forwarder.runOnce();
+    EXPECT_FALSE((*queue)->item(item->id));
+    EXPECT_FALSE(std::filesystem::exists(item->object.file));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ dicom::AssociationSettings associationFrom(const config::DicomSettings& d) {
 dicom::ForwarderSettings forwarderFrom(const config::DicomSettings& d) {
     dicom::ForwarderSettings s;
     s.association = associationFrom(d);
+    s.retentionS = d.queueRetentionDays * 86400;
     for (const auto& n : d.nodes) s.destinations.push_back({n.name, {n.aeTitle, n.host, n.port, n.tls}, n.storageCommitment});
     return s;
 }

@@ -141,6 +141,7 @@ void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     section.number("retry_initial_s", out.retryInitialS, 0.05, 3600, "s");
     section.number("retry_max_s", out.retryMaxS, 0.05, 86400, "s");
     section.number("commitment_timeout_s", out.commitmentTimeoutS, 1, 7 * 86400, "s");
+    section.number("queue_retention_days", out.queueRetentionDays, 0, 3650, "days");
     section.integer("dimse_timeout_s", out.dimseTimeoutS, 1, 3600, "s");
     section.string("audit_file", out.auditFile, checkNotEmpty);
     section.string("audit_syslog_host", out.auditSyslogHost);

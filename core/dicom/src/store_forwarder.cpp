@@ -110,6 +110,11 @@ void StoreForwarder::runOnce() {
         sendDue(destination, nowMs());
         requestCommitments(destination, nowMs());
     }
+    if (settings_.retentionS > 0) {
+        const auto forgotten = queue_.forgetSettledBefore(nowMs() - static_cast<std::int64_t>(settings_.retentionS * 1000));
+        if (!forgotten) return logQueueError(fail(std::move(forgotten.error())));
+        if (*forgotten > 0) log::info(logCategory(), "DICOM queue: forgot {} items settled over {:g} days ago", *forgotten, settings_.retentionS / 86400);
+    }
 }
 
 void StoreForwarder::applyReport(const CommitmentReport& report) {

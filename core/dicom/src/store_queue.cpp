@@ -67,6 +67,7 @@ struct StoreQueue::State {
 
     std::optional<QueueJournal> journal;
     std::string objectPath(const std::string& id) const { return directory + "/objects/" + id + ".dcm"; }
+    std::string nextIdPath() const { return directory + "/next_id"; }
     Status save(const QueueItem& item, Sync sync = Sync::Durable) {
         if (auto ok = journal->append(item, sync); !ok) return ok;
         if (journal->appended() > 1000 + 4 * items.size()) return journal->compact(items);
@@ -111,6 +112,15 @@ Status StoreQueue::State::load() {
     auto read = QueueJournal::read(journalPath(directory));
     if (!read) return fail(std::move(read.error()));
     items = std::move(*read);
+    if (auto text = readWholeFile(nextIdPath()); text) {
+        try {
+            nextId = std::stoull(*text);
+        } catch (const std::exception&) {
+            return fail(ErrorCode::DataLoss, fmt::format("{}: not an item id: '{}'", nextIdPath(), *text));
+        }
+    } else if (text.error().code() != ErrorCode::NotFound) {
+        return fail(std::move(text.error()));
+    }
     for (auto& [id, item] : items) {
         nextId = std::max<std::uint64_t>(nextId, std::stoull(id) + 1);
         if (item.state != ItemState::Committed && item.state != ItemState::Failed && !objectFiles.contains(id)) {
@@ -349,6 +359,28 @@ Status StoreQueue::retry(const std::string& id) {
         i.transactionUid.clear();
         i.commitmentRequestedAtMs = 0;
     });
+}
+
+Result<std::size_t> StoreQueue::forgetSettledBefore(std::int64_t cutoffMs) {
+    std::lock_guard lock(state_->mutex);
+    std::vector<std::string> ids;
+    for (const auto& [id, i] : state_->items) {
+        const bool committed = i.state == ItemState::Committed && i.committedAtMs < cutoffMs;
+        const bool sentForGood = i.state == ItemState::Sent && !i.commitmentRequired && i.sentAtMs < cutoffMs;
+        if (committed || sentForGood) ids.push_back(id);
+    }
+    if (ids.empty()) return std::size_t{0};
+    // The ids go on from the highest ever given, also when the highest are forgotten.
+    if (auto ok = writeFileDurably(state_->nextIdPath(), std::to_string(state_->nextId)); !ok) return fail(std::move(ok.error()));
+    auto remaining = state_->items;
+    for (const auto& id : ids) remaining.erase(id);
+    if (auto ok = state_->journal->compact(remaining); !ok) return fail(std::move(ok.error()));
+    for (const auto& id : ids) {
+        std::error_code ignored;  // a committed item's copy is already gone
+        fs::remove(state_->objectPath(id), ignored);
+    }
+    state_->items = std::move(remaining);
+    return ids.size();
 }
 
 std::optional<std::int64_t> StoreQueue::nextDueMs(const std::string& node) const {

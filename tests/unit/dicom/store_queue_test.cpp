@@ -2,7 +2,8 @@
 // by a crash is queued again with the same UID; one process at a time owns a queue; the back-off
 // doubles with jitter up to its cap; refused objects fail, commitment reports commit (deleting the
 // local copy) or fail with the reason; a corrupt journal line or a lost copy is named, not
-// ignored; a torn last line (the append a crash cut short) is dropped.
+// ignored; a torn last line (the append a crash cut short) is dropped; settled items are
+// forgotten after the retention time, failed and unconfirmed ones are not.
 #include "sonolink/dicom/store_queue.h"
 
 #include <filesystem>
@@ -175,6 +176,43 @@ TEST_F(StoreQueueTest, CommitmentReportsCommitOrFailItems) {
     EXPECT_NE(q->item(b.id)->lastError.find("0x0112"), std::string::npos);
     EXPECT_TRUE(fs::exists(b.object.file));
     EXPECT_TRUE(q->settled());
+}
+
+TEST_F(StoreQueueTest, SettledItemsAreForgottenAfterTheRetentionAndIdsGoOn) {
+    auto q = open();
+    const auto committed = *q->enqueue(object(1), "pacs", true);
+    const auto sent = *q->enqueue(object(2), "archive", false);
+    const auto failed = *q->enqueue(object(3), "archive", false);
+    const auto awaiting = *q->enqueue(object(4), "pacs", true);
+    const auto queued = *q->enqueue(object(5), "archive", false);
+    const std::int64_t t = nowMs();
+    ASSERT_EQ(q->takeDue("pacs", t, 10)->size(), 2u);
+    ASSERT_EQ(q->takeDue("archive", t, 2)->size(), 2u);
+    ASSERT_TRUE(q->markStored(committed.id, 0, t));
+    ASSERT_TRUE(q->markStored(awaiting.id, 0, t));
+    ASSERT_TRUE(q->markStored(sent.id, 0, t));
+    ASSERT_TRUE(q->markFailed(failed.id, Error(ErrorCode::InvalidArgument, "refused"), false, t));
+    ASSERT_TRUE(q->markCommitmentRequested({committed.id}, "2.25.7", t));
+    ASSERT_TRUE(q->applyCommitment("2.25.7", {committed.object.sopInstanceUid}, {}, t));
+
+    EXPECT_EQ(*q->forgetSettledBefore(t), 0u) << "nothing settled before t";
+    EXPECT_TRUE(fs::exists(sent.object.file)) << "a node that does not commit: the copy is kept for the retention time";
+    ASSERT_EQ(*q->forgetSettledBefore(t + 1), 2u);
+    std::vector<std::string> left;
+    for (const auto& i : q->items()) left.push_back(i.id);
+    EXPECT_EQ(left, (std::vector<std::string>{failed.id, awaiting.id, queued.id}));
+    EXPECT_FALSE(fs::exists(sent.object.file));
+    EXPECT_TRUE(fs::exists(failed.object.file)) << "a failed item waits for the user";
+    EXPECT_TRUE(fs::exists(awaiting.object.file)) << "sent but not yet committed: the copy stays";
+
+    // Forget the newest too: the next id still follows the highest ever given.
+    ASSERT_TRUE(q->markStored(queued.id, 0, t));
+    ASSERT_EQ(*q->forgetSettledBefore(t + 1), 1u);
+    q.reset();
+    q = open();
+    EXPECT_EQ(q->items().size(), 2u);
+    EXPECT_EQ(q->enqueue(object(6), "archive", false)->id, "000006");
+    ASSERT_EQ(readQueue(queueDir())->size(), 3u);
 }
 
 TEST_F(StoreQueueTest, ACorruptLineIsNamedAndALostCopyFailsItsItem) {

@@ -79,6 +79,7 @@ struct DicomSettings {
     double retryInitialS = 5;            // store-and-forward back-off: first delay ...
     double retryMaxS = 600;              // ... doubling up to this
     double commitmentTimeoutS = 600;     // no commitment report by then: ask again
+    double queueRetentionDays = 30;      // settled items (and uncommitted nodes' copies) kept this long; 0: for ever
     int dimseTimeoutS = 60;
     std::string auditFile = "dicom-audit.log";  // DICOM audit messages (PS3.15 A.5), one per line; PHI: keep it private
     std::string auditSyslogHost;         // also send them to this syslog collector (UDP); empty: no

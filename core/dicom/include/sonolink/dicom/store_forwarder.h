@@ -33,6 +33,7 @@ struct ForwarderSettings {
     AssociationSettings association;
     std::vector<Destination> destinations;
     std::size_t batchSize = 512;   // objects per association at most
+    double retentionS = 0;         // settled items are forgotten this long after; 0: never
 };
 
 class StoreForwarder {
@@ -43,7 +44,8 @@ public:
     StoreForwarder(const StoreForwarder&) = delete;
     StoreForwarder& operator=(const StoreForwarder&) = delete;
 
-    // One pass over every destination: sends what is due, asks for commitments that are due.
+    // One pass over every destination: sends what is due, asks for commitments that are due;
+    // then forgets the items settled longer ago than the retention.
     void runOnce();
     // Applies a commitment report to the queue (call it from the listener's callback).
     void applyReport(const CommitmentReport& report);

@@ -1,10 +1,11 @@
 // StoreQueue: the persistent store-and-forward queue of DICOM objects bound for PACS nodes. Each
-// item is a copy of the object plus a small JSON record on disk, written atomically (temp file,
-// rename; fsync'd where a loss would lose data: enqueue, commitment, failure), so a restart or a
-// crash (SIGKILL, power loss) loses nothing: an interrupted send, or one whose outcome was not
-// yet on disk, is sent again with the same SOP Instance UID (the PACS keeps one instance). One process owns a queue directory at a
-// time (an advisory lock the kernel drops when the owner dies).
-// Thread contract: every method is thread-safe (one internal mutex); none does network I/O.
+// item is a copy of the object plus its record in an append-only journal (fsync'd where a loss
+// would lose data: enqueue, commitment, failure), so a restart or a crash (SIGKILL, power loss)
+// loses nothing: an interrupted send, or one whose outcome was not yet on disk, is sent again
+// with the same SOP Instance UID (the PACS keeps one instance). Settled items are forgotten after
+// a retention time. One process owns a queue directory at a time (an advisory lock the kernel
+// drops when the owner dies). Thread contract: every method is thread-safe (one internal mutex);
+// none does network I/O.
 #pragma once
 
 #include <cstdint>
@@ -52,8 +53,8 @@ struct RetryPolicy {
 // capped, minus up to jitter of it. unit in [0, 1) is the random draw.
 double retryDelayS(const RetryPolicy& policy, int attempts, double unit);
 
-// The items of the queue in directory, read without taking it over (records are replaced
-// atomically, so this is safe while another process runs the queue).
+// The items of the queue in directory, read without taking it over (a torn last journal line is
+// an append in progress, so this is safe while another process runs the queue).
 [[nodiscard]] Result<std::vector<QueueItem>> readQueue(const std::string& directory);
 
 class StoreQueue {
@@ -97,6 +98,10 @@ public:
     [[nodiscard]] Status withdraw(const std::string& id);
     // Queues a failed item again (a user's decision), attempts reset.
     [[nodiscard]] Status retry(const std::string& id);
+    // Retention: forgets the items settled before cutoffMs (committed, or sent to a node that does
+    // not commit storage) and deletes their copies; the journal is rewritten without them first.
+    // Failed items stay until a user retries them. Returns how many were forgotten.
+    [[nodiscard]] Result<std::size_t> forgetSettledBefore(std::int64_t cutoffMs);
     // The earliest time anything of node is due (sending or a commitment request), if any.
     [[nodiscard]] std::optional<std::int64_t> nextDueMs(const std::string& node) const;
     // True when nothing is queued, sending, or awaiting a commitment report.
