@@ -200,11 +200,13 @@ Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string
         fs::remove(item.object.file);
         return *twin;
     }
+    // In the map before its line is appended: an append that compacts the journal writes it too.
+    state_->items[item.id] = item;
     if (auto ok = state_->save(item); !ok) {
+        state_->items.erase(item.id);
         fs::remove(item.object.file);
         return fail(std::move(ok.error()));
     }
-    state_->items[item.id] = item;
     return item;
 }
 

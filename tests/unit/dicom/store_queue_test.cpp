@@ -215,6 +215,23 @@ TEST_F(StoreQueueTest, SettledItemsAreForgottenAfterTheRetentionAndIdsGoOn) {
     ASSERT_EQ(readQueue(queueDir())->size(), 3u);
 }
 
+TEST_F(StoreQueueTest, AnEnqueueThatCompactsTheJournalKeepsItsItem) {
+    auto q = open();
+    const auto first = *q->enqueue(object(1), "pacs", false);
+    // Enough appends that the next one rewrites the journal (past 1,000 + 4 per item).
+    const std::int64_t t = nowMs();
+    for (int i = 0; i < 1003; ++i) {
+        ASSERT_EQ(q->takeDue("pacs", t + 1'000'000'000LL, 1)->size(), 1u);
+        ASSERT_TRUE(q->markFailed(first.id, Error(ErrorCode::Unavailable, "down"), true, t));
+    }
+    const auto second = *q->enqueue(object(2), "pacs", false);
+    q.reset();
+    q = open();
+    ASSERT_TRUE(q->item(second.id)) << "the compacted journal lost the item being enqueued";
+    EXPECT_TRUE(fs::exists(second.object.file));
+    EXPECT_EQ(q->item(first.id)->attempts, 1003);
+}
+
 TEST_F(StoreQueueTest, ACorruptLineIsNamedAndALostCopyFailsItsItem) {
     std::string id;
     {
