@@ -59,7 +59,7 @@ Result<dicom::InstanceContext> makeInstanceContext(const DicomExportOptions& opt
     context.patient = {options.patientName, options.patientId, "", ""};
     context.study = {uids->next(), "1", "", now.date, now.time, "", ""};
     context.series = {uids->next(), 1, "ABDOMEN"};
-    context.equipment = {"SonoLink", "SonoLink Workstation", "", buildInfo().version, ""};
+    context.equipment = {"SonoLink", "SonoLink Workstation", options.deviceSerialNumber, buildInfo().version, ""};
     context.sopInstanceUid = uids->next();
     context.contentDate = now.date;
     context.contentTime = now.time;

@@ -21,6 +21,7 @@ struct DicomExportOptions {
     std::string patientName;   // PN, UTF-8
     std::string patientId;
     std::string uidRoot;       // empty: 2.25 UUID-derived UIDs
+    std::string deviceSerialNumber;
     double frameTimeMs = 0;    // cine frame time; 0: 1000 / 30
     std::string worklistFile;  // `dicom worklist --json` output: the exam's patient and order
     std::size_t worklistIndex = 0;

@@ -106,6 +106,7 @@ class DemoTest(unittest.TestCase):
         self.assertEqual(int(d.NumberOfFrames), self.summary["cine_frames"])
         self.assertEqual((d.Rows, d.Columns), (512, 256))
         self.assertEqual(str(d.PatientName), "Demo^Phantom")
+        self.assertEqual(d.DeviceSerialNumber, "SIM-0001", "the system's serial number is its front end's")
         self.assertAlmostEqual(d.SequenceOfUltrasoundRegions[0].PhysicalDeltaY, 3.5 / 511, places=9)
 
 

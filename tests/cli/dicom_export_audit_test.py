@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """sonolink-cli dicom export and the audit trail. Export: objects copied, de-identified (no name,
 ID or dates left; the study stays one study; pixels untouched) and re-encoded
-losslessly (RLE, pixels equal; dciodvfy finds nothing the input did not have); a PDF report as Encapsulated PDF and an RF snippet as Raw Data
+losslessly (RLE, pixels equal; dciodvfy finds no error or warning the input did not have); a PDF report as Encapsulated PDF and an RF snippet as Raw Data
 (dcm2pdf gives the PDF back; the samples equal the recording's), queued straight for a PACS
 node. Audit: transfers to Orthanc (110104, one message per patient, outcome 0, also to a
 syslog collector over UDP), a PACS that is down (outcome 4 with the reason), exports (110106)
@@ -29,9 +29,10 @@ PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pa
        b"trailer<</Root 1 0 R>>\n%%EOF\n")
 
 
-def dciodvfy_errors(path):
+def dciodvfy_findings(path):
+    """dciodvfy's errors and warnings on path."""
     check = subprocess.run(["dciodvfy", path], capture_output=True, text=True)
-    return {line for line in (check.stdout + check.stderr).splitlines() if line.startswith("Error")}
+    return {line for line in (check.stdout + check.stderr).splitlines() if line.startswith(("Error", "Warning"))}
 
 
 def audit_messages(path):
@@ -97,7 +98,8 @@ class ExportAuditTest(unittest.TestCase):
             self.assertNotEqual(d.SOPInstanceUID, o.SOPInstanceUID)
             self.assertEqual(d.file_meta.TransferSyntaxUID, "1.2.840.10008.1.2.5")
             self.assertTrue((d.pixel_array == o.pixel_array).all())
-            self.assertLessEqual(dciodvfy_errors(r["output"]), dciodvfy_errors(original), "export adds no IOD error")
+            self.assertLessEqual(dciodvfy_findings(r["output"]), dciodvfy_findings(original),
+                                 "export adds no error or warning")
         self.assertEqual(exported[0].StudyInstanceUID, exported[1].StudyInstanceUID)
         self.assertNotEqual(exported[0].StudyInstanceUID, exported[2].StudyInstanceUID)
         messages = audit_messages(os.path.join(self.work, "audit.log"))
@@ -122,7 +124,7 @@ class ExportAuditTest(unittest.TestCase):
         try:
             config = sonolink_config(os.path.join(self.work, "sonolink.json"),
                                      [{"name": "pacs", "ae_title": "ORTHANC", "port": orthanc.dicom_port}],
-                                     queue_dir=os.path.join(self.work, "queue"))
+                                     queue_dir=os.path.join(self.work, "queue"), device_serial_number="SL-2026-0042")
             out = os.path.join(self.work, "out")
             proc = self.run_cli("export", "--pdf", pdf, "--title", "Link self-test", "--raw", uff, "--raw-frames", "1",
                                 "--patient-name", "QA^Phantom", "--patient-id", "QA-1", "--output-dir", out, "--config", config,
@@ -130,6 +132,7 @@ class ExportAuditTest(unittest.TestCase):
             self.assertEqual(proc.returncode, 0, proc.stderr)
             files = [r["output"] for r in json.loads(proc.stdout)]
             kinds = {pydicom.dcmread(f).SOPClassUID: f for f in files}
+            self.assertEqual({pydicom.dcmread(f).DeviceSerialNumber for f in files}, {"SL-2026-0042"})
             report, raw = kinds["1.2.840.10008.5.1.4.1.1.104.1"], kinds["1.2.840.10008.5.1.4.1.1.66"]
             back = os.path.join(self.work, "back.pdf")
             subprocess.run(["dcm2pdf", report, back], check=True, capture_output=True)

@@ -2,8 +2,10 @@
 // transition (Idle, Connecting, SelfTest, Ready, Streaming, Frozen, and back), commands refused
 // in the wrong state; the front end lost mid-stream -> Error with the reason -> reconnect ->
 // Streaming; images published in frame order, never twice; RF traces of chosen channels; recording
-// on and off; cine export as DICOM; a running export job cancelled; the statistics served to
-// Prometheus on loopback. Events are collected from the subscription.
+// on and off; cine export as DICOM; a running export job cancelled, and other jobs not held up by
+// it; the front end lost while frozen, then live images again; a sink that drops its own
+// subscription; the statistics served to Prometheus on loopback. Events are collected from the
+// subscription.
 #include "sonolink/engine/engine.h"
 
 #include <arpa/inet.h>
@@ -15,6 +17,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -115,11 +118,15 @@ protected:
     void SetUp() override { fs::create_directories(dir); }
     void TearDown() override { fs::remove_all(dir); }
 
-    // Connected and streaming, with a few images shown.
-    static void stream(Engine& engine, EventLog& log) {
+    // Connected and told to stream.
+    static void connectAndStart(Engine& engine, EventLog& log) {
         engine.connect();
         ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
         engine.startStreaming();
+    }
+    // Connected and streaming, with a few images shown.
+    static void stream(Engine& engine, EventLog& log) {
+        ASSERT_NO_FATAL_FAILURE(connectAndStart(engine, log));
         ASSERT_TRUE(waitUntil([&] { return engine.stats().framesDisplayed >= 3; }));
     }
 
@@ -227,13 +234,16 @@ TEST_F(EngineTest, FrontEndLostMidStreamIsAnErrorWithTheReasonAndReconnectStream
     auto engine = make();
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
-    engine->connect();
-    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
-    engine->startStreaming();
-    // Images arrive in frame order, never twice, while the front end streams and after it is lost.
+    ASSERT_NO_FATAL_FAILURE(connectAndStart(*engine, log));
+    // Images arrive in frame order, never twice, while the front end streams and after it is lost:
+    // every publication is a new object, so a frame published again shows up as a repeated id.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> seen;
+    std::shared_ptr<const DisplayFrame> last;
     auto watch = [&] {
-        if (auto f = engine->latestFrame(); f && (seen.empty() || seen.back() != std::pair{f->session, f->frameId})) seen.emplace_back(f->session, f->frameId);
+        if (auto f = engine->latestFrame(); f && f != last) {
+            seen.emplace_back(f->session, f->frameId);
+            last = std::move(f);
+        }
     };
     ASSERT_TRUE(waitUntil([&] {
         watch();
@@ -261,6 +271,53 @@ TEST_F(EngineTest, FrontEndLostMidStreamIsAnErrorWithTheReasonAndReconnectStream
     EXPECT_EQ(engine->stats().sessions, 2u);
 }
 
+TEST_F(EngineTest, FrontEndLostWhileFrozenIsAnErrorAndTheNextSessionShowsLiveImages) {
+    disconnectFirstAfterBlocks = 2000;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(connectAndStart(*engine, log));
+    ASSERT_TRUE(waitUntil([&] { return engine->latestFrame() != nullptr; }));
+    engine->freeze();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Error; }));
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Ready,
+                                                      EngineState::Streaming, EngineState::Frozen, EngineState::Error}));
+    log.clear();
+    engine->connect();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
+    const auto frozenImage = engine->latestFrame();
+    engine->startStreaming();
+    // The freeze ended with the session it belonged to: the new session's images are shown.
+    ASSERT_TRUE(waitUntil([&] {
+        const auto f = engine->latestFrame();
+        return f && f != frozenImage && f->session == 2;
+    })) << "the display is still frozen";
+    engine->freeze();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Frozen; }));
+    engine->disconnect();  // Frozen -> Idle
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.from == EngineState::Frozen && s.to == EngineState::Idle; }));
+    log.clear();
+    engine->connect();
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Ready; }));
+    engine->disconnect();  // Ready -> Idle
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.from == EngineState::Ready && s.to == EngineState::Idle; }));
+}
+
+TEST_F(EngineTest, ASinkMayDropItsOwnSubscriptionFromInsideTheCallback) {
+    auto engine = make();
+    EventLog log;
+    auto kept = engine->subscribe(std::ref(log));
+    std::atomic<int> calls{0};
+    std::optional<Subscription> once;
+    once = engine->subscribe([&](const EngineEvent&) {
+        ++calls;
+        once.reset();  // no deadlock, and no further call
+    });
+    stream(*engine, log);
+    EXPECT_GE(log.states().size(), 4u) << "the other subscriber hears every event";
+    EXPECT_EQ(calls.load(), 1);
+}
+
 TEST_F(EngineTest, ALinkThatCannotBeMadeIsAnErrorWithTheReasonAndConnectTriesAgain) {
     firstLinkFails = true;
     auto engine = make();
@@ -270,6 +327,9 @@ TEST_F(EngineTest, ALinkThatCannotBeMadeIsAnErrorWithTheReasonAndConnectTriesAga
     ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Error; }));
     EXPECT_EQ(log.lastReason(EngineState::Error), "RDMA device mlx5_0 is down (test)");
     EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::Error}));
+    log.clear();
+    engine->disconnect();  // Error -> Idle
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.from == EngineState::Error && s.to == EngineState::Idle; }));
     log.clear();
     stream(*engine, log);
     EXPECT_EQ(engine->state(), EngineState::Streaming);
@@ -325,6 +385,10 @@ TEST_F(EngineTest, ARunningExportJobIsCancelledAndItsQueueItemWithdrawn) {
         return items.size() == 1 && items[0].attempts >= 1;
     }));
     EXPECT_NE(engine->dicomQueue()[0].lastError.find("Connection refused"), std::string::npos) << engine->dicomQueue()[0].lastError;
+    // A job waiting on a PACS that is down holds up no other job.
+    const auto fileOnly = engine->exportCine({(dir / "cine2.dcm").string(), {"Test^Engine", "E-1", "", ""}, "", 0});
+    ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == fileOnly && u.status == JobStatus::Done; }));
+    EXPECT_FALSE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; }, 0ms));
     engine->cancel(job);
     ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status == JobStatus::Cancelled; }));
     const auto items = engine->dicomQueue();

@@ -94,7 +94,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
         e.dicom.listenPort = config.dicom.listenPort;
         e.dicom.audit = auditFrom(config.dicom);
     }
-    e.dicom.equipment = {"SonoLink", "SonoLink Workstation", "", buildInfo().version, config.dicom.stationAeTitle};
+    e.dicom.equipment = {"SonoLink", "SonoLink Workstation", config.dicom.deviceSerialNumber, buildInfo().version, config.dicom.stationAeTitle};
     engine::Backends backends;
     if (choice.display) backends.imager = displayImager(config, e);
     backends.makeLink = [link = choice.link]() -> Result<engine::LinkHandle> {

@@ -43,6 +43,15 @@ std::string checkUidRoot(const std::string& root) {
     return {};
 }
 
+// A DICOM LO value (Device Serial Number): up to 64 characters, no backslash or control character.
+std::string checkLongString(const std::string& text) {
+    if (text.size() > 64) return fmt::format("must be at most 64 characters (got {})", text.size());
+    for (unsigned char c : text) {
+        if (c < 0x20 || c == '\\' || c == 0x7f) return "may not hold a backslash or a control character";
+    }
+    return {};
+}
+
 std::string checkNotEmpty(const std::string& text) { return text.empty() ? "must not be empty" : ""; }
 
 void readLevel(ObjectReader& reader, std::string_view key, log::Level& out) {
@@ -137,6 +146,7 @@ void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     section.string("station_ae_title", out.stationAeTitle, checkAeTitle);
     section.string("uid_root", out.uidRoot, checkUidRoot);
     section.integer("listen_port", out.listenPort, 1, 65535);
+    section.string("device_serial_number", out.deviceSerialNumber, checkLongString);
     section.string("queue_directory", out.queueDirectory, checkNotEmpty);
     section.number("retry_initial_s", out.retryInitialS, 0.05, 3600, "s");
     section.number("retry_max_s", out.retryMaxS, 0.05, 86400, "s");

@@ -41,7 +41,7 @@ void Acquisition::run() {
         }
         if (display_) (*session)->ingest().addSink(*display_);
         (*session)->ingest().addSink(recording_);
-        callbacks_.opened({});
+        callbacks_.opened((*session)->linkInfo().peerHello.serial);
         {
             std::unique_lock lock(mutex_);
             wake_.wait(lock, [&] { return go_ || stop_.load(); });

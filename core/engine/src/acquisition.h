@@ -22,7 +22,7 @@ namespace sonolink::engine {
 class Acquisition {
 public:
     struct Callbacks {
-        std::function<void(const Status&)> opened;
+        std::function<void(const Result<std::string>&)> opened;  // the front end's serial number, or why no session
         std::function<void(const ingest::SessionSummary&)> progress;
         std::function<void(const Result<ingest::SessionSummary>&)> ended;
     };

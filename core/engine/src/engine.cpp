@@ -1,7 +1,5 @@
 #include "sonolink/engine/engine.h"
 
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
 #include <future>
 #include <map>
@@ -14,10 +12,10 @@
 #include "display_pipeline.h"
 #include "metrics_server.h"
 #include "recording_tap.h"
+#include "work_queue.h"
 #include "sonolink/dicom/dicom_time.h"
 #include "sonolink/dicom/us_image_writer.h"
 #include "sonolink/util/log.h"
-#include "sonolink/util/thread_affinity.h"
 
 namespace sonolink::engine {
 
@@ -51,54 +49,6 @@ log::Category& logCategory() {
     return category;
 }
 
-// A thread that runs queued work in order.
-class WorkQueue {
-public:
-    explicit WorkQueue(std::string name) : name_(std::move(name)), thread_([this] { run(); }) {}
-    ~WorkQueue() {
-        {
-            std::lock_guard lock(mutex_);
-            stopping_ = true;
-        }
-        wake_.notify_all();
-        thread_.join();
-    }
-    void post(std::function<void()> work) {
-        {
-            std::lock_guard lock(mutex_);
-            if (stopping_) return;
-            queue_.push_back(std::move(work));
-        }
-        wake_.notify_one();
-    }
-
-private:
-    void run() {
-        nameCurrentThread(name_);
-        while (true) {
-            std::function<void()> work;
-            {
-                std::unique_lock lock(mutex_);
-                wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-                if (queue_.empty()) return;  // stopping, all done
-                work = std::move(queue_.front());
-                queue_.pop_front();
-            }
-            try {
-                work();
-            } catch (const std::exception& e) {
-                log::error(logCategory(), "{} thread: {}", name_, e.what());
-            }
-        }
-    }
-    std::string name_;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::deque<std::function<void()>> queue_;
-    bool stopping_ = false;
-    std::thread thread_;
-};
-
 }  // namespace
 
 struct Engine::Impl : std::enable_shared_from_this<Impl> {
@@ -107,7 +57,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::atomic<EngineState> state{EngineState::Idle};
 
     std::mutex sinksMutex;
-    std::mutex emitMutex;  // one emission at a time; unsubscribe waits for it
+    std::mutex emitMutex;  // one emission at a time; unsubscribe from another thread waits for it
+    std::atomic<std::thread::id> emittingThread{};  // the thread inside emit(), if any
     std::map<std::uint64_t, EventSink> sinks;
     std::uint64_t nextSink = 1;
 
@@ -117,9 +68,10 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
     std::atomic<std::uint64_t> sessions{0};
 
-    mutable std::mutex statsMutex;
-    mutable ThreadCpuMeter cpuMeter;           // under statsMutex
-    mutable double lastImagerSeconds = 0;      // under statsMutex: the imager's time at the last stats()
+    mutable std::mutex statsMutex;             // the ingest counters (the rx thread takes it per progress report)
+    mutable std::mutex samplingMutex;          // the marks of stats()' rates, read from /proc outside statsMutex
+    mutable ThreadCpuMeter cpuMeter;           // under samplingMutex
+    mutable double lastImagerSeconds = 0;      // under samplingMutex: the imager's time at the last stats()
     mutable std::chrono::steady_clock::time_point lastStatsTime = std::chrono::steady_clock::now();
     ingest::IngestStats finished;             // sessions that ended
     ingest::SessionSummary current;           // the streaming session's last progress
@@ -133,6 +85,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::optional<dicom::UidGenerator> uids;
 
     std::mutex jobsMutex;
+    std::string frontEndSerial;        // under jobsMutex: of the last session opened
+    std::atomic<bool> closing{false};  // the engine goes: queued items stay queued for the next start
     std::map<JobId, std::shared_ptr<std::atomic<bool>>> cancels;
     JobId nextJob = 1;
 
@@ -142,18 +96,30 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::unique_ptr<WorkQueue> jobs;
     std::unique_ptr<WorkQueue> ctl;
 
+    // Events reach sinks one at a time, in order, with no other engine lock held; a sink may drop
+    // subscriptions (its own too): one dropped during this event is not called for it.
     void emit(const EngineEvent& event) {
         std::lock_guard emitting(emitMutex);
-        std::vector<EventSink> copy;
+        emittingThread = std::this_thread::get_id();
+        std::vector<std::pair<std::uint64_t, EventSink>> copy;
         {
             std::lock_guard lock(sinksMutex);
-            for (const auto& [id, sink] : sinks) copy.push_back(sink);
+            copy.assign(sinks.begin(), sinks.end());
         }
-        for (const auto& sink : copy) sink(event);
+        for (const auto& [id, sink] : copy) {
+            {
+                std::lock_guard lock(sinksMutex);
+                if (!sinks.contains(id)) continue;
+            }
+            sink(event);
+        }
+        emittingThread = std::thread::id{};
     }
 
+    // The one place the display's freeze follows the state: held only while Frozen.
     void setState(EngineState to, std::string reason) {
         const auto from = state.exchange(to);
+        display->setFrozen(to == EngineState::Frozen);
         if (from == to && to != EngineState::Error) return;
         log::info(logCategory(), "{} -> {}{}{}", toString(from), toString(to), reason.empty() ? "" : ": ", reason);
         emit(StateChanged{from, to, std::move(reason)});
@@ -173,7 +139,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
         std::weak_ptr<Impl> self = weak_from_this();
         const auto gen = ++generation;
         Acquisition::Callbacks callbacks;
-        callbacks.opened = [self, gen](const Status& opened) {
+        callbacks.opened = [self, gen](const Result<std::string>& opened) {
             if (auto impl = self.lock()) impl->ctl->post([impl, gen, opened] { impl->onOpened(gen, opened); });
         };
         callbacks.progress = [self](const ingest::SessionSummary& progress) {
@@ -189,11 +155,15 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
                                                     std::move(callbacks));
     }
 
-    void onOpened(std::uint64_t gen, const Status& opened) {
+    void onOpened(std::uint64_t gen, const Result<std::string>& opened) {
         if (gen != generation || state != EngineState::Connecting) return;  // closed meanwhile
         if (!opened) {
             acquisition.reset();
             return setState(EngineState::Error, opened.error().message());
+        }
+        {
+            std::lock_guard lock(jobsMutex);
+            frontEndSerial = *opened;
         }
         // The start-up self-tests (link BER, memory) run here once they exist.
         setState(EngineState::SelfTest, "start-up self-tests: none configured");
@@ -224,7 +194,18 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
         acquisition.reset();
     }
 
+    // Export jobs (jobs thread): write and queue, then follow the item in short delayed checks,
+    // so that a job waiting on a PACS never holds up the jobs queued after it.
     void runExport(JobId id, CineExportRequest request, std::shared_ptr<std::atomic<bool>> cancelled);
+    void followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled);
+    void jobUpdate(JobId id, JobStatus status, double progress, std::string message) {
+        emit(JobUpdate{id, "dicom-export", status, progress, std::move(message)});
+    }
+    void jobFinish(JobId id, JobStatus status, double progress, std::string message) {
+        jobUpdate(id, status, progress, std::move(message));
+        std::lock_guard lock(jobsMutex);
+        cancels.erase(id);
+    }
     [[nodiscard]] EngineStats snapshot(bool sampleRates) const;
 };
 
@@ -238,11 +219,16 @@ Subscription& Subscription::operator=(Subscription&& other) noexcept {
 }
 
 Subscription::~Subscription() {
-    if (auto impl = impl_.lock(); impl && id_) {
-        std::lock_guard emitting(impl->emitMutex);
+    auto impl = impl_.lock();
+    if (!impl || !id_) return;
+    if (impl->emittingThread.load() == std::this_thread::get_id()) {  // from inside a sink: emit() skips it
         std::lock_guard lock(impl->sinksMutex);
         impl->sinks.erase(id_);
+        return;
     }
+    std::lock_guard emitting(impl->emitMutex);  // once this returns, the sink is not running and never will
+    std::lock_guard lock(impl->sinksMutex);
+    impl->sinks.erase(id_);
 }
 
 Result<std::unique_ptr<Engine>> Engine::create(EngineConfig config, Backends backends) {
@@ -288,6 +274,7 @@ Result<std::unique_ptr<Engine>> Engine::create(EngineConfig config, Backends bac
 
 Engine::~Engine() {
     impl_->metrics.reset();  // no scrape reads the engine while it goes
+    impl_->closing = true;
     {
         std::lock_guard lock(impl_->jobsMutex);
         for (auto& [id, cancelled] : impl_->cancels) cancelled->store(true);
@@ -317,7 +304,6 @@ void Engine::connect() {
 void Engine::startStreaming() {
     impl_->ctl->post([impl = impl_.get()] {
         if (impl->state == EngineState::Frozen) {
-            impl->display->setFrozen(false);
             return impl->setState(EngineState::Streaming, "live again");
         }
         if (impl->state != EngineState::Ready || !impl->acquisition) {
@@ -331,7 +317,6 @@ void Engine::startStreaming() {
 void Engine::freeze() {
     impl_->ctl->post([impl = impl_.get()] {
         if (impl->state != EngineState::Streaming) return;
-        impl->display->setFrozen(true);
         impl->setState(EngineState::Frozen, "image and cine held for review");
     });
 }
@@ -339,7 +324,6 @@ void Engine::freeze() {
 void Engine::stopStreaming() {
     impl_->ctl->post([impl = impl_.get()] {
         if (impl->state != EngineState::Streaming && impl->state != EngineState::Frozen) return;
-        impl->display->setFrozen(false);
         impl->closeSession();
         impl->openSession();
     });
@@ -348,7 +332,6 @@ void Engine::stopStreaming() {
 void Engine::disconnect() {
     impl_->ctl->post([impl = impl_.get()] {
         impl->closeSession();
-        impl->display->setFrozen(false);
         impl->setState(EngineState::Idle, "disconnected");
     });
 }
@@ -398,59 +381,64 @@ void Engine::cancel(JobId job) {
 }
 
 void Engine::Impl::runExport(JobId id, CineExportRequest request, std::shared_ptr<std::atomic<bool>> cancelled) {
-    auto update = [&](JobStatus status, double progress, std::string message) { emit(JobUpdate{id, "dicom-export", status, progress, std::move(message)}); };
-    auto finish = [&](JobStatus status, double progress, std::string message) {
-        update(status, progress, std::move(message));
-        std::lock_guard lock(jobsMutex);
-        cancels.erase(id);
-    };
-    if (cancelled->load()) return finish(JobStatus::Cancelled, 0, "cancelled before it started");
-    update(JobStatus::Running, 0, "collecting the cine");
+    if (cancelled->load()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
+    jobUpdate(id, JobStatus::Running, 0, "collecting the cine");
     const auto frames = display->cine();
-    if (frames.empty()) return finish(JobStatus::Failed, 0, "the cine is empty: stream first");
+    if (frames.empty()) return jobFinish(id, JobStatus::Failed, 0, "the cine is empty: stream first");
     dicom::UsCineObject cine;
     auto& c = cine.context;
     c.patient = request.patient;
     c.study = {uids->next(), "1", "", "", "", "", ""};
     c.series = {uids->next(), 1, "ABDOMEN"};
     c.equipment = config.dicom.equipment;
+    if (c.equipment.deviceSerialNumber.empty()) {
+        std::lock_guard lock(jobsMutex);
+        c.equipment.deviceSerialNumber = frontEndSerial;  // the system's serial is its front end's
+    }
     c.sopInstanceUid = uids->next();
     const auto now = dicom::dicomDateTimeNow();
     c.study.date = c.contentDate = now.date;
     c.study.time = c.contentTime = now.time;
     for (const auto& f : frames) {
-        if (cancelled->load()) return finish(JobStatus::Cancelled, 0.1, "cancelled");
+        if (cancelled->load()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
         cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1});
     }
     const double spanMs = frames.size() > 1 ? static_cast<double>(frames.back()->readyNs - frames.front()->readyNs) / 1e6 / static_cast<double>(frames.size() - 1) : 0;
     cine.frameTimeMs = request.frameTimeMs > 0 ? request.frameTimeMs : spanMs > 0 ? spanMs : 1000.0 / 30;
-    update(JobStatus::Running, 0.3, fmt::format("writing {} frames", frames.size()));
-    if (auto ok = dicom::writeUsCine(request.file, cine); !ok) return finish(JobStatus::Failed, 0.3, ok.error().message());
+    jobUpdate(id, JobStatus::Running, 0.3, fmt::format("writing {} frames", frames.size()));
+    if (auto ok = dicom::writeUsCine(request.file, cine); !ok) return jobFinish(id, JobStatus::Failed, 0.3, ok.error().message());
     if (cancelled->load()) {
         std::filesystem::remove(request.file);
-        return finish(JobStatus::Cancelled, 0.6, "cancelled");
+        return jobFinish(id, JobStatus::Cancelled, 0.6, "cancelled");
     }
-    if (request.node.empty()) return finish(JobStatus::Done, 1, request.file);
-    if (!queue) return finish(JobStatus::Failed, 0.6, "no PACS queue is configured");
+    if (request.node.empty()) return jobFinish(id, JobStatus::Done, 1, request.file);
+    if (!queue) return jobFinish(id, JobStatus::Failed, 0.6, "no PACS queue is configured");
     auto item = queue->enqueue(request.file, request.node,
                                std::any_of(config.dicom.forwarder.destinations.begin(), config.dicom.forwarder.destinations.end(),
                                            [&](const auto& d) { return d.name == request.node && d.storageCommitment; }));
-    if (!item) return finish(JobStatus::Failed, 0.6, item.error().message());
+    if (!item) return jobFinish(id, JobStatus::Failed, 0.6, item.error().message());
     forwarder->wake();
-    update(JobStatus::Running, 0.7, fmt::format("queued for {} as item {}", request.node, item->id));
-    // Until the PACS has it (and committed it, where asked) or the user gives up.
-    while (true) {
-        const auto now_item = queue->item(item->id);
-        if (!now_item) return finish(JobStatus::Failed, 0.7, "the queue lost the item");
-        const bool done = now_item->state == dicom::ItemState::Committed || (now_item->state == dicom::ItemState::Sent && !now_item->commitmentRequired);
-        if (done) return finish(JobStatus::Done, 1, fmt::format("{} ({} {})", request.file, request.node, dicom::toString(now_item->state)));
-        if (now_item->state == dicom::ItemState::Failed) return finish(JobStatus::Failed, 0.7, now_item->lastError);
-        if (cancelled->load()) {
-            (void)queue->withdraw(item->id);
-            return finish(JobStatus::Cancelled, 0.7, fmt::format("cancelled; item {} withdrawn from the queue", item->id));
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    jobUpdate(id, JobStatus::Running, 0.7, fmt::format("queued for {} as item {}", request.node, item->id));
+    followDelivery(id, request.file, item->id, std::move(cancelled));
+}
+
+// Until the PACS has it (and committed it, where asked), it fails, or the user gives up.
+void Engine::Impl::followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled) {
+    if (closing) return;  // not a user's cancel: the item stays queued
+    const auto item = queue->item(itemId);
+    if (!item) return jobFinish(id, JobStatus::Failed, 0.7, fmt::format("item {} is no longer in the queue", itemId));
+    const bool done = item->state == dicom::ItemState::Committed || (item->state == dicom::ItemState::Sent && !item->commitmentRequired);
+    if (done) return jobFinish(id, JobStatus::Done, 1, fmt::format("{} ({} {})", file, item->node, dicom::toString(item->state)));
+    if (item->state == dicom::ItemState::Failed) return jobFinish(id, JobStatus::Failed, 0.7, item->lastError);
+    if (cancelled->exchange(false)) {
+        auto withdrawn = queue->withdraw(itemId);
+        if (withdrawn) return jobFinish(id, JobStatus::Cancelled, 0.7, fmt::format("cancelled; item {} withdrawn from the queue", itemId));
+        // Already on its way (or sent, awaiting commitment): the PACS gets it; the job says so and follows on.
+        jobUpdate(id, JobStatus::Running, 0.8, fmt::format("too late to cancel: {}", withdrawn.error().message()));
     }
+    jobs->postAfter(std::chrono::milliseconds(50), [this, id, file = std::move(file), itemId = std::move(itemId), cancelled = std::move(cancelled)] {
+        followDelivery(id, file, itemId, cancelled);
+    });
 }
 
 Subscription Engine::subscribe(EventSink sink) {
@@ -482,15 +470,16 @@ EngineStats Engine::Impl::snapshot(bool sampleRates) const {
         elapsed = finishedElapsed + current.elapsed;
         s.framesRecorded = recordedBefore;
         s.framesRecordRefused = refusedBefore;
-        if (sampleRates) {
-            s.threads = cpuMeter.sample();
-            const auto now = std::chrono::steady_clock::now();
-            const double imagerSeconds = display->imagerSeconds();
-            const double wall = std::chrono::duration<double>(now - lastStatsTime).count();
-            s.imagerBusyPercent = wall > 0 ? 100.0 * (imagerSeconds - lastImagerSeconds) / wall : 0;
-            lastImagerSeconds = imagerSeconds;
-            lastStatsTime = now;
-        }
+    }
+    if (sampleRates) {
+        std::lock_guard lock(samplingMutex);
+        s.threads = cpuMeter.sample();
+        const auto now = std::chrono::steady_clock::now();
+        const double imagerSeconds = display->imagerSeconds();
+        const double wall = std::chrono::duration<double>(now - lastStatsTime).count();
+        s.imagerBusyPercent = wall > 0 ? 100.0 * (imagerSeconds - lastImagerSeconds) / wall : 0;
+        lastImagerSeconds = imagerSeconds;
+        lastStatsTime = now;
     }
     s.imager = display->imagerName();
     if (const auto imaged = display->imagedFrames(); imaged > 0) s.imagerMsPerFrame = 1e3 * display->imagerSeconds() / static_cast<double>(imaged);

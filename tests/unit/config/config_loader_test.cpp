@@ -46,7 +46,7 @@ TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
       "beamform": {"window": "tukey", "f_number": 1.75},
       "dicom": {"uid_root": "1.2.826.0.1.3680043.10.1234",
                 "queue_directory": "/var/lib/sonolink/queue", "retry_initial_s": 2, "retry_max_s": 300,
-                "commitment_timeout_s": 900, "dimse_timeout_s": 45, "queue_retention_days": 7.5,
+                "commitment_timeout_s": 900, "dimse_timeout_s": 45, "queue_retention_days": 7.5, "device_serial_number": "SL-2026-0042",
                 "tls": {"certificate": "ws.pem", "private_key": "ws.key", "trusted_certificates": "ca.pem"},
                 "nodes": [{"name": "pacs", "ae_title": "PACS", "host": "10.0.0.9", "port": 11112, "tls": true,
                            "storage_commitment": true}]},
@@ -75,6 +75,7 @@ TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
     EXPECT_DOUBLE_EQ(c.dicom.commitmentTimeoutS, 900);
     EXPECT_EQ(c.dicom.dimseTimeoutS, 45);
     EXPECT_DOUBLE_EQ(c.dicom.queueRetentionDays, 7.5);
+    EXPECT_EQ(c.dicom.deviceSerialNumber, "SL-2026-0042");
     EXPECT_EQ(c.dicom.tls.privateKey, "ws.key");
     EXPECT_EQ(c.metrics.prometheusPort, 9464);
 }
@@ -130,11 +131,12 @@ TEST(ConfigLoaderTest, ChecksDicomIdentifiers) {
 }
 
 TEST(ConfigLoaderTest, ChecksTheStoreAndForwardSettings) {
-    auto parse = parseConfig(R"({"dicom": {"retry_initial_s": 60, "retry_max_s": 10, "dimse_timeout_s": 0, "queue_retention_days": -1,
+    auto parse = parseConfig(R"({"dicom": {"retry_initial_s": 60, "retry_max_s": 10, "dimse_timeout_s": 0, "queue_retention_days": -1, "device_serial_number": "A\\\\B",
       "nodes": [{"name": "a", "ae_title": "A", "host": "h", "port": 104, "tls": true}]}})", "q.json");
     EXPECT_TRUE(hasIssue(parse, "/dicom/retry_max_s", "at least dicom.retry_initial_s")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/dimse_timeout_s", "between 1 and 3600")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/queue_retention_days", "between 0 and 3650")) << dump(parse);
+    EXPECT_TRUE(hasIssue(parse, "/dicom/device_serial_number", "backslash")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/tls", "a node has tls")) << dump(parse);
 }
 

@@ -47,7 +47,7 @@ TEST_F(DeidentifyTest, BasicProfileOnAStudyOfTwoImages) {
     const DeidentifyOptions options{"ANON^0042", "ANON-0042", "site secret"};
     for (const char* name : {"a", "b"}) {
         ASSERT_TRUE(deidentifyFile(path(std::string(name) + ".dcm"), path(std::string(name) + ".anon.dcm"), options));
-        const auto report = run("dciodvfy " + path(std::string(name) + ".anon.dcm"));
+        const auto report = dciodvfy(path(std::string(name) + ".anon.dcm"));
         EXPECT_EQ(report.find("Error"), std::string::npos) << report;
         EXPECT_EQ(report.find("Warning"), std::string::npos) << report;
     }

@@ -21,6 +21,13 @@ inline std::string run(const std::string& command) {
     return out;
 }
 
+// dciodvfy's report on file; one that says "Error" when dciodvfy itself is missing, so no check
+// passes for want of the tool.
+inline std::string dciodvfy(const std::string& file) {
+    if (run("command -v dciodvfy").find("dciodvfy") == std::string::npos) return "Error: dciodvfy (dicom3tools) is not installed";
+    return run("dciodvfy " + file);
+}
+
 inline InstanceContext sampleContext(const UidGenerator& uids) {
     InstanceContext c;
     c.patient = {"Wang^Xiaoming=王^小明", "SL-0001", "19800102", "M"};

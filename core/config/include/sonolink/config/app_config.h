@@ -75,6 +75,7 @@ struct DicomSettings {
     std::string stationAeTitle = "SONOLINK";
     std::string uidRoot;                 // empty = a 2.25 UUID-derived root
     int listenPort = 11112;              // storage commitment replies
+    std::string deviceSerialNumber;      // Device Serial Number of our objects; empty: the front end's, as it reports it
     std::string queueDirectory = "dicom-queue";
     double retryInitialS = 5;            // store-and-forward back-off: first delay ...
     double retryMaxS = 600;              // ... doubling up to this

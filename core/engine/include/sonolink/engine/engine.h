@@ -107,6 +107,9 @@ public:
     // Channels whose RF traces latestRf() shows (out-of-range ones are ignored); none by default.
     void setRfChannels(std::vector<int> channels);
 
+    // A cine export job: written, then (request.node) queued and followed until the PACS has it.
+    // cancel() stops it between steps and withdraws a queued item; an item already being sent
+    // goes on (the job says so). Jobs never wait on one another.
     [[nodiscard]] JobId exportCine(CineExportRequest request);
     void cancel(JobId job);
 
@@ -131,7 +134,9 @@ private:
     std::shared_ptr<Impl> impl_;
 };
 
-// Ends a subscription when destroyed.
+// Ends a subscription when destroyed: from another thread it waits for a running call of the
+// sink, which is then never called again; from inside a sink (its own or another) it returns at
+// once and the dropped sink hears no further event.
 class Subscription {
 public:
     Subscription() = default;

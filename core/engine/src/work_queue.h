@@ -1,0 +1,41 @@
+// WorkQueue: a named thread that runs posted work in order; postAfter() runs work once its delay
+// has passed (between other work, never blocking it), which is how a job waits without holding
+// the thread. Destruction runs what is already due, drops delayed work and joins the thread.
+// Thread contract: post() and postAfter() from any thread; the work runs on the queue's thread.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace sonolink::engine {
+
+class WorkQueue {
+public:
+    explicit WorkQueue(std::string name);
+    ~WorkQueue();
+    WorkQueue(const WorkQueue&) = delete;
+    WorkQueue& operator=(const WorkQueue&) = delete;
+
+    void post(std::function<void()> work);
+    void postAfter(std::chrono::milliseconds delay, std::function<void()> work);
+
+private:
+    using Clock = std::chrono::steady_clock;
+    void run();
+
+    std::string name_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<std::function<void()>> due_;
+    std::multimap<Clock::time_point, std::function<void()>> delayed_;
+    bool stopping_ = false;
+    std::thread thread_;  // last: starts once the members above exist
+};
+
+}  // namespace sonolink::engine
