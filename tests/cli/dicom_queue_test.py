@@ -94,7 +94,9 @@ class QueueTest(unittest.TestCase):
         busy = self.cli("queue", "run", "--config", config, "--until-settled", "--timeout", "5")
         self.assertNotEqual(busy.returncode, 0)
         self.assertIn("in use by another process", busy.stderr)
-        good = Storescp(self.work, port)                   # the PACS comes back
+        # The PACS comes back, writing every object it receives to a file of its own (+uf), so a
+        # second transmission of an object would show as a second file.
+        good = Storescp(os.path.join(self.work, "good"), port, "+uf")
         self.peers.append(good)
         self.assertEqual(runner2.wait(timeout=120), 0, self.read("runner2.log"))
         log2.close()
@@ -102,7 +104,7 @@ class QueueTest(unittest.TestCase):
         self.assertEqual([i["state"] for i in items], ["sent"] * len(uids))
         received = sorted(os.listdir(good.inbox))
         received_uids = sorted(pydicom.dcmread(os.path.join(good.inbox, f)).SOPInstanceUID for f in received)
-        self.assertEqual(received_uids, sorted(uids), "every object once, with the UID it was queued with")
+        self.assertEqual(received_uids, sorted(uids), "every object exactly once, with the UID it was queued with")
 
         # Retention: within the configured 30 days nothing is forgotten; --older-than 0 forgets
         # every sent item and deletes the copies kept for a node that does not commit storage.
