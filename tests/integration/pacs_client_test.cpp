@@ -166,13 +166,15 @@ TEST_F(PacsClientTest, TheForwarderSendsWhatIsQueuedAndForgetsItAfterTheRetentio
     ASSERT_TRUE(item) << item.error().message();
     ForwarderSettings settings;
     settings.destinations = {{"pacs", pacs.node(), false}};
-    settings.retentionS = 0.2;
+    settings.retentionS = 3;  // far longer than one pass takes, even on a loaded machine
     StoreForwarder forwarder(**queue, settings, *UidGenerator::create(std::nullopt));
     forwarder.runOnce();
-    ASSERT_EQ((*queue)->item(item->id)->state, ItemState::Sent) << (*queue)->item(item->id)->lastError;
+    const auto sent = (*queue)->item(item->id);
+    ASSERT_TRUE(sent) << "forgotten before its retention";
+    ASSERT_EQ(sent->state, ItemState::Sent) << sent->lastError;
     EXPECT_TRUE(std::filesystem::exists(dir / "inbox" / ("US." + sopInstanceUid)));
     EXPECT_TRUE(std::filesystem::exists(item->object.file)) << "kept through the retention: the node does not commit";
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::this_thread::sleep_for(std::chrono::milliseconds(3100));
     forwarder.runOnce();
     EXPECT_FALSE((*queue)->item(item->id));
     EXPECT_FALSE(std::filesystem::exists(item->object.file));

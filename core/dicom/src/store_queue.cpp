@@ -14,6 +14,7 @@
 
 #include "durable_file.h"
 #include "queue_journal.h"
+#include "sonolink/util/log.h"
 
 namespace sonolink::dicom {
 namespace fs = std::filesystem;
@@ -68,9 +69,15 @@ struct StoreQueue::State {
     std::optional<QueueJournal> journal;
     std::string objectPath(const std::string& id) const { return directory + "/objects/" + id + ".dcm"; }
     std::string nextIdPath() const { return directory + "/next_id"; }
+    // Appends item's line (item must be in items already: a compaction writes items). A failed
+    // compaction is no failed save: the line is in the journal, and the next append tries again.
     Status save(const QueueItem& item, Sync sync = Sync::Durable) {
         if (auto ok = journal->append(item, sync); !ok) return ok;
-        if (journal->appended() > 1000 + 4 * items.size()) return journal->compact(items);
+        if (journal->appended() > 1000 + 4 * items.size()) {
+            if (auto compacted = journal->compact(items); !compacted) {
+                log::warn(log::category("dicom"), "DICOM queue: cannot compact the journal: {}", compacted.error().message());
+            }
+        }
         return {};
     }
     double nextUnit() {  // xorshift64*: the jitter draw

@@ -44,6 +44,16 @@ std::string_view toString(JobStatus status) {
 
 namespace {
 
+// A value the front end sent, made a valid DICOM LO: at most 64 characters, none a backslash or
+// a control character (each such replaced by '_').
+std::string dicomLongString(std::string text) {
+    if (text.size() > 64) text.resize(64);
+    for (auto& c : text) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == '\\' || c == 0x7f) c = '_';
+    }
+    return text;
+}
+
 log::Category& logCategory() {
     static auto& category = log::category("engine");
     return category;
@@ -101,6 +111,10 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void emit(const EngineEvent& event) {
         std::lock_guard emitting(emitMutex);
         emittingThread = std::this_thread::get_id();
+        struct Done {
+            std::atomic<std::thread::id>& thread;
+            ~Done() { thread = std::thread::id{}; }  // also when a sink throws
+        } done{emittingThread};
         std::vector<std::pair<std::uint64_t, EventSink>> copy;
         {
             std::lock_guard lock(sinksMutex);
@@ -113,7 +127,6 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
             }
             sink(event);
         }
-        emittingThread = std::thread::id{};
     }
 
     // The one place the display's freeze follows the state: held only while Frozen.
@@ -274,11 +287,7 @@ Result<std::unique_ptr<Engine>> Engine::create(EngineConfig config, Backends bac
 
 Engine::~Engine() {
     impl_->metrics.reset();  // no scrape reads the engine while it goes
-    impl_->closing = true;
-    {
-        std::lock_guard lock(impl_->jobsMutex);
-        for (auto& [id, cancelled] : impl_->cancels) cancelled->store(true);
-    }
+    impl_->closing = true;  // a running export stops between steps; a delivery being followed is left queued
     // ctl closes the session (joining rx) before the pipeline and the queue go.
     std::promise<void> closed;
     impl_->ctl->post([impl = impl_.get(), &closed] {
@@ -286,6 +295,7 @@ Engine::~Engine() {
         closed.set_value();
     });
     closed.get_future().wait();
+    impl_->jobs->stop();  // joined: no job runs, or re-posts itself, once the queue goes
     impl_->jobs.reset();
     impl_->ctl.reset();
     if (auto recorder = impl_->recording.take()) (void)recorder->stop();
@@ -380,8 +390,9 @@ void Engine::cancel(JobId job) {
     if (auto it = impl_->cancels.find(job); it != impl_->cancels.end()) it->second->store(true);
 }
 
-void Engine::Impl::runExport(JobId id, CineExportRequest request, std::shared_ptr<std::atomic<bool>> cancelled) {
-    if (cancelled->load()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
+void Engine::Impl::runExport(JobId id, CineExportRequest request, std::shared_ptr<std::atomic<bool>> cancelledByUser) {
+    auto cancelled = [&] { return cancelledByUser->load() || closing.load(); };
+    if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
     jobUpdate(id, JobStatus::Running, 0, "collecting the cine");
     const auto frames = display->cine();
     if (frames.empty()) return jobFinish(id, JobStatus::Failed, 0, "the cine is empty: stream first");
@@ -393,21 +404,21 @@ void Engine::Impl::runExport(JobId id, CineExportRequest request, std::shared_pt
     c.equipment = config.dicom.equipment;
     if (c.equipment.deviceSerialNumber.empty()) {
         std::lock_guard lock(jobsMutex);
-        c.equipment.deviceSerialNumber = frontEndSerial;  // the system's serial is its front end's
+        c.equipment.deviceSerialNumber = dicomLongString(frontEndSerial);  // the system's serial is its front end's
     }
     c.sopInstanceUid = uids->next();
     const auto now = dicom::dicomDateTimeNow();
     c.study.date = c.contentDate = now.date;
     c.study.time = c.contentTime = now.time;
     for (const auto& f : frames) {
-        if (cancelled->load()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
+        if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
         cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1});
     }
     const double spanMs = frames.size() > 1 ? static_cast<double>(frames.back()->readyNs - frames.front()->readyNs) / 1e6 / static_cast<double>(frames.size() - 1) : 0;
     cine.frameTimeMs = request.frameTimeMs > 0 ? request.frameTimeMs : spanMs > 0 ? spanMs : 1000.0 / 30;
     jobUpdate(id, JobStatus::Running, 0.3, fmt::format("writing {} frames", frames.size()));
     if (auto ok = dicom::writeUsCine(request.file, cine); !ok) return jobFinish(id, JobStatus::Failed, 0.3, ok.error().message());
-    if (cancelled->load()) {
+    if (cancelled()) {
         std::filesystem::remove(request.file);
         return jobFinish(id, JobStatus::Cancelled, 0.6, "cancelled");
     }
@@ -419,7 +430,7 @@ void Engine::Impl::runExport(JobId id, CineExportRequest request, std::shared_pt
     if (!item) return jobFinish(id, JobStatus::Failed, 0.6, item.error().message());
     forwarder->wake();
     jobUpdate(id, JobStatus::Running, 0.7, fmt::format("queued for {} as item {}", request.node, item->id));
-    followDelivery(id, request.file, item->id, std::move(cancelled));
+    followDelivery(id, request.file, item->id, std::move(cancelledByUser));
 }
 
 // Until the PACS has it (and committed it, where asked), it fails, or the user gives up.
@@ -430,11 +441,14 @@ void Engine::Impl::followDelivery(JobId id, std::string file, std::string itemId
     const bool done = item->state == dicom::ItemState::Committed || (item->state == dicom::ItemState::Sent && !item->commitmentRequired);
     if (done) return jobFinish(id, JobStatus::Done, 1, fmt::format("{} ({} {})", file, item->node, dicom::toString(item->state)));
     if (item->state == dicom::ItemState::Failed) return jobFinish(id, JobStatus::Failed, 0.7, item->lastError);
-    if (cancelled->exchange(false)) {
-        auto withdrawn = queue->withdraw(itemId);
-        if (withdrawn) return jobFinish(id, JobStatus::Cancelled, 0.7, fmt::format("cancelled; item {} withdrawn from the queue", itemId));
-        // Already on its way (or sent, awaiting commitment): the PACS gets it; the job says so and follows on.
-        jobUpdate(id, JobStatus::Running, 0.8, fmt::format("too late to cancel: {}", withdrawn.error().message()));
+    if (cancelled->load()) {
+        if (queue->withdraw(itemId)) return jobFinish(id, JobStatus::Cancelled, 0.7, fmt::format("cancelled; item {} withdrawn from the queue", itemId));
+        if (item->state == dicom::ItemState::Sent) {  // at the PACS, awaiting its commitment: nothing to take back
+            cancelled->store(false);
+            jobUpdate(id, JobStatus::Running, 0.8, fmt::format("too late to cancel: item {} is already at {}", itemId, item->node));
+        }
+        // Being sent: the cancel waits; a failed attempt puts the item back in the queue and the
+        // next check withdraws it, a successful one ends the job as done.
     }
     jobs->postAfter(std::chrono::milliseconds(50), [this, id, file = std::move(file), itemId = std::move(itemId), cancelled = std::move(cancelled)] {
         followDelivery(id, file, itemId, cancelled);

@@ -9,13 +9,15 @@ namespace sonolink::engine {
 
 WorkQueue::WorkQueue(std::string name) : name_(std::move(name)), thread_([this] { run(); }) {}
 
-WorkQueue::~WorkQueue() {
+WorkQueue::~WorkQueue() { stop(); }
+
+void WorkQueue::stop() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
     }
     wake_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
 }
 
 void WorkQueue::post(std::function<void()> work) {

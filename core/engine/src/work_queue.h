@@ -1,6 +1,7 @@
 // WorkQueue: a named thread that runs posted work in order; postAfter() runs work once its delay
 // has passed (between other work, never blocking it), which is how a job waits without holding
-// the thread. Destruction runs what is already due, drops delayed work and joins the thread.
+// the thread. stop() (or destruction) runs what is already due, drops delayed work and joins the
+// thread; posts after it are ignored.
 // Thread contract: post() and postAfter() from any thread; the work runs on the queue's thread.
 #pragma once
 
@@ -24,6 +25,7 @@ public:
 
     void post(std::function<void()> work);
     void postAfter(std::chrono::milliseconds delay, std::function<void()> work);
+    void stop();  // from any thread but the queue's own
 
 private:
     using Clock = std::chrono::steady_clock;

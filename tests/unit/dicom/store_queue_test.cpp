@@ -6,8 +6,10 @@
 // forgotten after the retention time, failed and unconfirmed ones are not.
 #include "sonolink/dicom/store_queue.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -215,21 +217,28 @@ TEST_F(StoreQueueTest, SettledItemsAreForgottenAfterTheRetentionAndIdsGoOn) {
     ASSERT_EQ(readQueue(queueDir())->size(), 3u);
 }
 
-TEST_F(StoreQueueTest, AnEnqueueThatCompactsTheJournalKeepsItsItem) {
+TEST_F(StoreQueueTest, TheJournalIsCompactedWithEveryItemAnEnqueueIncluded) {
     auto q = open();
     const auto first = *q->enqueue(object(1), "pacs", false);
-    // Enough appends that the next one rewrites the journal (past 1,000 + 4 per item).
     const std::int64_t t = nowMs();
-    for (int i = 0; i < 1003; ++i) {
-        ASSERT_EQ(q->takeDue("pacs", t + 1'000'000'000LL, 1)->size(), 1u);
-        ASSERT_TRUE(q->markFailed(first.id, Error(ErrorCode::Unavailable, "down"), true, t));
-    }
+    auto fail = [&](int times) {
+        for (int i = 0; i < times; ++i) {
+            ASSERT_EQ(q->takeDue("pacs", t + 1'000'000'000LL, 1)->size(), 1u);
+            ASSERT_TRUE(q->markFailed(first.id, Error(ErrorCode::Unavailable, "down"), true, t));
+        }
+    };
+    // Appends up to the edge of a rewrite (past 1,000 + 4 per item), so that an enqueue that
+    // left its own item out of the count would rewrite the journal without it.
+    ASSERT_NO_FATAL_FAILURE(fail(1003));
     const auto second = *q->enqueue(object(2), "pacs", false);
+    ASSERT_NO_FATAL_FAILURE(fail(4));  // now past the edge for two items: rewritten
+    std::ifstream journal(fs::path(queueDir()) / "journal.jsonl");
+    EXPECT_EQ(std::count(std::istreambuf_iterator<char>(journal), {}, '\n'), 2) << "one line per item after the rewrite";
     q.reset();
     q = open();
-    ASSERT_TRUE(q->item(second.id)) << "the compacted journal lost the item being enqueued";
+    ASSERT_TRUE(q->item(second.id)) << "the rewritten journal lost an item";
     EXPECT_TRUE(fs::exists(second.object.file));
-    EXPECT_EQ(q->item(first.id)->attempts, 1003);
+    EXPECT_EQ(q->item(first.id)->attempts, 1007);
 }
 
 TEST_F(StoreQueueTest, ACorruptLineIsNamedAndALostCopyFailsItsItem) {
