@@ -108,8 +108,9 @@ public:
     void setRfChannels(std::vector<int> channels);
 
     // A cine export job: written, then (request.node) queued and followed until the PACS has it.
-    // cancel() stops it between steps and withdraws a queued item; an item already being sent
-    // goes on (the job says so). Jobs never wait on one another.
+    // cancel() stops it between steps and withdraws its queue item (one being sent once the
+    // attempt ends, if it failed); one already at the PACS stays (the job says so). Jobs never
+    // wait on one another.
     [[nodiscard]] JobId exportCine(CineExportRequest request);
     void cancel(JobId job);
 
