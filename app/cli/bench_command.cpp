@@ -3,8 +3,6 @@
 // bandwidth over the same ring, with block-write -> frame-ready latency percentiles.
 // The simulated NIC runs with payloads resident in the ring (each write carries its 64-byte
 // header only), as a real NIC's DMA costs the host no CPU: what is measured is the host.
-#include <immintrin.h>
-
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -15,6 +13,7 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "read_bandwidth.h"
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/transport/sim/in_process_front_end.h"
 
@@ -27,49 +26,6 @@ struct BenchOptions {
     double bar = 0.8;          // ingest / read bandwidth at 256 KiB, batch 8
     std::size_t ringMiB = 256;
 };
-
-// Reads every byte with 256-bit loads into four independent accumulators: as fast as one core
-// can pull memory, the bar the ingest path (which also computes a CRC) is held to.
-__attribute__((target("avx2"))) std::uint64_t readAllAvx2(const std::byte* data, std::size_t bytes) {
-    __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
-    const auto* p = reinterpret_cast<const __m256i*>(data);
-    const std::size_t n = bytes / sizeof(__m256i);
-    for (std::size_t i = 0; i + 4 <= n; i += 4) {
-        a = _mm256_xor_si256(a, _mm256_load_si256(p + i));
-        b = _mm256_xor_si256(b, _mm256_load_si256(p + i + 1));
-        c = _mm256_xor_si256(c, _mm256_load_si256(p + i + 2));
-        d = _mm256_xor_si256(d, _mm256_load_si256(p + i + 3));
-    }
-    const __m256i x = _mm256_xor_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(c, d));
-    return static_cast<std::uint64_t>(_mm256_extract_epi64(x, 0) ^ _mm256_extract_epi64(x, 3));
-}
-
-std::uint64_t readAllScalar(const std::byte* data, std::size_t bytes) {
-    const auto* p = reinterpret_cast<const std::uint64_t*>(data);
-    std::uint64_t a = 0, b = 0, c = 0, d = 0;
-    for (std::size_t i = 0; i + 4 <= bytes / 8; i += 4) {
-        a ^= p[i];
-        b ^= p[i + 1];
-        c ^= p[i + 2];
-        d ^= p[i + 3];
-    }
-    return a ^ b ^ c ^ d;
-}
-
-// One core reading every byte of the ring once per pass; the best of `passes` passes.
-double readBandwidthGBps(const transport::RingView& ring, int passes) {
-    const auto bytes = std::size_t(ring.slotBytes) * ring.slotCount;
-    const bool avx2 = __builtin_cpu_supports("avx2");
-    double best = 0;
-    volatile std::uint64_t sink = 0;
-    for (int p = 0; p < passes; ++p) {
-        const auto start = std::chrono::steady_clock::now();
-        sink = sink + (avx2 ? readAllAvx2(ring.base, bytes) : readAllScalar(ring.base, bytes));
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        best = std::max(best, bytes / seconds / 1e9);
-    }
-    return best;
-}
 
 double threadCpuSeconds() {
     timespec ts{};
@@ -123,7 +79,7 @@ Run runSession(std::uint32_t slotBytes, int batch, const BenchOptions& o, std::u
     if (!opened) return run.error = opened.error().message(), run;
     ReleasingSink sink;
     (*opened)->ingest().addSink(sink);
-    if (measureRead) run.readGBps = readBandwidthGBps((*link)->ring(), o.quick ? 3 : 5);
+    if (measureRead) run.readGBps = readBandwidthGBps((*link)->ring().base, std::size_t((*link)->ring().slotBytes) * (*link)->ring().slotCount, o.quick ? 3 : 5);
     std::atomic<bool> stop{false};
     const double cpu0 = threadCpuSeconds();
     auto summary = (*opened)->run(frames, stop);

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "sonolink/app/engine_setup.h"
+#include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/image/image_files.h"
 
@@ -44,7 +45,7 @@ public:
         } else if (const auto* j = std::get_if<engine::JobUpdate>(&event); j && j->status != engine::JobStatus::Running) {
             job_ = *j;
         } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
-            reason_ = e->message;
+            reason_ = e->describe();
         }
         changed_.notify_all();
     }
@@ -101,6 +102,8 @@ int runDemo(const DemoOptions& o) {
     auto made = app::makeEngine(config, choice);
     if (!made) return fail(o, made.error().describe(), kExitFailed);
     auto& engine = **made;
+    auto metrics = app::startMetrics(config, engine);  // a lab's Prometheus, when configured
+    if (!metrics) return fail(o, metrics.error().describe(), kExitFailed);
     Waiter waiter;
     auto subscription = engine.subscribe([&waiter](const engine::EngineEvent& e) { waiter.onEvent(e); });
 

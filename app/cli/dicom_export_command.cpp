@@ -147,7 +147,7 @@ int runExport(ExportOptions& o) {
     int exitCode = kExitOk;
     std::vector<std::string> inputs = o.files;
     inputs.insert(inputs.end(), made.begin(), made.end());
-    std::map<std::pair<std::string, std::string>, dicom::AuditEvent> events;  // per patient and study
+    std::vector<dicom::ExportAttempt> attempts;
     for (const auto& input : inputs) {
         auto before = dicom::inspectObject(input);
         auto output = exportObject(o, input);
@@ -160,26 +160,10 @@ int runExport(ExportOptions& o) {
             exported.push_back(*output);
             if (!o.json) std::cout << fmt::format("{} -> {}\n", input, *output);
         }
-        if (!before) continue;
-        auto& e = events[{before->patientId, before->studyInstanceUid}];  // the patient whose data it was
-        e.kind = dicom::AuditEventKind::Export;
-        e.localAeTitle = settings.stationAeTitle;
-        e.destination = fs::absolute(o.outputDir).string();
-        e.patientId = before->patientId;
-        e.patientName = before->patientName;
-        e.studyInstanceUid = before->studyInstanceUid;
-        if (!output) {
-            e.outcome = dicom::AuditOutcome::SeriousFailure;
-            e.outcomeDescription = output.error().message();
-        } else if (o.deidentify) {
-            e.outcomeDescription = "de-identified (PS3.15 Basic profile)";
-        }
-        auto it = std::find_if(e.sopClasses.begin(), e.sopClasses.end(), [&](const auto& c) { return c.first == before->sopClassUid; });
-        if (it == e.sopClasses.end()) e.sopClasses.emplace_back(before->sopClassUid, 1);
-        else ++it->second;
+        if (!before) continue;  // the patient whose data it was
+        attempts.push_back({*before, output ? std::nullopt : std::optional<Error>(output.error()), o.deidentify});
     }
-    std::vector<dicom::AuditEvent> messages;
-    for (const auto& [key, event] : events) messages.push_back(event);
+    const auto messages = dicom::exportEvents(settings.stationAeTitle, fs::absolute(o.outputDir).string(), attempts);
     if (auto ok = audit.record(messages); !ok) std::cerr << "sonolink-cli dicom export: " << ok.error().message() << '\n';
     fs::remove_all(makeDir, ec);
 

@@ -6,7 +6,7 @@
 // it; the front end lost while frozen, then live images again; a sink that drops its own
 // subscription; the statistics served to Prometheus on loopback. Events are collected from the
 // subscription.
-#include "sonolink/engine/engine.h"
+#include "sonolink/engine/engine_backends.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -24,6 +24,7 @@
 
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/link_factory.h"
+#include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/app/replay_source.h"
 #include "sonolink/dicom/pacs_client.h"
 #include "sonolink/record/uff_channel_data.h"
@@ -130,7 +131,7 @@ protected:
         ASSERT_TRUE(waitUntil([&] { return engine.stats().framesDisplayed >= 3; }));
     }
 
-    std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}, int metricsPort = -1) {
+    std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}) {
         config::AppConfig config;
         config.probe.elementCount = 64;
         config.acquisition.samplesPerChannel = 1024;
@@ -142,7 +143,6 @@ protected:
         e.imaging.beamformThreads = 1;
         e.cineFrames = 16;
         e.dicom = std::move(dicomSetup);
-        e.metricsPort = metricsPort;
         Backends backends;
         backends.makeLink = [this]() -> Result<LinkHandle> {
             app::LinkChoice choice;
@@ -156,14 +156,17 @@ protected:
             if (!parts) return fail(std::move(parts.error()));
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
         };
-        auto engine = Engine::create(std::move(e), std::move(backends));
+        auto engine = createEngine(std::move(e), std::move(backends));
         EXPECT_TRUE(engine) << engine.error().message();
         return engine ? std::move(*engine) : nullptr;
     }
 };
 
 TEST_F(EngineTest, EveryStateTransitionThroughTheFacade) {
-    auto engine = make({}, /*metricsPort=*/0);
+    auto engine = make();
+    auto metricsEndpoint = app::MetricsEndpoint::start(*engine, 0, false);
+    ASSERT_TRUE(metricsEndpoint) << metricsEndpoint.error().message();
+    const int metricsPort = (*metricsEndpoint)->port();
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
     EXPECT_EQ(engine->state(), EngineState::Idle);
@@ -190,13 +193,12 @@ TEST_F(EngineTest, EveryStateTransitionThroughTheFacade) {
     EXPECT_NEAR(live->cmPerPixelY, 2.0 / 95, 1e-9);
 
     // The same statistics for a lab's Prometheus, on loopback.
-    ASSERT_TRUE(engine->metricsPort());
-    const auto metrics = httpGet(*engine->metricsPort(), "/metrics");
+    const auto metrics = httpGet(metricsPort, "/metrics");
     EXPECT_EQ(metrics.rfind("HTTP/1.1 200 OK", 0), 0u) << metrics;
     EXPECT_NE(metrics.find("# TYPE sonolink_frames_delivered_total counter"), std::string::npos);
     EXPECT_NE(metrics.find("sonolink_state{state=\"streaming\"} 1"), std::string::npos) << metrics;
     EXPECT_NE(metrics.find("sonolink_thread_cpu_seconds_total{thread=\"rx-link0\"}"), std::string::npos);
-    EXPECT_EQ(httpGet(*engine->metricsPort(), "/other").rfind("HTTP/1.1 404", 0), 0u);
+    EXPECT_EQ(httpGet(metricsPort, "/other").rfind("HTTP/1.1 404", 0), 0u);
 
     engine->freeze();
     ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::Frozen; }));
@@ -393,7 +395,7 @@ TEST_F(EngineTest, ARunningExportJobIsCancelledAndItsQueueItemWithdrawn) {
     ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status == JobStatus::Cancelled; }));
     const auto items = engine->dicomQueue();
     ASSERT_EQ(items.size(), 1u);
-    EXPECT_EQ(items[0].state, dicom::ItemState::Failed);
+    EXPECT_EQ(items[0].state, QueueItemState::Failed);
     EXPECT_EQ(items[0].lastError, "withdrawn by the user");
 }
 

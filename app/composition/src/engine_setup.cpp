@@ -85,7 +85,6 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.imaging.dynamicRangeDb = config.beamform.dynamicRangeDb;
     e.imaging.gainDb = config.beamform.gainDb;
     e.cineFrames = choice.cineFrames;
-    e.metricsPort = config.metrics.prometheusPort;
     if (choice.dicomQueue) {
         e.dicom.queueDirectory = config.dicom.queueDirectory;
         e.dicom.retry = retryPolicyFrom(config.dicom);
@@ -102,7 +101,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
         if (!parts) return fail(std::move(parts.error()));
         return engine::LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
     };
-    return engine::Engine::create(std::move(e), std::move(backends));
+    return engine::createEngine(std::move(e), std::move(backends));
 }
 
 }  // namespace sonolink::app

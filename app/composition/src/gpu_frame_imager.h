@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "sonolink/engine/engine.h"
+#include "sonolink/engine/engine_backends.h"
 
 namespace sonolink::app {
 

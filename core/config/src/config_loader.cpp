@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "object_reader.h"
+#include "sonolink/dicom/value_rules.h"
 
 namespace sonolink::config {
 namespace {
@@ -17,40 +18,9 @@ using nlohmann::json;
 
 constexpr int kSchemaVersion = 1;
 
-std::string checkAeTitle(const std::string& ae) {
-    if (ae.empty() || ae.size() > 16) return fmt::format("must be 1 to 16 characters (got {})", ae.size());
-    for (unsigned char c : ae) {
-        if (c < 0x20 || c > 0x7e || c == '\\') return "may hold only printable ASCII without backslash";
-    }
-    if (ae.find_first_not_of(' ') == std::string::npos) return "must not be all spaces";
-    return {};
-}
-
-std::string checkUidRoot(const std::string& root) {
-    if (root.empty()) return {};  // empty = derive a 2.25 root from a UUID
-    if (root.size() > 40) return "must be at most 40 characters, leaving room for the instance suffix";
-    std::size_t start = 0;
-    while (start <= root.size()) {
-        const auto end = std::min(root.find('.', start), root.size());
-        const auto part = root.substr(start, end - start);
-        if (part.empty()) return "must be dot-separated numbers with no empty component";
-        for (char c : part) {
-            if (!std::isdigit(static_cast<unsigned char>(c))) return "may hold only digits and dots";
-        }
-        if (part.size() > 1 && part[0] == '0') return fmt::format("component '{}' has a leading zero", part);
-        start = end + 1;
-    }
-    return {};
-}
-
-// A DICOM LO value (Device Serial Number): up to 64 characters, no backslash or control character.
-std::string checkLongString(const std::string& text) {
-    if (text.size() > 64) return fmt::format("must be at most 64 characters (got {})", text.size());
-    for (unsigned char c : text) {
-        if (c < 0x20 || c == '\\' || c == 0x7f) return "may not hold a backslash or a control character";
-    }
-    return {};
-}
+std::string checkAeTitle(const std::string& ae) { return dicom::aeTitleProblem(ae); }
+std::string checkUidRoot(const std::string& root) { return root.empty() ? "" : dicom::uidRootProblem(root); }  // empty: 2.25 UUIDs
+std::string checkLongString(const std::string& text) { return dicom::longStringProblem(text); }
 
 std::string checkNotEmpty(const std::string& text) { return text.empty() ? "must not be empty" : ""; }
 

@@ -169,6 +169,38 @@ std::vector<AuditEvent> transferEvents(const std::string& localAeTitle, const Pa
     return events;
 }
 
+std::vector<AuditEvent> exportEvents(const std::string& localAeTitle, const std::string& destination, const std::vector<ExportAttempt>& attempts) {
+    struct Group {
+        AuditEvent event;
+        std::map<std::string, int> sopClasses;
+    };
+    std::map<std::pair<std::string, std::string>, Group> groups;
+    for (const auto& a : attempts) {
+        const auto& o = a.object;
+        auto& group = groups[{o.patientId, o.studyInstanceUid}];
+        auto& e = group.event;
+        e.kind = AuditEventKind::Export;
+        e.localAeTitle = localAeTitle;
+        e.destination = destination;
+        e.patientId = o.patientId;
+        e.patientName = o.patientName;
+        e.studyInstanceUid = o.studyInstanceUid;
+        if (a.error) {
+            e.outcome = AuditOutcome::SeriousFailure;
+            e.outcomeDescription = a.error->message();
+        } else if (a.deidentified && e.outcome == AuditOutcome::Success) {
+            e.outcomeDescription = "de-identified (PS3.15 Basic profile)";
+        }
+        ++group.sopClasses[o.sopClassUid];
+    }
+    std::vector<AuditEvent> events;
+    for (auto& [key, group] : groups) {
+        group.event.sopClasses.assign(group.sopClasses.begin(), group.sopClasses.end());
+        events.push_back(std::move(group.event));
+    }
+    return events;
+}
+
 AuditTrail::AuditTrail(AuditSettings settings) : settings_(std::move(settings)) {
     if (!settings_.syslogHost.empty()) socket_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -67,12 +68,14 @@ struct StoreQueue::State {
     std::uint64_t random = 0x9E3779B97F4A7C15ull;
 
     std::optional<QueueJournal> journal;
+    std::atomic<std::uint64_t> version{0};  // bumped by every change, in memory or on disk
     std::string objectPath(const std::string& id) const { return directory + "/objects/" + id + ".dcm"; }
     std::string nextIdPath() const { return directory + "/next_id"; }
     // Appends item's line (item must be in items already: a compaction writes items). A failed
     // compaction is no failed save: the line is in the journal, and the next append tries again.
     Status save(const QueueItem& item, Sync sync = Sync::Durable) {
         if (auto ok = journal->append(item, sync); !ok) return ok;
+        ++version;
         if (journal->appended() > 1000 + 4 * items.size()) {
             if (auto compacted = journal->compact(items); !compacted) {
                 log::warn(log::category("dicom"), "DICOM queue: cannot compact the journal: {}", compacted.error().message());
@@ -239,6 +242,7 @@ Result<std::vector<QueueItem>> StoreQueue::takeDue(const std::string& node, std:
         if (due.size() >= limit) break;
         if (item.node != node || item.state != ItemState::Queued || item.nextAttemptAtMs > nowMs) continue;
         item.state = ItemState::Sending;  // in memory only: on disk it stays queued
+        ++state_->version;
         due.push_back(item);
     }
     return due;
@@ -271,6 +275,7 @@ Status StoreQueue::markNotAttempted(const std::string& id) {
     auto item = state_->find(id);
     if (!item) return fail(std::move(item.error()));
     (*item)->state = ItemState::Queued;  // as it is on disk
+    ++state_->version;
     return {};
 }
 
@@ -389,6 +394,7 @@ Result<std::size_t> StoreQueue::forgetSettledBefore(std::int64_t cutoffMs) {
         fs::remove(state_->objectPath(id), ignored);
     }
     state_->items = std::move(remaining);
+    ++state_->version;
     return ids.size();
 }
 
@@ -406,6 +412,8 @@ std::optional<std::int64_t> StoreQueue::nextDueMs(const std::string& node) const
     }
     return next;
 }
+
+std::uint64_t StoreQueue::version() const noexcept { return state_->version.load(); }
 
 bool StoreQueue::settled() const {
     std::lock_guard lock(state_->mutex);

@@ -34,7 +34,9 @@ void Acquisition::stop() {
 void Acquisition::run() {
     nameCurrentThread("rx-link0");
     try {
-        auto session = ingest::StreamSession::open(*link_.link, options_);
+        auto options = options_;
+        options.onFrontEndError = callbacks_.frontEndError;
+        auto session = ingest::StreamSession::open(*link_.link, std::move(options));
         if (!session) {
             callbacks_.opened(fail(std::move(session.error())));
             return;
@@ -56,6 +58,10 @@ void Acquisition::run() {
         if (display_) display_->release();
         recording_.drain();
         callbacks_.ended(fail(ErrorCode::Internal, std::string("acquisition thread: ") + e.what()));
+    } catch (...) {
+        if (display_) display_->release();
+        recording_.drain();
+        callbacks_.ended(fail(ErrorCode::Internal, "acquisition thread: an exception that is not a std::exception"));
     }
 }
 

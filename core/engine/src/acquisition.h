@@ -14,7 +14,7 @@
 
 #include "display_pipeline.h"
 #include "recording_tap.h"
-#include "sonolink/engine/engine.h"
+#include "sonolink/engine/engine_backends.h"
 #include "sonolink/ingest/stream_session.h"
 
 namespace sonolink::engine {
@@ -24,7 +24,8 @@ public:
     struct Callbacks {
         std::function<void(const Result<std::string>&)> opened;  // the front end's serial number, or why no session
         std::function<void(const ingest::SessionSummary&)> progress;
-        std::function<void(const Result<ingest::SessionSummary>&)> ended;
+        std::function<void(const transport::ErrorReport&)> frontEndError;  // the front end's own reports
+        std::function<void(const Result<ingest::SessionSummary>&)> ended;  // last, before the thread ends
     };
     // display may be null (no display products).
     Acquisition(LinkHandle link, ingest::SessionOptions options, DisplayPipeline* display, RecordingTap& recording, Callbacks callbacks);

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "sonolink/engine/engine.h"
+#include "sonolink/engine/engine_backends.h"
 
 namespace sonolink::engine {
 

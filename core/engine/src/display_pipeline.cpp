@@ -27,8 +27,9 @@ log::Category& logCategory() {
 }  // namespace
 
 DisplayPipeline::DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames,
-                                 std::unique_ptr<FrameImager> imager)
-    : geometry_(geometry), imaging_(std::move(imaging)), cineFrames_(std::max<std::size_t>(cineFrames, 1)), imager_(std::move(imager)) {
+                                 std::unique_ptr<FrameImager> imager, FailureHandler onFailure)
+    : geometry_(geometry), imaging_(std::move(imaging)), cineFrames_(std::max<std::size_t>(cineFrames, 1)), imager_(std::move(imager)),
+      onFailure_(std::move(onFailure)) {
     geometry_.data16.clear();
     geometry_.dataFloat.clear();
     if (!imager_) imager_ = std::make_unique<CpuImager>(geometry_, imaging_);
@@ -111,12 +112,46 @@ std::shared_ptr<RfLines> DisplayPipeline::rfLines(const ingest::Frame& frame, co
     return rf;
 }
 
+// The 8-bit, calibrated image of an envelope on the grid.
+std::shared_ptr<DisplayFrame> DisplayPipeline::image(const beamform::BeamformedImage& envelope, std::uint32_t frameId) const {
+    const auto& grid = imaging_.grid;
+    const auto db = beamform::logCompress(envelope.rowMajor(), imaging_.dynamicRangeDb, imaging_.gainDb);
+    auto image = std::make_shared<DisplayFrame>();
+    image->frameId = frameId;
+    image->rows = static_cast<int>(grid.z.size());
+    image->columns = static_cast<int>(grid.x.size());
+    image->cmPerPixelX = grid.x.size() > 1 ? std::abs(grid.x.back() - grid.x.front()) * 100 / static_cast<double>(grid.x.size() - 1) : 0;
+    image->cmPerPixelY = grid.z.size() > 1 ? std::abs(grid.z.back() - grid.z.front()) * 100 / static_cast<double>(grid.z.size() - 1) : 0;
+    image->pixels.reserve(db.size());
+    for (float v : db) {
+        image->pixels.push_back(static_cast<std::uint8_t>(std::lround(std::clamp((v + imaging_.dynamicRangeDb) / imaging_.dynamicRangeDb, 0.0, 1.0) * 255)));
+    }
+    return image;
+}
+
 void DisplayPipeline::run() {
     nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
     log::info(logCategory(), "display beamforming on the {}", imager_->name());
-    const auto& grid = imaging_.grid;
-    const double cmX = grid.x.size() > 1 ? std::abs(grid.x.back() - grid.x.front()) * 100 / static_cast<double>(grid.x.size() - 1) : 0;
-    const double cmZ = grid.z.size() > 1 ? std::abs(grid.z.back() - grid.z.front()) * 100 / static_cast<double>(grid.z.size() - 1) : 0;
+    std::string escaped;
+    try {
+        loop();
+        return;
+    } catch (const std::exception& e) {
+        escaped = e.what();
+    } catch (...) {
+        escaped = "an exception that is not a std::exception";
+    }
+    {
+        std::lock_guard lock(mutex_);  // no frame is held any more: release() must not wait for one
+        busy_ = false;
+        pending_ = {};
+        stopping_ = true;
+        idle_.notify_all();
+    }
+    if (onFailure_) onFailure_("the display stopped: " + escaped);
+}
+
+void DisplayPipeline::loop() {
     while (true) {
         ingest::FrameRef frame;
         std::vector<int> rfChannels;
@@ -145,19 +180,9 @@ void DisplayPipeline::run() {
         imagerNs_.fetch_add(steadyNs() - imagingStart, std::memory_order_relaxed);
         imaged_.fetch_add(1, std::memory_order_relaxed);
         if (envelope) {
-            const auto db = beamform::logCompress(envelope->rowMajor(), imaging_.dynamicRangeDb, imaging_.gainDb);
-            image = std::make_shared<DisplayFrame>();
-            image->frameId = frameId;
-            image->rows = static_cast<int>(grid.z.size());
-            image->columns = static_cast<int>(grid.x.size());
-            image->cmPerPixelX = cmX;
-            image->cmPerPixelY = cmZ;
-            image->pixels.reserve(db.size());
-            for (float v : db) {
-                image->pixels.push_back(static_cast<std::uint8_t>(std::lround(std::clamp((v + imaging_.dynamicRangeDb) / imaging_.dynamicRangeDb, 0.0, 1.0) * 255)));
-            }
-        } else {
-            log::warn(logCategory(), "frame {} not imaged: {}", frameId, envelope.error().message());
+            image = this->image(*envelope, frameId);
+        } else if (imagingFailures_.fetch_add(1, std::memory_order_relaxed) == 0 && onFailure_) {  // counted; said once
+            onFailure_(fmt::format("frame {} not imaged: {} (later failures are counted, not reported)", frameId, envelope.error().message()));
         }
         std::lock_guard lock(mutex_);
         busy_ = false;

@@ -4,20 +4,24 @@
 // into its working buffer; CUDA: copied to the device from the ring), lets the ring slots go,
 // takes the envelope, log-compresses to 8 bits and publishes the image (latest-value mailbox)
 // and appends it to the cine; the RF traces of selected channels go to their own mailbox. Frames are published
-// in increasing frame-id order, never twice. Frozen: frames are let go unprocessed.
+// in increasing frame-id order, never twice. Frozen: frames are let go unprocessed. A frame the
+// imager cannot image is counted (imagingFailures), not logged; the first failure and anything
+// escaping the thread go to the failure handler.
 // Thread contract: onFrame on the ingest thread; the rest from any thread.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
+#include <string>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include "latest_value.h"
-#include "sonolink/engine/engine.h"
+#include "sonolink/engine/engine_backends.h"
 #include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/latency_histogram.h"
 
@@ -25,7 +29,9 @@ namespace sonolink::engine {
 
 class DisplayPipeline final : public ingest::FrameSink {
 public:
-    DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames, std::unique_ptr<FrameImager> imager);
+    using FailureHandler = std::function<void(const std::string& what)>;  // on the bf thread
+    DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames, std::unique_ptr<FrameImager> imager,
+                    FailureHandler onFailure = {});
     ~DisplayPipeline() override;
 
     void onFrame(const ingest::FrameRef& frame) noexcept override;
@@ -47,15 +53,19 @@ public:
     // Seconds the imager has spent on frames, and how many frames, since the start.
     [[nodiscard]] double imagerSeconds() const noexcept { return static_cast<double>(imagerNs_.load()) / 1e9; }
     [[nodiscard]] std::uint64_t imagedFrames() const noexcept { return imaged_.load(); }
+    [[nodiscard]] std::uint64_t imagingFailures() const noexcept { return imagingFailures_.load(); }
 
 private:
     void run();
+    void loop();
+    [[nodiscard]] std::shared_ptr<DisplayFrame> image(const beamform::BeamformedImage& envelope, std::uint32_t frameId) const;
     [[nodiscard]] std::shared_ptr<RfLines> rfLines(const ingest::Frame& frame, const std::vector<int>& channels) const;
 
     record::UffChannelData geometry_;  // probe and waves (no samples)
     ImagingSetup imaging_;
     std::size_t cineFrames_;
     std::unique_ptr<FrameImager> imager_;
+    FailureHandler onFailure_;
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;
@@ -75,6 +85,7 @@ private:
     std::atomic<std::uint64_t> skipped_{0};
     std::atomic<std::uint64_t> imagerNs_{0};
     std::atomic<std::uint64_t> imaged_{0};
+    std::atomic<std::uint64_t> imagingFailures_{0};
     ingest::LatencyHistogram latency_;
     std::thread thread_;
 };

@@ -7,7 +7,8 @@
 
 namespace sonolink::engine {
 
-WorkQueue::WorkQueue(std::string name) : name_(std::move(name)), thread_([this] { run(); }) {}
+WorkQueue::WorkQueue(std::string name, FailureHandler onFailure)
+    : name_(std::move(name)), onFailure_(std::move(onFailure)), thread_([this] { run(); }) {}
 
 WorkQueue::~WorkQueue() { stop(); }
 
@@ -57,12 +58,24 @@ void WorkQueue::run() {
             work = std::move(due_.front());
             due_.pop_front();
         }
+        std::string escaped;
         try {
             work();
         } catch (const std::exception& e) {
-            static auto& category = log::category("engine");
-            log::error(category, "{} thread: {}", name_, e.what());
+            escaped = *e.what() ? e.what() : "a std::exception without a message";
+        } catch (...) {
+            escaped = "an exception that is not a std::exception";
         }
+        if (escaped.empty()) continue;
+        if (onFailure_) {
+            try {
+                onFailure_(escaped);
+                continue;
+            } catch (...) {
+            }
+        }
+        static auto& category = log::category("engine");
+        log::error(category, "{} thread: {}", name_, escaped);
     }
 }
 

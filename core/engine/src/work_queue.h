@@ -1,7 +1,8 @@
 // WorkQueue: a named thread that runs posted work in order; postAfter() runs work once its delay
 // has passed (between other work, never blocking it), which is how a job waits without holding
 // the thread. stop() (or destruction) runs what is already due, drops delayed work and joins the
-// thread; posts after it are ignored.
+// thread; posts after it are ignored. Work that throws is reported to the failure handler (what
+// escaped it, in words) and the queue goes on.
 // Thread contract: post() and postAfter() from any thread; the work runs on the queue's thread.
 #pragma once
 
@@ -18,7 +19,8 @@ namespace sonolink::engine {
 
 class WorkQueue {
 public:
-    explicit WorkQueue(std::string name);
+    using FailureHandler = std::function<void(const std::string& what)>;  // on the queue's thread
+    explicit WorkQueue(std::string name, FailureHandler onFailure = {});
     ~WorkQueue();
     WorkQueue(const WorkQueue&) = delete;
     WorkQueue& operator=(const WorkQueue&) = delete;
@@ -32,6 +34,7 @@ private:
     void run();
 
     std::string name_;
+    FailureHandler onFailure_;
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<std::function<void()>> due_;

@@ -30,7 +30,9 @@ Result<std::unique_ptr<StreamSession>> StreamSession::open(transport::Link& link
             options.ingest.maxBlocksPerFrame = ack->blocksPerFrame;
             auto ingest = IngestEngine::create(link, options.ingest);
             if (!ingest) return fail(std::move(ingest.error()));
-            return std::unique_ptr<StreamSession>(new StreamSession(link, std::move(*info), *ack, std::move(*ingest)));
+            auto session = std::unique_ptr<StreamSession>(new StreamSession(link, std::move(*info), *ack, std::move(*ingest)));
+            session->onFrontEndError_ = std::move(options.onFrontEndError);
+            return session;
         }
         // Status heartbeats may come first; anything else waits for the session.
     }
@@ -81,6 +83,7 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                 ++summary_.triggers;
             } else if (const auto* error = std::get_if<transport::ErrorReport>(&**message)) {
                 log::warn(sessionLog(), "front end reports error {}: {}", error->code, error->text);
+                if (onFrontEndError_) onFrontEndError_(*error);
             }
         }
         if (progress && now - lastProgress >= std::chrono::milliseconds(200)) {

@@ -18,20 +18,33 @@ Recorder::Recorder(std::unique_ptr<UffStreamWriter> writer, RecorderOptions opti
 Recorder::~Recorder() { (void)stop(); }
 
 void Recorder::onFrame(const ingest::FrameRef& frame) noexcept {
-    std::lock_guard lock(mutex_);
-    if (error_ || stopping_) {
-        ++refused_;
-        return;
-    }
-    if (queue_.size() >= options_.queueFrames) {
+    std::optional<Error> fellBehind;
+    {
+        std::lock_guard lock(mutex_);
+        if (error_ || stopping_) {
+            ++refused_;
+            return;
+        }
+        if (queue_.size() < options_.queueFrames) {
+            queue_.push_back(frame);  // holds the frame's ring slots until written
+            wake_.notify_one();
+            return;
+        }
         error_ = Error(ErrorCode::ResourceExhausted,
                        fmt::format("the recorder fell behind: {} frames were waiting for the disk; recording stopped before frame {} "
                                    "(nothing after it is recorded)", queue_.size(), frame->frameId()));
         ++refused_;
-        return;
+        fellBehind = error_;
     }
-    queue_.push_back(frame);  // holds the frame's ring slots until written
-    wake_.notify_one();
+    failed(*fellBehind);
+}
+
+void Recorder::failed(const Error& error) {
+    if (!options_.onFailure) return;
+    try {
+        options_.onFailure(error);
+    } catch (...) {  // a callback's failure must not end the ingest or rec thread
+    }
 }
 
 Status Recorder::write(const ingest::Frame& frame) {
@@ -44,7 +57,7 @@ Status Recorder::write(const ingest::Frame& frame) {
         }
     }
     if (options_.simulatedWriteLatency.count() > 0) std::this_thread::sleep_for(options_.simulatedWriteLatency);
-    return {};
+    return writer_->endFrame();  // on disk now: a failure shows at once, and what is written stays readable
 }
 
 void Recorder::run() {
@@ -59,18 +72,31 @@ void Recorder::run() {
             queue_.pop_front();
             writing_ = true;
         }
-        auto written = write(*frame);
-        frame = {};  // the ring slots go back
-        std::lock_guard lock(mutex_);
-        if (!written) {
-            if (!error_) error_ = written.error();
-            for (auto& waiting : queue_) (void)waiting, ++refused_;
-            queue_.clear();
-        } else {
-            ++recorded_;
+        Status written;
+        try {
+            written = write(*frame);
+        } catch (const std::exception& e) {
+            written = fail(ErrorCode::Internal, fmt::format("recording: {}", e.what()));
         }
-        writing_ = false;
-        if (queue_.empty()) idle_.notify_all();
+        std::uint64_t bytes = 0;
+        for (std::uint16_t b = 0; b < frame->blockCount(); ++b) bytes += frame->block(b).payload.size();
+        frame = {};  // the ring slots go back
+        std::optional<Error> failure;
+        {
+            std::lock_guard lock(mutex_);
+            if (!written) {
+                if (!error_) failure = error_ = written.error();
+                for (auto& waiting : queue_) (void)waiting, ++refused_;
+                ++refused_;  // the frame that failed
+                queue_.clear();
+            } else {
+                ++recorded_;
+                bytes_ += bytes;
+            }
+            writing_ = false;
+            if (queue_.empty()) idle_.notify_all();
+        }
+        if (failure) failed(*failure);
     }
 }
 

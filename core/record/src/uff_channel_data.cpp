@@ -2,6 +2,11 @@
 #include "sonolink/record/uff_stream_writer.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <vector>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -363,14 +368,40 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
 
 // ---- UffStreamWriter
 
+constexpr std::size_t kReserveBytes = 4 << 20;  // room to close a recording on a full disk
+
 struct UffStreamWriter::State {
     std::string path;
+    std::string reservePath;
     UffChannelData metadata;
     Handle file{-1, H5Fclose};
     Handle group{-1, H5Gclose};
     Handle data{-1, H5Dclose};
-    int frames = 0;
+    int frames = 0;          // in the data set (the last one may be partly written)
+    int wholeFrames = 0;     // written whole
+    bool broken = false;     // a write or flush failed
+    std::chrono::steady_clock::time_point lastFlush = std::chrono::steady_clock::now();
 };
+
+namespace {
+
+// A file of real blocks (not a sparse hole), so that deleting it really frees room.
+Status writeReserve(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return fail(ErrorCode::Unavailable, fmt::format("cannot create {}: {}", path, std::strerror(errno)));
+    std::vector<char> zeros(64 << 10, 0);
+    bool ok = true;
+    for (std::size_t written = 0; ok && written < kReserveBytes; written += zeros.size()) ok = std::fwrite(zeros.data(), 1, zeros.size(), f) == zeros.size();
+    ok = std::fflush(f) == 0 && ok;
+    std::fclose(f);
+    if (!ok) {
+        std::remove(path.c_str());
+        return fail(ErrorCode::ResourceExhausted, fmt::format("no room to record beside {}: the disk is full", path));
+    }
+    return {};
+}
+
+}  // namespace
 
 Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const UffChannelData& metadata, const std::string& group) {
     quietHdf5();
@@ -384,6 +415,8 @@ Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::stri
     state->metadata = metadata;
     state->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
     if (!state->file.ok()) return fail(ErrorCode::Unavailable, fmt::format("cannot create recording {} (directory missing, no permission?)", path));
+    state->reservePath = path + ".reserve";
+    if (auto ok = writeReserve(state->reservePath); !ok) return fail(std::move(ok.error()));
     state->group = Handle(H5Gcreate2(state->file.get(), group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     if (!state->group.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
     if (auto ok = writeUffMetadata(state->group.get(), metadata, path + group); !ok) return fail(std::move(ok.error()));
@@ -403,14 +436,32 @@ UffStreamWriter::UffStreamWriter(std::unique_ptr<State> state) : state_(std::mov
 
 UffStreamWriter::~UffStreamWriter() { (void)close(); }
 
-int UffStreamWriter::frames() const noexcept { return state_->frames; }
+int UffStreamWriter::frames() const noexcept { return state_->wholeFrames; }
 
 Status UffStreamWriter::beginFrame() {
     auto& s = *state_;
     const hsize_t dims[4] = {static_cast<hsize_t>(s.frames + 1), static_cast<hsize_t>(s.metadata.waves),
                              static_cast<hsize_t>(s.metadata.channels), static_cast<hsize_t>(s.metadata.samples)};
-    if (H5Dset_extent(s.data.get(), dims) < 0) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot grow the data set (disk full?)", s.path));
+    if (H5Dset_extent(s.data.get(), dims) < 0) {
+        s.broken = true;
+        return fail(ErrorCode::DataLoss, fmt::format("{}: cannot grow the data set (disk full?)", s.path));
+    }
     ++s.frames;
+    return {};
+}
+
+Status UffStreamWriter::endFrame() {
+    auto& s = *state_;
+    if (s.broken || s.frames == s.wholeFrames) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: no frame to end", s.path));
+    s.wholeFrames = s.frames;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - s.lastFlush < std::chrono::milliseconds(100)) return {};
+    s.lastFlush = now;
+    if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0) {
+        s.broken = true;
+        return fail(ErrorCode::DataLoss, fmt::format("{}: writing to the disk failed after frame {}: {}", s.path, s.wholeFrames - 1,
+                                                     errno == ENOSPC ? "the disk is full" : std::strerror(errno)));
+    }
     return {};
 }
 
@@ -429,7 +480,9 @@ Status UffStreamWriter::writeBlock(int wave, int firstChannel, int channelCount,
     Handle memorySpace(H5Screate_simple(4, count, nullptr), H5Sclose);
     // The payload is little-endian int16, as the file type: no conversion, written as it is.
     if (H5Dwrite(s.data.get(), H5T_STD_I16LE, memorySpace.get(), fileSpace.get(), H5P_DEFAULT, payload.data()) < 0) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: writing frame {} failed (disk full?)", s.path, s.frames - 1));
+        s.broken = true;
+        return fail(ErrorCode::DataLoss, fmt::format("{}: writing frame {} failed: {}", s.path, s.frames - 1,
+                                                     errno == ENOSPC ? "the disk is full" : "(disk full?)"));
     }
     return {};
 }
@@ -437,11 +490,19 @@ Status UffStreamWriter::writeBlock(int wave, int firstChannel, int channelCount,
 Status UffStreamWriter::close() {
     auto& s = *state_;
     if (!s.file.ok()) return {};
-    if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0) return fail(ErrorCode::DataLoss, fmt::format("{}: flush failed (disk full?)", s.path));
+    std::remove(s.reservePath.c_str());  // its room is what closing needs when the disk is full
+    Status closed;
+    if (s.frames != s.wholeFrames) {  // a frame begun and never ended: not kept
+        const hsize_t dims[4] = {static_cast<hsize_t>(s.wholeFrames), static_cast<hsize_t>(s.metadata.waves),
+                                 static_cast<hsize_t>(s.metadata.channels), static_cast<hsize_t>(s.metadata.samples)};
+        if (H5Dset_extent(s.data.get(), dims) < 0) closed = fail(ErrorCode::DataLoss, fmt::format("{}: cannot drop the partial frame", s.path));
+        s.frames = s.wholeFrames;
+    }
+    if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0 && closed) closed = fail(ErrorCode::DataLoss, fmt::format("{}: flush failed (disk full?)", s.path));
     s.data = Handle(-1, H5Dclose);
     s.group = Handle(-1, H5Gclose);
     s.file = Handle(-1, H5Fclose);
-    return {};
+    return closed;
 }
 
 }  // namespace sonolink::record

@@ -8,7 +8,7 @@
 
 #include "sonolink/app/link_factory.h"
 #include "sonolink/config/app_config.h"
-#include "sonolink/engine/engine.h"
+#include "sonolink/engine/engine_backends.h"
 
 namespace sonolink::app {
 

@@ -58,6 +58,17 @@ struct TransferAttempt {
 [[nodiscard]] std::vector<AuditEvent> transferEvents(const std::string& localAeTitle, const PacsNode& node,
                                                      const std::vector<TransferAttempt>& attempts);
 
+// One object written to a file or medium: it, and why not if it was not written.
+struct ExportAttempt {
+    ObjectInfo object;             // read before the export (the patient whose data it is)
+    std::optional<Error> error;
+    bool deidentified = false;
+};
+// The 110106 messages for objects exported to destination: one per patient and study; a
+// failure of any of them makes that message's outcome a serious failure, with the reason.
+[[nodiscard]] std::vector<AuditEvent> exportEvents(const std::string& localAeTitle, const std::string& destination,
+                                                   const std::vector<ExportAttempt>& attempts);
+
 class AuditTrail {
 public:
     explicit AuditTrail(AuditSettings settings);

@@ -104,6 +104,8 @@ public:
     [[nodiscard]] Result<std::size_t> forgetSettledBefore(std::int64_t cutoffMs);
     // The earliest time anything of node is due (sending or a commitment request), if any.
     [[nodiscard]] std::optional<std::int64_t> nextDueMs(const std::string& node) const;
+    // Grows with every change of any item (a cheap "has anything changed" for viewers).
+    [[nodiscard]] std::uint64_t version() const noexcept;
     // True when nothing is queued, sending, or awaiting a commitment report.
     [[nodiscard]] bool settled() const;
 

@@ -1,9 +1,8 @@
 // StreamSession: one acquisition session on a link, from the host's side: accept the front
 // end, advertise the ring, configure it (ConfigureAck sizes frame assembly), start, and run
 // ingest while watching the control plane (status heartbeats, triggers, errors, a lost peer)
-// until the front end has sent its frame limit or the caller stops it. The engine (later)
-// splits this over its ctl and rx threads; today one thread runs it.
-// Thread contract: one thread; ingest().stats() may be read from others.
+// until the front end has sent its frame limit or the caller stops it. The engine runs it whole
+// on its rx thread. Thread contract: one thread; ingest().stats() may be read from others.
 #pragma once
 
 #include <atomic>
@@ -23,6 +22,8 @@ struct SessionOptions {
     std::chrono::milliseconds acceptTimeout{10'000};
     std::chrono::milliseconds replyTimeout{10'000};  // Configure -> ConfigureAck (pre-generation)
     IngestOptions ingest;                             // maxBlocksPerFrame comes from the front end
+    // The front end's own error reports while streaming (on the session's thread; copy and return).
+    std::function<void(const transport::ErrorReport&)> onFrontEndError;
 };
 
 struct SessionSummary {
@@ -56,6 +57,7 @@ private:
     transport::ConfigureAck ack_;
     std::unique_ptr<IngestEngine> ingest_;
     SessionSummary summary_;
+    std::function<void(const transport::ErrorReport&)> onFrontEndError_;
 };
 
 }  // namespace sonolink::ingest

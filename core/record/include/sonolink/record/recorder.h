@@ -2,7 +2,8 @@
 // onFrame (the ingest thread) only queues the frame's reference, so the ring slots stay held
 // while the `rec` thread writes the blocks straight from them (UffStreamWriter) and then lets
 // go. If the writer falls behind by the queue's depth, or a write fails (disk full), recording
-// stops with that error, and every later frame is counted as refused: never a silent gap.
+// stops with that error, and every later frame is counted as refused: never a silent gap; the
+// failure is reported at once (onFailure), and the frames written before it stay readable.
 // Thread contract: onFrame on the ingest thread; drain(), stop() and the counters from one other thread.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -24,6 +26,9 @@ namespace sonolink::record {
 struct RecorderOptions {
     std::size_t queueFrames = 16;                       // frames that may wait for the disk
     std::chrono::microseconds simulatedWriteLatency{0};  // tests: a disk this much slower per frame
+    // Called once when recording fails (on the rec or the ingest thread, no recorder lock held):
+    // copy and return.
+    std::function<void(const Error&)> onFailure;
 };
 
 class Recorder final : public ingest::FrameSink {
@@ -41,11 +46,13 @@ public:
 
     [[nodiscard]] std::uint64_t framesRecorded() const noexcept { return recorded_.load(); }
     [[nodiscard]] std::uint64_t framesRefused() const noexcept { return refused_.load(); }
+    [[nodiscard]] std::uint64_t bytesWritten() const noexcept { return bytes_.load(); }
 
 private:
     Recorder(std::unique_ptr<UffStreamWriter> writer, RecorderOptions options);
     void run();
     Status write(const ingest::Frame& frame);
+    void failed(const Error& error);  // no lock held
 
     std::unique_ptr<UffStreamWriter> writer_;
     RecorderOptions options_;
@@ -58,6 +65,7 @@ private:
     std::optional<Error> error_;
     std::atomic<std::uint64_t> recorded_{0};
     std::atomic<std::uint64_t> refused_{0};
+    std::atomic<std::uint64_t> bytes_{0};
     std::thread thread_;
 };
 

@@ -1,8 +1,10 @@
 // UffStreamWriter: writes a UFF channel_data group frame by frame while acquiring: the
 // metadata first, then an extendible int16 data set (frames x waves x channels x samples,
 // chunked one wave-channel-block per chunk) that grows by one frame at a time; each block is
-// written straight from the front end's little-endian payload (no copy on this side).
-// Thread contract: one thread (the recorder's).
+// written straight from the front end's little-endian payload (no copy on this side). What is
+// written reaches the disk within 100 ms (endFrame), so a full disk shows at once; a reserve file
+// beside the recording keeps room to close it: after a failure, close() frees the reserve and
+// keeps the frames written whole before it, readable. Thread contract: one thread (the recorder's).
 #pragma once
 
 #include <cstdint>
@@ -24,11 +26,14 @@ public:
     UffStreamWriter& operator=(const UffStreamWriter&) = delete;
 
     [[nodiscard]] Status beginFrame();  // adds a frame of zeros
+    [[nodiscard]] Status endFrame();    // the frame is whole; flushed to the disk every 100 ms
     // int16 little-endian samples, [channel][sample], for one wave of the current frame.
     [[nodiscard]] Status writeBlock(int wave, int firstChannel, int channelCount, int firstSample, int sampleCount,
                                     std::span<const std::byte> payload);
-    [[nodiscard]] Status close();       // flushes; also done by the destructor
-    [[nodiscard]] int frames() const noexcept;
+    // Flushes and closes (also done by the destructor); after a failed write or flush, keeps only
+    // the frames that were written whole.
+    [[nodiscard]] Status close();
+    [[nodiscard]] int frames() const noexcept;  // written whole
 
 private:
     struct State;

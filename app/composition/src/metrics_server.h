@@ -12,7 +12,7 @@
 
 #include "sonolink/util/result.h"
 
-namespace sonolink::engine {
+namespace sonolink::app {
 
 class MetricsServer {
 public:
@@ -34,4 +34,4 @@ private:
     std::thread thread_;
 };
 
-}  // namespace sonolink::engine
+}  // namespace sonolink::app

@@ -13,7 +13,7 @@
 
 #include "sonolink/util/thread_affinity.h"
 
-namespace sonolink::engine {
+namespace sonolink::app {
 
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(int port, Render render) {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -58,7 +58,12 @@ void MetricsServer::run() {
         const std::string_view line(request, n > 0 ? static_cast<std::size_t>(n) : 0);
         std::string body, status = "200 OK", type = "text/plain; version=0.0.4; charset=utf-8";
         if (line.starts_with("GET /metrics ") || line.starts_with("GET /metrics?")) {
-            body = render_();
+            try {  // a scrape that fails is a 500 for that scrape, never the end of the thread
+                body = render_();
+            } catch (const std::exception& e) {
+                status = "500 Internal Server Error";
+                body = std::string("rendering the metrics failed: ") + e.what() + "\n";
+            }
         } else {
             status = "404 Not Found";
             body = "SonoLink serves /metrics only\n";
@@ -74,4 +79,4 @@ void MetricsServer::run() {
     }
 }
 
-}  // namespace sonolink::engine
+}  // namespace sonolink::app

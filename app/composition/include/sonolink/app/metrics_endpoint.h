@@ -1,0 +1,38 @@
+// MetricsEndpoint: the engine's statistics and PACS queue in Prometheus text format on
+// http://127.0.0.1:<port>/metrics, for a lab's monitoring: a client of the facade like the GUI,
+// reading stats() and dicomQueue() on each scrape (which disturbs no other reader). Loopback only.
+// Thread contract: start/destroy from one thread; destroy it before the engine it reads.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sonolink/config/app_config.h"
+#include "sonolink/engine/engine.h"
+
+namespace sonolink::app {
+
+class MetricsServer;
+
+// The text /metrics serves for these statistics and queue items.
+[[nodiscard]] std::string prometheusText(const engine::EngineStats& stats, const std::vector<engine::QueueItem>& queue, bool queueConfigured);
+
+class MetricsEndpoint {
+public:
+    // Binds 127.0.0.1:port (0: any free port); FailedPrecondition naming the port if it cannot.
+    [[nodiscard]] static Result<std::unique_ptr<MetricsEndpoint>> start(const engine::Engine& engine, int port, bool queueConfigured);
+    ~MetricsEndpoint();
+    MetricsEndpoint(const MetricsEndpoint&) = delete;
+    MetricsEndpoint& operator=(const MetricsEndpoint&) = delete;
+    [[nodiscard]] int port() const noexcept;
+
+private:
+    explicit MetricsEndpoint(std::unique_ptr<MetricsServer> server);
+    std::unique_ptr<MetricsServer> server_;
+};
+
+// The endpoint the configuration asks for (metrics.prometheus_port), or null when it is off.
+[[nodiscard]] Result<std::unique_ptr<MetricsEndpoint>> startMetrics(const config::AppConfig& config, const engine::Engine& engine);
+
+}  // namespace sonolink::app

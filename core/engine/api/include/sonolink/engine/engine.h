@@ -1,0 +1,107 @@
+// Engine: the one API the GUI and the CLI use. It brings the link up (Connecting, SelfTest,
+// Ready), streams (Streaming), freezes the display for review (Frozen), reports failures (Error,
+// with the reason) and reconnects; records on demand; publishes the latest B-mode image and RF
+// traces (mailboxes the GUI pulls at its own rate) and a cine of the last N images; runs DICOM
+// export jobs and the PACS queue. Built by the composition root (engine_backends.h), never here.
+// Thread contract: every method is thread-safe and returns at once; commands are queued to the
+// engine's `ctl` thread and their results come back as events. Sinks run on engine threads (ctl,
+// jobs) one event at a time: copy and return, never block, never destroy the Engine from a sink.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sonolink/engine/display_products.h"
+#include "sonolink/engine/engine_stats.h"
+#include "sonolink/engine/engine_types.h"
+#include "sonolink/engine/queue_item.h"
+#include "sonolink/util/result.h"
+
+namespace sonolink::engine {
+
+// A cine exported as a DICOM US Multi-frame object, optionally queued for a PACS node.
+struct CineExportRequest {
+    std::string file;
+    Patient patient;
+    std::string node;                 // empty: not queued
+    double frameTimeMs = 0;           // 0: from the frames' timing
+};
+
+namespace detail {
+class EventHub;
+}
+class Subscription;
+struct EngineConfig;
+struct Backends;
+
+class Engine {
+public:
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    void connect();          // Idle or Error -> Connecting -> SelfTest -> Ready
+    void startStreaming();   // Ready or Frozen -> Streaming
+    void freeze();           // Streaming -> Frozen: the image and the cine stop; the link streams on
+    void stopStreaming();    // Streaming or Frozen -> Ready (the front end is stopped and brought up again)
+    void disconnect();       // -> Idle
+    // Every frame, losslessly, until stopRecording() or a failure (RecordingChanged events).
+    void startRecording(std::string path);
+    void stopRecording();
+
+    // Channels whose RF traces latestRf() shows (out-of-range ones are ignored); none by default.
+    void setRfChannels(std::vector<int> channels);
+
+    // A cine export job: the cine as it is now, written, then (request.node) queued and followed
+    // until the PACS has it. cancel() stops it between steps and withdraws its queue item (one
+    // being sent once the attempt ends, if it failed); one already at the PACS stays (the job says
+    // so). Jobs never wait on one another.
+    [[nodiscard]] JobId exportCine(CineExportRequest request);
+    void cancel(JobId job);
+    // A user's decisions on PACS queue items: send a failed one again; take a queued one out.
+    // Refusals come back as EngineError events (origin Command).
+    void retryQueueItem(std::string id);
+    void withdrawQueueItem(std::string id);
+
+    using EventSink = std::function<void(const EngineEvent&)>;
+    [[nodiscard]] Subscription subscribe(EventSink sink);
+
+    [[nodiscard]] EngineState state() const;
+    [[nodiscard]] std::shared_ptr<const DisplayFrame> latestFrame() const;
+    [[nodiscard]] std::vector<std::shared_ptr<const DisplayFrame>> cine() const;  // oldest first
+    [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const;
+    // Cumulative counters with their time: any number of readers, none disturbing another.
+    [[nodiscard]] EngineStats stats() const;
+    // The PACS queue, item by item (empty when DICOM is off).
+    [[nodiscard]] std::vector<QueueItem> dicomQueue() const;
+
+private:
+    struct Impl;
+    friend Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backends);
+    explicit Engine(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+    std::shared_ptr<Impl> impl_;
+};
+
+// Ends a subscription when destroyed: from another thread it waits for a running call of the
+// sink, which is then never called again; from inside a sink (its own or another) it returns at
+// once and the dropped sink hears no further event.
+class Subscription {
+public:
+    Subscription() = default;
+    Subscription(std::weak_ptr<detail::EventHub> hub, std::uint64_t id) : hub_(std::move(hub)), id_(id) {}
+    Subscription(Subscription&& other) noexcept : hub_(std::move(other.hub_)), id_(std::exchange(other.id_, 0)) {}
+    Subscription& operator=(Subscription&& other) noexcept;
+    Subscription(const Subscription&) = delete;
+    Subscription& operator=(const Subscription&) = delete;
+    ~Subscription();
+
+private:
+    std::weak_ptr<detail::EventHub> hub_;
+    std::uint64_t id_ = 0;
+};
+
+}  // namespace sonolink::engine

@@ -1,0 +1,66 @@
+// The engine's statistics as the facade shows them: cumulative counters and times with the
+// moment they were read, so any number of readers may poll at any rate without disturbing one
+// another (stats() keeps no state between calls); rates() turns two snapshots into rates.
+// Thread contract: plain values and a pure function.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sonolink/engine/engine_types.h"
+#include "sonolink/util/thread_cpu.h"
+
+namespace sonolink::engine {
+
+// The front end's health, from its status reports and error reports (the last session's).
+struct FrontEndHealth {
+    std::string state;                  // "idle", "streaming", ... ("" before the first report)
+    std::uint64_t framesAcquired = 0;   // its own count
+    std::uint64_t framesDropped = 0;    // whole frames it dropped for want of a credit
+    double temperatureC = 0;
+    std::uint64_t errorReports = 0;     // error reports it sent (all sessions)
+    std::string lastError;              // the last one's text
+};
+
+struct EngineStats {
+    std::uint64_t steadyNs = 0;          // steady clock when read
+    EngineState state = EngineState::Idle;
+    std::uint64_t framesDelivered = 0;   // by ingest, intact
+    std::uint64_t framesIncomplete = 0;
+    std::uint64_t framesMissing = 0;
+    std::uint64_t framesDroppedNoBuffer = 0;
+    std::uint64_t crcErrors = 0;
+    std::uint64_t headerErrors = 0;
+    std::uint64_t bytes = 0;
+    double streamingSeconds = 0;         // time spent streaming, all sessions
+    std::uint64_t framesDisplayed = 0;   // beamformed and published
+    std::uint64_t displaySkipped = 0;    // replaced by a newer frame before the beamformer took them (lossy by design)
+    std::uint64_t framesRecorded = 0;
+    std::uint64_t framesRecordRefused = 0;
+    bool recording = false;
+    double displayFps = 0;               // averages over streamingSeconds
+    double throughputGbps = 0;
+    double latencyP50Us = 0;             // last block written -> display product ready
+    double latencyP99Us = 0;
+    std::uint64_t sessions = 0;          // link sessions (reconnects add one)
+    std::vector<ThreadCpuTime> threads;  // CPU seconds per named thread since it started
+    std::string imager;                  // "CPU" or "GPU": who beamforms the display
+    double imagerSeconds = 0;            // time the imager has spent on frames
+    std::uint64_t imagedFrames = 0;
+    double imagerMsPerFrame = 0;         // mean time to image one frame
+    FrontEndHealth frontEnd;
+};
+
+// What happened between two snapshots of the same engine (earlier first).
+struct EngineRates {
+    double seconds = 0;
+    double deliveredFps = 0;
+    double displayedFps = 0;
+    double throughputGbps = 0;
+    double imagerBusyPercent = 0;        // share of wall time the imager spent on frames
+    std::vector<ThreadCpuUse> threads;   // share of one core per named thread
+};
+[[nodiscard]] EngineRates rates(const EngineStats& earlier, const EngineStats& later);
+
+}  // namespace sonolink::engine

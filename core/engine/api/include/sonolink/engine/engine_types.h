@@ -1,0 +1,96 @@
+// The engine facade's states and events: the state machine's states and changes, jobs, errors
+// (with their origin, severity, context chain and details), recording, the PACS queue, the
+// front end's own reports and run-time settings applied or refused. Plain values only, so the
+// GUI, the CLI and a later out-of-process engine can hold them.
+// Thread contract: plain values, copy freely.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "sonolink/util/error.h"
+
+namespace sonolink::engine {
+
+// Idle -> Connecting -> SelfTest -> Ready -> Streaming <-> Frozen; any -> Error (with the
+// reason); Error -> Connecting (reconnect); Ready/Streaming/Frozen/Error -> Idle (disconnect).
+enum class EngineState { Idle, Connecting, SelfTest, Ready, Streaming, Frozen, Error };
+std::string_view toString(EngineState state);
+
+struct StateChanged {
+    EngineState from = EngineState::Idle;
+    EngineState to = EngineState::Idle;
+    std::string reason;
+};
+
+using JobId = std::uint64_t;
+enum class JobKind { DicomExport };
+std::string_view toString(JobKind kind);
+enum class JobStatus { Running, Done, Failed, Cancelled };
+std::string_view toString(JobStatus status);
+
+struct JobUpdate {
+    JobId id = 0;
+    JobKind kind = JobKind::DicomExport;
+    JobStatus status = JobStatus::Running;
+    double progress = 0;         // 0..1
+    std::string message;         // the result (files written) or what failed
+};
+
+// Where an error came from: a command the user gave (a modal dialog is fit only for these), the
+// link, the front end's own report, the recorder, a PACS node, an export, the imager, or the
+// engine itself (a thread that failed).
+enum class ErrorOrigin { Command, Link, FrontEnd, Recorder, Pacs, Export, Imager, Engine };
+std::string_view toString(ErrorOrigin origin);
+enum class Severity { Warning, Error, Critical };
+std::string_view toString(Severity severity);
+
+struct EngineError {
+    ErrorOrigin origin = ErrorOrigin::Engine;
+    Severity severity = Severity::Error;
+    ErrorCode code = ErrorCode::Internal;
+    std::string message;
+    std::string source;                 // which command, file, PACS node or thread
+    std::vector<std::string> context;   // what was being done, innermost first ("while ...")
+    std::vector<std::string> details;   // independent findings behind it
+    [[nodiscard]] std::string describe() const;  // one line, origin and source first, then details
+};
+
+// Recording: started, its progress about twice a second, stopped (with the totals) or failed
+// (at once, with the reason; the frames written before stay readable).
+enum class RecordingPhase { Started, Progress, Stopped, Failed };
+std::string_view toString(RecordingPhase phase);
+struct RecordingChanged {
+    RecordingPhase phase = RecordingPhase::Started;
+    std::string path;
+    std::uint64_t frames = 0;        // written so far
+    std::uint64_t bytes = 0;         // samples written so far
+    std::uint64_t framesRefused = 0;
+    std::string error;               // Failed (and Stopped after a failure): why
+};
+
+// The PACS queue changed (an item added, sent, failed, committed, withdrawn, retried); read it
+// again with dicomQueue(). version only grows.
+struct QueueChanged {
+    std::uint64_t version = 0;
+};
+
+// The front end reported an error of its own (its code and text, as it sent them).
+struct FrontEndReport {
+    ErrorCode code = ErrorCode::Internal;
+    std::string text;
+};
+
+// A run-time setting applied (from the next frame, or the next connect) or refused with the reason.
+struct SettingsChanged {
+    std::string what;                // "imaging"
+    bool applied = false;
+    std::string reason;              // refused: why; applied: when it takes effect
+};
+
+using EngineEvent = std::variant<StateChanged, JobUpdate, EngineError, RecordingChanged, QueueChanged, FrontEndReport, SettingsChanged>;
+
+}  // namespace sonolink::engine

@@ -1,0 +1,79 @@
+// How the composition root builds the Engine: its configuration (the Configure sent to the front
+// end, the acquisition geometry, the display grid and imaging, the PACS side), the backends it
+// cannot choose itself (the link, the display's imager) and createEngine(). Only app/ includes
+// this header; the GUI sees engine.h alone. Thread contract: plain values; FrameImager is used on
+// the display thread only; makeLink is called on the ctl thread.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "sonolink/beamform/beamform_types.h"
+#include "sonolink/dicom/audit_trail.h"
+#include "sonolink/dicom/store_forwarder.h"
+#include "sonolink/dicom/us_image_writer.h"
+#include "sonolink/engine/engine.h"
+#include "sonolink/ingest/frame.h"
+#include "sonolink/ingest/stream_session.h"
+#include "sonolink/record/uff_channel_data.h"
+#include "sonolink/transport/link.h"
+
+namespace sonolink::engine {
+
+// How frames become images: the acquisition's geometry (from the composition root) and the grid.
+struct ImagingSetup {
+    bool enabled = true;               // false: no display products (link and recording only)
+    beamform::PixelGrid grid;
+    beamform::BeamformParams params;
+    double dynamicRangeDb = 60;
+    double gainDb = 0;
+    unsigned beamformThreads = 0;      // 0: one per hardware thread
+};
+
+// The PACS side: the queue, its nodes and the station's identity. Off when queueDirectory is empty.
+struct DicomSetup {
+    std::string queueDirectory;
+    dicom::RetryPolicy retry;
+    dicom::ForwarderSettings forwarder;
+    std::string uidRoot;               // empty: 2.25 UUID-derived UIDs
+    int listenPort = 11112;            // storage commitment reports
+    dicom::AuditSettings audit;
+    dicom::Equipment equipment;
+};
+
+struct EngineConfig {
+    ingest::SessionOptions session;          // the Configure sent to the front end
+    record::UffChannelData geometry;         // probe, waves, sampling (recordingMetadataFor(configure))
+    ImagingSetup imaging;
+    std::size_t cineFrames = 64;
+    DicomSetup dicom;
+};
+
+// Turns one frame into its envelope image on the display grid: the CPU reference by default;
+// the composition root may hand in another (the CUDA beamformer). Called on the bf thread only.
+class FrameImager {
+public:
+    virtual ~FrameImager() = default;
+    [[nodiscard]] virtual std::string name() const = 0;
+    // Takes the frame's samples in (after this, the frame's ring slots may go).
+    [[nodiscard]] virtual Status load(const ingest::Frame& frame) = 0;
+    // The envelope of the frame last loaded, column-major ([x][z]) on the grid.
+    [[nodiscard]] virtual Result<beamform::BeamformedImage> envelope() = 0;
+};
+
+// A link and whatever must live as long as it (the built-in front end's thread).
+struct LinkHandle {
+    std::unique_ptr<transport::Link> link;
+    std::shared_ptr<void> keepAlive;
+};
+struct Backends {
+    std::function<Result<LinkHandle>()> makeLink;  // called on each (re)connect, on the ctl thread
+    std::unique_ptr<FrameImager> imager;           // null: the CPU reference beamformer
+};
+
+// The engine, its threads started, Idle. InvalidArgument for a configuration it cannot run
+// (no link backend, a bad grid or UID root); the PACS queue's own errors as they are.
+[[nodiscard]] Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backends);
+
+}  // namespace sonolink::engine

@@ -1,0 +1,113 @@
+// Engine::Impl: what the facade's methods share: the state machine and the acquisition's life
+// (ctl thread), the display pipeline, the recording, the PACS side, export jobs, and the
+// statistics. Split over engine.cpp (commands, states, sessions), recording_control.cpp,
+// export_job.cpp and engine_stats.cpp. Thread contract: members say which thread or lock.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "acquisition.h"
+#include "display_pipeline.h"
+#include "event_hub.h"
+#include "recording_tap.h"
+#include "work_queue.h"
+#include "sonolink/dicom/storage_commitment.h"
+#include "sonolink/dicom/store_queue.h"
+#include "sonolink/dicom/uid_generator.h"
+#include "sonolink/engine/engine_backends.h"
+#include "sonolink/util/log.h"
+
+namespace sonolink::engine {
+
+log::Category& engineLog();
+
+struct Engine::Impl : std::enable_shared_from_this<Impl> {
+    EngineConfig config;
+    Backends backends;
+    std::atomic<EngineState> state{EngineState::Idle};
+    std::shared_ptr<detail::EventHub> hub = std::make_shared<detail::EventHub>();
+
+    std::unique_ptr<DisplayPipeline> display;
+    RecordingTap recording;
+    std::unique_ptr<Acquisition> acquisition;  // ctl thread only
+    std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
+    std::atomic<std::uint64_t> sessions{0};
+
+    mutable std::mutex statsMutex;             // the ingest counters (the rx thread takes it per progress report)
+    ingest::IngestStats finished;             // sessions that ended
+    ingest::SessionSummary current;           // the streaming session's last progress
+    std::chrono::nanoseconds finishedElapsed{0};
+    std::uint64_t recordedBefore = 0, refusedBefore = 0;
+    std::uint64_t frontEndErrors = 0;
+    std::string lastFrontEndError;
+
+    // Recording (ctl thread): which one is on, and whether its failure was reported already.
+    std::uint64_t recordingGeneration = 0;
+    bool recordingFailureReported = false;
+    std::string recordingPath;
+    std::optional<Error> lastRecordingError;
+
+    std::unique_ptr<dicom::StoreQueue> queue;
+    std::unique_ptr<dicom::AuditTrail> audit;
+    std::unique_ptr<dicom::StoreForwarder> forwarder;
+    std::unique_ptr<dicom::CommitmentListener> listener;
+    std::optional<dicom::UidGenerator> uids;
+    std::uint64_t queueVersionSeen = 0;        // ctl thread: the last version announced
+
+    std::mutex jobsMutex;
+    std::string frontEndSerial;        // under jobsMutex: of the last session opened
+    std::atomic<bool> closing{false};  // the engine goes: queued items stay queued for the next start
+    std::map<JobId, std::shared_ptr<std::atomic<bool>>> cancels;
+    JobId nextJob = 1;
+
+    // Declared last: destroyed first, so no work runs on the members above once they go.
+    std::unique_ptr<WorkQueue> jobs;
+    std::unique_ptr<WorkQueue> ctl;
+
+    void emit(const EngineEvent& event) { hub->emit(event); }
+    void setState(EngineState to, std::string reason);
+    // An error event: logged once here, with its origin, severity and the Error's context and details.
+    void report(ErrorOrigin origin, Severity severity, const Error& error, std::string source = {});
+    void refuse(std::string command, ErrorCode code, std::string message) {
+        report(ErrorOrigin::Command, Severity::Error, Error(code, std::move(message)), std::move(command));
+    }
+
+    // ctl thread from here on.
+    void openSession();
+    void onOpened(std::uint64_t gen, const Result<std::string>& opened);
+    void onEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended);
+    void closeSession();
+    void watchQueue();
+    Status startPacsSide();  // announces queue changes (QueueChanged), every 100 ms while the engine runs
+
+    // Recording (recording_control.cpp).
+    void startRecording(const std::string& path);
+    void stopRecording();
+    void onRecordingFailed(std::uint64_t gen, const std::string& path, const Error& error);
+    void recordingProgress(std::uint64_t gen);
+    std::optional<RecordingChanged> finishRecording();
+
+    // Export jobs (jobs thread, export_job.cpp): write and queue, then follow the item in short
+    // delayed checks, so that a job waiting on a PACS never holds up the jobs queued after it.
+    void runExport(JobId id, const CineExportRequest& request, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
+                   std::shared_ptr<std::atomic<bool>> cancelled);
+    void followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled);
+    void auditExport(const std::string& file, const std::optional<Error>& failure);
+    void jobUpdate(JobId id, JobStatus status, double progress, std::string message) {
+        emit(JobUpdate{id, JobKind::DicomExport, status, progress, std::move(message)});
+    }
+    void jobFinish(JobId id, JobStatus status, double progress, std::string message) {
+        jobUpdate(id, status, progress, std::move(message));
+        std::lock_guard lock(jobsMutex);
+        cancels.erase(id);
+    }
+
+    [[nodiscard]] EngineStats snapshot() const;  // engine_stats.cpp
+};
+
+}  // namespace sonolink::engine

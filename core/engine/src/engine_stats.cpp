@@ -1,0 +1,75 @@
+// Engine::stats(): one snapshot of cumulative counters and times, read without moving any mark,
+// so any number of readers may poll at their own rates.
+#include <chrono>
+
+#include "engine_impl.h"
+
+namespace sonolink::engine {
+namespace {
+
+std::string_view frontEndStateName(transport::FrontEndState state) {
+    switch (state) {
+        case transport::FrontEndState::Idle: return "idle";
+        case transport::FrontEndState::Configured: return "configured";
+        case transport::FrontEndState::Streaming: return "streaming";
+        case transport::FrontEndState::Stalled: return "stalled";
+    }
+    return "?";
+}
+
+}  // namespace
+
+EngineStats Engine::Impl::snapshot() const {
+    EngineStats s;
+    s.state = state.load();
+    ingest::IngestStats total;
+    std::chrono::nanoseconds elapsed{0};
+    {
+        std::lock_guard lock(statsMutex);
+        s.steadyNs = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+        total = finished;
+        total += current.stats;
+        elapsed = finishedElapsed + current.elapsed;
+        s.framesRecorded = recordedBefore;
+        s.framesRecordRefused = refusedBefore;
+        if (current.frontEnd.framesAcquired > 0 || current.frontEnd.state != transport::FrontEndState::Idle) {
+            s.frontEnd.state = frontEndStateName(current.frontEnd.state);
+            s.frontEnd.framesAcquired = current.frontEnd.framesAcquired;
+            s.frontEnd.framesDropped = current.frontEnd.framesDropped;
+            s.frontEnd.temperatureC = current.frontEnd.temperatureMilliC / 1000.0;
+        }
+        s.frontEnd.errorReports = frontEndErrors;
+        s.frontEnd.lastError = lastFrontEndError;
+        // Read under the lock the rx thread's progress takes, so a reader never sees a display or
+        // recording count ahead of a session's total that ended between two reads.
+        s.framesDisplayed = display->displayed();
+        s.displaySkipped = display->skipped();
+        s.imagerSeconds = display->imagerSeconds();
+        s.imagedFrames = display->imagedFrames();
+        if (auto recorder = recording.current()) {
+            s.recording = true;
+            s.framesRecorded += recorder->framesRecorded();
+            s.framesRecordRefused += recorder->framesRefused();
+        }
+    }
+    s.threads = threadCpuTimes();  // /proc, outside the lock
+    s.imager = display->imagerName();
+    if (s.imagedFrames > 0) s.imagerMsPerFrame = 1e3 * s.imagerSeconds / static_cast<double>(s.imagedFrames);
+    s.framesDelivered = total.framesDelivered;
+    s.framesIncomplete = total.framesIncomplete;
+    s.framesMissing = total.framesMissing;
+    s.framesDroppedNoBuffer = total.framesDroppedNoBuffer;
+    s.crcErrors = total.payloadCrcErrors;
+    s.headerErrors = total.headerErrors;
+    s.bytes = total.bytesOk;
+    s.streamingSeconds = std::chrono::duration<double>(elapsed).count();
+    s.throughputGbps = s.streamingSeconds > 0 ? static_cast<double>(total.bytesOk) * 8 / s.streamingSeconds / 1e9 : 0;
+    s.displayFps = s.streamingSeconds > 0 ? static_cast<double>(s.framesDisplayed) / s.streamingSeconds : 0;
+    const auto latency = display->latency();
+    s.latencyP50Us = latency.percentile(0.5) / 1e3;
+    s.latencyP99Us = latency.percentile(0.99) / 1e3;
+    s.sessions = sessions.load();
+    return s;
+}
+
+}  // namespace sonolink::engine

@@ -1,0 +1,119 @@
+// Cine export jobs (jobs thread): the cine taken when the user asked, written as a DICOM US
+// Multi-frame object, audited (110106, as `dicom export` does), then optionally queued for a PACS
+// node and followed in short delayed checks until it is stored (and committed, where asked).
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "engine_impl.h"
+#include "sonolink/dicom/dicom_time.h"
+#include "sonolink/dicom/pacs_client.h"
+#include "sonolink/dicom/value_rules.h"
+#include "sonolink/util/log.h"
+
+namespace sonolink::engine {
+JobId Engine::exportCine(CineExportRequest request) {
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    JobId id = 0;
+    {
+        std::lock_guard lock(impl_->jobsMutex);
+        id = impl_->nextJob++;
+        impl_->cancels[id] = cancelled;
+    }
+    auto frames = impl_->display->cine();  // what is on screen now, not when the job runs
+    impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), frames = std::move(frames), cancelled] {
+        impl->runExport(id, request, frames, cancelled);
+    });
+    return id;
+}
+
+void Engine::cancel(JobId job) {
+    std::lock_guard lock(impl_->jobsMutex);
+    if (auto it = impl_->cancels.find(job); it != impl_->cancels.end()) it->second->store(true);
+}
+
+void Engine::Impl::auditExport(const std::string& file, const std::optional<Error>& failure) {
+    if (!audit) return;
+    auto object = dicom::inspectObject(file);
+    if (!object) return;  // nothing was written: no patient's data left the station
+    const auto& d = config.dicom;
+    const auto& station = d.forwarder.association.callingAeTitle.empty() ? d.equipment.stationName : d.forwarder.association.callingAeTitle;
+    std::error_code ec;
+    const auto destination = std::filesystem::absolute(std::filesystem::path(file).parent_path(), ec).string();
+    const auto events = dicom::exportEvents(station, destination, {{*object, failure, false}});
+    // An audit failure must not stop the work it audits; it is said without the patient.
+    if (auto ok = audit->record(events); !ok) report(ErrorOrigin::Export, Severity::Warning, ok.error(), "audit trail");
+}
+
+void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
+                             std::shared_ptr<std::atomic<bool>> cancelledByUser) {
+    auto cancelled = [&] { return cancelledByUser->load() || closing.load(); };
+    if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
+    jobUpdate(id, JobStatus::Running, 0, "collecting the cine");
+    if (frames.empty()) return jobFinish(id, JobStatus::Failed, 0, "the cine is empty: stream first");
+    dicom::UsCineObject cine;
+    auto& c = cine.context;
+    c.patient = {request.patient.name, request.patient.id, request.patient.birthDate, request.patient.sex};
+    c.study = {uids->next(), "1", "", "", "", "", ""};
+    c.series = {uids->next(), 1, "ABDOMEN"};
+    c.equipment = config.dicom.equipment;
+    if (c.equipment.deviceSerialNumber.empty()) {
+        std::lock_guard lock(jobsMutex);
+        c.equipment.deviceSerialNumber = dicom::toLongString(frontEndSerial);  // the system's serial is its front end's
+    }
+    c.sopInstanceUid = uids->next();
+    const auto now = dicom::dicomDateTimeNow();
+    c.study.date = c.contentDate = now.date;
+    c.study.time = c.contentTime = now.time;
+    for (const auto& f : frames) {
+        if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
+        cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1});
+    }
+    const double spanMs = frames.size() > 1 ? static_cast<double>(frames.back()->readyNs - frames.front()->readyNs) / 1e6 / static_cast<double>(frames.size() - 1) : 0;
+    cine.frameTimeMs = request.frameTimeMs > 0 ? request.frameTimeMs : spanMs > 0 ? spanMs : 1000.0 / 30;
+    jobUpdate(id, JobStatus::Running, 0.3, fmt::format("writing {} frames", frames.size()));
+    if (auto ok = dicom::writeUsCine(request.file, cine); !ok) {
+        auditExport(request.file, ok.error());
+        return jobFinish(id, JobStatus::Failed, 0.3, ok.error().message());
+    }
+    if (cancelled()) {
+        std::error_code ignored;
+        std::filesystem::remove(request.file, ignored);
+        return jobFinish(id, JobStatus::Cancelled, 0.6, "cancelled");
+    }
+    auditExport(request.file, std::nullopt);
+    if (request.node.empty()) return jobFinish(id, JobStatus::Done, 1, request.file);
+    if (!queue) return jobFinish(id, JobStatus::Failed, 0.6, "no PACS queue is configured");
+    const auto& destinations = config.dicom.forwarder.destinations;
+    const bool commitment = std::any_of(destinations.begin(), destinations.end(), [&](const auto& d) { return d.name == request.node && d.storageCommitment; });
+    auto item = queue->enqueue(request.file, request.node, commitment);
+    if (!item) return jobFinish(id, JobStatus::Failed, 0.6, item.error().message());
+    forwarder->wake();
+    jobUpdate(id, JobStatus::Running, 0.7, fmt::format("queued for {} as item {}", request.node, item->id));
+    followDelivery(id, request.file, item->id, std::move(cancelledByUser));
+}
+
+// Until the PACS has it (and committed it, where asked), it fails, or the user gives up.
+void Engine::Impl::followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled) {
+    if (closing) return;  // not a user's cancel: the item stays queued
+    const auto item = queue->item(itemId);
+    if (!item) return jobFinish(id, JobStatus::Failed, 0.7, fmt::format("item {} is no longer in the queue", itemId));
+    const bool done = item->state == dicom::ItemState::Committed || (item->state == dicom::ItemState::Sent && !item->commitmentRequired);
+    if (done) return jobFinish(id, JobStatus::Done, 1, fmt::format("{} ({} {})", file, item->node, dicom::toString(item->state)));
+    if (item->state == dicom::ItemState::Failed) return jobFinish(id, JobStatus::Failed, 0.7, item->lastError);
+    if (cancelled->load()) {
+        if (queue->withdraw(itemId)) return jobFinish(id, JobStatus::Cancelled, 0.7, fmt::format("cancelled; item {} withdrawn from the queue", itemId));
+        if (item->state == dicom::ItemState::Sent) {  // at the PACS, awaiting its commitment: nothing to take back
+            cancelled->store(false);
+            jobUpdate(id, JobStatus::Running, 0.8, fmt::format("too late to cancel: item {} is already at {}", itemId, item->node));
+        }
+        // Being sent: the cancel waits; a failed attempt puts the item back in the queue and the
+        // next check withdraws it, a successful one ends the job as done.
+    }
+    jobs->postAfter(std::chrono::milliseconds(50), [this, id, file = std::move(file), itemId = std::move(itemId), cancelled = std::move(cancelled)] {
+        followDelivery(id, file, itemId, cancelled);
+    });
+}
+
+}  // namespace sonolink::engine
