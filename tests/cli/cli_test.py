@@ -4,6 +4,7 @@ Run by CTest with SONOLINK_CLI, SONOLINK_DEFAULT_CONFIG and SONOLINK_TEST_DATA s
 import json
 import os
 import subprocess
+import tempfile
 import unittest
 
 CLI = os.environ["SONOLINK_CLI"]
@@ -57,6 +58,28 @@ class ConfigCheckTest(unittest.TestCase):
         result = json.loads(proc.stdout)
         self.assertFalse(result["valid"])
         self.assertEqual(len(result["problems"]), 3)
+
+    def test_uid_roots_the_engine_would_refuse_are_refused_with_file_key_and_reason(self):
+        # The same rule the engine's UID generator applies (core/dicom value rules): 30 characters
+        # at most, and never DCMTK's own root.
+        cases = {"1.2.826.0.1.3680043.10.99999999": "at most 30",  # 31 characters
+                 "1.2.276.0.7230010.3": "DCMTK's own",
+                 "1.2.276.0.7230010.3.7.1": "DCMTK's own"}
+        with tempfile.TemporaryDirectory() as tmp:
+            for root, reason in cases.items():
+                with self.subTest(root=root):
+                    path = os.path.join(tmp, "uid_root.json")
+                    with open(path, "w") as f:
+                        json.dump({"schema_version": 1, "dicom": {"uid_root": root}}, f)
+                    proc = cli("config", "check", path)
+                    self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+                    self.assertIn(f"{path}: /dicom/uid_root: ", proc.stdout)
+                    self.assertIn(reason, proc.stdout)
+            path = os.path.join(tmp, "thirty.json")
+            with open(path, "w") as f:
+                json.dump({"schema_version": 1, "dicom": {"uid_root": "1.2.826.0.1.3680043.10.9999999"}}, f)
+            proc = cli("config", "check", path)
+            self.assertEqual(proc.returncode, 0, proc.stdout)
 
     def test_missing_file(self):
         proc = cli("config", "check", "/nonexistent/x.json")

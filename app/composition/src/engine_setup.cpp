@@ -90,6 +90,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
         e.dicom.retry = retryPolicyFrom(config.dicom);
         e.dicom.forwarder = forwarderFrom(config.dicom);
         e.dicom.uidRoot = config.dicom.uidRoot;
+        e.dicom.stationAeTitle = config.dicom.stationAeTitle;
         e.dicom.listenPort = config.dicom.listenPort;
         e.dicom.audit = auditFrom(config.dicom);
     }

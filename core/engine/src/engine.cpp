@@ -156,7 +156,7 @@ Status Engine::Impl::startPacsSide() {
                                         [](const auto& destination) { return destination.storageCommitment; });
     if (commitment) {
         auto* toForwarder = impl.forwarder.get();
-        auto started = dicom::CommitmentListener::start(d.listenPort, d.forwarder.association.callingAeTitle,
+        auto started = dicom::CommitmentListener::start(d.listenPort, d.stationAeTitle,
                                                         [toForwarder](const dicom::CommitmentReport& r) { toForwarder->applyReport(r); });
         if (!started) return fail(std::move(started.error()));
         impl.listener = std::move(*started);

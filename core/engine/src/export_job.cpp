@@ -37,11 +37,9 @@ void Engine::Impl::auditExport(const std::string& file, const std::optional<Erro
     if (!audit) return;
     auto object = dicom::inspectObject(file);
     if (!object) return;  // nothing was written: no patient's data left the station
-    const auto& d = config.dicom;
-    const auto& station = d.forwarder.association.callingAeTitle.empty() ? d.equipment.stationName : d.forwarder.association.callingAeTitle;
     std::error_code ec;
     const auto destination = std::filesystem::absolute(std::filesystem::path(file).parent_path(), ec).string();
-    const auto events = dicom::exportEvents(station, destination, {{*object, failure, false}});
+    const auto events = dicom::exportEvents(config.dicom.stationAeTitle, destination, {{*object, failure, false}});
     // An audit failure must not stop the work it audits; it is said without the patient.
     if (auto ok = audit->record(events); !ok) report(ErrorOrigin::Export, Severity::Warning, ok.error(), "audit trail");
 }

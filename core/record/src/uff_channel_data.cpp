@@ -45,7 +45,13 @@ private:
     herr_t (*close_)(hid_t);
 };
 
-void quietHdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }  // errors become Results, not stderr
+// Errors become Results, not stderr: once per thread (HDF5's error stack is per thread).
+void quietHdf5() {
+    thread_local bool quiet = false;
+    if (quiet) return;
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    quiet = true;
+}
 
 std::string wavePath(int index) { return fmt::format("wave_{:04d}", index + 1); }
 
@@ -439,6 +445,7 @@ UffStreamWriter::~UffStreamWriter() { (void)close(); }
 int UffStreamWriter::frames() const noexcept { return state_->wholeFrames; }
 
 Status UffStreamWriter::beginFrame() {
+    quietHdf5();  // the recorder's thread, not the one that created the writer
     auto& s = *state_;
     const hsize_t dims[4] = {static_cast<hsize_t>(s.frames + 1), static_cast<hsize_t>(s.metadata.waves),
                              static_cast<hsize_t>(s.metadata.channels), static_cast<hsize_t>(s.metadata.samples)};
@@ -488,6 +495,7 @@ Status UffStreamWriter::writeBlock(int wave, int firstChannel, int channelCount,
 }
 
 Status UffStreamWriter::close() {
+    quietHdf5();
     auto& s = *state_;
     if (!s.file.ok()) return {};
     std::remove(s.reservePath.c_str());  // its room is what closing needs when the disk is full

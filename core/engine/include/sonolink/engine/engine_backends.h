@@ -33,6 +33,7 @@ struct ImagingSetup {
 
 // The PACS side: the queue, its nodes and the station's identity. Off when queueDirectory is empty.
 struct DicomSetup {
+    std::string stationAeTitle = "SONOLINK";  // this station: audit messages, commitment reports
     std::string queueDirectory;
     dicom::RetryPolicy retry;
     dicom::ForwarderSettings forwarder;

@@ -1,0 +1,121 @@
+// Exports and the PACS queue through the facade: a cine exported as DICOM and audited as
+// `dicom export` audits (the 110106 message in the audit file); a running export cancelled and
+// its queue item withdrawn, other jobs not held up; queue items retried and withdrawn by the
+// user, each change announced.
+#include <fstream>
+#include <sstream>
+
+#include "engine_fixture.h"
+#include "sonolink/dicom/pacs_client.h"
+
+namespace sonolink::engine::testing {
+namespace {
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+DicomSetup queueToADownPacs(const fs::path& dir) {
+    DicomSetup d;
+    d.queueDirectory = (dir / "queue").string();
+    d.retry = {0.2, 0.5, 0.5, 60};
+    d.forwarder.association.connectTimeoutS = 1;
+    d.stationAeTitle = d.forwarder.association.callingAeTitle = "SONOLINK_T";
+    d.forwarder.destinations.push_back({"down", {"NOBODY", "127.0.0.1", 1, false}, false});  // nothing listens on port 1
+    d.audit.file = (dir / "audit.log").string();
+    return d;
+}
+
+TEST_F(EngineTest, ACineExportedAsDicomIsAuditedAsDicomExportAuditsIt) {
+    DicomSetup d;
+    d.audit.file = (dir / "audit.log").string();
+    d.stationAeTitle = "SONOLINK_T";
+    auto engine = make(std::move(d));
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    const auto file = (dir / "cine.dcm").string();
+    const auto job = engine->exportCine({file, {"Test^Engine", "E-1", "", ""}, "", 0});
+    const auto done = log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; });
+    ASSERT_TRUE(done);
+    ASSERT_EQ(done->status, JobStatus::Done) << done->message;
+    EXPECT_EQ(done->kind, JobKind::DicomExport);
+    auto info = dicom::inspectObject(file);
+    ASSERT_TRUE(info) << info.error().message();
+    EXPECT_EQ(info->sopClassUid, "1.2.840.10008.5.1.4.1.1.3.1");
+    EXPECT_EQ(info->patientName, "Test^Engine");
+    const auto audit = readFile(dir / "audit.log");
+    EXPECT_NE(audit.find("csd-code=\"110106\""), std::string::npos) << audit;  // Export
+    EXPECT_NE(audit.find("E-1"), std::string::npos) << "the patient whose data left the station";
+    EXPECT_NE(audit.find(info->studyInstanceUid), std::string::npos);
+    EXPECT_NE(audit.find("1.2.840.10008.5.1.4.1.1.3.1"), std::string::npos);
+    EXPECT_NE(audit.find(fs::absolute(dir).string()), std::string::npos) << "where it went";
+    EXPECT_NE(audit.find("SONOLINK_T"), std::string::npos) << "which station";
+}
+
+TEST_F(EngineTest, ARunningExportJobIsCancelledAndItsQueueItemWithdrawn) {
+    auto engine = make(queueToADownPacs(dir));
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    const auto job = engine->exportCine({(dir / "cine.dcm").string(), {"Test^Engine", "E-1", "", ""}, "down", 0});
+    // Running: written and queued, waiting for a PACS that is down.
+    ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.progress >= 0.7 && u.status == JobStatus::Running; }));
+    ASSERT_TRUE(waitUntil([&] {
+        const auto items = engine->dicomQueue();
+        return items.size() == 1 && items[0].attempts >= 1;
+    }));
+    EXPECT_NE(engine->dicomQueue()[0].lastError.find("Connection refused"), std::string::npos) << engine->dicomQueue()[0].lastError;
+    // A job waiting on a PACS that is down holds up no other job.
+    const auto fileOnly = engine->exportCine({(dir / "cine2.dcm").string(), {"Test^Engine", "E-1", "", ""}, "", 0});
+    ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == fileOnly && u.status == JobStatus::Done; }));
+    EXPECT_FALSE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; }, 0ms));
+    engine->cancel(job);
+    ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status == JobStatus::Cancelled; }));
+    const auto items = engine->dicomQueue();
+    ASSERT_EQ(items.size(), 1u);
+    EXPECT_EQ(items[0].state, QueueItemState::Failed);
+    EXPECT_EQ(items[0].lastError, "withdrawn by the user");
+    EXPECT_EQ(items[0].patientName, "Test^Engine");
+}
+
+TEST_F(EngineTest, QueueItemsAreRetriedAndWithdrawnByTheUserAndEveryChangeIsAnnounced) {
+    auto engine = make(queueToADownPacs(dir));
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    const auto job = engine->exportCine({(dir / "cine.dcm").string(), {"Test^Engine", "E-1", "", ""}, "down", 0});
+    ASSERT_TRUE(log.waitFor<QueueChanged>([](const QueueChanged&) { return true; })) << "the new item is announced";
+    ASSERT_TRUE(waitUntil([&] { return engine->dicomQueue().size() == 1; }));
+    const auto id = engine->dicomQueue()[0].id;
+    // An item caught mid-attempt cannot be withdrawn (refused, with the reason): ask again until it is.
+    ASSERT_TRUE(waitUntil([&] {
+        if (engine->dicomQueue()[0].lastError == "withdrawn by the user") return true;
+        engine->withdrawQueueItem(id);
+        std::this_thread::sleep_for(100ms);
+        return false;
+    }));
+    ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status == JobStatus::Failed; }))
+        << "the job following it hears that it failed";
+    EXPECT_EQ(engine->dicomQueue()[0].state, QueueItemState::Failed);
+    const auto versionAfterWithdraw = log.all<QueueChanged>().back().version;
+    engine->retryQueueItem(id);
+    ASSERT_TRUE(log.waitFor<QueueChanged>([&](const QueueChanged& q) { return q.version > versionAfterWithdraw; }));
+    ASSERT_TRUE(waitUntil([&] {
+        const auto items = engine->dicomQueue();
+        return items[0].state != QueueItemState::Failed && items[0].lastError != "withdrawn by the user";
+    })) << "queued again";
+    engine->retryQueueItem("999999");  // no such item: refused with the reason
+    const auto refused = log.waitFor<EngineError>([](const EngineError& e) { return e.source == "retryQueueItem"; });
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->origin, ErrorOrigin::Command);
+    EXPECT_EQ(refused->code, ErrorCode::NotFound);
+    const auto versions = log.all<QueueChanged>();
+    for (std::size_t i = 1; i < versions.size(); ++i) EXPECT_LT(versions[i - 1].version, versions[i].version);
+}
+
+}  // namespace
+}  // namespace sonolink::engine::testing

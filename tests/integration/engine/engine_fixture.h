@@ -1,0 +1,80 @@
+// The engine built as the composition root builds it, on the built-in simulated front end (64
+// channels x 1024 samples, 200 frames/s), for the engine's integration tests: the first link can
+// be made to fail, or its front end to vanish after some blocks. Thread contract: the test's thread.
+#pragma once
+
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "engine_events.h"
+#include "sonolink/app/acquisition_setup.h"
+#include "sonolink/app/link_factory.h"
+#include "sonolink/app/replay_source.h"
+#include "sonolink/engine/engine_backends.h"
+
+namespace sonolink::engine::testing {
+
+namespace fs = std::filesystem;
+
+class EngineTest : public ::testing::Test {
+protected:
+    fs::path dir = fs::temp_directory_path() / ("sonolink_engine_" + std::to_string(::getpid()) + "_" +
+                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::atomic<int> links{0};
+    std::uint64_t disconnectFirstAfterBlocks = 0;  // the first front end vanishes after this many blocks
+    bool firstLinkFails = false;                    // the first link cannot be made (no device)
+
+    void SetUp() override { fs::create_directories(dir); }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(dir, ignored);
+    }
+
+    static void connectAndStart(Engine& engine, EventLog& log) {
+        engine.connect();
+        ASSERT_TRUE(log.waitForState(EngineState::Ready));
+        engine.startStreaming();
+    }
+    // Connected and streaming, with a few images shown.
+    static void stream(Engine& engine, EventLog& log) {
+        ASSERT_NO_FATAL_FAILURE(connectAndStart(engine, log));
+        ASSERT_TRUE(waitUntil([&] { return engine.stats().framesDisplayed >= 3; }));
+    }
+
+    std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}) {
+        config::AppConfig config;
+        config.probe.elementCount = 64;
+        config.acquisition.samplesPerChannel = 1024;
+        config.acquisition.frameRateHz = 200;
+        EngineConfig e;
+        e.session.configure = app::configureFrom(config);
+        e.geometry = app::recordingMetadataFor(e.session.configure);
+        e.imaging.grid = beamform::PixelGrid::fromRanges(-8e-3, 8e-3, 48, 5e-3, 25e-3, 96);
+        e.imaging.beamformThreads = 1;
+        e.cineFrames = 16;
+        e.dicom = std::move(dicomSetup);
+        Backends backends;
+        backends.makeLink = [this]() -> Result<LinkHandle> {
+            app::LinkChoice choice;
+            choice.backend = app::LinkChoice::Backend::SimInProcess;
+            choice.slotBytes = 64 * 1024;
+            choice.slotCount = 128;
+            const bool first = links.fetch_add(1) == 0;
+            if (first && firstLinkFails) return fail(ErrorCode::Unavailable, "RDMA device mlx5_0 is down (test)");
+            if (first) choice.frontEnd.faults.disconnectAfterBlocks = disconnectFirstAfterBlocks;
+            auto parts = app::makeLink(choice);
+            if (!parts) return fail(std::move(parts.error()));
+            return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
+        };
+        auto engine = createEngine(std::move(e), std::move(backends));
+        EXPECT_TRUE(engine) << engine.error().message();
+        return engine ? std::move(*engine) : nullptr;
+    }
+};
+
+}  // namespace sonolink::engine::testing

@@ -1,0 +1,230 @@
+// The engine's state machine through its facade, one behaviour per test: commands refused in
+// the wrong state (with the command named), Connecting -> SelfTest -> Ready, streaming
+// calibrated images and RF traces, freeze, stop and a second session, the front end lost
+// (mid-stream, while frozen) and reconnecting, a link that cannot be made, a sink dropping itself.
+#include "engine_fixture.h"
+
+namespace sonolink::engine::testing {
+namespace {
+
+TEST_F(EngineTest, ACommandInTheWrongStateIsRefusedNamingTheCommand) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    EXPECT_EQ(engine->state(), EngineState::Idle);
+    engine->startStreaming();
+    const auto refused = log.waitFor<EngineError>([](const EngineError& e) { return e.code == ErrorCode::FailedPrecondition; });
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->origin, ErrorOrigin::Command);
+    EXPECT_EQ(refused->source, "startStreaming");
+    EXPECT_EQ(refused->message, "cannot stream while idle");
+    EXPECT_NE(refused->describe().find("command error in startStreaming"), std::string::npos) << refused->describe();
+}
+
+TEST_F(EngineTest, ConnectGoesThroughTheSelfTestsToReady) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Ready}));
+}
+
+TEST_F(EngineTest, StreamingPublishesCalibratedImages) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    EXPECT_EQ(engine->state(), EngineState::Streaming);
+    const auto live = engine->latestFrame();
+    ASSERT_TRUE(live);
+    EXPECT_EQ(live->rows, 96);
+    EXPECT_EQ(live->columns, 48);
+    EXPECT_EQ(live->pixels.size(), 96u * 48u);
+    EXPECT_NEAR(live->cmPerPixelY, 2.0 / 95, 1e-9);
+    EXPECT_NEAR(live->cmPerPixelX, 1.6 / 47, 1e-9);
+    const auto stats = engine->stats();
+    EXPECT_EQ(stats.crcErrors + stats.headerErrors, 0u);
+    EXPECT_EQ(stats.imager, "CPU");
+    EXPECT_GT(stats.imagerMsPerFrame, 0);
+}
+
+TEST_F(EngineTest, RfTracesOfTheChosenChannels) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    engine->setRfChannels({0, 31, 63, 500});  // 500 is not a channel: ignored
+    ASSERT_TRUE(waitUntil([&] { return engine->latestRf() != nullptr; }));
+    const auto rf = engine->latestRf();
+    EXPECT_EQ(rf->channels, (std::vector<int>{0, 31, 63}));
+    EXPECT_EQ(rf->samples.size(), 3u * 1024u);
+    EXPECT_TRUE(std::any_of(rf->samples.begin(), rf->samples.end(), [](std::int16_t v) { return v != 0; })) << "echoes, not silence";
+}
+
+TEST_F(EngineTest, FreezeHoldsTheImageAndTheCineWhileTheLinkStreamsOn) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    engine->freeze();
+    ASSERT_TRUE(log.waitForState(EngineState::Frozen));
+    // The freeze is set before its event: from here on nothing is published.
+    const auto frozen = engine->latestFrame();
+    const auto frozenCine = engine->cine();
+    const auto shown = engine->stats().framesDisplayed;
+    const auto delivered = engine->stats().framesDelivered;
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDelivered >= delivered + 20; })) << "the link streams on";
+    EXPECT_EQ(engine->stats().framesDisplayed, shown);
+    EXPECT_EQ(engine->latestFrame(), frozen);
+    EXPECT_EQ(engine->cine(), frozenCine);
+    engine->startStreaming();
+    ASSERT_TRUE(waitUntil([&] { return engine->latestFrame() != frozen; }));
+    EXPECT_EQ(engine->state(), EngineState::Streaming);
+}
+
+TEST_F(EngineTest, StopStreamingBringsTheFrontEndUpAgainForASecondSession) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    log.clear();
+    engine->stopStreaming();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Ready}));
+    engine->startStreaming();
+    const auto displayed = engine->stats().framesDisplayed;
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= displayed + 3; }));
+    EXPECT_EQ(engine->latestFrame()->session, 2u);
+    engine->disconnect();
+    ASSERT_TRUE(log.waitForState(EngineState::Idle));
+    EXPECT_EQ(engine->stats().sessions, 2u);
+}
+
+TEST_F(EngineTest, FrontEndLostMidStreamIsAnErrorWithTheReasonAndReconnectStreamsAgain) {
+    disconnectFirstAfterBlocks = 400;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(connectAndStart(*engine, log));
+    // Images arrive in frame order, never twice, while the front end streams and after it is lost:
+    // every publication is a new object, so a frame published again shows up as a repeated id.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> seen;
+    std::shared_ptr<const DisplayFrame> last;
+    auto watch = [&] {
+        if (auto f = engine->latestFrame(); f && f != last) {
+            seen.emplace_back(f->session, f->frameId);
+            last = std::move(f);
+        }
+    };
+    ASSERT_TRUE(waitUntil([&] {
+        watch();
+        return engine->state() == EngineState::Error;
+    }));
+    // The state flips before its event reaches subscribers: wait for the event, which carries the reason.
+    ASSERT_TRUE(log.waitForState(EngineState::Error));
+    const auto reason = log.lastReason(EngineState::Error);
+    EXPECT_NE(reason.find("front end"), std::string::npos) << reason;
+    const auto error = log.waitFor<EngineError>([](const EngineError& e) { return e.origin == ErrorOrigin::Link; });
+    ASSERT_TRUE(error) << "the link's error, with its origin";
+    EXPECT_EQ(error->message, reason);
+    log.clear();
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    engine->startStreaming();
+    ASSERT_TRUE(waitUntil([&] {
+        watch();
+        return !seen.empty() && seen.back().first == 2 && engine->stats().framesDisplayed >= 10;
+    }));
+    EXPECT_EQ(engine->state(), EngineState::Streaming);
+    ASSERT_GE(seen.size(), 3u);
+    for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_LT(seen[i - 1], seen[i]) << "image " << i << " out of order or repeated";
+    const auto cine = engine->cine();
+    for (std::size_t i = 1; i < cine.size(); ++i) {
+        EXPECT_LT(std::pair(cine[i - 1]->session, cine[i - 1]->frameId), std::pair(cine[i]->session, cine[i]->frameId));
+    }
+    EXPECT_EQ(engine->stats().sessions, 2u);
+}
+
+TEST_F(EngineTest, FrontEndLostWhileFrozenIsAnErrorAndTheNextSessionShowsLiveImages) {
+    disconnectFirstAfterBlocks = 2000;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(connectAndStart(*engine, log));
+    ASSERT_TRUE(waitUntil([&] { return engine->latestFrame() != nullptr; }));
+    engine->freeze();
+    ASSERT_TRUE(log.waitForState(EngineState::Error));
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Ready,
+                                                      EngineState::Streaming, EngineState::Frozen, EngineState::Error}));
+    log.clear();
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    const auto frozenImage = engine->latestFrame();
+    engine->startStreaming();
+    // The freeze ended with the session it belonged to: the new session's images are shown.
+    ASSERT_TRUE(waitUntil([&] {
+        const auto f = engine->latestFrame();
+        return f && f != frozenImage && f->session == 2;
+    })) << "the display is still frozen";
+}
+
+TEST_F(EngineTest, DisconnectFromFrozenReadyAndErrorGoesIdle) {
+    firstLinkFails = true;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Error));
+    engine->disconnect();  // Error -> Idle
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.from == EngineState::Error && s.to == EngineState::Idle; }));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    engine->disconnect();  // Ready -> Idle
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.from == EngineState::Ready && s.to == EngineState::Idle; }));
+    log.clear();
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    engine->freeze();
+    ASSERT_TRUE(log.waitForState(EngineState::Frozen));
+    engine->disconnect();  // Frozen -> Idle
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.from == EngineState::Frozen && s.to == EngineState::Idle; }));
+}
+
+TEST_F(EngineTest, ASinkMayDropItsOwnSubscriptionFromInsideTheCallback) {
+    auto engine = make();
+    EventLog log;
+    auto kept = engine->subscribe(std::ref(log));
+    std::atomic<int> calls{0};
+    std::optional<Subscription> once;
+    once = engine->subscribe([&](const EngineEvent&) {
+        ++calls;
+        once.reset();  // no deadlock, and no further call
+    });
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    EXPECT_GE(log.states().size(), 4u) << "the other subscriber hears every event";
+    EXPECT_EQ(calls.load(), 1);
+}
+
+TEST_F(EngineTest, ALinkThatCannotBeMadeIsAnErrorWithTheReasonAndConnectTriesAgain) {
+    firstLinkFails = true;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Error));
+    EXPECT_EQ(log.lastReason(EngineState::Error), "RDMA device mlx5_0 is down (test)");
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::Error}));
+    const auto error = log.waitFor<EngineError>([](const EngineError&) { return true; });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->origin, ErrorOrigin::Link);
+    EXPECT_EQ(error->code, ErrorCode::Unavailable);
+    log.clear();
+    engine->disconnect();
+    ASSERT_TRUE(log.waitForState(EngineState::Idle));
+    log.clear();
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    EXPECT_EQ(engine->state(), EngineState::Streaming);
+}
+
+}  // namespace
+}  // namespace sonolink::engine::testing
