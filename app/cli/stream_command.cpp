@@ -1,4 +1,6 @@
-// sonolink-cli stream: acquire over the link and account for every block and frame.
+// sonolink-cli stream, record and replay: acquire over the link through the engine (display off),
+// like the GUI, and account for every block and frame; reconnect when the front end comes back.
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <iostream>
@@ -9,16 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "engine_event_json.h"
 #include "exit_codes.h"
 #include "link_diagnostics.h"
 #include "sonolink/app/acquisition_setup.h"
-#include "sonolink/app/link_factory.h"
+#include "sonolink/app/engine_setup.h"
 #include "sonolink/app/replay_source.h"
-#include "sonolink/record/recorder.h"
 #include "sonolink/config/config_loader.h"
-#include "sonolink/ingest/pattern_check_sink.h"
-#include "sonolink/ingest/stream_session.h"
-#include "sonolink/util/thread_affinity.h"
+#include "sonolink/engine/event_log.h"
 
 namespace sonolink::cli {
 namespace {
@@ -47,6 +47,7 @@ struct StreamOptions {
     std::string recordFile;     // record every frame (UFF), losslessly or fail loudly
     std::string replayFile;     // the built-in front end replays this recording
     bool json = false;
+    bool jsonEvents = false;    // every engine event as a JSON line on stderr
 };
 
 Result<transport::PayloadKind> parseMode(const std::string& mode, bool& photoacoustic) {
@@ -60,90 +61,245 @@ Result<transport::PayloadKind> parseMode(const std::string& mode, bool& photoaco
     return fail(ErrorCode::InvalidArgument, fmt::format("unknown mode '{}' (rf, pa, prbs7, prbs15, prbs23, prbs31, counter)", mode));
 }
 
-std::string progressLine(const ingest::SessionSummary& s, std::uint64_t framesBefore) {
-    const double seconds = std::chrono::duration<double>(s.elapsed).count();
-    const auto frames = framesBefore + s.stats.framesDelivered;
+std::string progressLine(const engine::EngineStats& s) {
+    const double seconds = s.streamingSeconds;
     return fmt::format("\rframes {:>8}  {:7.1f} fps  {:6.2f} GB/s  crc {:>4}  hdr {:>4}  gaps {:>4}  dup {:>4}  incomplete {:>4}  missing {:>4}",
-                       frames, seconds > 0 ? s.stats.framesDelivered / seconds : 0.0,
-                       seconds > 0 ? s.stats.bytesOk / seconds / 1e9 : 0.0, s.stats.payloadCrcErrors, s.stats.headerErrors,
-                       s.stats.sequenceGaps, s.stats.duplicates, s.stats.framesIncomplete, s.stats.framesMissing);
+                       s.framesDelivered, seconds > 0 ? s.framesDelivered / seconds : 0.0, seconds > 0 ? s.bytes / seconds / 1e9 : 0.0, s.crcErrors,
+                       s.headerErrors, s.link.sequenceGaps, s.link.duplicates, s.framesIncomplete, s.framesMissing);
 }
 
-int runStream(const StreamOptions& o) {
+// "Unavailable: what (while doing)", as Error::describe() words it.
+std::string errorText(const engine::EngineError& e) {
+    auto text = fmt::format("{}: {}", toString(e.code), e.message);
+    for (const auto& c : e.context) text += fmt::format(" (while {})", c);
+    return text;
+}
+
+int exitCodeFor(ErrorCode code) { return code == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed; }
+
+// The Configure this run sends, and the frame source of a replay: from the configuration and
+// the command line (which wins), or the recording's own geometry.
+struct Acquisition {
     config::AppConfig config;
+    transport::Configure configure;
+    std::shared_ptr<const record::UffChannelData> replay;
+};
+
+Result<Acquisition> acquisitionFrom(const StreamOptions& o, int& usageError) {
+    Acquisition a;
     if (!o.configFile.empty()) {
         auto loaded = config::loadConfigFile(o.configFile);
-        if (!loaded) {
-            std::cerr << loaded.error().describe() << '\n';
-            return kExitFailed;
-        }
-        config = *loaded;
+        if (!loaded) return fail(std::move(loaded.error()));
+        a.config = *loaded;
     }
-    if (o.channels > 0) config.probe.elementCount = o.channels;
-    if (o.samples > 0) config.acquisition.samplesPerChannel = o.samples;
-    if (o.rateHz >= 0) config.acquisition.frameRateHz = o.rateHz;
-    ingest::SessionOptions session;
-    session.configure = app::configureFrom(config);
-    std::shared_ptr<const record::UffChannelData> replay;
+    if (o.channels > 0) a.config.probe.elementCount = o.channels;
+    if (o.samples > 0) a.config.acquisition.samplesPerChannel = o.samples;
+    if (o.rateHz >= 0) a.config.acquisition.frameRateHz = o.rateHz;
+    a.configure = app::configureFrom(a.config);
     if (!o.replayFile.empty()) {
         if (!o.inProcess) {
-            std::cerr << "sonolink-cli stream: --replay needs --in-process (or run sonolink-fe-sim --replay FILE)\n";
-            return kExitUsage;
+            usageError = kExitUsage;
+            return fail(ErrorCode::InvalidArgument, "--replay needs --in-process (or run sonolink-fe-sim --replay FILE)");
         }
         auto loaded = app::loadRecording(o.replayFile);
-        if (!loaded) {
-            std::cerr << "sonolink-cli stream: " << loaded.error().describe() << '\n';
-            return kExitFailed;
-        }
-        replay = *loaded;
-        session.configure = app::acquisitionFromRecording(*replay);  // the recording's geometry
+        if (!loaded) return fail(std::move(loaded.error()));
+        a.replay = *loaded;
+        a.configure = app::acquisitionFromRecording(*a.replay);  // the recording's geometry
     }
-    if (o.rateHz >= 0) session.configure.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(o.rateHz * 1000));
-    auto kind = parseMode(o.mode, session.configure.photoacoustic);
+    if (o.rateHz >= 0) a.configure.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(o.rateHz * 1000));
+    auto kind = parseMode(o.mode, a.configure.photoacoustic);
     if (!kind) {
-        std::cerr << "sonolink-cli stream: " << kind.error().message() << '\n';
-        return kExitUsage;
+        usageError = kExitUsage;
+        return fail(std::move(kind.error()));
     }
-    session.configure.payloadKind = *kind;
-    session.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
+    a.configure.payloadKind = *kind;
+    return a;
+}
 
-    // Command-line flags override the configuration's link section.
-    const bool verbsLink = o.linkKind.empty() ? config.link.backend == config::LinkBackend::Verbs : o.linkKind == "verbs";
+// Command-line flags override the configuration's link section.
+app::LinkChoice linkChoice(const StreamOptions& o, const Acquisition& a) {
+    const auto& link = a.config.link;
+    const bool verbsLink = o.linkKind.empty() ? link.backend == config::LinkBackend::Verbs : o.linkKind == "verbs";
     app::LinkChoice choice;
-    choice.backend = verbsLink ? app::LinkChoice::Backend::Verbs
-                     : o.inProcess ? app::LinkChoice::Backend::SimInProcess
-                                   : app::LinkChoice::Backend::SimShared;
-    choice.name = o.linkName.empty() ? config.link.shmName : o.linkName;
-    choice.address = o.address.empty() ? config.link.address : o.address;
-    choice.port = o.port != 0 ? o.port : config.link.port;
-    choice.busyPoll = o.busyPoll || config.link.completionMode == config::CompletionMode::BusyPoll;
-    choice.hugePages = o.hugePages || config.link.hugePages;
-    if (replay) choice.frontEnd.frameSource = app::replayFrameSource(replay);
-    choice.slotBytes = o.slotBytes ? o.slotBytes : config.link.slotSizeBytes;
-    choice.slotCount = o.slotCount ? o.slotCount : config.link.slotCount;
-    if (choice.backend == app::LinkChoice::Backend::Verbs && choice.address.empty()) {
+    choice.backend = verbsLink ? app::LinkChoice::Backend::Verbs : o.inProcess ? app::LinkChoice::Backend::SimInProcess : app::LinkChoice::Backend::SimShared;
+    choice.name = o.linkName.empty() ? link.shmName : o.linkName;
+    choice.address = o.address.empty() ? link.address : o.address;
+    choice.port = o.port != 0 ? o.port : link.port;
+    choice.busyPoll = o.busyPoll || link.completionMode == config::CompletionMode::BusyPoll;
+    choice.hugePages = o.hugePages || link.hugePages;
+    if (a.replay) choice.frontEnd.frameSource = app::replayFrameSource(a.replay);
+    choice.slotBytes = o.slotBytes ? o.slotBytes : link.slotSizeBytes;
+    choice.slotCount = o.slotCount ? o.slotCount : link.slotCount;
+    return choice;
+}
+
+// Waits for the state machine to reach one of `states` (events after `mark`), or for the user
+// to interrupt; the progress line meanwhile.
+std::optional<engine::StateChanged> waitForStates(engine::EventLog& events, std::size_t mark, std::initializer_list<engine::EngineState> states,
+                                                  const engine::Engine& engine, bool progress) {
+    const auto reached = [&](const engine::StateChanged& s) { return std::find(states.begin(), states.end(), s.to) != states.end(); };
+    while (!interrupted.load()) {
+        if (auto s = events.waitFor<engine::StateChanged>(reached, std::chrono::milliseconds(200), mark)) return s;
+        if (progress) std::cerr << progressLine(engine.stats()) << std::flush;
+    }
+    return std::nullopt;
+}
+
+// The link's error that put the engine in Error (its event follows the state's at once).
+engine::EngineError linkError(engine::EventLog& events, std::size_t mark, const std::string& reason) {
+    const auto isLink = [](const engine::EngineError& e) { return e.origin == engine::ErrorOrigin::Link; };
+    if (auto e = events.waitFor<engine::EngineError>(isLink, std::chrono::seconds(2), mark)) return *e;
+    return {engine::ErrorOrigin::Link, engine::Severity::Error, ErrorCode::Unavailable, reason, "", {}, {}};
+}
+
+struct Outcome {
+    int exitCode = kExitOk;
+    int sessions = 0;
+    std::vector<std::string> linkErrors;
+};
+
+// Sessions until the frames are acquired, the time is up, the user stops, or the front end is
+// lost (and, with --reconnect, comes back): connect, stream what is left, account.
+Outcome runSessions(engine::Engine& engine, engine::EventLog& events, const StreamOptions& o) {
+    Outcome out;
+    const bool progress = !o.json && !o.jsonEvents;
+    while (!interrupted.load()) {
+        const auto connecting = events.size();
+        engine.connect();
+        const auto up = waitForStates(events, connecting, {engine::EngineState::Ready, engine::EngineState::Error}, engine, false);
+        if (!up) break;  // interrupted while waiting for the front end
+        if (up->to == engine::EngineState::Error) {
+            const auto e = linkError(events, connecting, up->reason);
+            std::cerr << "sonolink-cli stream: " << errorText(e) << '\n';
+            if (e.code == ErrorCode::Unavailable && o.reconnect && out.sessions > 0) {  // gone again before streaming: wait once more
+                out.linkErrors.push_back(e.message);
+                std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
+                continue;
+            }
+            out.exitCode = exitCodeFor(e.code);
+            break;
+        }
+        if (++out.sessions == 1 && !engine.stats().link.device.empty()) std::cerr << "link: " << engine.stats().link.description << '\n';
+        const auto s = engine.stats();
+        const auto acquired = s.framesDelivered + s.framesIncomplete + s.framesMissing;
+        if (o.frames != 0 && acquired >= o.frames) break;
+        const auto streaming = events.size();
+        engine.startStreaming(o.frames == 0 ? 0 : static_cast<std::uint32_t>(o.frames - acquired));
+        const auto ended = waitForStates(events, streaming, {engine::EngineState::Idle, engine::EngineState::Error}, engine, progress);
+        if (progress) std::cerr << progressLine(engine.stats()) << '\n';
+        if (!ended) {  // Ctrl-C or the time is up: the front end is stopped, everything accounted
+            const auto stopping = events.size();
+            engine.disconnect();
+            (void)events.waitFor<engine::StateChanged>([](const auto& c) { return c.to == engine::EngineState::Idle; }, std::chrono::seconds(30), stopping);
+            break;
+        }
+        if (ended->to == engine::EngineState::Idle) break;  // the front end acquired its frames
+        const auto e = linkError(events, streaming, ended->reason);
+        std::cerr << "sonolink-cli stream: link lost: " << errorText(e) << '\n';
+        out.linkErrors.push_back(e.message);
+        if (!o.reconnect || e.code != ErrorCode::Unavailable || interrupted.load()) {
+            out.exitCode = exitCodeFor(e.code);
+            break;
+        }
+        std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
+    }
+    return out;
+}
+
+// Stops the recording (if it is still on) and says how it went.
+nlohmann::json finishRecording(engine::Engine& engine, engine::EventLog& events, const std::string& file, int& exitCode) {
+    const auto isEnd = [](const engine::RecordingChanged& r) {
+        return r.phase == engine::RecordingPhase::Stopped || r.phase == engine::RecordingPhase::Failed;
+    };
+    engine.stopRecording();
+    const auto end = events.waitFor<engine::RecordingChanged>(isEnd, std::chrono::seconds(60));
+    const auto stats = engine.stats();
+    nlohmann::json recording = {{"file", file}, {"frames_recorded", stats.framesRecorded}, {"frames_refused", stats.framesRecordRefused},
+                                {"error", end ? end->error : "the recording did not stop in 60 s"}};
+    if (!end || end->phase == engine::RecordingPhase::Failed) {
+        std::cerr << "sonolink-cli stream: recording failed: " << recording["error"].get<std::string>() << '\n';
+        if (exitCode == kExitOk) exitCode = kExitFailed;
+    }
+    return recording;
+}
+
+nlohmann::json summaryJson(const engine::EngineStats& s, const Outcome& out, const nlohmann::json& recording, const nlohmann::json& portCounters) {
+    const auto& l = s.link;
+    auto errors = out.linkErrors;
+    errors.insert(errors.end(), l.recentRejections.begin(), l.recentRejections.end());
+    return {{"ok", out.exitCode == kExitOk}, {"sessions", out.sessions}, {"frames_delivered", s.framesDelivered},
+            {"frames_incomplete", s.framesIncomplete}, {"frames_missing", s.framesMissing}, {"frames_dropped_no_buffer", s.framesDroppedNoBuffer},
+            {"blocks_ok", l.blocksOk}, {"bytes_ok", s.bytes}, {"header_errors", s.headerErrors}, {"payload_crc_errors", s.crcErrors},
+            {"length_mismatches", l.lengthMismatches}, {"immediate_mismatches", l.immediateMismatches}, {"completion_errors", l.completionErrors},
+            {"credit_violations", l.creditViolations}, {"sequence_gaps", l.sequenceGaps}, {"duplicates", l.duplicates},
+            {"reordered", l.reordered}, {"late_blocks", l.lateBlocks}, {"triggers", l.triggers},
+            {"malformed_control_messages", l.malformedControlMessages}, {"ber_bits_checked", l.patternBitsChecked},
+            {"ber_bit_errors", l.patternBitErrors}, {"seconds", s.streamingSeconds},
+            {"throughput_gbps", s.streamingSeconds > 0 ? s.bytes * 8 / s.streamingSeconds / 1e9 : 0.0}, {"latency_p50_us", l.latencyP50Us},
+            {"latency_p99_us", l.latencyP99Us}, {"latency_p999_us", l.latencyP999Us}, {"errors", errors}, {"device", l.device},
+            {"port_counters", portCounters}, {"recording", recording}};
+}
+
+void printSummary(const nlohmann::json& j, const std::string& recordFile) {
+    const double seconds = j["seconds"];
+    const int sessions = j["sessions"];
+    std::cout << fmt::format("{} frames delivered, {} incomplete, {} missing over {} session{} in {:.2f} s ({:.2f} Gb/s payload)\n",
+                             j["frames_delivered"].get<std::uint64_t>(), j["frames_incomplete"].get<std::uint64_t>(),
+                             j["frames_missing"].get<std::uint64_t>(), sessions, sessions == 1 ? "" : "s", seconds, j["throughput_gbps"].get<double>());
+    std::cout << fmt::format("blocks: {} ok, {} header errors, {} CRC errors, {} gaps, {} duplicates, {} reordered, {} late\n",
+                             j["blocks_ok"].get<std::uint64_t>(), j["header_errors"].get<std::uint64_t>(), j["payload_crc_errors"].get<std::uint64_t>(),
+                             j["sequence_gaps"].get<std::uint64_t>(), j["duplicates"].get<std::uint64_t>(), j["reordered"].get<std::uint64_t>(),
+                             j["late_blocks"].get<std::uint64_t>());
+    if (!j["recording"].is_null()) {
+        std::cout << fmt::format("recorded {} frames to {} ({} refused)\n", j["recording"]["frames_recorded"].get<std::uint64_t>(), recordFile,
+                                 j["recording"]["frames_refused"].get<std::uint64_t>());
+    }
+    if (j["ber_bits_checked"].get<std::uint64_t>() > 0) {
+        std::cout << fmt::format("test pattern: {} bits compared, {} bit errors\n", j["ber_bits_checked"].get<std::uint64_t>(),
+                                 j["ber_bit_errors"].get<std::uint64_t>());
+    }
+    std::cout << fmt::format("latency block write -> frame ready: p50 {:.1f} us, p99 {:.1f} us, p99.9 {:.1f} us\n", j["latency_p50_us"].get<double>(),
+                             j["latency_p99_us"].get<double>(), j["latency_p999_us"].get<double>());
+    for (const auto& e : j["errors"]) std::cout << "  " << e.get<std::string>() << '\n';
+    const std::string device = j["device"];
+    for (const auto& [port, deltas] : j["port_counters"].items()) {
+        std::cout << device << " " << port << " counters during the run:";
+        for (const auto& [name, delta] : deltas.items()) std::cout << ' ' << name << " +" << delta.get<std::uint64_t>();
+        std::cout << '\n';
+    }
+}
+
+// stream, record and replay: a client of the engine (display off) like the GUI, on the link the
+// configuration and the flags choose.
+int runStream(const StreamOptions& o) {
+    int usageError = kExitFailed;
+    auto acquisition = acquisitionFrom(o, usageError);
+    if (!acquisition) {
+        std::cerr << "sonolink-cli stream: " << acquisition.error().describe() << '\n';
+        return usageError;
+    }
+    app::EngineChoice choice;
+    choice.link = linkChoice(o, *acquisition);
+    if (choice.link.backend == app::LinkChoice::Backend::Verbs && choice.link.address.empty()) {
         std::cerr << "sonolink-cli stream: --link verbs needs --address (the local IP of the RDMA interface)\n";
         return kExitUsage;
     }
-    auto parts = app::makeLink(choice);
-    if (!parts) {
-        std::cerr << "sonolink-cli stream: " << parts.error().describe() << '\n';
-        return parts.error().code() == ErrorCode::Unimplemented ? kExitFailed : kExitUnavailable;
+    choice.display = false;
+    choice.dicomQueue = false;
+    choice.configure = acquisition->configure;
+    choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
+    choice.rxCpu = o.rxCpu;
+    choice.reopenAfterSession = false;
+    auto made = app::makeEngine(acquisition->config, choice);
+    if (!made) {
+        std::cerr << "sonolink-cli stream: " << made.error().describe() << '\n';
+        return kExitFailed;
     }
-    auto& link = parts->link;
-    if (choice.backend == app::LinkChoice::Backend::SimShared && !o.json) {
-        std::cerr << fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})\n", choice.name, choice.name);
-    }
-
-    // This thread runs the session (completions and ingest): name it, and pin it when asked.
-    nameCurrentThread("rx-link0");
-    const int rxCpu = o.rxCpu >= 0 ? o.rxCpu : config.link.rxCpu;
-    if (rxCpu >= 0) {
-        if (auto pinned = pinCurrentThread(rxCpu); !pinned) {
-            std::cerr << "sonolink-cli stream: " << pinned.error().message() << '\n';
-            return kExitUsage;
-        }
-    }
+    auto& engine = **made;
+    engine::EventLog events;
+    auto subscription = engine.subscribe(std::ref(events));
+    std::optional<engine::Subscription> printer;
+    if (o.jsonEvents) printer = engine.subscribe([](const engine::EngineEvent& e) { std::cerr << toJson(e).dump() << '\n'; });
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     std::jthread timer;
@@ -154,148 +310,33 @@ int runStream(const StreamOptions& o) {
             if (!stop.stop_requested()) interrupted.store(true);
         });
     }
-    // Port counters before and after (verbs): what the NIC itself saw, for the engineer.
-    const bool verbs = choice.backend == app::LinkChoice::Backend::Verbs;
-    auto countersBefore = verbs ? rdmaDiagnostics("", 0) : Result<nlohmann::json>(nlohmann::json{});
-    std::string device;
-    ingest::IngestStats total;
-    ingest::PatternCheckSink patterns;  // test-pattern modes: every payload bit compared
-    std::unique_ptr<record::Recorder> recorder;
     if (!o.recordFile.empty()) {
-        auto started = record::Recorder::start(o.recordFile, app::recordingMetadataFor(session.configure));
-        if (!started) {
-            std::cerr << "sonolink-cli stream: " << started.error().describe() << '\n';
+        const auto mark = events.size();
+        engine.startRecording(o.recordFile);
+        const auto started = events.waitFor<engine::RecordingChanged>([](const auto&) { return true; }, std::chrono::seconds(30), mark);
+        if (!started || started->phase != engine::RecordingPhase::Started) {
+            std::cerr << "sonolink-cli stream: " << (started ? started->error : "the recording did not start") << '\n';
             return kExitFailed;
         }
-        recorder = std::move(*started);
     }
-    ingest::LatencyHistogram::Snapshot latency;
-    std::vector<std::string> linkErrors;
-    std::uint64_t framesAcquired = 0, triggers = 0, malformedControl = 0;
-    std::chrono::nanoseconds elapsed{0};
-    int sessions = 0;
-    int exitCode = kExitOk;
-    while (true) {
-        auto opened = ingest::StreamSession::open(*link, session);
-        if (!opened) {
-            std::cerr << "sonolink-cli stream: " << opened.error().describe() << '\n';
-            const bool lost = opened.error().code() == ErrorCode::Unavailable;
-            if (lost && o.reconnect && sessions > 0 && !interrupted.load()) {
-                // The front end went away again before streaming: wait for it once more.
-                linkErrors.push_back(opened.error().message());
-                if (auto reset = link->reset(); !reset) {
-                    std::cerr << "sonolink-cli stream: " << reset.error().describe() << '\n';
-                    exitCode = kExitFailed;
-                    break;
-                }
-                std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
-                continue;
-            }
-            exitCode = lost ? kExitUnavailable : kExitFailed;
-            break;
-        }
-        ++sessions;
-        auto& s = **opened;
-        device = s.linkInfo().localDevice;
-        if (!device.empty() && sessions == 1) {
-            const auto& c = s.linkInfo().capabilities;
-            std::cerr << fmt::format("link: {} (firmware {}), {} {} MTU {}, {} WRs/QP, {} CQEs, CQ moderation {}, completion timestamps {}\n",
-                                     c.device, c.firmware, c.linkLayer, c.rate, c.activeMtuBytes, c.maxQueuePairWorkRequests,
-                                     c.maxCompletionQueueEntries, c.completionModeration ? "yes" : "no", c.completionTimestamps ? "yes" : "no");
-        }
-        s.ingest().addSink(patterns);
-        if (recorder) s.ingest().addSink(*recorder);
-        const auto remaining = o.frames == 0 ? 0u : static_cast<std::uint32_t>(o.frames - framesAcquired);
-        const auto before = total.framesDelivered;
-        auto summary = s.run(remaining, interrupted, [&](const ingest::SessionSummary& p) {
-            if (!o.json) std::cerr << progressLine(p, before) << std::flush;
-        });
-        if (recorder) recorder->drain();  // its queued frames hold this session's ring slots
-        const auto stats = summary ? summary->stats : s.ingest().stats();
-        total += stats;
-        const auto snapshot = s.ingest().latency();
-        for (std::size_t i = 0; i < snapshot.counts.size(); ++i) latency.counts[i] += snapshot.counts[i];
-        latency.total += snapshot.total;
-        if (summary) {
-            framesAcquired += summary->frontEnd.framesAcquired;
-            triggers += summary->triggers;
-            malformedControl += summary->control.malformed;
-            elapsed += summary->elapsed;
-            if (!o.json) std::cerr << '\n';
-            for (const auto& r : s.ingest().recentRejections()) linkErrors.push_back(r.describe());
-            break;
-        }
-        if (!o.json) std::cerr << '\n';
-        std::cerr << "sonolink-cli stream: link lost: " << summary.error().describe() << '\n';
-        linkErrors.push_back(summary.error().message());
-        if (!o.reconnect || summary.error().code() != ErrorCode::Unavailable || interrupted.load()) {
-            exitCode = summary.error().code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
-            break;
-        }
-        framesAcquired += stats.framesDelivered + stats.framesIncomplete + stats.framesMissing;
-        if (auto reset = link->reset(); !reset) {
-            std::cerr << "sonolink-cli stream: " << reset.error().describe() << '\n';
-            exitCode = kExitFailed;
-            break;
-        }
-        std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
+    if (choice.link.backend == app::LinkChoice::Backend::SimShared && !o.json) {
+        std::cerr << fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})\n", choice.link.name, choice.link.name);
     }
-    parts->frontEnd.reset();
+    // Port counters before and after (verbs): what the NIC itself saw, for the engineer.
+    const bool verbs = choice.link.backend == app::LinkChoice::Backend::Verbs;
+    auto countersBefore = verbs ? rdmaDiagnostics("", 0) : Result<nlohmann::json>(nlohmann::json{});
+    auto outcome = runSessions(engine, events, o);
     nlohmann::json recording = nullptr;
-    if (recorder) {
-        auto stopped = recorder->stop();
-        recording = {{"file", o.recordFile}, {"frames_recorded", recorder->framesRecorded()},
-                     {"frames_refused", recorder->framesRefused()}, {"error", stopped ? "" : stopped.error().message()}};
-        if (!stopped) {
-            std::cerr << "sonolink-cli stream: recording failed: " << stopped.error().describe() << '\n';
-            if (exitCode == kExitOk) exitCode = kExitFailed;
-        }
-    }
+    if (!o.recordFile.empty()) recording = finishRecording(engine, events, o.recordFile, outcome.exitCode);
+    const auto stats = engine.stats();
     nlohmann::json portCounters = nlohmann::json::object();
-    if (verbs && countersBefore && !device.empty()) {
-        if (auto after = rdmaDiagnostics("", 0)) portCounters = counterDeltas(*countersBefore, *after, device);
+    if (verbs && countersBefore && !stats.link.device.empty()) {
+        if (auto after = rdmaDiagnostics("", 0)) portCounters = counterDeltas(*countersBefore, *after, stats.link.device);
     }
-    const double seconds = std::chrono::duration<double>(elapsed).count();
-    if (o.json) {
-        nlohmann::json out{{"ok", exitCode == kExitOk}, {"sessions", sessions}, {"frames_delivered", total.framesDelivered},
-                           {"frames_incomplete", total.framesIncomplete}, {"frames_missing", total.framesMissing},
-                           {"frames_dropped_no_buffer", total.framesDroppedNoBuffer}, {"blocks_ok", total.blocksOk},
-                           {"bytes_ok", total.bytesOk}, {"header_errors", total.headerErrors},
-                           {"payload_crc_errors", total.payloadCrcErrors}, {"length_mismatches", total.lengthMismatches},
-                           {"immediate_mismatches", total.immediateMismatches}, {"completion_errors", total.completionErrors},
-                           {"credit_violations", total.creditViolations}, {"sequence_gaps", total.sequenceGaps},
-                           {"duplicates", total.duplicates}, {"reordered", total.reordered}, {"late_blocks", total.lateBlocks},
-                           {"triggers", triggers}, {"malformed_control_messages", malformedControl},
-                           {"ber_bits_checked", patterns.bitsChecked()}, {"ber_bit_errors", patterns.bitErrors()},
-                           {"seconds", seconds}, {"throughput_gbps", seconds > 0 ? total.bytesOk * 8 / seconds / 1e9 : 0.0},
-                           {"latency_p50_us", latency.percentile(0.5) / 1e3}, {"latency_p99_us", latency.percentile(0.99) / 1e3},
-                           {"latency_p999_us", latency.percentile(0.999) / 1e3}, {"errors", linkErrors},
-                           {"device", device}, {"port_counters", portCounters}, {"recording", recording}};
-        std::cout << out.dump(2) << '\n';
-    } else {
-        std::cout << fmt::format("{} frames delivered, {} incomplete, {} missing over {} session{} in {:.2f} s ({:.2f} Gb/s payload)\n",
-                                 total.framesDelivered, total.framesIncomplete, total.framesMissing, sessions, sessions == 1 ? "" : "s",
-                                 seconds, seconds > 0 ? total.bytesOk * 8 / seconds / 1e9 : 0.0);
-        std::cout << fmt::format("blocks: {} ok, {} header errors, {} CRC errors, {} gaps, {} duplicates, {} reordered, {} late\n",
-                                 total.blocksOk, total.headerErrors, total.payloadCrcErrors, total.sequenceGaps, total.duplicates,
-                                 total.reordered, total.lateBlocks);
-        if (!recording.is_null()) {
-            std::cout << fmt::format("recorded {} frames to {} ({} refused)\n", recording["frames_recorded"].get<std::uint64_t>(), o.recordFile,
-                                     recording["frames_refused"].get<std::uint64_t>());
-        }
-        if (patterns.framesChecked() > 0) {
-            std::cout << fmt::format("test pattern: {} bits compared, {} bit errors\n", patterns.bitsChecked(), patterns.bitErrors());
-        }
-        std::cout << fmt::format("latency block write -> frame ready: p50 {:.1f} us, p99 {:.1f} us, p99.9 {:.1f} us\n",
-                                 latency.percentile(0.5) / 1e3, latency.percentile(0.99) / 1e3, latency.percentile(0.999) / 1e3);
-        for (const auto& e : linkErrors) std::cout << "  " << e << '\n';
-        for (const auto& [port, deltas] : portCounters.items()) {
-            std::cout << device << " " << port << " counters during the run:";
-            for (const auto& [name, delta] : deltas.items()) std::cout << ' ' << name << " +" << delta.get<std::uint64_t>();
-            std::cout << '\n';
-        }
-    }
-    return exitCode;
+    const auto summary = summaryJson(stats, outcome, recording, portCounters);
+    if (o.json) std::cout << summary.dump(2) << '\n';
+    else printSummary(summary, o.recordFile);
+    return outcome.exitCode;
 }
 
 }  // namespace
@@ -320,6 +361,7 @@ CLI::Option* addAcquisitionOptions(CLI::App& cmd, StreamOptions& o) {
     cmd.add_flag("--reconnect", o.reconnect, "When the front end is lost, wait for it and resume");
     cmd.add_option("--accept-timeout", o.acceptTimeoutS, "Seconds to wait for the front end")->capture_default_str();
     cmd.add_flag("--json", o.json, "Print the summary as JSON");
+    cmd.add_flag("--json-events", o.jsonEvents, "Print every engine event as one JSON line on stderr (for scripts and tests)");
     return frames;
 }
 

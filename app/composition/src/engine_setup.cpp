@@ -70,7 +70,10 @@ std::unique_ptr<engine::FrameImager> displayImager(const config::AppConfig& conf
 
 Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice) {
     engine::EngineConfig e;
-    e.session.configure = configureFrom(config);
+    e.session.configure = choice.configure ? *choice.configure : configureFrom(config);
+    e.session.acceptTimeout = choice.acceptTimeout;
+    e.rxCpu = choice.rxCpu >= 0 ? choice.rxCpu : config.link.rxCpu;
+    e.reopenAfterSession = choice.reopenAfterSession;
     e.geometry = recordingMetadataFor(e.session.configure);
     e.imaging.enabled = choice.display;
     e.imaging.grid = choice.grid;
@@ -100,7 +103,9 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     backends.makeLink = [link = choice.link]() -> Result<engine::LinkHandle> {
         auto parts = makeLink(link);
         if (!parts) return fail(std::move(parts.error()));
-        return engine::LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
+        // A built-in front end ends with its session: its link is made anew; the others are kept.
+        const bool reusable = link.backend != LinkChoice::Backend::SimInProcess;
+        return engine::LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd)), reusable};
     };
     return engine::createEngine(std::move(e), std::move(backends));
 }

@@ -4,9 +4,8 @@
 
 namespace sonolink::engine {
 
-Acquisition::Acquisition(LinkHandle link, ingest::SessionOptions options, DisplayPipeline* display, RecordingTap& recording,
-                         Callbacks callbacks)
-    : link_(std::move(link)), options_(std::move(options)), display_(display), recording_(recording), callbacks_(std::move(callbacks)) {
+Acquisition::Acquisition(transport::Link& link, ingest::SessionOptions options, int rxCpu, Consumers consumers, Callbacks callbacks)
+    : link_(link), options_(std::move(options)), rxCpu_(rxCpu), consumers_(consumers), callbacks_(std::move(callbacks)) {
     thread_ = std::thread([this] { run(); });
 }
 
@@ -15,10 +14,11 @@ Acquisition::~Acquisition() {
     thread_.join();
 }
 
-void Acquisition::go() {
+void Acquisition::go(std::uint32_t frameLimit) {
     {
         std::lock_guard lock(mutex_);
         go_ = true;
+        frameLimit_ = frameLimit;
     }
     wake_.notify_all();
 }
@@ -31,37 +31,51 @@ void Acquisition::stop() {
     wake_.notify_all();
 }
 
+void Acquisition::stream(ingest::StreamSession& session) {
+    std::uint32_t frameLimit = 0;
+    {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return go_ || stop_.load(); });
+        if (!go_) return callbacks_.ended(fail(ErrorCode::Cancelled, "closed before streaming"), session.accounting());
+        frameLimit = frameLimit_;
+    }
+    Result<ingest::SessionSummary> result = fail(ErrorCode::Internal, "not streamed");
+    try {
+        result = session.run(frameLimit, stop_, callbacks_.progress);
+    } catch (const std::exception& e) {
+        result = fail(ErrorCode::Internal, std::string("acquisition thread: ") + e.what());
+    } catch (...) {
+        result = fail(ErrorCode::Internal, "acquisition thread: an exception that is not a std::exception");
+    }
+    // The consumers' frames hold this session's ring slots: they let go before the session goes.
+    if (consumers_.display) consumers_.display->release();
+    if (consumers_.recording) consumers_.recording->drain();
+    callbacks_.ended(result, result ? *result : session.accounting());
+}
+
 void Acquisition::run() {
     nameCurrentThread("rx-link0");
     try {
+        if (rxCpu_ >= 0) {
+            if (auto pinned = pinCurrentThread(rxCpu_); !pinned) return callbacks_.opened(fail(std::move(pinned.error())));
+        }
         auto options = options_;
         options.onFrontEndError = callbacks_.frontEndError;
-        auto session = ingest::StreamSession::open(*link_.link, std::move(options));
-        if (!session) {
-            callbacks_.opened(fail(std::move(session.error())));
-            return;
-        }
-        if (display_) (*session)->ingest().addSink(*display_);
-        (*session)->ingest().addSink(recording_);
-        callbacks_.opened((*session)->linkInfo().peerHello.serial);
-        {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return go_ || stop_.load(); });
-            if (!go_) return;  // never streamed: the session just closes
-        }
-        auto result = (*session)->run(0, stop_, callbacks_.progress);
-        if (display_) display_->release();  // their frames hold this session's ring slots
-        recording_.drain();
-        session->reset();
-        callbacks_.ended(result);
+        auto session = ingest::StreamSession::open(link_, std::move(options));
+        if (!session) return callbacks_.opened(fail(std::move(session.error())));
+        if (consumers_.display) (*session)->ingest().addSink(*consumers_.display);
+        if (consumers_.recording) (*session)->ingest().addSink(*consumers_.recording);
+        if (consumers_.patterns) (*session)->ingest().addSink(*consumers_.patterns);
+        callbacks_.opened((*session)->linkInfo());
+        stream(**session);
     } catch (const std::exception& e) {
-        if (display_) display_->release();
-        recording_.drain();
-        callbacks_.ended(fail(ErrorCode::Internal, std::string("acquisition thread: ") + e.what()));
+        if (consumers_.display) consumers_.display->release();
+        if (consumers_.recording) consumers_.recording->drain();
+        callbacks_.opened(fail(ErrorCode::Internal, std::string("acquisition thread: ") + e.what()));
     } catch (...) {
-        if (display_) display_->release();
-        recording_.drain();
-        callbacks_.ended(fail(ErrorCode::Internal, "acquisition thread: an exception that is not a std::exception"));
+        if (consumers_.display) consumers_.display->release();
+        if (consumers_.recording) consumers_.recording->drain();
+        callbacks_.opened(fail(ErrorCode::Internal, "acquisition thread: an exception that is not a std::exception"));
     }
 }
 

@@ -1,8 +1,9 @@
-// Acquisition: one link session on the `rx-link0` thread: the link from the backends, the
-// session opened (front end accepted and configured), then, on go(), streaming until stop() or
-// a failure; the frames go to the display pipeline and the recording tap. When streaming ends,
-// the consumers let go of their frames before the session goes. Results come back through
-// callbacks (on the rx thread). Thread contract: start/go/stop/destroy from one thread (ctl).
+// Acquisition: one link session on the `rx-link0` thread: the session opened on the link (front
+// end accepted and configured), then, on go(), streaming until stop(), the front end's frame
+// limit or a failure; the frames go to the display pipeline, the recording tap and (test
+// patterns) the pattern checker. When streaming ends, the consumers let go of their frames
+// before the session goes, and the session's accounting is handed over before the thread ends.
+// Thread contract: construct/go/stop/destroy from one thread (ctl); callbacks on the rx thread.
 #pragma once
 
 #include <atomic>
@@ -15,6 +16,7 @@
 #include "display_pipeline.h"
 #include "recording_tap.h"
 #include "sonolink/engine/engine_backends.h"
+#include "sonolink/ingest/pattern_check_sink.h"
 #include "sonolink/ingest/stream_session.h"
 
 namespace sonolink::engine {
@@ -22,31 +24,39 @@ namespace sonolink::engine {
 class Acquisition {
 public:
     struct Callbacks {
-        std::function<void(const Result<std::string>&)> opened;  // the front end's serial number, or why no session
+        std::function<void(const Result<transport::LinkInfo>&)> opened;  // the session's link and front end, or why none
         std::function<void(const ingest::SessionSummary&)> progress;
         std::function<void(const transport::ErrorReport&)> frontEndError;  // the front end's own reports
-        std::function<void(const Result<ingest::SessionSummary>&)> ended;  // last, before the thread ends
+        // Last, before the thread ends: how it ended, and everything it counted (also when it failed).
+        std::function<void(const Result<ingest::SessionSummary>&, const ingest::SessionSummary& accounted)> ended;
     };
-    // display may be null (no display products).
-    Acquisition(LinkHandle link, ingest::SessionOptions options, DisplayPipeline* display, RecordingTap& recording, Callbacks callbacks);
+    struct Consumers {
+        DisplayPipeline* display = nullptr;           // null: no display products
+        RecordingTap* recording = nullptr;
+        ingest::PatternCheckSink* patterns = nullptr;  // test-pattern payloads only
+    };
+    // rxCpu >= 0 pins the rx thread to that CPU (a failure to pin fails the session with the reason).
+    Acquisition(transport::Link& link, ingest::SessionOptions options, int rxCpu, Consumers consumers, Callbacks callbacks);
     ~Acquisition();  // stops and joins
     Acquisition(const Acquisition&) = delete;
     Acquisition& operator=(const Acquisition&) = delete;
 
-    void go();
+    void go(std::uint32_t frameLimit);  // 0: until stop()
     void stop();
 
 private:
     void run();
+    void stream(ingest::StreamSession& session);
 
-    LinkHandle link_;
+    transport::Link& link_;
     ingest::SessionOptions options_;
-    DisplayPipeline* display_;
-    RecordingTap& recording_;
+    int rxCpu_;
+    Consumers consumers_;
     Callbacks callbacks_;
     std::mutex mutex_;
     std::condition_variable wake_;
     bool go_ = false;
+    std::uint32_t frameLimit_ = 0;
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };

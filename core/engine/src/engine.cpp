@@ -50,18 +50,31 @@ void Engine::Impl::report(ErrorOrigin origin, Severity severity, const Error& er
     emit(std::move(e));
 }
 
+// The link for the next session: the kept one, reset, when it is reusable; else a new one.
+Result<transport::Link*> Engine::Impl::sessionLink() {
+    if (link && link->reusable) {
+        if (auto reset = link->link->reset(); reset) return link->link.get();
+        link.reset();  // it cannot be reused: make another
+    }
+    link.reset();
+    auto made = backends.makeLink();
+    if (!made) return fail(std::move(made.error()));
+    link = std::move(*made);
+    return link->link.get();
+}
+
 void Engine::Impl::openSession() {
     setState(EngineState::Connecting, "bringing the link up");
-    auto link = backends.makeLink();
-    if (!link) {
-        setState(EngineState::Error, link.error().message());
-        return report(ErrorOrigin::Link, Severity::Error, link.error());
+    auto sessionLinkMade = sessionLink();
+    if (!sessionLinkMade) {
+        setState(EngineState::Error, sessionLinkMade.error().message());
+        return report(ErrorOrigin::Link, Severity::Error, sessionLinkMade.error());
     }
     display->newSession(sessions.fetch_add(1) + 1);
     std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
     Acquisition::Callbacks callbacks;
-    callbacks.opened = [self, gen](const Result<std::string>& opened) {
+    callbacks.opened = [self, gen](const Result<transport::LinkInfo>& opened) {
         if (auto impl = self.lock()) impl->ctl->post([impl, gen, opened] { impl->onOpened(gen, opened); });
     };
     callbacks.progress = [self](const ingest::SessionSummary& progress) {
@@ -84,52 +97,82 @@ void Engine::Impl::openSession() {
             });
         }
     };
-    callbacks.ended = [self, gen](const Result<ingest::SessionSummary>& ended) {
-        if (auto impl = self.lock()) impl->ctl->post([impl, gen, ended] { impl->onEnded(gen, ended); });
+    callbacks.ended = [self, gen](const Result<ingest::SessionSummary>& ended, const ingest::SessionSummary& accounted) {
+        if (auto impl = self.lock()) {
+            impl->account(accounted);  // before the thread ends: a closed session is counted once it is joined
+            impl->ctl->post([impl, gen, ended] { impl->onEnded(gen, ended); });
+        }
     };
-    acquisition = std::make_unique<Acquisition>(std::move(*link), config.session, config.imaging.enabled ? display.get() : nullptr, recording,
-                                                std::move(callbacks));
+    Acquisition::Consumers consumers;
+    consumers.display = config.imaging.enabled ? display.get() : nullptr;
+    consumers.recording = &recording;
+    if (config.session.configure.payloadKind != transport::PayloadKind::Rf) consumers.patterns = &patterns;
+    acquisition = std::make_unique<Acquisition>(**sessionLinkMade, config.session, config.rxCpu, consumers, std::move(callbacks));
 }
 
-void Engine::Impl::onOpened(std::uint64_t gen, const Result<std::string>& opened) {
+void Engine::Impl::onOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened) {
     if (gen != generation || state != EngineState::Connecting) return;  // closed meanwhile
     if (!opened) {
-        acquisition.reset();
+        closeSession();
         setState(EngineState::Error, opened.error().message());
         return report(ErrorOrigin::Link, Severity::Error, opened.error());
     }
     {
         std::lock_guard lock(jobsMutex);
-        frontEndSerial = *opened;
+        frontEndSerial = opened->peerHello.serial;
+    }
+    {
+        const auto& c = opened->capabilities;
+        std::lock_guard lock(statsMutex);
+        linkDevice = opened->localDevice;
+        linkDescription = linkDevice.empty() ? fmt::format("{}, {}", opened->backend, opened->peer)
+                                             : fmt::format("{} (firmware {}), {} {} MTU {}, {} WRs/QP, {} CQEs, CQ moderation {}, completion timestamps {}",
+                                                           c.device, c.firmware, c.linkLayer, c.rate, c.activeMtuBytes, c.maxQueuePairWorkRequests,
+                                                           c.maxCompletionQueueEntries, c.completionModeration ? "yes" : "no",
+                                                           c.completionTimestamps ? "yes" : "no");
     }
     // The start-up self-tests (link BER, memory) run here once they exist.
     setState(EngineState::SelfTest, "start-up self-tests: none configured");
     setState(EngineState::Ready, "link up, front end configured");
 }
 
+void Engine::Impl::account(const ingest::SessionSummary& accounted) {
+    std::lock_guard lock(statsMutex);
+    finished += accounted.stats;
+    finishedElapsed += accounted.elapsed;
+    for (std::size_t i = 0; i < accounted.latency.counts.size(); ++i) finishedLatency.counts[i] += accounted.latency.counts[i];
+    finishedLatency.total += accounted.latency.total;
+    finishedTriggers += accounted.triggers;
+    finishedMalformed += accounted.control.malformed;
+    lastRejections = accounted.rejections;
+    current = {};
+}
+
 void Engine::Impl::onEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended) {
-    {
-        std::lock_guard lock(statsMutex);
-        finished += ended ? ended->stats : current.stats;
-        finishedElapsed += ended ? ended->elapsed : current.elapsed;
-        current = {};
-    }
-    if (gen != generation) return;  // closed on purpose: nothing else to do
-    acquisition.reset();
+    if (gen != generation) return;  // closed on purpose: counted already
+    closeSession();
     if (!ended) {
         setState(EngineState::Error, ended.error().message());
         report(ErrorOrigin::Link, Severity::Error, ended.error());
     } else if (state == EngineState::Streaming || state == EngineState::Frozen) {
-        openSession();  // the front end finished on its own: bring it up again
+        const auto frames = ended->frontEnd.framesAcquired;
+        if (config.reopenAfterSession) {
+            openSession();  // the front end finished on its own: bring it up again
+        } else {
+            setState(EngineState::Idle, fmt::format("the front end finished its session ({} frames)", frames));
+        }
     }
 }
 
-// Stops and joins the acquisition; its ended callback, already posted, only counts.
+// Stops and joins the acquisition (it has counted itself by then; its ended callback, already
+// posted, is stale); a link that is not reusable goes with it.
 void Engine::Impl::closeSession() {
-    if (!acquisition) return;
-    ++generation;
-    acquisition->stop();
-    acquisition.reset();
+    if (acquisition) {
+        ++generation;
+        acquisition->stop();
+        acquisition.reset();
+    }
+    if (link && !link->reusable) link.reset();
 }
 
 void Engine::Impl::watchQueue() {
@@ -199,6 +242,7 @@ Engine::~Engine() {
         closed.set_value();
     });
     closed.get_future().wait();
+    impl_->link.reset();  // after the session: nothing uses it now
     impl_->jobs->stop();  // joined: no job runs, or re-posts itself, once the queue goes
     impl_->ctl->stop();
     impl_->jobs.reset();
@@ -216,13 +260,13 @@ void Engine::connect() {
     });
 }
 
-void Engine::startStreaming() {
-    impl_->ctl->post([impl = impl_.get()] {
+void Engine::startStreaming(std::uint32_t frames) {
+    impl_->ctl->post([impl = impl_.get(), frames] {
         if (impl->state == EngineState::Frozen) return impl->setState(EngineState::Streaming, "live again");
         if (impl->state != EngineState::Ready || !impl->acquisition) {
             return impl->refuse("startStreaming", ErrorCode::FailedPrecondition, fmt::format("cannot stream while {}", toString(impl->state)));
         }
-        impl->acquisition->go();
+        impl->acquisition->go(frames);
         impl->setState(EngineState::Streaming, "");
     });
 }

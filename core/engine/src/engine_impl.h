@@ -16,6 +16,7 @@
 #include "event_hub.h"
 #include "recording_tap.h"
 #include "work_queue.h"
+#include "sonolink/ingest/pattern_check_sink.h"
 #include "sonolink/dicom/storage_commitment.h"
 #include "sonolink/dicom/store_queue.h"
 #include "sonolink/dicom/uid_generator.h"
@@ -34,7 +35,9 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
 
     std::unique_ptr<DisplayPipeline> display;
     RecordingTap recording;
-    std::unique_ptr<Acquisition> acquisition;  // ctl thread only
+    std::optional<LinkHandle> link;            // ctl thread only: kept between sessions when reusable
+    std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
+    ingest::PatternCheckSink patterns;         // test-pattern payloads, every session
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
     std::atomic<std::uint64_t> sessions{0};
 
@@ -42,6 +45,10 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     ingest::IngestStats finished;             // sessions that ended
     ingest::SessionSummary current;           // the streaming session's last progress
     std::chrono::nanoseconds finishedElapsed{0};
+    ingest::LatencyHistogram::Snapshot finishedLatency;
+    std::uint64_t finishedTriggers = 0, finishedMalformed = 0;
+    std::vector<std::string> lastRejections;
+    std::string linkDevice, linkDescription;
     std::uint64_t recordedBefore = 0, refusedBefore = 0;
     std::uint64_t frontEndErrors = 0;
     std::string lastFrontEndError;
@@ -79,7 +86,9 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
 
     // ctl thread from here on.
     void openSession();
-    void onOpened(std::uint64_t gen, const Result<std::string>& opened);
+    Result<transport::Link*> sessionLink();
+    void onOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened);
+    void account(const ingest::SessionSummary& accounted);  // rx thread, before it ends
     void onEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended);
     void closeSession();
     void watchQueue();

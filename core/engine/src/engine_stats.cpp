@@ -24,12 +24,21 @@ EngineStats Engine::Impl::snapshot() const {
     s.state = state.load();
     ingest::IngestStats total;
     std::chrono::nanoseconds elapsed{0};
+    ingest::LatencyHistogram::Snapshot ingestLatency;
     {
         std::lock_guard lock(statsMutex);
         s.steadyNs = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
         total = finished;
         total += current.stats;
         elapsed = finishedElapsed + current.elapsed;
+        ingestLatency = finishedLatency;
+        for (std::size_t i = 0; i < ingestLatency.counts.size(); ++i) ingestLatency.counts[i] += current.latency.counts[i];
+        ingestLatency.total += current.latency.total;
+        s.link.triggers = finishedTriggers + current.triggers;
+        s.link.malformedControlMessages = finishedMalformed + current.control.malformed;
+        s.link.recentRejections = lastRejections;
+        s.link.device = linkDevice;
+        s.link.description = linkDescription;
         s.framesRecorded = recordedBefore;
         s.framesRecordRefused = refusedBefore;
         if (current.frontEnd.framesAcquired > 0 || current.frontEnd.state != transport::FrontEndState::Idle) {
@@ -62,6 +71,20 @@ EngineStats Engine::Impl::snapshot() const {
     s.crcErrors = total.payloadCrcErrors;
     s.headerErrors = total.headerErrors;
     s.bytes = total.bytesOk;
+    s.link.blocksOk = total.blocksOk;
+    s.link.lengthMismatches = total.lengthMismatches;
+    s.link.immediateMismatches = total.immediateMismatches;
+    s.link.completionErrors = total.completionErrors;
+    s.link.creditViolations = total.creditViolations;
+    s.link.sequenceGaps = total.sequenceGaps;
+    s.link.duplicates = total.duplicates;
+    s.link.reordered = total.reordered;
+    s.link.lateBlocks = total.lateBlocks;
+    s.link.patternBitsChecked = patterns.bitsChecked();
+    s.link.patternBitErrors = patterns.bitErrors();
+    s.link.latencyP50Us = ingestLatency.percentile(0.5) / 1e3;
+    s.link.latencyP99Us = ingestLatency.percentile(0.99) / 1e3;
+    s.link.latencyP999Us = ingestLatency.percentile(0.999) / 1e3;
     s.streamingSeconds = std::chrono::duration<double>(elapsed).count();
     s.throughputGbps = s.streamingSeconds > 0 ? static_cast<double>(total.bytesOk) * 8 / s.streamingSeconds / 1e9 : 0;
     s.displayFps = s.streamingSeconds > 0 ? static_cast<double>(s.framesDisplayed) / s.streamingSeconds : 0;

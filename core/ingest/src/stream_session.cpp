@@ -75,6 +75,8 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                     }
                     ingest_->finish(status->blocksSent, status->framesAcquired);
                     summary_.stats = ingest_->stats();
+                    summary_.latency = ingest_->latency();
+                    for (const auto& r : ingest_->recentRejections()) summary_.rejections.push_back(r.describe());
                     summary_.control = link_.controlStats();
                     summary_.elapsed = std::chrono::steady_clock::now() - start;
                     return summary_;
@@ -89,11 +91,22 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
         if (progress && now - lastProgress >= std::chrono::milliseconds(200)) {
             lastProgress = now;
             summary_.stats = ingest_->stats();
+            summary_.latency = ingest_->latency();
             summary_.control = link_.controlStats();
             summary_.elapsed = now - start;
             progress(summary_);
         }
     }
+}
+
+SessionSummary StreamSession::accounting() const {
+    auto summary = summary_;
+    summary.stats = ingest_->stats();
+    summary.latency = ingest_->latency();
+    summary.control = link_.controlStats();
+    summary.rejections.clear();
+    for (const auto& r : ingest_->recentRejections()) summary.rejections.push_back(r.describe());
+    return summary;
 }
 
 }  // namespace sonolink::ingest

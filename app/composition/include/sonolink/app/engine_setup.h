@@ -4,7 +4,9 @@
 // PACS side (queue, nodes, audit). Thread contract: call from one thread.
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 
 #include "sonolink/app/link_factory.h"
 #include "sonolink/config/app_config.h"
@@ -18,6 +20,10 @@ struct EngineChoice {
     std::size_t cineFrames = 64;
     bool display = true;              // false: no display products (link and recording only)
     bool dicomQueue = true;           // run the PACS queue (dicom.queue_directory)
+    std::optional<transport::Configure> configure;  // instead of the configuration's (a replay's geometry, a test pattern)
+    std::chrono::milliseconds acceptTimeout{10'000};  // how long a connect waits for the front end
+    int rxCpu = -1;                   // >= 0: pin the rx thread (else link.rx_cpu)
+    bool reopenAfterSession = true;   // false: a session the front end ends leaves the engine Idle (a timed run)
 };
 
 [[nodiscard]] Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice);

@@ -45,6 +45,10 @@ struct DicomSetup {
 
 struct EngineConfig {
     ingest::SessionOptions session;          // the Configure sent to the front end
+    int rxCpu = -1;                          // >= 0: the rx thread pinned to this CPU
+    // A session the front end ends itself (its frame limit reached): brought up again, Ready for
+    // the next (true: an interactive station), or the engine goes Idle (false: a timed run).
+    bool reopenAfterSession = true;
     record::UffChannelData geometry;         // probe, waves, sampling (recordingMetadataFor(configure))
     ImagingSetup imaging;
     std::size_t cineFrames = 64;
@@ -63,10 +67,14 @@ public:
     [[nodiscard]] virtual Result<beamform::BeamformedImage> envelope() = 0;
 };
 
-// A link and whatever must live as long as it (the built-in front end's thread).
+// A link and whatever must live as long as it (the built-in front end's thread). A reusable link
+// (a NIC, a shared-memory region a front end process attaches to) is kept from session to
+// session and reset() before the next; one that is not (a built-in front end that ends with its
+// session) is made anew for each.
 struct LinkHandle {
     std::unique_ptr<transport::Link> link;
     std::shared_ptr<void> keepAlive;
+    bool reusable = false;
 };
 struct Backends {
     std::function<Result<LinkHandle>()> makeLink;  // called on each (re)connect, on the ctl thread

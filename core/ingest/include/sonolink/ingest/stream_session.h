@@ -11,6 +11,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "sonolink/ingest/ingest_engine.h"
 #include "sonolink/transport/link.h"
@@ -32,6 +34,8 @@ struct SessionSummary {
     std::uint64_t triggers = 0;         // laser triggers reported
     transport::ControlStats control;    // control messages received / rejected as malformed
     std::chrono::nanoseconds elapsed{0};
+    LatencyHistogram::Snapshot latency; // block written -> frame ready
+    std::vector<std::string> rejections;  // the last blocks rejected, described (at the end only)
 };
 
 class StreamSession {
@@ -47,6 +51,10 @@ public:
     // progress is called about every 200 ms.
     [[nodiscard]] Result<SessionSummary> run(std::uint32_t frameLimit, const std::atomic<bool>& stop,
                                              const std::function<void(const SessionSummary&)>& progress = {});
+
+    // Everything counted so far, also after run() failed: the ingest counters as they are now,
+    // the latency, the recent rejections and the front end's last status.
+    [[nodiscard]] SessionSummary accounting() const;
 
 private:
     StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack,

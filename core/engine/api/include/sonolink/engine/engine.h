@@ -45,7 +45,9 @@ public:
     Engine& operator=(const Engine&) = delete;
 
     void connect();          // Idle or Error -> Connecting -> SelfTest -> Ready
-    void startStreaming();   // Ready or Frozen -> Streaming
+    // Ready or Frozen -> Streaming; frames > 0: the front end acquires that many, then ends the
+    // session (the engine brings it up again, or goes Idle, as configured).
+    void startStreaming(std::uint32_t frames = 0);
     void freeze();           // Streaming -> Frozen: the image and the cine stop; the link streams on
     void stopStreaming();    // Streaming or Frozen -> Ready (the front end is stopped and brought up again)
     void disconnect();       // -> Idle

@@ -23,6 +23,30 @@ struct FrontEndHealth {
     std::string lastError;              // the last one's text
 };
 
+// The link's own accounting beyond frames (all sessions): every block intact, rejected with its
+// reason, duplicated, late, or missing; control messages; test-pattern bits compared (BER).
+struct LinkCounters {
+    std::uint64_t blocksOk = 0;
+    std::uint64_t lengthMismatches = 0;
+    std::uint64_t immediateMismatches = 0;
+    std::uint64_t completionErrors = 0;
+    std::uint64_t creditViolations = 0;
+    std::uint64_t sequenceGaps = 0;
+    std::uint64_t duplicates = 0;
+    std::uint64_t reordered = 0;
+    std::uint64_t lateBlocks = 0;
+    std::uint64_t triggers = 0;                 // laser triggers the front end reported
+    std::uint64_t malformedControlMessages = 0;
+    std::uint64_t patternBitsChecked = 0;       // test-pattern payloads, bit by bit
+    std::uint64_t patternBitErrors = 0;
+    double latencyP50Us = 0;                    // block written -> frame assembled
+    double latencyP99Us = 0;
+    double latencyP999Us = 0;
+    std::string device;                         // the RDMA device of the last session ("" for sim)
+    std::string description;                    // its capabilities, in one line
+    std::vector<std::string> recentRejections;  // the last session's last rejected blocks, described
+};
+
 struct EngineStats {
     std::uint64_t steadyNs = 0;          // steady clock when read
     EngineState state = EngineState::Idle;
@@ -50,6 +74,7 @@ struct EngineStats {
     std::uint64_t imagedFrames = 0;
     double imagerMsPerFrame = 0;         // mean time to image one frame
     FrontEndHealth frontEnd;
+    LinkCounters link;
 };
 
 // What happened between two snapshots of the same engine (earlier first).

@@ -1,0 +1,35 @@
+#include "engine_event_json.h"
+
+namespace sonolink::cli {
+namespace {
+
+using nlohmann::json;
+namespace e = sonolink::engine;
+
+json eventJson(const e::StateChanged& s) {
+    return {{"event", "state"}, {"from", e::toString(s.from)}, {"to", e::toString(s.to)}, {"reason", s.reason}};
+}
+json eventJson(const e::JobUpdate& j) {
+    return {{"event", "job"}, {"id", j.id}, {"kind", e::toString(j.kind)}, {"status", e::toString(j.status)}, {"progress", j.progress}, {"message", j.message}};
+}
+json eventJson(const e::EngineError& x) {
+    return {{"event", "error"}, {"origin", e::toString(x.origin)}, {"severity", e::toString(x.severity)}, {"code", toString(x.code)},
+            {"message", x.message}, {"source", x.source}, {"context", x.context}, {"details", x.details}};
+}
+json eventJson(const e::RecordingChanged& r) {
+    return {{"event", "recording"}, {"phase", e::toString(r.phase)}, {"path", r.path}, {"frames", r.frames}, {"bytes", r.bytes},
+            {"frames_refused", r.framesRefused}, {"error", r.error}};
+}
+json eventJson(const e::QueueChanged& q) { return {{"event", "queue"}, {"version", q.version}}; }
+json eventJson(const e::FrontEndReport& f) { return {{"event", "front_end_report"}, {"code", toString(f.code)}, {"text", f.text}}; }
+json eventJson(const e::SettingsChanged& s) {
+    return {{"event", "settings"}, {"what", s.what}, {"applied", s.applied}, {"reason", s.reason}};
+}
+
+}  // namespace
+
+json toJson(const engine::EngineEvent& event) {
+    return std::visit([](const auto& e) { return eventJson(e); }, event);
+}
+
+}  // namespace sonolink::cli
