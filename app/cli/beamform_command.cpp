@@ -88,13 +88,13 @@ Result<std::vector<double>> parseAxis(const std::string& rangeText, const std::s
 
 Status checkGridAgainstData(const beamform::PixelGrid& grid, const record::UffChannelData& data, double fNumber) {
     // The deepest echo the record holds came back at its last sample, from z = c t / 2 at most.
-    const double recordEnd = data.initialTimeS + (data.samples - 1) / data.samplingFrequencyHz;
-    const double deepest = data.soundSpeedMps * recordEnd / 2;
+    const double recordEnd = data.geometry.initialTimeS + (data.geometry.samples - 1) / data.geometry.samplingRateHz;
+    const double deepest = data.geometry.soundSpeedMps * recordEnd / 2;
     if (grid.z.back() > deepest) {
         return fail(ErrorCode::InvalidArgument, fmt::format("the grid reaches z = {:.2f} mm but the record ends at {:.2f} mm (initial time {:.2f} us + {} samples at {:.1f} MHz)",
-                                                            grid.z.back() * 1e3, deepest * 1e3, data.initialTimeS * 1e6, data.samples, data.samplingFrequencyHz / 1e6));
+                                                            grid.z.back() * 1e3, deepest * 1e3, data.geometry.initialTimeS * 1e6, data.geometry.samples, data.geometry.samplingRateHz / 1e6));
     }
-    const auto [lo, hi] = std::minmax_element(data.elementX.begin(), data.elementX.end());
+    const auto [lo, hi] = std::minmax_element(data.geometry.elementX.begin(), data.geometry.elementX.end());
     const double reach = grid.z.back() / (2 * fNumber);
     const auto [xlo, xhi] = std::minmax_element(grid.x.begin(), grid.x.end());
     if (*xhi < *lo - reach || *xlo > *hi + reach) {
@@ -146,7 +146,7 @@ int runBeamform(const BeamformOptions& o) {
         Result<beamform::BeamformedImage> image = beamform::BeamformedImage{};
         if (data->isIq()) {  // an IQ file: beamformed as IQ at its own modulation frequency
             if (sectorRays || o.iqMHz > 0) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("{} holds IQ data: --iq and sector imaging apply to RF files", o.file)));
-            auto complexImage = beamform::delayAndSumIq(*view, data->iqFrame(f), data->modulationFrequencyHz, grid, params);
+            auto complexImage = beamform::delayAndSumIq(data->geometry, data->iqFrame(f), data->modulationFrequencyHz, grid, params);
             if (!complexImage) return fail1(complexImage.error());
             image = complexImage->magnitude();
         } else if (sectorRays) {  // along rays, envelope along each, then onto the x/z grid
@@ -158,7 +158,7 @@ int runBeamform(const BeamformOptions& o) {
         } else if (o.iqMHz > 0) {  // IQ: demodulate, beamform with phase rotation, the magnitude is the envelope
             auto iq = beamform::demodulateToIq(*view, o.iqMHz * 1e6);
             if (!iq) return fail1(iq.error());
-            auto complexImage = beamform::delayAndSumIq(*view, *iq, o.iqMHz * 1e6, grid, params);
+            auto complexImage = beamform::delayAndSumIq(data->geometry, *iq, o.iqMHz * 1e6, grid, params);
             if (!complexImage) return fail1(complexImage.error());
             image = complexImage->magnitude();
         } else {
@@ -175,7 +175,7 @@ int runBeamform(const BeamformOptions& o) {
         if (dicomExport.enabled()) dicomExport.addFrame(db, o.dynamicRangeDb);
         report["frames"].push_back({{"frame", f}, {"ms", ms}, {"npy", base + ".npy"}, {"png", base + ".png"}});
         if (!o.json) std::cout << fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png\n", f, ms, image->nx, image->nz,
-                                              data->channels, data->waves, base, base);
+                                              data->geometry.channels, data->geometry.waves, base, base);
     }
     if (dicomExport.enabled()) {
         if (auto ok = dicomExport.write(grid); !ok) return fail1(ok.error());

@@ -87,8 +87,8 @@ Result<dicom::RawDataPayload> rfSnippet(const std::string& path, int frames) {
     if (!data) return fail(std::move(data.error()));
     if (data->data16.empty()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: Raw Data export takes int16 RF recordings", path));
     const int n = std::min(frames, data->frames);
-    const std::size_t count = static_cast<std::size_t>(n) * static_cast<std::size_t>(data->waves) * static_cast<std::size_t>(data->channels) *
-                              static_cast<std::size_t>(data->samples);
+    const std::size_t count = static_cast<std::size_t>(n) * static_cast<std::size_t>(data->geometry.waves) * static_cast<std::size_t>(data->geometry.channels) *
+                              static_cast<std::size_t>(data->geometry.samples);
     dicom::RawDataPayload payload;
     payload.bytes.reserve(count * 2);
     for (std::size_t i = 0; i < count; ++i) {
@@ -97,7 +97,7 @@ Result<dicom::RawDataPayload> rfSnippet(const std::string& path, int frames) {
         payload.bytes.push_back(static_cast<std::uint8_t>(v >> 8));
     }
     payload.description = fmt::format("int16 LE; {} frames x {} waves x {} channels x {} samples; fs={:g} MHz; c={:g} m/s; UFF channel_data layout",
-                                      n, data->waves, data->channels, data->samples, data->samplingFrequencyHz / 1e6, data->soundSpeedMps);
+                                      n, data->geometry.waves, data->geometry.channels, data->geometry.samples, data->geometry.samplingRateHz / 1e6, data->geometry.soundSpeedMps);
     payload.formatVersionUid = kRfFormatVersionUid;
     return payload;
 }

@@ -104,7 +104,7 @@ Result<Acquisition> acquisitionFrom(const StreamOptions& o, int& usageError) {
         auto loaded = app::loadRecording(o.replayFile);
         if (!loaded) return fail(std::move(loaded.error()));
         a.replay = *loaded;
-        a.configure = app::acquisitionFromRecording(*a.replay);  // the recording's geometry
+        a.configure = app::configureOf(a.replay->geometry);  // the recording's geometry
     }
     if (o.rateHz >= 0) a.configure.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(o.rateHz * 1000));
     auto kind = parseMode(o.mode, a.configure.photoacoustic);

@@ -30,18 +30,10 @@ protected:
     }
 };
 
-GpuBeamformerSetup setupFor(const ChannelDataView& v, const PixelGrid& grid, const BeamformParams& params, SampleType type) {
+GpuBeamformerSetup setupFor(const AcquisitionGeometry& geometry, const PixelGrid& grid, const BeamformParams& params, SampleType type) {
     GpuBeamformerSetup s;
     s.sampleType = type;
-    s.waves = v.waves;
-    s.channels = v.channels;
-    s.samplesPerChannel = v.samplesPerChannel;
-    s.samplingRateHz = v.samplingRateHz;
-    s.initialTimeS = v.initialTimeS;
-    s.soundSpeedMps = v.soundSpeedMps;
-    s.elementX.assign(v.elementX.begin(), v.elementX.end());
-    s.angleRad.assign(v.angleRad.begin(), v.angleRad.end());
-    s.sourceDistance.assign(v.sourceDistance.begin(), v.sourceDistance.end());
+    s.geometry = geometry;
     s.grid = grid;
     s.params = params;
     s.framesPerChunk = 2;
@@ -84,11 +76,11 @@ private:
 };
 
 void expectAgreement(const Phantom& p, const PixelGrid& grid, const BeamformParams& params) {
-    auto gpu = GpuBeamformer::create(setupFor(p.view, grid, params, SampleType::Float32));
+    auto gpu = GpuBeamformer::create(setupFor(p.geometry, grid, params, SampleType::Float32));
     ASSERT_TRUE(gpu) << gpu.error().describe();
     std::vector<float> out(grid.x.size() * grid.z.size());
     ASSERT_TRUE((*gpu)->beamform(p.samples.data(), 1, GpuOutput::Envelope, out));
-    const auto cpu = cpuEnvelope(p.view, grid, params);
+    const auto cpu = cpuEnvelope(p.view(), grid, params);
     const double error = relativeError(out, cpu);
     ::testing::Test::RecordProperty("relative_error", fmt::format("{:.3e}", error));
     EXPECT_LE(error, 1e-4);
@@ -126,7 +118,7 @@ TEST_F(GpuBeamformerTest, Int16SamplesBatchedFromRegisteredMemory) {
     for (int f = 0; f < kFrames; ++f) {
         for (std::size_t i = 0; i < perFrame; ++i) adc[f * perFrame + i] = static_cast<std::int16_t>(std::lround(frames[f].samples[i] * 8000));
     }
-    auto gpu = GpuBeamformer::create(setupFor(frames[0].view, grid, params, SampleType::Int16));
+    auto gpu = GpuBeamformer::create(setupFor(frames[0].geometry, grid, params, SampleType::Int16));
     ASSERT_TRUE(gpu) << gpu.error().describe();
     std::vector<float> out(kFrames * grid.x.size() * grid.z.size());
     {
@@ -135,7 +127,7 @@ TEST_F(GpuBeamformerTest, Int16SamplesBatchedFromRegisteredMemory) {
         ASSERT_TRUE((*gpu)->beamform(adc.data(), kFrames, GpuOutput::Envelope, out));
     }
     for (int f = 0; f < kFrames; ++f) {
-        ChannelDataView view = frames[f].view;
+        ChannelDataView view = frames[f].view();
         view.samples = {};
         view.samples16 = std::span<const std::int16_t>(adc).subspan(f * perFrame, perFrame);
         const auto cpu = cpuEnvelope(view, grid, params);
@@ -151,12 +143,12 @@ TEST_F(GpuBeamformerTest, RfOutputOfAFloatBatchFromPageableMemory) {
     for (int f = 0; f < kFrames; ++f) frames.push_back(simulate({{-2e-3 + 2e-3 * f, 12e-3 + 4e-3 * f, 1}}, {0}, 1200, 0));
     std::vector<float> batch;
     for (const auto& f : frames) batch.insert(batch.end(), f.samples.begin(), f.samples.end());
-    auto gpu = GpuBeamformer::create(setupFor(frames[0].view, grid, {}, SampleType::Float32));
+    auto gpu = GpuBeamformer::create(setupFor(frames[0].geometry, grid, {}, SampleType::Float32));
     ASSERT_TRUE(gpu) << gpu.error().describe();
     std::vector<float> out(kFrames * grid.x.size() * grid.z.size());
     ASSERT_TRUE((*gpu)->beamform(batch.data(), kFrames, GpuOutput::Rf, out));
     for (int f = 0; f < kFrames; ++f) {
-        auto cpu = delayAndSum(frames[f].view, grid, {});
+        auto cpu = delayAndSum(frames[f].view(), grid, {});
         ASSERT_TRUE(cpu);
         EXPECT_LE(relativeError(std::span<const float>(out).subspan(f * cpu->columns.size(), cpu->columns.size()), cpu->columns), 1e-4) << "frame " << f;
     }
@@ -165,8 +157,8 @@ TEST_F(GpuBeamformerTest, RfOutputOfAFloatBatchFromPageableMemory) {
 // Checked before any device is touched: runs on stations without a GPU too.
 TEST(GpuBeamformerSetupTest, InconsistentSetupIsRefusedWithTheReason) {
     const auto p = simulate({{0, 10e-3, 1}}, {0}, 800, 0);
-    auto setup = setupFor(p.view, PixelGrid::fromRanges(-1e-3, 1e-3, 8, 5e-3, 15e-3, 64), {}, SampleType::Float32);
-    setup.elementX.pop_back();
+    auto setup = setupFor(p.geometry, PixelGrid::fromRanges(-1e-3, 1e-3, 8, 5e-3, 15e-3, 64), {}, SampleType::Float32);
+    setup.geometry.elementX.pop_back();
     auto gpu = GpuBeamformer::create(setup);
     ASSERT_FALSE(gpu);
     EXPECT_EQ(gpu.error().code(), ErrorCode::InvalidArgument);

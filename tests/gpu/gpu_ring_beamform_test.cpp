@@ -32,13 +32,15 @@ ingest::SessionOptions session() {
 GpuBeamformerSetup setupFor(const transport::Configure& c, const PixelGrid& grid) {
     GpuBeamformerSetup s;
     s.sampleType = SampleType::Int16;
-    s.waves = static_cast<int>(c.anglesMilliDeg.size());
-    s.channels = c.channelCount;
-    s.samplesPerChannel = static_cast<int>(c.samplesPerChannel);
-    s.samplingRateHz = c.samplingRateHz;
-    s.soundSpeedMps = c.soundSpeedMmPerS * 1e-3;
-    for (int e = 0; e < s.channels; ++e) s.elementX.push_back((e - (s.channels - 1) / 2.0) * c.pitchNm * 1e-9);
-    for (auto a : c.anglesMilliDeg) s.angleRad.push_back(a * 1e-3 * std::numbers::pi / 180);
+    // The GPU-check build has no composition root (app::geometryOf): the same mapping, for plane waves.
+    auto& g = s.geometry;
+    g.waves = c.waveCount();
+    g.channels = c.channelCount;
+    g.samples = static_cast<int>(c.samplesPerChannel);
+    g.samplingRateHz = c.samplingRateHz;
+    g.soundSpeedMps = c.soundSpeedMmPerS * 1e-3;
+    g.elementX = linearArrayElementX(g.channels, c.pitchNm * 1e-9);
+    for (auto a : c.anglesMilliDeg) g.angleRad.push_back(a * 1e-3 * std::numbers::pi / 180);
     s.grid = grid;
     s.framesPerChunk = 1;
     return s;
@@ -51,7 +53,7 @@ public:
     GpuCheckingSink(GpuBeamformer& gpu, const GpuBeamformerSetup& setup) : gpu_(gpu), setup_(setup) {}
     void onFrame(const ingest::FrameRef& frame) noexcept override {
         std::vector<RfBlock> blocks;
-        std::vector<std::int16_t> contiguous(static_cast<std::size_t>(setup_.waves) * kChannels * kSamples);
+        std::vector<std::int16_t> contiguous(setup_.geometry.samplesPerFrame());
         for (std::uint16_t b = 0; b < frame->blockCount(); ++b) {
             const auto& block = frame->block(b);
             const auto& h = block.header;
@@ -64,8 +66,7 @@ public:
         }
         std::vector<float> gpuImage(setup_.grid.x.size() * setup_.grid.z.size());
         auto ok = gpu_.beamformBlocks(blocks, 1, GpuOutput::Envelope, gpuImage);
-        ChannelDataView view{{}, contiguous, setup_.waves, kChannels, kSamples, setup_.samplingRateHz, 0, setup_.soundSpeedMps,
-                             setup_.elementX, setup_.angleRad, {}};
+        const ChannelDataView view{&setup_.geometry, {}, contiguous};
         auto cpu = delayAndSum(view, setup_.grid, {});
         std::lock_guard lock(mutex);
         if (!ok) {

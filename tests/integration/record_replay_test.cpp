@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/replay_source.h"
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/record/recorder.h"
@@ -50,7 +51,7 @@ public:
 };
 
 std::vector<std::byte> fileFrame(const record::UffChannelData& d, int f) {
-    const auto count = std::size_t(d.waves) * std::size_t(d.channels) * std::size_t(d.samples);
+    const auto count = std::size_t(d.geometry.waves) * std::size_t(d.geometry.channels) * std::size_t(d.geometry.samples);
     std::vector<std::byte> bytes(count * 2);
     std::memcpy(bytes.data(), d.data16.data() + std::size_t(f) * count, bytes.size());  // little-endian host
     return bytes;
@@ -88,7 +89,7 @@ TEST_F(RecordReplayTest, RecordedWhileStreamingAndReplayedBitExactly) {
     {
         SimAcquisition s;
         ASSERT_NO_FATAL_FAILURE(start(s));
-        auto recorder = record::Recorder::start(file.string(), app::recordingMetadataFor(session().configure));
+        auto recorder = record::Recorder::start(file.string(), app::geometryOf(session().configure));
         ASSERT_TRUE(recorder) << recorder.error().describe();
         CapturingSink live;
         s->ingest().addSink(**recorder);
@@ -129,7 +130,7 @@ TEST_F(RecordReplayTest, ARecorderThatFallsBehindStopsLoudly) {
     record::RecorderOptions slow;
     slow.queueFrames = 2;
     slow.simulatedWriteLatency = std::chrono::milliseconds(30);
-    auto recorder = record::Recorder::start(file.string(), app::recordingMetadataFor(session().configure), slow);
+    auto recorder = record::Recorder::start(file.string(), app::geometryOf(session().configure), slow);
     ASSERT_TRUE(recorder);
     s->ingest().addSink(**recorder);
     std::atomic<bool> stop{false};
@@ -151,7 +152,7 @@ TEST_F(RecordReplayTest, ARecordingSpansSessionsAndGivesTheirSlotsBackFirst) {
     record::RecorderOptions slowDisk;  // frames still queued when each session's run() returns
     slowDisk.queueFrames = 2 * kFramesPerSession;
     slowDisk.simulatedWriteLatency = std::chrono::milliseconds(15);
-    auto recorder = record::Recorder::start(file.string(), app::recordingMetadataFor(session().configure), slowDisk);
+    auto recorder = record::Recorder::start(file.string(), app::geometryOf(session().configure), slowDisk);
     ASSERT_TRUE(recorder) << recorder.error().describe();
     CapturingSink live;
     for (int round = 0; round < 2; ++round) {

@@ -17,7 +17,7 @@ using namespace sonolink::beamform;
 struct Setup {
     std::vector<float> samples;
     std::vector<std::int16_t> adc;
-    std::vector<double> elementX, angles{0.0};
+    AcquisitionGeometry geometry;
     ChannelDataView view, view16;
     PixelGrid grid = PixelGrid::fromRanges(-19e-3, 19e-3, 256, 2e-3, 38e-3, 512);
     Setup() {
@@ -27,9 +27,9 @@ struct Setup {
         samples.resize(static_cast<std::size_t>(channels) * length);
         for (auto& s : samples) s = noise(random);
         for (float s : samples) adc.push_back(static_cast<std::int16_t>(s));
-        for (int e = 0; e < channels; ++e) elementX.push_back((e - 63.5) * 0.3e-3);
-        view = ChannelDataView{samples, {}, 1, channels, length, 40e6, 0, 1540, elementX, angles, {}};
-        view16 = ChannelDataView{{}, adc, 1, channels, length, 40e6, 0, 1540, elementX, angles, {}};
+        geometry = {1, channels, length, 40e6, 0, 1540, linearArrayElementX(channels, 0.3e-3), 0, 0, {0.0}, {}};
+        view = ChannelDataView{&geometry, samples, {}};
+        view16 = ChannelDataView{&geometry, {}, adc};
     }
 };
 

@@ -20,11 +20,12 @@ constexpr int kChannels = 128, kSamples = 2048, kNx = 256, kNz = 512;
 GpuBeamformerSetup issueSetup(SampleType type, int framesPerChunk) {
     GpuBeamformerSetup s;
     s.sampleType = type;
-    s.channels = kChannels;
-    s.samplesPerChannel = kSamples;
-    s.samplingRateHz = 40e6;
-    for (int e = 0; e < kChannels; ++e) s.elementX.push_back((e - 63.5) * 0.3e-3);
-    s.angleRad = {0.0};
+    s.geometry.waves = 1;
+    s.geometry.channels = kChannels;
+    s.geometry.samples = kSamples;
+    s.geometry.samplingRateHz = 40e6;
+    s.geometry.elementX = linearArrayElementX(kChannels, 0.3e-3);
+    s.geometry.angleRad = {0.0};
     s.grid = PixelGrid::fromRanges(-19e-3, 19e-3, kNx, 2e-3, 38e-3, kNz);
     s.params.fNumber = 1.5;
     s.framesPerChunk = framesPerChunk;

@@ -15,14 +15,14 @@ int main(int argc, char** argv) {
     const std::string command = argc > 1 ? argv[1] : "";
     if (command == "write" && argc == 4) {
         UffChannelData d;
-        d.samplingFrequencyHz = 40e6;
-        d.initialTimeS = 2e-6;
-        d.soundSpeedMps = 1540;
-        d.elementX = {-0.45e-3, -0.15e-3, 0.15e-3, 0.45e-3};
-        d.elementWidthM = 0.27e-3;
-        d.elementHeightM = 5e-3;
-        d.angleRad = {-0.1, 0.0, 0.1};
-        d.frames = 2, d.waves = 3, d.channels = 4, d.samples = 5;
+        d.geometry.samplingRateHz = 40e6;
+        d.geometry.initialTimeS = 2e-6;
+        d.geometry.soundSpeedMps = 1540;
+        d.geometry.elementX = {-0.45e-3, -0.15e-3, 0.15e-3, 0.45e-3};
+        d.geometry.elementWidthM = 0.27e-3;
+        d.geometry.elementHeightM = 5e-3;
+        d.geometry.angleRad = {-0.1, 0.0, 0.1};
+        d.frames = 2, d.geometry.waves = 3, d.geometry.channels = 4, d.geometry.samples = 5;
         for (int f = 0; f < 2; ++f)
             for (int w = 0; w < 3; ++w)
                 for (int c = 0; c < 4; ++c)
@@ -48,9 +48,9 @@ int main(int argc, char** argv) {
         for (auto v : d->data16) sum += v;
         for (auto v : d->dataFloat) sum += v;
         auto frame = d->frame(d->frames - 1);
-        nlohmann::json out{{"frames", d->frames}, {"waves", d->waves}, {"channels", d->channels}, {"samples", d->samples},
-                           {"sampling_frequency", d->samplingFrequencyHz}, {"initial_time", d->initialTimeS},
-                           {"sound_speed", d->soundSpeedMps}, {"element_x", d->elementX}, {"angles", d->angleRad},
+        nlohmann::json out{{"frames", d->frames}, {"waves", d->geometry.waves}, {"channels", d->geometry.channels}, {"samples", d->geometry.samples},
+                           {"sampling_frequency", d->geometry.samplingRateHz}, {"initial_time", d->geometry.initialTimeS},
+                           {"sound_speed", d->geometry.soundSpeedMps}, {"element_x", d->geometry.elementX}, {"angles", d->geometry.angleRad},
                            {"int16", !d->data16.empty()}, {"sum", sum}, {"last_frame_view_ok", frame.has_value()}};
         std::cout << out.dump() << '\n';
         return 0;

@@ -23,11 +23,13 @@ struct Scatterer {
     double x, z, amplitude;
 };
 
-// Channel data owned by the test, with the view the beamformer reads.
+// Channel data owned by the test, with the view the beamformer reads (over its own geometry, or
+// over another one to see what a wrong geometry does).
 struct Phantom {
     std::vector<float> samples;
-    std::vector<double> elementX, angles, sourceDistances;
-    ChannelDataView view;
+    AcquisitionGeometry geometry;
+    [[nodiscard]] ChannelDataView view() const { return {&geometry, samples, {}}; }
+    [[nodiscard]] ChannelDataView with(const AcquisitionGeometry& other) const { return {&other, samples, {}}; }
 };
 
 // sourceDistances: none for plane waves, else one per wave (USTB: > 0 a focus, < 0 a diverging
@@ -36,13 +38,20 @@ struct Phantom {
 inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vector<double>& anglesDeg, int samples, double t0,
                         const std::vector<double>& sourceDistances = {}) {
     Phantom p;
-    p.sourceDistances = sourceDistances;
-    for (int e = 0; e < kElements; ++e) p.elementX.push_back((e - (kElements - 1) / 2.0) * kPitch);
-    for (double a : anglesDeg) p.angles.push_back(a * std::numbers::pi / 180);
-    const int waves = static_cast<int>(p.angles.size());
+    auto& g = p.geometry;
+    g.sourceDistance = sourceDistances;
+    g.elementX = linearArrayElementX(kElements, kPitch);
+    for (double a : anglesDeg) g.angleRad.push_back(a * std::numbers::pi / 180);
+    const int waves = static_cast<int>(g.angleRad.size());
+    g.waves = waves;
+    g.channels = kElements;
+    g.samples = samples;
+    g.samplingRateHz = kFs;
+    g.initialTimeS = t0;
+    g.soundSpeedMps = kC;
     p.samples.assign(static_cast<std::size_t>(waves) * kElements * static_cast<std::size_t>(samples), 0.0f);
     for (int w = 0; w < waves; ++w) {
-        const double th = p.angles[static_cast<std::size_t>(w)];
+        const double th = g.angleRad[static_cast<std::size_t>(w)];
         for (int e = 0; e < kElements; ++e) {
             float* trace = p.samples.data() + (static_cast<std::size_t>(w) * kElements + static_cast<std::size_t>(e)) * static_cast<std::size_t>(samples);
             for (const auto& s : scatterers) {
@@ -52,7 +61,7 @@ inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vec
                     const double toSource = std::hypot(s.x - sx, s.z - sz);
                     transmit = (d + (d < 0 || s.z >= sz ? toSource : -toSource)) / kC;
                 }
-                const double tau = transmit + std::hypot(s.x - p.elementX[static_cast<std::size_t>(e)], s.z) / kC;
+                const double tau = transmit + std::hypot(s.x - g.elementX[static_cast<std::size_t>(e)], s.z) / kC;
                 const int center = static_cast<int>(std::lround((tau - t0) * kFs));
                 for (int k = std::max(0, center - 40); k < std::min(samples, center + 40); ++k) {
                     const double t = t0 + k / kFs - tau;
@@ -61,7 +70,6 @@ inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vec
             }
         }
     }
-    p.view = ChannelDataView{p.samples, {}, waves, kElements, samples, kFs, t0, kC, p.elementX, p.angles, p.sourceDistances};
     return p;
 }
 

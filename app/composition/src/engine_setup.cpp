@@ -35,38 +35,68 @@ log::Category& logCategory() {
     return category;
 }
 
-// The display's imager: the CUDA beamformer where the configuration allows it and a device
-// works, else null (the engine's CPU reference), with the reason in the log either way.
-std::unique_ptr<engine::FrameImager> displayImager(const config::AppConfig& config, [[maybe_unused]] const engine::EngineConfig& e) {
-    if (config.beamform.backend == config::BeamformerBackend::Cpu) {
-        log::info(logCategory(), "display beamformer: CPU (beamform.backend is cpu)");
-        return nullptr;
-    }
-    const auto hardware = probeHardware();
+// The display's imager for a geometry and imaging: the CUDA beamformer where the configuration
+// allows it and a device works, else null (the engine's CPU reference), with the reason in the
+// log either way. The station is probed once, here, not at every change of settings.
+std::function<std::unique_ptr<engine::FrameImager>(const beamform::AcquisitionGeometry&, const engine::ImagingSetup&)>
+displayImagers(const config::AppConfig& config) {
+    const auto backend = config.beamform.backend;
     std::string reason;
-    if (!hardware.cudaBuilt) {
+    std::string gpuName;
+    if (backend == config::BeamformerBackend::Cpu) {
+        reason = "beamform.backend is cpu";
+    } else if (const auto hardware = probeHardware(); !hardware.cudaBuilt) {
         reason = "this build has no CUDA module";
     } else if (hardware.gpus.empty()) {
         reason = fmt::format("no usable CUDA device: {}", hardware.cudaStatus);
     } else {
+        gpuName = hardware.gpus.front().name;
+    }
+    return [backend, reason, gpuName]([[maybe_unused]] const beamform::AcquisitionGeometry& geometry,
+                                      [[maybe_unused]] const engine::ImagingSetup& imaging) -> std::unique_ptr<engine::FrameImager> {
+        auto why = reason;
 #if SONOLINK_HAVE_CUDA
-        auto imager = makeGpuFrameImager(e.geometry, e.imaging);
-        if (imager) {
-            log::info(logCategory(), "display beamformer: GPU ({})", hardware.gpus.front().name);
-            return std::move(*imager);
+        if (!gpuName.empty()) {
+            auto imager = makeGpuFrameImager(geometry, imaging);
+            if (imager) {
+                log::info(logCategory(), "display beamformer: GPU ({})", gpuName);
+                return std::move(*imager);
+            }
+            why = fmt::format("the CUDA beamformer could not start on {}: {}", gpuName, imager.error().message());
         }
-        reason = fmt::format("the CUDA beamformer could not start on {}: {}", hardware.gpus.front().name, imager.error().message());
 #endif
-    }
-    if (config.beamform.backend == config::BeamformerBackend::Cuda) {
-        log::warn(logCategory(), "display beamformer: CPU, although beamform.backend asks for cuda ({})", reason);
-    } else {
-        log::info(logCategory(), "display beamformer: CPU ({})", reason);
-    }
-    return nullptr;
+        if (backend == config::BeamformerBackend::Cuda) {
+            log::warn(logCategory(), "display beamformer: CPU, although beamform.backend asks for cuda ({})", why);
+        } else {
+            log::info(logCategory(), "display beamformer: CPU ({})", why);
+        }
+        return nullptr;
+    };
 }
 
 }  // namespace
+
+engine::ImagingSettings imagingSettingsFrom(const config::AppConfig& config) {
+    engine::ImagingSettings s;
+    s.gainDb = config.beamform.gainDb;
+    s.dynamicRangeDb = config.beamform.dynamicRangeDb;
+    s.fNumber = config.beamform.fNumber;
+    s.window = config.beamform.window == config::ApodizationWindow::Hann    ? engine::Apodization::Hann
+               : config.beamform.window == config::ApodizationWindow::Tukey ? engine::Apodization::Tukey
+                                                                            : engine::Apodization::Rectangular;
+    return s;  // the grid: 256 x 512 over the probe's aperture, 3 to 38 mm deep
+}
+
+engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& config) {
+    engine::AcquisitionSettings s;
+    s.anglesDeg = config.acquisition.planeWaveAnglesDeg;
+    s.samplesPerChannel = config.acquisition.samplesPerChannel;
+    s.frameRateHz = config.acquisition.frameRateHz;
+    s.elementCount = config.probe.elementCount;
+    s.pitchMm = config.probe.pitchM * 1e3;
+    s.centerFrequencyMHz = config.probe.centerFrequencyHz / 1e6;
+    return s;
+}
 
 Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice) {
     engine::EngineConfig e;
@@ -74,19 +104,10 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.session.acceptTimeout = choice.acceptTimeout;
     e.rxCpu = choice.rxCpu >= 0 ? choice.rxCpu : config.link.rxCpu;
     e.reopenAfterSession = choice.reopenAfterSession;
-    e.geometry = recordingMetadataFor(e.session.configure);
-    e.imaging.enabled = choice.display;
-    e.imaging.grid = choice.grid;
-    if (e.imaging.grid.x.empty()) {
-        const double half = (e.geometry.elementX.back() - e.geometry.elementX.front()) / 2;
-        e.imaging.grid = beamform::PixelGrid::fromRanges(-half, half, 256, 3e-3, 38e-3, 512);
-    }
-    e.imaging.params.fNumber = config.beamform.fNumber;
-    e.imaging.params.window = config.beamform.window == config::ApodizationWindow::Hann ? beamform::Window::Hann
-                              : config.beamform.window == config::ApodizationWindow::Tukey ? beamform::Window::Tukey
-                                                                                           : beamform::Window::Rectangular;
-    e.imaging.dynamicRangeDb = config.beamform.dynamicRangeDb;
-    e.imaging.gainDb = config.beamform.gainDb;
+    e.geometry = geometryOf(e.session.configure);
+    e.acquisition = acquisitionSettingsFrom(config);
+    e.display = choice.display;
+    e.imaging = imagingSettingsFrom(config);
     e.cineFrames = choice.cineFrames;
     if (choice.dicomQueue) {
         e.dicom.queueDirectory = config.dicom.queueDirectory;
@@ -99,7 +120,18 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     }
     e.dicom.equipment = {"SonoLink", "SonoLink Workstation", config.dicom.deviceSerialNumber, buildInfo().version, config.dicom.stationAeTitle};
     engine::Backends backends;
-    if (choice.display) backends.imager = displayImager(config, e);
+    if (choice.display) backends.makeImager = displayImagers(config);
+    backends.planAcquisition = [config](const engine::AcquisitionSettings& settings) -> Result<engine::AcquisitionPlan> {
+        auto next = config;
+        next.acquisition.planeWaveAnglesDeg = settings.anglesDeg;
+        next.acquisition.samplesPerChannel = settings.samplesPerChannel;
+        next.acquisition.frameRateHz = settings.frameRateHz;
+        next.probe.elementCount = settings.elementCount;
+        next.probe.pitchM = settings.pitchMm * 1e-3;
+        next.probe.centerFrequencyHz = settings.centerFrequencyMHz * 1e6;
+        auto configure = configureFrom(next);
+        return engine::AcquisitionPlan{configure, geometryOf(configure)};
+    };
     backends.makeLink = [link = choice.link]() -> Result<engine::LinkHandle> {
         auto parts = makeLink(link);
         if (!parts) return fail(std::move(parts.error()));

@@ -35,18 +35,10 @@ private:
 
 }  // namespace
 
-Result<std::unique_ptr<engine::FrameImager>> makeGpuFrameImager(const record::UffChannelData& g, const engine::ImagingSetup& imaging) {
+Result<std::unique_ptr<engine::FrameImager>> makeGpuFrameImager(const beamform::AcquisitionGeometry& geometry, const engine::ImagingSetup& imaging) {
     beamform::cuda::GpuBeamformerSetup setup;
     setup.sampleType = beamform::cuda::SampleType::Int16;
-    setup.waves = g.waves;
-    setup.channels = g.channels;
-    setup.samplesPerChannel = g.samples;
-    setup.samplingRateHz = g.samplingFrequencyHz;
-    setup.initialTimeS = g.initialTimeS;
-    setup.soundSpeedMps = g.soundSpeedMps;
-    setup.elementX = g.elementX;
-    setup.angleRad = g.angleRad;
-    setup.sourceDistance = g.sourceDistance;
+    setup.geometry = geometry;
     setup.grid = imaging.grid;
     setup.params = imaging.params;
     setup.framesPerChunk = 1;

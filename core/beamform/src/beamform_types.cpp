@@ -8,39 +8,16 @@
 namespace sonolink::beamform {
 
 Status ChannelDataView::validate() const {
-    if (waves <= 0 || channels <= 0 || samplesPerChannel <= 1) return validateGeometry();  // names the empty dimension
-    const auto expected = static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samplesPerChannel);
+    if (!geometry) return fail(ErrorCode::InvalidArgument, "channel data without its acquisition geometry");
+    if (auto ok = geometry->validate(); !ok) return ok;
+    const auto expected = geometry->samplesPerFrame();
     if (!samples.empty() && !samples16.empty()) {
         return fail(ErrorCode::InvalidArgument, "channel data given both as float and as int16 samples");
     }
     const auto held = samples.empty() ? samples16.size() : samples.size();
     if (held != expected) {
         return fail(ErrorCode::InvalidArgument, fmt::format("channel data holds {} samples, {} waves x {} channels x {} samples need {}",
-                                                            held, waves, channels, samplesPerChannel, expected));
-    }
-    return validateGeometry();
-}
-
-Status ChannelDataView::validateGeometry() const {
-    if (waves <= 0 || channels <= 0 || samplesPerChannel <= 1) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("channel data of {} waves x {} channels x {} samples is empty", waves, channels, samplesPerChannel));
-    }
-    if (elementX.size() != static_cast<std::size_t>(channels)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} element positions for {} channels", elementX.size(), channels));
-    }
-    if (angleRad.size() != static_cast<std::size_t>(waves)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} transmit angles for {} waves", angleRad.size(), waves));
-    }
-    if (!sourceDistance.empty() && sourceDistance.size() != static_cast<std::size_t>(waves)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", sourceDistance.size(), waves));
-    }
-    for (std::size_t w = 0; w < sourceDistance.size(); ++w) {
-        if (std::isnan(sourceDistance[w]) || sourceDistance[w] == 0) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("wave {}: source distance {} (a focus or virtual source cannot be at the origin)", w, sourceDistance[w]));
-        }
-    }
-    if (!(samplingRateHz > 0) || !(soundSpeedMps > 0)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("sampling rate {} Hz and sound speed {} m/s must be positive", samplingRateHz, soundSpeedMps));
+                                                            held, geometry->waves, geometry->channels, geometry->samples, expected));
     }
     return {};
 }

@@ -262,22 +262,22 @@ template <typename T>
 void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const std::vector<float>& zSquared,
                     double x, const BeamformParams& params, Accumulators<T> accumulate, std::span<float> column) {
     const auto nz = z.size();
-    const float samplesPerMetre = static_cast<float>(data.samplingRateHz / data.soundSpeedMps);
-    const float lastIndex = static_cast<float>(data.samplesPerChannel - 1);
+    const float samplesPerMetre = static_cast<float>(data.geometry->samplingRateHz / data.geometry->soundSpeedMps);
+    const float lastIndex = static_cast<float>(data.geometry->samples - 1);
     std::fill(column.begin(), column.end(), 0.0f);
     std::vector<float> tx(nz);
-    for (int w = 0; w < data.waves; ++w) {
+    for (int w = 0; w < data.geometry->waves; ++w) {
         const auto wave = static_cast<std::size_t>(w);
-        const double distance = data.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : data.sourceDistance[wave];
+        const double distance = data.geometry->sourceDistance.empty() ? std::numeric_limits<double>::infinity() : data.geometry->sourceDistance[wave];
         const bool planeWave = std::isinf(distance);
         // A plane wave's delay as transmitDelaySamples computes it, kept linear for the loop.
-        const PlaneWaveDelay plane{static_cast<float>(x * std::sin(data.angleRad[wave])) * samplesPerMetre -
-                                       static_cast<float>(data.initialTimeS * data.samplingRateHz),
-                                   static_cast<float>(std::cos(data.angleRad[wave])) * samplesPerMetre, z.data()};
-        if (!planeWave) transmitDelaySamples(data.angleRad[wave], distance, x, z, data.samplingRateHz, data.soundSpeedMps, data.initialTimeS, tx);
+        const PlaneWaveDelay plane{static_cast<float>(x * std::sin(data.geometry->angleRad[wave])) * samplesPerMetre -
+                                       static_cast<float>(data.geometry->initialTimeS * data.geometry->samplingRateHz),
+                                   static_cast<float>(std::cos(data.geometry->angleRad[wave])) * samplesPerMetre, z.data()};
+        if (!planeWave) transmitDelaySamples(data.geometry->angleRad[wave], distance, x, z, data.geometry->samplingRateHz, data.geometry->soundSpeedMps, data.geometry->initialTimeS, tx);
         const TabulatedDelay table{tx.data()};
-        for (int c = 0; c < data.channels; ++c) {
-            const double dx = x - data.elementX[static_cast<std::size_t>(c)];
+        for (int c = 0; c < data.geometry->channels; ++c) {
+            const double dx = x - data.geometry->elementX[static_cast<std::size_t>(c)];
             const float dx2 = static_cast<float>(dx * dx);
             // The element is inside the aperture from depth 2 F# |dx| on.
             const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(2 * params.fNumber * std::abs(dx))) - z.begin());

@@ -50,20 +50,20 @@ void demodulateTrace(const T* rf, int n, double fdOverFs, double phase0, const s
 
 Result<std::vector<std::complex<float>>> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz) {
     if (auto ok = rf.validate(); !ok) return fail(std::move(ok.error()));
-    if (!(modulationFrequencyHz > 0) || modulationFrequencyHz >= rf.samplingRateHz / 2) {
+    if (!(modulationFrequencyHz > 0) || modulationFrequencyHz >= rf.geometry->samplingRateHz / 2) {
         return fail(ErrorCode::InvalidArgument, fmt::format("modulation frequency {} Hz must lie between 0 and half the sampling rate ({} Hz)",
-                                                            modulationFrequencyHz, rf.samplingRateHz / 2));
+                                                            modulationFrequencyHz, rf.geometry->samplingRateHz / 2));
     }
-    const double fdOverFs = modulationFrequencyHz / rf.samplingRateHz;
-    const double phase0 = -2 * std::numbers::pi * modulationFrequencyHz * rf.initialTimeS;  // t of sample 0 is the initial time
+    const double fdOverFs = modulationFrequencyHz / rf.geometry->samplingRateHz;
+    const double phase0 = -2 * std::numbers::pi * modulationFrequencyHz * rf.geometry->initialTimeS;  // t of sample 0 is the initial time
     const auto taps = lowPass(fdOverFs);
-    const auto n = static_cast<std::size_t>(rf.samplesPerChannel);
-    std::vector<std::complex<float>> iq(static_cast<std::size_t>(rf.waves) * static_cast<std::size_t>(rf.channels) * n);
-    for (int w = 0; w < rf.waves; ++w) {
-        for (int c = 0; c < rf.channels; ++c) {
-            auto* out = iq.data() + (static_cast<std::size_t>(w) * static_cast<std::size_t>(rf.channels) + static_cast<std::size_t>(c)) * n;
-            if (rf.samples16.empty()) demodulateTrace(rf.trace<float>(w, c), rf.samplesPerChannel, fdOverFs, phase0, taps, out);
-            else demodulateTrace(rf.trace<std::int16_t>(w, c), rf.samplesPerChannel, fdOverFs, phase0, taps, out);
+    const auto n = static_cast<std::size_t>(rf.geometry->samples);
+    std::vector<std::complex<float>> iq(static_cast<std::size_t>(rf.geometry->waves) * static_cast<std::size_t>(rf.geometry->channels) * n);
+    for (int w = 0; w < rf.geometry->waves; ++w) {
+        for (int c = 0; c < rf.geometry->channels; ++c) {
+            auto* out = iq.data() + (static_cast<std::size_t>(w) * static_cast<std::size_t>(rf.geometry->channels) + static_cast<std::size_t>(c)) * n;
+            if (rf.samples16.empty()) demodulateTrace(rf.trace<float>(w, c), rf.geometry->samples, fdOverFs, phase0, taps, out);
+            else demodulateTrace(rf.trace<std::int16_t>(w, c), rf.geometry->samples, fdOverFs, phase0, taps, out);
         }
     }
     return iq;
@@ -77,11 +77,11 @@ BeamformedImage IqImage::magnitude() const {
     return image;
 }
 
-Result<IqImage> delayAndSumIq(const ChannelDataView& layout, std::span<const std::complex<float>> iq, double modulationFrequencyHz,
+Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, double modulationFrequencyHz,
                               const PixelGrid& grid, const BeamformParams& params, unsigned threads, bool rotate) {
-    if (auto ok = layout.validateGeometry(); !ok) return fail(std::move(ok.error()));
+    if (auto ok = layout.validate(); !ok) return fail(std::move(ok.error()));
     if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
-    const auto n = static_cast<std::size_t>(layout.samplesPerChannel);
+    const auto n = static_cast<std::size_t>(layout.samples);
     if (iq.size() != static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels) * n) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} IQ samples for {} waves x {} channels x {} samples", iq.size(), layout.waves, layout.channels, n));
     }
@@ -92,7 +92,7 @@ Result<IqImage> delayAndSumIq(const ChannelDataView& layout, std::span<const std
     image.columns.assign(image.nx * image.nz, {0.0f, 0.0f});
     const std::vector<float> z(grid.z.begin(), grid.z.end());
     const double samplesPerMetre = layout.samplingRateHz / layout.soundSpeedMps;
-    const float lastIndex = static_cast<float>(layout.samplesPerChannel - 1);
+    const float lastIndex = static_cast<float>(layout.samples - 1);
     // Phase per sample of delay: the sample at index s was taken at t = initialTime + s / fs.
     const double radiansPerSample = 2 * std::numbers::pi * modulationFrequencyHz / layout.samplingRateHz;
     const double radiansAtFirst = 2 * std::numbers::pi * modulationFrequencyHz * layout.initialTimeS;

@@ -22,8 +22,8 @@ Result<SectorImage> delayAndSumSector(const ChannelDataView& data, std::vector<d
     SectorImage sector{std::move(r), std::move(theta), {}};
     const auto nr = sector.r.size(), nt = sector.theta.size();
     sector.rays.assign(nr * nt, 0.0f);
-    const double samplesPerMetre = data.samplingRateHz / data.soundSpeedMps;
-    const float lastIndex = static_cast<float>(data.samplesPerChannel - 1);
+    const double samplesPerMetre = data.geometry->samplingRateHz / data.geometry->soundSpeedMps;
+    const float lastIndex = static_cast<float>(data.geometry->samples - 1);
     parallelFor(nt, threads, [&](std::size_t it) {
         float* ray = sector.rays.data() + it * nr;
         const double s = std::sin(sector.theta[it]), c = std::cos(sector.theta[it]);
@@ -32,14 +32,14 @@ Result<SectorImage> delayAndSumSector(const ChannelDataView& data, std::vector<d
             if (!(z > 0)) continue;  // beside or behind the array
             const float zf = static_cast<float>(z);
             double sum = 0;
-            for (int w = 0; w < data.waves; ++w) {
+            for (int w = 0; w < data.geometry->waves; ++w) {
                 const auto wave = static_cast<std::size_t>(w);
-                const double distance = data.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : data.sourceDistance[wave];
+                const double distance = data.geometry->sourceDistance.empty() ? std::numeric_limits<double>::infinity() : data.geometry->sourceDistance[wave];
                 float tx = 0;
-                transmitDelaySamples(data.angleRad[wave], distance, x, std::span(&zf, 1), data.samplingRateHz, data.soundSpeedMps, data.initialTimeS,
+                transmitDelaySamples(data.geometry->angleRad[wave], distance, x, std::span(&zf, 1), data.geometry->samplingRateHz, data.geometry->soundSpeedMps, data.geometry->initialTimeS,
                                      std::span(&tx, 1));
-                for (int ch = 0; ch < data.channels; ++ch) {
-                    const double dx = x - data.elementX[static_cast<std::size_t>(ch)];
+                for (int ch = 0; ch < data.geometry->channels; ++ch) {
+                    const double dx = x - data.geometry->elementX[static_cast<std::size_t>(ch)];
                     const float weight = apodization(dx, z, params);
                     if (weight == 0.0f) continue;
                     const float sample = tx + static_cast<float>(std::hypot(dx, z) * samplesPerMetre);

@@ -10,11 +10,13 @@
 
 #include "object_reader.h"
 #include "sonolink/dicom/value_rules.h"
+#include "sonolink/engine/settings.h"
 
 namespace sonolink::config {
 namespace {
 
 using nlohmann::json;
+namespace limits = engine::limits;  // the engine's own limits for the same settings
 
 constexpr int kSchemaVersion = 1;
 
@@ -74,21 +76,21 @@ void readLink(ObjectReader& root, LinkSettings& out) {
 
 void readProbe(ObjectReader& root, ProbeSettings& out) {
     auto section = root.object("probe");
-    section.integer("element_count", out.elementCount, 1, 256);
-    section.number("pitch_m", out.pitchM, 10e-6, 5e-3, "m");
-    section.number("center_frequency_hz", out.centerFrequencyHz, 0.5e6, 50e6, "Hz");
+    section.integer("element_count", out.elementCount, static_cast<int>(limits::kElements.min), static_cast<int>(limits::kElements.max));
+    section.number("pitch_m", out.pitchM, limits::kPitchMm.min * 1e-3, limits::kPitchMm.max * 1e-3, "m");
+    section.number("center_frequency_hz", out.centerFrequencyHz, limits::kCenterFrequencyMHz.min * 1e6, limits::kCenterFrequencyMHz.max * 1e6, "Hz");
 }
 
 void readAcquisition(ObjectReader& root, AcquisitionSettings& out) {
     auto section = root.object("acquisition");
     section.number("sampling_rate_hz", out.samplingRateHz, 20e6, 125e6, "Hz");
-    section.integer("samples_per_channel", out.samplesPerChannel, 64, 65536);
-    section.number("frame_rate_hz", out.frameRateHz, 0.1, 20000, "Hz");
+    section.integer("samples_per_channel", out.samplesPerChannel, static_cast<int>(limits::kSamples.min), static_cast<int>(limits::kSamples.max));
+    section.number("frame_rate_hz", out.frameRateHz, limits::kFrameRateHz.min, limits::kFrameRateHz.max, "Hz");
     section.number("sound_speed_m_s", out.soundSpeedMps, 1000, 2000, "m/s");
     std::vector<double> angles;
     bool anglesOk = true;
     section.array("plane_wave_angles_deg", [&](const json& value, const std::string&) {
-        if (!value.is_number() || value.get<double>() < -45 || value.get<double>() > 45) anglesOk = false;
+        if (!value.is_number() || !limits::kAngleDeg.holds(value.get<double>())) anglesOk = false;
         else angles.push_back(value.get<double>());
     });
     if (!anglesOk) {
@@ -103,12 +105,12 @@ void readBeamform(ObjectReader& root, BeamformSettings& out) {
     section.choice("backend", out.backend, {{"auto", BeamformerBackend::Auto},
                                             {"cuda", BeamformerBackend::Cuda},
                                             {"cpu", BeamformerBackend::Cpu}});
-    section.number("f_number", out.fNumber, 0.1, 20);
+    section.number("f_number", out.fNumber, limits::kFNumber.min, limits::kFNumber.max);
     section.choice("window", out.window, {{"rectangular", ApodizationWindow::Rectangular},
                                           {"hann", ApodizationWindow::Hann},
                                           {"tukey", ApodizationWindow::Tukey}});
-    section.number("dynamic_range_db", out.dynamicRangeDb, 10, 120, "dB");
-    section.number("gain_db", out.gainDb, -60, 60, "dB");
+    section.number("dynamic_range_db", out.dynamicRangeDb, limits::kDynamicRangeDb.min, limits::kDynamicRangeDb.max, "dB");
+    section.number("gain_db", out.gainDb, limits::kGainDb.min, limits::kGainDb.max, "dB");
 }
 
 void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {

@@ -50,7 +50,9 @@ void Acquisition::stream(ingest::StreamSession& session) {
     // The consumers' frames hold this session's ring slots: they let go before the session goes.
     if (consumers_.display) consumers_.display->release();
     if (consumers_.recording) consumers_.recording->drain();
-    callbacks_.ended(result, result ? *result : session.accounting());
+    auto accounted = session.accounting();
+    if (result) accounted.elapsed = result->elapsed;  // the session's own end, not its last progress
+    callbacks_.ended(result, accounted);
 }
 
 void Acquisition::run() {

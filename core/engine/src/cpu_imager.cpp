@@ -8,7 +8,7 @@
 
 namespace sonolink::engine {
 
-Status checkBlockFits(const ingest::Frame& frame, std::uint16_t b, const record::UffChannelData& g) {
+Status checkBlockFits(const ingest::Frame& frame, std::uint16_t b, const beamform::AcquisitionGeometry& g) {
     const auto& block = frame.block(b);
     const auto& h = block.header;
     if (h.waveIndex >= g.waves || h.firstChannel + h.channelCount > g.channels || h.firstSample + h.sampleCount > static_cast<std::uint32_t>(g.samples) ||
@@ -18,10 +18,8 @@ Status checkBlockFits(const ingest::Frame& frame, std::uint16_t b, const record:
     return {};
 }
 
-CpuImager::CpuImager(const record::UffChannelData& geometry, const ImagingSetup& imaging) : geometry_(geometry), imaging_(imaging) {
-    geometry_.data16.clear();
-    geometry_.dataFloat.clear();
-    samples_.resize(static_cast<std::size_t>(geometry_.waves) * static_cast<std::size_t>(geometry_.channels) * static_cast<std::size_t>(geometry_.samples));
+CpuImager::CpuImager(const beamform::AcquisitionGeometry& geometry, const ImagingSetup& imaging) : geometry_(geometry), imaging_(imaging) {
+    samples_.resize(geometry_.samplesPerFrame());
 }
 
 Status CpuImager::load(const ingest::Frame& frame) {
@@ -39,18 +37,7 @@ Status CpuImager::load(const ingest::Frame& frame) {
 }
 
 Result<beamform::BeamformedImage> CpuImager::envelope() {
-    const auto& g = geometry_;
-    beamform::ChannelDataView view;
-    view.samples16 = samples_;
-    view.waves = g.waves;
-    view.channels = g.channels;
-    view.samplesPerChannel = g.samples;
-    view.samplingRateHz = g.samplingFrequencyHz;
-    view.initialTimeS = g.initialTimeS;
-    view.soundSpeedMps = g.soundSpeedMps;
-    view.elementX = g.elementX;
-    view.angleRad = g.angleRad;
-    view.sourceDistance = g.sourceDistance;
+    const beamform::ChannelDataView view{&geometry_, {}, samples_};
     auto rf = beamform::delayAndSum(view, imaging_.grid, imaging_.params, imaging_.beamformThreads);
     if (!rf) return rf;
     beamform::envelopeAlongDepth(*rf, imaging_.beamformThreads);

@@ -11,19 +11,19 @@ namespace sonolink::engine {
 
 class CpuImager final : public FrameImager {
 public:
-    CpuImager(const record::UffChannelData& geometry, const ImagingSetup& imaging);
+    CpuImager(const beamform::AcquisitionGeometry& geometry, const ImagingSetup& imaging);
     [[nodiscard]] std::string name() const override { return "CPU"; }
     [[nodiscard]] Status load(const ingest::Frame& frame) override;
     [[nodiscard]] Result<beamform::BeamformedImage> envelope() override;
 
 private:
-    record::UffChannelData geometry_;  // probe and waves (no samples)
+    beamform::AcquisitionGeometry geometry_;
     ImagingSetup imaging_;
     std::vector<std::int16_t> samples_;
 };
 
 // Where a block's samples go in a frame laid out waves x channels x samples: InvalidArgument
 // when the block does not fit the geometry. Shared by the imagers.
-[[nodiscard]] Status checkBlockFits(const ingest::Frame& frame, std::uint16_t block, const record::UffChannelData& geometry);
+[[nodiscard]] Status checkBlockFits(const ingest::Frame& frame, std::uint16_t block, const beamform::AcquisitionGeometry& geometry);
 
 }  // namespace sonolink::engine

@@ -26,13 +26,12 @@ log::Category& logCategory() {
 
 }  // namespace
 
-DisplayPipeline::DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames,
+DisplayPipeline::DisplayPipeline(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::size_t cineFrames,
                                  std::unique_ptr<FrameImager> imager, FailureHandler onFailure)
     : geometry_(geometry), imaging_(std::move(imaging)), cineFrames_(std::max<std::size_t>(cineFrames, 1)), imager_(std::move(imager)),
       onFailure_(std::move(onFailure)) {
-    geometry_.data16.clear();
-    geometry_.dataFloat.clear();
     if (!imager_) imager_ = std::make_unique<CpuImager>(geometry_, imaging_);
+    imagerName_ = imager_->name();
     thread_ = std::thread([this] { run(); });
 }
 
@@ -81,9 +80,35 @@ void DisplayPipeline::newSession(std::uint64_t session) {
 }
 
 void DisplayPipeline::setRfChannels(std::vector<int> channels) {
-    std::erase_if(channels, [&](int c) { return c < 0 || c >= geometry_.channels; });
     std::lock_guard lock(mutex_);
+    const int count = next_ ? next_->geometry.channels : geometry_.channels;
+    std::erase_if(channels, [&](int c) { return c < 0 || c >= count; });
     rfChannels_ = std::move(channels);
+}
+
+void DisplayPipeline::reconfigure(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::unique_ptr<FrameImager> imager) {
+    if (!imager) imager = std::make_unique<CpuImager>(geometry, imaging);
+    Reconfiguration next{geometry, std::move(imaging), std::move(imager)};
+    std::optional<Reconfiguration> replaced;  // an older one never applied goes outside the lock
+    std::lock_guard lock(mutex_);
+    replaced = std::move(next_);
+    next_ = std::move(next);
+}
+
+std::string DisplayPipeline::imagerName() const {
+    std::lock_guard lock(mutex_);
+    return imagerName_;
+}
+
+void DisplayPipeline::apply(Reconfiguration next) {
+    auto old = std::move(imager_);  // destroyed on this thread, the one that used it
+    imager_ = std::move(next.imager);
+    imaging_ = std::move(next.imaging);
+    nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
+    std::lock_guard lock(mutex_);
+    geometry_ = std::move(next.geometry);
+    imagerName_ = imager_->name();
+    std::erase_if(rfChannels_, [&](int c) { return c >= geometry_.channels; });
 }
 
 std::vector<std::shared_ptr<const DisplayFrame>> DisplayPipeline::cine() const {
@@ -156,14 +181,21 @@ void DisplayPipeline::loop() {
         ingest::FrameRef frame;
         std::vector<int> rfChannels;
         std::uint64_t session = 0;
+        std::optional<Reconfiguration> next;
         {
             std::unique_lock lock(mutex_);
             wake_.wait(lock, [&] { return stopping_ || pending_; });
             if (stopping_) return;
             frame = std::move(pending_);
             busy_ = true;
-            rfChannels = rfChannels_;
             session = session_;
+            next = std::move(next_);
+            next_.reset();
+        }
+        if (next) apply(std::move(*next));
+        {
+            std::lock_guard lock(mutex_);
+            rfChannels = rfChannels_;
         }
         const auto frameId = frame->frameId();
         const auto readyNs = frame->readyNs();

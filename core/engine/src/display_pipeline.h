@@ -7,6 +7,7 @@
 // in increasing frame-id order, never twice. Frozen: frames are let go unprocessed. A frame the
 // imager cannot image is counted (imagingFailures), not logged; the first failure and anything
 // escaping the thread go to the failure handler.
+// Geometry, imaging and imager change between frames (reconfigure).
 // Thread contract: onFrame on the ingest thread; the rest from any thread.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include <string>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -30,7 +32,7 @@ namespace sonolink::engine {
 class DisplayPipeline final : public ingest::FrameSink {
 public:
     using FailureHandler = std::function<void(const std::string& what)>;  // on the bf thread
-    DisplayPipeline(const record::UffChannelData& geometry, ImagingSetup imaging, std::size_t cineFrames, std::unique_ptr<FrameImager> imager,
+    DisplayPipeline(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::size_t cineFrames, std::unique_ptr<FrameImager> imager,
                     FailureHandler onFailure = {});
     ~DisplayPipeline() override;
 
@@ -42,6 +44,8 @@ public:
     // Frames from now on belong to a new link session (whose frame ids start again).
     void newSession(std::uint64_t session);
     void setRfChannels(std::vector<int> channels);
+    // From the next frame on: this geometry, imaging and imager (null: the CPU reference).
+    void reconfigure(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::unique_ptr<FrameImager> imager);
     [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const { return latestRf_.load(); }
 
     [[nodiscard]] std::shared_ptr<const DisplayFrame> latest() const { return latest_.load(); }
@@ -49,23 +53,31 @@ public:
     [[nodiscard]] std::uint64_t displayed() const noexcept { return displayed_.load(); }
     [[nodiscard]] std::uint64_t skipped() const noexcept { return skipped_.load(); }
     [[nodiscard]] ingest::LatencyHistogram::Snapshot latency() const noexcept { return latency_.snapshot(); }
-    [[nodiscard]] std::string imagerName() const { return imager_->name(); }
+    [[nodiscard]] std::string imagerName() const;
     // Seconds the imager has spent on frames, and how many frames, since the start.
     [[nodiscard]] double imagerSeconds() const noexcept { return static_cast<double>(imagerNs_.load()) / 1e9; }
     [[nodiscard]] std::uint64_t imagedFrames() const noexcept { return imaged_.load(); }
     [[nodiscard]] std::uint64_t imagingFailures() const noexcept { return imagingFailures_.load(); }
 
 private:
+    struct Reconfiguration {
+        beamform::AcquisitionGeometry geometry;
+        ImagingSetup imaging;
+        std::unique_ptr<FrameImager> imager;
+    };
     void run();
     void loop();
+    void apply(Reconfiguration next);  // bf thread
     [[nodiscard]] std::shared_ptr<DisplayFrame> image(const beamform::BeamformedImage& envelope, std::uint32_t frameId) const;
     [[nodiscard]] std::shared_ptr<RfLines> rfLines(const ingest::Frame& frame, const std::vector<int>& channels) const;
 
-    record::UffChannelData geometry_;  // probe and waves (no samples)
+    beamform::AcquisitionGeometry geometry_;
     ImagingSetup imaging_;
     std::size_t cineFrames_;
-    std::unique_ptr<FrameImager> imager_;
+    std::unique_ptr<FrameImager> imager_;  // bf thread (and the constructor)
     FailureHandler onFailure_;
+    std::string imagerName_;               // under mutex_
+    std::optional<Reconfiguration> next_;  // under mutex_: applied before the next frame
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;

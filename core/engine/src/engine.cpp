@@ -65,6 +65,18 @@ Result<transport::Link*> Engine::Impl::sessionLink() {
 
 void Engine::Impl::openSession() {
     setState(EngineState::Connecting, "bringing the link up");
+    if (nextAcquisition) {  // new acquisition settings: this session runs them, the imager rebuilt for them
+        config.session.configure = nextAcquisition->configure;
+        config.geometry = std::move(nextAcquisition->geometry);
+        nextAcquisition.reset();
+        ImagingSettings imaging;
+        {
+            std::lock_guard lock(settingsMutex);
+            imaging = imagingSettings;
+        }
+        const auto setup = imagingSetupFor(imaging, config.geometry, config.beamformThreads);
+        display->reconfigure(config.geometry, setup, imagerFor(setup));
+    }
     auto sessionLinkMade = sessionLink();
     if (!sessionLinkMade) {
         setState(EngineState::Error, sessionLinkMade.error().message());
@@ -104,7 +116,7 @@ void Engine::Impl::openSession() {
         }
     };
     Acquisition::Consumers consumers;
-    consumers.display = config.imaging.enabled ? display.get() : nullptr;
+    consumers.display = config.display ? display.get() : nullptr;
     consumers.recording = &recording;
     if (config.session.configure.payloadKind != transport::PayloadKind::Rf) consumers.patterns = &patterns;
     acquisition = std::make_unique<Acquisition>(**sessionLinkMade, config.session, config.rxCpu, consumers, std::move(callbacks));
@@ -210,18 +222,27 @@ Status Engine::Impl::startPacsSide() {
 
 Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backends) {
     if (!backends.makeLink) return fail(ErrorCode::InvalidArgument, "the engine needs a link backend");
-    if (auto ok = config.imaging.grid.validate(); !ok) return fail(std::move(ok.error()));
+    if (auto reasons = problems(config.imaging); !reasons.empty()) {
+        Error error(ErrorCode::InvalidArgument, "the imaging settings are out of range");
+        for (auto& r : reasons) error.addDetail(std::move(r));
+        return fail(std::move(error));
+    }
+    if (auto ok = config.geometry.validate(); !ok) return fail(std::move(ok.error()).addContext("checking the acquisition geometry"));
     auto impl = std::make_shared<Engine::Impl>();
     impl->config = std::move(config);
     impl->backends = std::move(backends);
+    impl->imagingSettings = impl->config.imaging;
+    impl->acquisitionSettings = impl->config.acquisition;
+    const auto setup = imagingSetupFor(impl->config.imaging, impl->config.geometry, impl->config.beamformThreads);
+    if (auto ok = setup.grid.validate(); !ok) return fail(std::move(ok.error()));
     auto* raw = impl.get();
     auto threadFailed = [raw](const std::string& thread) {
         return [raw, thread](const std::string& what) {
             raw->report(ErrorOrigin::Engine, Severity::Critical, Error(ErrorCode::Internal, fmt::format("{} thread: {}", thread, what)), thread);
         };
     };
-    impl->display = std::make_unique<DisplayPipeline>(impl->config.geometry, impl->config.imaging, impl->config.cineFrames,
-                                                      std::move(impl->backends.imager), threadFailed("bf"));
+    impl->display = std::make_unique<DisplayPipeline>(impl->config.geometry, setup, impl->config.cineFrames,
+                                                      impl->config.display ? impl->imagerFor(setup) : nullptr, threadFailed("bf"));
     const auto& root = impl->config.dicom.uidRoot;
     auto uids = dicom::UidGenerator::create(root.empty() ? std::nullopt : std::optional(root));
     if (!uids) return fail(std::move(uids.error()));

@@ -34,6 +34,10 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::shared_ptr<detail::EventHub> hub = std::make_shared<detail::EventHub>();
 
     std::unique_ptr<DisplayPipeline> display;
+    mutable std::mutex settingsMutex;          // the settings as the facade reports them
+    ImagingSettings imagingSettings;           // under settingsMutex (written on ctl)
+    AcquisitionSettings acquisitionSettings;   // under settingsMutex: the current, or the next session's
+    std::optional<AcquisitionPlan> nextAcquisition;  // ctl thread: applied at the next connect
     RecordingTap recording;
     std::optional<LinkHandle> link;            // ctl thread only: kept between sessions when reusable
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
@@ -92,6 +96,9 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void onEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended);
     void closeSession();
     void watchQueue();
+    void applyImaging(const ImagingSettings& settings);
+    void applyAcquisition(const AcquisitionSettings& settings);
+    std::unique_ptr<FrameImager> imagerFor(const ImagingSetup& setup);
     Status startPacsSide();  // announces queue changes (QueueChanged), every 100 ms while the engine runs
 
     // Recording (recording_control.cpp).

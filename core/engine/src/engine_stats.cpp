@@ -55,6 +55,7 @@ EngineStats Engine::Impl::snapshot() const {
         s.displaySkipped = display->skipped();
         s.imagerSeconds = display->imagerSeconds();
         s.imagedFrames = display->imagedFrames();
+        s.imagingFailures = display->imagingFailures();
         if (auto recorder = recording.current()) {
             s.recording = true;
             s.framesRecorded += recorder->framesRecorded();

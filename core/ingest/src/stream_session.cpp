@@ -76,7 +76,6 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                     ingest_->finish(status->blocksSent, status->framesAcquired);
                     summary_.stats = ingest_->stats();
                     summary_.latency = ingest_->latency();
-                    for (const auto& r : ingest_->recentRejections()) summary_.rejections.push_back(r.describe());
                     summary_.control = link_.controlStats();
                     summary_.elapsed = std::chrono::steady_clock::now() - start;
                     return summary_;

@@ -6,8 +6,8 @@
 
 namespace sonolink::record {
 
-Result<std::unique_ptr<Recorder>> Recorder::start(const std::string& path, const UffChannelData& metadata, RecorderOptions options) {
-    auto writer = UffStreamWriter::create(path, metadata);
+Result<std::unique_ptr<Recorder>> Recorder::start(const std::string& path, const beamform::AcquisitionGeometry& geometry, RecorderOptions options) {
+    auto writer = UffStreamWriter::create(path, geometry);
     if (!writer) return fail(std::move(writer.error()));
     return std::unique_ptr<Recorder>(new Recorder(std::move(*writer), options));
 }

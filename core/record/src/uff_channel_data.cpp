@@ -185,37 +185,37 @@ Result<WaveSource> readWaveSource(hid_t wave, const std::string& where) {
 // Everything but "data" (the stream writer adds that frame by frame).
 Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& where) {
     auto step = [&](Status s) -> Status { return s ? s : fail(std::move(s.error()).addContext("writing " + where)); };
-    if (!d.sourceDistance.empty() && d.sourceDistance.size() != static_cast<std::size_t>(d.waves)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", d.sourceDistance.size(), d.waves));
+    if (!d.geometry.sourceDistance.empty() && d.geometry.sourceDistance.size() != static_cast<std::size_t>(d.geometry.waves)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", d.geometry.sourceDistance.size(), d.geometry.waves));
     }
     if (auto ok = step(writeStringAttribute(g, "class", "uff.channel_data")); !ok) return ok;
     if (auto ok = step(writeStringAttribute(g, "name", "SonoLink recording")); !ok) return ok;
-    if (auto ok = step(writeScalar(g, "sampling_frequency", d.samplingFrequencyHz)); !ok) return ok;
-    if (auto ok = step(writeScalar(g, "initial_time", d.initialTimeS)); !ok) return ok;
-    if (auto ok = step(writeScalar(g, "sound_speed", d.soundSpeedMps)); !ok) return ok;
+    if (auto ok = step(writeScalar(g, "sampling_frequency", d.geometry.samplingRateHz)); !ok) return ok;
+    if (auto ok = step(writeScalar(g, "initial_time", d.geometry.initialTimeS)); !ok) return ok;
+    if (auto ok = step(writeScalar(g, "sound_speed", d.geometry.soundSpeedMps)); !ok) return ok;
     if (auto ok = step(writeScalar(g, "modulation_frequency", d.modulationFrequencyHz)); !ok) return ok;
     {
         Handle probe(H5Gcreate2(g, "probe", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
         if (auto ok = step(writeStringAttribute(probe.get(), "class", "uff.linear_array")); !ok) return ok;
-        const auto n = d.elementX.size();
+        const auto n = d.geometry.elementX.size();
         std::vector<double> geometry(7 * n, 0.0);  // rows: x, y, z, theta, phi, width, height
         for (std::size_t e = 0; e < n; ++e) {
-            geometry[e] = d.elementX[e];
-            geometry[5 * n + e] = d.elementWidthM;
-            geometry[6 * n + e] = d.elementHeightM;
+            geometry[e] = d.geometry.elementX[e];
+            geometry[5 * n + e] = d.geometry.elementWidthM;
+            geometry[6 * n + e] = d.geometry.elementHeightM;
         }
         if (auto ok = step(writeArray(probe.get(), "geometry", H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {7, n}, geometry.data())); !ok) return ok;
         if (auto ok = step(writePoint(probe.get(), "origin", 0, 0)); !ok) return ok;
     }
     Handle sequence(H5Gcreate2(g, "sequence", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     const auto distance = [&](int w) {
-        return d.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : d.sourceDistance[static_cast<std::size_t>(w)];
+        return d.geometry.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : d.geometry.sourceDistance[static_cast<std::size_t>(w)];
     };
-    if (d.waves == 1) return step(writeWave(sequence.get(), d.angleRad[0], distance(0), d.soundSpeedMps));  // a 1x1 list is the object itself
-    if (auto ok = step(writeIntAttribute(sequence.get(), "size", {1, d.waves})); !ok) return ok;
-    for (int w = 0; w < d.waves; ++w) {
+    if (d.geometry.waves == 1) return step(writeWave(sequence.get(), d.geometry.angleRad[0], distance(0), d.geometry.soundSpeedMps));  // a 1x1 list is the object itself
+    if (auto ok = step(writeIntAttribute(sequence.get(), "size", {1, d.geometry.waves})); !ok) return ok;
+    for (int w = 0; w < d.geometry.waves; ++w) {
         Handle wave(H5Gcreate2(sequence.get(), wavePath(w).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-        if (auto ok = step(writeWave(wave.get(), d.angleRad[static_cast<std::size_t>(w)], distance(w), d.soundSpeedMps)); !ok) return ok;
+        if (auto ok = step(writeWave(wave.get(), d.geometry.angleRad[static_cast<std::size_t>(w)], distance(w), d.geometry.soundSpeedMps)); !ok) return ok;
     }
     return {};
 }
@@ -224,36 +224,27 @@ Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& whe
 
 Result<beamform::ChannelDataView> UffChannelData::frame(int index) const {
     if (index < 0 || index >= frames) return fail(ErrorCode::InvalidArgument, fmt::format("frame {} of {}", index, frames));
-    const auto perFrame = static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samples);
-    beamform::ChannelDataView view;
+    const auto perFrame = geometry.samplesPerFrame();
+    beamform::ChannelDataView view{&geometry, {}, {}};
     if (!data16.empty()) view.samples16 = std::span<const std::int16_t>(data16).subspan(static_cast<std::size_t>(index) * perFrame, perFrame);
     else if (!dataFloat.empty()) view.samples = std::span<const float>(dataFloat).subspan(static_cast<std::size_t>(index) * perFrame, perFrame);
-    view.waves = waves;
-    view.channels = channels;
-    view.samplesPerChannel = samples;
-    view.samplingRateHz = samplingFrequencyHz;
-    view.initialTimeS = initialTimeS;
-    view.soundSpeedMps = soundSpeedMps;
-    view.elementX = elementX;
-    view.angleRad = angleRad;
-    view.sourceDistance = sourceDistance;
-    if (auto ok = isIq() ? view.validateGeometry() : view.validate(); !ok) return fail(std::move(ok.error()));
+    if (auto ok = isIq() ? geometry.validate() : view.validate(); !ok) return fail(std::move(ok.error()));
     return view;
 }
 
 std::span<const std::complex<float>> UffChannelData::iqFrame(int index) const {
-    const auto perFrame = static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samples);
+    const auto perFrame = geometry.samplesPerFrame();
     if (!isIq() || index < 0 || index >= frames) return {};
     return std::span<const std::complex<float>>(dataIq).subspan(static_cast<std::size_t>(index) * perFrame, perFrame);
 }
 
 Status writeUffChannelData(const std::string& path, const UffChannelData& d, const std::string& group) {
     quietHdf5();
-    const auto expected = static_cast<std::size_t>(d.frames) * static_cast<std::size_t>(d.waves) * static_cast<std::size_t>(d.channels) * static_cast<std::size_t>(d.samples);
+    const auto expected = static_cast<std::size_t>(d.frames) * static_cast<std::size_t>(d.geometry.waves) * static_cast<std::size_t>(d.geometry.channels) * static_cast<std::size_t>(d.geometry.samples);
     const auto held = d.data16.empty() ? d.dataFloat.size() : d.data16.size();
-    if (held != expected || d.elementX.size() != static_cast<std::size_t>(d.channels) || d.angleRad.size() != static_cast<std::size_t>(d.waves)) {
+    if (held != expected || d.geometry.elementX.size() != static_cast<std::size_t>(d.geometry.channels) || d.geometry.angleRad.size() != static_cast<std::size_t>(d.geometry.waves)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("inconsistent channel data: {} samples for {} frames x {} waves x {} channels x {} samples, {} elements, {} angles",
-                                                            held, d.frames, d.waves, d.channels, d.samples, d.elementX.size(), d.angleRad.size()));
+                                                            held, d.frames, d.geometry.waves, d.geometry.channels, d.geometry.samples, d.geometry.elementX.size(), d.geometry.angleRad.size()));
     }
     const bool exists = std::filesystem::exists(path);
     Handle file(exists ? H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT) : H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
@@ -263,7 +254,7 @@ Status writeUffChannelData(const std::string& path, const UffChannelData& d, con
     if (!g.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
     auto step = [&](Status s) -> Status { return s ? s : fail(std::move(s.error()).addContext("writing " + path + group)); };
     if (auto ok = step(writeUffMetadata(g.get(), d, path + group)); !ok) return ok;
-    const std::vector<hsize_t> dims{static_cast<hsize_t>(d.frames), static_cast<hsize_t>(d.waves), static_cast<hsize_t>(d.channels), static_cast<hsize_t>(d.samples)};
+    const std::vector<hsize_t> dims{static_cast<hsize_t>(d.frames), static_cast<hsize_t>(d.geometry.waves), static_cast<hsize_t>(d.geometry.channels), static_cast<hsize_t>(d.geometry.samples)};
     return step(d.data16.empty() ? writeArray(g.get(), "data", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, dims, d.dataFloat.data())
                                  : writeArray(g.get(), "data", H5T_NATIVE_INT16, H5T_STD_I16LE, dims, d.data16.data()));
 }
@@ -277,8 +268,8 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
     Handle g(H5Gopen2(file.get(), group.c_str(), H5P_DEFAULT), H5Gclose);
     const std::string where = path + ":" + group;
     UffChannelData d;
-    for (auto [name, out] : {std::pair{"sampling_frequency", &d.samplingFrequencyHz}, std::pair{"initial_time", &d.initialTimeS},
-                             std::pair{"sound_speed", &d.soundSpeedMps}, std::pair{"modulation_frequency", &d.modulationFrequencyHz}}) {
+    for (auto [name, out] : {std::pair{"sampling_frequency", &d.geometry.samplingRateHz}, std::pair{"initial_time", &d.geometry.initialTimeS},
+                             std::pair{"sound_speed", &d.geometry.soundSpeedMps}, std::pair{"modulation_frequency", &d.modulationFrequencyHz}}) {
         auto value = readScalar(g.get(), name, where);
         if (!value) return fail(std::move(value.error()));
         *out = *value;
@@ -300,9 +291,9 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
     if (dims->size() < 2 || dims->size() > 4) return fail(ErrorCode::InvalidArgument, fmt::format("{}: data has rank {}, expected 2 to 4", where, dims->size()));
     std::copy(dims->begin(), dims->end(), full.end() - static_cast<std::ptrdiff_t>(dims->size()));
     d.frames = static_cast<int>(full[0]);
-    d.waves = static_cast<int>(full[1]);
-    d.channels = static_cast<int>(full[2]);
-    d.samples = static_cast<int>(full[3]);
+    d.geometry.waves = static_cast<int>(full[1]);
+    d.geometry.channels = static_cast<int>(full[2]);
+    d.geometry.samples = static_cast<int>(full[3]);
     const auto count = full[0] * full[1] * full[2] * full[3];
     Handle type(H5Dget_type(dataset->get()), H5Tclose);
     const bool int16 = !iq && H5Tget_class(type.get()) == H5T_INTEGER && H5Tget_size(type.get()) == 2;
@@ -329,12 +320,12 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
     Handle probe(H5Gopen2(g.get(), "probe", H5P_DEFAULT), H5Gclose);
     auto geometry = readDoubles(probe.get(), "geometry", where + "/probe");
     if (!geometry) return fail(std::move(geometry.error()));
-    if (geometry->size() != 7u * static_cast<std::size_t>(d.channels)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{}/probe: geometry holds {} values; {} channels need 7 x {}", where, geometry->size(), d.channels, d.channels));
+    if (geometry->size() != 7u * static_cast<std::size_t>(d.geometry.channels)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}/probe: geometry holds {} values; {} channels need 7 x {}", where, geometry->size(), d.geometry.channels, d.geometry.channels));
     }
-    d.elementX.assign(geometry->begin(), geometry->begin() + d.channels);
-    d.elementWidthM = (*geometry)[5u * static_cast<std::size_t>(d.channels)];
-    d.elementHeightM = (*geometry)[6u * static_cast<std::size_t>(d.channels)];
+    d.geometry.elementX.assign(geometry->begin(), geometry->begin() + d.geometry.channels);
+    d.geometry.elementWidthM = (*geometry)[5u * static_cast<std::size_t>(d.geometry.channels)];
+    d.geometry.elementHeightM = (*geometry)[6u * static_cast<std::size_t>(d.geometry.channels)];
     // sequence: one wave object, or a list of them (attribute size = [1, n]).
     if (H5Lexists(g.get(), "sequence", H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: 'sequence' is missing", where));
     Handle sequence(H5Gopen2(g.get(), "sequence", H5P_DEFAULT), H5Gclose);
@@ -354,18 +345,18 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
             Handle wave(H5Gopen2(sequence.get(), name.c_str(), H5P_DEFAULT), H5Gclose);
             auto source = readWaveSource(wave.get(), where + "/sequence/" + name);
             if (!source) return fail(std::move(source.error()));
-            d.angleRad.push_back(source->azimuth);
-            d.sourceDistance.push_back(source->distance);
+            d.geometry.angleRad.push_back(source->azimuth);
+            d.geometry.sourceDistance.push_back(source->distance);
         }
     } else {
         auto source = readWaveSource(sequence.get(), where + "/sequence");
         if (!source) return fail(std::move(source.error()));
-        d.angleRad.push_back(source->azimuth);
-        d.sourceDistance.push_back(source->distance);
+        d.geometry.angleRad.push_back(source->azimuth);
+        d.geometry.sourceDistance.push_back(source->distance);
     }
-    if (std::all_of(d.sourceDistance.begin(), d.sourceDistance.end(), [](double s) { return std::isinf(s); })) d.sourceDistance.clear();
-    if (static_cast<int>(d.angleRad.size()) != d.waves) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{}: the sequence has {} waves but the data {}", where, d.angleRad.size(), d.waves));
+    if (std::all_of(d.geometry.sourceDistance.begin(), d.geometry.sourceDistance.end(), [](double s) { return std::isinf(s); })) d.geometry.sourceDistance.clear();
+    if (static_cast<int>(d.geometry.angleRad.size()) != d.geometry.waves) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: the sequence has {} waves but the data {}", where, d.geometry.angleRad.size(), d.geometry.waves));
     }
     return d;
 }
@@ -409,13 +400,11 @@ Status writeReserve(const std::string& path) {
 
 }  // namespace
 
-Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const UffChannelData& metadata, const std::string& group) {
+Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const beamform::AcquisitionGeometry& geometry, const std::string& group) {
+    UffChannelData metadata;
+    metadata.geometry = geometry;
     quietHdf5();
-    if (metadata.waves <= 0 || metadata.channels <= 0 || metadata.samples <= 0 ||
-        metadata.elementX.size() != static_cast<std::size_t>(metadata.channels) || metadata.angleRad.size() != static_cast<std::size_t>(metadata.waves)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("recording geometry {} waves x {} channels x {} samples with {} elements and {} angles is inconsistent",
-                                                            metadata.waves, metadata.channels, metadata.samples, metadata.elementX.size(), metadata.angleRad.size()));
-    }
+    if (auto ok = geometry.validate(); !ok) return fail(std::move(ok.error()).addContext(fmt::format("starting the recording {}", path)));
     auto state = std::make_unique<State>();
     state->path = path;
     state->metadata = metadata;
@@ -426,7 +415,7 @@ Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::stri
     state->group = Handle(H5Gcreate2(state->file.get(), group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     if (!state->group.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
     if (auto ok = writeUffMetadata(state->group.get(), metadata, path + group); !ok) return fail(std::move(ok.error()));
-    const hsize_t dims[4] = {0, static_cast<hsize_t>(metadata.waves), static_cast<hsize_t>(metadata.channels), static_cast<hsize_t>(metadata.samples)};
+    const hsize_t dims[4] = {0, static_cast<hsize_t>(metadata.geometry.waves), static_cast<hsize_t>(metadata.geometry.channels), static_cast<hsize_t>(metadata.geometry.samples)};
     const hsize_t maxDims[4] = {H5S_UNLIMITED, dims[1], dims[2], dims[3]};
     const hsize_t chunk[4] = {1, 1, std::min<hsize_t>(dims[2], 16), dims[3]};
     Handle space(H5Screate_simple(4, dims, maxDims), H5Sclose);
@@ -447,8 +436,8 @@ int UffStreamWriter::frames() const noexcept { return state_->wholeFrames; }
 Status UffStreamWriter::beginFrame() {
     quietHdf5();  // the recorder's thread, not the one that created the writer
     auto& s = *state_;
-    const hsize_t dims[4] = {static_cast<hsize_t>(s.frames + 1), static_cast<hsize_t>(s.metadata.waves),
-                             static_cast<hsize_t>(s.metadata.channels), static_cast<hsize_t>(s.metadata.samples)};
+    const hsize_t dims[4] = {static_cast<hsize_t>(s.frames + 1), static_cast<hsize_t>(s.metadata.geometry.waves),
+                             static_cast<hsize_t>(s.metadata.geometry.channels), static_cast<hsize_t>(s.metadata.geometry.samples)};
     if (H5Dset_extent(s.data.get(), dims) < 0) {
         s.broken = true;
         return fail(ErrorCode::DataLoss, fmt::format("{}: cannot grow the data set (disk full?)", s.path));
@@ -474,8 +463,8 @@ Status UffStreamWriter::endFrame() {
 
 Status UffStreamWriter::writeBlock(int wave, int firstChannel, int channelCount, int firstSample, int sampleCount, std::span<const std::byte> payload) {
     auto& s = *state_;
-    if (s.frames == 0 || wave < 0 || wave >= s.metadata.waves || firstChannel < 0 || channelCount <= 0 ||
-        firstChannel + channelCount > s.metadata.channels || firstSample < 0 || sampleCount <= 0 || firstSample + sampleCount > s.metadata.samples ||
+    if (s.frames == 0 || wave < 0 || wave >= s.metadata.geometry.waves || firstChannel < 0 || channelCount <= 0 ||
+        firstChannel + channelCount > s.metadata.geometry.channels || firstSample < 0 || sampleCount <= 0 || firstSample + sampleCount > s.metadata.geometry.samples ||
         payload.size() != static_cast<std::size_t>(channelCount) * static_cast<std::size_t>(sampleCount) * 2) {
         return fail(ErrorCode::InvalidArgument, fmt::format("block (wave {}, channels {}+{}, samples {}+{}, {} bytes) does not fit the recording's geometry",
                                                             wave, firstChannel, channelCount, firstSample, sampleCount, payload.size()));
@@ -501,8 +490,8 @@ Status UffStreamWriter::close() {
     std::remove(s.reservePath.c_str());  // its room is what closing needs when the disk is full
     Status closed;
     if (s.frames != s.wholeFrames) {  // a frame begun and never ended: not kept
-        const hsize_t dims[4] = {static_cast<hsize_t>(s.wholeFrames), static_cast<hsize_t>(s.metadata.waves),
-                                 static_cast<hsize_t>(s.metadata.channels), static_cast<hsize_t>(s.metadata.samples)};
+        const hsize_t dims[4] = {static_cast<hsize_t>(s.wholeFrames), static_cast<hsize_t>(s.metadata.geometry.waves),
+                                 static_cast<hsize_t>(s.metadata.geometry.channels), static_cast<hsize_t>(s.metadata.geometry.samples)};
         if (H5Dset_extent(s.data.get(), dims) < 0) closed = fail(ErrorCode::DataLoss, fmt::format("{}: cannot drop the partial frame", s.path));
         s.frames = s.wholeFrames;
     }

@@ -13,6 +13,7 @@
 
 #include "engine_events.h"
 #include "sonolink/app/acquisition_setup.h"
+#include "sonolink/app/engine_setup.h"
 #include "sonolink/app/link_factory.h"
 #include "sonolink/app/replay_source.h"
 #include "sonolink/engine/engine_backends.h"
@@ -53,9 +54,14 @@ protected:
         config.acquisition.frameRateHz = 200;
         EngineConfig e;
         e.session.configure = app::configureFrom(config);
-        e.geometry = app::recordingMetadataFor(e.session.configure);
-        e.imaging.grid = beamform::PixelGrid::fromRanges(-8e-3, 8e-3, 48, 5e-3, 25e-3, 96);
-        e.imaging.beamformThreads = 1;
+        e.geometry = app::geometryOf(e.session.configure);
+        e.acquisition = app::acquisitionSettingsFrom(config);
+        e.imaging.widthMm = 16;
+        e.imaging.depthStartMm = 5;
+        e.imaging.depthEndMm = 25;
+        e.imaging.columns = 48;
+        e.imaging.rows = 96;
+        e.beamformThreads = 1;
         e.cineFrames = 16;
         e.dicom = std::move(dicomSetup);
         Backends backends;
@@ -70,6 +76,14 @@ protected:
             auto parts = app::makeLink(choice);
             if (!parts) return fail(std::move(parts.error()));
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
+        };
+        backends.planAcquisition = [config](const AcquisitionSettings& settings) -> Result<AcquisitionPlan> {
+            auto next = config;
+            next.acquisition.planeWaveAnglesDeg = settings.anglesDeg;
+            next.acquisition.samplesPerChannel = settings.samplesPerChannel;
+            next.probe.elementCount = settings.elementCount;
+            auto configure = app::configureFrom(next);
+            return AcquisitionPlan{configure, app::geometryOf(configure)};
         };
         auto engine = createEngine(std::move(e), std::move(backends));
         EXPECT_TRUE(engine) << engine.error().message();

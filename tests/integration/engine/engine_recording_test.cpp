@@ -39,7 +39,7 @@ TEST_F(EngineTest, RecordingStartsReportsProgressAndStopsWithTheCountsOfTheFile)
     auto read = record::readUffChannelData(path);
     ASSERT_TRUE(read) << read.error().message();
     EXPECT_EQ(static_cast<std::uint64_t>(read->frames), stopped->frames);
-    EXPECT_EQ(read->channels, 64);
+    EXPECT_EQ(read->geometry.channels, 64);
     EXPECT_FALSE(fs::exists(path + ".reserve")) << "the reserve goes with the recording's end";
 }
 
@@ -114,7 +114,7 @@ TEST_F(EngineTest, ADiskThatFillsMidRecordingFailsWithinOneSecondAndKeepsWhatWas
     auto read = record::readUffChannelData(path);
     ASSERT_TRUE(read) << read.error().message();
     EXPECT_EQ(static_cast<std::uint64_t>(read->frames), failed->frames) << "every frame written whole before the failure, and no other";
-    const auto perFrame = static_cast<std::size_t>(read->waves) * read->channels * read->samples;
+    const auto perFrame = static_cast<std::size_t>(read->geometry.waves) * read->geometry.channels * read->geometry.samples;
     const auto last = read->data16.begin() + static_cast<std::ptrdiff_t>((read->frames - 1) * perFrame);
     EXPECT_TRUE(std::any_of(last, last + static_cast<std::ptrdiff_t>(perFrame), [](std::int16_t v) { return v != 0; })) << "the last frame holds echoes";
     engine->stopRecording();  // nothing left to stop: no second event

@@ -55,7 +55,7 @@ TEST(CpuBeamformerTest, LateralResolutionMatchesTheory) {
     const auto grid = PixelGrid::fromRanges(-2e-3, 2e-3, 201, z - 1e-3, z + 1e-3, 161);
     BeamformParams params;
     params.fNumber = fNumber;
-    const auto image = envelope(phantom.view, grid, params);
+    const auto image = envelope(phantom.view(), grid, params);
     const auto peak = static_cast<std::size_t>(std::max_element(image.columns.begin(), image.columns.end()) - image.columns.begin()) % image.nz;
     std::vector<double> lateral;
     for (std::size_t ix = 0; ix < image.nx; ++ix) lateral.push_back(image.at(ix, peak));
@@ -69,7 +69,7 @@ TEST(CpuBeamformerTest, AxialResolutionMatchesThePulse) {
     const double z = 15e-3;
     auto phantom = simulate({{0, z, 1}}, {0}, 1200, 0);
     const auto grid = PixelGrid::fromRanges(-0.2e-3, 0.2e-3, 5, z - 1e-3, z + 1e-3, 401);
-    const auto image = envelope(phantom.view, grid);
+    const auto image = envelope(phantom.view(), grid);
     std::vector<double> axial;
     for (std::size_t iz = 0; iz < image.nz; ++iz) axial.push_back(image.at(2, iz));
     const double pulse = 2 * std::sqrt(2 * std::log(2.0)) * kSigmaT * kC / 2;  // envelope FWHM, two-way
@@ -91,7 +91,7 @@ TEST(CpuBeamformerTest, CystIsDark) {
     const auto grid = PixelGrid::fromRanges(-6e-3, 6e-3, 97, 12e-3, 28e-3, 321);
     BeamformParams params;
     params.window = Window::Hann;
-    const auto image = envelope(phantom.view, grid, params);
+    const auto image = envelope(phantom.view(), grid, params);
     double inside = 0, outside = 0;
     int nIn = 0, nOut = 0;
     for (std::size_t ix = 0; ix < image.nx; ++ix) {
@@ -116,7 +116,7 @@ struct Scene {
 
 TEST(CpuBeamformerTest, TargetsLandWhereTheyAre) {
     Scene scene;
-    const auto [x, z] = peakPosition(envelope(scene.phantom.view, scene.grid), scene.grid);
+    const auto [x, z] = peakPosition(envelope(scene.phantom.view(), scene.grid), scene.grid);
     RecordProperty("position_error_um", std::to_string((x - 4e-3) * 1e6) + ", " + std::to_string((z - 16e-3) * 1e6));
     EXPECT_NEAR(x, 4e-3, kLambda / 6);
     EXPECT_NEAR(z, 16e-3, 0.4 * kC / (2 * kFs));  // within 0.4 of one sample's depth (19 um)
@@ -129,30 +129,30 @@ TEST(CpuBeamformerTest, FocusedAndDivergingWavesPutTheTargetWhereItIs) {
     const auto grid = PixelGrid::fromRanges(2e-3, 6e-3, 81, 15e-3, 17e-3, 257);
     for (const double distance : {20e-3, 12e-3, -15e-3}) {
         auto phantom = simulate(target, {-8, 0, 8}, 1400, 2e-6, {distance, distance, distance});
-        const auto [x, z] = peakPosition(envelope(phantom.view, grid), grid);
+        const auto [x, z] = peakPosition(envelope(phantom.view(), grid), grid);
         EXPECT_NEAR(x, 4e-3, kLambda / 6) << "source distance " << distance;
         EXPECT_NEAR(z, 16e-3, 0.4 * kC / (2 * kFs)) << "source distance " << distance;
-        auto asPlaneWaves = phantom.view;
+        auto asPlaneWaves = phantom.geometry;
         asPlaneWaves.sourceDistance = {};
-        const auto [xp, zp] = peakPosition(envelope(asPlaneWaves, grid), grid);
+        const auto [xp, zp] = peakPosition(envelope(phantom.with(asPlaneWaves), grid), grid);
         EXPECT_GT(std::hypot(xp - 4e-3, zp - 16e-3), kC / (2 * kFs)) << "the transmit model must matter (" << distance << ")";
     }
 }
 
 TEST(CpuBeamformerTest, SourceDistancesMustMatchTheWaves) {
     auto phantom = simulate({{0, 10e-3, 1}}, {-5, 5}, 800, 0, {20e-3, 20e-3});
-    auto view = phantom.view;
-    view.sourceDistance = view.sourceDistance.first(1);
-    auto image = delayAndSum(view, PixelGrid::fromRanges(-1e-3, 1e-3, 8, 5e-3, 15e-3, 32), {});
+    auto oneDistance = phantom.geometry;
+    oneDistance.sourceDistance.resize(1);
+    auto image = delayAndSum(phantom.with(oneDistance), PixelGrid::fromRanges(-1e-3, 1e-3, 8, 5e-3, 15e-3, 32), {});
     ASSERT_FALSE(image);
     EXPECT_NE(image.error().message().find("1 source distances for 2 waves"), std::string::npos) << image.error().message();
 }
 
 TEST(CpuBeamformerTest, CatchesAOneSampleTimeZeroError) {
     Scene scene;
-    auto shifted = scene.phantom.view;
+    auto shifted = scene.phantom.geometry;
     shifted.initialTimeS += 1 / kFs;  // believe the record starts one sample later
-    const auto [x, z] = peakPosition(envelope(shifted, scene.grid), scene.grid);
+    const auto [x, z] = peakPosition(envelope(scene.phantom.with(shifted), scene.grid), scene.grid);
     (void)x;
     RecordProperty("shifted_depth_error_um", std::to_string((z - 16e-3) * 1e6));
     EXPECT_GT(std::abs(z - 16e-3), 0.75 * kC / (2 * kFs)) << "a one-sample time-zero error must move the target";
@@ -160,11 +160,10 @@ TEST(CpuBeamformerTest, CatchesAOneSampleTimeZeroError) {
 
 TEST(CpuBeamformerTest, CatchesAReversedElementOrder) {
     Scene scene;
-    const auto right = envelope(scene.phantom.view, scene.grid);
-    std::vector<double> reversed(scene.phantom.elementX.rbegin(), scene.phantom.elementX.rend());
-    auto flipped = scene.phantom.view;
-    flipped.elementX = reversed;
-    const auto wrong = envelope(flipped, scene.grid);
+    const auto right = envelope(scene.phantom.view(), scene.grid);
+    auto flipped = scene.phantom.geometry;
+    std::reverse(flipped.elementX.begin(), flipped.elementX.end());
+    const auto wrong = envelope(scene.phantom.with(flipped), scene.grid);
     const float rightPeak = *std::max_element(right.columns.begin(), right.columns.end());
     const float wrongPeak = *std::max_element(wrong.columns.begin(), wrong.columns.end());
     RecordProperty("reversed_peak_ratio", std::to_string(wrongPeak / rightPeak));
@@ -174,7 +173,7 @@ TEST(CpuBeamformerTest, CatchesAReversedElementOrder) {
 TEST(CpuBeamformerTest, SamplesOutsideTheRecordContributeNothing) {
     auto phantom = simulate({{0, 10e-3, 1}}, {0}, 600, 0);  // the record ends near 12 mm
     const auto grid = PixelGrid::fromRanges(-1e-3, 1e-3, 3, 20e-3, 30e-3, 11);
-    auto image = delayAndSum(phantom.view, grid, {});
+    auto image = delayAndSum(phantom.view(), grid, {});
     ASSERT_TRUE(image);
     for (float v : image->columns) EXPECT_EQ(v, 0.0f);
 }
@@ -185,10 +184,10 @@ TEST(CpuBeamformerTest, VectorisedLoopsAgreeWithTheReference) {
     // 1021: ~10 samples, with AVX-512 a 32-sample window and a permute instead.
     for (std::size_t depths : {203u, 1021u}) {
         const auto grid = PixelGrid::fromRanges(-8e-3, 8e-3, 33, 3e-3, 30e-3, depths);
-        auto reference = delayAndSum(scene.phantom.view, grid, {}, 1, VectorLoop::Scalar);
+        auto reference = delayAndSum(scene.phantom.view(), grid, {}, 1, VectorLoop::Scalar);
         ASSERT_TRUE(reference);
         for (auto loop : {VectorLoop::Avx2, VectorLoop::Best}) {
-            auto fast = delayAndSum(scene.phantom.view, grid, {}, 2, loop);
+            auto fast = delayAndSum(scene.phantom.view(), grid, {}, 2, loop);
             ASSERT_TRUE(fast);
             float peak = 0, worst = 0;
             for (std::size_t i = 0; i < reference->columns.size(); ++i) {
@@ -210,10 +209,10 @@ TEST(CpuBeamformerTest, Int16SamplesGiveTheSameImage) {
         adc[i] = static_cast<std::int16_t>(std::lround(scene.phantom.samples[i] * 8000));
         asFloat[i] = adc[i];
     }
-    auto view16 = scene.phantom.view;
+    auto view16 = scene.phantom.view();
     view16.samples = {};
     view16.samples16 = adc;
-    auto viewF = scene.phantom.view;
+    auto viewF = scene.phantom.view();
     viewF.samples = asFloat;
     // 203 depths: eight depths span ~48 samples (the vector loops gather); 1024 depths: ~10
     // samples (with AVX-512BW, a 32-sample window and a word permute instead).
@@ -231,7 +230,7 @@ TEST(CpuBeamformerTest, Int16SamplesGiveTheSameImage) {
             EXPECT_LT(worst / peak, 1e-4f) << "loop " << static_cast<int>(loop) << ", " << depths << " depths";
         }
     }
-    auto both = scene.phantom.view;
+    auto both = scene.phantom.view();
     both.samples16 = adc;
     auto refused = delayAndSum(both, PixelGrid::fromRanges(-8e-3, 8e-3, 33, 3e-3, 30e-3, 203), {});
     ASSERT_FALSE(refused);
@@ -240,13 +239,14 @@ TEST(CpuBeamformerTest, Int16SamplesGiveTheSameImage) {
 
 TEST(CpuBeamformerTest, BadInputIsNamed) {
     auto phantom = simulate({{0, 10e-3, 1}}, {0}, 600, 0);
-    auto view = phantom.view;
-    view.channels = 64;
-    auto bad = delayAndSum(view, PixelGrid::fromRanges(0, 1e-3, 2, 5e-3, 6e-3, 2), {});
+    auto wrongChannels = phantom.geometry;
+    wrongChannels.channels = 64;
+    wrongChannels.elementX.resize(64);
+    auto bad = delayAndSum(phantom.with(wrongChannels), PixelGrid::fromRanges(0, 1e-3, 2, 5e-3, 6e-3, 2), {});
     ASSERT_FALSE(bad);
     EXPECT_NE(bad.error().message().find("channel data holds"), std::string::npos);
     PixelGrid grid{{0.0}, {5e-3, 4e-3}};
-    auto unsorted = delayAndSum(phantom.view, grid, {});
+    auto unsorted = delayAndSum(phantom.view(), grid, {});
     ASSERT_FALSE(unsorted);
     EXPECT_NE(unsorted.error().message().find("depths must increase"), std::string::npos);
 }

@@ -19,7 +19,7 @@ using namespace phantom;
 struct Scene {
     Phantom phantom = simulate({{3e-3, 18e-3, 1}}, {-6, 0, 6}, 1500, 2e-6);
     PixelGrid grid = PixelGrid::fromRanges(1e-3, 5e-3, 81, 17e-3, 19e-3, 201);
-    std::vector<std::complex<float>> iq = *demodulateToIq(phantom.view, kFc);
+    std::vector<std::complex<float>> iq = *demodulateToIq(phantom.view(), kFc);
 };
 
 BeamformedImage normalised(BeamformedImage image) {
@@ -35,9 +35,9 @@ std::pair<std::size_t, std::size_t> peakIndex(const BeamformedImage& image) {
 
 TEST(IqBeamformerTest, MatchesTheRfEnvelope) {
     Scene scene;
-    auto iq = delayAndSumIq(scene.phantom.view, scene.iq, kFc, scene.grid, {});
+    auto iq = delayAndSumIq(scene.phantom.geometry, scene.iq, kFc, scene.grid, {});
     ASSERT_TRUE(iq) << iq.error().describe();
-    auto rf = delayAndSum(scene.phantom.view, scene.grid, {});
+    auto rf = delayAndSum(scene.phantom.view(), scene.grid, {});
     ASSERT_TRUE(rf);
     envelopeAlongDepth(*rf);
     const auto a = normalised(iq->magnitude()), b = normalised(*rf);
@@ -53,8 +53,8 @@ TEST(IqBeamformerTest, MatchesTheRfEnvelope) {
 
 TEST(IqBeamformerTest, PhaseRotationMatters) {
     Scene scene;
-    auto rotated = delayAndSumIq(scene.phantom.view, scene.iq, kFc, scene.grid, {}, 0, true);
-    auto plain = delayAndSumIq(scene.phantom.view, scene.iq, kFc, scene.grid, {}, 0, false);
+    auto rotated = delayAndSumIq(scene.phantom.geometry, scene.iq, kFc, scene.grid, {}, 0, true);
+    auto plain = delayAndSumIq(scene.phantom.geometry, scene.iq, kFc, scene.grid, {}, 0, false);
     ASSERT_TRUE(rotated && plain);
     const auto peak = [](const IqImage& image) {
         float best = 0;
@@ -66,10 +66,10 @@ TEST(IqBeamformerTest, PhaseRotationMatters) {
 
 TEST(IqBeamformerTest, BadParametersAreNamed) {
     Scene scene;
-    auto demodulated = demodulateToIq(scene.phantom.view, 25e6);
+    auto demodulated = demodulateToIq(scene.phantom.view(), 25e6);
     ASSERT_FALSE(demodulated);
     EXPECT_NE(demodulated.error().message().find("modulation frequency 25000000 Hz"), std::string::npos) << demodulated.error().message();
-    auto image = delayAndSumIq(scene.phantom.view, std::span(scene.iq).first(10), kFc, scene.grid, {});
+    auto image = delayAndSumIq(scene.phantom.geometry, std::span(scene.iq).first(10), kFc, scene.grid, {});
     ASSERT_FALSE(image);
     EXPECT_NE(image.error().message().find("10 IQ samples for 3 waves x 128 channels x 1500 samples"), std::string::npos) << image.error().message();
 }

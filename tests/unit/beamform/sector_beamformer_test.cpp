@@ -47,7 +47,7 @@ TEST(SectorBeamformerTest, TargetsOffTheAxisLandWhereTheyAre) {
     std::vector<Scatterer> scatterers;
     for (const auto& t : kTargets) scatterers.push_back({t.r * std::sin(t.theta), t.r * std::cos(t.theta), 1});
     const auto p = simulate(scatterers, {-15, 0, 15}, 1800, 0, {-10e-3, -10e-3, -10e-3});
-    auto sector = delayAndSumSector(p.view, steps(8e-3, 28e-3, 401), steps(-25 * kDeg, 25 * kDeg, 101), {});
+    auto sector = delayAndSumSector(p.view(), steps(8e-3, 28e-3, 401), steps(-25 * kDeg, 25 * kDeg, 101), {});
     ASSERT_TRUE(sector) << sector.error().describe();
     envelopeAlongRays(*sector);
     const auto nr = sector->r.size();
@@ -70,10 +70,10 @@ TEST(SectorBeamformerTest, TargetsOffTheAxisLandWhereTheyAre) {
 
 TEST(SectorBeamformerTest, BadSectorsAreNamed) {
     const auto p = simulate({{0, 10e-3, 1}}, {0}, 800, 0);
-    auto backwards = delayAndSumSector(p.view, steps(5e-3, 15e-3, 11), {0.1, 0.0}, {});
+    auto backwards = delayAndSumSector(p.view(), steps(5e-3, 15e-3, 11), {0.1, 0.0}, {});
     ASSERT_FALSE(backwards);
     EXPECT_NE(backwards.error().message().find("sector angles must increase"), std::string::npos) << backwards.error().message();
-    auto negative = delayAndSumSector(p.view, {-1e-3, 5e-3}, {0.0, 0.1}, {});
+    auto negative = delayAndSumSector(p.view(), {-1e-3, 5e-3}, {0.0, 0.1}, {});
     ASSERT_FALSE(negative);
     EXPECT_NE(negative.error().describe().find("sector depths r"), std::string::npos) << negative.error().describe();
 }

@@ -14,20 +14,20 @@ namespace {
 
 UffChannelData pointTarget() {
     UffChannelData d;
-    d.samplingFrequencyHz = 40e6;
-    d.initialTimeS = 1e-6;
+    d.geometry.samplingRateHz = 40e6;
+    d.geometry.initialTimeS = 1e-6;
     d.frames = 2;
-    d.waves = 2;
-    d.channels = 32;
-    d.samples = 800;
-    for (int e = 0; e < 32; ++e) d.elementX.push_back((e - 15.5) * 0.3e-3);
-    d.angleRad = {-0.1, 0.1};
+    d.geometry.waves = 2;
+    d.geometry.channels = 32;
+    d.geometry.samples = 800;
+    for (int e = 0; e < 32; ++e) d.geometry.elementX.push_back((e - 15.5) * 0.3e-3);
+    d.geometry.angleRad = {-0.1, 0.1};
     for (int f = 0; f < 2; ++f) {
         for (int w = 0; w < 2; ++w) {
             for (int e = 0; e < 32; ++e) {
-                const double tau = (10e-3 * std::cos(d.angleRad[static_cast<std::size_t>(w)]) + std::hypot(d.elementX[static_cast<std::size_t>(e)], 10e-3)) / 1540;
+                const double tau = (10e-3 * std::cos(d.geometry.angleRad[static_cast<std::size_t>(w)]) + std::hypot(d.geometry.elementX[static_cast<std::size_t>(e)], 10e-3)) / 1540;
                 for (int k = 0; k < 800; ++k) {
-                    const double t = d.initialTimeS + k / 40e6 - tau;
+                    const double t = d.geometry.initialTimeS + k / 40e6 - tau;
                     d.data16.push_back(static_cast<std::int16_t>(std::lround((1000 + f) * std::exp(-t * t / (2 * 1e-14)) * std::cos(2 * std::numbers::pi * 5e6 * t))));
                 }
             }
@@ -48,9 +48,9 @@ TEST_F(UffChannelDataTest, RoundTripKeepsEverySampleAndBeamformsTheSame) {
     auto back = readUffChannelData(path.string());
     ASSERT_TRUE(back) << back.error().describe();
     EXPECT_EQ(back->data16, original.data16);
-    EXPECT_EQ(back->elementX, original.elementX);
-    EXPECT_EQ(back->angleRad, original.angleRad);
-    EXPECT_DOUBLE_EQ(back->initialTimeS, original.initialTimeS);
+    EXPECT_EQ(back->geometry.elementX, original.geometry.elementX);
+    EXPECT_EQ(back->geometry.angleRad, original.geometry.angleRad);
+    EXPECT_DOUBLE_EQ(back->geometry.initialTimeS, original.geometry.initialTimeS);
     const auto grid = beamform::PixelGrid::fromRanges(-2e-3, 2e-3, 9, 8e-3, 12e-3, 41);
     for (int f = 0; f < 2; ++f) {
         auto a = beamform::delayAndSum(*original.frame(f), grid, {});
@@ -65,7 +65,7 @@ TEST_F(UffChannelDataTest, RoundTripKeepsEverySampleAndBeamformsTheSame) {
 
 TEST_F(UffChannelDataTest, InconsistentDataIsNotWritten) {
     auto d = pointTarget();
-    d.angleRad.pop_back();
+    d.geometry.angleRad.pop_back();
     auto written = writeUffChannelData(path.string(), d);
     ASSERT_FALSE(written);
     EXPECT_NE(written.error().message().find("inconsistent channel data"), std::string::npos);
@@ -76,20 +76,20 @@ TEST_F(UffChannelDataTest, InconsistentDataIsNotWritten) {
 // beside plane waves in the same sequence; a distance per wave or none.
 TEST_F(UffChannelDataTest, FocusedAndDivergingWavesKeepTheirSources) {
     auto d = pointTarget();
-    d.sourceDistance = {20e-3, -15e-3};
+    d.geometry.sourceDistance = {20e-3, -15e-3};
     ASSERT_TRUE(writeUffChannelData(path.string(), d));
     auto back = readUffChannelData(path.string());
     ASSERT_TRUE(back) << back.error().describe();
-    EXPECT_EQ(back->sourceDistance, d.sourceDistance);
+    EXPECT_EQ(back->geometry.sourceDistance, d.geometry.sourceDistance);
     auto view = back->frame(0);
     ASSERT_TRUE(view);
-    EXPECT_EQ(view->sourceDistance.size(), 2u);
-    d.sourceDistance = {20e-3, std::numeric_limits<double>::infinity()};  // one focused, one plane
+    EXPECT_EQ(view->geometry->sourceDistance.size(), 2u);
+    d.geometry.sourceDistance = {20e-3, std::numeric_limits<double>::infinity()};  // one focused, one plane
     ASSERT_TRUE(writeUffChannelData(path.string(), d));
     back = readUffChannelData(path.string());
     ASSERT_TRUE(back) << back.error().describe();
-    EXPECT_EQ(back->sourceDistance, d.sourceDistance);
-    d.sourceDistance = {20e-3};
+    EXPECT_EQ(back->geometry.sourceDistance, d.geometry.sourceDistance);
+    d.geometry.sourceDistance = {20e-3};
     auto written = writeUffChannelData(path.string(), d);
     ASSERT_FALSE(written);
     EXPECT_NE(written.error().message().find("1 source distances for 2 waves"), std::string::npos) << written.error().message();

@@ -11,7 +11,7 @@ Result<FrameLayout> planFrameLayout(const Configure& configure, std::uint32_t sl
         return fail(ErrorCode::ResourceExhausted, fmt::format("slots of {} bytes cannot hold a block", slotBytes));
     }
     FrameLayout layout;
-    layout.waves = configure.photoacoustic ? 1 : static_cast<std::uint16_t>(configure.anglesMilliDeg.size());
+    layout.waves = static_cast<std::uint16_t>(configure.waveCount());
     layout.channels = configure.channelCount;
     layout.samples = configure.samplesPerChannel;
     const std::size_t room = slotBytes - kBlockHeaderSize;

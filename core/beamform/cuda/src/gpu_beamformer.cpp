@@ -40,26 +40,8 @@ Status upload(T* device, const std::vector<T>& host) {
 }
 
 Status validate(const GpuBeamformerSetup& s) {
-    if (s.waves <= 0 || s.channels <= 0 || s.samplesPerChannel <= 1) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("channel data of {} waves x {} channels x {} samples is empty", s.waves, s.channels, s.samplesPerChannel));
-    }
-    if (s.elementX.size() != static_cast<std::size_t>(s.channels)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} element positions for {} channels", s.elementX.size(), s.channels));
-    }
-    if (s.angleRad.size() != static_cast<std::size_t>(s.waves)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} transmit angles for {} waves", s.angleRad.size(), s.waves));
-    }
-    if (!s.sourceDistance.empty() && s.sourceDistance.size() != static_cast<std::size_t>(s.waves)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", s.sourceDistance.size(), s.waves));
-    }
-    for (std::size_t w = 0; w < s.sourceDistance.size(); ++w) {
-        if (std::isnan(s.sourceDistance[w]) || s.sourceDistance[w] == 0) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("wave {}: source distance {} (a focus or virtual source cannot be at the origin)", w, s.sourceDistance[w]));
-        }
-    }
-    if (!(s.samplingRateHz > 0) || !(s.soundSpeedMps > 0) || !(s.params.fNumber > 0)) {
-        return fail(ErrorCode::InvalidArgument, "sampling rate, sound speed and F-number must be positive");
-    }
+    if (auto ok = s.geometry.validate(); !ok) return ok;
+    if (!(s.params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
     if (auto ok = s.grid.validate(); !ok) return ok;
     if (s.framesPerChunk <= 0 || s.grid.x.size() * static_cast<std::size_t>(s.framesPerChunk) > 65535) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} frames per chunk of {} columns: 1 to 65535 columns per chunk", s.framesPerChunk, s.grid.x.size()));
@@ -115,22 +97,22 @@ struct GpuBeamformer::State {
         fftLength = 1;
         while (static_cast<std::size_t>(fftLength) < nz) fftLength <<= 1;
         const std::size_t sampleBytes = s.sampleType == SampleType::Int16 ? 2 : 4;
-        frameBytes = static_cast<std::size_t>(s.waves) * static_cast<std::size_t>(s.channels) * static_cast<std::size_t>(s.samplesPerChannel) * sampleBytes;
+        frameBytes = static_cast<std::size_t>(s.geometry.waves) * static_cast<std::size_t>(s.geometry.channels) * static_cast<std::size_t>(s.geometry.samples) * sampleBytes;
 
         // Geometry, computed as the CPU reference computes it (cpu_beamformer.cpp).
-        const float samplesPerMetre = static_cast<float>(s.samplingRateHz / s.soundSpeedMps);
+        const float samplesPerMetre = static_cast<float>(s.geometry.samplingRateHz / s.geometry.soundSpeedMps);
         const std::vector<float> gridZ(s.grid.z.begin(), s.grid.z.end());
-        std::vector<float> tx(static_cast<std::size_t>(s.waves) * nx * nz), dx2, dx;
+        std::vector<float> tx(static_cast<std::size_t>(s.geometry.waves) * nx * nz), dx2, dx;
         std::vector<int> apertureStart;
-        for (std::size_t w = 0; w < static_cast<std::size_t>(s.waves); ++w) {
-            const double distance = s.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : s.sourceDistance[w];
+        for (std::size_t w = 0; w < static_cast<std::size_t>(s.geometry.waves); ++w) {
+            const double distance = s.geometry.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : s.geometry.sourceDistance[w];
             for (std::size_t ix = 0; ix < nx; ++ix) {
-                transmitDelaySamples(s.angleRad[w], distance, s.grid.x[ix], gridZ, s.samplingRateHz, s.soundSpeedMps, s.initialTimeS,
+                transmitDelaySamples(s.geometry.angleRad[w], distance, s.grid.x[ix], gridZ, s.geometry.samplingRateHz, s.geometry.soundSpeedMps, s.geometry.initialTimeS,
                                      std::span(tx).subspan((w * nx + ix) * nz, nz));
             }
         }
         for (double x : s.grid.x) {
-            for (double e : s.elementX) {
+            for (double e : s.geometry.elementX) {
                 const double d = x - e;
                 dx.push_back(static_cast<float>(d));
                 dx2.push_back(static_cast<float>(d * d));
@@ -151,8 +133,8 @@ struct GpuBeamformer::State {
         for (auto ok : {upload(*dGridZ, gridZ), upload(*dTx, tx), upload(*dDx2, dx2), upload(*dDx, dx), upload(*dApertureStart, apertureStart)}) {
             if (!ok) return ok;
         }
-        geometry = DasGeometry{*dGridZ, *dApertureStart, *dDx2, *dDx, *dTx, static_cast<int>(nx), static_cast<int>(nz), s.waves, s.channels,
-                               s.samplesPerChannel, samplesPerMetre, static_cast<float>(2 * s.params.fNumber), static_cast<int>(s.params.window),
+        geometry = DasGeometry{*dGridZ, *dApertureStart, *dDx2, *dDx, *dTx, static_cast<int>(nx), static_cast<int>(nz), s.geometry.waves, s.geometry.channels,
+                               s.geometry.samples, samplesPerMetre, static_cast<float>(2 * s.params.fNumber), static_cast<int>(s.params.window),
                                static_cast<float>(s.params.tukeyAlpha)};
 
         const auto chunk = static_cast<std::size_t>(s.framesPerChunk);
@@ -185,11 +167,11 @@ struct GpuBeamformer::State {
     // Queues a chunk's copy in: the blocks of frames [first, first + count), each to its place.
     Status copyBlocks(Lane& lane, std::span<const RfBlock> blocks, int first, int count) {
         const std::size_t sampleBytes = setup.sampleType == SampleType::Int16 ? 2 : 4;
-        const auto samples = static_cast<std::size_t>(setup.samplesPerChannel);
+        const auto samples = static_cast<std::size_t>(setup.geometry.samples);
         for (const auto& b : blocks) {
             if (b.frame < first || b.frame >= first + count) continue;
             const auto offset = static_cast<std::size_t>(b.frame - first) * frameBytes +
-                                ((static_cast<std::size_t>(b.wave) * static_cast<std::size_t>(setup.channels) + static_cast<std::size_t>(b.firstChannel)) * samples +
+                                ((static_cast<std::size_t>(b.wave) * static_cast<std::size_t>(setup.geometry.channels) + static_cast<std::size_t>(b.firstChannel)) * samples +
                                  static_cast<std::size_t>(b.firstSample)) * sampleBytes;
             const auto width = static_cast<std::size_t>(b.sampleCount) * sampleBytes;
             if (auto ok = check(cudaMemcpy2DAsync(static_cast<std::byte*>(lane.frames) + offset, samples * sampleBytes, b.data, width, width,
@@ -272,20 +254,20 @@ Status GpuBeamformer::beamformBlocks(std::span<const RfBlock> blocks, int count,
     auto& s = *state_;
     if (count <= 0) return fail(ErrorCode::InvalidArgument, fmt::format("{} frames to beamform", count));
     // Each frame covered exactly: every block inside the frame, and the samples adding up.
-    const auto& g = s.setup;
+    const auto& g = s.setup.geometry;
     std::vector<std::size_t> covered(static_cast<std::size_t>(count), 0);
     for (std::size_t i = 0; i < blocks.size(); ++i) {
         const auto& b = blocks[i];
         if (b.frame < 0 || b.frame >= count || b.wave < 0 || b.wave >= g.waves || b.firstChannel < 0 || b.channelCount <= 0 ||
             b.firstChannel + b.channelCount > g.channels || b.firstSample < 0 || b.sampleCount <= 0 ||
-            b.firstSample + b.sampleCount > g.samplesPerChannel || b.data == nullptr) {
+            b.firstSample + b.sampleCount > g.samples || b.data == nullptr) {
             return fail(ErrorCode::InvalidArgument, fmt::format("block {} (frame {}, wave {}, channels {}+{}, samples {}+{}) lies outside {} frames of {} waves x {} channels x {} samples",
                                                                 i, b.frame, b.wave, b.firstChannel, b.channelCount, b.firstSample, b.sampleCount, count,
-                                                                g.waves, g.channels, g.samplesPerChannel));
+                                                                g.waves, g.channels, g.samples));
         }
         covered[static_cast<std::size_t>(b.frame)] += static_cast<std::size_t>(b.channelCount) * static_cast<std::size_t>(b.sampleCount);
     }
-    const auto perFrame = static_cast<std::size_t>(g.waves) * static_cast<std::size_t>(g.channels) * static_cast<std::size_t>(g.samplesPerChannel);
+    const auto perFrame = static_cast<std::size_t>(g.waves) * static_cast<std::size_t>(g.channels) * static_cast<std::size_t>(g.samples);
     for (int f = 0; f < count; ++f) {
         if (covered[static_cast<std::size_t>(f)] != perFrame) {
             return fail(ErrorCode::InvalidArgument, fmt::format("the blocks of frame {} hold {} samples, the frame {}", f, covered[static_cast<std::size_t>(f)], perFrame));

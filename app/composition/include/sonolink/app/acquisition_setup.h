@@ -1,14 +1,20 @@
-// From configuration to what the link needs: the Configure message sent to the front end
-// (probe, acquisition, payload kind) and the ring geometry of the link. The composition root
-// owns this mapping so that core and transport never see AppConfig's JSON-shaped sections.
-// Thread contract: pure functions.
+// From configuration to what the link needs, and between the wire and the engine: the Configure
+// message sent to the front end (probe, acquisition, payload kind), and the one acquisition
+// geometry a Configure stands for (what the beamformers, the recorder and UFF files use), both
+// ways. The composition root owns these mappings, so core and transport never see each other's
+// types or AppConfig's JSON-shaped sections. Thread contract: pure functions.
 #pragma once
 
+#include "sonolink/beamform/acquisition_geometry.h"
 #include "sonolink/config/app_config.h"
 #include "sonolink/transport/protocol/control_messages.h"
 
 namespace sonolink::app {
 
 [[nodiscard]] transport::Configure configureFrom(const config::AppConfig& config);
+// The geometry a live acquisition with this Configure produces (a linear array at its pitch).
+[[nodiscard]] beamform::AcquisitionGeometry geometryOf(const transport::Configure& configure);
+// A recording's geometry as a Configure (RF, as fast as credits allow): what replays it.
+[[nodiscard]] transport::Configure configureOf(const beamform::AcquisitionGeometry& geometry);
 
 }  // namespace sonolink::app

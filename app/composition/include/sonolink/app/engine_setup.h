@@ -16,7 +16,6 @@ namespace sonolink::app {
 
 struct EngineChoice {
     LinkChoice link;                  // backend, names, ring; frontEnd: the built-in one's options
-    beamform::PixelGrid grid;         // empty: 256 x 512 over the probe's width, 3..38 mm deep
     std::size_t cineFrames = 64;
     bool display = true;              // false: no display products (link and recording only)
     bool dicomQueue = true;           // run the PACS queue (dicom.queue_directory)
@@ -27,6 +26,9 @@ struct EngineChoice {
 };
 
 [[nodiscard]] Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice);
+// The facade's run-time settings as the configuration sets them at start.
+[[nodiscard]] engine::ImagingSettings imagingSettingsFrom(const config::AppConfig& config);
+[[nodiscard]] engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& config);
 // The link choice the configuration asks for (in-process sim unless told otherwise).
 [[nodiscard]] LinkChoice linkChoiceFrom(const config::AppConfig& config, bool inProcess);
 

@@ -1,7 +1,7 @@
 // replayFrameSource(): a recording (UFF file) as the simulated front end's frame source, so that
 // replay goes through the same link and ingest path as live acquisition, bit-exactly. The
 // recording is read once; a Configure that does not match its geometry is refused with the
-// reason. acquisitionFromRecording() gives the Configure that matches it.
+// reason (configureOf(recording.geometry), acquisition_setup.h, gives the one that matches).
 // Thread contract: the returned source is called on the front end's thread.
 #pragma once
 
@@ -15,9 +15,5 @@ namespace sonolink::app {
 
 [[nodiscard]] Result<std::shared_ptr<const record::UffChannelData>> loadRecording(const std::string& path);
 [[nodiscard]] decltype(transport::sim::FrontEndOptions::frameSource) replayFrameSource(std::shared_ptr<const record::UffChannelData> recording);
-// The recording's geometry and timing as a Configure (RF, as fast as credits allow).
-[[nodiscard]] transport::Configure acquisitionFromRecording(const record::UffChannelData& recording);
-// The recording metadata a live acquisition with this Configure produces.
-[[nodiscard]] record::UffChannelData recordingMetadataFor(const transport::Configure& configure);
 
 }  // namespace sonolink::app

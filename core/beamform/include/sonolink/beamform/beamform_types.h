@@ -1,7 +1,6 @@
-// The beamformer's vocabulary, in USTB's conventions: channel data of plane, focused or diverging
-// transmits ([wave][channel][sample], float or the front end's int16, sample k at t = initialTime
-// + k / fs, t = 0 when the wave crosses the origin), a linear array on z = 0, a pixel grid of x
-// and z vectors (metres), the transmit delay, and receive apodization by F-number with a window.
+// The beamformer's vocabulary, in USTB's conventions: a frame's channel data over an acquisition
+// geometry (acquisition_geometry.h), a pixel grid of x and z vectors (metres), the transmit
+// delay, and receive apodization by F-number with a window.
 // Plain value types and pure functions: no threads, no allocation beyond the vectors they own.
 #pragma once
 
@@ -12,40 +11,29 @@
 #include <type_traits>
 #include <vector>
 
+#include "sonolink/beamform/acquisition_geometry.h"
 #include "sonolink/util/result.h"
 
 namespace sonolink::beamform {
 
+// One frame's samples as the beamformers read them: waves x channels x samples of the geometry,
+// in one of two types: float (files, tests) or the front end's int16 ADC samples (beamformed
+// straight from the ring). Exactly one is set; the geometry must outlive the view.
 struct ChannelDataView {
-    // waves x channels x samplesPerChannel, in one of two types: float (files, tests) or the
-    // front end's int16 ADC samples (beamformed straight from the ring). Exactly one is set.
+    const AcquisitionGeometry* geometry = nullptr;
     std::span<const float> samples;
     std::span<const std::int16_t> samples16;
-    int waves = 0;
-    int channels = 0;
-    int samplesPerChannel = 0;
-    double samplingRateHz = 0;
-    double initialTimeS = 0;
-    double soundSpeedMps = 1540;
-    std::span<const double> elementX;      // one per channel (m)
-    std::span<const double> angleRad;      // one per wave: steering angle (USTB's source azimuth)
-    // One per wave, or empty for plane waves only (USTB's source distance, m): +infinity a plane
-    // wave; > 0 a focused wave, its focus this far from the origin along angleRad; < 0 a
-    // diverging wave, its virtual source this far behind the array.
-    std::span<const double> sourceDistance;
 
     template <typename T>
     [[nodiscard]] const T* trace(int wave, int channel) const noexcept {
         const T* base = nullptr;
         if constexpr (std::is_same_v<T, float>) base = samples.data();
         else base = samples16.data();
-        return base + (static_cast<std::size_t>(wave) * static_cast<std::size_t>(channels) + static_cast<std::size_t>(channel)) *
-                          static_cast<std::size_t>(samplesPerChannel);
+        return base + (static_cast<std::size_t>(wave) * static_cast<std::size_t>(geometry->channels) + static_cast<std::size_t>(channel)) *
+                          static_cast<std::size_t>(geometry->samples);
     }
-    // InvalidArgument naming the first inconsistency (sizes, rates, element count).
+    // InvalidArgument naming the first inconsistency (no geometry, sample count, the geometry's own).
     [[nodiscard]] Status validate() const;
-    // The same, for everything but the samples (a layout that other samples, such as IQ, follow).
-    [[nodiscard]] Status validateGeometry() const;
 };
 
 // The transmit delay of one wave to the depths z of column x, in samples from the record's first

@@ -24,9 +24,9 @@ struct IqImage {
     [[nodiscard]] BeamformedImage magnitude() const;
 };
 
-// layout: the geometry the IQ samples follow (its own samples, if any, are not read).
+// layout: the geometry the IQ samples follow.
 // rotate = false leaves out the phase rotation (tests: it must matter).
-[[nodiscard]] Result<IqImage> delayAndSumIq(const ChannelDataView& layout, std::span<const std::complex<float>> iq,
+[[nodiscard]] Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq,
                                             double modulationFrequencyHz, const PixelGrid& grid, const BeamformParams& params,
                                             unsigned threads = 0, bool rotate = true);
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "sonolink/beamform/acquisition_geometry.h"
 #include "sonolink/beamform/beamform_types.h"
 #include "sonolink/dicom/audit_trail.h"
 #include "sonolink/dicom/store_forwarder.h"
@@ -16,20 +17,21 @@
 #include "sonolink/engine/engine.h"
 #include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/stream_session.h"
-#include "sonolink/record/uff_channel_data.h"
 #include "sonolink/transport/link.h"
 
 namespace sonolink::engine {
 
-// How frames become images: the acquisition's geometry (from the composition root) and the grid.
+// How frames become images on the display: the grid, the beamformer's parameters and the log
+// compression, as imagingSetupFor() derives them from the facade's ImagingSettings.
 struct ImagingSetup {
-    bool enabled = true;               // false: no display products (link and recording only)
     beamform::PixelGrid grid;
     beamform::BeamformParams params;
     double dynamicRangeDb = 60;
     double gainDb = 0;
     unsigned beamformThreads = 0;      // 0: one per hardware thread
 };
+// The grid spans the settings' width (or the probe's aperture) and depths, rows x columns.
+[[nodiscard]] ImagingSetup imagingSetupFor(const ImagingSettings& settings, const beamform::AcquisitionGeometry& geometry, unsigned threads);
 
 // The PACS side: the queue, its nodes and the station's identity. Off when queueDirectory is empty.
 struct DicomSetup {
@@ -49,8 +51,11 @@ struct EngineConfig {
     // A session the front end ends itself (its frame limit reached): brought up again, Ready for
     // the next (true: an interactive station), or the engine goes Idle (false: a timed run).
     bool reopenAfterSession = true;
-    record::UffChannelData geometry;         // probe, waves, sampling (recordingMetadataFor(configure))
-    ImagingSetup imaging;
+    beamform::AcquisitionGeometry geometry;  // what each frame is (app::geometryOf(configure))
+    AcquisitionSettings acquisition;         // what the Configure and the geometry stand for (acquisition())
+    bool display = true;                     // false: no display products (link and recording only)
+    ImagingSettings imaging;
+    unsigned beamformThreads = 0;            // the CPU imager's; 0: one per hardware thread
     std::size_t cineFrames = 64;
     DicomSetup dicom;
 };
@@ -76,9 +81,23 @@ struct LinkHandle {
     std::shared_ptr<void> keepAlive;
     bool reusable = false;
 };
+// An acquisition planned from settings: the Configure for the front end and what its frames are.
+struct AcquisitionPlan {
+    transport::Configure configure;
+    beamform::AcquisitionGeometry geometry;
+};
+
 struct Backends {
-    std::function<Result<LinkHandle>()> makeLink;  // called on each (re)connect, on the ctl thread
-    std::unique_ptr<FrameImager> imager;           // null: the CPU reference beamformer
+    // Called when a session needs a link (the first connect, and whenever the last one cannot
+    // be reused), on the ctl thread.
+    std::function<Result<LinkHandle>()> makeLink;
+    // The display's imager for a geometry and imaging (the CUDA beamformer where it works);
+    // null, or a null result: the CPU reference. Called at the start and whenever either
+    // changes, on the ctl thread.
+    std::function<std::unique_ptr<FrameImager>(const beamform::AcquisitionGeometry&, const ImagingSetup&)> makeImager;
+    // The plan for new acquisition settings, or why not (InvalidArgument). Null: the
+    // acquisition cannot change at run time.
+    std::function<Result<AcquisitionPlan>(const AcquisitionSettings&)> planAcquisition;
 };
 
 // The engine, its threads started, Idle. InvalidArgument for a configuration it cannot run

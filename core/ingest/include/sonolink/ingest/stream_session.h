@@ -35,7 +35,7 @@ struct SessionSummary {
     transport::ControlStats control;    // control messages received / rejected as malformed
     std::chrono::nanoseconds elapsed{0};
     LatencyHistogram::Snapshot latency; // block written -> frame ready
-    std::vector<std::string> rejections;  // the last blocks rejected, described (at the end only)
+    std::vector<std::string> rejections;  // the last blocks rejected, described (accounting() only: run() allocates nothing)
 };
 
 class StreamSession {

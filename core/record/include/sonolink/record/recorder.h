@@ -33,7 +33,7 @@ struct RecorderOptions {
 
 class Recorder final : public ingest::FrameSink {
 public:
-    [[nodiscard]] static Result<std::unique_ptr<Recorder>> start(const std::string& path, const UffChannelData& metadata,
+    [[nodiscard]] static Result<std::unique_ptr<Recorder>> start(const std::string& path, const beamform::AcquisitionGeometry& geometry,
                                                                  RecorderOptions options = {});
     ~Recorder() override;
 

@@ -19,16 +19,9 @@
 namespace sonolink::record {
 
 struct UffChannelData {
-    double samplingFrequencyHz = 0;
-    double initialTimeS = 0;
-    double soundSpeedMps = 1540;
+    beamform::AcquisitionGeometry geometry;  // sampling, sound speed, probe, sequence; waves x channels x samples
     double modulationFrequencyHz = 0;        // 0: RF data
-    std::vector<double> elementX;            // probe geometry: element centres (m); y = z = 0
-    double elementWidthM = 0;
-    double elementHeightM = 0;
-    std::vector<double> angleRad;            // source azimuth (steering angle) per wave
-    std::vector<double> sourceDistance;      // per wave (m; > 0 focus, < 0 diverging), or empty: plane waves
-    int frames = 0, waves = 0, channels = 0, samples = 0;
+    int frames = 0;
     std::vector<std::int16_t> data16;        // frames x waves x channels x samples: one of the two
     std::vector<float> dataFloat;
     std::vector<std::complex<float>> dataIq;  // IQ files (modulation frequency > 0) instead

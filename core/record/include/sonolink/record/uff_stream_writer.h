@@ -18,8 +18,8 @@ namespace sonolink::record {
 
 class UffStreamWriter {
 public:
-    // metadata: everything but the data (frames = 0, data empty).
-    [[nodiscard]] static Result<std::unique_ptr<UffStreamWriter>> create(const std::string& path, const UffChannelData& metadata,
+    // The recording's geometry (RF data: no modulation frequency).
+    [[nodiscard]] static Result<std::unique_ptr<UffStreamWriter>> create(const std::string& path, const beamform::AcquisitionGeometry& geometry,
                                                                          const std::string& group = "/channel_data");
     ~UffStreamWriter();
     UffStreamWriter(const UffStreamWriter&) = delete;

@@ -19,6 +19,7 @@
 #include "sonolink/engine/engine_stats.h"
 #include "sonolink/engine/engine_types.h"
 #include "sonolink/engine/queue_item.h"
+#include "sonolink/engine/settings.h"
 #include "sonolink/util/result.h"
 
 namespace sonolink::engine {
@@ -57,6 +58,13 @@ public:
 
     // Channels whose RF traces latestRf() shows (out-of-range ones are ignored); none by default.
     void setRfChannels(std::vector<int> channels);
+    // Run-time settings, validated on ctl and applied or refused with the reasons (a
+    // SettingsChanged event either way): imaging from the next frame; acquisition at the next
+    // connect (stopStreaming or a reconnect brings it in), the imager rebuilt for it.
+    void setImaging(ImagingSettings settings);
+    void setAcquisition(AcquisitionSettings settings);
+    [[nodiscard]] ImagingSettings imaging() const;          // as applied last
+    [[nodiscard]] AcquisitionSettings acquisition() const;  // as the current (or next) session runs
 
     // A cine export job: the cine as it is now, written, then (request.node) queued and followed
     // until the PACS has it. cancel() stops it between steps and withdraws its queue item (one

@@ -72,6 +72,7 @@ struct EngineStats {
     std::string imager;                  // "CPU" or "GPU": who beamforms the display
     double imagerSeconds = 0;            // time the imager has spent on frames
     std::uint64_t imagedFrames = 0;
+    std::uint64_t imagingFailures = 0;   // frames the imager could not image (counted, reported once)
     double imagerMsPerFrame = 0;         // mean time to image one frame
     FrontEndHealth frontEnd;
     LinkCounters link;

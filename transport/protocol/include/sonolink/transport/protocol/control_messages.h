@@ -71,6 +71,8 @@ struct Configure {            // host -> front end
     std::uint32_t frameRateMilliHz = 30'000;  // 0 = as fast as credits allow
     std::uint32_t soundSpeedMmPerS = 1'540'000;
     std::vector<std::int32_t> anglesMilliDeg{0};  // 1..32 plane-wave transmits per frame
+    // Transmits per frame: one receive-only wave for photoacoustic frames, else one per angle.
+    [[nodiscard]] int waveCount() const noexcept { return photoacoustic ? 1 : static_cast<int>(anglesMilliDeg.size()); }
 };
 struct ConfigureAck {         // front end -> host: the block layout it will use
     std::uint16_t channelsPerBlock = 0;

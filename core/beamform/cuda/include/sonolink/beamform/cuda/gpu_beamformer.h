@@ -22,15 +22,7 @@ enum class GpuOutput { Rf, Envelope };
 
 struct GpuBeamformerSetup {
     SampleType sampleType = SampleType::Int16;
-    int waves = 1;
-    int channels = 0;
-    int samplesPerChannel = 0;
-    double samplingRateHz = 0;
-    double initialTimeS = 0;
-    double soundSpeedMps = 1540;
-    std::vector<double> elementX;  // one per channel (m)
-    std::vector<double> angleRad;  // one per wave
-    std::vector<double> sourceDistance;  // one per wave or empty: as ChannelDataView::sourceDistance
+    AcquisitionGeometry geometry;  // what each frame is
     PixelGrid grid;
     BeamformParams params;
     int framesPerChunk = 8;        // frames per copy-compute-copy step on one stream

@@ -1,0 +1,64 @@
+// Run-time settings the GUI changes through the facade: imaging (applied from the next frame)
+// and acquisition (applied at the next connect), their limits (the configuration loader holds
+// its file to the same ones) and their validation, which names every value out of range.
+// Thread contract: plain values and pure functions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sonolink::engine {
+
+struct Limit {
+    double min;
+    double max;
+    [[nodiscard]] constexpr bool holds(double v) const noexcept { return v >= min && v <= max; }
+};
+
+namespace limits {
+inline constexpr Limit kGainDb{-60, 60};
+inline constexpr Limit kDynamicRangeDb{10, 120};
+inline constexpr Limit kDepthMm{0.5, 300};
+inline constexpr Limit kWidthMm{0, 300};          // 0: the probe's aperture
+inline constexpr Limit kPixels{16, 4096};         // rows and columns of the image
+inline constexpr Limit kFNumber{0.1, 20};
+inline constexpr Limit kAngleDeg{-45, 45};
+inline constexpr Limit kAngles{1, 32};            // transmits per frame
+inline constexpr Limit kSamples{64, 65536};       // per channel
+inline constexpr Limit kFrameRateHz{0.1, 20000};
+inline constexpr Limit kElements{1, 256};
+inline constexpr Limit kPitchMm{0.01, 5};
+inline constexpr Limit kCenterFrequencyMHz{0.5, 50};
+}  // namespace limits
+
+enum class Apodization { Rectangular, Hann, Tukey };
+
+struct ImagingSettings {
+    double gainDb = 0;
+    double dynamicRangeDb = 60;
+    double depthStartMm = 3;
+    double depthEndMm = 38;
+    double widthMm = 0;           // lateral span of the image, centred; 0: the probe's aperture
+    int columns = 256;
+    int rows = 512;
+    double fNumber = 1.5;
+    Apodization window = Apodization::Hann;
+    bool operator==(const ImagingSettings&) const = default;
+};
+
+struct AcquisitionSettings {
+    std::vector<double> anglesDeg{0.0};  // plane-wave steering angles, one transmit each
+    int samplesPerChannel = 2048;
+    double frameRateHz = 30;
+    int elementCount = 128;               // the probe
+    double pitchMm = 0.3;
+    double centerFrequencyMHz = 5;
+    bool operator==(const AcquisitionSettings&) const = default;
+};
+
+// Every value out of its limit or inconsistent, in words ("gain 80 dB: must be -60 to 60 dB");
+// empty when all are fine.
+[[nodiscard]] std::vector<std::string> problems(const ImagingSettings& settings);
+[[nodiscard]] std::vector<std::string> problems(const AcquisitionSettings& settings);
+
+}  // namespace sonolink::engine

@@ -1,0 +1,99 @@
+// Run-time settings (ctl thread): imaging applied from the next frame (the imager rebuilt when
+// the grid or the beamformer's parameters change), acquisition planned now and applied at the
+// next connect. Every change is validated and applied or refused with the reasons, as an event.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "engine_impl.h"
+
+namespace sonolink::engine {
+namespace {
+
+std::string joined(const std::vector<std::string>& reasons) {
+    std::string out;
+    for (const auto& r : reasons) out += (out.empty() ? "" : "; ") + r;
+    return out;
+}
+
+beamform::Window windowOf(Apodization a) {
+    switch (a) {
+        case Apodization::Hann: return beamform::Window::Hann;
+        case Apodization::Tukey: return beamform::Window::Tukey;
+        case Apodization::Rectangular: return beamform::Window::Rectangular;
+    }
+    return beamform::Window::Rectangular;
+}
+
+}  // namespace
+
+ImagingSetup imagingSetupFor(const ImagingSettings& s, const beamform::AcquisitionGeometry& geometry, unsigned threads) {
+    double half = s.widthMm * 1e-3 / 2;
+    if (half <= 0 && geometry.elementX.size() > 1) {
+        const auto [lo, hi] = std::minmax_element(geometry.elementX.begin(), geometry.elementX.end());
+        half = (*hi - *lo) / 2;
+    }
+    ImagingSetup setup;
+    setup.grid = beamform::PixelGrid::fromRanges(-half, half, static_cast<std::size_t>(s.columns), s.depthStartMm * 1e-3, s.depthEndMm * 1e-3,
+                                                 static_cast<std::size_t>(s.rows));
+    setup.params.fNumber = s.fNumber;
+    setup.params.window = windowOf(s.window);
+    setup.dynamicRangeDb = s.dynamicRangeDb;
+    setup.gainDb = s.gainDb;
+    setup.beamformThreads = threads;
+    return setup;
+}
+
+std::unique_ptr<FrameImager> Engine::Impl::imagerFor(const ImagingSetup& setup) {
+    return backends.makeImager ? backends.makeImager(config.geometry, setup) : nullptr;  // null: the CPU reference
+}
+
+void Engine::Impl::applyImaging(const ImagingSettings& settings) {
+    if (auto reasons = problems(settings); !reasons.empty()) return emit(SettingsChanged{"imaging", false, joined(reasons)});
+    ImagingSettings before;
+    {
+        std::lock_guard lock(settingsMutex);
+        before = imagingSettings;
+        imagingSettings = settings;
+    }
+    const auto setup = imagingSetupFor(settings, config.geometry, config.beamformThreads);
+    auto onlyLogCompression = before;  // gain and dynamic range: the imager stays as it is
+    onlyLogCompression.gainDb = settings.gainDb;
+    onlyLogCompression.dynamicRangeDb = settings.dynamicRangeDb;
+    display->reconfigure(config.geometry, setup, onlyLogCompression == settings ? nullptr : imagerFor(setup));
+    emit(SettingsChanged{"imaging", true, "from the next frame"});
+}
+
+void Engine::Impl::applyAcquisition(const AcquisitionSettings& settings) {
+    if (auto reasons = problems(settings); !reasons.empty()) return emit(SettingsChanged{"acquisition", false, joined(reasons)});
+    if (!backends.planAcquisition) return emit(SettingsChanged{"acquisition", false, "this station's acquisition cannot be changed at run time"});
+    auto plan = backends.planAcquisition(settings);
+    if (!plan) return emit(SettingsChanged{"acquisition", false, plan.error().message()});
+    nextAcquisition = std::move(*plan);
+    {
+        std::lock_guard lock(settingsMutex);
+        acquisitionSettings = settings;
+    }
+    const bool connected = state != EngineState::Idle && state != EngineState::Error;
+    emit(SettingsChanged{"acquisition", true, connected ? "at the next connect (stop streaming to bring it in)" : "at the next connect"});
+}
+
+void Engine::setImaging(ImagingSettings settings) {
+    impl_->ctl->post([impl = impl_.get(), settings = std::move(settings)] { impl->applyImaging(settings); });
+}
+
+void Engine::setAcquisition(AcquisitionSettings settings) {
+    impl_->ctl->post([impl = impl_.get(), settings = std::move(settings)] { impl->applyAcquisition(settings); });
+}
+
+ImagingSettings Engine::imaging() const {
+    std::lock_guard lock(impl_->settingsMutex);
+    return impl_->imagingSettings;
+}
+
+AcquisitionSettings Engine::acquisition() const {
+    std::lock_guard lock(impl_->settingsMutex);
+    return impl_->acquisitionSettings;
+}
+
+}  // namespace sonolink::engine
