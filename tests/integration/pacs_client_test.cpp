@@ -166,7 +166,9 @@ TEST_F(PacsClientTest, TheForwarderSendsWhatIsQueuedAndForgetsItAfterTheRetentio
     ASSERT_TRUE(item) << item.error().message();
     ForwarderSettings settings;
     settings.destinations = {{"pacs", pacs.node(), false}};
-    settings.retentionS = 3;  // far longer than one pass takes, even on a loaded machine
+    settings.retentionS = 3;
+    std::int64_t clock = nowMs();  // the forwarder's time: moved by the test, never slept through
+    settings.clockMs = [&clock] { return clock; };
     StoreForwarder forwarder(**queue, settings, *UidGenerator::create(std::nullopt));
     forwarder.runOnce();
     const auto sent = (*queue)->item(item->id);
@@ -174,7 +176,10 @@ TEST_F(PacsClientTest, TheForwarderSendsWhatIsQueuedAndForgetsItAfterTheRetentio
     ASSERT_EQ(sent->state, ItemState::Sent) << sent->lastError;
     EXPECT_TRUE(std::filesystem::exists(dir / "inbox" / ("US." + sopInstanceUid)));
     EXPECT_TRUE(std::filesystem::exists(item->object.file)) << "kept through the retention: the node does not commit";
-    std::this_thread::sleep_for(std::chrono::milliseconds(3100));
+    clock += 2999;
+    forwarder.runOnce();
+    ASSERT_TRUE((*queue)->item(item->id)) << "forgotten a millisecond before its retention ends";
+    clock += 2;
     forwarder.runOnce();
     EXPECT_FALSE((*queue)->item(item->id));
     EXPECT_FALSE(std::filesystem::exists(item->object.file));

@@ -138,12 +138,28 @@ std::string auditMessageXml(const AuditEvent& e, const std::string& userId, cons
     return xml;
 }
 
+namespace {
+
+// Messages gathered per key (patient, study, ...), each counting its instances per SOP class.
+struct EventGroup {
+    AuditEvent event;
+    std::map<std::string, int> sopClasses;
+};
+
+template <typename Key>
+std::vector<AuditEvent> eventsOf(std::map<Key, EventGroup>& groups) {
+    std::vector<AuditEvent> events;
+    for (auto& [key, group] : groups) {
+        group.event.sopClasses.assign(group.sopClasses.begin(), group.sopClasses.end());
+        events.push_back(std::move(group.event));
+    }
+    return events;
+}
+
+}  // namespace
+
 std::vector<AuditEvent> transferEvents(const std::string& localAeTitle, const PacsNode& node, const std::vector<TransferAttempt>& attempts) {
-    struct Group {
-        AuditEvent event;
-        std::map<std::string, int> sopClasses;
-    };
-    std::map<std::tuple<std::string, std::string, int, std::string>, Group> groups;
+    std::map<std::tuple<std::string, std::string, int, std::string>, EventGroup> groups;
     for (const auto& a : attempts) {
         const auto& o = a.object;
         const auto outcome = !a.error ? AuditOutcome::Success : a.retryable ? AuditOutcome::MinorFailure : AuditOutcome::SeriousFailure;
@@ -161,20 +177,11 @@ std::vector<AuditEvent> transferEvents(const std::string& localAeTitle, const Pa
         e.studyInstanceUid = o.studyInstanceUid;
         ++group.sopClasses[o.sopClassUid];
     }
-    std::vector<AuditEvent> events;
-    for (auto& [key, group] : groups) {
-        group.event.sopClasses.assign(group.sopClasses.begin(), group.sopClasses.end());
-        events.push_back(std::move(group.event));
-    }
-    return events;
+    return eventsOf(groups);
 }
 
 std::vector<AuditEvent> exportEvents(const std::string& localAeTitle, const std::string& destination, const std::vector<ExportAttempt>& attempts) {
-    struct Group {
-        AuditEvent event;
-        std::map<std::string, int> sopClasses;
-    };
-    std::map<std::pair<std::string, std::string>, Group> groups;
+    std::map<std::pair<std::string, std::string>, EventGroup> groups;
     for (const auto& a : attempts) {
         const auto& o = a.object;
         auto& group = groups[{o.patientId, o.studyInstanceUid}];
@@ -193,12 +200,7 @@ std::vector<AuditEvent> exportEvents(const std::string& localAeTitle, const std:
         }
         ++group.sopClasses[o.sopClassUid];
     }
-    std::vector<AuditEvent> events;
-    for (auto& [key, group] : groups) {
-        group.event.sopClasses.assign(group.sopClasses.begin(), group.sopClasses.end());
-        events.push_back(std::move(group.event));
-    }
-    return events;
+    return eventsOf(groups);
 }
 
 AuditTrail::AuditTrail(AuditSettings settings) : settings_(std::move(settings)) {

@@ -5,6 +5,8 @@
 #include <dcmtk/dcmnet/scp.h>
 #include <fmt/format.h>
 
+#include "sonolink/util/log.h"
+
 #include <cstring>
 
 #include "association.h"
@@ -135,7 +137,13 @@ Result<std::unique_ptr<CommitmentListener>> CommitmentListener::start(int port, 
     if (auto c = scp.openListenPort(); c.bad()) {
         return fail(ErrorCode::FailedPrecondition, fmt::format("cannot listen for storage commitment reports on port {}: {}", port, c.text()));
     }
-    listener->thread_ = std::thread([&scp] { scp.acceptAssociations(); });
+    listener->thread_ = std::thread([&scp] {
+        try {
+            scp.acceptAssociations();
+        } catch (const std::exception& e) {  // no report can arrive any more: said, not a crash
+            log::error(log::category("dicom"), "storage commitment listener stopped: {}", e.what());
+        }
+    });
     return listener;
 }
 

@@ -37,8 +37,8 @@ StoreForwarder::StoreForwarder(StoreQueue& queue, ForwarderSettings settings, Ui
 
 StoreForwarder::~StoreForwarder() { stop(); }
 
-void StoreForwarder::sendDue(const Destination& destination, std::int64_t now) {
-    auto due = queue_.takeDue(destination.name, now, settings_.batchSize);
+void StoreForwarder::sendDue(const Destination& destination, std::int64_t atMs) {
+    auto due = queue_.takeDue(destination.name, atMs, settings_.batchSize);
     if (!due) return logQueueError(fail(std::move(due.error())));
     if (due->empty()) return;
     std::vector<ObjectInfo> objects;
@@ -50,11 +50,11 @@ void StoreForwarder::sendDue(const Destination& destination, std::int64_t now) {
         if (!r) failures[i] = r.error();
         const auto& item = (*due)[i];
         if (r) {
-            logQueueError(queue_.markStored(item.id, r->status, nowMs()));
+            logQueueError(queue_.markStored(item.id, r->status, now()));
             if (r->warning) log::warn(logCategory(), "{} stored item {} with warning status 0x{:04X}", destination.name, item.id, r->status);
         } else {
             log::warn(logCategory(), "item {} to {}: {}", item.id, destination.name, r.error().message());
-            logQueueError(queue_.markFailed(item.id, r.error(), worthRetrying(r.error()), nowMs()));
+            logQueueError(queue_.markFailed(item.id, r.error(), worthRetrying(r.error()), now()));
         }
     });
     std::vector<std::optional<Error>> outcomes(due->size());
@@ -63,7 +63,7 @@ void StoreForwarder::sendDue(const Destination& destination, std::int64_t now) {
         const auto& item = (*due)[i];
         if (!opened) {
             outcomes[i] = opened.error();
-            logQueueError(queue_.markFailed(item.id, opened.error(), worthRetrying(opened.error()), nowMs()));
+            logQueueError(queue_.markFailed(item.id, opened.error(), worthRetrying(opened.error()), now()));
         } else {
             logQueueError(queue_.markNotAttempted(item.id));  // the association broke before its turn
         }
@@ -86,9 +86,9 @@ void StoreForwarder::auditBatch(const Destination& destination, const std::vecto
     }
 }
 
-void StoreForwarder::requestCommitments(const Destination& destination, std::int64_t now) {
+void StoreForwarder::requestCommitments(const Destination& destination, std::int64_t atMs) {
     if (!destination.storageCommitment) return;
-    const auto awaiting = queue_.awaitingCommitmentRequest(destination.name, now);
+    const auto awaiting = queue_.awaitingCommitmentRequest(destination.name, atMs);
     if (awaiting.empty()) return;
     const std::string transactionUid = uids_.next();
     std::vector<std::string> ids;
@@ -98,20 +98,20 @@ void StoreForwarder::requestCommitments(const Destination& destination, std::int
         objects.push_back({item.object.sopClassUid, item.object.sopInstanceUid});
     }
     // Recorded before asking, so that a report that beats our own bookkeeping still matches.
-    if (auto ok = queue_.markCommitmentRequested(ids, transactionUid, now); !ok) return logQueueError(ok);
+    if (auto ok = queue_.markCommitmentRequested(ids, transactionUid, atMs); !ok) return logQueueError(ok);
     if (auto ok = requestStorageCommitment(destination.node, settings_.association, transactionUid, objects); !ok) {
         log::warn(logCategory(), "{}: {}; asking again later", destination.name, ok.error().message());
-        logQueueError(queue_.markCommitmentRequestFailed(ids, nowMs()));
+        logQueueError(queue_.markCommitmentRequestFailed(ids, now()));
     }
 }
 
 void StoreForwarder::runOnce() {
     for (const auto& destination : settings_.destinations) {
-        sendDue(destination, nowMs());
-        requestCommitments(destination, nowMs());
+        sendDue(destination, now());
+        requestCommitments(destination, now());
     }
     if (settings_.retentionS > 0) {
-        const auto forgotten = queue_.forgetSettledBefore(nowMs() - static_cast<std::int64_t>(settings_.retentionS * 1000));
+        const auto forgotten = queue_.forgetSettledBefore(now() - static_cast<std::int64_t>(settings_.retentionS * 1000));
         if (!forgotten) return logQueueError(fail(std::move(forgotten.error())));
         if (*forgotten > 0) log::info(logCategory(), "DICOM queue: forgot {} items settled over {:g} days ago", *forgotten, settings_.retentionS / 86400);
     }
@@ -119,7 +119,7 @@ void StoreForwarder::runOnce() {
 
 void StoreForwarder::applyReport(const CommitmentReport& report) {
     for (const auto& [uid, reason] : report.failed) log::warn(logCategory(), "{} did not commit {}: {}", report.fromAeTitle, uid, reason);
-    logQueueError(queue_.applyCommitment(report.transactionUid, report.committed, report.failed, nowMs()));
+    logQueueError(queue_.applyCommitment(report.transactionUid, report.committed, report.failed, now()));
     wake();
 }
 
@@ -137,10 +137,14 @@ void StoreForwarder::start() {
     stopping_ = false;
     worker_ = std::thread([this] {
         for (;;) {
-            runOnce();
+            try {
+                runOnce();
+            } catch (const std::exception& e) {  // a pass that throws is logged; the queue goes on at the next
+                log::error(log::category("dicom"), "DICOM queue: a forwarding pass failed: {}", e.what());
+            }
             std::unique_lock waitLock(mutex_);
             const auto next = nextDueMs();
-            const auto waitMs = std::clamp<std::int64_t>(next ? *next - nowMs() : 60'000, 10, 60'000);
+            const auto waitMs = std::clamp<std::int64_t>(next ? *next - now() : 60'000, 10, 60'000);
             wakeUp_.wait_for(waitLock, std::chrono::milliseconds(waitMs), [this] { return stopping_ || woken_; });
             woken_ = false;
             if (stopping_) return;

@@ -206,15 +206,16 @@ Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string
     // A large cine takes a while to copy and sync; readers of items() do not wait for it.
     if (auto ok = copyFileDurably(file, item.object.file); !ok) return fail(std::move(ok.error()));
     std::lock_guard lock(state_->mutex);
+    std::error_code ignored;  // a copy that cannot be removed is an orphan the next open cleans up
     if (auto twin = pendingTwin()) {  // the same object was queued meanwhile
-        fs::remove(item.object.file);
+        fs::remove(item.object.file, ignored);
         return *twin;
     }
     // In the map before its line is appended: an append that compacts the journal writes it too.
     state_->items[item.id] = item;
     if (auto ok = state_->save(item); !ok) {
         state_->items.erase(item.id);
-        fs::remove(item.object.file);
+        fs::remove(item.object.file, ignored);
         return fail(std::move(ok.error()));
     }
     return item;

@@ -14,7 +14,11 @@ InProcessFrontEnd::InProcessFrontEnd(std::unique_ptr<SimFrontEndPort> port, Fron
     : port_(std::move(port)), simulator_(std::make_unique<FrontEndSimulator>(*port_, std::move(options))) {
     thread_ = std::thread([this] {
         nameCurrentThread("fe-sim");  // the front end's own thread: the hardware, not the engine
-        result_ = simulator_->run(stop_);
+        try {
+            result_ = simulator_->run(stop_);
+        } catch (const std::exception& e) {  // the front end "fails": the host sees it go silent
+            result_ = fail(ErrorCode::Internal, std::string("simulated front end: ") + e.what());
+        }
     });
 }
 

@@ -51,7 +51,7 @@ std::uint64_t steadyNowNs() noexcept {
 HeartbeatThread::HeartbeatThread(std::atomic<std::uint64_t>& word) : word_(word) {
     word_.store(steadyNowNs(), std::memory_order_relaxed);
     thread_ = std::thread([this] {
-        nameCurrentThread("heartbeat");
+        nameCurrentThread("heartbeat");  // nothing here throws: a clock read, a store, a sleep
         while (!stop_.load(std::memory_order_relaxed)) {
             word_.store(steadyNowNs(), std::memory_order_relaxed);
             std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -9,6 +9,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -23,6 +24,9 @@
 
 namespace sonolink::dicom {
 
+// The wall clock: Unix epoch milliseconds.
+[[nodiscard]] std::int64_t nowMs();
+
 struct Destination {
     std::string name;              // the node's configured name, as queued items name it
     PacsNode node;
@@ -34,6 +38,9 @@ struct ForwarderSettings {
     std::vector<Destination> destinations;
     std::size_t batchSize = 512;   // objects per association at most
     double retentionS = 0;         // settled items are forgotten this long after; 0: never
+    // Unix epoch milliseconds for every decision (back-off, retention, commitment timeouts);
+    // null: the wall clock. Tests move a clock of their own, so they never sleep.
+    std::function<std::int64_t()> clockMs;
 };
 
 class StoreForwarder {
@@ -57,8 +64,9 @@ public:
     void wake();
 
 private:
-    void sendDue(const Destination& destination, std::int64_t nowMs);
-    void requestCommitments(const Destination& destination, std::int64_t nowMs);
+    [[nodiscard]] std::int64_t now() const { return settings_.clockMs ? settings_.clockMs() : nowMs(); }
+    void sendDue(const Destination& destination, std::int64_t atMs);
+    void requestCommitments(const Destination& destination, std::int64_t atMs);
     void auditBatch(const Destination& destination, const std::vector<QueueItem>& items, const std::vector<bool>& reported,
                     const std::vector<std::optional<Error>>& unreported, const std::vector<std::optional<Error>>& failures);
 
@@ -72,7 +80,5 @@ private:
     bool woken_ = false;
     std::thread worker_;
 };
-
-std::int64_t nowMs();
 
 }  // namespace sonolink::dicom

@@ -1,0 +1,222 @@
+// DisplayPipeline against real frames from the ingest engine (a FakeLink's hand-made blocks) and
+// an imager the test holds back: the newest frame replaces a waiting one (counted as skipped);
+// frames are published in order, never from a closed session, and a new session's ids start
+// again; nothing is published
+// while frozen; imaging failures are counted and reported once; a reconfiguration takes effect
+// from the next frame.
+#include "display_pipeline.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "fake_link.h"
+#include "sonolink/ingest/ingest_engine.h"
+
+namespace sonolink::engine {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kSamples = 128;
+
+// Images every frame as a flat image; envelope() waits while the test holds the gate.
+class GatedImager final : public FrameImager {
+public:
+    explicit GatedImager(std::string name = "CPU", bool fails = false) : name_(std::move(name)), fails_(fails) {}
+    [[nodiscard]] std::string name() const override { return name_; }
+    [[nodiscard]] Status load(const ingest::Frame& frame) override {
+        std::lock_guard lock(mutex_);
+        loaded_.push_back(frame.frameId());
+        changed_.notify_all();
+        return {};
+    }
+    [[nodiscard]] Result<beamform::BeamformedImage> envelope() override {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return open_; });
+        if (fails_) return fail(ErrorCode::Internal, "the imager is broken (test)");
+        return beamform::BeamformedImage{4, 8, std::vector<float>(32, 1.0f)};
+    }
+    void setOpen(bool open) {
+        std::lock_guard lock(mutex_);
+        open_ = open;
+        changed_.notify_all();
+    }
+    bool waitLoaded(std::size_t count) {
+        std::unique_lock lock(mutex_);
+        return changed_.wait_for(lock, 5s, [&] { return loaded_.size() >= count; });
+    }
+    std::vector<std::uint32_t> loaded() {
+        std::lock_guard lock(mutex_);
+        return loaded_;
+    }
+
+private:
+    std::string name_;
+    bool fails_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<std::uint32_t> loaded_;
+    bool open_ = true;
+};
+
+class DisplayPipelineTest : public ::testing::Test {
+protected:
+    std::unique_ptr<test::FakeLink> link;
+    std::unique_ptr<ingest::IngestEngine> ingest;
+    std::uint64_t sequence = 0;
+    GatedImager* imager = nullptr;
+    std::unique_ptr<DisplayPipeline> display;
+    std::vector<std::string> failures;
+    std::mutex failuresMutex;
+
+    static beamform::AcquisitionGeometry geometry() { return {1, 1, kSamples, 40e6, 0, 1540, {0.0}, 0, 0, {0.0}, {}}; }
+
+    // A link session's ingest engine, as the engine makes one per session (ids start again).
+    void newIngest() {
+        if (display) display->release();
+        ingest.reset();
+        link = std::make_unique<test::FakeLink>(4096, 64);
+        sequence = 0;
+        ingest::IngestOptions options;
+        options.maxBlocksPerFrame = 1;
+        options.framePoolSize = 8;
+        options.assemblyDepth = 2;
+        options.creditBatch = 1;
+        auto created = ingest::IngestEngine::create(*link, options);
+        ASSERT_TRUE(created) << created.error().describe();
+        ingest = std::move(*created);
+        if (display) ingest->addSink(*display);
+    }
+
+    void SetUp() override {
+        ASSERT_NO_FATAL_FAILURE(newIngest());
+        auto gated = std::make_unique<GatedImager>();
+        imager = gated.get();
+        ImagingSetup setup;
+        setup.grid = beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 10e-3, 8);
+        display = std::make_unique<DisplayPipeline>(geometry(), setup, 16, std::move(gated), [this](const std::string& what) {
+            std::lock_guard lock(failuresMutex);
+            failures.push_back(what);
+        });
+        display->newSession(1);
+        ingest->addSink(*display);
+    }
+    void TearDown() override {
+        imager->setOpen(true);
+        display->release();  // its frames go back before the ingest engine does
+    }
+
+    // One single-block frame with this id through the ingest engine to the display.
+    void deliver(std::uint32_t frameId) {
+        transport::BlockHeader h;
+        h.sequence = sequence++;
+        h.frameId = frameId;
+        h.blockIndex = 0;
+        h.blockCount = 1;
+        h.channelCount = 1;
+        h.sampleCount = kSamples;
+        h.flags = transport::block_flags::kFirstOfFrame | transport::block_flags::kLastOfFrame;
+        std::vector<std::byte> payload(kSamples * 2, std::byte{1});
+        link->writeBlock(h, payload);
+        ASSERT_TRUE(ingest->poll(0us));
+    }
+    std::vector<std::uint32_t> cineIds() const {
+        std::vector<std::uint32_t> ids;
+        for (const auto& f : display->cine()) ids.push_back(f->frameId);
+        return ids;
+    }
+    bool waitDisplayed(std::uint64_t count) {
+        const auto deadline = std::chrono::steady_clock::now() + 5s;
+        while (display->displayed() < count && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+        return display->displayed() >= count;
+    }
+};
+
+TEST_F(DisplayPipelineTest, TheNewestFrameReplacesAWaitingOneAndImagesArePublishedInOrder) {
+    imager->setOpen(false);
+    deliver(1);
+    ASSERT_TRUE(imager->waitLoaded(1));  // frame 1 is being imaged
+    deliver(2);
+    deliver(3);  // replaces 2, which never reaches the imager
+    imager->setOpen(true);
+    ASSERT_TRUE(waitDisplayed(2));
+    EXPECT_EQ(imager->loaded(), (std::vector<std::uint32_t>{1, 3}));
+    EXPECT_EQ(display->skipped(), 1u);
+    EXPECT_EQ(cineIds(), (std::vector<std::uint32_t>{1, 3}));
+    EXPECT_EQ(display->latest()->frameId, 3u);
+    EXPECT_EQ(display->latest()->rows, 8);
+    EXPECT_EQ(display->latest()->columns, 4);
+}
+
+TEST_F(DisplayPipelineTest, NothingIsPublishedWhileFrozen) {
+    deliver(1);
+    ASSERT_TRUE(waitDisplayed(1));
+    display->setFrozen(true);
+    deliver(2);
+    deliver(3);
+    EXPECT_EQ(display->displayed(), 1u);
+    EXPECT_EQ(imager->loaded().size(), 1u) << "frozen frames are let go unprocessed";
+    display->setFrozen(false);
+    deliver(4);
+    ASSERT_TRUE(waitDisplayed(2));
+    EXPECT_EQ(cineIds(), (std::vector<std::uint32_t>{1, 4}));
+}
+
+TEST_F(DisplayPipelineTest, AFrameOfAClosedSessionIsNeverPublished) {
+    imager->setOpen(false);
+    deliver(5);
+    ASSERT_TRUE(imager->waitLoaded(1));
+    display->newSession(2);  // the link reconnected while frame 5 was being imaged
+    imager->setOpen(true);
+    deliver(6);
+    ASSERT_TRUE(waitDisplayed(1));
+    EXPECT_EQ(display->latest()->session, 2u);
+    EXPECT_EQ(cineIds(), (std::vector<std::uint32_t>{6})) << "frame 5 belonged to session 1";
+}
+
+TEST_F(DisplayPipelineTest, ANewSessionsFrameIdsStartAgain) {
+    deliver(10);
+    ASSERT_TRUE(waitDisplayed(1));
+    ASSERT_NO_FATAL_FAILURE(newIngest());  // the link reconnected: a new session's ingest
+    display->newSession(2);
+    deliver(1);  // lower than the last shown, but of the new session
+    ASSERT_TRUE(waitDisplayed(2));
+    EXPECT_EQ(cineIds(), (std::vector<std::uint32_t>{10, 1}));
+    EXPECT_EQ(display->cine().back()->session, 2u);
+}
+
+TEST_F(DisplayPipelineTest, AReconfigurationTakesEffectFromTheNextFrame) {
+    deliver(1);
+    ASSERT_TRUE(waitDisplayed(1));
+    EXPECT_EQ(display->imagerName(), "CPU");
+    ImagingSetup wider;
+    wider.grid = beamform::PixelGrid::fromRanges(-2e-3, 2e-3, 4, 5e-3, 10e-3, 8);
+    display->reconfigure(geometry(), wider, std::make_unique<GatedImager>("GPU"));
+    EXPECT_EQ(display->imagerName(), "CPU") << "not before the next frame";
+    deliver(2);
+    ASSERT_TRUE(waitDisplayed(2));
+    EXPECT_EQ(display->imagerName(), "GPU");
+    EXPECT_NEAR(display->latest()->cmPerPixelX, 0.4 / 3, 1e-9);
+    EXPECT_EQ(imager->loaded().size(), 1u) << "the old imager saw only the first frame";
+}
+
+TEST_F(DisplayPipelineTest, ImagingFailuresAreCountedAndReportedOnce) {
+    display->reconfigure(geometry(), ImagingSetup{beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 10e-3, 8), {}, 60, 0, 0},
+                         std::make_unique<GatedImager>("CPU", /*fails=*/true));
+    for (std::uint32_t f = 1; f <= 3; ++f) {
+        deliver(f);
+        const auto deadline = std::chrono::steady_clock::now() + 5s;
+        while (display->imagingFailures() < f && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+    }
+    EXPECT_EQ(display->imagingFailures(), 3u);
+    EXPECT_EQ(display->displayed(), 0u);
+    std::lock_guard lock(failuresMutex);
+    ASSERT_EQ(failures.size(), 1u) << "counted, not said per frame";
+    EXPECT_NE(failures[0].find("the imager is broken (test)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sonolink::engine
