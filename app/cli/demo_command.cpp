@@ -138,7 +138,11 @@ int runDemo(const DemoOptions& o) {
         return fail(o, ok.error().describe(), kExitFailed);
     }
     const auto dicomFile = (fs::path(o.outputDir) / "demo_cine.dcm").string();
-    const auto job = engine.exportCine({dicomFile, {"Demo^Phantom", "DEMO-1", "", ""}, "", 0});
+    engine::Exam exam;
+    exam.patient = {"Demo^Phantom", "DEMO-1", "", ""};
+    exam.studyDescription = "SonoLink demo: simulated phantom";
+    engine.setExam(exam);
+    const auto job = engine.exportCine({dicomFile, "", 0});
     const auto done = waiter.waitForJob(60s);
     if (!done || done->id != job || done->status != engine::JobStatus::Done) {
         return fail(o, "DICOM export: " + (done ? done->message : std::string("no result")), kExitFailed);

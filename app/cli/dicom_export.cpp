@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "sonolink/dicom/dicom_time.h"
+#include "sonolink/dicom/exam.h"
 #include "sonolink/dicom/uid_generator.h"
 #include "sonolink/dicom/us_image_writer.h"
-#include "sonolink/util/build_info.h"
 #include "worklist_json.h"
 
 namespace sonolink::cli {
@@ -54,21 +54,14 @@ std::vector<std::uint8_t> withDepthScale(const std::vector<std::uint8_t>& grey, 
 Result<dicom::InstanceContext> makeInstanceContext(const DicomExportOptions& options) {
     auto uids = dicom::UidGenerator::create(options.uidRoot.empty() ? std::nullopt : std::optional(options.uidRoot));
     if (!uids) return fail(std::move(uids.error()));
-    const auto now = dicom::dicomDateTimeNow();
-    dicom::InstanceContext context;
-    context.patient = {options.patientName, options.patientId, "", ""};
-    context.study = {uids->next(), "1", "", now.date, now.time, "", ""};
-    context.series = {uids->next(), 1, "ABDOMEN"};
-    context.equipment = {"SonoLink", "SonoLink Workstation", options.deviceSerialNumber, buildInfo().version, ""};
-    context.sopInstanceUid = uids->next();
-    context.contentDate = now.date;
-    context.contentTime = now.time;
+    dicom::Exam exam;
+    exam.patient = {options.patientName, options.patientId, "", ""};
     if (!options.worklistFile.empty()) {
         auto item = readWorklistItem(options.worklistFile, options.worklistIndex);
         if (!item) return fail(std::move(item.error()));
-        dicom::applyWorklistItem(*item, context);
+        exam = dicom::examFrom(*item);
     }
-    return context;
+    return dicom::makeInstanceContext(exam, options.equipment, *uids, dicom::dicomDateTimeNow());
 }
 
 void DicomExport::addFrame(std::span<const float> db, double dynamicRangeDb) {

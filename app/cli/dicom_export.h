@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sonolink/app/dicom_setup.h"
 #include "sonolink/beamform/beamform_types.h"
 #include "sonolink/dicom/us_image_writer.h"
 #include "sonolink/util/result.h"
@@ -21,7 +22,7 @@ struct DicomExportOptions {
     std::string patientName;   // PN, UTF-8
     std::string patientId;
     std::string uidRoot;       // empty: 2.25 UUID-derived UIDs
-    std::string deviceSerialNumber;
+    dicom::Equipment equipment = app::equipmentFrom(config::DicomSettings{});  // the station, as the engine names it
     double frameTimeMs = 0;    // cine frame time; 0: 1000 / 30
     std::string worklistFile;  // `dicom worklist --json` output: the exam's patient and order
     std::size_t worklistIndex = 0;
@@ -29,8 +30,8 @@ struct DicomExportOptions {
     bool depthScale = false;   // RGB, with a yellow depth scale (ticks every 5 mm) on the right edge
 };
 
-// The exam's context for a new object: patient (from the options or the worklist item), study
-// and series with fresh UIDs (the worklist's Study Instance UID when it has one), today's dates.
+// The exam's context for a new object (dicom::makeInstanceContext): the patient from the options,
+// or the worklist item's exam; fresh UIDs (the worklist's Study Instance UID when it has one).
 [[nodiscard]] Result<dicom::InstanceContext> makeInstanceContext(const DicomExportOptions& options);
 
 class DicomExport {

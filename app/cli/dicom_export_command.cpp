@@ -110,7 +110,7 @@ int runExport(ExportOptions& o) {
         if (!loaded) return failWith(loaded.error());
         settings = loaded->dicom;
         if (o.exam.uidRoot.empty()) o.exam.uidRoot = settings.uidRoot;
-        o.exam.deviceSerialNumber = settings.deviceSerialNumber;
+        o.exam.equipment = app::equipmentFrom(settings);
     }
     if (o.files.empty() && o.pdf.empty() && o.raw.empty()) return failWith(Error(ErrorCode::InvalidArgument, "nothing to export: name files, --pdf or --raw"));
     std::error_code ec;

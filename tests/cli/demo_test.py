@@ -107,6 +107,8 @@ class DemoTest(unittest.TestCase):
         self.assertEqual((d.Rows, d.Columns), (512, 256))
         self.assertEqual(str(d.PatientName), "Demo^Phantom")
         self.assertEqual(d.DeviceSerialNumber, "SIM-0001", "the system's serial number is its front end's")
+        self.assertEqual(d.StationName, "SONOLINK", "the station's AE title, as every object of ours names it")
+        self.assertEqual(d.StudyDescription, "SonoLink demo: simulated phantom", "the exam set on the engine")
         self.assertAlmostEqual(d.SequenceOfUltrasoundRegions[0].PhysicalDeltaY, 3.5 / 511, places=9)
 
 

@@ -112,6 +112,23 @@ class ExportAuditTest(unittest.TestCase):
         self.assertEqual(refused.returncode, 2)
         self.assertIn("--deid-key", refused.stderr)
 
+    def test_the_default_pseudonym_is_a_person_name_dciodvfy_accepts(self):
+        paths = self.exam()
+        out = os.path.join(self.work, "anonymous")
+        proc = self.run_cli("export", paths[0], "--output-dir", out, "--deidentify", "--json", env={"SONOLINK_DEID_KEY": "site secret"})
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        result = json.loads(proc.stdout)[0]
+        d = pydicom.dcmread(result["output"])
+        self.assertEqual(str(d.PatientName), "ANONYMOUS^")
+        self.assertEqual(d.PatientID, "ANONYMOUS")
+        findings = subprocess.run(["dciodvfy", result["output"]], capture_output=True, text=True).stderr
+        self.assertNotIn("Retired Person Name form", findings)
+        self.assertLessEqual(dciodvfy_findings(result["output"]), dciodvfy_findings(paths[0]), "export adds no error or warning")
+        refused = self.run_cli("export", paths[0], "--output-dir", out, "--deidentify", "--pseudonym", "A^B^C^D^E^F",
+                               env={"SONOLINK_DEID_KEY": "site secret"})
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("is no valid person name", refused.stderr)
+
     def test_report_and_rf_snippet_are_exported_and_queued(self):
         uff = os.path.join(self.work, "rec.uff")
         rec = subprocess.run([CLI, "stream", "--in-process", "--frames", "2", "--rate", "0", "--channels", "64", "--samples", "1024",

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sonolink/util/build_info.h"
+
 namespace sonolink::app {
 
 dicom::AssociationSettings associationFrom(const config::DicomSettings& d) {
@@ -39,6 +41,10 @@ Result<dicom::Destination> destinationNamed(const config::DicomSettings& d, cons
         names += (names.empty() ? "" : ", ") + destination.name;
     }
     return fail(ErrorCode::NotFound, fmt::format("no PACS node named '{}' is configured ({})", name, names.empty() ? "none are" : "configured: " + names));
+}
+
+dicom::Equipment equipmentFrom(const config::DicomSettings& dicom) {
+    return {"SonoLink", "SonoLink Workstation", dicom.deviceSerialNumber, buildInfo().version, dicom.stationAeTitle};
 }
 
 }  // namespace sonolink::app

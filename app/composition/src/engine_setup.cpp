@@ -118,7 +118,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
         e.dicom.listenPort = config.dicom.listenPort;
         e.dicom.audit = auditFrom(config.dicom);
     }
-    e.dicom.equipment = {"SonoLink", "SonoLink Workstation", config.dicom.deviceSerialNumber, buildInfo().version, config.dicom.stationAeTitle};
+    e.dicom.equipment = equipmentFrom(config.dicom);
     engine::Backends backends;
     if (choice.display) backends.makeImager = displayImagers(config);
     backends.planAcquisition = [config](const engine::AcquisitionSettings& settings) -> Result<engine::AcquisitionPlan> {

@@ -1,5 +1,7 @@
 #include "sonolink/dicom/deidentify.h"
 
+#include "sonolink/dicom/value_rules.h"
+
 #include <openssl/sha.h>
 
 #include <array>
@@ -99,6 +101,12 @@ std::string replacementUid(const std::string& key, const std::string& uid) {
 
 Status deidentifyFile(const std::string& input, const std::string& output, const DeidentifyOptions& options) {
     if (options.uidKey.empty()) return fail(ErrorCode::InvalidArgument, "de-identification needs a key for the new UIDs");
+    if (auto problem = personNameProblem(options.pseudonym); !problem.empty()) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("the pseudonym '{}' is no valid person name: it {}", options.pseudonym, problem));
+    }
+    if (auto problem = longStringProblem(options.pseudonymId); !problem.empty()) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("the pseudonym ID '{}' {}", options.pseudonymId, problem));
+    }
     registerCodecs();
     DcmFileFormat file;
     if (auto c = file.loadFile(input.c_str()); c.bad()) return fail(ErrorCode::InvalidArgument, fmt::format("cannot read {}: {}", input, c.text()));
@@ -119,8 +127,9 @@ Status deidentifyFile(const std::string& input, const std::string& output, const
     replaceUids(ds, options.uidKey);
     const bool keptRf = removePrivate(ds);
     Puts put(ds);
+    const auto familyName = options.pseudonym.substr(0, options.pseudonym.find_first_of("^="));
     put.string(DCM_PatientName, options.pseudonym)
-        .string(DCM_PatientID, options.pseudonymId.empty() ? options.pseudonym : options.pseudonymId)
+        .string(DCM_PatientID, options.pseudonymId.empty() ? familyName : options.pseudonymId)
         .string(DCM_PatientIdentityRemoved, "YES")
         .string(DCM_DeidentificationMethod, keptRf ? "PS3.15 E.2 Basic Profile; Retain Safe Private (SonoLink RF samples)" : "PS3.15 E.2 Basic Profile")
         .string(DCM_LongitudinalTemporalInformationModified, "REMOVED");

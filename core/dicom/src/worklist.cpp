@@ -84,14 +84,4 @@ Result<std::vector<WorklistItem>> queryWorklist(const PacsNode& node, const Asso
     return items;
 }
 
-void applyWorklistItem(const WorklistItem& item, InstanceContext& context) {
-    context.patient = item.patient;
-    if (!item.studyInstanceUid.empty()) context.study.instanceUid = item.studyInstanceUid;
-    context.study.accessionNumber = item.accessionNumber;
-    context.study.referringPhysician = item.referringPhysician;
-    if (!item.requestedProcedureDescription.empty()) context.study.description = item.requestedProcedureDescription;
-    context.request = {item.requestedProcedureId, item.requestedProcedureDescription, item.scheduledProcedureStepId,
-                       item.scheduledProcedureStepDescription};
-}
-
 }  // namespace sonolink::dicom

@@ -72,6 +72,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
 
     std::mutex jobsMutex;
     std::string frontEndSerial;        // under jobsMutex: of the last session opened
+    Exam currentExam;                  // under jobsMutex: what exports name
     std::atomic<bool> closing{false};  // the engine goes: queued items stay queued for the next start
     std::map<JobId, std::shared_ptr<std::atomic<bool>>> cancels;
     JobId nextJob = 1;
@@ -110,7 +111,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
 
     // Export jobs (jobs thread, export_job.cpp): write and queue, then follow the item in short
     // delayed checks, so that a job waiting on a PACS never holds up the jobs queued after it.
-    void runExport(JobId id, const CineExportRequest& request, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
+    void runExport(JobId id, const CineExportRequest& request, const Exam& examOfJob, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
                    std::shared_ptr<std::atomic<bool>> cancelled);
     void followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled);
     void auditExport(const std::string& file, const std::optional<Error>& failure);

@@ -8,22 +8,69 @@
 
 #include "engine_impl.h"
 #include "sonolink/dicom/dicom_time.h"
+#include "sonolink/dicom/exam.h"
 #include "sonolink/dicom/pacs_client.h"
 #include "sonolink/dicom/value_rules.h"
 #include "sonolink/util/log.h"
 
 namespace sonolink::engine {
+namespace {
+
+// The exam's values that go into objects, checked as DICOM checks them: "" when all are fine.
+std::string examProblem(const Exam& e) {
+    if (auto p = dicom::personNameProblem(e.patient.name); !p.empty()) return "the patient's name " + p;
+    if (auto p = dicom::personNameProblem(e.referringPhysician); !p.empty()) return "the referring physician's name " + p;
+    for (const auto* value : {&e.patient.id, &e.accessionNumber, &e.studyDescription, &e.requestedProcedureDescription,
+                              &e.scheduledProcedureStepDescription}) {
+        if (auto p = dicom::longStringProblem(*value); !p.empty()) return fmt::format("'{}' {}", *value, p);
+    }
+    if (!e.studyInstanceUid.empty()) {
+        if (auto p = dicom::uidProblem(e.studyInstanceUid); !p.empty()) return "the Study Instance UID " + p;
+    }
+    return {};
+}
+
+dicom::Exam dicomExam(const Exam& e) {
+    dicom::Exam d;
+    d.patient = {e.patient.name, e.patient.id, e.patient.birthDate, e.patient.sex};
+    d.studyInstanceUid = e.studyInstanceUid;
+    d.accessionNumber = e.accessionNumber;
+    d.referringPhysician = e.referringPhysician;
+    d.studyDescription = e.studyDescription;
+    d.request = {e.requestedProcedureId, e.requestedProcedureDescription, e.scheduledProcedureStepId, e.scheduledProcedureStepDescription};
+    return d;
+}
+
+}  // namespace
+
+// Applied at once (a pure check), so the next exportCine() from this thread names it.
+void Engine::setExam(Exam exam) {
+    if (auto problem = examProblem(exam); !problem.empty()) {
+        return impl_->ctl->post([impl = impl_.get(), problem] { impl->refuse("setExam", ErrorCode::InvalidArgument, problem); });
+    }
+    if (exam.studyInstanceUid.empty()) exam.studyInstanceUid = impl_->uids->next();  // its exports share the study
+    std::lock_guard lock(impl_->jobsMutex);
+    impl_->currentExam = std::move(exam);
+}
+
+Exam Engine::exam() const {
+    std::lock_guard lock(impl_->jobsMutex);
+    return impl_->currentExam;
+}
+
 JobId Engine::exportCine(CineExportRequest request) {
     auto cancelled = std::make_shared<std::atomic<bool>>(false);
     JobId id = 0;
+    Exam exam;
     {
         std::lock_guard lock(impl_->jobsMutex);
         id = impl_->nextJob++;
         impl_->cancels[id] = cancelled;
+        exam = impl_->currentExam;
     }
     auto frames = impl_->display->cine();  // what is on screen now, not when the job runs
-    impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), frames = std::move(frames), cancelled] {
-        impl->runExport(id, request, frames, cancelled);
+    impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), exam = std::move(exam), frames = std::move(frames), cancelled] {
+        impl->runExport(id, request, exam, frames, cancelled);
     });
     return id;
 }
@@ -44,26 +91,19 @@ void Engine::Impl::auditExport(const std::string& file, const std::optional<Erro
     if (auto ok = audit->record(events); !ok) report(ErrorOrigin::Export, Severity::Warning, ok.error(), "audit trail");
 }
 
-void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
-                             std::shared_ptr<std::atomic<bool>> cancelledByUser) {
+void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const Exam& examOfJob,
+                             const std::vector<std::shared_ptr<const DisplayFrame>>& frames, std::shared_ptr<std::atomic<bool>> cancelledByUser) {
     auto cancelled = [&] { return cancelledByUser->load() || closing.load(); };
     if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
     jobUpdate(id, JobStatus::Running, 0, "collecting the cine");
     if (frames.empty()) return jobFinish(id, JobStatus::Failed, 0, "the cine is empty: stream first");
     dicom::UsCineObject cine;
-    auto& c = cine.context;
-    c.patient = {request.patient.name, request.patient.id, request.patient.birthDate, request.patient.sex};
-    c.study = {uids->next(), "1", "", "", "", "", ""};
-    c.series = {uids->next(), 1, "ABDOMEN"};
-    c.equipment = config.dicom.equipment;
-    if (c.equipment.deviceSerialNumber.empty()) {
+    auto equipment = config.dicom.equipment;
+    if (equipment.deviceSerialNumber.empty()) {
         std::lock_guard lock(jobsMutex);
-        c.equipment.deviceSerialNumber = dicom::toLongString(frontEndSerial);  // the system's serial is its front end's
+        equipment.deviceSerialNumber = dicom::toLongString(frontEndSerial);  // the system's serial is its front end's
     }
-    c.sopInstanceUid = uids->next();
-    const auto now = dicom::dicomDateTimeNow();
-    c.study.date = c.contentDate = now.date;
-    c.study.time = c.contentTime = now.time;
+    cine.context = dicom::makeInstanceContext(dicomExam(examOfJob), equipment, *uids, dicom::dicomDateTimeNow());
     for (const auto& f : frames) {
         if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
         cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1});

@@ -18,6 +18,13 @@ std::string readFile(const fs::path& path) {
     return text.str();
 }
 
+Exam testExam() {
+    Exam exam;
+    exam.patient = {"Test^Engine", "E-1", "", ""};
+    exam.accessionNumber = "A-77";
+    return exam;
+}
+
 DicomSetup queueToADownPacs(const fs::path& dir) {
     DicomSetup d;
     d.queueDirectory = (dir / "queue").string();
@@ -37,8 +44,9 @@ TEST_F(EngineTest, ACineExportedAsDicomIsAuditedAsDicomExportAuditsIt) {
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
     ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    engine->setExam(testExam());
     const auto file = (dir / "cine.dcm").string();
-    const auto job = engine->exportCine({file, {"Test^Engine", "E-1", "", ""}, "", 0});
+    const auto job = engine->exportCine({file, "", 0});
     const auto done = log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; });
     ASSERT_TRUE(done);
     ASSERT_EQ(done->status, JobStatus::Done) << done->message;
@@ -56,12 +64,42 @@ TEST_F(EngineTest, ACineExportedAsDicomIsAuditedAsDicomExportAuditsIt) {
     EXPECT_NE(audit.find("SONOLINK_T"), std::string::npos) << "which station";
 }
 
+TEST_F(EngineTest, EveryExportOfAnExamIsOfItsStudyAndABadExamIsRefused) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    engine->setExam(testExam());
+    const auto studyUid = engine->exam().studyInstanceUid;
+    EXPECT_FALSE(studyUid.empty()) << "the exam was given a study";
+    std::vector<std::string> files{(dir / "one.dcm").string(), (dir / "two.dcm").string()};
+    for (const auto& f : files) {
+        const auto job = engine->exportCine({f, "", 0});
+        const auto done = log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; });
+        ASSERT_TRUE(done && done->status == JobStatus::Done) << (done ? done->message : "no end");
+    }
+    auto one = dicom::inspectObject(files[0]), two = dicom::inspectObject(files[1]);
+    ASSERT_TRUE(one && two);
+    EXPECT_EQ(one->studyInstanceUid, studyUid);
+    EXPECT_EQ(two->studyInstanceUid, studyUid);
+    EXPECT_NE(one->sopInstanceUid, two->sopInstanceUid);
+    EXPECT_EQ(one->patientId, "E-1");
+    auto bad = testExam();
+    bad.patient.name = "A^B^C^D^E^F";  // six components
+    engine->setExam(bad);
+    const auto refused = log.waitFor<EngineError>([](const EngineError& e) { return e.source == "setExam"; });
+    ASSERT_TRUE(refused);
+    EXPECT_NE(refused->message.find("more than five components"), std::string::npos) << refused->message;
+    EXPECT_EQ(engine->exam().patient.name, "Test^Engine") << "the exam stays as it was";
+}
+
 TEST_F(EngineTest, ARunningExportJobIsCancelledAndItsQueueItemWithdrawn) {
     auto engine = make(queueToADownPacs(dir));
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
     ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
-    const auto job = engine->exportCine({(dir / "cine.dcm").string(), {"Test^Engine", "E-1", "", ""}, "down", 0});
+    engine->setExam(testExam());
+    const auto job = engine->exportCine({(dir / "cine.dcm").string(), "down", 0});
     // Running: written and queued, waiting for a PACS that is down.
     ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.progress >= 0.7 && u.status == JobStatus::Running; }));
     ASSERT_TRUE(waitUntil([&] {
@@ -70,7 +108,7 @@ TEST_F(EngineTest, ARunningExportJobIsCancelledAndItsQueueItemWithdrawn) {
     }));
     EXPECT_NE(engine->dicomQueue()[0].lastError.find("Connection refused"), std::string::npos) << engine->dicomQueue()[0].lastError;
     // A job waiting on a PACS that is down holds up no other job.
-    const auto fileOnly = engine->exportCine({(dir / "cine2.dcm").string(), {"Test^Engine", "E-1", "", ""}, "", 0});
+    const auto fileOnly = engine->exportCine({(dir / "cine2.dcm").string(), "", 0});
     ASSERT_TRUE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == fileOnly && u.status == JobStatus::Done; }));
     EXPECT_FALSE(log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; }, 0ms));
     engine->cancel(job);
@@ -87,7 +125,8 @@ TEST_F(EngineTest, QueueItemsAreRetriedAndWithdrawnByTheUserAndEveryChangeIsAnno
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
     ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
-    const auto job = engine->exportCine({(dir / "cine.dcm").string(), {"Test^Engine", "E-1", "", ""}, "down", 0});
+    engine->setExam(testExam());
+    const auto job = engine->exportCine({(dir / "cine.dcm").string(), "down", 0});
     ASSERT_TRUE(log.waitFor<QueueChanged>([](const QueueChanged&) { return true; })) << "the new item is announced";
     ASSERT_TRUE(waitUntil([&] { return engine->dicomQueue().size() == 1; }));
     const auto id = engine->dicomQueue()[0].id;

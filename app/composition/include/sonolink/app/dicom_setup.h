@@ -10,6 +10,7 @@
 #include "sonolink/dicom/audit_trail.h"
 #include "sonolink/dicom/store_forwarder.h"
 #include "sonolink/dicom/store_queue.h"
+#include "sonolink/dicom/us_image_writer.h"
 
 namespace sonolink::app {
 
@@ -17,6 +18,9 @@ namespace sonolink::app {
 [[nodiscard]] dicom::ForwarderSettings forwarderFrom(const config::DicomSettings& dicom);
 [[nodiscard]] dicom::RetryPolicy retryPolicyFrom(const config::DicomSettings& dicom);
 [[nodiscard]] dicom::AuditSettings auditFrom(const config::DicomSettings& dicom);
+// This station as every object names it: SonoLink, the model, the serial number, the software
+// version and the station's AE title as Station Name.
+[[nodiscard]] dicom::Equipment equipmentFrom(const config::DicomSettings& dicom);
 // The configured node called name; NotFound listing the configured names otherwise.
 [[nodiscard]] Result<dicom::Destination> destinationNamed(const config::DicomSettings& dicom, const std::string& name);
 

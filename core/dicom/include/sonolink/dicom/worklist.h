@@ -1,9 +1,9 @@
 // Modality Worklist (C-FIND, PS3.4 K): the scheduled exams a worklist server holds for this
 // station, by date, modality and scheduled station AE title, with the patient and requested
-// procedure fields an exam carries into its images (applyWorklistItem()). Answers are read as
+// procedure fields an exam carries into its images (examFrom(), exam.h). Answers are read as
 // UTF-8 whatever character set the server used; a server that names none is assumed UTF-8 and
 // the item says so. Thread contract: queryWorklist() blocks (DIMSE non-blocking mode, so its
-// timeout fires); run it off the GUI thread. applyWorklistItem() is a pure function.
+// timeout fires); run it off the GUI thread (the engine runs it as a job).
 #pragma once
 
 #include <string>
@@ -38,9 +38,5 @@ struct WorklistItem {
 };
 
 [[nodiscard]] Result<std::vector<WorklistItem>> queryWorklist(const PacsNode& node, const AssociationSettings& settings, const WorklistQuery& query);
-
-// The exam's patient, study (the worklist's Study Instance UID, accession number, referring
-// physician, the requested procedure as study description) and Request Attributes.
-void applyWorklistItem(const WorklistItem& item, InstanceContext& context);
 
 }  // namespace sonolink::dicom

@@ -18,16 +18,17 @@
 #include "sonolink/engine/display_products.h"
 #include "sonolink/engine/engine_stats.h"
 #include "sonolink/engine/engine_types.h"
+#include "sonolink/engine/exam.h"
 #include "sonolink/engine/queue_item.h"
 #include "sonolink/engine/settings.h"
 #include "sonolink/util/result.h"
 
 namespace sonolink::engine {
 
-// A cine exported as a DICOM US Multi-frame object, optionally queued for a PACS node.
+// The cine exported as a DICOM US Multi-frame object of the current exam, optionally queued for
+// a PACS node.
 struct CineExportRequest {
     std::string file;
-    Patient patient;
     std::string node;                 // empty: not queued
     double frameTimeMs = 0;           // 0: from the frames' timing
 };
@@ -66,7 +67,12 @@ public:
     [[nodiscard]] ImagingSettings imaging() const;          // as applied last
     [[nodiscard]] AcquisitionSettings acquisition() const;  // as the current (or next) session runs
 
-    // A cine export job: the cine as it is now, written, then (request.node) queued and followed
+    // The exam every export names from now on (the next exportCine() included), checked as
+    // DICOM values (a refusal is an EngineError, origin Command, and the exam stays as it was).
+    // Without a Study Instance UID it gets one.
+    void setExam(Exam exam);
+    [[nodiscard]] Exam exam() const;
+    // A cine export job: the cine and the exam as they are now, written, then (request.node) queued and followed
     // until the PACS has it. cancel() stops it between steps and withdraws its queue item (one
     // being sent once the attempt ends, if it failed); one already at the PACS stays (the job says
     // so). Jobs never wait on one another.

@@ -1,5 +1,5 @@
-// The PACS store-and-forward queue as the facade shows it, and the patient an export names:
-// plain values copied out of the DICOM module, so the GUI needs nothing of it.
+// The PACS store-and-forward queue as the facade shows it: plain values copied out of the DICOM
+// module, so the GUI needs nothing of it.
 // Thread contract: plain values, copy freely.
 #pragma once
 
@@ -8,13 +8,6 @@
 #include <string_view>
 
 namespace sonolink::engine {
-
-struct Patient {
-    std::string name;        // PN, UTF-8, e.g. "Wang^Xiaoming=王^小明"
-    std::string id;
-    std::string birthDate;   // YYYYMMDD or empty
-    std::string sex;         // M, F, O or empty
-};
 
 enum class QueueItemState { Queued, Sending, Sent, Committed, Failed };
 std::string_view toString(QueueItemState state);
