@@ -1,5 +1,7 @@
 // sonolink-cli dicom worklist: the scheduled exams a configured worklist server holds (C-FIND by
-// date, modality and this station's AE title), printed or as JSON for `beamform --worklist`.
+// date, modality and this station's AE title), printed or as JSON for `beamform --worklist`: a
+// worklist job of the engine, as the GUI runs it (audited there).
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,9 +11,10 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "sonolink/app/dicom_setup.h"
+#include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
-#include "sonolink/dicom/audit_trail.h"
 #include "sonolink/dicom/dicom_time.h"
+#include "sonolink/engine/event_log.h"
 #include "worklist_json.h"
 
 namespace sonolink::cli {
@@ -27,47 +30,44 @@ struct WorklistOptions {
     bool json = false;
 };
 
-// 110112: who asked which server for what, and how it went (no patient: a query names none).
-void auditQuery(const config::DicomSettings& settings, const dicom::PacsNode& node, const dicom::WorklistQuery& query,
-                const Result<std::vector<dicom::WorklistItem>>& result) {
-    dicom::AuditEvent event;
-    event.kind = dicom::AuditEventKind::Query;
-    event.outcome = result ? dicom::AuditOutcome::Success : dicom::AuditOutcome::MinorFailure;
-    event.outcomeDescription = result ? fmt::format("{} item(s)", result->size()) : result.error().message();
-    event.localAeTitle = settings.stationAeTitle;
-    event.remoteAeTitle = node.aeTitle;
-    event.remoteHost = node.host;
-    event.query = fmt::format("Modality Worklist: date {}, modality {}, station {}", query.date.empty() ? "any" : query.date,
-                              query.modality.empty() ? "any" : query.modality, query.stationAeTitle.empty() ? "any" : query.stationAeTitle);
-    dicom::AuditTrail audit(app::auditFrom(settings));
-    if (auto ok = audit.record(event); !ok) std::cerr << "sonolink-cli dicom worklist: " << ok.error().message() << '\n';
-}
-
+// An engine with its PACS side only (no display, no queue of its own): the worklist is one of its jobs.
 int runWorklist(const WorklistOptions& o) {
     auto report = [](const Error& e) { return reportError("dicom worklist", e); };
     auto loaded = config::loadConfigFile(o.configFile);
     if (!loaded) return report(loaded.error());
-    auto destination = app::destinationNamed(loaded->dicom, o.node);
-    if (!destination) return report(destination.error());
-    dicom::WorklistQuery query;
+    if (auto destination = app::destinationNamed(loaded->dicom, o.node); !destination) return report(destination.error());
+    app::EngineChoice choice;
+    choice.display = false;
+    choice.dicomQueue = false;
+    auto made = app::makeEngine(*loaded, choice);
+    if (!made) return report(made.error());
+    auto& engine = **made;
+    engine::EventLog events;
+    auto subscription = engine.subscribe(std::ref(events));
+    engine::WorklistQuery query;
+    query.node = o.node;
     query.date = o.date == "today" ? dicom::dicomDateTimeNow().date : o.date == "any" ? "" : o.date;
     query.modality = o.modality == "any" ? "" : o.modality;
     query.stationAeTitle = o.anyStation ? "" : o.station.empty() ? loaded->dicom.stationAeTitle : o.station;
-    auto items = dicom::queryWorklist(destination->node, app::associationFrom(loaded->dicom), query);
-    auditQuery(loaded->dicom, destination->node, query, items);
-    if (!items) return report(items.error());
+    const auto job = engine.queryWorklist(query);
+    const auto ended = events.waitFor<engine::JobUpdate>([job](const auto& u) { return u.id == job && u.status != engine::JobStatus::Running; },
+                                                         std::chrono::minutes(10));
+    if (!ended) return report(Error(ErrorCode::DeadlineExceeded, "the worklist query did not end"));
+    if (ended->status != engine::JobStatus::Done) return report(Error(ErrorCode::Unavailable, ended->message));
+    const auto result = events.waitFor<engine::WorklistResult>([job](const auto& r) { return r.job == job; }, std::chrono::seconds(1));
+    const auto exams = result ? result->exams : std::vector<engine::ScheduledExam>{};
     if (o.json) {
         auto out = nlohmann::json::array();
-        for (const auto& i : *items) out.push_back(toJson(i));
+        for (const auto& e : exams) out.push_back(toJson(e));
         std::cout << out.dump(2) << '\n';
         return kExitOk;
     }
-    std::cout << fmt::format("{} scheduled exam{}\n", items->size(), items->size() == 1 ? "" : "s");
-    for (std::size_t k = 0; k < items->size(); ++k) {
-        const auto& i = (*items)[k];
-        std::cout << fmt::format("[{}] {} {}  {}  ID {}  accession {}  {}{}\n", k, i.scheduledStartDate, i.scheduledStartTime, i.patient.name,
-                                 i.patient.id, i.accessionNumber, i.requestedProcedureDescription,
-                                 i.characterSetAssumed ? "  (no character set in the answer: read as UTF-8)" : "");
+    std::cout << fmt::format("{} scheduled exam{}\n", exams.size(), exams.size() == 1 ? "" : "s");
+    for (std::size_t k = 0; k < exams.size(); ++k) {
+        const auto& s = exams[k];
+        std::cout << fmt::format("[{}] {} {}  {}  ID {}  accession {}  {}{}\n", k, s.scheduledStartDate, s.scheduledStartTime, s.exam.patient.name,
+                                 s.exam.patient.id, s.exam.accessionNumber, s.exam.requestedProcedureDescription,
+                                 s.characterSetAssumed ? "  (no character set in the answer: read as UTF-8)" : "");
     }
     return kExitOk;
 }

@@ -26,6 +26,8 @@ json eventJson(const e::SettingsChanged& s) {
     return {{"event", "settings"}, {"what", s.what}, {"applied", s.applied}, {"reason", s.reason}};
 }
 
+json eventJson(const e::WorklistResult& w) { return {{"event", "worklist"}, {"job", w.job}, {"exams", w.exams.size()}}; }
+
 }  // namespace
 
 json toJson(const engine::EngineEvent& event) {

@@ -8,16 +8,15 @@ namespace sonolink::cli {
 
 using nlohmann::json;
 
-json toJson(const dicom::WorklistItem& i) {
-    return {{"patient_name", i.patient.name}, {"patient_id", i.patient.id}, {"patient_birth_date", i.patient.birthDate},
-            {"patient_sex", i.patient.sex}, {"accession_number", i.accessionNumber}, {"study_instance_uid", i.studyInstanceUid},
-            {"referring_physician", i.referringPhysician}, {"requested_procedure_id", i.requestedProcedureId},
-            {"requested_procedure_description", i.requestedProcedureDescription},
-            {"scheduled_procedure_step_id", i.scheduledProcedureStepId},
-            {"scheduled_procedure_step_description", i.scheduledProcedureStepDescription},
-            {"scheduled_station_ae_title", i.scheduledStationAeTitle}, {"scheduled_start_date", i.scheduledStartDate},
-            {"scheduled_start_time", i.scheduledStartTime}, {"modality", i.modality},
-            {"character_set_assumed", i.characterSetAssumed}};
+json toJson(const engine::ScheduledExam& s) {
+    const auto& e = s.exam;
+    return {{"patient_name", e.patient.name}, {"patient_id", e.patient.id}, {"patient_birth_date", e.patient.birthDate},
+            {"patient_sex", e.patient.sex}, {"accession_number", e.accessionNumber}, {"study_instance_uid", e.studyInstanceUid},
+            {"referring_physician", e.referringPhysician}, {"requested_procedure_id", e.requestedProcedureId},
+            {"requested_procedure_description", e.requestedProcedureDescription}, {"scheduled_procedure_step_id", e.scheduledProcedureStepId},
+            {"scheduled_procedure_step_description", e.scheduledProcedureStepDescription},
+            {"scheduled_station_ae_title", s.scheduledStationAeTitle}, {"scheduled_start_date", s.scheduledStartDate},
+            {"scheduled_start_time", s.scheduledStartTime}, {"modality", s.modality}, {"character_set_assumed", s.characterSetAssumed}};
 }
 
 Result<dicom::WorklistItem> readWorklistItem(const std::string& file, std::size_t index) {

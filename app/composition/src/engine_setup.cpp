@@ -109,15 +109,15 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.display = choice.display;
     e.imaging = imagingSettingsFrom(config);
     e.cineFrames = choice.cineFrames;
-    if (choice.dicomQueue) {
-        e.dicom.queueDirectory = config.dicom.queueDirectory;
-        e.dicom.retry = retryPolicyFrom(config.dicom);
-        e.dicom.forwarder = forwarderFrom(config.dicom);
-        e.dicom.uidRoot = config.dicom.uidRoot;
-        e.dicom.stationAeTitle = config.dicom.stationAeTitle;
-        e.dicom.listenPort = config.dicom.listenPort;
-        e.dicom.audit = auditFrom(config.dicom);
-    }
+    // The nodes, the station's identity and the audit trail always (worklist queries, exports);
+    // the queue only where this engine runs it (one process holds a queue at a time).
+    if (choice.dicomQueue) e.dicom.queueDirectory = config.dicom.queueDirectory;
+    e.dicom.retry = retryPolicyFrom(config.dicom);
+    e.dicom.forwarder = forwarderFrom(config.dicom);
+    e.dicom.uidRoot = config.dicom.uidRoot;
+    e.dicom.stationAeTitle = config.dicom.stationAeTitle;
+    e.dicom.listenPort = config.dicom.listenPort;
+    e.dicom.audit = auditFrom(config.dicom);
     e.dicom.equipment = equipmentFrom(config.dicom);
     engine::Backends backends;
     if (choice.display) backends.makeImager = displayImagers(config);

@@ -203,6 +203,19 @@ std::vector<AuditEvent> exportEvents(const std::string& localAeTitle, const std:
     return eventsOf(groups);
 }
 
+AuditEvent queryEvent(const std::string& localAeTitle, const PacsNode& node, const std::string& query, const std::optional<Error>& failure,
+                      std::size_t items) {
+    AuditEvent event;
+    event.kind = AuditEventKind::Query;
+    event.outcome = failure ? AuditOutcome::MinorFailure : AuditOutcome::Success;
+    event.outcomeDescription = failure ? failure->message() : fmt::format("{} item(s)", items);
+    event.localAeTitle = localAeTitle;
+    event.remoteAeTitle = node.aeTitle;
+    event.remoteHost = node.host;
+    event.query = query;
+    return event;
+}
+
 AuditTrail::AuditTrail(AuditSettings settings) : settings_(std::move(settings)) {
     if (!settings_.syslogHost.empty()) socket_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 }

@@ -250,6 +250,7 @@ Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backe
     if (auto ok = impl->startPacsSide(); !ok) return fail(std::move(ok.error()));
     impl->ctl = std::make_unique<WorkQueue>("ctl", threadFailed("ctl"));
     impl->jobs = std::make_unique<WorkQueue>("jobs", threadFailed("jobs"));
+    impl->queries = std::make_unique<WorkQueue>("queries", threadFailed("queries"));
     if (impl->queue) impl->ctl->post([raw] { raw->watchQueue(); });
     return std::unique_ptr<Engine>(new Engine(std::move(impl)));
 }
@@ -264,8 +265,10 @@ Engine::~Engine() {
     });
     closed.get_future().wait();
     impl_->link.reset();  // after the session: nothing uses it now
+    impl_->queries->stop();  // a query in flight ends with its DIMSE timeout at the latest
     impl_->jobs->stop();  // joined: no job runs, or re-posts itself, once the queue goes
     impl_->ctl->stop();
+    impl_->queries.reset();
     impl_->jobs.reset();
     impl_->ctl.reset();
     if (auto recorder = impl_->recording.take()) (void)recorder->stop();

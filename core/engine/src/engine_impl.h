@@ -78,6 +78,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     JobId nextJob = 1;
 
     // Declared last: destroyed first, so no work runs on the members above once they go.
+    std::unique_ptr<WorkQueue> queries;  // network queries (worklist): a slow server holds up no export
     std::unique_ptr<WorkQueue> jobs;
     std::unique_ptr<WorkQueue> ctl;
 
@@ -115,11 +116,12 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
                    std::shared_ptr<std::atomic<bool>> cancelled);
     void followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled);
     void auditExport(const std::string& file, const std::optional<Error>& failure);
-    void jobUpdate(JobId id, JobStatus status, double progress, std::string message) {
-        emit(JobUpdate{id, JobKind::DicomExport, status, progress, std::move(message)});
+    void runWorklistQuery(JobId id, const WorklistQuery& query);  // worklist_job.cpp, on `queries`
+    void jobUpdate(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport) {
+        emit(JobUpdate{id, kind, status, progress, std::move(message)});
     }
-    void jobFinish(JobId id, JobStatus status, double progress, std::string message) {
-        jobUpdate(id, status, progress, std::move(message));
+    void jobFinish(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport) {
+        jobUpdate(id, status, progress, std::move(message), kind);
         std::lock_guard lock(jobsMutex);
         cancels.erase(id);
     }

@@ -24,6 +24,7 @@ std::string_view toString(EngineState state) {
 std::string_view toString(JobKind kind) {
     switch (kind) {
         case JobKind::DicomExport: return "dicom-export";
+        case JobKind::WorklistQuery: return "worklist-query";
     }
     return "?";
 }

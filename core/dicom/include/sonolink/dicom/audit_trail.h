@@ -69,6 +69,11 @@ struct ExportAttempt {
 [[nodiscard]] std::vector<AuditEvent> exportEvents(const std::string& localAeTitle, const std::string& destination,
                                                    const std::vector<ExportAttempt>& attempts);
 
+// The 110112 message for a worklist query: who asked which server for what, and how it went (a
+// query names no patient).
+[[nodiscard]] AuditEvent queryEvent(const std::string& localAeTitle, const PacsNode& node, const std::string& query,
+                                    const std::optional<Error>& failure, std::size_t items);
+
 class AuditTrail {
 public:
     explicit AuditTrail(AuditSettings settings);

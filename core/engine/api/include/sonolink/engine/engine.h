@@ -78,6 +78,9 @@ public:
     // so). Jobs never wait on one another.
     [[nodiscard]] JobId exportCine(CineExportRequest request);
     void cancel(JobId job);
+    // A worklist query job on its own thread (a slow server holds up no export): a
+    // WorklistResult event with the scheduled exams, then its JobUpdate; audited (110112).
+    [[nodiscard]] JobId queryWorklist(WorklistQuery query);
     // A user's decisions on PACS queue items: send a failed one again; take a queued one out.
     // Refusals come back as EngineError events (origin Command).
     void retryQueueItem(std::string id);

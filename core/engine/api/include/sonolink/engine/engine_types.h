@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "sonolink/engine/exam.h"
 #include "sonolink/util/error.h"
 
 namespace sonolink::engine {
@@ -27,7 +28,7 @@ struct StateChanged {
 };
 
 using JobId = std::uint64_t;
-enum class JobKind { DicomExport };
+enum class JobKind { DicomExport, WorklistQuery };
 std::string_view toString(JobKind kind);
 enum class JobStatus { Running, Done, Failed, Cancelled };
 std::string_view toString(JobStatus status);
@@ -84,6 +85,12 @@ struct FrontEndReport {
     std::string text;
 };
 
+// The answer of a worklist query job (its JobUpdate follows: Done, or Failed with the reason).
+struct WorklistResult {
+    JobId job = 0;
+    std::vector<ScheduledExam> exams;
+};
+
 // A run-time setting applied (from the next frame, or the next connect) or refused with the reason.
 struct SettingsChanged {
     std::string what;                // "imaging"
@@ -91,6 +98,6 @@ struct SettingsChanged {
     std::string reason;              // refused: why; applied: when it takes effect
 };
 
-using EngineEvent = std::variant<StateChanged, JobUpdate, EngineError, RecordingChanged, QueueChanged, FrontEndReport, SettingsChanged>;
+using EngineEvent = std::variant<StateChanged, JobUpdate, EngineError, RecordingChanged, QueueChanged, FrontEndReport, SettingsChanged, WorklistResult>;
 
 }  // namespace sonolink::engine

@@ -1,5 +1,6 @@
 // The exam as the facade knows it: the patient, the study and the order it fulfils. One value
-// set on the engine (setExam, by hand or from a worklist item) and used by every export.
+// set on the engine (setExam, by hand or from a worklist item) and used by every export; and the
+// worklist query and the exams it schedules.
 // Thread contract: plain values, copy freely.
 #pragma once
 
@@ -24,6 +25,25 @@ struct Exam {
     std::string requestedProcedureDescription;
     std::string scheduledProcedureStepId;
     std::string scheduledProcedureStepDescription;
+};
+
+// A Modality Worklist query to a configured node; date YYYYMMDD or YYYYMMDD-YYYYMMDD, empty
+// fields match anything.
+struct WorklistQuery {
+    std::string node;              // the node's configured name
+    std::string date;
+    std::string modality = "US";
+    std::string stationAeTitle;    // Scheduled Station AE Title
+};
+
+// An exam the worklist schedules, ready for setExam().
+struct ScheduledExam {
+    Exam exam;
+    std::string scheduledStartDate;
+    std::string scheduledStartTime;
+    std::string scheduledStationAeTitle;
+    std::string modality;
+    bool characterSetAssumed = false;  // the answer named no character set: read as UTF-8
 };
 
 }  // namespace sonolink::engine
