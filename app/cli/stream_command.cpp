@@ -2,6 +2,8 @@
 // like the GUI, and account for every block and frame; reconnect when the front end comes back.
 #include <algorithm>
 #include <cmath>
+#include <unistd.h>
+
 #include <csignal>
 #include <iostream>
 #include <memory>
@@ -59,6 +61,17 @@ Result<transport::PayloadKind> parseMode(const std::string& mode, bool& photoaco
     if (mode == "prbs31") return transport::PayloadKind::Prbs31;
     if (mode == "counter") return transport::PayloadKind::Counter;
     return fail(ErrorCode::InvalidArgument, fmt::format("unknown mode '{}' (rf, pa, prbs7, prbs15, prbs23, prbs31, counter)", mode));
+}
+
+// One line on stderr in one write(): engine threads print JSON events there too (--json-events),
+// and a line written in pieces could be cut by one of theirs.
+void say(std::string line) {
+    line.push_back('\n');
+    for (std::size_t done = 0; done < line.size();) {
+        const auto n = ::write(STDERR_FILENO, line.data() + done, line.size() - done);
+        if (n <= 0) return;
+        done += static_cast<std::size_t>(n);
+    }
 }
 
 std::string progressLine(const engine::EngineStats& s) {
@@ -170,16 +183,16 @@ Outcome runSessions(engine::Engine& engine, engine::EventLog& events, const Stre
         if (!up) break;  // interrupted while waiting for the front end
         if (up->to == engine::EngineState::Error) {
             const auto e = linkError(events, connecting, up->reason);
-            std::cerr << "sonolink-cli stream: " << errorText(e) << '\n';
+            say("sonolink-cli stream: " + errorText(e));
             if (e.code == ErrorCode::Unavailable && o.reconnect && out.sessions > 0) {  // gone again before streaming: wait once more
                 out.linkErrors.push_back(e.message);
-                std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
+                say("sonolink-cli stream: waiting for the front end to reconnect");
                 continue;
             }
             out.exitCode = exitCodeFor(e.code);
             break;
         }
-        if (++out.sessions == 1 && !engine.stats().link.device.empty()) std::cerr << "link: " << engine.stats().link.description << '\n';
+        if (++out.sessions == 1 && !engine.stats().link.device.empty()) say("link: " + engine.stats().link.description);
         const auto s = engine.stats();
         const auto acquired = s.framesDelivered + s.framesIncomplete + s.framesMissing;
         if (o.frames != 0 && acquired >= o.frames) break;
@@ -195,13 +208,13 @@ Outcome runSessions(engine::Engine& engine, engine::EventLog& events, const Stre
         }
         if (ended->to == engine::EngineState::Idle) break;  // the front end acquired its frames
         const auto e = linkError(events, streaming, ended->reason);
-        std::cerr << "sonolink-cli stream: link lost: " << errorText(e) << '\n';
+        say("sonolink-cli stream: link lost: " + errorText(e));
         out.linkErrors.push_back(e.message);
         if (!o.reconnect || e.code != ErrorCode::Unavailable || interrupted.load()) {
             out.exitCode = exitCodeFor(e.code);
             break;
         }
-        std::cerr << "sonolink-cli stream: waiting for the front end to reconnect\n";
+        say("sonolink-cli stream: waiting for the front end to reconnect");
     }
     return out;
 }
@@ -217,7 +230,7 @@ nlohmann::json finishRecording(engine::Engine& engine, engine::EventLog& events,
     nlohmann::json recording = {{"file", file}, {"frames_recorded", stats.framesRecorded}, {"frames_refused", stats.framesRecordRefused},
                                 {"error", end ? end->error : "the recording did not stop in 60 s"}};
     if (!end || end->phase == engine::RecordingPhase::Failed) {
-        std::cerr << "sonolink-cli stream: recording failed: " << recording["error"].get<std::string>() << '\n';
+        say("sonolink-cli stream: recording failed: " + recording["error"].get<std::string>());
         if (exitCode == kExitOk) exitCode = kExitFailed;
     }
     return recording;
@@ -299,7 +312,7 @@ int runStream(const StreamOptions& o) {
     engine::EventLog events;
     auto subscription = engine.subscribe(std::ref(events));
     std::optional<engine::Subscription> printer;
-    if (o.jsonEvents) printer = engine.subscribe([](const engine::EngineEvent& e) { std::cerr << toJson(e).dump() << '\n'; });
+    if (o.jsonEvents) printer = engine.subscribe([](const engine::EngineEvent& e) { say(toJson(e).dump()); });
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     std::jthread timer;
@@ -315,12 +328,12 @@ int runStream(const StreamOptions& o) {
         engine.startRecording(o.recordFile);
         const auto started = events.waitFor<engine::RecordingChanged>([](const auto&) { return true; }, std::chrono::seconds(30), mark);
         if (!started || started->phase != engine::RecordingPhase::Started) {
-            std::cerr << "sonolink-cli stream: " << (started ? started->error : "the recording did not start") << '\n';
+            say("sonolink-cli stream: " + (started ? started->error : std::string("the recording did not start")));
             return kExitFailed;
         }
     }
     if (choice.link.backend == app::LinkChoice::Backend::SimShared && !o.json) {
-        std::cerr << fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})\n", choice.link.name, choice.link.name);
+        say(fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})", choice.link.name, choice.link.name));
     }
     // Port counters before and after (verbs): what the NIC itself saw, for the engineer.
     const bool verbs = choice.link.backend == app::LinkChoice::Backend::Verbs;

@@ -2,7 +2,7 @@
 // shared-memory link (/dev/shm/<name>) or connects to it over RDMA verbs (--link verbs), plays
 // the front end's side of the protocol and streams what the host configures, injecting the
 // faults asked for. With --reconnect it outlives hosts: when the host goes away it says why and
-// waits for the next one.
+// waits for the next one. --json-events prints each event as a JSON line (what tests read).
 #include <atomic>
 #include <csignal>
 #include <iostream>
@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "sonolink/app/replay_source.h"
 #include "sonolink/transport/sim/front_end_simulator.h"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
     int hostPort = 18515;
     FrontEndOptions options;
     bool reconnect = false;
+    bool jsonEvents = false;
     double waitSeconds = 30;
     app.add_option("--link", linkKind, "sim (shared memory) or verbs (RDMA)")->check(CLI::IsMember({"sim", "verbs"}))->capture_default_str();
     app.add_option("--link-name", linkName, "sim: shared-memory link to attach to (/dev/shm/<name>)")->capture_default_str();
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
     app.add_option("--replay", replayFile, "Send the frames of this UFF recording (the host must configure its geometry)");
     app.add_flag("--reconnect", reconnect, "When the host goes away, wait for the next one");
     app.add_option("--wait", waitSeconds, "Seconds to wait for a host to appear")->capture_default_str();
+    app.add_flag("--json-events", jsonEvents, "Also print each event (attached, configured, session end, waiting) as one JSON line on stdout");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -80,6 +83,13 @@ int main(int argc, char** argv) {
     }
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
+    // --json-events: one line per event on stdout, for scripts and tests (stderr keeps the words).
+    auto event = [jsonEvents](nlohmann::json e) {
+        if (jsonEvents) std::cout << e.dump() << std::endl;
+    };
+    options.onConfigured = [&event](const FrameLayout& l) {
+        event({{"event", "configured"}, {"channels", l.channels}, {"samples", l.samples}, {"waves", l.waves}, {"blocks_per_frame", l.blocks.size()}});
+    };
 
     while (!stopRequested.load()) {
         // Attach (shared memory) or connect (verbs), waiting for a host to appear.
@@ -111,7 +121,9 @@ int main(int argc, char** argv) {
             std::this_thread::sleep_for(std::chrono::milliseconds(linkKind == "sim" ? 50 : 200));
         }
         if (!port) break;
-        std::cerr << fmt::format("sonolink-fe-sim: attached to {}\n", linkKind == "sim" ? "/dev/shm/" + linkName : fmt::format("{}:{} over RDMA", hostAddress, hostPort));
+        const auto where = linkKind == "sim" ? "/dev/shm/" + linkName : fmt::format("{}:{} over RDMA", hostAddress, hostPort);
+        std::cerr << fmt::format("sonolink-fe-sim: attached to {}\n", where);
+        event({{"event", "attached"}, {"link", where}});
         FrontEndSimulator simulator(*port, options);
         const auto result = simulator.run(stopRequested);
         const auto& c = simulator.counters();
@@ -120,6 +132,9 @@ int main(int argc, char** argv) {
                                  "{} dropped, {} duplicated, {} reordered, {} headers and {} payloads corrupted\n",
                                  c.framesAcquired, c.framesDroppedNoCredit, c.blocksSent, f.blocksDropped, f.blocksDuplicated,
                                  f.blocksReordered, f.headersCorrupted, f.payloadsCorrupted);
+        event({{"event", "session_end"}, {"frames_acquired", c.framesAcquired}, {"frames_dropped_no_credit", c.framesDroppedNoCredit},
+               {"blocks_sent", c.blocksSent}, {"ok", static_cast<bool>(result)}, {"code", result ? "Ok" : toString(result.error().code())},
+               {"error", result ? "" : result.error().message()}});
         if (result) return kExitOk;
         std::cerr << "sonolink-fe-sim: " << result.error().message() << '\n';
         const bool hostClosed = result.error().code() == ErrorCode::Cancelled;
@@ -127,6 +142,7 @@ int main(int argc, char** argv) {
         if (!hostClosed && result.error().code() != ErrorCode::Unavailable) return kExitFailed;
         if (!reconnect || options.faults.disconnectAfterBlocks != 0) return kExitUnavailable;
         std::cerr << "sonolink-fe-sim: waiting for the next host\n";
+        event({{"event", "waiting"}});
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     return kExitOk;

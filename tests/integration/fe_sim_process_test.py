@@ -2,13 +2,14 @@
 """sonolink-fe-sim and sonolink-cli stream as two processes over a shared-memory link:
 a normal run, the front end killed mid-stream (the host says so, waits, and resumes when the
 front end restarts), and the host killed mid-stream (the front end says so and streams to
-the next host). Every process started here is stopped by its PID.
+the next host). Verdicts are read from the JSON events both print (--json-events), never from
+their wording; every process started here is stopped by its PID.
 Run by CTest with SONOLINK_CLI and SONOLINK_FE_SIM set."""
 import json
 import os
 import signal
 import subprocess
-import tempfile
+import threading
 import time
 import unittest
 
@@ -21,14 +22,52 @@ def link_name(tag):
     return f"sonolink-test-{tag}-{os.getpid()}"
 
 
+class Events:
+    """The JSON lines of one of a process's streams, read as they come (other lines are kept as text)."""
+
+    def __init__(self, stream):
+        self.events, self.text = [], []
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream):
+        for line in stream:
+            with self.changed:
+                if line.startswith("{"):
+                    self.events.append(json.loads(line))
+                else:
+                    self.text.append(line)
+                self.changed.notify_all()
+
+    def wait_for(self, predicate, timeout, what):
+        deadline = time.time() + timeout
+        with self.changed:
+            while True:
+                found = [e for e in self.events if predicate(e)]
+                if found:
+                    return found[0]
+                left = deadline - time.time()
+                if left <= 0:
+                    raise AssertionError(f"timed out waiting for {what}; events: {self.events}")
+                self.changed.wait(left)
+
+    def all(self, predicate):
+        with self.changed:
+            return [e for e in self.events if predicate(e)]
+
+    def close(self):
+        self.thread.join(timeout=10)
+
+
 class Processes:
     """Starts processes and makes sure every one is gone at the end."""
 
     def __init__(self):
         self.procs = []
 
-    def start(self, args, stderr_file=None):
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=stderr_file or subprocess.PIPE, text=True)
+    def start(self, args):
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.procs.append(proc)
         return proc
 
@@ -36,16 +75,13 @@ class Processes:
         for proc in self.procs:
             if proc.poll() is None:
                 proc.kill()
-            proc.communicate(timeout=10)
+            proc.wait(timeout=10)
+            for stream in (proc.stdout, proc.stderr):
+                stream.close()
 
 
-def wait_for(predicate, timeout, what):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+def is_event(kind, **fields):
+    return lambda e: e.get("event") == kind and all(e.get(k) == v for k, v in fields.items())
 
 
 class FeSimProcessTest(unittest.TestCase):
@@ -55,68 +91,81 @@ class FeSimProcessTest(unittest.TestCase):
     def tearDown(self):
         self.p.stop_all()
 
+    def front_end(self, name, *extra):
+        proc = self.p.start([FE_SIM, "--link-name", name, "--json-events", *extra])
+        return proc, Events(proc.stdout)
+
+    def host(self, name, *args):
+        proc = self.p.start([CLI, "stream", "--link-name", name, "--json-events", *args, *SMALL])
+        return proc, Events(proc.stderr)
+
     def test_streams_between_two_processes(self):
         name = link_name("plain")
-        host = self.p.start([CLI, "stream", "--link-name", name, "--frames", "150", "--rate", "300", "--json", *SMALL])
-        fe = self.p.start([FE_SIM, "--link-name", name])
-        out, err = host.communicate(timeout=60)
-        self.assertEqual(host.returncode, 0, err)
+        host, host_events = self.host(name, "--frames", "150", "--rate", "300", "--json")
+        fe, fe_events = self.front_end(name)
+        out = host.stdout.read()
+        self.assertEqual(host.wait(timeout=60), 0, "".join(host_events.text))
         summary = json.loads(out)
         self.assertEqual(summary["frames_delivered"], 150)
         self.assertEqual(summary["payload_crc_errors"] + summary["sequence_gaps"] + summary["frames_missing"], 0)
-        fe_out, fe_err = fe.communicate(timeout=20)
-        self.assertEqual(fe.returncode, 0, fe_err)
-        self.assertIn("150 frames acquired", fe_err)
+        self.assertEqual(fe.wait(timeout=20), 0)
+        fe_events.close()
+        end = fe_events.wait_for(is_event("session_end"), 5, "the front end's session end")
+        self.assertEqual(end["code"], "Cancelled", end)  # the host closed the link when it had its frames
+        self.assertEqual(end["frames_acquired"], 150)
+        configured = fe_events.wait_for(is_event("configured"), 1, "the front end's configuration")
+        self.assertEqual((configured["channels"], configured["samples"], configured["waves"]), (64, 1024, 3))
+        host_events.close()
+        self.assertTrue(host_events.all(is_event("state", to="streaming")))
         self.assertFalse(os.path.exists(f"/dev/shm/{name}"), "the host left its shared memory behind")
 
     def test_front_end_killed_and_restarted(self):
         name = link_name("fekill")
-        host = self.p.start([CLI, "stream", "--link-name", name, "--frames", "600", "--rate", "200", "--reconnect", "--json", *SMALL])
-        with tempfile.NamedTemporaryFile("w+", suffix=".log") as fe_log:
-            fe = self.p.start([FE_SIM, "--link-name", name], stderr_file=fe_log)
-            # Kill it mid-stream: once it has configured and streamed for a moment.
-            def configured():
-                log = fe_log.read()
-                fe_log.seek(0)
-                self.assertIsNone(fe.poll(), f"the front end exited before configuring: {log}")
-                return "configured:" in log
-            wait_for(configured, 60, "the front end to configure")
-            time.sleep(0.5)
-            self.assertIsNone(host.poll(), "host ended early")
-            fe_pid = fe.pid
-            fe.send_signal(signal.SIGKILL)
-            fe.wait(timeout=10)
-        time.sleep(0.5)
-        fe2 = self.p.start([FE_SIM, "--link-name", name])
-        out, err = host.communicate(timeout=90)
-        self.assertEqual(host.returncode, 0, err)
-        self.assertIn(f"link lost: Unavailable: the front end process (pid {fe_pid}) is gone", err)
-        self.assertIn("waiting for the front end to reconnect", err)
+        host, host_events = self.host(name, "--frames", "600", "--rate", "200", "--reconnect", "--json")
+        fe, fe_events = self.front_end(name)
+        fe_events.wait_for(is_event("configured"), 60, "the front end to configure")
+        host_events.wait_for(is_event("state", to="streaming"), 30, "the host to stream")
+        self.assertIsNone(host.poll(), "host ended early")
+        fe_pid = fe.pid
+        fe.send_signal(signal.SIGKILL)
+        fe.wait(timeout=10)
+        lost = host_events.wait_for(is_event("error", origin="link"), 30, "the host to say the front end is lost")
+        self.assertEqual(lost["code"], "Unavailable")
+        self.assertEqual(lost["message"], f"the front end process (pid {fe_pid}) is gone")
+        fe2, fe2_events = self.front_end(name)
+        out = host.stdout.read()
+        self.assertEqual(host.wait(timeout=90), 0, "".join(host_events.text))
         summary = json.loads(out)
         self.assertEqual(summary["sessions"], 2)
         self.assertTrue(summary["ok"])
         self.assertGreaterEqual(summary["frames_delivered"], 500)
-        fe2.communicate(timeout=20)
-        self.assertEqual(fe2.returncode, 0)
+        self.assertEqual(fe2.wait(timeout=20), 0)
+        host_events.close()
+        self.assertEqual(len(host_events.all(is_event("state", to="streaming"))), 2, "streaming again after the reconnect")
+        fe2_events.close()
+        self.assertTrue(fe2_events.all(is_event("session_end", code="Cancelled")), "the host closed it when done")
 
     def test_host_killed_and_restarted(self):
         name = link_name("hostkill")
-        host = self.p.start([CLI, "stream", "--link-name", name, "--frames", "0", "--rate", "200", *SMALL])
-        fe = self.p.start([FE_SIM, "--link-name", name, "--reconnect"])
-        time.sleep(1.0)
-        self.assertIsNone(host.poll(), "host ended early")
+        host, host_events = self.host(name, "--frames", "0", "--rate", "200")
+        fe, fe_events = self.front_end(name, "--reconnect")
+        host_events.wait_for(is_event("state", to="streaming"), 30, "the first host to stream")
+        fe_events.wait_for(is_event("configured"), 30, "the front end to configure")
         host_pid = host.pid
         host.send_signal(signal.SIGKILL)
-        host.communicate(timeout=10)
-        host2 = self.p.start([CLI, "stream", "--link-name", name, "--frames", "100", "--rate", "200", "--json", *SMALL])
-        out, err = host2.communicate(timeout=60)
-        self.assertEqual(host2.returncode, 0, err)
+        host.wait(timeout=10)
+        fe_events.wait_for(is_event("waiting"), 30, "the front end to wait for the next host")
+        lost = fe_events.all(is_event("session_end", code="Unavailable"))
+        self.assertEqual(len(lost), 1, fe_events.all(is_event("session_end")))
+        self.assertRegex(lost[0]["error"], rf"the host (process \(pid {host_pid}\) is gone|\(pid {host_pid}\) sent no heartbeat)")
+        host2, host2_events = self.host(name, "--frames", "100", "--rate", "200", "--json")
+        out = host2.stdout.read()
+        self.assertEqual(host2.wait(timeout=60), 0, "".join(host2_events.text))
         self.assertEqual(json.loads(out)["frames_delivered"], 100)
         fe.send_signal(signal.SIGTERM)
-        _, fe_err = fe.communicate(timeout=20)
-        self.assertRegex(fe_err, rf"the host (process \(pid {host_pid}\) is gone|\(pid {host_pid}\) sent no heartbeat)")
-        self.assertIn("waiting for the next host", fe_err)
-        self.assertEqual(fe_err.count("attached to"), 2)
+        fe.wait(timeout=20)
+        fe_events.close()
+        self.assertEqual(len(fe_events.all(is_event("attached"))), 2)
 
 
 if __name__ == "__main__":

@@ -50,16 +50,15 @@ void Engine::Impl::report(ErrorOrigin origin, Severity severity, const Error& er
     emit(std::move(e));
 }
 
-// The link for the next session: the kept one, reset, when it is reusable; else a new one.
+// The link for the next session: the kept one, reset when its session closed, or a new one.
 Result<transport::Link*> Engine::Impl::sessionLink() {
-    if (link && link->reusable) {
-        if (auto reset = link->link->reset(); reset) return link->link.get();
-        link.reset();  // it cannot be reused: make another
+    if (!link || !linkFresh) {
+        link.reset();
+        auto made = backends.makeLink();
+        if (!made) return fail(std::move(made.error()));
+        link = std::move(*made);
     }
-    link.reset();
-    auto made = backends.makeLink();
-    if (!made) return fail(std::move(made.error()));
-    link = std::move(*made);
+    linkFresh = false;  // this session uses it
     return link->link.get();
 }
 
@@ -177,14 +176,20 @@ void Engine::Impl::onEnded(std::uint64_t gen, const Result<ingest::SessionSummar
 }
 
 // Stops and joins the acquisition (it has counted itself by then; its ended callback, already
-// posted, is stale); a link that is not reusable goes with it.
+// posted, is stale). A reusable link is reset at once, before anyone hears that the session is
+// over, so a front end that attaches from then on finds a fresh one; any other link goes.
 void Engine::Impl::closeSession() {
     if (acquisition) {
         ++generation;
         acquisition->stop();
         acquisition.reset();
     }
-    if (link && !link->reusable) link.reset();
+    if (!link || linkFresh) return;
+    if (link->reusable && link->link->reset()) {
+        linkFresh = true;
+    } else {
+        link.reset();
+    }
 }
 
 void Engine::Impl::watchQueue() {

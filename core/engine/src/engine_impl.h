@@ -40,6 +40,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::optional<AcquisitionPlan> nextAcquisition;  // ctl thread: applied at the next connect
     RecordingTap recording;
     std::optional<LinkHandle> link;            // ctl thread only: kept between sessions when reusable
+    bool linkFresh = false;                    // ctl thread: made or reset since its last session
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
     ingest::PatternCheckSink patterns;         // test-pattern payloads, every session
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale

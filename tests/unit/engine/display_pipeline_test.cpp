@@ -194,23 +194,29 @@ TEST_F(DisplayPipelineTest, AReconfigurationTakesEffectFromTheNextFrame) {
     EXPECT_EQ(display->imagerName(), "CPU");
     ImagingSetup wider;
     wider.grid = beamform::PixelGrid::fromRanges(-2e-3, 2e-3, 4, 5e-3, 10e-3, 8);
-    display->reconfigure(geometry(), wider, std::make_unique<GatedImager>("GPU"));
+    auto next = std::make_unique<GatedImager>("GPU");
+    auto* nextImager = next.get();
+    display->reconfigure(geometry(), wider, std::move(next));
     EXPECT_EQ(display->imagerName(), "CPU") << "not before the next frame";
     deliver(2);
     ASSERT_TRUE(waitDisplayed(2));
+    imager = nextImager;  // the first one is gone with the reconfiguration
     EXPECT_EQ(display->imagerName(), "GPU");
     EXPECT_NEAR(display->latest()->cmPerPixelX, 0.4 / 3, 1e-9);
-    EXPECT_EQ(imager->loaded().size(), 1u) << "the old imager saw only the first frame";
+    EXPECT_EQ(nextImager->loaded(), (std::vector<std::uint32_t>{2})) << "the new imager took the next frame";
 }
 
 TEST_F(DisplayPipelineTest, ImagingFailuresAreCountedAndReportedOnce) {
+    auto broken = std::make_unique<GatedImager>("CPU", /*fails=*/true);
+    auto* brokenImager = broken.get();
     display->reconfigure(geometry(), ImagingSetup{beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 10e-3, 8), {}, 60, 0, 0},
-                         std::make_unique<GatedImager>("CPU", /*fails=*/true));
+                         std::move(broken));
     for (std::uint32_t f = 1; f <= 3; ++f) {
         deliver(f);
         const auto deadline = std::chrono::steady_clock::now() + 5s;
         while (display->imagingFailures() < f && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
     }
+    imager = brokenImager;  // the first one is gone with the reconfiguration
     EXPECT_EQ(display->imagingFailures(), 3u);
     EXPECT_EQ(display->displayed(), 0u);
     std::lock_guard lock(failuresMutex);

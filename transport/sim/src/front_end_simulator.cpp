@@ -127,6 +127,7 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
     log::info(simLog(), "configured: {} channels x {} samples, {} waves, {} blocks/frame of up to {} bytes, {} {} frames{}",
               layout_.channels, layout_.samples, layout_.waves, layout_.blocks.size(), layout_.maxPayloadBytes,
               variants_.size(), options_.frameSource ? "replayed" : "pre-generated", resident_ ? ", payloads resident in the ring" : "");
+    if (options_.onConfigured) options_.onConfigured(layout_);
     return {};
 }
 

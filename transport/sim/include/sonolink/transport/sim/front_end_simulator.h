@@ -40,6 +40,8 @@ struct FrontEndOptions {
     // waves x channels x samples) come from here instead of the phantom, e.g. a recording.
     // An error is reported to the host as the reason its Configure was refused.
     std::function<Result<std::vector<std::vector<std::byte>>>(const Configure&, const FrameLayout&)> frameSource;
+    // Told once the host's Configure is accepted and the frames are ready (the simulator's thread).
+    std::function<void(const FrameLayout&)> onConfigured;
 };
 
 struct FrontEndCounters {
