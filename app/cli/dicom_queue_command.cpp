@@ -17,6 +17,7 @@
 #include "exit_codes.h"
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/dicom/pacs_station.h"
 #include "sonolink/dicom/storage_commitment.h"
 #include "sonolink/dicom/store_forwarder.h"
 #include "sonolink/util/log.h"
@@ -129,43 +130,33 @@ int runPurge(const QueueOptions& o) {
     return kExitOk;
 }
 
-bool anyCommitment(const dicom::ForwarderSettings& s) {
-    return std::any_of(s.destinations.begin(), s.destinations.end(), [](const auto& d) { return d.storageCommitment; });
-}
-
 int runQueue(const QueueOptions& o) {
     auto settings = loadDicom(o);
     if (!settings) return failWith("queue run", settings.error());
     auto uids = dicom::UidGenerator::create(settings->uidRoot.empty() ? std::nullopt : std::optional(settings->uidRoot));
     if (!uids) return failWith("queue run", uids.error());
-    auto queue = dicom::StoreQueue::open(settings->queueDirectory, app::retryPolicyFrom(*settings));
-    if (!queue) return failWith("queue run", queue.error());
-    const auto forwarderSettings = app::forwarderFrom(*settings);
     dicom::AuditTrail audit(app::auditFrom(*settings));
-    dicom::StoreForwarder forwarder(**queue, forwarderSettings, std::move(*uids), &audit);
-    std::unique_ptr<dicom::CommitmentListener> listener;
-    if (anyCommitment(forwarderSettings)) {
-        auto started = dicom::CommitmentListener::start(settings->listenPort, settings->stationAeTitle,
-                                                        [&forwarder](const dicom::CommitmentReport& r) { forwarder.applyReport(r); });
-        if (!started) return failWith("queue run", started.error());
-        listener = std::move(*started);
-    }
+    auto station = dicom::PacsStation::open({settings->queueDirectory, app::retryPolicyFrom(*settings), app::forwarderFrom(*settings),
+                                             settings->stationAeTitle, settings->listenPort},
+                                            std::move(*uids), &audit);
+    if (!station) return failWith("queue run", station.error());
+    auto* queue = &(*station)->queue();
+    auto& forwarder = (*station)->forwarder();
     std::signal(SIGINT, [](int) { gStop = true; });
     std::signal(SIGTERM, [](int) { gStop = true; });
     const auto deadline = dicom::nowMs() + static_cast<std::int64_t>(o.timeoutS * 1000);
     while (!gStop) {
         forwarder.runOnce();
-        if (o.untilSettled && (*queue)->settled()) break;
+        if (o.untilSettled && queue->settled()) break;
         if (o.timeoutS > 0 && dicom::nowMs() >= deadline) break;
         // Sleep until something is due, in short steps (a report or a signal may come first).
         const auto next = forwarder.nextDueMs();
         for (auto now = dicom::nowMs(); !gStop && (!next || now < *next) && (o.timeoutS <= 0 || now < deadline); now = dicom::nowMs()) {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            if (o.untilSettled && (*queue)->settled()) break;
+            if (o.untilSettled && queue->settled()) break;
         }
     }
-    listener.reset();
-    const auto items = (*queue)->items();
+    const auto items = queue->items();
     if (o.json) {
         printItems(items, true);
     } else {
@@ -175,7 +166,7 @@ int runQueue(const QueueOptions& o) {
     }
     const bool anyFailed = std::any_of(items.begin(), items.end(), [](const auto& i) { return i.state == dicom::ItemState::Failed; });
     if (anyFailed) return kExitFailed;
-    return (*queue)->settled() ? kExitOk : kExitUnavailable;
+    return queue->settled() ? kExitOk : kExitUnavailable;
 }
 
 int runCommit(const QueueOptions& o) {

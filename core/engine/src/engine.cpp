@@ -201,27 +201,18 @@ void Engine::Impl::watchQueue() {
     ctl->postAfter(std::chrono::milliseconds(100), [this] { watchQueue(); });
 }
 
-// The PACS side of the configuration: the queue, its forwarder and the commitment listener (when
-// a node commits storage); the audit trail whenever a file or syslog is configured.
+// The PACS side of the configuration: the station (queue, forwarder, commitment listener) when a
+// queue is configured; the audit trail whenever a file or syslog is.
 Status Engine::Impl::startPacsSide() {
-    auto& impl = *this;
-    auto& d = impl.config.dicom;
-    if (!d.audit.file.empty() || !d.audit.syslogHost.empty()) impl.audit = std::make_unique<dicom::AuditTrail>(d.audit);
+    const auto& d = config.dicom;
+    if (!d.audit.file.empty() || !d.audit.syslogHost.empty()) audit = std::make_unique<dicom::AuditTrail>(d.audit);
     if (d.queueDirectory.empty()) return {};
-    auto opened = dicom::StoreQueue::open(d.queueDirectory, d.retry);
-    if (!opened) return fail(std::move(opened.error()));
-    impl.queue = std::move(*opened);
-    impl.forwarder = std::make_unique<dicom::StoreForwarder>(*impl.queue, d.forwarder, *impl.uids, impl.audit.get());
-    const bool commitment = std::any_of(d.forwarder.destinations.begin(), d.forwarder.destinations.end(),
-                                        [](const auto& destination) { return destination.storageCommitment; });
-    if (commitment) {
-        auto* toForwarder = impl.forwarder.get();
-        auto started = dicom::CommitmentListener::start(d.listenPort, d.stationAeTitle,
-                                                        [toForwarder](const dicom::CommitmentReport& r) { toForwarder->applyReport(r); });
-        if (!started) return fail(std::move(started.error()));
-        impl.listener = std::move(*started);
-    }
-    impl.forwarder->start();
+    auto station = dicom::PacsStation::open({d.queueDirectory, d.retry, d.forwarder, d.stationAeTitle, d.listenPort}, *uids, audit.get());
+    if (!station) return fail(std::move(station.error()));
+    pacs = std::move(*station);
+    queue = &pacs->queue();
+    forwarder = &pacs->forwarder();
+    pacs->start();
     return {};
 }
 
@@ -277,8 +268,7 @@ Engine::~Engine() {
     impl_->jobs.reset();
     impl_->ctl.reset();
     if (auto recorder = impl_->recording.take()) (void)recorder->stop();
-    if (impl_->forwarder) impl_->forwarder->stop();
-    impl_->listener.reset();
+    impl_->pacs.reset();  // the forwarder stopped, then the listener
 }
 
 void Engine::connect() {

@@ -17,8 +17,7 @@
 #include "recording_tap.h"
 #include "work_queue.h"
 #include "sonolink/ingest/pattern_check_sink.h"
-#include "sonolink/dicom/storage_commitment.h"
-#include "sonolink/dicom/store_queue.h"
+#include "sonolink/dicom/pacs_station.h"
 #include "sonolink/dicom/uid_generator.h"
 #include "sonolink/engine/engine_backends.h"
 #include "sonolink/util/log.h"
@@ -64,10 +63,10 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::string recordingPath;
     std::optional<Error> lastRecordingError;
 
-    std::unique_ptr<dicom::StoreQueue> queue;
-    std::unique_ptr<dicom::AuditTrail> audit;
-    std::unique_ptr<dicom::StoreForwarder> forwarder;
-    std::unique_ptr<dicom::CommitmentListener> listener;
+    std::unique_ptr<dicom::AuditTrail> audit;        // before the station: it outlives it
+    std::unique_ptr<dicom::PacsStation> pacs;        // the queue, its forwarder and listener (when configured)
+    dicom::StoreQueue* queue = nullptr;               // pacs->queue(), or null
+    dicom::StoreForwarder* forwarder = nullptr;       // pacs->forwarder(), or null
     std::optional<dicom::UidGenerator> uids;
     std::uint64_t queueVersionSeen = 0;        // ctl thread: the last version announced
 
