@@ -20,6 +20,7 @@
 #include "exit_codes.h"
 #include "read_bandwidth.h"
 #include "sonolink/app/engine_setup.h"
+#include "sonolink/config/config_loader.h"
 
 namespace sonolink::cli {
 namespace {
@@ -30,6 +31,8 @@ struct EngineBenchOptions {
     double seconds = 5;
     double rateHz = 30;          // end to end: the front end's frame rate (the configuration's)
     int waves = 1;               // transmits per frame: 1 (a 128 x 2048 frame) or 3 (compounded)
+    bool wavesGiven = false;
+    std::string configFile;      // measure this configuration (its probe, samples and transmits)
     double overheadBarRatio = 3;  // engine CPU / the CPU of reading its bytes once
     bool json = false;
 };
@@ -42,10 +45,11 @@ struct Run {
     nlohmann::json threads = nlohmann::json::object();
 };
 
-Result<Run> runEngine(double rateHz, bool display, double seconds, int waves) {
-    config::AppConfig config;  // 128 channels x 2048 samples
+// base: the configuration measured (the defaults, 128 channels x 2048 samples, or a file's);
+// waves > 0 replaces its transmits with 1 or 3 plane waves.
+Result<Run> runEngine(config::AppConfig config, double rateHz, bool display, double seconds, int waves) {
     config.acquisition.frameRateHz = rateHz;
-    config.acquisition.planeWaveAnglesDeg = waves == 1 ? std::vector<double>{0.0} : std::vector<double>{-10.0, 0.0, 10.0};
+    if (waves > 0) config.acquisition.planeWaveAnglesDeg = waves == 1 ? std::vector<double>{0.0} : std::vector<double>{-10.0, 0.0, 10.0};
     app::EngineChoice choice;
     choice.link = app::linkChoiceFrom(config, /*inProcess=*/true);
     choice.link.frontEnd.payloadResident = true;
@@ -93,12 +97,22 @@ double measureReadGBps() {
 }
 
 int runBenchEngine(const EngineBenchOptions& o) {
-    auto e2e = runEngine(o.rateHz, true, o.seconds, o.waves);
+    config::AppConfig base;
+    if (!o.configFile.empty()) {
+        auto loaded = config::loadConfigFile(o.configFile);
+        if (!loaded) {
+            std::cerr << "sonolink-cli bench engine: " << loaded.error().describe() << '\n';
+            return kExitFailed;
+        }
+        base = *loaded;
+    }
+    const int waves = o.configFile.empty() || o.wavesGiven ? o.waves : 0;  // a file's own transmits unless --waves is given
+    auto e2e = runEngine(base, o.rateHz, true, o.seconds, waves);
     if (!e2e) {
         std::cerr << "sonolink-cli bench engine: " << e2e.error().describe() << '\n';
         return kExitUnavailable;
     }
-    auto overhead = runEngine(1000, false, o.seconds, o.waves);
+    auto overhead = runEngine(base, 1000, false, o.seconds, waves);
     if (!overhead) {
         std::cerr << "sonolink-cli bench engine: " << overhead.error().describe() << '\n';
         return kExitUnavailable;
@@ -110,7 +124,10 @@ int runBenchEngine(const EngineBenchOptions& o) {
     const double readCostPercent = readGBps > 0 ? 100 * overhead->bytesPerSecond / (readGBps * 1e9) : 0;
     const double ratio = readCostPercent > 0 ? overhead->engineCpuPercent / readCostPercent : 0;
     const bool pass = readCostPercent > 0 && ratio <= o.overheadBarRatio && overheadFps >= 950;
-    nlohmann::json out{{"waves", o.waves}, {"end_to_end", {{"delivered_fps", deliveredFps}, {"displayed_fps", displayedFps},
+    const auto& a = base.acquisition;
+    const int waveCount = waves > 0 ? waves : static_cast<int>(a.planeWaveAnglesDeg.size());
+    nlohmann::json out{{"config", o.configFile.empty() ? "defaults" : o.configFile}, {"waves", waveCount},
+                       {"channels", base.probe.elementCount}, {"samples", a.samplesPerChannel}, {"end_to_end", {{"delivered_fps", deliveredFps}, {"displayed_fps", displayedFps},
                                        {"latency_p50_us", e2e->stats.latencyP50Us}, {"latency_p99_us", e2e->stats.latencyP99Us},
                                        {"display_skipped", e2e->stats.displaySkipped}, {"threads_percent_of_core", e2e->threads}}},
                        {"overhead", {{"delivered_fps", overheadFps}, {"engine_percent_of_core", overhead->engineCpuPercent},
@@ -121,8 +138,9 @@ int runBenchEngine(const EngineBenchOptions& o) {
     if (o.json) {
         std::cout << out.dump(2) << '\n';
     } else {
-        std::cout << fmt::format("engine, built-in simulated front end, CPU beamformer, 128 ch x 2048 samples x {} wave{} -> 256 x 512\n", o.waves,
-                                 o.waves == 1 ? "" : "s");
+        std::cout << fmt::format("engine ({}), built-in simulated front end, CPU beamformer, {} ch x {} samples x {} wave{} -> 256 x 512\n",
+                                 o.configFile.empty() ? "defaults" : o.configFile, base.probe.elementCount, a.samplesPerChannel, waveCount,
+                                 waveCount == 1 ? "" : "s");
         std::cout << fmt::format("  end to end at {:g} frames/s: {:.1f} frames/s delivered, {:.1f} beamformed and shown; latency last block -> image p50 {:.1f} ms, p99 {:.1f} ms\n",
                                  o.rateHz, deliveredFps, displayedFps, e2e->stats.latencyP50Us / 1e3, e2e->stats.latencyP99Us / 1e3);
         std::cout << fmt::format("  overhead at {:.0f} frames/s, display off: engine threads {:.2f} % of a core; reading its {:.2f} GB/s once costs "
@@ -141,12 +159,17 @@ void addBenchEngineCommand(CLI::App& bench, int& exitCode) {
     auto* cmd = bench.add_subcommand("engine", "The engine end to end (frames/s, latency) and its own CPU overhead at 1,000 frames/s");
     cmd->add_option("--seconds", o->seconds, "Seconds measured per run")->check(CLI::Range(1.0, 600.0))->capture_default_str();
     cmd->add_option("--rate", o->rateHz, "End to end: frames/s the front end sends (0: as fast as the link allows)")->capture_default_str();
-    cmd->add_option("--waves", o->waves, "Transmits per frame: 1 (one 128 x 2048 acquisition) or 3 (compounded plane waves)")
+    cmd->add_option("--config", o->configFile, "Measure this configuration (e.g. the shipped resources/config/sonolink.json) instead of the defaults")
+        ->check(CLI::ExistingFile);
+    auto* wavesOption = cmd->add_option("--waves", o->waves, "Transmits per frame: 1 (one 128 x 2048 acquisition) or 3 (compounded plane waves)")
         ->check(CLI::IsMember({1, 3}))->capture_default_str();
     cmd->add_option("--bar", o->overheadBarRatio, "Most engine CPU allowed at 1,000 frames/s, as a multiple of the CPU of reading its bytes once")
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON");
-    cmd->callback([o, &exitCode] { exitCode = runBenchEngine(*o); });
+    cmd->callback([o, wavesOption, &exitCode] {
+        o->wavesGiven = wavesOption->count() > 0;
+        exitCode = runBenchEngine(*o);
+    });
 }
 
 }  // namespace sonolink::cli

@@ -21,7 +21,6 @@ json eventJson(const e::RecordingChanged& r) {
             {"frames_refused", r.framesRefused}, {"error", r.error}};
 }
 json eventJson(const e::QueueChanged& q) { return {{"event", "queue"}, {"version", q.version}}; }
-json eventJson(const e::FrontEndReport& f) { return {{"event", "front_end_report"}, {"code", toString(f.code)}, {"text", f.text}}; }
 json eventJson(const e::SettingsChanged& s) {
     return {{"event", "settings"}, {"what", s.what}, {"applied", s.applied}, {"reason", s.reason}};
 }

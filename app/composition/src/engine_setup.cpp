@@ -87,6 +87,20 @@ engine::ImagingSettings imagingSettingsFrom(const config::AppConfig& config) {
     return s;  // the grid: 256 x 512 over the probe's aperture, 3 to 38 mm deep
 }
 
+std::function<Result<engine::AcquisitionPlan>(const engine::AcquisitionSettings&)> acquisitionPlanner(const config::AppConfig& config) {
+    return [config](const engine::AcquisitionSettings& settings) -> Result<engine::AcquisitionPlan> {
+        auto next = config;
+        next.acquisition.planeWaveAnglesDeg = settings.anglesDeg;
+        next.acquisition.samplesPerChannel = settings.samplesPerChannel;
+        next.acquisition.frameRateHz = settings.frameRateHz;
+        next.probe.elementCount = settings.elementCount;
+        next.probe.pitchM = settings.pitchMm * 1e-3;
+        next.probe.centerFrequencyHz = settings.centerFrequencyMHz * 1e6;
+        auto configure = configureFrom(next);
+        return engine::AcquisitionPlan{configure, geometryOf(configure)};
+    };
+}
+
 engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& config) {
     engine::AcquisitionSettings s;
     s.anglesDeg = config.acquisition.planeWaveAnglesDeg;
@@ -121,17 +135,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.dicom.equipment = equipmentFrom(config.dicom);
     engine::Backends backends;
     if (choice.display) backends.makeImager = displayImagers(config);
-    backends.planAcquisition = [config](const engine::AcquisitionSettings& settings) -> Result<engine::AcquisitionPlan> {
-        auto next = config;
-        next.acquisition.planeWaveAnglesDeg = settings.anglesDeg;
-        next.acquisition.samplesPerChannel = settings.samplesPerChannel;
-        next.acquisition.frameRateHz = settings.frameRateHz;
-        next.probe.elementCount = settings.elementCount;
-        next.probe.pitchM = settings.pitchMm * 1e-3;
-        next.probe.centerFrequencyHz = settings.centerFrequencyMHz * 1e6;
-        auto configure = configureFrom(next);
-        return engine::AcquisitionPlan{configure, geometryOf(configure)};
-    };
+    backends.planAcquisition = acquisitionPlanner(config);
     backends.makeLink = [link = choice.link]() -> Result<engine::LinkHandle> {
         auto parts = makeLink(link);
         if (!parts) return fail(std::move(parts.error()));

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -87,7 +88,6 @@ void DisplayPipeline::setRfChannels(std::vector<int> channels) {
 }
 
 void DisplayPipeline::reconfigure(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::unique_ptr<FrameImager> imager) {
-    if (!imager) imager = std::make_unique<CpuImager>(geometry, imaging);
     Reconfiguration next{geometry, std::move(imaging), std::move(imager)};
     std::optional<Reconfiguration> replaced;  // an older one never applied goes outside the lock
     std::lock_guard lock(mutex_);
@@ -101,8 +101,8 @@ std::string DisplayPipeline::imagerName() const {
 }
 
 void DisplayPipeline::apply(Reconfiguration next) {
-    auto old = std::move(imager_);  // destroyed on this thread, the one that used it
-    imager_ = std::move(next.imager);
+    std::unique_ptr<FrameImager> old;  // destroyed on this thread, the one that used it
+    if (next.imager) old = std::exchange(imager_, std::move(next.imager));
     imaging_ = std::move(next.imaging);
     nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
     std::lock_guard lock(mutex_);

@@ -44,7 +44,8 @@ public:
     // Frames from now on belong to a new link session (whose frame ids start again).
     void newSession(std::uint64_t session);
     void setRfChannels(std::vector<int> channels);
-    // From the next frame on: this geometry, imaging and imager (null: the CPU reference).
+    // From the next frame on: this geometry and imaging, and this imager (null: the one in use,
+    // as for a change of gain or dynamic range only).
     void reconfigure(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::unique_ptr<FrameImager> imager);
     [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const { return latestRf_.load(); }
 

@@ -102,8 +102,7 @@ void Engine::Impl::openSession() {
                 impl->lastFrontEndError = r.text;
             }
             const auto code = r.code <= static_cast<std::uint16_t>(ErrorCode::Internal) ? static_cast<ErrorCode>(r.code) : ErrorCode::Internal;
-            impl->ctl->post([impl, code, text = r.text] {
-                impl->emit(FrontEndReport{code, text});
+            impl->ctl->post([impl, code, text = r.text] {  // one event: an error whose origin is the front end
                 impl->report(ErrorOrigin::FrontEnd, Severity::Warning, Error(code, "the front end reports: " + text), "front end");
             });
         }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cpu_imager.h"
 #include "engine_impl.h"
 
 namespace sonolink::engine {
@@ -45,7 +46,9 @@ ImagingSetup imagingSetupFor(const ImagingSettings& s, const beamform::Acquisiti
 }
 
 std::unique_ptr<FrameImager> Engine::Impl::imagerFor(const ImagingSetup& setup) {
-    return backends.makeImager ? backends.makeImager(config.geometry, setup) : nullptr;  // null: the CPU reference
+    auto imager = backends.makeImager ? backends.makeImager(config.geometry, setup) : nullptr;
+    if (!imager) imager = std::make_unique<CpuImager>(config.geometry, setup);  // the CPU reference
+    return imager;
 }
 
 void Engine::Impl::applyImaging(const ImagingSettings& settings) {

@@ -400,6 +400,24 @@ Status writeReserve(const std::string& path) {
 
 }  // namespace
 
+// The reserve, the group, its metadata and the extendible data set of a new recording.
+Status UffStreamWriter::prepare(State& s, const UffChannelData& metadata, const std::string& group) {
+    const auto& path = s.path;
+    if (auto ok = writeReserve(s.reservePath); !ok) return ok;
+    s.group = Handle(H5Gcreate2(s.file.get(), group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (!s.group.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
+    if (auto ok = writeUffMetadata(s.group.get(), metadata, path + group); !ok) return ok;
+    const hsize_t dims[4] = {0, static_cast<hsize_t>(metadata.geometry.waves), static_cast<hsize_t>(metadata.geometry.channels), static_cast<hsize_t>(metadata.geometry.samples)};
+    const hsize_t maxDims[4] = {H5S_UNLIMITED, dims[1], dims[2], dims[3]};
+    const hsize_t chunk[4] = {1, 1, std::min<hsize_t>(dims[2], 16), dims[3]};
+    Handle space(H5Screate_simple(4, dims, maxDims), H5Sclose);
+    Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    H5Pset_chunk(properties.get(), 4, chunk);
+    s.data = Handle(H5Dcreate2(s.group.get(), "data", H5T_STD_I16LE, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT), H5Dclose);
+    if (!s.data.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create the data set", path));
+    return writeIntAttribute(s.data.get(), "complex", {0});
+}
+
 Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const beamform::AcquisitionGeometry& geometry, const std::string& group) {
     UffChannelData metadata;
     metadata.geometry = geometry;
@@ -408,22 +426,23 @@ Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::stri
     auto state = std::make_unique<State>();
     state->path = path;
     state->metadata = metadata;
-    state->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-    if (!state->file.ok()) return fail(ErrorCode::Unavailable, fmt::format("cannot create recording {} (directory missing, no permission?)", path));
+    // Never over an existing file: a recording already there is somebody's data.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+        return fail(ErrorCode::FailedPrecondition, fmt::format("{} exists already: record to a new file (nothing was overwritten)", path));
+    }
+    state->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    if (!state->file.ok()) return fail(ErrorCode::Unavailable, fmt::format("cannot create recording {} (directory missing, no permission, or it exists?)", path));
     state->reservePath = path + ".reserve";
-    if (auto ok = writeReserve(state->reservePath); !ok) return fail(std::move(ok.error()));
-    state->group = Handle(H5Gcreate2(state->file.get(), group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    if (!state->group.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
-    if (auto ok = writeUffMetadata(state->group.get(), metadata, path + group); !ok) return fail(std::move(ok.error()));
-    const hsize_t dims[4] = {0, static_cast<hsize_t>(metadata.geometry.waves), static_cast<hsize_t>(metadata.geometry.channels), static_cast<hsize_t>(metadata.geometry.samples)};
-    const hsize_t maxDims[4] = {H5S_UNLIMITED, dims[1], dims[2], dims[3]};
-    const hsize_t chunk[4] = {1, 1, std::min<hsize_t>(dims[2], 16), dims[3]};
-    Handle space(H5Screate_simple(4, dims, maxDims), H5Sclose);
-    Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-    H5Pset_chunk(properties.get(), 4, chunk);
-    state->data = Handle(H5Dcreate2(state->group.get(), "data", H5T_STD_I16LE, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT), H5Dclose);
-    if (!state->data.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create the data set", path));
-    if (auto ok = writeIntAttribute(state->data.get(), "complex", {0}); !ok) return fail(std::move(ok.error()));
+    auto made = prepare(*state, metadata, group);
+    if (!made) {  // what this call created goes again; nothing else is touched
+        state->data = Handle(-1, H5Dclose);
+        state->group = Handle(-1, H5Gclose);
+        state->file = Handle(-1, H5Fclose);
+        std::filesystem::remove(state->reservePath, ec);
+        std::filesystem::remove(path, ec);
+        return fail(std::move(made.error()));
+    }
     return std::unique_ptr<UffStreamWriter>(new UffStreamWriter(std::move(state)));
 }
 

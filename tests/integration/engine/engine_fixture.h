@@ -77,14 +77,7 @@ protected:
             if (!parts) return fail(std::move(parts.error()));
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
         };
-        backends.planAcquisition = [config](const AcquisitionSettings& settings) -> Result<AcquisitionPlan> {
-            auto next = config;
-            next.acquisition.planeWaveAnglesDeg = settings.anglesDeg;
-            next.acquisition.samplesPerChannel = settings.samplesPerChannel;
-            next.probe.elementCount = settings.elementCount;
-            auto configure = app::configureFrom(next);
-            return AcquisitionPlan{configure, app::geometryOf(configure)};
-        };
+        backends.planAcquisition = app::acquisitionPlanner(config);
         auto engine = createEngine(std::move(e), std::move(backends));
         EXPECT_TRUE(engine) << engine.error().message();
         return engine ? std::move(*engine) : nullptr;

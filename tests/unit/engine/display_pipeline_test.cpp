@@ -206,6 +206,19 @@ TEST_F(DisplayPipelineTest, AReconfigurationTakesEffectFromTheNextFrame) {
     EXPECT_EQ(nextImager->loaded(), (std::vector<std::uint32_t>{2})) << "the new imager took the next frame";
 }
 
+TEST_F(DisplayPipelineTest, AChangeOfGainOnlyKeepsTheImagerInUse) {
+    deliver(1);
+    ASSERT_TRUE(waitDisplayed(1));
+    ImagingSetup brighter;
+    brighter.grid = beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 10e-3, 8);
+    brighter.gainDb = 20;
+    display->reconfigure(geometry(), brighter, nullptr);  // no new imager: the one in use stays
+    deliver(2);
+    ASSERT_TRUE(waitDisplayed(2));
+    EXPECT_EQ(imager->loaded(), (std::vector<std::uint32_t>{1, 2})) << "the same imager took the next frame";
+    EXPECT_EQ(display->imagerName(), "CPU");
+}
+
 TEST_F(DisplayPipelineTest, ImagingFailuresAreCountedAndReportedOnce) {
     auto broken = std::make_unique<GatedImager>("CPU", /*fails=*/true);
     auto* brokenImager = broken.get();

@@ -1,4 +1,5 @@
 #include "sonolink/record/uff_channel_data.h"
+#include "sonolink/record/uff_stream_writer.h"
 
 #include <cmath>
 #include <filesystem>
@@ -61,6 +62,24 @@ TEST_F(UffChannelDataTest, RoundTripKeepsEverySampleAndBeamformsTheSame) {
     // Writing again replaces the group, it does not fail or append.
     ASSERT_TRUE(writeUffChannelData(path.string(), original));
     EXPECT_TRUE(readUffChannelData(path.string()));
+}
+
+TEST_F(UffChannelDataTest, ARecordingNeverOverwritesAFileAndLeavesNothingBehindWhenRefused) {
+    const auto original = pointTarget();
+    ASSERT_TRUE(writeUffChannelData(path.string(), original));
+    const auto size = std::filesystem::file_size(path);
+    auto writer = UffStreamWriter::create(path.string(), original.geometry);
+    ASSERT_FALSE(writer);
+    EXPECT_EQ(writer.error().code(), ErrorCode::FailedPrecondition);
+    EXPECT_NE(writer.error().message().find("exists already"), std::string::npos) << writer.error().message();
+    EXPECT_EQ(std::filesystem::file_size(path), size) << "the file there is untouched";
+    ASSERT_TRUE(readUffChannelData(path.string()));
+    auto bad = original.geometry;
+    bad.angleRad.pop_back();  // inconsistent: refused before anything is created
+    const auto fresh = path.string() + ".new.uff";
+    EXPECT_FALSE(UffStreamWriter::create(fresh, bad));
+    EXPECT_FALSE(std::filesystem::exists(fresh));
+    EXPECT_FALSE(std::filesystem::exists(fresh + ".reserve"));
 }
 
 TEST_F(UffChannelDataTest, InconsistentDataIsNotWritten) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -29,6 +30,9 @@ struct EngineChoice {
 // The facade's run-time settings as the configuration sets them at start.
 [[nodiscard]] engine::ImagingSettings imagingSettingsFrom(const config::AppConfig& config);
 [[nodiscard]] engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& config);
+// The engine's acquisition planner: the configuration with the settings' probe and acquisition,
+// as a Configure and the geometry it stands for.
+[[nodiscard]] std::function<Result<engine::AcquisitionPlan>(const engine::AcquisitionSettings&)> acquisitionPlanner(const config::AppConfig& config);
 // The link choice the configuration asks for (in-process sim unless told otherwise).
 [[nodiscard]] LinkChoice linkChoiceFrom(const config::AppConfig& config, bool inProcess);
 

@@ -1,7 +1,7 @@
 // The engine facade's states and events: the state machine's states and changes, jobs, errors
-// (with their origin, severity, context chain and details), recording, the PACS queue, the
-// front end's own reports and run-time settings applied or refused. Plain values only, so the
-// GUI, the CLI and a later out-of-process engine can hold them.
+// (origin, severity, context chain, details; the front end's own reports are errors of origin
+// FrontEnd), recording, the PACS queue, settings applied or refused, worklist answers. Plain
+// values only, so the GUI, the CLI and a later out-of-process engine can hold them.
 // Thread contract: plain values, copy freely.
 #pragma once
 
@@ -79,12 +79,6 @@ struct QueueChanged {
     std::uint64_t version = 0;
 };
 
-// The front end reported an error of its own (its code and text, as it sent them).
-struct FrontEndReport {
-    ErrorCode code = ErrorCode::Internal;
-    std::string text;
-};
-
 // The answer of a worklist query job (its JobUpdate follows: Done, or Failed with the reason).
 struct WorklistResult {
     JobId job = 0;
@@ -98,6 +92,6 @@ struct SettingsChanged {
     std::string reason;              // refused: why; applied: when it takes effect
 };
 
-using EngineEvent = std::variant<StateChanged, JobUpdate, EngineError, RecordingChanged, QueueChanged, FrontEndReport, SettingsChanged, WorklistResult>;
+using EngineEvent = std::variant<StateChanged, JobUpdate, EngineError, RecordingChanged, QueueChanged, SettingsChanged, WorklistResult>;
 
 }  // namespace sonolink::engine
