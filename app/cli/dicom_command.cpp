@@ -1,5 +1,8 @@
-// sonolink-cli dicom echo | send: reach a PACS node from the command line (C-ECHO; C-STORE of
-// DICOM files), with --json; each failure names the node and whether a retry can help.
+// sonolink-cli dicom echo | send: reach a PACS node from the command line (C-ECHO, a
+// verification job of the engine; C-STORE of DICOM files, dicom::sendFiles), with --json; each
+// failure names the node and whether a retry can help.
+#include <chrono>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -11,9 +14,10 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "sonolink/app/dicom_setup.h"
+#include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
-#include "sonolink/dicom/audit_trail.h"
-#include "sonolink/dicom/pacs_client.h"
+#include "sonolink/dicom/file_transfer.h"
+#include "sonolink/engine/event_log.h"
 
 namespace sonolink::cli {
 namespace {
@@ -23,7 +27,6 @@ struct DicomOptions {
     dicom::AssociationSettings association;
     std::string configFile;
     std::string nodeName;
-    config::DicomSettings settings;  // from --config, else the defaults (the audit trail's file)
     std::vector<std::string> files;
     bool json = false;
 };
@@ -39,22 +42,25 @@ void addNodeOptions(CLI::App& cmd, DicomOptions& o) {
     cmd.add_flag("--json", o.json, "Print JSON");
 }
 
-// --node NAME --config F: the node, TLS identity and our AE title as configured.
-Status resolveNode(DicomOptions& o) {
+constexpr const char* kCommandLineNode = "command-line";
+
+// The configuration the command runs on: --config's, and the node to reach in it (--node), or
+// the defaults with the node given by --aet, --host and --port, and our AE title and timeout.
+Result<config::AppConfig> resolveNode(DicomOptions& o) {
+    config::AppConfig config;
     if (!o.configFile.empty()) {
         auto loaded = config::loadConfigFile(o.configFile);
         if (!loaded) return fail(std::move(loaded.error()));
-        o.settings = loaded->dicom;
+        config = std::move(*loaded);
     }
     if (o.nodeName.empty()) {
         if (o.node.aeTitle.empty()) return fail(ErrorCode::InvalidArgument, "name the PACS with --aet (and --host, --port) or --node with --config");
-        return {};
+        o.nodeName = kCommandLineNode;
+        config.dicom.nodes = {{o.nodeName, o.node.aeTitle, o.node.host, o.node.port, false, false}};
+        config.dicom.stationAeTitle = o.association.callingAeTitle;
+        config.dicom.dimseTimeoutS = o.association.dimseTimeoutS;
     }
-    auto destination = app::destinationNamed(o.settings, o.nodeName);
-    if (!destination) return fail(std::move(destination.error()));
-    o.node = destination->node;
-    o.association = app::associationFrom(o.settings);
-    return {};
+    return config;
 }
 
 int reportResolveFailure(const char* command, const DicomOptions& o, const Error& e) {
@@ -62,28 +68,42 @@ int reportResolveFailure(const char* command, const DicomOptions& o, const Error
     return o.nodeName.empty() ? kExitUsage : kExitFailed;
 }
 
+// A verification job of an engine with its PACS side only (no display, no queue), as the GUI runs it.
 int runEcho(DicomOptions& o) {
-    if (auto ok = resolveNode(o); !ok) {
-        return reportResolveFailure("echo", o, ok.error());
-    }
-    auto result = dicom::echo(o.node, o.association);
+    auto config = resolveNode(o);
+    if (!config) return reportResolveFailure("echo", o, config.error());
+    app::EngineChoice choice;
+    choice.display = false;
+    choice.dicomQueue = false;
+    auto made = app::makeEngine(*config, choice);
+    if (!made) return reportError("dicom echo", made.error());
+    engine::EventLog events;
+    auto subscription = (*made)->subscribe(std::ref(events));
+    const auto job = (*made)->verifyNode(o.nodeName);
+    const auto ended = events.waitFor<engine::JobUpdate>([job](const auto& u) { return u.id == job && u.status != engine::JobStatus::Running; },
+                                                         std::chrono::hours(1));
+    if (!ended) return reportError("dicom echo", Error(ErrorCode::DeadlineExceeded, "the verification did not end"));
+    const bool ok = ended->status == engine::JobStatus::Done;
     if (o.json) {
-        std::cout << nlohmann::json{{"ok", static_cast<bool>(result)}, {"error", result ? "" : result.error().message()}}.dump(2) << '\n';
-    } else if (result) {
-        std::cout << fmt::format("C-ECHO to {} at {}:{}{}: ok\n", o.node.aeTitle, o.node.host, o.node.port, o.node.tls ? " (TLS)" : "");
+        std::cout << nlohmann::json{{"ok", ok}, {"error", ok ? "" : ended->message}}.dump(2) << '\n';
+    } else if (ok) {
+        std::cout << ended->message << '\n';
     } else {
-        std::cerr << "sonolink-cli dicom echo: " << result.error().message() << '\n';
+        std::cerr << "sonolink-cli dicom echo: " << ended->message << '\n';
     }
-    return result ? kExitOk : exitCodeFor(result.error());
+    return ok ? kExitOk : exitCodeFor(Error(ended->code, ended->message));
 }
 
 int runSend(DicomOptions& o) {
-    if (auto ok = resolveNode(o); !ok) {
-        return reportResolveFailure("send", o, ok.error());
-    }
+    auto config = resolveNode(o);
+    if (!config) return reportResolveFailure("send", o, config.error());
+    auto destination = app::destinationNamed(config->dicom, o.nodeName);
+    if (!destination) return reportError("dicom send", destination.error());
+    dicom::AuditTrail audit(app::auditFrom(config->dicom));
+    const auto sent = dicom::sendFiles(destination->node, app::associationFrom(config->dicom), o.files, audit);
     nlohmann::json report = nlohmann::json::array();
     int exitCode = kExitOk;
-    auto record = [&](const std::string& file, const Result<dicom::StoreResult>& result) {
+    for (const auto& [file, result] : sent.files) {
         report.push_back({{"file", file}, {"ok", static_cast<bool>(result)}, {"status", result ? result->status : 0},
                           {"error", result ? "" : result.error().message()}});
         if (!result) {
@@ -92,33 +112,8 @@ int runSend(DicomOptions& o) {
         } else if (!o.json) {
             std::cout << fmt::format("{}: stored (status 0x{:04X}{})\n", file, result->status, result->warning ? ", a warning" : "");
         }
-    };
-    std::vector<dicom::ObjectInfo> objects;
-    for (const auto& file : o.files) {
-        auto info = dicom::inspectObject(file);
-        if (info) objects.push_back(*info);
-        else record(file, fail(std::move(info.error())));
     }
-    // One association for them all, like storescu; what it did not reach is reported as not sent.
-    std::vector<bool> done(objects.size(), false);
-    std::vector<dicom::TransferAttempt> attempts;
-    const auto sent = dicom::storeAll(o.node, objects, o.association, [&](std::size_t i, const Result<dicom::StoreResult>& r) {
-        done[i] = true;
-        record(objects[i].file, r);
-        attempts.push_back({objects[i], r ? std::nullopt : std::optional(r.error()), !r || r.error().code() != ErrorCode::InvalidArgument});
-    });
-    if (!sent) {
-        for (const auto& object : objects) attempts.push_back({object, sent.error(), true});
-    }
-    dicom::AuditTrail audit(app::auditFrom(o.settings));
-    if (auto ok = audit.record(dicom::transferEvents(o.association.callingAeTitle, o.node, attempts)); !ok) {
-        std::cerr << "sonolink-cli dicom send: " << ok.error().message() << '\n';
-    }
-    for (std::size_t i = 0; i < objects.size(); ++i) {
-        if (done[i]) continue;
-        record(objects[i].file, sent ? Result<dicom::StoreResult>(fail(ErrorCode::Unavailable, "not sent: the association ended before its turn"))
-                                     : Result<dicom::StoreResult>(fail(sent.error())));
-    }
+    if (sent.auditFailure) std::cerr << "sonolink-cli dicom send: " << sent.auditFailure->message() << '\n';
     if (o.json) std::cout << report.dump(2) << '\n';
     return exitCode;
 }

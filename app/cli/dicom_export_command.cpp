@@ -1,8 +1,7 @@
-// sonolink-cli dicom export: DICOM objects made ready to leave the station, written to a
-// directory (media, a share) and optionally queued for a PACS node: copies of existing objects,
-// optionally de-identified (PS3.15 Basic profile) and losslessly compressed; the self-test QA
-// report (a PDF) as Encapsulated PDF; an RF snippet of a recording as Raw Data. Every export is
-// audited (110106) per patient and study.
+// sonolink-cli dicom export: DICOM objects made ready to leave the station (dicom::exportObjects:
+// a directory, optionally de-identified and losslessly compressed, audited 110106) and
+// optionally queued for a PACS node; besides existing objects, the self-test QA report (a PDF)
+// as Encapsulated PDF and an RF snippet of a recording as Raw Data, made first.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -20,11 +19,9 @@
 #include "exit_codes.h"
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/config/config_loader.h"
-#include "sonolink/dicom/audit_trail.h"
-#include "sonolink/dicom/deidentify.h"
 #include "sonolink/dicom/document_writers.h"
+#include "sonolink/dicom/media_export.h"
 #include "sonolink/dicom/store_queue.h"
-#include "sonolink/dicom/transcode.h"
 #include "sonolink/record/uff_channel_data.h"
 
 namespace sonolink::cli {
@@ -51,29 +48,6 @@ struct ExportOptions {
     std::string queueTo;
     bool json = false;
 };
-
-// Copies input into the directory as <SOP Instance UID>.dcm, de-identified and re-encoded as asked.
-Result<std::string> exportObject(const ExportOptions& o, const std::string& input) {
-    std::string current = input;
-    const auto staging = (fs::path(o.outputDir) / ".staging.dcm").string();
-    if (o.deidentify) {
-        if (auto ok = dicom::deidentifyFile(current, staging, o.deid); !ok) return fail(std::move(ok.error()));
-        current = staging;
-    }
-    auto info = dicom::inspectObject(current);
-    if (!info) return fail(std::move(info.error()));
-    const auto output = (fs::path(o.outputDir) / (info->sopInstanceUid + ".dcm")).string();
-    if (o.recompress) {
-        if (auto ok = dicom::transcodeFile(current, output, o.compression); !ok) return fail(std::move(ok.error()));
-    } else {
-        std::error_code ec;
-        fs::copy_file(current, output, fs::copy_options::overwrite_existing, ec);
-        if (ec) return fail(ErrorCode::DataLoss, fmt::format("cannot write {}: {}", output, ec.message()));
-    }
-    std::error_code ignored;
-    fs::remove(staging, ignored);
-    return output;
-}
 
 Result<std::vector<std::uint8_t>> readBytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -114,12 +88,12 @@ int runExport(ExportOptions& o) {
     }
     if (o.files.empty() && o.pdf.empty() && o.raw.empty()) return failWith(Error(ErrorCode::InvalidArgument, "nothing to export: name files, --pdf or --raw"));
     std::error_code ec;
-    fs::create_directories(o.outputDir, ec);
-    if (ec) return failWith(Error(ErrorCode::FailedPrecondition, fmt::format("cannot create {}: {}", o.outputDir, ec.message())));
-
     std::vector<std::string> made;  // new objects, written before the export
     const auto makeDir = fs::path(o.outputDir) / ".made";
-    if (!o.pdf.empty() || !o.raw.empty()) fs::create_directories(makeDir, ec);
+    if (!o.pdf.empty() || !o.raw.empty()) {
+        fs::create_directories(makeDir, ec);
+        if (ec) return failWith(Error(ErrorCode::FailedPrecondition, fmt::format("cannot create {}: {}", makeDir.string(), ec.message())));
+    }
     if (!o.pdf.empty()) {
         auto bytes = readBytes(o.pdf);
         auto context = makeInstanceContext(o.exam);
@@ -142,15 +116,17 @@ int runExport(ExportOptions& o) {
     }
 
     dicom::AuditTrail audit(app::auditFrom(settings));
+    std::vector<std::string> inputs = o.files;
+    inputs.insert(inputs.end(), made.begin(), made.end());
+    const dicom::MediaExport request{o.outputDir, o.deidentify ? std::optional(o.deid) : std::nullopt,
+                                     o.recompress ? std::optional(o.compression) : std::nullopt, settings.stationAeTitle};
+    auto done = dicom::exportObjects(request, inputs, audit);
+    fs::remove_all(makeDir, ec);
+    if (!done) return failWith(done.error());
     nlohmann::json report = nlohmann::json::array();
     std::vector<std::string> exported;
     int exitCode = kExitOk;
-    std::vector<std::string> inputs = o.files;
-    inputs.insert(inputs.end(), made.begin(), made.end());
-    std::vector<dicom::ExportAttempt> attempts;
-    for (const auto& input : inputs) {
-        auto before = dicom::inspectObject(input);
-        auto output = exportObject(o, input);
+    for (const auto& [input, output] : done->objects) {
         report.push_back({{"input", input}, {"ok", static_cast<bool>(output)}, {"output", output ? *output : ""},
                           {"error", output ? "" : output.error().message()}});
         if (!output) {
@@ -160,12 +136,8 @@ int runExport(ExportOptions& o) {
             exported.push_back(*output);
             if (!o.json) std::cout << fmt::format("{} -> {}\n", input, *output);
         }
-        if (!before) continue;  // the patient whose data it was
-        attempts.push_back({*before, output ? std::nullopt : std::optional<Error>(output.error()), o.deidentify});
     }
-    const auto messages = dicom::exportEvents(settings.stationAeTitle, fs::absolute(o.outputDir).string(), attempts);
-    if (auto ok = audit.record(messages); !ok) std::cerr << "sonolink-cli dicom export: " << ok.error().message() << '\n';
-    fs::remove_all(makeDir, ec);
+    if (done->auditFailure) std::cerr << "sonolink-cli dicom export: " << done->auditFailure->message() << '\n';
 
     if (!o.queueTo.empty() && !exported.empty()) {
         auto destination = app::destinationNamed(settings, o.queueTo);

@@ -17,8 +17,8 @@
 #include "exit_codes.h"
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/dicom/file_transfer.h"
 #include "sonolink/dicom/pacs_station.h"
-#include "sonolink/dicom/storage_commitment.h"
 #include "sonolink/dicom/store_forwarder.h"
 #include "sonolink/util/log.h"
 
@@ -176,36 +176,10 @@ int runCommit(const QueueOptions& o) {
     if (!destination) return failWith("commit", destination.error());
     auto uids = dicom::UidGenerator::create(settings->uidRoot.empty() ? std::nullopt : std::optional(settings->uidRoot));
     if (!uids) return failWith("commit", uids.error());
-    std::vector<dicom::ObjectReference> objects;
-    for (const auto& file : o.files) {
-        auto info = dicom::inspectObject(file);
-        if (!info) return failWith("commit", info.error());
-        objects.push_back({info->sopClassUid, info->sopInstanceUid});
-    }
-    std::mutex mutex;
-    std::optional<dicom::CommitmentReport> report;
-    const std::string transactionUid = uids->next();
-    auto listener = dicom::CommitmentListener::start(settings->listenPort, settings->stationAeTitle, [&](const dicom::CommitmentReport& r) {
-        std::lock_guard lock(mutex);
-        if (r.transactionUid == transactionUid) report = r;
-    });
-    if (!listener) return failWith("commit", listener.error());
-    if (auto ok = dicom::requestStorageCommitment(destination->node, app::associationFrom(*settings), transactionUid, objects); !ok) {
-        return failWith("commit", ok.error());
-    }
-    const auto deadline = dicom::nowMs() + static_cast<std::int64_t>(o.waitS * 1000);
-    for (;;) {
-        {
-            std::lock_guard lock(mutex);
-            if (report) break;
-        }
-        if (dicom::nowMs() >= deadline) {
-            return failWith("commit", Error(ErrorCode::Unavailable, fmt::format("no storage commitment report from {} within {:g} s "
-                                                                               "(is this station's AE title, host and port {} known to it?)",
-                                                                               o.node, o.waitS, settings->listenPort)));
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    const dicom::CommitRequest request{destination->node, app::associationFrom(*settings), settings->stationAeTitle, settings->listenPort,
+                                       uids->next(), std::chrono::milliseconds(static_cast<std::int64_t>(o.waitS * 1000))};
+    auto report = dicom::commitFiles(request, o.files);
+    if (!report) return failWith("commit", report.error());
     json out{{"transaction_uid", report->transactionUid}, {"committed", report->committed}, {"failed", json::array()}};
     for (const auto& [uid, reason] : report->failed) out["failed"].push_back({{"sop_instance_uid", uid}, {"reason", reason}});
     if (o.json) {

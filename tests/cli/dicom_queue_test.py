@@ -55,6 +55,16 @@ class QueueTest(unittest.TestCase):
         with open(os.path.join(self.work, name)) as f:
             return f.read()
 
+    def wait_for_log(self, name, text, timeout=60):
+        """Until the runner's log names text (a fault seen, an attempt made): a wait on what
+        happened, not on time."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.read(name):
+                return
+            time.sleep(0.02)
+        self.fail(f"{name} never said {text!r}:\n{self.read(name)}")
+
     def start_runner(self, config, log_name):
         log = open(os.path.join(self.work, log_name), "w")
         return subprocess.Popen([CLI, "dicom", "queue", "run", "--config", config, "--until-settled", "--timeout", "120"],
@@ -72,25 +82,24 @@ class QueueTest(unittest.TestCase):
         self.assertEqual([i["sop_instance_uid"] for i in json.loads(proc.stdout)], uids)
 
         runner, log = self.start_runner(config, "runner1.log")
-        time.sleep(1.5)                                     # down: nothing listens
-        for fault in (["--refuse"], ["--abort-during"], ["--sleep-during", "3"]):
+        self.wait_for_log("runner1.log", "Connection refused")  # down: nothing listens
+        faults = ((["--refuse"], "Association Rejected"), (["--abort-during"], "Peer aborted Association"),
+                  (["--sleep-during", "3"], "DIMSE No data available"))
+        for fault, symptom in faults:
             peer = Storescp(self.work, port, *fault)
-            time.sleep(2.5)
+            self.wait_for_log("runner1.log", symptom)       # the runner met this fault
             peer.stop()
         runner.send_signal(signal.SIGKILL)                  # the workstation dies mid-queue
         runner.wait(timeout=10)
         log.close()
-        text = self.read("runner1.log")
-        for symptom in ("Connection refused", "Association Rejected", "Peer aborted Association", "DIMSE No data available"):
-            self.assertIn(symptom, text, "each fault is seen and named")
-        self.assertIn("PACS STORESCP at 127.0.0.1:" + str(port), text)
+        self.assertIn("PACS STORESCP at 127.0.0.1:" + str(port), self.read("runner1.log"), "each fault names the node")
         items = self.queue_list(config)
         self.assertTrue(all(i["state"] in ("queued", "sending") for i in items), items)
         self.assertTrue(all(i["attempts"] >= 1 for i in items))
 
         # A second runner while the first holds the queue is refused, so nothing is sent twice.
         runner2, log2 = self.start_runner(config, "runner2.log")
-        time.sleep(0.5)
+        self.wait_for_log("runner2.log", "Connection refused")  # it holds the queue and tries
         busy = self.cli("queue", "run", "--config", config, "--until-settled", "--timeout", "5")
         self.assertNotEqual(busy.returncode, 0)
         self.assertIn("in use by another process", busy.stderr)

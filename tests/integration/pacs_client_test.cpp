@@ -2,11 +2,14 @@
 // its PID: an echo and a store succeed and the object arrives; nothing listening, a refusing
 // PACS, one that aborts during the transfer and one that stalls each fail with the node named
 // and the right kind (retry or not), and a stall ends at the DIMSE timeout. The forwarder sends
-// what is queued and forgets it, with its copy, once the retention has passed.
+// what is queued and forgets it, with its copy, once the retention has passed. The file-level use
+// cases (sendFiles, exportObjects) report each file in order and audit what they did.
 #include "sonolink/dicom/pacs_client.h"
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include <fmt/format.h>
@@ -17,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sonolink/dicom/file_transfer.h"
+#include "sonolink/dicom/media_export.h"
 #include "sonolink/dicom/store_forwarder.h"
 #include "sonolink/dicom/uid_generator.h"
 #include "sonolink/dicom/us_image_writer.h"
@@ -155,6 +160,72 @@ TEST_F(PacsClientTest, AbortAndStallFailWithinTheTimeouts) {
     EXPECT_EQ(result.error().code(), ErrorCode::Unavailable) << result.error().message();
     // The PACS sleeps 30 s: a DIMSE timeout that did not fire would wait for it.
     EXPECT_LT(waited, std::chrono::seconds(15)) << result.error().message();
+}
+
+// `dicom send`'s use case: every file's outcome in the order given (one that is not DICOM among
+// them, named), one association for the rest, the transfer audited (110104) for the patient.
+TEST_F(PacsClientTest, SendFilesReportsEachFileInOrderAndAuditsTheTransfer) {
+    StoreScp pacs(dir / "inbox", {});
+    ASSERT_TRUE(pacs.waitUntilListening());
+    const auto notDicom = (dir / "notes.txt").string();
+    { std::ofstream(notDicom) << "not a DICOM file"; }
+    AuditTrail audit(AuditSettings{(dir / "audit.log").string(), "", 514, "SONOLINK"});
+    const auto report = sendFiles(pacs.node(), {}, {notDicom, file}, audit);
+    ASSERT_EQ(report.files.size(), 2u);
+    EXPECT_EQ(report.files[0].file, notDicom);
+    ASSERT_FALSE(report.files[0].result);
+    EXPECT_NE(report.files[0].result.error().message().find("notes.txt"), std::string::npos) << report.files[0].result.error().message();
+    ASSERT_TRUE(report.files[1].result) << report.files[1].result.error().describe();
+    EXPECT_EQ(report.files[1].result->status, 0x0000);
+    EXPECT_TRUE(std::filesystem::exists(dir / "inbox" / ("US." + sopInstanceUid)));
+    EXPECT_FALSE(report.auditFailure);
+    std::ifstream in(dir / "audit.log");
+    const std::string audited((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(audited.find("csd-code=\"110104\""), std::string::npos) << audited;
+    EXPECT_NE(audited.find("SL-1"), std::string::npos) << "the patient whose data left";
+}
+
+// A node that cannot be reached: each file "not sent" with the reason, none lost from the list.
+TEST_F(PacsClientTest, SendFilesToANodeThatIsDownReportsEveryFileRetryable) {
+    const PacsNode nobody{"NOBODY", "127.0.0.1", freeLoopbackPort()};
+    AuditTrail audit(AuditSettings{(dir / "audit.log").string(), "", 514, "SONOLINK"});
+    const auto report = sendFiles(nobody, {}, {file, file}, audit);
+    ASSERT_EQ(report.files.size(), 2u);
+    for (const auto& [name, result] : report.files) {
+        ASSERT_FALSE(result);
+        EXPECT_EQ(result.error().code(), ErrorCode::Unavailable) << result.error().message();
+    }
+}
+
+// `dicom export`'s use case: the object copied as <SOP Instance UID>.dcm, re-encoded on request,
+// audited (110106); a file that is not DICOM fails alone, named.
+TEST_F(PacsClientTest, ExportObjectsWritesEachObjectByItsUidAndAuditsTheExport) {
+    const auto notDicom = (dir / "notes.txt").string();
+    { std::ofstream(notDicom) << "not a DICOM file"; }
+    AuditTrail audit(AuditSettings{(dir / "audit.log").string(), "", 514, "SONOLINK"});
+    const MediaExport request{(dir / "media").string(), std::nullopt, Compression::Rle, "SONOLINK_T"};
+    auto report = exportObjects(request, {file, notDicom}, audit);
+    ASSERT_TRUE(report) << report.error().message();
+    ASSERT_EQ(report->objects.size(), 2u);
+    ASSERT_TRUE(report->objects[0].output) << report->objects[0].output.error().message();
+    EXPECT_EQ(*report->objects[0].output, (dir / "media" / (sopInstanceUid + ".dcm")).string());
+    auto info = inspectObject(*report->objects[0].output);
+    ASSERT_TRUE(info) << info.error().message();
+    EXPECT_EQ(info->transferSyntaxUid, transferSyntaxUid(Compression::Rle));
+    EXPECT_FALSE(report->objects[1].output);
+    std::ifstream in(dir / "audit.log");
+    const std::string audited((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_NE(audited.find("csd-code=\"110106\""), std::string::npos) << audited;
+    EXPECT_NE(audited.find("SONOLINK_T"), std::string::npos);
+}
+
+// A directory that cannot be made (a file is in its place): refused at once, nothing written.
+TEST_F(PacsClientTest, ExportObjectsIntoAFileIsRefusedWithTheReason) {
+    AuditTrail audit(AuditSettings{(dir / "audit.log").string(), "", 514, "SONOLINK"});
+    auto report = exportObjects({file + "/media", std::nullopt, std::nullopt, "SONOLINK_T"}, {file}, audit);
+    ASSERT_FALSE(report);
+    EXPECT_EQ(report.error().code(), ErrorCode::FailedPrecondition);
+    EXPECT_NE(report.error().message().find("cannot create"), std::string::npos) << report.error().message();
 }
 
 TEST_F(PacsClientTest, TheForwarderSendsWhatIsQueuedAndForgetsItAfterTheRetention) {

@@ -1,10 +1,12 @@
 // Engine::Impl: what the facade's methods share: the state machine and the acquisition's life
 // (ctl thread), the display pipeline, the recording, the PACS side, export jobs, and the
 // statistics. Split over engine.cpp (commands, states, sessions), recording_control.cpp,
-// export_job.cpp and engine_stats.cpp. Thread contract: members say which thread or lock.
+// export_job.cpp, node_jobs.cpp, settings_control.cpp and engine_stats.cpp.
+// Thread contract: members say which thread or lock.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -78,7 +80,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     JobId nextJob = 1;
 
     // Declared last: destroyed first, so no work runs on the members above once they go.
-    std::unique_ptr<WorkQueue> queries;  // network queries (worklist): a slow server holds up no export
+    std::unique_ptr<WorkQueue> queries;  // questions to PACS nodes (worklist, verification): a slow server holds up no export
     std::unique_ptr<WorkQueue> jobs;
     std::unique_ptr<WorkQueue> ctl;
 
@@ -116,12 +118,17 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
                    std::shared_ptr<std::atomic<bool>> cancelled);
     void followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled);
     void auditExport(const std::string& file, const std::optional<Error>& failure);
-    void runWorklistQuery(JobId id, const WorklistQuery& query);  // worklist_job.cpp, on `queries`
-    void jobUpdate(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport) {
-        emit(JobUpdate{id, kind, status, progress, std::move(message)});
+    // Jobs that ask a configured PACS node something (node_jobs.cpp, on `queries`).
+    JobId postQuery(std::function<void(JobId)> job);
+    void runWorklistQuery(JobId id, const WorklistQuery& query);
+    void runNodeVerification(JobId id, const std::string& node);
+    void jobUpdate(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport,
+                   ErrorCode code = ErrorCode::Ok) {
+        emit(JobUpdate{id, kind, status, progress, std::move(message), code});
     }
-    void jobFinish(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport) {
-        jobUpdate(id, status, progress, std::move(message), kind);
+    void jobFinish(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport,
+                   ErrorCode code = ErrorCode::Ok) {
+        jobUpdate(id, status, progress, std::move(message), kind, code);
         std::lock_guard lock(jobsMutex);
         cancels.erase(id);
     }

@@ -25,6 +25,7 @@ std::string_view toString(JobKind kind) {
     switch (kind) {
         case JobKind::DicomExport: return "dicom-export";
         case JobKind::WorklistQuery: return "worklist-query";
+        case JobKind::NodeVerification: return "node-verification";
     }
     return "?";
 }

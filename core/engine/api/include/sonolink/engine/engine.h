@@ -81,6 +81,9 @@ public:
     // A worklist query job on its own thread (a slow server holds up no export): a
     // WorklistResult event with the scheduled exams, then its JobUpdate; audited (110112).
     [[nodiscard]] JobId queryWorklist(WorklistQuery query);
+    // A verification job (C-ECHO) on the same thread: can this station reach the configured node
+    // (address, TLS, AE titles)? Its JobUpdate says so, or what failed and why (code).
+    [[nodiscard]] JobId verifyNode(std::string node);
     // A user's decisions on PACS queue items: send a failed one again; take a queued one out.
     // Refusals come back as EngineError events (origin Command).
     void retryQueueItem(std::string id);

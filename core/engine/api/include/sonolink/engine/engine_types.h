@@ -28,7 +28,7 @@ struct StateChanged {
 };
 
 using JobId = std::uint64_t;
-enum class JobKind { DicomExport, WorklistQuery };
+enum class JobKind { DicomExport, WorklistQuery, NodeVerification };
 std::string_view toString(JobKind kind);
 enum class JobStatus { Running, Done, Failed, Cancelled };
 std::string_view toString(JobStatus status);
@@ -39,6 +39,7 @@ struct JobUpdate {
     JobStatus status = JobStatus::Running;
     double progress = 0;         // 0..1
     std::string message;         // the result (files written) or what failed
+    ErrorCode code = ErrorCode::Ok;  // Failed: why (Unavailable: the node could not be reached; a retry may help)
 };
 
 // Where an error came from: a command the user gave (a modal dialog is fit only for these), the

@@ -1,10 +1,12 @@
-// Worklist query jobs (the `queries` thread): the configured node asked for the scheduled exams
-// (Modality Worklist C-FIND), the query audited (110112), the exams handed back as facade values.
+// Jobs that ask a configured PACS node something, on the `queries` thread (a slow node holds up
+// no export): the scheduled exams (Modality Worklist C-FIND, audited 110112, handed back as
+// facade values) and verification (C-ECHO: can we reach it at all).
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "engine_impl.h"
+#include "sonolink/dicom/pacs_client.h"
 #include "sonolink/dicom/worklist.h"
 
 namespace sonolink::engine {
@@ -34,27 +36,53 @@ std::string describe(const dicom::WorklistQuery& q) {
                        q.stationAeTitle.empty() ? "any" : q.stationAeTitle);
 }
 
+// The configured node called name, or why there is none (the configured names listed).
+Result<const dicom::Destination*> nodeNamed(const std::vector<dicom::Destination>& destinations, const std::string& name) {
+    const auto node = std::find_if(destinations.begin(), destinations.end(), [&](const auto& d) { return d.name == name; });
+    if (node != destinations.end()) return &*node;
+    std::string names;
+    for (const auto& d : destinations) names += (names.empty() ? "" : ", ") + d.name;
+    return fail(ErrorCode::NotFound, fmt::format("no node '{}' is configured (dicom.nodes: {})", name, names.empty() ? "none" : names));
+}
+
 }  // namespace
 
-JobId Engine::queryWorklist(WorklistQuery query) {
+JobId Engine::Impl::postQuery(std::function<void(JobId)> job) {
     JobId id = 0;
     {
-        std::lock_guard lock(impl_->jobsMutex);
-        id = impl_->nextJob++;
+        std::lock_guard lock(jobsMutex);
+        id = nextJob++;
     }
-    impl_->queries->post([impl = impl_.get(), id, query = std::move(query)] { impl->runWorklistQuery(id, query); });
+    queries->post([id, job = std::move(job)] { job(id); });
     return id;
+}
+
+JobId Engine::queryWorklist(WorklistQuery query) {
+    return impl_->postQuery([impl = impl_.get(), query = std::move(query)](JobId id) { impl->runWorklistQuery(id, query); });
+}
+
+JobId Engine::verifyNode(std::string node) {
+    return impl_->postQuery([impl = impl_.get(), node = std::move(node)](JobId id) { impl->runNodeVerification(id, node); });
+}
+
+void Engine::Impl::runNodeVerification(JobId id, const std::string& name) {
+    constexpr auto kind = JobKind::NodeVerification;
+    auto node = nodeNamed(config.dicom.forwarder.destinations, name);
+    if (!node) return jobFinish(id, JobStatus::Failed, 0, node.error().message(), kind, node.error().code());
+    const auto& n = (*node)->node;
+    const auto where = fmt::format("{} at {}:{}{}", n.aeTitle, n.host, n.port, n.tls ? " (TLS)" : "");
+    jobUpdate(id, JobStatus::Running, 0.1, "C-ECHO to " + where, kind);
+    if (auto ok = dicom::echo(n, config.dicom.forwarder.association); !ok) {
+        return jobFinish(id, JobStatus::Failed, 1, ok.error().message(), kind, ok.error().code());
+    }
+    jobFinish(id, JobStatus::Done, 1, "C-ECHO to " + where + ": ok", kind);
 }
 
 void Engine::Impl::runWorklistQuery(JobId id, const WorklistQuery& query) {
     constexpr auto kind = JobKind::WorklistQuery;
-    const auto& destinations = config.dicom.forwarder.destinations;
-    const auto node = std::find_if(destinations.begin(), destinations.end(), [&](const auto& d) { return d.name == query.node; });
-    if (node == destinations.end()) {
-        std::string names;
-        for (const auto& d : destinations) names += (names.empty() ? "" : ", ") + d.name;
-        return jobFinish(id, JobStatus::Failed, 0, fmt::format("no node '{}' is configured (dicom.nodes: {})", query.node, names.empty() ? "none" : names), kind);
-    }
+    auto found = nodeNamed(config.dicom.forwarder.destinations, query.node);
+    if (!found) return jobFinish(id, JobStatus::Failed, 0, found.error().message(), kind, found.error().code());
+    const auto* node = *found;
     jobUpdate(id, JobStatus::Running, 0.1, fmt::format("asking {} ({}:{})", node->node.aeTitle, node->node.host, node->node.port), kind);
     const dicom::WorklistQuery q{query.date, query.modality, query.stationAeTitle};
     auto items = dicom::queryWorklist(node->node, config.dicom.forwarder.association, q);
@@ -65,7 +93,7 @@ void Engine::Impl::runWorklistQuery(JobId id, const WorklistQuery& query) {
     }
     if (!items) {
         report(ErrorOrigin::Pacs, Severity::Warning, Error(items.error()).addContext("querying the worklist"), query.node);
-        return jobFinish(id, JobStatus::Failed, 1, items.error().message(), kind);
+        return jobFinish(id, JobStatus::Failed, 1, items.error().message(), kind, items.error().code());
     }
     WorklistResult result{id, {}};
     for (const auto& i : *items) result.exams.push_back(scheduledExamOf(i));

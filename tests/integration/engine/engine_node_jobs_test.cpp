@@ -1,0 +1,51 @@
+// Verification jobs through the facade (what the GUI's "Test connection" and `dicom echo` run):
+// a node that is not configured and a node that does not answer each end the job Failed with
+// the reason and its code (NotFound: fix the configuration; Unavailable: a retry may help).
+#include "engine_fixture.h"
+
+namespace sonolink::engine::testing {
+namespace {
+
+DicomSetup oneNodeOnAClosedPort() {
+    DicomSetup d;
+    d.forwarder.association.connectTimeoutS = 2;
+    d.stationAeTitle = d.forwarder.association.callingAeTitle = "SONOLINK_T";
+    d.forwarder.destinations.push_back({"down", {"NOBODY", "127.0.0.1", 1, false}, false});  // nothing listens on port 1
+    return d;
+}
+
+std::optional<JobUpdate> endOf(EventLog& log, JobId job) {
+    return log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; });
+}
+
+TEST_F(EngineTest, VerifyingANodeThatIsNotConfiguredNamesTheConfiguredOnes) {
+    auto engine = make(oneNodeOnAClosedPort());
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    const auto end = endOf(log, engine->verifyNode("archive"));
+    ASSERT_TRUE(end);
+    EXPECT_EQ(end->kind, JobKind::NodeVerification);
+    EXPECT_EQ(end->status, JobStatus::Failed);
+    EXPECT_EQ(end->code, ErrorCode::NotFound);
+    EXPECT_NE(end->message.find("no node 'archive'"), std::string::npos) << end->message;
+    EXPECT_NE(end->message.find("down"), std::string::npos) << "the configured names: " << end->message;
+}
+
+TEST_F(EngineTest, VerifyingANodeThatDoesNotAnswerSaysWhereAndThatARetryMayHelp) {
+    auto engine = make(oneNodeOnAClosedPort());
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    const auto job = engine->verifyNode("down");
+    const auto running = log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status == JobStatus::Running; });
+    ASSERT_TRUE(running);
+    EXPECT_NE(running->message.find("NOBODY at 127.0.0.1:1"), std::string::npos) << running->message;
+    const auto end = endOf(log, job);
+    ASSERT_TRUE(end);
+    EXPECT_EQ(end->status, JobStatus::Failed);
+    EXPECT_EQ(end->code, ErrorCode::Unavailable);
+    EXPECT_NE(end->message.find("127.0.0.1:1"), std::string::npos) << end->message;
+    EXPECT_EQ(engine->state(), EngineState::Idle) << "a verification touches no session";
+}
+
+}  // namespace
+}  // namespace sonolink::engine::testing
