@@ -1,4 +1,4 @@
-// sonolink-cli dicom queue add | run | list | retry | purge, and dicom commit: the store-and-forward
+// sonolink-cli dicom queue add | run | list | retry | recover | purge, and dicom commit: the store-and-forward
 // queue from the command line, on the configured PACS nodes (dicom.nodes). `queue run` drains
 // the queue (retries with back-off, storage commitment through our own listener) until every
 // item is settled or a deadline; it can be killed at any point and run again.
@@ -106,6 +106,26 @@ int runRetry(const QueueOptions& o) {
     if (!queue) return failWith("queue retry", queue.error());
     for (const auto& id : o.ids) {
         if (auto ok = (*queue)->retry(id); !ok) return failWith("queue retry", ok.error());
+    }
+    return kExitOk;
+}
+
+// A queue that open() refuses (its journal missing, unreadable or short of records): the
+// readable records kept, every copy they do not account for queued again for --node.
+int runRecover(const QueueOptions& o) {
+    auto settings = loadDicom(o);
+    if (!settings) return failWith("queue recover", settings.error());
+    auto destination = app::destinationNamed(*settings, o.node);
+    if (!destination) return failWith("queue recover", destination.error());
+    auto report = dicom::StoreQueue::recover(settings->queueDirectory, o.node, destination->storageCommitment, app::retryPolicyFrom(*settings));
+    if (!report) return failWith("queue recover", report.error());
+    if (o.json) {
+        std::cout << json{{"kept", report->kept}, {"requeued", report->requeued}, {"set_aside", report->setAside},
+                          {"bad_lines", report->badLines}, {"notes", report->notes}}.dump(2) << '\n';
+    } else {
+        std::cout << fmt::format("kept {} items; queued {} copies again for {}; {} kept aside\n", report->kept, report->requeued, o.node,
+                                 report->setAside);
+        for (const auto& note : report->notes) std::cout << "  " << note << '\n';
     }
     return kExitOk;
 }
@@ -224,6 +244,11 @@ void addDicomQueueCommands(CLI::App& dicomCmd, int& exitCode) {
     addConfigOptions(*retry, *o);
     retry->add_option("IDS", o->ids, "Item ids (from queue list)")->required();
     retry->callback([o, &exitCode] { exitCode = runRetry(*o); });
+
+    auto* recover = queueCmd->add_subcommand("recover", "Repair a queue whose journal is lost or damaged: queue its copies again for a node");
+    addConfigOptions(*recover, *o);
+    recover->add_option("--node", o->node, "The node the copies the journal lost are queued for")->required();
+    recover->callback([o, &exitCode] { exitCode = runRecover(*o); });
 
     auto* purge = queueCmd->add_subcommand("purge", "Forget settled items (committed, or sent to nodes without storage commitment) and delete their copies");
     addConfigOptions(*purge, *o);

@@ -61,6 +61,19 @@ class DicomCliTest(unittest.TestCase):
         received = pydicom.dcmread(os.path.join(self.inbox, f"US.{uid}"))
         self.assertEqual(received.PixelData, pydicom.dcmread(path).PixelData)
 
+    def test_a_damaged_local_file_is_no_network_failure(self):
+        """The reported bug: a corrupt local file came back as a retryable network failure
+        (exit 3). It is our file's fault: exit 1, the file named as damaged."""
+        path = os.path.join(self.dir.name, "cut.dcm")
+        us_file(path)
+        os.truncate(path, os.path.getsize(path) - 100)
+        proc = self.cli("send", path, "--aet", "STORESCP", "--port", str(self.port), "--json")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        report = json.loads(proc.stdout)
+        self.assertFalse(report[0]["ok"])
+        self.assertIn("damaged", report[0]["error"])
+        self.assertIn(path, report[0]["error"])
+
     def test_nothing_listening_is_named(self):
         port = free_port()
         proc = self.cli("echo", "--aet", "NOBODY", "--port", str(port))

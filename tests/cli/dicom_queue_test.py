@@ -5,7 +5,8 @@ by SIGKILL in the middle and started again, then a working storescp: every objec
 with the UID it was queued with; purging forgets them and their copies. Orthanc with storage commitment: the runner is killed with
 SIGKILL mid-queue and restarted; Orthanc ends with every instance exactly once, every item is
 committed and its local copy deleted. A commitment request for an object never sent comes back
-as a failure naming the reason. Run by CTest with SONOLINK_CLI set."""
+as a failure naming the reason. A queue whose journal was lost is refused, not emptied, and
+`queue recover` brings its copies back. Run by CTest with SONOLINK_CLI set."""
 import json
 import os
 import signal
@@ -177,6 +178,36 @@ class QueueTest(unittest.TestCase):
         self.assertEqual([f["sop_instance_uid"] for f in report["failed"]], [unsent_uid])
         self.assertIn("0x0112 (no such object instance)", report["failed"][0]["reason"])
         self.assertNotIn("Badly formatted N-EVENT-REPORT", orthanc.log_text())
+
+    def test_a_lost_journal_is_refused_and_recovered_not_emptied(self):
+        """The reported bug: with journal.jsonl removed, `queue run` deleted every copy and
+        exited 0. Now run and list refuse, naming the copies and the recover command; recover
+        queues the copies again; the PACS then receives each object once."""
+        port = free_port()
+        queue = os.path.join(self.work, "queue")
+        config = sonolink_config(os.path.join(self.work, "sonolink.json"),
+                                 [{"name": "pacs", "ae_title": "STORESCP", "port": port}], queue_dir=queue)
+        paths, uids = self.files(4)
+        proc = self.cli("queue", "add", "--config", config, "--node", "pacs", *paths)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        os.remove(os.path.join(queue, "journal.jsonl"))
+        for command in (["run", "--until-settled", "--timeout", "5"], ["list"]):
+            proc = self.cli("queue", *command, "--config", config)
+            self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+            self.assertIn("4 copies but no journal", proc.stderr)
+            self.assertIn("dicom queue recover", proc.stderr)
+        self.assertEqual(len(os.listdir(os.path.join(queue, "objects"))), 4, "no copy deleted")
+        proc = self.cli("queue", "recover", "--config", config, "--node", "pacs", "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(json.loads(proc.stdout)["requeued"], 4)
+        good = Storescp(os.path.join(self.work, "good"), port, "+uf")
+        self.peers.append(good)
+        proc = self.cli("queue", "run", "--config", config, "--until-settled", "--timeout", "60")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        received = sorted(pydicom.dcmread(os.path.join(good.inbox, f)).SOPInstanceUID for f in os.listdir(good.inbox))
+        self.assertEqual(received, sorted(uids))
+        mode = os.stat(queue).st_mode & 0o777
+        self.assertEqual(mode, 0o700, "the queue names patients: its owner's only")
 
 
 if __name__ == "__main__":

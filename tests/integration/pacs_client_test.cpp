@@ -256,5 +256,35 @@ TEST_F(PacsClientTest, TheForwarderSendsWhatIsQueuedAndForgetsItAfterTheRetentio
     EXPECT_FALSE(std::filesystem::exists(item->object.file));
 }
 
+// A local copy damaged on disk (cut short) is our problem, not the network's: DataLoss, and the
+// queue fails it with the reason at its first attempt instead of retrying it for ever; the
+// object after it in the batch still goes (the reported bug: exit 3 and endless retries).
+TEST_F(PacsClientTest, ADamagedLocalFileIsNoNetworkFailureAndTheQueueFailsItAtOnce) {
+    StoreScp pacs(dir / "inbox", {});
+    ASSERT_TRUE(pacs.waitUntilListening());
+    auto queue = StoreQueue::open((dir / "queue").string());
+    ASSERT_TRUE(queue) << queue.error().message();
+    const auto damaged = (*queue)->enqueue(file, "pacs", false);
+    ASSERT_TRUE(damaged) << damaged.error().message();
+    std::filesystem::resize_file(damaged->object.file, std::filesystem::file_size(damaged->object.file) - 1000);  // pixel data cut short
+    auto direct = store(pacs.node(), damaged->object.file);
+    ASSERT_FALSE(direct);
+    EXPECT_EQ(direct.error().code(), ErrorCode::DataLoss) << direct.error().message();
+    EXPECT_NE(direct.error().message().find("damaged"), std::string::npos) << direct.error().message();
+
+    ForwarderSettings settings;
+    settings.destinations = {{"pacs", pacs.node(), false}};
+    std::int64_t clock = nowMs();
+    settings.clockMs = [&clock] { return clock; };
+    StoreForwarder forwarder(**queue, settings, *UidGenerator::create(std::nullopt));
+    forwarder.runOnce();
+    const auto after = (*queue)->item(damaged->id);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->state, ItemState::Failed);
+    EXPECT_EQ(after->attempts, 1);
+    EXPECT_NE(after->lastError.find("damaged"), std::string::npos) << after->lastError;
+    EXPECT_TRUE((*queue)->settled()) << "a queue whose items cannot succeed settles";
+}
+
 }  // namespace
 }  // namespace sonolink::dicom

@@ -1,13 +1,12 @@
 #include "durable_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
@@ -59,7 +58,7 @@ template <typename Fill>
 Status writeThroughTemp(const std::string& path, Fill fill, Sync sync = Sync::Durable) {
     const std::string temp = path + ".tmp";
     {
-        Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+        Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));  // they name patients
         if (fd.get() < 0) return fail(ioError("create", temp));
         if (auto ok = fill(fd.get(), temp); !ok) {
             ::unlink(temp.c_str());
@@ -100,12 +99,25 @@ Status copyFileDurably(const std::string& from, const std::string& to) {
 }
 
 Result<std::string> readWholeFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(ErrorCode::NotFound, fmt::format("cannot open {}", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return fail(ErrorCode::DataLoss, fmt::format("error reading {}", path));
-    return text.str();
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0) {
+        if (errno == ENOENT) return fail(ErrorCode::NotFound, fmt::format("cannot open {}: no such file", path));
+        return fail(ioError("open", path));
+    }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return fail(ioError("examine", path));
+    if (!S_ISREG(st.st_mode)) return fail(ErrorCode::DataLoss, fmt::format("{} is not a regular file", path));
+    std::string text(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const auto n = ::read(fd.get(), text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return fail(ioError("read", path));
+        if (n == 0) break;  // shorter than it was a moment ago: what is there
+        done += static_cast<std::size_t>(n);
+    }
+    text.resize(done);
+    return text;
 }
 
 }  // namespace sonolink::dicom

@@ -85,13 +85,21 @@ Status storeAll(const PacsNode& node, const std::vector<ObjectInfo>& objects, co
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const auto& object = objects[i];
         const auto context = a.contextFor(object.sopClassUid, object.transferSyntaxUid);
-        if (context == 0) {
-            report(i, fail(ErrorCode::FailedPrecondition, fmt::format("{} accepts no presentation context for {} ({})", describe(node),
-                                                                      object.sopClassUid, object.transferSyntaxUid)));
+        if (context == 0) {  // it will not take this object: asking again cannot help
+            report(i, fail(ErrorCode::InvalidArgument, fmt::format("{} accepts no presentation context for {} ({}): it does not take "
+                                                                   "this kind of object",
+                                                                   describe(node), object.sopClassUid, object.transferSyntaxUid)));
+            continue;
+        }
+        // Read whole before it is sent, as storescu does: a damaged local file is our problem
+        // (DataLoss, no retry), never taken for a failing network.
+        DcmFileFormat local;
+        if (auto c = local.loadFile(object.file.c_str()); c.bad()) {
+            report(i, fail(ErrorCode::DataLoss, fmt::format("the local file {} is damaged: {}", object.file, c.text())));
             continue;
         }
         Uint16 status = 0xFFFF;
-        if (auto c = a.scu().sendSTORERequest(context, object.file.c_str(), nullptr, status); c.bad()) {
+        if (auto c = a.scu().sendSTORERequest(context, "", local.getDataset(), status); c.bad()) {
             a.abortOnClose();  // a release would wait a whole ACSE timeout on a stuck peer
             report(i, fail(ErrorCode::Unavailable, fmt::format("{}: C-STORE of {} failed: {}", describe(node), object.file, c.text())));
             return {};

@@ -42,6 +42,8 @@ Result<QueueItem> fromLine(std::string_view line, const std::string& where) {
         const auto j = json::parse(line);
         QueueItem i;
         i.id = j.at("id").get<std::string>();
+        const bool idOk = !i.id.empty() && i.id.size() <= 18 && i.id.find_first_not_of("0123456789") == std::string::npos;
+        if (!idOk) return fail(ErrorCode::DataLoss, fmt::format("{}: not an item id: {}", where, j.at("id").dump()));
         i.node = j.at("node").get<std::string>();
         i.object = {j.at("file").get<std::string>(), j.at("sop_class_uid").get<std::string>(),
                     j.at("sop_instance_uid").get<std::string>(), j.at("transfer_syntax_uid").get<std::string>(),
@@ -75,27 +77,32 @@ Error ioError(std::string_view what, const std::string& path) {
 
 }  // namespace
 
-Result<QueueJournal::Items> QueueJournal::read(const std::string& path) {
-    Items items;
+Result<QueueJournal::Contents> QueueJournal::read(const std::string& path, Reading reading) {
+    Contents contents;
     auto text = readWholeFile(path);
-    if (!text) return text.error().code() == ErrorCode::NotFound ? Result<Items>(items) : fail(std::move(text.error()));
+    if (!text) return text.error().code() == ErrorCode::NotFound ? Result<Contents>(contents) : fail(std::move(text.error()));
+    contents.found = true;
     std::size_t start = 0;
     for (int lineNo = 1; start < text->size(); ++lineNo) {
         const auto end = text->find('\n', start);
         if (end == std::string::npos) break;  // torn last line: the append a crash cut short
         auto item = fromLine(std::string_view(*text).substr(start, end - start), fmt::format("{}:{}", path, lineNo));
-        if (!item) return fail(std::move(item.error()));
-        items[item->id] = std::move(*item);
         start = end + 1;
+        if (!item && reading == Reading::Lenient) {
+            ++contents.badLines;
+            continue;
+        }
+        if (!item) return fail(std::move(item.error()));
+        contents.items[item->id] = std::move(*item);
     }
-    return items;
+    return contents;
 }
 
 Result<QueueJournal> QueueJournal::create(const std::string& path, const Items& items) {
     std::string text;
     for (const auto& [id, item] : items) text += toLine(item);
     if (auto ok = writeFileDurably(path, text); !ok) return fail(std::move(ok.error()));
-    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);  // made 0600 by writeFileDurably
     if (fd < 0) return fail(ioError("open", path));
     return QueueJournal(path, fd);
 }

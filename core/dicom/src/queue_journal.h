@@ -17,8 +17,16 @@ namespace sonolink::dicom {
 class QueueJournal {
 public:
     using Items = std::map<std::string, QueueItem>;  // by id
+    struct Contents {
+        Items items;
+        bool found = false;          // the file is there (a missing journal is no empty one)
+        std::size_t badLines = 0;    // lenient reads: records skipped as unreadable
+    };
+    enum class Reading { Strict, Lenient };
 
-    [[nodiscard]] static Result<Items> read(const std::string& path);
+    // Strict: the first bad line (but a torn last one) is an error naming file and line.
+    // Lenient (recovery): bad lines are skipped and counted.
+    [[nodiscard]] static Result<Contents> read(const std::string& path, Reading reading = Reading::Strict);
     // Writes items as a fresh journal (temp, fsync, rename) and opens it for appending.
     [[nodiscard]] static Result<QueueJournal> create(const std::string& path, const Items& items);
 

@@ -22,9 +22,9 @@ log::Category& logCategory() {
 
 // Whether the next attempt can go differently: a PACS that is down, busy, stalled or aborting
 // (Unavailable), or one that turned the association away (FailedPrecondition: often a
-// configuration being fixed). A PACS that refused the object itself (InvalidArgument) will
-// refuse it again.
-bool worthRetrying(const Error& error) { return error.code() != ErrorCode::InvalidArgument; }
+// configuration being fixed). A PACS that refused the object itself or takes no such object
+// (InvalidArgument) will refuse it again; a damaged local copy (DataLoss) stays damaged.
+bool worthRetrying(const Error& error) { return error.code() != ErrorCode::InvalidArgument && error.code() != ErrorCode::DataLoss; }
 
 void logQueueError(const Status& status) {
     if (!status) log::error(logCategory(), "DICOM queue: {}", status.error().message());

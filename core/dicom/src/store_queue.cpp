@@ -6,10 +6,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <ranges>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -45,16 +49,120 @@ std::int64_t wallClockMs() {
 
 bool pending(const QueueItem& i) { return i.state == ItemState::Queued || i.state == ItemState::Sending; }
 
+std::optional<std::uint64_t> parseId(std::string_view text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+    std::uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+    return value;
+}
+
 }  // namespace
 
 std::string journalPath(const std::string& directory) { return directory + "/journal.jsonl"; }
 
+namespace {
+
+constexpr const char* kRecoverHint = "`sonolink-cli dicom queue recover --config F --node NAME` queues the copies again";
+
+// The queue's copies on disk: objects/<id>.dcm, and those a forget renamed to .forgotten.
+struct Copies {
+    std::set<std::string> ids;
+    std::set<std::string> forgetting;
+};
+
+Result<Copies> listCopies(const std::string& directory) {
+    Copies copies;
+    std::error_code ec;
+    for (fs::directory_iterator it(directory + "/objects", ec), end; !ec && it != end; it.increment(ec)) {
+        const auto name = it->path().filename().string();
+        const auto stem = name.substr(0, name.find('.'));
+        if (name.ends_with(".dcm")) copies.ids.insert(stem);
+        else if (name.ends_with(".dcm.forgotten")) copies.forgetting.insert(stem);
+    }
+    if (ec) return fail(ErrorCode::DataLoss, fmt::format("cannot list {}/objects: {}", directory, ec.message()));
+    return copies;
+}
+
+std::string listed(const std::vector<std::string>& ids) {
+    std::string out;
+    for (std::size_t k = 0; k < ids.size() && k < 5; ++k) out += (k ? ", " : "") + ids[k];
+    return ids.size() > 5 ? out + ", ..." : out;
+}
+
+// The journal read and checked against the copies, without changing anything. What a single
+// crash can leave is accepted: a torn last line; one copy without a record (an enqueue cut short,
+// returned as orphan). Anything more means the journal lost records: DataLoss naming the copies
+// and the recover command, never an empty queue.
+struct Accounts {
+    QueueJournal::Items items;
+    Copies copies;
+    std::optional<std::string> orphan;
+};
+
+Result<Accounts> readAccounts(const std::string& directory) {
+    auto copies = listCopies(directory);
+    if (!copies) return fail(std::move(copies.error()));
+    const auto journal = journalPath(directory);
+    const auto count = copies->ids.size();
+    auto contents = QueueJournal::read(journal);
+    if (!contents) {
+        return fail(ErrorCode::DataLoss, fmt::format("cannot read the DICOM queue's journal: {}; its {} copies are kept in {}/objects; {}",
+                                                     contents.error().message(), count, directory, kRecoverHint));
+    }
+    if (!contents->found && count > 0) {
+        return fail(ErrorCode::DataLoss, fmt::format("the DICOM queue at {} has {} copies but no journal ({}): nothing was changed; {}",
+                                                     directory, count, journal, kRecoverHint));
+    }
+    Accounts accounts{std::move(contents->items), std::move(*copies), std::nullopt};
+    std::vector<std::string> orphans;
+    for (const auto& id : accounts.copies.ids) {
+        if (!accounts.items.contains(id) && !accounts.copies.forgetting.contains(id)) orphans.push_back(id);
+    }
+    const bool cutShortEnqueue = orphans.size() == 1 && (accounts.items.empty() || orphans[0] > accounts.items.rbegin()->first);
+    if (cutShortEnqueue) {
+        accounts.orphan = orphans[0];
+    } else if (!orphans.empty()) {
+        return fail(ErrorCode::DataLoss, fmt::format("the DICOM queue's journal {} records {} items, but {} copies of {} are not in the journal "
+                                                     "(items {}): it lost records; nothing was changed; {}",
+                                                     journal, accounts.items.size(), orphans.size(), count, listed(orphans), kRecoverHint));
+    }
+    return accounts;
+}
+
+// Only the owner may enter the queue's directories (the journal and copies name patients).
+void makePrivate(const std::string& directory) {
+    std::error_code ignored;
+    fs::permissions(directory, fs::perms::owner_all, fs::perm_options::replace, ignored);
+    fs::permissions(directory + "/objects", fs::perms::owner_all, fs::perm_options::replace, ignored);
+}
+
+// The queue's advisory lock (the kernel drops it when its owner dies): the fd, or why not.
+Result<int> lockQueue(const std::string& directory) {
+    std::error_code ec;
+    fs::create_directories(directory + "/objects", ec);
+    if (ec) return fail(ErrorCode::FailedPrecondition, fmt::format("cannot create the DICOM queue at {}: {}", directory, ec.message()));
+    makePrivate(directory);
+    const std::string lockPath = directory + "/lock";
+    const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return fail(ErrorCode::FailedPrecondition, fmt::format("cannot open {}: {}", lockPath, std::strerror(errno)));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(fd);
+        return fail(ErrorCode::FailedPrecondition, fmt::format("the DICOM queue at {} is in use by another process", directory));
+    }
+    return fd;
+}
+
+}  // namespace
+
 Result<std::vector<QueueItem>> readQueue(const std::string& directory) {
     if (!fs::is_directory(directory + "/objects")) return fail(ErrorCode::NotFound, fmt::format("no DICOM queue at {}", directory));
-    auto items = QueueJournal::read(journalPath(directory));
-    if (!items) return fail(std::move(items.error()));
+    auto accounts = readAccounts(directory);
+    if (!accounts) return fail(std::move(accounts.error()));
     std::vector<QueueItem> out;
-    for (auto& [id, item] : *items) out.push_back(std::move(item));
+    for (auto& [id, item] : accounts->items) {
+        if (!accounts->copies.forgetting.contains(id)) out.push_back(std::move(item));
+    }
     return out;
 }
 
@@ -113,34 +221,43 @@ struct StoreQueue::State {
 };
 
 Status StoreQueue::State::load() {
-    std::map<std::string, bool> objectFiles;
-    for (const auto& entry : fs::directory_iterator(directory + "/objects")) {
-        const auto name = entry.path().filename().string();
-        if (name.ends_with(".tmp")) fs::remove(entry.path());  // an interrupted copy
-        else objectFiles[entry.path().stem().string()] = true;
+    std::error_code ignored;
+    for (fs::directory_iterator it(directory + "/objects", ignored), end; !ignored && it != end; it.increment(ignored)) {
+        if (it->path().extension() == ".tmp") fs::remove(it->path(), ignored);  // an interrupted copy; its source is where it was
     }
-    auto read = QueueJournal::read(journalPath(directory));
-    if (!read) return fail(std::move(read.error()));
-    items = std::move(*read);
+    auto accounts = readAccounts(directory);
+    if (!accounts) return fail(std::move(accounts.error()));
+    items = std::move(accounts->items);
     if (auto text = readWholeFile(nextIdPath()); text) {
-        try {
-            nextId = std::stoull(*text);
-        } catch (const std::exception&) {
-            return fail(ErrorCode::DataLoss, fmt::format("{}: not an item id: '{}'", nextIdPath(), *text));
-        }
+        const auto parsed = parseId(*text);
+        if (!parsed) return fail(ErrorCode::DataLoss, fmt::format("{}: not an item id: '{}'", nextIdPath(), *text));
+        nextId = *parsed;
     } else if (text.error().code() != ErrorCode::NotFound) {
         return fail(std::move(text.error()));
     }
+    // A forget a crash interrupted: its items' copies were renamed; finish it.
+    for (const auto& id : accounts->copies.forgetting) {
+        items.erase(id);
+        fs::remove(objectPath(id) + ".forgotten", ignored);
+    }
+    if (accounts->orphan) {  // the enqueue a crash cut short (its caller never heard back): kept aside
+        const auto& id = *accounts->orphan;
+        fs::create_directories(directory + "/orphans", ignored);
+        const auto aside = directory + "/orphans/" + id + ".dcm";
+        fs::rename(objectPath(id), aside, ignored);
+        nextId = std::max<std::uint64_t>(nextId, parseId(id).value_or(0) + 1);
+        log::warn(log::category("dicom"), "DICOM queue: the copy {} has no record (an enqueue cut short): kept aside as {}", id, aside);
+    }
     for (auto& [id, item] : items) {
-        nextId = std::max<std::uint64_t>(nextId, std::stoull(id) + 1);
-        if (item.state != ItemState::Committed && item.state != ItemState::Failed && !objectFiles.contains(id)) {
+        nextId = std::max<std::uint64_t>(nextId, parseId(id).value_or(0) + 1);
+        const bool hasCopy = accounts->copies.ids.contains(id);
+        if (hasCopy) fs::permissions(objectPath(id), fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ignored);
+        if (item.state != ItemState::Committed && item.state != ItemState::Failed && !hasCopy) {
             item.state = ItemState::Failed;
             item.lastError = fmt::format("the queue's copy {} is missing", item.object.file);
         }
-        objectFiles.erase(id);
     }
-    for (const auto& [orphan, unused] : objectFiles) fs::remove(objectPath(orphan));  // enqueue cut short
-    auto fresh = QueueJournal::create(journalPath(directory), items);  // one line per item, no torn tail
+    auto fresh = QueueJournal::create(journalPath(directory), items);  // one line per item, no torn tail, 0600
     if (!fresh) return fail(std::move(fresh.error()));
     journal.emplace(std::move(*fresh));
     return {};
@@ -150,16 +267,9 @@ Result<std::unique_ptr<StoreQueue>> StoreQueue::open(const std::string& director
     auto state = std::make_unique<State>();
     state->directory = directory;
     state->policy = policy;
-    std::error_code ec;
-    fs::create_directories(directory + "/objects", ec);
-    if (ec) return fail(ErrorCode::FailedPrecondition, fmt::format("cannot create the DICOM queue at {}: {}", directory, ec.message()));
-    const std::string lockPath = directory + "/lock";
-    state->lockFd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (state->lockFd < 0) return fail(ErrorCode::FailedPrecondition, fmt::format("cannot open {}: {}", lockPath, std::strerror(errno)));
-    if (::flock(state->lockFd, LOCK_EX | LOCK_NB) != 0) {
-        ::close(state->lockFd);
-        return fail(ErrorCode::FailedPrecondition, fmt::format("the DICOM queue at {} is in use by another process", directory));
-    }
+    auto lock = lockQueue(directory);
+    if (!lock) return fail(std::move(lock.error()));
+    state->lockFd = *lock;
     state->random ^= static_cast<std::uint64_t>(wallClockMs()) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(::getpid());
     try {
         if (auto ok = state->load(); !ok) {
@@ -171,6 +281,78 @@ Result<std::unique_ptr<StoreQueue>> StoreQueue::open(const std::string& director
         return fail(ErrorCode::DataLoss, fmt::format("cannot read the DICOM queue at {}: {}", directory, e.what()));
     }
     return std::unique_ptr<StoreQueue>(new StoreQueue(std::move(state)));
+}
+
+Result<QueueRecovery> StoreQueue::recover(const std::string& directory, const std::string& node, bool commitmentRequired, RetryPolicy policy) {
+    auto lock = lockQueue(directory);
+    if (!lock) return fail(std::move(lock.error()));
+    struct Unlock {
+        int fd;
+        ~Unlock() { ::close(fd); }
+    } unlock{*lock};
+    State state;
+    state.directory = directory;
+    state.policy = policy;
+    QueueRecovery report;
+    const auto journal = journalPath(directory);
+    auto contents = QueueJournal::read(journal, QueueJournal::Reading::Lenient);
+    if (!contents) {  // unreadable or not a file: kept for inspection, a fresh one is written
+        const auto kept = fmt::format("{}.damaged-{}", journal, wallClockMs());
+        std::error_code ec;
+        fs::rename(journal, kept, ec);
+        if (ec) return fail(ErrorCode::DataLoss, fmt::format("{}; and it cannot be moved aside: {}", contents.error().message(), ec.message()));
+        report.notes.push_back(fmt::format("{}: kept as {}", contents.error().message(), kept));
+        contents = QueueJournal::Contents{};
+    }
+    report.badLines = contents->badLines;
+    if (report.badLines > 0) report.notes.push_back(fmt::format("{} unreadable records skipped", report.badLines));
+    state.items = std::move(contents->items);
+    report.kept = state.items.size();
+    auto copies = listCopies(directory);
+    if (!copies) return fail(std::move(copies.error()));
+    for (const auto& id : state.items | std::views::keys) state.nextId = std::max<std::uint64_t>(state.nextId, parseId(id).value_or(0) + 1);
+    for (const auto& id : copies->ids) state.nextId = std::max<std::uint64_t>(state.nextId, parseId(id).value_or(0) + 1);
+    // The copies the journal does not account for (and those kept aside before), queued again
+    // for node with the UIDs they carry; one that is no readable DICOM object stays aside.
+    std::vector<std::string> lost;
+    for (const auto& id : copies->ids) {
+        if (!state.items.contains(id) && !copies->forgetting.contains(id)) lost.push_back(state.objectPath(id));
+    }
+    std::error_code ec;
+    for (fs::directory_iterator it(directory + "/orphans", ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().extension() == ".dcm") lost.push_back(it->path().string());
+    }
+    for (const auto& path : lost) {
+        auto info = inspectObject(path);
+        if (!info) {
+            fs::create_directories(directory + "/orphans", ec);
+            const auto aside = directory + "/orphans/" + fs::path(path).stem().string() + ".unreadable";
+            fs::rename(path, aside, ec);
+            report.notes.push_back(fmt::format("{}: kept aside as {}", info.error().message(), aside));
+            ++report.setAside;
+            continue;
+        }
+        QueueItem item;
+        const auto stem = fs::path(path).stem().string();
+        const bool inObjects = fs::path(path).parent_path() == fs::path(directory) / "objects";
+        item.id = inObjects ? stem : fmt::format("{:06}", state.nextId++);
+        item.node = node;
+        item.object = *info;
+        item.object.file = state.objectPath(item.id);
+        item.sourceFile = path;
+        item.enqueuedAtMs = item.nextAttemptAtMs = wallClockMs();
+        item.commitmentRequired = commitmentRequired;
+        if (!inObjects) {
+            fs::rename(path, item.object.file, ec);
+            if (ec) return fail(ErrorCode::DataLoss, fmt::format("cannot move {} back into the queue: {}", path, ec.message()));
+        }
+        state.items[item.id] = std::move(item);
+        ++report.requeued;
+    }
+    if (auto ok = writeFileDurably(state.nextIdPath(), std::to_string(state.nextId)); !ok) return fail(std::move(ok.error()));
+    auto fresh = QueueJournal::create(journal, state.items);
+    if (!fresh) return fail(std::move(fresh.error()));
+    return report;
 }
 
 StoreQueue::StoreQueue(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -387,13 +569,14 @@ Result<std::size_t> StoreQueue::forgetSettledBefore(std::int64_t cutoffMs) {
     if (ids.empty()) return std::size_t{0};
     // The ids go on from the highest ever given, also when the highest are forgotten.
     if (auto ok = writeFileDurably(state_->nextIdPath(), std::to_string(state_->nextId)); !ok) return fail(std::move(ok.error()));
+    // The copies renamed first: a crash from here on leaves .forgotten copies, and the next open
+    // finishes the forget (an unaccounted copy would be taken for a journal that lost records).
+    std::error_code ignored;  // a committed item's copy is already gone
+    for (const auto& id : ids) fs::rename(state_->objectPath(id), state_->objectPath(id) + ".forgotten", ignored);
     auto remaining = state_->items;
     for (const auto& id : ids) remaining.erase(id);
     if (auto ok = state_->journal->compact(remaining); !ok) return fail(std::move(ok.error()));
-    for (const auto& id : ids) {
-        std::error_code ignored;  // a committed item's copy is already gone
-        fs::remove(state_->objectPath(id), ignored);
-    }
+    for (const auto& id : ids) fs::remove(state_->objectPath(id) + ".forgotten", ignored);
     state_->items = std::move(remaining);
     ++state_->version;
     return ids.size();

@@ -3,15 +3,20 @@
 // doubles with jitter up to its cap; refused objects fail, commitment reports commit (deleting the
 // local copy) or fail with the reason; a corrupt journal line or a lost copy is named, not
 // ignored; a torn last line (the append a crash cut short) is dropped; settled items are
-// forgotten after the retention time, failed and unconfirmed ones are not.
+// forgotten after the retention time, failed and unconfirmed ones are not. A journal that is
+// missing, empty, a directory or cut mid-file is an error that deletes nothing, and recover()
+// queues the lost copies again; the one copy an enqueue cut short leaves is kept aside; a crash
+// mid-forget is finished at the next open; the queue is private (0700, 0600).
 #include "sonolink/dicom/store_queue.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sonolink/dicom/store_forwarder.h"
@@ -276,6 +281,127 @@ TEST_F(StoreQueueTest, ATornLastLineIsTheCrashedAppendAndIsDropped) {
     ASSERT_TRUE(q->markStored(id, 0, nowMs()));  // appends after the rewritten journal, not after the torn tail
     q.reset();
     EXPECT_EQ(open()->item(id)->state, ItemState::Sent);
+}
+
+// Every way a journal can be lost while the copies stay: refused, nothing deleted, and the
+// recover command named (the reported bug: the queue started empty and deleted every copy).
+TEST_F(StoreQueueTest, AJournalThatIsMissingEmptyOrADirectoryIsAnErrorAndNoCopyIsDeleted) {
+    const auto journal = fs::path(queueDir()) / "journal.jsonl";
+    const std::vector<std::pair<std::string, std::function<void()>>> damages{
+        {"missing", [&] { fs::remove(journal); }},
+        {"empty", [&] { std::ofstream(journal, std::ios::trunc); }},
+        {"a directory", [&] { fs::remove(journal); fs::create_directory(journal); }},
+    };
+    for (const auto& [what, damage] : damages) {
+        fs::remove_all(queueDir());
+        {
+            auto q = open();
+            for (int n = 1; n <= 3; ++n) ASSERT_TRUE(q->enqueue(object(n), "pacs", false));
+        }
+        damage();
+        auto q = StoreQueue::open(queueDir(), policy);
+        ASSERT_FALSE(q) << what;
+        EXPECT_EQ(q.error().code(), ErrorCode::DataLoss) << what;
+        EXPECT_NE(q.error().message().find("3 copies"), std::string::npos) << what << ": " << q.error().message();
+        EXPECT_NE(q.error().message().find("dicom queue recover"), std::string::npos) << what << ": " << q.error().message();
+        EXPECT_EQ(std::distance(fs::directory_iterator(fs::path(queueDir()) / "objects"), fs::directory_iterator()), 3) << what;
+        auto listed = readQueue(queueDir());
+        EXPECT_FALSE(listed) << what << ": queue list must not show an empty queue";
+    }
+}
+
+// A journal cut in the middle loses more records than one crashed append can: corruption, not a
+// torn tail; recover() queues the copies the journal lost again, with their own UIDs.
+TEST_F(StoreQueueTest, AJournalCutMidFileIsCorruptionAndRecoverRequeuesTheLostCopies) {
+    std::vector<std::string> queuedWith(6);
+    {
+        auto q = open();
+        for (int n = 0; n < 6; ++n) ASSERT_TRUE(q->enqueue(object(n, &queuedWith[n]), "pacs", false));
+    }
+    const auto journal = fs::path(queueDir()) / "journal.jsonl";
+    fs::resize_file(journal, fs::file_size(journal) / 2);
+    auto q = StoreQueue::open(queueDir(), policy);
+    ASSERT_FALSE(q);
+    EXPECT_EQ(q.error().code(), ErrorCode::DataLoss);
+    EXPECT_NE(q.error().message().find("not in the journal"), std::string::npos) << q.error().message();
+    EXPECT_EQ(std::distance(fs::directory_iterator(fs::path(queueDir()) / "objects"), fs::directory_iterator()), 6);
+
+    auto recovered = StoreQueue::recover(queueDir(), "pacs", false, policy);
+    ASSERT_TRUE(recovered) << recovered.error().message();
+    EXPECT_EQ(recovered->kept + recovered->requeued, 6u);
+    EXPECT_GE(recovered->requeued, 3u);
+    EXPECT_EQ(recovered->setAside, 0u);
+    auto reopened = open();
+    ASSERT_TRUE(reopened);
+    std::vector<std::string> queuedUids;
+    for (const auto& i : reopened->items()) {
+        EXPECT_EQ(i.state, ItemState::Queued);
+        EXPECT_TRUE(fs::exists(i.object.file));
+        queuedUids.push_back(i.object.sopInstanceUid);
+    }
+    std::sort(queuedUids.begin(), queuedUids.end());
+    std::sort(queuedWith.begin(), queuedWith.end());
+    EXPECT_EQ(queuedUids, queuedWith) << "every object once, with the UID it was queued with";
+}
+
+// The one copy a crash between copying and journalling leaves (the enqueue cut short; its caller
+// never heard back) is kept aside in orphans/, not deleted, and the queue opens.
+TEST_F(StoreQueueTest, OneCopyWithoutARecordIsAnEnqueueCutShortAndIsKeptAside) {
+    {
+        auto q = open();
+        ASSERT_TRUE(q->enqueue(object(1), "pacs", false));
+        ASSERT_TRUE(q->enqueue(object(2), "pacs", false));
+    }
+    fs::copy_file(object(3), fs::path(queueDir()) / "objects" / "000003.dcm");
+    auto q = open();
+    ASSERT_TRUE(q);
+    EXPECT_EQ(q->items().size(), 2u);
+    EXPECT_FALSE(fs::exists(fs::path(queueDir()) / "objects" / "000003.dcm"));
+    EXPECT_TRUE(fs::exists(fs::path(queueDir()) / "orphans" / "000003.dcm"));
+    EXPECT_EQ(q->enqueue(object(4), "pacs", false)->id, "000004") << "its id is not given again";
+}
+
+// Forgetting settled items renames their copies first: a crash in the middle leaves copies the
+// next open recognises as being forgotten, and it finishes the job (nothing counted as lost).
+TEST_F(StoreQueueTest, ACrashInTheMiddleOfForgettingIsFinishedAtTheNextOpen) {
+    std::string id;
+    std::string copy;
+    {
+        auto q = open();
+        auto item = q->enqueue(object(1), "pacs", false);
+        id = item->id;
+        copy = item->object.file;
+        ASSERT_TRUE(q->markStored(id, 0, 1000));
+        ASSERT_TRUE(q->enqueue(object(2), "pacs", false));
+    }
+    fs::rename(copy, copy + ".forgotten");  // the state a crash after the renames leaves
+    auto q = open();
+    ASSERT_TRUE(q);
+    EXPECT_FALSE(q->item(id)) << "the forget is finished";
+    EXPECT_FALSE(fs::exists(copy + ".forgotten"));
+    EXPECT_EQ(q->items().size(), 1u);
+}
+
+// Journal and copies name patients: only their owner may read them, whatever the umask.
+TEST_F(StoreQueueTest, TheQueueIsReadableByItsOwnerOnly) {
+    const auto old = ::umask(022);
+    {
+        auto q = open();
+        ASSERT_TRUE(q->enqueue(object(1), "pacs", false));
+    }
+    ::umask(old);
+    auto mode = [](const fs::path& p) { return fs::status(p).permissions() & fs::perms::all; };
+    const fs::path d = queueDir();
+    EXPECT_EQ(mode(d), fs::perms::owner_all);
+    EXPECT_EQ(mode(d / "objects"), fs::perms::owner_all);
+    EXPECT_EQ(mode(d / "journal.jsonl"), fs::perms::owner_read | fs::perms::owner_write);
+    EXPECT_EQ(mode(d / "objects" / "000001.dcm"), fs::perms::owner_read | fs::perms::owner_write);
+    // A queue made by an older version, world-readable: made private when opened.
+    fs::permissions(d, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(d / "journal.jsonl", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+    ASSERT_TRUE(open());
+    EXPECT_EQ(mode(d), fs::perms::owner_all);
+    EXPECT_EQ(mode(d / "journal.jsonl"), fs::perms::owner_read | fs::perms::owner_write);
 }
 
 TEST_F(StoreQueueTest, ANonDicomFileIsRefusedAtTheDoor) {

@@ -54,14 +54,32 @@ struct RetryPolicy {
 double retryDelayS(const RetryPolicy& policy, int attempts, double unit);
 
 // The items of the queue in directory, read without taking it over (a torn last journal line is
-// an append in progress, so this is safe while another process runs the queue).
+// an append in progress, so this is safe while another process runs the queue); the same
+// DataLoss as open() for a journal that does not account for the copies.
 [[nodiscard]] Result<std::vector<QueueItem>> readQueue(const std::string& directory);
+
+// What recover() did: records kept, copies queued again, copies kept aside (not DICOM), and why.
+struct QueueRecovery {
+    std::size_t kept = 0;
+    std::size_t requeued = 0;
+    std::size_t setAside = 0;
+    std::size_t badLines = 0;
+    std::vector<std::string> notes;
+};
 
 class StoreQueue {
 public:
-    // Opens (creating) the queue in directory; FailedPrecondition if another process holds it.
-    // Items found mid-send are queued again; a record whose copy is missing becomes failed.
+    // Opens (creating, 0700) the queue in directory; FailedPrecondition if another process holds
+    // it. Items found mid-send are queued again; a record whose copy is missing becomes failed;
+    // the one copy an enqueue cut short leaves is kept aside (orphans/). A journal that is
+    // missing, unreadable or lost records (copies it does not account for) is DataLoss naming the
+    // copies and `dicom queue recover`, and nothing is changed: never an empty queue.
     [[nodiscard]] static Result<std::unique_ptr<StoreQueue>> open(const std::string& directory, RetryPolicy policy = {});
+    // Repairs a queue open() refuses: the readable records kept (a damaged journal moved aside),
+    // every copy they do not account for (and those in orphans/) queued again for node with the
+    // UIDs it carries. Needs the queue's lock, like open().
+    [[nodiscard]] static Result<QueueRecovery> recover(const std::string& directory, const std::string& node, bool commitmentRequired,
+                                                       RetryPolicy policy = {});
     ~StoreQueue();
     StoreQueue(const StoreQueue&) = delete;
     StoreQueue& operator=(const StoreQueue&) = delete;
