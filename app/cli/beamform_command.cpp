@@ -48,12 +48,20 @@ struct Range {
     std::size_t count;
 };
 
+// Points per grid axis: far past any display (a 4K screen is 3840 wide), and small enough that
+// a grid of them cannot exhaust memory before the beamformer checks it.
+constexpr long long kMaxAxisPoints = 16384;
+
 Result<Range> parseRange(const std::string& text, const char* what) {
     Range r{};
+    long long count = 0;
     char extra = 0;
-    if (std::sscanf(text.c_str(), "%lf:%lf:%zu%c", &r.start, &r.stop, &r.count, &extra) != 3 || r.count == 0 || !(r.stop >= r.start)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("--{} '{}': expected START:STOP:COUNT in mm, START <= STOP, COUNT >= 1", what, text));
+    const bool parsed = std::sscanf(text.c_str(), "%lf:%lf:%lld%c", &r.start, &r.stop, &count, &extra) == 3;
+    if (!parsed || !std::isfinite(r.start) || !std::isfinite(r.stop) || count < 1 || count > kMaxAxisPoints || !(r.stop >= r.start)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("--{} '{}': expected START:STOP:COUNT, finite, START <= STOP, 1 <= COUNT <= {}", what,
+                                                            text, kMaxAxisPoints));
     }
+    r.count = static_cast<std::size_t>(count);
     return r;
 }
 
@@ -115,7 +123,10 @@ int runBeamform(const BeamformOptions& o) {
     if (!z) return fail1(z.error());
     const beamform::PixelGrid grid{std::move(*x), std::move(*z)};
     if (auto ok = grid.validate(); !ok) return fail1(ok.error());
-    auto data = record::readUffChannelData(o.file, o.group);
+    // The file's first frame (or the one asked for): its geometry checks the grid; the others
+    // are read one at a time, so a recording of any length fits in memory.
+    record::UffReadOptions one{std::max(o.frame, 0), 1, 0};
+    auto data = record::readUffChannelData(o.file, o.group, one);
     if (!data) return fail1(data.error());
     beamform::BeamformParams params;
     params.fNumber = o.fNumber;
@@ -134,19 +145,26 @@ int runBeamform(const BeamformOptions& o) {
                                                           rr->start * 1e-3, rr->stop * 1e-3, rr->count);
         sectorRays = beamform::SectorImage{rays.z, rays.x, {}};
     }
-    if (o.frame >= data->frames) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("--frame {}: the file holds {} frames", o.frame, data->frames)));
-    std::filesystem::create_directories(o.outputDir);
+    if (data->frames == 0) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("{} holds no frames", o.file)));
+    std::error_code ec;
+    std::filesystem::create_directories(o.outputDir, ec);
+    if (ec) return fail1(Error(ErrorCode::FailedPrecondition, fmt::format("cannot create {}: {}", o.outputDir, ec.message())));
     DicomExport dicomExport(o.dicom);
     nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()}};
-    const int first = o.frame >= 0 ? o.frame : 0, last = o.frame >= 0 ? o.frame : data->frames - 1;
+    const int first = o.frame >= 0 ? o.frame : 0, last = o.frame >= 0 ? o.frame : data->framesInFile - 1;
     for (int f = first; f <= last; ++f) {
-        auto view = data->frame(f);
+        if (f != data->firstFrame) {
+            one.firstFrame = f;
+            data = record::readUffChannelData(o.file, o.group, one);
+            if (!data) return fail1(data.error());
+        }
+        auto view = data->frame(0);
         if (!view) return fail1(view.error());
         const auto start = std::chrono::steady_clock::now();
         Result<beamform::BeamformedImage> image = beamform::BeamformedImage{};
         if (data->isIq()) {  // an IQ file: beamformed as IQ at its own modulation frequency
             if (sectorRays || o.iqMHz > 0) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("{} holds IQ data: --iq and sector imaging apply to RF files", o.file)));
-            auto complexImage = beamform::delayAndSumIq(data->geometry, data->iqFrame(f), data->modulationFrequencyHz, grid, params);
+            auto complexImage = beamform::delayAndSumIq(data->geometry, data->iqFrame(0), data->modulationFrequencyHz, grid, params);
             if (!complexImage) return fail1(complexImage.error());
             image = complexImage->magnitude();
         } else if (sectorRays) {  // along rays, envelope along each, then onto the x/z grid
@@ -200,9 +218,9 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--f-number", o->fNumber, "Receive F-number")->check(CLI::Range(0.1, 20.0))->capture_default_str();
     cmd->add_option("--window", o->window, "rectangular, hann or tukey")->check(CLI::IsMember({"rectangular", "hann", "tukey"}))->capture_default_str();
     cmd->add_option("--output", o->output, "What the .npy holds: db or envelope")->check(CLI::IsMember({"db", "envelope"}))->capture_default_str();
-    cmd->add_option("--dynamic-range", o->dynamicRangeDb, "dB shown (PNG, dB image)")->capture_default_str();
-    cmd->add_option("--gain", o->gainDb, "dB added before clipping")->capture_default_str();
-    cmd->add_option("--frame", o->frame, "Only this frame (default: every frame)");
+    cmd->add_option("--dynamic-range", o->dynamicRangeDb, "dB shown (PNG, dB image)")->check(CLI::Range(1.0, 200.0))->capture_default_str();
+    cmd->add_option("--gain", o->gainDb, "dB added before clipping")->check(CLI::Range(-200.0, 200.0))->capture_default_str();
+    cmd->add_option("--frame", o->frame, "Only this frame (default: every frame)")->check(CLI::NonNegativeNumber);
     cmd->add_option("--output-dir", o->outputDir, "Where the files go")->capture_default_str();
     cmd->add_option("--name", o->name, "Base name of the files")->capture_default_str();
     cmd->add_option("--sector-r", o->sectorR, "Sector imaging: ray depths START:STOP:COUNT in mm from the array's centre");
@@ -217,8 +235,9 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_flag("--depth-scale", o->dicom.depthScale, "With --dicom: RGB with a colour depth scale burnt in (ticks every 5 mm)");
     cmd->add_option("--worklist", o->dicom.worklistFile, "With --dicom: the exam's patient and order from `dicom worklist --json` output")->check(CLI::ExistingFile);
     cmd->add_option("--worklist-index", o->dicom.worklistIndex, "With --worklist: which item (default 0)");
-    cmd->add_option("--frame-time-ms", o->dicom.frameTimeMs, "With --dicom and several frames: the cine's frame time in ms (default 33.3)");
-    cmd->add_option("--iq", o->iqMHz, "Demodulate at this frequency (MHz) and beamform IQ with phase rotation");
+    cmd->add_option("--frame-time-ms", o->dicom.frameTimeMs, "With --dicom and several frames: the cine's frame time in ms (default 33.3)")
+        ->check(CLI::Range(0.1, 100000.0));
+    cmd->add_option("--iq", o->iqMHz, "Demodulate at this frequency (MHz) and beamform IQ with phase rotation")->check(CLI::Range(0.01, 1000.0));
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->callback([o, &exitCode] { exitCode = runBeamform(*o); });
 }

@@ -19,6 +19,7 @@
 #include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/image/image_files.h"
+#include "sonolink/util/log.h"
 
 namespace sonolink::cli {
 namespace {
@@ -93,6 +94,7 @@ int runDemo(const DemoOptions& o) {
         if (!loaded) return fail(o, loaded.error().describe(), kExitFailed);
         config = *loaded;
     }
+    if (auto logging = log::configure(config.log); !logging) std::cerr << "sonolink-cli demo: " << logging.error().message() << '\n';
     std::error_code ec;
     fs::create_directories(o.outputDir, ec);
     if (ec) return fail(o, fmt::format("cannot create {}: {}", o.outputDir, ec.message()), kExitFailed);

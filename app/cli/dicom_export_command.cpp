@@ -57,7 +57,7 @@ Result<std::vector<std::uint8_t>> readBytes(const std::string& path) {
 
 // The first frames of a recording's int16 RF as little-endian bytes, and what they are.
 Result<dicom::RawDataPayload> rfSnippet(const std::string& path, int frames) {
-    auto data = record::readUffChannelData(path);
+    auto data = record::readUffChannelData(path, "/channel_data", {0, frames, 0});
     if (!data) return fail(std::move(data.error()));
     if (data->data16.empty()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: Raw Data export takes int16 RF recordings", path));
     const int n = std::min(frames, data->frames);

@@ -21,6 +21,7 @@
 #include "sonolink/app/replay_source.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/engine/event_log.h"
+#include "sonolink/util/log.h"
 
 namespace sonolink::cli {
 namespace {
@@ -30,20 +31,17 @@ extern "C" void onInterrupt(int) { interrupted.store(true); }
 
 struct StreamOptions {
     std::string configFile;
-    std::string linkName;       // "" = link.shm_name
+    // Options that stand for configuration keys: given, they are held to the file's rules.
+    std::optional<std::string> linkName, linkKind, address;
+    std::optional<int> port, rxCpu, channels, samples;
+    std::optional<std::uint32_t> slotBytes, slotCount;
     bool inProcess = false;
-    std::string linkKind;       // "" = link.backend
-    std::string address;        // "" = link.address
-    int port = 0;               // 0 = link.port
     bool busyPoll = false;      // or link.completion_mode busy_poll
     bool hugePages = false;     // or link.huge_pages
-    int rxCpu = -1;
     std::uint32_t frames = 100;
     double seconds = 0;         // > 0: stream this long (frames then default to no limit)
-    double rateHz = -1;
+    std::optional<double> rateHz;  // 0: as fast as the link allows
     std::string mode = "rf";
-    int channels = 0, samples = 0;
-    std::uint32_t slotBytes = 0, slotCount = 0;
     bool reconnect = false;
     double acceptTimeoutS = 30;
     std::string recordFile;     // record every frame (UFF), losslessly or fail loudly
@@ -51,6 +49,27 @@ struct StreamOptions {
     bool json = false;
     bool jsonEvents = false;    // every engine event as a JSON line on stderr
 };
+
+// The configuration keys the command line sets, each named by its option.
+std::vector<config::ConfigOverride> overridesFrom(const StreamOptions& o) {
+    std::vector<config::ConfigOverride> out;
+    auto add = [&out](const auto& value, const char* key, const char* option) {
+        if (value) out.push_back({key, nlohmann::json(*value).dump(), option});
+    };
+    add(o.linkName, "/link/shm_name", "--link-name");
+    add(o.linkKind, "/link/backend", "--link");
+    add(o.address, "/link/address", "--address");
+    add(o.port, "/link/port", "--port");
+    add(o.rxCpu, "/link/rx_cpu", "--rx-cpu");
+    add(o.slotBytes, "/link/slot_size_bytes", "--slot-bytes");
+    add(o.slotCount, "/link/slot_count", "--slots");
+    add(o.channels, "/probe/element_count", "--channels");
+    add(o.samples, "/acquisition/samples_per_channel", "--samples");
+    if (o.rateHz && *o.rateHz > 0) add(o.rateHz, "/acquisition/frame_rate_hz", "--rate");
+    if (o.busyPoll) out.push_back({"/link/completion_mode", "\"busy_poll\"", "--busy-poll"});
+    if (o.hugePages) out.push_back({"/link/huge_pages", "true", "--huge-pages"});
+    return out;
+}
 
 Result<transport::PayloadKind> parseMode(const std::string& mode, bool& photoacoustic) {
     photoacoustic = mode == "pa";
@@ -100,26 +119,27 @@ struct Acquisition {
 
 Result<Acquisition> acquisitionFrom(const StreamOptions& o, int& usageError) {
     Acquisition a;
-    if (!o.configFile.empty()) {
-        auto loaded = config::loadConfigFile(o.configFile);
-        if (!loaded) return fail(std::move(loaded.error()));
-        a.config = *loaded;
+    auto loaded = config::loadConfig(o.configFile, overridesFrom(o));
+    if (!loaded) {  // a bad value on the command line is a usage error; one in the file, a problem found
+        const auto& details = loaded.error().details();
+        const bool commandLine = std::any_of(details.begin(), details.end(), [](const auto& d) { return d.starts_with("command line: "); });
+        usageError = commandLine ? kExitUsage : kExitFailed;
+        return fail(std::move(loaded.error()));
     }
-    if (o.channels > 0) a.config.probe.elementCount = o.channels;
-    if (o.samples > 0) a.config.acquisition.samplesPerChannel = o.samples;
-    if (o.rateHz >= 0) a.config.acquisition.frameRateHz = o.rateHz;
+    a.config = std::move(*loaded);
+    if (auto logging = log::configure(a.config.log); !logging) std::cerr << "sonolink-cli stream: " << logging.error().message() << '\n';
     a.configure = app::configureFrom(a.config);
     if (!o.replayFile.empty()) {
         if (!o.inProcess) {
             usageError = kExitUsage;
             return fail(ErrorCode::InvalidArgument, "--replay needs --in-process (or run sonolink-fe-sim --replay FILE)");
         }
-        auto loaded = app::loadRecording(o.replayFile);
-        if (!loaded) return fail(std::move(loaded.error()));
-        a.replay = *loaded;
+        auto recording = app::loadRecording(o.replayFile);
+        if (!recording) return fail(std::move(recording.error()));
+        a.replay = *recording;
         a.configure = app::configureOf(a.replay->geometry);  // the recording's geometry
     }
-    if (o.rateHz >= 0) a.configure.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(o.rateHz * 1000));
+    if (o.rateHz) a.configure.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(*o.rateHz * 1000));
     auto kind = parseMode(o.mode, a.configure.photoacoustic);
     if (!kind) {
         usageError = kExitUsage;
@@ -129,20 +149,21 @@ Result<Acquisition> acquisitionFrom(const StreamOptions& o, int& usageError) {
     return a;
 }
 
-// Command-line flags override the configuration's link section.
+// The link as the configuration (with the command line's values) sets it.
 app::LinkChoice linkChoice(const StreamOptions& o, const Acquisition& a) {
     const auto& link = a.config.link;
-    const bool verbsLink = o.linkKind.empty() ? link.backend == config::LinkBackend::Verbs : o.linkKind == "verbs";
     app::LinkChoice choice;
-    choice.backend = verbsLink ? app::LinkChoice::Backend::Verbs : o.inProcess ? app::LinkChoice::Backend::SimInProcess : app::LinkChoice::Backend::SimShared;
-    choice.name = o.linkName.empty() ? link.shmName : o.linkName;
-    choice.address = o.address.empty() ? link.address : o.address;
-    choice.port = o.port != 0 ? o.port : link.port;
-    choice.busyPoll = o.busyPoll || link.completionMode == config::CompletionMode::BusyPoll;
-    choice.hugePages = o.hugePages || link.hugePages;
+    choice.backend = link.backend == config::LinkBackend::Verbs ? app::LinkChoice::Backend::Verbs
+                     : o.inProcess                            ? app::LinkChoice::Backend::SimInProcess
+                                                              : app::LinkChoice::Backend::SimShared;
+    choice.name = link.shmName;
+    choice.address = link.address;
+    choice.port = link.port;
+    choice.busyPoll = link.completionMode == config::CompletionMode::BusyPoll;
+    choice.hugePages = link.hugePages;
     if (a.replay) choice.frontEnd.frameSource = app::replayFrameSource(a.replay);
-    choice.slotBytes = o.slotBytes ? o.slotBytes : link.slotSizeBytes;
-    choice.slotCount = o.slotCount ? o.slotCount : link.slotCount;
+    choice.slotBytes = link.slotSizeBytes;
+    choice.slotCount = link.slotCount;
     return choice;
 }
 
@@ -301,7 +322,6 @@ int runStream(const StreamOptions& o) {
     choice.dicomQueue = false;
     choice.configure = acquisition->configure;
     choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
-    choice.rxCpu = o.rxCpu;
     choice.reopenAfterSession = false;
     auto made = app::makeEngine(acquisition->config, choice);
     if (!made) {
@@ -366,13 +386,13 @@ CLI::Option* addAcquisitionOptions(CLI::App& cmd, StreamOptions& o) {
     cmd.add_option("--rx-cpu", o.rxCpu, "Pin the completion/ingest thread to this CPU (overrides link.rx_cpu)");
     auto* frames = cmd.add_option("--frames", o.frames, "Frames to acquire (0 = until interrupted)")->capture_default_str();
     cmd.add_option("--seconds", o.seconds, "Stream this long, bring-up included (with no --frames: as many frames as fit)")->check(CLI::Range(0.1, 1e6));
-    cmd.add_option("--rate", o.rateHz, "Frame rate in Hz (0 = as fast as the link allows)");
+    cmd.add_option("--rate", o.rateHz, "Frame rate in Hz (0 = as fast as the link allows)")->check(CLI::Range(0.0, 1e6));
     cmd.add_option("--channels", o.channels, "Channels (overrides probe.element_count)");
     cmd.add_option("--samples", o.samples, "Samples per channel (overrides acquisition.samples_per_channel)");
     cmd.add_option("--slot-bytes", o.slotBytes, "Ring slot size (overrides link.slot_size_bytes)");
     cmd.add_option("--slots", o.slotCount, "Ring slot count (overrides link.slot_count)");
     cmd.add_flag("--reconnect", o.reconnect, "When the front end is lost, wait for it and resume");
-    cmd.add_option("--accept-timeout", o.acceptTimeoutS, "Seconds to wait for the front end")->capture_default_str();
+    cmd.add_option("--accept-timeout", o.acceptTimeoutS, "Seconds to wait for the front end")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
     cmd.add_flag("--json", o.json, "Print the summary as JSON");
     cmd.add_flag("--json-events", o.jsonEvents, "Print every engine event as one JSON line on stderr (for scripts and tests)");
     return frames;

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
 #include <set>
-#include <sstream>
 
 #include "object_reader.h"
 #include "sonolink/dicom/value_rules.h"
@@ -190,7 +194,7 @@ std::string ConfigIssue::describe() const {
     return fmt::format("{}: {}: {}", file, key.empty() ? "(file)" : key, reason);
 }
 
-ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName) {
+ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName, const std::vector<ConfigOverride>& overrides) {
     ConfigParse result;
     IssueList issues(sourceName);
     json document;
@@ -201,6 +205,19 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
         issues.add("", fmt::format("not valid JSON at line {}, column {}: {}", line, column, e.what()));
         result.issues = issues.take();
         return result;
+    } catch (const json::exception& e) {  // e.g. a number no double holds (1e999)
+        issues.add("", fmt::format("not valid JSON: {}", e.what()));
+        result.issues = issues.take();
+        return result;
+    }
+    for (const auto& o : overrides) {
+        try {
+            document[json::json_pointer(o.key)] = json::parse(o.value);
+            issues.attribute(o.key, o.source);
+        } catch (const json::exception& e) {
+            issues.attribute(o.key, o.source);
+            issues.add(o.key, fmt::format("not a value: {} ({})", o.value, e.what()));
+        }
     }
     {
         ObjectReader root(&document, "", issues);
@@ -222,21 +239,58 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
     return result;
 }
 
-Result<AppConfig> loadConfigFile(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        return fail(ErrorCode::NotFound, fmt::format("cannot open configuration file '{}'", path));
+namespace {
+
+// The file's text: NotFound if it is not there; InvalidArgument if it is no regular file or past
+// kMaxConfigBytes (refused before it is read: /dev/zero would grow memory for ever).
+Result<std::string> readConfigText(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        const int e = errno;
+        return fail(e == ENOENT ? ErrorCode::NotFound : ErrorCode::InvalidArgument,
+                    fmt::format("cannot open configuration file '{}': {}", path, std::strerror(e)));
     }
-    std::ostringstream text;
-    text << file.rdbuf();
-    if (file.bad()) {
-        return fail(ErrorCode::DataLoss, fmt::format("error reading configuration file '{}'", path));
+    struct Close {
+        int fd;
+        ~Close() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("configuration file '{}' is not a regular file", path));
     }
-    auto parsed = parseConfig(text.str(), path);
+    if (static_cast<std::size_t>(st.st_size) > kMaxConfigBytes) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("configuration file '{}' is {} bytes: more than a configuration can be ({} at most)",
+                                                            path, st.st_size, kMaxConfigBytes));
+    }
+    std::string text(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const auto n = ::read(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return fail(ErrorCode::DataLoss, fmt::format("error reading configuration file '{}': {}", path, std::strerror(errno)));
+        if (n == 0) break;
+        done += static_cast<std::size_t>(n);
+    }
+    text.resize(done);
+    return text;
+}
+
+}  // namespace
+
+Result<AppConfig> loadConfigFile(const std::string& path) { return loadConfig(path, {}); }
+
+Result<AppConfig> loadConfig(const std::string& path, const std::vector<ConfigOverride>& overrides) {
+    std::string text = "{}";
+    if (!path.empty()) {
+        auto read = readConfigText(path);
+        if (!read) return fail(std::move(read.error()));
+        text = std::move(*read);
+    }
+    const std::string source = path.empty() ? "the defaults" : path;
+    auto parsed = parseConfig(text, source, overrides);
     if (!parsed.ok()) {
-        Error error(ErrorCode::InvalidArgument,
-                    fmt::format("configuration file '{}' has {} problem{}", path, parsed.issues.size(),
-                                parsed.issues.size() == 1 ? "" : "s"));
+        Error error(ErrorCode::InvalidArgument, fmt::format("configuration {}'{}' has {} problem{}", path.empty() ? "" : "file ", source,
+                                                            parsed.issues.size(), parsed.issues.size() == 1 ? "" : "s"));
         for (const auto& issue : parsed.issues) error.addDetail(issue.describe());
         return fail(std::move(error));
     }

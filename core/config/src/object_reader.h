@@ -7,6 +7,7 @@
 #include <concepts>
 #include <functional>
 #include <initializer_list>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -22,13 +23,20 @@ namespace sonolink::config {
 class IssueList {
 public:
     explicit IssueList(std::string file) : file_(std::move(file)) {}
+    // The value at key came from source (a command-line option): its issues name that instead.
+    void attribute(const std::string& key, std::string source) { sources_[key] = std::move(source); }
     void add(std::string key, std::string reason) {
+        if (auto it = sources_.find(key); it != sources_.end()) {
+            issues_.push_back({"command line", fmt::format("{} ({})", it->second, key), std::move(reason)});
+            return;
+        }
         issues_.push_back({file_, std::move(key), std::move(reason)});
     }
     std::vector<ConfigIssue> take() { return std::move(issues_); }
 
 private:
     std::string file_;
+    std::map<std::string, std::string> sources_;
     std::vector<ConfigIssue> issues_;
 };
 
@@ -49,6 +57,9 @@ public:
         if (!value) return;
         if (!value->is_number_integer()) {
             return issue(key, fmt::format("must be a whole number{}{} (got {})", unit.empty() ? "" : " of ", unit, value->dump()));
+        }
+        if (value->is_number_unsigned() && value->get<unsigned long long>() > static_cast<unsigned long long>(hi)) {
+            return issue(key, fmt::format("must be between {} and {}{}{} (got {})", lo, hi, unit.empty() ? "" : " ", unit, value->dump()));
         }
         const long long v = value->get<long long>();
         if (v < lo || v > hi) {

@@ -1,6 +1,8 @@
 #include "sonolink/record/uff_channel_data.h"
 #include "sonolink/record/uff_stream_writer.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -8,6 +10,8 @@
 #include <cstring>
 #include <vector>
 #include <cmath>
+#include <complex>
+#include <type_traits>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -136,7 +140,8 @@ Result<std::vector<double>> readDoubles(hid_t parent, const std::string& name, c
     if (!dataset) return fail(std::move(dataset.error()));
     auto dims = dimensions(dataset->get());
     hsize_t count = 1;
-    for (auto d : *dims) count *= d;
+    for (auto d : *dims) count = d > 0 && count > (hsize_t{1} << 24) / d ? (hsize_t{1} << 24) + 1 : count * d;
+    if (count > (hsize_t{1} << 24)) return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' declares more values than any UFF field holds", where, name));
     std::vector<double> values(count);
     if (count > 0 && H5Dread(dataset->get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' cannot be read as numbers", where, name));
@@ -259,9 +264,68 @@ Status writeUffChannelData(const std::string& path, const UffChannelData& d, con
                                  : writeArray(g.get(), "data", H5T_NATIVE_INT16, H5T_STD_I16LE, dims, d.data16.data()));
 }
 
-Result<UffChannelData> readUffChannelData(const std::string& path, const std::string& group) {
+namespace {
+
+std::uint64_t defaultMemoryBudget() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && pageSize > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize) / 2 : (4ull << 30);
+}
+
+// The physical values a recording must have before anything is computed from them.
+Status checkPhysics(const UffChannelData& d, const std::string& where) {
+    const auto& g = d.geometry;
+    auto bad = [&](const char* name, double value, const char* allowed) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: {} is {:g}, {}", where, name, value, allowed));
+    };
+    if (!std::isfinite(g.samplingRateHz) || g.samplingRateHz <= 0 || g.samplingRateHz > 10e9) return bad("sampling_frequency", g.samplingRateHz, "not a sampling rate (0 to 10 GHz)");
+    if (!std::isfinite(g.soundSpeedMps) || g.soundSpeedMps < 100 || g.soundSpeedMps > 20000) return bad("sound_speed", g.soundSpeedMps, "not a speed of sound (100 to 20000 m/s)");
+    if (!std::isfinite(g.initialTimeS) || std::abs(g.initialTimeS) > 1) return bad("initial_time", g.initialTimeS, "not a time of flight (within 1 s)");
+    if (!std::isfinite(d.modulationFrequencyHz) || d.modulationFrequencyHz < 0 || d.modulationFrequencyHz > 10e9) {
+        return bad("modulation_frequency", d.modulationFrequencyHz, "not a frequency (0 to 10 GHz)");
+    }
+    return {};
+}
+
+// The first non-finite sample of float data, named by frame, wave, channel and sample.
+template <typename T>
+Status checkFinite(const std::vector<T>& samples, const UffChannelData& d, const std::string& where) {
+    const auto bad = std::find_if(samples.begin(), samples.end(), [](const T& v) {
+        if constexpr (std::is_same_v<T, std::complex<float>>) return !std::isfinite(v.real()) || !std::isfinite(v.imag());
+        else return !std::isfinite(v);
+    });
+    if (bad == samples.end()) return {};
+    auto at = static_cast<std::size_t>(bad - samples.begin());
+    const auto s = at % static_cast<std::size_t>(d.geometry.samples);
+    at /= static_cast<std::size_t>(d.geometry.samples);
+    const auto c = at % static_cast<std::size_t>(d.geometry.channels);
+    at /= static_cast<std::size_t>(d.geometry.channels);
+    const auto w = at % static_cast<std::size_t>(d.geometry.waves);
+    const auto f = at / static_cast<std::size_t>(d.geometry.waves) + static_cast<std::size_t>(d.firstFrame);
+    return fail(ErrorCode::InvalidArgument, fmt::format("{}: data holds a sample that is no number (NaN or infinite) in frame {}, wave {}, channel {}, "
+                                                        "sample {}", where, f, w, c, s));
+}
+
+// Reads frames [first, first + count) of the 4-d (or 2-/3-d, one frame) data set into out.
+herr_t readFrames(hid_t dataset, hid_t memoryType, const std::vector<hsize_t>& dims, hsize_t first, hsize_t count, void* out) {
+    Handle fileSpace(H5Dget_space(dataset), H5Sclose);
+    std::vector<hsize_t> start(dims.size(), 0), extent = dims;
+    if (dims.size() == 4) {
+        start[0] = first;
+        extent[0] = count;
+    }
+    if (H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, extent.data(), nullptr) < 0) return -1;
+    hsize_t total = 1;
+    for (auto e : extent) total *= e;
+    Handle memorySpace(H5Screate_simple(1, &total, nullptr), H5Sclose);
+    return H5Dread(dataset, memoryType, memorySpace.get(), fileSpace.get(), H5P_DEFAULT, out);
+}
+
+}  // namespace
+
+Result<UffChannelData> readUffChannelData(const std::string& path, const std::string& group, const UffReadOptions& options) {
     quietHdf5();
-    if (!std::filesystem::exists(path)) return fail(ErrorCode::NotFound, fmt::format("no such file: {}", path));
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return fail(ErrorCode::NotFound, fmt::format("no such file: {}", path));
     Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     if (!file.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{} is not an HDF5 file", path));
     if (H5Lexists(file.get(), group.c_str(), H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: no group {}", path, group));
@@ -274,6 +338,7 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
         if (!value) return fail(std::move(value.error()));
         *out = *value;
     }
+    if (auto ok = checkPhysics(d, where); !ok) return fail(std::move(ok.error()));
     // data: frames x waves x channels x samples (USTB's [samples x channels x waves x frames] seen
     // from HDF5). RF is a dataset; IQ (modulation frequency > 0) a group of "real" and "imag".
     const bool iq = d.modulationFrequencyHz != 0;
@@ -290,31 +355,53 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
     std::vector<hsize_t> full(4, 1);
     if (dims->size() < 2 || dims->size() > 4) return fail(ErrorCode::InvalidArgument, fmt::format("{}: data has rank {}, expected 2 to 4", where, dims->size()));
     std::copy(dims->begin(), dims->end(), full.end() - static_cast<std::ptrdiff_t>(dims->size()));
-    d.frames = static_cast<int>(full[0]);
+    // Sizes a recording can have, checked before anything is allocated from them.
+    constexpr hsize_t kMaxFrames = 1u << 30, kMaxWaves = 4096, kMaxChannels = 8192, kMaxSamples = 1u << 22;
+    if (full[0] > kMaxFrames || full[1] > kMaxWaves || full[2] > kMaxChannels || full[3] > kMaxSamples || full[1] * full[2] * full[3] == 0) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: data declares {} frames x {} waves x {} channels x {} samples: no recording is that "
+                                                            "shape (at most {} x {} x {} x {}, none zero)",
+                                                            where, full[0], full[1], full[2], full[3], kMaxFrames, kMaxWaves, kMaxChannels, kMaxSamples));
+    }
+    d.framesInFile = static_cast<int>(full[0]);
+    if (options.firstFrame < 0 || (options.firstFrame > 0 && options.firstFrame >= d.framesInFile)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: frame {} asked for; the file holds {} frames", where, options.firstFrame, d.framesInFile));
+    }
+    d.firstFrame = options.firstFrame;
+    const int left = d.framesInFile - d.firstFrame;
+    d.frames = options.frameCount < 0 ? left : std::min(options.frameCount, left);
     d.geometry.waves = static_cast<int>(full[1]);
     d.geometry.channels = static_cast<int>(full[2]);
     d.geometry.samples = static_cast<int>(full[3]);
-    const auto count = full[0] * full[1] * full[2] * full[3];
+    const auto count = static_cast<hsize_t>(d.frames) * full[1] * full[2] * full[3];
     Handle type(H5Dget_type(dataset->get()), H5Tclose);
     const bool int16 = !iq && H5Tget_class(type.get()) == H5T_INTEGER && H5Tget_size(type.get()) == 2;
+    const std::uint64_t bytes = count * (iq ? 16u : int16 ? 2u : 4u);  // IQ: the real and imaginary parts read, then paired
+    const std::uint64_t budget = options.memoryBudgetBytes ? options.memoryBudgetBytes : defaultMemoryBudget();
+    if (bytes > budget) {
+        return fail(ErrorCode::ResourceExhausted, fmt::format("{}: {} frames of {} x {} x {} samples need {:.2f} GB, more than the {:.2f} GB this read "
+                                                              "may take: read fewer frames at a time", where, d.frames, full[1], full[2], full[3],
+                                                              static_cast<double>(bytes) / 1e9, static_cast<double>(budget) / 1e9));
+    }
+    const auto first = static_cast<hsize_t>(d.firstFrame), frameCount = static_cast<hsize_t>(d.frames);
     herr_t status = 0;
     if (iq) {
         auto imag = openDataset(dataParent, "imag", dataWhere);
         if (!imag) return fail(std::move(imag.error()));
         if (*dimensions(imag->get()) != *dims) return fail(ErrorCode::InvalidArgument, fmt::format("{}/data: 'real' and 'imag' differ in shape", where));
         std::vector<float> re(count), im(count);
-        status = H5Dread(dataset->get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, re.data());
-        if (status >= 0) status = H5Dread(imag->get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, im.data());
+        status = readFrames(dataset->get(), H5T_NATIVE_FLOAT, *dims, first, frameCount, re.data());
+        if (status >= 0) status = readFrames(imag->get(), H5T_NATIVE_FLOAT, *dims, first, frameCount, im.data());
         d.dataIq.resize(count);
         for (std::size_t i = 0; i < count; ++i) d.dataIq[i] = {re[i], im[i]};
     } else if (int16) {
         d.data16.resize(count);
-        status = H5Dread(dataset->get(), H5T_NATIVE_INT16, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.data16.data());
+        status = readFrames(dataset->get(), H5T_NATIVE_INT16, *dims, first, frameCount, d.data16.data());
     } else {
         d.dataFloat.resize(count);
-        status = H5Dread(dataset->get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.dataFloat.data());
+        status = readFrames(dataset->get(), H5T_NATIVE_FLOAT, *dims, first, frameCount, d.dataFloat.data());
     }
     if (status < 0) return fail(ErrorCode::InvalidArgument, fmt::format("{}: data cannot be read as samples", where));
+    if (auto ok = iq ? checkFinite(d.dataIq, d, where) : checkFinite(d.dataFloat, d, where); !ok) return fail(std::move(ok.error()));
     // probe geometry: 7 x N (x, y, z, theta, phi, width, height).
     if (H5Lexists(g.get(), "probe", H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: 'probe' is missing", where));
     Handle probe(H5Gopen2(g.get(), "probe", H5P_DEFAULT), H5Gclose);
@@ -336,7 +423,11 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
         const auto n = H5Sget_simple_extent_npoints(space.get());
         std::vector<double> size(static_cast<std::size_t>(std::max<hssize_t>(n, 1)));
         H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, size.data());
-        listed = size.size() >= 2 ? static_cast<int>(size[1]) : 0;
+        const double waves = size.size() >= 2 ? size[1] : 0;
+        if (!std::isfinite(waves) || waves < 0 || waves > 4096) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("{}/sequence: its size attribute lists {:g} waves", where, waves));
+        }
+        listed = static_cast<int>(waves);
     }
     if (listed > 1) {
         for (int w = 0; w < listed; ++w) {

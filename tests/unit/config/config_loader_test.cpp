@@ -202,5 +202,53 @@ TEST(ConfigLoaderTest, FileErrorListsEveryProblemAsDetail) {
     EXPECT_NE(loaded.error().details()[0].find(path.string() + ": /link/"), std::string::npos);
 }
 
+// Hostile values (the reported bugs: 1e999 aborted the process; a huge whole number wrapped).
+TEST(ConfigLoaderTest, NumbersNoTypeHoldsAreIssuesNotCrashes) {
+    auto overflow = parseConfig(R"({"acquisition": {"frame_rate_hz": 1e999}})", "inf.json");
+    ASSERT_FALSE(overflow.ok());
+    EXPECT_NE(overflow.issues[0].reason.find("not valid JSON"), std::string::npos) << dump(overflow);
+    EXPECT_NE(overflow.issues[0].reason.find("1e999"), std::string::npos) << dump(overflow);
+    auto huge = parseConfig(R"({"probe": {"element_count": 18446744073709551615}})", "huge.json");
+    EXPECT_TRUE(hasIssue(huge, "/probe/element_count", "must be between")) << dump(huge);
+    EXPECT_EQ(huge.config.probe.elementCount, 128) << "the default stays, no wrapped value";
+}
+
+// A device, a directory or a file far bigger than any configuration is refused before it is
+// read (the reported bug: `config check /dev/zero` grew memory at 1 GB/s).
+TEST(ConfigLoaderTest, WhatIsNoConfigurationFileIsRefusedUnread) {
+    for (const char* path : {"/dev/zero", "/tmp"}) {
+        auto loaded = loadConfigFile(path);
+        ASSERT_FALSE(loaded) << path;
+        EXPECT_EQ(loaded.error().code(), ErrorCode::InvalidArgument) << path;
+        EXPECT_NE(loaded.error().message().find("not a regular file"), std::string::npos) << loaded.error().message();
+    }
+    const auto big = std::filesystem::temp_directory_path() / "sonolink_config_big.json";
+    std::filesystem::remove(big);
+    { std::ofstream(big) << "{}"; }
+    std::filesystem::resize_file(big, kMaxConfigBytes + 1);
+    auto loaded = loadConfigFile(big.string());
+    std::filesystem::remove(big);
+    ASSERT_FALSE(loaded);
+    EXPECT_NE(loaded.error().message().find(std::to_string(kMaxConfigBytes + 1) + " bytes"), std::string::npos) << loaded.error().message();
+}
+
+// Command-line values are held to the file's rules and named by their option (the reported
+// bug: --channels 65600 ran with 64 channels, 0 fell back to the default without a word).
+TEST(ConfigLoaderTest, OverridesAreCheckedByTheSameRulesAndNamedByTheirOption) {
+    auto wrapped = loadConfig("", {{"/probe/element_count", "65600", "--channels"}});
+    ASSERT_FALSE(wrapped);
+    ASSERT_EQ(wrapped.error().details().size(), 1u);
+    EXPECT_NE(wrapped.error().details()[0].find("command line: --channels (/probe/element_count): must be between"), std::string::npos)
+        << wrapped.error().details()[0];
+    auto zero = loadConfig("", {{"/acquisition/samples_per_channel", "0", "--samples"}});
+    ASSERT_FALSE(zero);
+    EXPECT_NE(zero.error().details()[0].find("--samples"), std::string::npos) << zero.error().details()[0];
+    auto applied = loadConfig(SONOLINK_DEFAULT_CONFIG, {{"/probe/element_count", "64", "--channels"}, {"/link/slot_count", "32", "--slots"}});
+    ASSERT_TRUE(applied) << applied.error().describe();
+    EXPECT_EQ(applied->probe.elementCount, 64);
+    EXPECT_EQ(applied->link.slotCount, 32u);
+    EXPECT_EQ(applied->dicom.nodes.size(), 1u) << "the file's other values stay";
+}
+
 }  // namespace
 }  // namespace sonolink::config

@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include "sonolink/beamform/cpu_beamformer.h"
 
@@ -118,6 +119,73 @@ TEST_F(UffChannelDataTest, FrameOutOfRange) {
     const auto d = pointTarget();
     EXPECT_FALSE(d.frame(2));
     EXPECT_FALSE(d.frame(-1));
+}
+
+// Replaces the file's /channel_data/data with an int16 data set of the given shape that holds
+// nothing (chunked, unwritten): what a hostile or broken file declares without the bytes.
+void declareData(const std::filesystem::path& path, std::vector<hsize_t> dims) {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    H5Ldelete(file, "/channel_data/data", H5P_DEFAULT);
+    const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+    const hid_t properties = H5Pcreate(H5P_DATASET_CREATE);
+    std::vector<hsize_t> chunk(dims.size(), 1);
+    chunk.back() = 64;
+    H5Pset_chunk(properties, static_cast<int>(chunk.size()), chunk.data());
+    const hid_t data = H5Dcreate2(file, "/channel_data/data", H5T_STD_I16LE, space, H5P_DEFAULT, properties, H5P_DEFAULT);
+    ASSERT_GE(data, 0);
+    H5Dclose(data);
+    H5Pclose(properties);
+    H5Sclose(space);
+    H5Fclose(file);
+}
+
+// The reported bug: a UFF declaring 10^9 samples aborted the process (an uncaught exception).
+TEST_F(UffChannelDataTest, ADeclaredShapeNoRecordingHasIsRefusedBeforeAllocating) {
+    ASSERT_TRUE(writeUffChannelData(path.string(), pointTarget()));
+    declareData(path, {2, 2, 32, 1'000'000'000});
+    auto back = readUffChannelData(path.string());
+    ASSERT_FALSE(back);
+    EXPECT_EQ(back.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(back.error().message().find("1000000000 samples"), std::string::npos) << back.error().message();
+}
+
+// Samples past the memory budget are refused with the figures; fewer frames at a time are read.
+TEST_F(UffChannelDataTest, FramesPastTheMemoryBudgetAreRefusedAndReadOneAtATime) {
+    const auto original = pointTarget();
+    ASSERT_TRUE(writeUffChannelData(path.string(), original));
+    const std::size_t frameBytes = 2u * 32u * 800u * 2u;
+    auto all = readUffChannelData(path.string(), "/channel_data", {0, -1, frameBytes + 1});
+    ASSERT_FALSE(all);
+    EXPECT_EQ(all.error().code(), ErrorCode::ResourceExhausted);
+    EXPECT_NE(all.error().message().find("read fewer frames"), std::string::npos) << all.error().message();
+    auto second = readUffChannelData(path.string(), "/channel_data", {1, 1, frameBytes});
+    ASSERT_TRUE(second) << second.error().message();
+    EXPECT_EQ(second->frames, 1);
+    EXPECT_EQ(second->firstFrame, 1);
+    EXPECT_EQ(second->framesInFile, 2);
+    const std::vector<std::int16_t> expected(original.data16.begin() + static_cast<std::ptrdiff_t>(frameBytes / 2), original.data16.end());
+    EXPECT_EQ(second->data16, expected) << "exactly the second frame's samples";
+    EXPECT_FALSE(readUffChannelData(path.string(), "/channel_data", {2, 1, 0})) << "past the last frame";
+}
+
+// Physics no probe has and samples that are no number are refused, named.
+TEST_F(UffChannelDataTest, AbsurdPhysicsAndNonFiniteSamplesAreRefusedWithTheReason) {
+    auto d = pointTarget();
+    d.geometry.soundSpeedMps = 0;
+    ASSERT_TRUE(writeUffChannelData(path.string(), d));
+    auto back = readUffChannelData(path.string());
+    ASSERT_FALSE(back);
+    EXPECT_NE(back.error().message().find("sound_speed is 0"), std::string::npos) << back.error().message();
+    std::filesystem::remove(path);
+    d = pointTarget();
+    d.dataFloat.assign(d.data16.begin(), d.data16.end());
+    d.data16.clear();
+    d.dataFloat[1u * 2u * 32u * 800u + 5u * 800u + 7u] = std::numeric_limits<float>::quiet_NaN();  // frame 1, wave 0, channel 5, sample 7
+    ASSERT_TRUE(writeUffChannelData(path.string(), d));
+    back = readUffChannelData(path.string());
+    ASSERT_FALSE(back);
+    EXPECT_NE(back.error().message().find("frame 1, wave 0, channel 5, sample 7"), std::string::npos) << back.error().message();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // Thread contract: pure functions; call from any thread.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,11 +27,25 @@ struct ConfigParse {
     [[nodiscard]] bool ok() const noexcept { return issues.empty(); }
 };
 
-// Parses JSON text; sourceName is used in issues (usually the file path).
-[[nodiscard]] ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName);
+// A value given on the command line for a configuration key, checked by the file's own rules.
+struct ConfigOverride {
+    std::string key;     // JSON pointer, "/probe/element_count"
+    std::string value;   // JSON text: 65600, "verbs", true
+    std::string source;  // what gave it ("--channels"): its issues name it, not the file
+};
+
+// A configuration file is small: a bigger one (or a device, a FIFO) is refused unread.
+inline constexpr std::size_t kMaxConfigBytes = 1 << 20;
+
+// Parses JSON text with the overrides applied over it; sourceName is used in issues (usually
+// the file path). Bad JSON, numbers out of any type's range included, is an issue, never a throw.
+[[nodiscard]] ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName, const std::vector<ConfigOverride>& overrides = {});
 
 // Reads and parses a file. An unreadable file, bad JSON or any invalid value is an
 // InvalidArgument (NotFound for a missing file) Error whose details() list every issue.
 [[nodiscard]] Result<AppConfig> loadConfigFile(const std::string& path);
+// The file (the defaults where path is empty) with the overrides, validated as one: a value
+// given on the command line is held to the same ranges as one in the file.
+[[nodiscard]] Result<AppConfig> loadConfig(const std::string& path, const std::vector<ConfigOverride>& overrides);
 
 }  // namespace sonolink::config

@@ -21,7 +21,9 @@ namespace sonolink::record {
 struct UffChannelData {
     beamform::AcquisitionGeometry geometry;  // sampling, sound speed, probe, sequence; waves x channels x samples
     double modulationFrequencyHz = 0;        // 0: RF data
-    int frames = 0;
+    int frames = 0;                          // the frames held here (read: those asked for)
+    int firstFrame = 0;                      // read: the file's index of the first of them
+    int framesInFile = 0;                    // read: how many the file holds
     std::vector<std::int16_t> data16;        // frames x waves x channels x samples: one of the two
     std::vector<float> dataFloat;
     std::vector<std::complex<float>> dataIq;  // IQ files (modulation frequency > 0) instead
@@ -38,9 +40,20 @@ struct UffChannelData {
 // Writes (replacing) the group `group` (USTB: "/channel_data") of a new or existing file.
 [[nodiscard]] Status writeUffChannelData(const std::string& path, const UffChannelData& data,
                                          const std::string& group = "/channel_data");
+// Which frames to read, and how much memory their samples may take.
+struct UffReadOptions {
+    int firstFrame = 0;
+    int frameCount = -1;                  // -1: to the end of the file
+    std::uint64_t memoryBudgetBytes = 0;  // 0: half of this machine's memory
+};
+
 // Reads RF channel data (int16, float or double samples), or IQ data (a modulation frequency and
-// "data" as a group of "real" and "imag"), of plane, focused or diverging waves.
+// "data" as a group of "real" and "imag"), of plane, focused or diverging waves: the frames asked
+// for only. Sizes and physics are checked before anything is allocated from them (InvalidArgument
+// naming the value), samples past the memory budget are refused with the figures
+// (ResourceExhausted), and a sample that is no number is named by frame, wave, channel, sample.
 [[nodiscard]] Result<UffChannelData> readUffChannelData(const std::string& path,
-                                                        const std::string& group = "/channel_data");
+                                                        const std::string& group = "/channel_data",
+                                                        const UffReadOptions& options = {});
 
 }  // namespace sonolink::record

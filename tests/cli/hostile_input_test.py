@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""A hostile user's day with sonolink-cli: values no type holds, files that are no
+configuration, command-line values out of range, grids that would exhaust memory. Each ends in
+a clear error that names the value and where it came from, with the documented exit code
+(2: bad command line; 1: a problem found), never an abort, a hang or a silently substituted
+default. Run by CTest with SONOLINK_CLI set."""
+import json
+import os
+import resource
+import subprocess
+import tempfile
+import unittest
+
+CLI = os.environ["SONOLINK_CLI"]
+SMALL = ["--in-process", "--frames", "2", "--rate", "0", "--channels", "64", "--samples", "1024",
+         "--slot-bytes", "65536", "--slots", "64"]
+
+
+def cli(*args, timeout=60):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout)
+
+
+class HostileInputTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir.name, name)
+
+    def write(self, name, text):
+        with open(self.path(name), "w") as f:
+            f.write(text)
+        return self.path(name)
+
+    def assertClearError(self, proc, code, *needles):
+        self.assertEqual(proc.returncode, code, proc.stdout + proc.stderr)
+        for needle in needles:  # config check reports on stdout, the others on stderr
+            self.assertIn(needle, proc.stdout + proc.stderr)
+        self.assertNotIn("terminate called", proc.stderr)
+
+    def test_a_number_no_type_holds_is_a_problem_not_an_abort(self):
+        config = self.write("inf.json", '{"acquisition": {"frame_rate_hz": 1e999}}')
+        self.assertClearError(cli("config", "check", config), 1, "inf.json", "1e999")
+        self.assertClearError(cli("stream", "--config", config, *SMALL), 1, "1e999")
+
+    def test_what_is_no_configuration_file_is_refused_unread(self):
+        # /dev/zero grew memory at 1 GB/s; a directory and a huge file are refused too.
+        self.assertClearError(cli("config", "check", "/dev/zero", timeout=10), 1, "not a regular file")
+        self.assertClearError(cli("config", "check", self.dir.name, timeout=10), 1, "not a regular file")
+        big = self.path("big.json")
+        with open(big, "w") as f:
+            f.truncate(64 << 20)
+        self.assertClearError(cli("config", "check", big, timeout=10), 1, f"{64 << 20} bytes")
+
+    def test_command_line_values_are_checked_like_the_files(self):
+        # --channels 65600 ran with 64 channels (a wrap), --samples 0 with the default.
+        cases = [("--channels", "65600", "/probe/element_count"), ("--channels", "0", "/probe/element_count"),
+                 ("--samples", "0", "/acquisition/samples_per_channel"), ("--slots", "1", "/link/slot_count"),
+                 ("--slot-bytes", "100", "/link/slot_size_bytes"), ("--port", "70000", "/link/port")]
+        for option, value, key in cases:
+            args = [a for a in SMALL]
+            if option in args:
+                i = args.index(option)
+                args[i + 1] = value
+            else:
+                args += [option, value]
+            proc = cli("stream", *args)
+            self.assertClearError(proc, 2, f"command line: {option} ({key})")
+        self.assertClearError(cli("stream", *SMALL, "--rate", "-3"), 2, "--rate")
+
+    def test_the_configurations_log_section_is_obeyed_by_stream(self):
+        config = self.write("quiet.json", '{"log": {"level": "error"}}')
+        proc = cli("stream", "--config", config, *SMALL, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(json.loads(proc.stdout)["frames_delivered"], 2)
+        self.assertNotIn(" info ", proc.stderr, "log.level error: no info lines")
+
+    def test_grids_that_would_exhaust_memory_are_refused(self):
+        recording = self.path("rec.uff")
+        proc = cli("stream", *SMALL, "--record", recording)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for grid in ("0:10:-5", "0:10:99999999999", "nan:10:5"):
+            proc = cli("beamform", recording, "--x-range", grid, "--z-range", "5:18:10", "--output-dir", self.path("out"))
+            self.assertClearError(proc, 1, f"--x-range '{grid}'", "COUNT")
+
+    def test_one_frame_of_a_20_gb_recording_is_beamformed_in_little_memory(self):
+        """beamform --frame 0 read the whole recording into memory (3 GB for a 3 GB file). A
+        recording declaring 20 GB of samples (sparse: HDF5 stores no unwritten chunk) is
+        beamformed frame by frame, in well under 1 GB."""
+        import h5py
+        recording = self.path("rec.uff")
+        proc = cli("stream", *SMALL, "--record", recording)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with h5py.File(recording, "r+") as f:
+            data = f["channel_data/data"]
+            frame = data[0]
+            frames = (20 << 30) // frame.nbytes
+            del f["channel_data/data"]
+            big = f.create_dataset("channel_data/data", shape=(frames,) + frame.shape, dtype=frame.dtype,
+                                   chunks=(1,) + frame.shape)
+            big[0] = frame
+        self.assertLess(os.path.getsize(recording), 100 << 20, "sparse")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        proc = cli("beamform", recording, "--frame", "0", "--x-range", "-5:5:32", "--z-range", "5:18:64",
+                   "--output-dir", self.path("out"), "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        self.assertGreaterEqual(peak_kib, before)
+        self.assertLess(peak_kib, 1 << 20, f"peak RSS {peak_kib} KiB for one frame of a {frames}-frame recording")
+        self.assertEqual([f["frame"] for f in json.loads(proc.stdout)["frames"]], [0])
+
+    def test_an_output_directory_that_is_a_file_is_named(self):
+        blocker = self.write("afile", "")
+        proc = cli("dicom", "export", "--output-dir", blocker, "--pdf", blocker)
+        self.assertClearError(proc, 1, "cannot create", "afile")
+
+
+if __name__ == "__main__":
+    unittest.main()
