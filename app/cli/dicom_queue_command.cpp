@@ -162,8 +162,16 @@ int runQueue(const QueueOptions& o) {
     if (!station) return failWith("queue run", station.error());
     auto* queue = &(*station)->queue();
     auto& forwarder = (*station)->forwarder();
-    std::signal(SIGINT, [](int) { gStop = true; });
-    std::signal(SIGTERM, [](int) { gStop = true; });
+    // A signal ends the exchange in flight too (within about 100 ms), the queue left consistent:
+    // an interrupted send is queued again.
+    std::signal(SIGINT, [](int) {
+        gStop = true;
+        dicom::requestStop();
+    });
+    std::signal(SIGTERM, [](int) {
+        gStop = true;
+        dicom::requestStop();
+    });
     const auto deadline = dicom::nowMs() + static_cast<std::int64_t>(o.timeoutS * 1000);
     while (!gStop) {
         forwarder.runOnce();

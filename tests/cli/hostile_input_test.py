@@ -7,9 +7,17 @@ default. Run by CTest with SONOLINK_CLI set."""
 import json
 import os
 import resource
+import signal
+import socket
 import subprocess
+import sys
 import tempfile
+import threading
+import time
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from dicom_peers import sonolink_config, us_file  # noqa: E402
 
 CLI = os.environ["SONOLINK_CLI"]
 SMALL = ["--in-process", "--frames", "2", "--rate", "0", "--channels", "64", "--samples", "1024",
@@ -18,6 +26,48 @@ SMALL = ["--in-process", "--frames", "2", "--rate", "0", "--channels", "64", "--
 
 def cli(*args, timeout=60):
     return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout)
+
+
+class TricklingPeer:
+    """A DICOM peer on 127.0.0.1 that sends one byte every half second and nothing else: each
+    byte comes well within any per-read timeout, so only a deadline ends an exchange with it."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        self.stopping = threading.Event()
+        self.threads = [threading.Thread(target=self.accept, daemon=True)]
+        self.threads[0].start()
+
+    def accept(self):
+        while not self.stopping.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            t = threading.Thread(target=self.trickle, args=(conn,), daemon=True)
+            t.start()
+            self.threads.append(t)
+
+    def trickle(self, conn):
+        # An A-ASSOCIATE-AC header announcing 4096 bytes, then filler: a byte at a time.
+        message = b"\x02\x00\x00\x00\x10\x00" + b"\x00" * 4096
+        with conn:
+            for i in range(len(message)):
+                if self.stopping.wait(0.5):
+                    return
+                try:
+                    conn.send(message[i:i + 1])
+                except OSError:
+                    return
+
+    def stop(self):
+        self.stopping.set()
+        self.listener.close()
+        for t in self.threads:
+            t.join(timeout=5)
 
 
 class HostileInputTest(unittest.TestCase):
@@ -111,6 +161,43 @@ class HostileInputTest(unittest.TestCase):
         self.assertGreaterEqual(peak_kib, before)
         self.assertLess(peak_kib, 1 << 20, f"peak RSS {peak_kib} KiB for one frame of a {frames}-frame recording")
         self.assertEqual([f["frame"] for f in json.loads(proc.stdout)["frames"]], [0])
+
+    def test_a_trickling_peer_cannot_hold_echo_past_its_deadline(self):
+        """The reported bug: one byte every 2 s kept `dicom echo --timeout 5` waiting past 300 s.
+        Now the association ends by its deadline (connect 5 s + ACSE 10 s), retryable (exit 3)."""
+        peer = TricklingPeer()
+        try:
+            start = time.monotonic()
+            proc = cli("dicom", "echo", "--aet", "TRICKLE", "--port", str(peer.port), "--timeout", "5", timeout=60)
+            waited = time.monotonic() - start
+        finally:
+            peer.stop()
+        self.assertClearError(proc, 3, f"TRICKLE at 127.0.0.1:{peer.port}", "in time")
+        self.assertLess(waited, 20)
+
+    def test_sigterm_ends_queue_run_promptly_and_the_queue_stays_whole(self):
+        """The reported bug: `dicom queue run` ignored SIGTERM while a peer trickled. Now it
+        ends within a second or two, and the item is still queued, to be sent again."""
+        peer = TricklingPeer()
+        queue = self.path("queue")
+        config = sonolink_config(self.path("q.json"), [{"name": "slow", "ae_title": "TRICKLE", "port": peer.port}],
+                                 queue_dir=queue)
+        us_file(self.path("us.dcm"))
+        try:
+            proc = cli("dicom", "queue", "add", "--config", config, "--node", "slow", self.path("us.dcm"))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            runner = subprocess.Popen([CLI, "dicom", "queue", "run", "--config", config, "--until-settled"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(1.5)  # into the association with the trickling peer (this test is about a signal's timing)
+            start = time.monotonic()
+            runner.send_signal(signal.SIGTERM)
+            runner.communicate(timeout=30)
+            waited = time.monotonic() - start
+        finally:
+            peer.stop()
+        self.assertLess(waited, 3, "SIGTERM ends the exchange in flight")
+        items = json.loads(cli("dicom", "queue", "list", "--config", config, "--json").stdout)
+        self.assertEqual([i["state"] for i in items], ["queued"], items)
 
     def test_an_output_directory_that_is_a_file_is_named(self):
         blocker = self.write("afile", "")

@@ -6,8 +6,10 @@
 // cases (sendFiles, exportObjects) report each file in order and audit what they did.
 #include "sonolink/dicom/pacs_client.h"
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <thread>
@@ -86,6 +88,63 @@ public:
 private:
     int port_;
     pid_t pid_ = -1;
+};
+
+// A peer that misbehaves on purpose, on 127.0.0.1: each connection it accepts is handed to
+// behave(fd, stop) on its own thread; stopped and joined when the test ends.
+class MisbehavingPeer {
+public:
+    using Behaviour = std::function<void(int fd, const std::atomic<bool>& stop)>;
+    explicit MisbehavingPeer(Behaviour behave) : behave_(std::move(behave)) {
+        listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        const int one = 1;
+        ::setsockopt(listener_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        ::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address);
+        ::listen(listener_, 8);
+        socklen_t length = sizeof address;
+        ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
+        port_ = ntohs(address.sin_port);
+        acceptor_ = std::thread([this] {
+            for (;;) {
+                const int fd = ::accept(listener_, nullptr, nullptr);
+                if (fd < 0 || stop_) {
+                    if (fd >= 0) ::close(fd);
+                    return;
+                }
+                connections_.emplace_back([this, fd] {
+                    behave_(fd, stop_);
+                    ::close(fd);
+                });
+            }
+        });
+    }
+    ~MisbehavingPeer() {
+        stop_ = true;
+        ::shutdown(listener_, SHUT_RDWR);
+        ::close(listener_);
+        acceptor_.join();
+        for (auto& t : connections_) t.join();
+    }
+    MisbehavingPeer(const MisbehavingPeer&) = delete;
+    MisbehavingPeer& operator=(const MisbehavingPeer&) = delete;
+    [[nodiscard]] PacsNode node() const { return {"MISBEHAVING", "127.0.0.1", port_}; }
+
+    // Sleeps up to seconds, in short steps, unless the test ends first.
+    static void idle(const std::atomic<bool>& stop, double seconds) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (!stop && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+
+private:
+    Behaviour behave_;
+    int listener_ = -1;
+    int port_ = 0;
+    std::atomic<bool> stop_{false};
+    std::thread acceptor_;
+    std::vector<std::thread> connections_;
 };
 
 class PacsClientTest : public ::testing::Test {
@@ -226,6 +285,74 @@ TEST_F(PacsClientTest, ExportObjectsIntoAFileIsRefusedWithTheReason) {
     ASSERT_FALSE(report);
     EXPECT_EQ(report.error().code(), ErrorCode::FailedPrecondition);
     EXPECT_NE(report.error().message().find("cannot create"), std::string::npos) << report.error().message();
+}
+
+// Peers that keep DCMTK's per-read timeouts from ever firing: every operation still ends
+// within its deadline (connect + ACSE to associate), named, retryable; none hangs. The reported
+// bug: a peer sending one byte every 2 s kept `dicom echo --timeout 5` waiting past 300 s, and a
+// half PDU stalled for a hidden 60 s.
+TEST_F(PacsClientTest, TricklingStallingAndSilentPeersCannotOutlastTheDeadline) {
+    const std::vector<std::pair<const char*, MisbehavingPeer::Behaviour>> peers{
+        {"one byte every 0.5 s", [](int fd, const std::atomic<bool>& stop) {
+             const char pdu[] = "\x02\x00\x00\x00\x01\x00garbage that never ends";
+             for (std::size_t i = 0; !stop; i = (i + 1) % (sizeof pdu - 1)) {
+                 if (::send(fd, pdu + i, 1, MSG_NOSIGNAL) != 1) return;
+                 MisbehavingPeer::idle(stop, 0.5);
+             }
+         }},
+        {"half a PDU, then silence", [](int fd, const std::atomic<bool>& stop) {
+             const unsigned char header[] = {0x02, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x01, 0x00, 0x00};  // A-ASSOCIATE-AC of 4096 bytes
+             (void)::send(fd, header, sizeof header, MSG_NOSIGNAL);
+             MisbehavingPeer::idle(stop, 120);
+         }},
+        {"accepts and never answers", [](int, const std::atomic<bool>& stop) { MisbehavingPeer::idle(stop, 120); }},
+        {"garbage at once", [](int fd, const std::atomic<bool>& stop) {
+             std::vector<unsigned char> noise(8192);
+             for (std::size_t i = 0; i < noise.size(); ++i) noise[i] = static_cast<unsigned char>(i * 2654435761u >> 13);
+             (void)::send(fd, noise.data(), noise.size(), MSG_NOSIGNAL);
+             MisbehavingPeer::idle(stop, 120);
+         }},
+    };
+    AssociationSettings quick;
+    quick.connectTimeoutS = 1;
+    quick.acseTimeoutS = 2;
+    quick.dimseTimeoutS = 2;
+    for (const auto& [what, behaviour] : peers) {
+        MisbehavingPeer peer(behaviour);
+        const auto start = std::chrono::steady_clock::now();
+        auto echoed = echo(peer.node(), quick);
+        auto stored = store(peer.node(), file, quick);
+        const auto waited = std::chrono::steady_clock::now() - start;
+        ASSERT_FALSE(echoed) << what;
+        ASSERT_FALSE(stored) << what;
+        EXPECT_EQ(echoed.error().code(), ErrorCode::Unavailable) << what << ": " << echoed.error().message();
+        EXPECT_NE(echoed.error().message().find("MISBEHAVING at 127.0.0.1"), std::string::npos) << what << ": " << echoed.error().message();
+        // Two operations, each at most connect + ACSE (3 s) and the abort: well under 10 s.
+        EXPECT_LT(waited, std::chrono::seconds(10)) << what << ": " << echoed.error().message();
+    }
+}
+
+// A stop asked for (SIGTERM in `dicom queue run`) ends an exchange with a trickling peer at once.
+TEST_F(PacsClientTest, AStopRequestEndsAnExchangeWithinAFractionOfASecond) {
+    MisbehavingPeer peer([](int fd, const std::atomic<bool>& stop) {
+        for (char c = 2; !stop; c = 0) {
+            if (::send(fd, &c, 1, MSG_NOSIGNAL) != 1) return;
+            MisbehavingPeer::idle(stop, 0.2);
+        }
+    });
+    AssociationSettings patient;  // the defaults: 5 s connect, 10 s ACSE
+    std::thread stopper([] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        requestStop();
+    });
+    const auto start = std::chrono::steady_clock::now();
+    auto echoed = echo(peer.node(), patient);
+    const auto waited = std::chrono::steady_clock::now() - start;
+    stopper.join();
+    clearStopRequest();
+    ASSERT_FALSE(echoed);
+    EXPECT_EQ(echoed.error().code(), ErrorCode::Cancelled) << echoed.error().message();
+    EXPECT_LT(waited, std::chrono::milliseconds(2500)) << "asked to stop after 0.5 s";
 }
 
 TEST_F(PacsClientTest, TheForwarderSendsWhatIsQueuedAndForgetsItAfterTheRetention) {

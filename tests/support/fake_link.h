@@ -40,8 +40,13 @@ public:
     }
     transport::Completion& lastCompletion() { return completions_.back(); }
 
-    Result<transport::LinkInfo> accept(std::chrono::milliseconds) override { return transport::LinkInfo{}; }
+    Result<transport::LinkInfo> accept(std::chrono::milliseconds) override {
+        if (interrupted_) return fail(ErrorCode::Cancelled, "interrupted");
+        return transport::LinkInfo{};
+    }
+    void interrupt() noexcept override { interrupted_ = true; }
     transport::RingView ring() const noexcept override { return ring_; }
+    bool interrupted_ = false;
     Status advertiseRing() override { return {}; }
     Status sendControl(const transport::ControlMessage&) override { return {}; }
     Result<std::optional<transport::ControlMessage>> receiveControl(std::chrono::milliseconds) override {

@@ -4,6 +4,8 @@
 #include <dcmtk/dcmtls/tlslayer.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 
 namespace sonolink::dicom {
@@ -11,6 +13,14 @@ namespace sonolink::dicom {
 std::string describe(const PacsNode& node) {
     return fmt::format("PACS {} at {}:{}{}", node.aeTitle, node.host, node.port, node.tls ? " (TLS)" : "");
 }
+
+namespace {
+std::atomic<bool> gStop{false};  // lock-free: a signal handler may set it
+}  // namespace
+
+void requestStop() noexcept { gStop.store(true); }
+bool stopRequested() noexcept { return gStop.load(); }
+void clearStopRequest() noexcept { gStop.store(false); }
 
 std::vector<std::string> uncompressedSyntaxes() {
     return {UID_LittleEndianExplicitTransferSyntax, UID_LittleEndianImplicitTransferSyntax};
@@ -49,6 +59,8 @@ Association::Association(const PacsNode& node, const AssociationSettings& settin
 }
 
 Association::~Association() {
+    deadline_.arm(std::chrono::seconds(std::max(settings_.acseTimeoutS, 1)));
+    if (stopRequested()) aborting_ = true;
     if (scu_.isConnected()) {
         if (aborting_) scu_.abortAssociation();
         else scu_.releaseAssociation();
@@ -76,7 +88,7 @@ Status Association::setUpTls() {
     }
     if (auto s = check(tls_->addTrustedCertificateFile(c.trustedCertificatesFile.c_str(), DCF_Filetype_PEM), "trusted certificates " + c.trustedCertificatesFile); !s) return s;
     tls_->setCertificateVerification(DCV_requireCertificate);
-    return check(scu_.useTls(tls_.get()), "attaching to the network");
+    return {};
 }
 
 Status Association::open(const std::vector<PresentationContext>& contexts) {
@@ -87,12 +99,35 @@ Status Association::open(const std::vector<PresentationContext>& contexts) {
             if (auto c = scu_.addPresentationContext(context.abstractSyntax.c_str(), one); c.bad()) return fail(ErrorCode::Internal, c.text());
         }
     }
+    if (stopRequested()) return fail(ErrorCode::Cancelled, fmt::format("{}: not associating: stopped on request", describe(node_)));
     if (auto c = scu_.initNetwork(); c.bad()) return fail(ErrorCode::Internal, fmt::format("cannot start the network: {}", c.text()));
     if (node_.tls) {
         if (auto s = setUpTls(); !s) return s;
     }
-    if (auto c = scu_.negotiateAssociation(); c.bad()) return fail(associationError(node_, c));
+    // Every connection through our transport: the deadline holds for TCP and TLS alike.
+    transport_ = std::make_unique<DeadlineTransport>(deadline_, tls_.get());
+    if (auto c = scu_.useTls(transport_.get()); c.bad()) {
+        return fail(ErrorCode::Internal, fmt::format("{}: cannot attach the transport: {}", describe(node_), c.text()));
+    }
+    deadline_.arm(std::chrono::seconds(std::max(settings_.connectTimeoutS, 1) + std::max(settings_.acseTimeoutS, 1)));
+    if (auto c = scu_.negotiateAssociation(); c.bad()) {
+        if (stopRequested() || deadline_.passed()) return fail(exchangeError("associating", c));
+        return fail(associationError(node_, c));
+    }
     return {};
+}
+
+void Association::beginExchange(std::size_t bytes) {
+    deadline_.arm(std::chrono::seconds(std::max(settings_.dimseTimeoutS, 1)) + std::chrono::milliseconds(bytes / 1000));
+}
+
+Error Association::exchangeError(const std::string& what, const OFCondition& c) const {
+    if (stopRequested()) return Error(ErrorCode::Cancelled, fmt::format("{}: {}: stopped on request", describe(node_), what));
+    if (deadline_.passed()) {
+        return Error(ErrorCode::Unavailable, fmt::format("{}: {}: no complete answer in time (the deadline of this step passed; the peer is "
+                                                         "slow or stalled): {}", describe(node_), what, c.text()));
+    }
+    return Error(ErrorCode::Unavailable, fmt::format("{}: {} failed: {}", describe(node_), what, c.text()));
 }
 
 T_ASC_PresentationContextID Association::contextFor(const std::string& abstractSyntax, const std::string& transferSyntax) {

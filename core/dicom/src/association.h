@@ -1,7 +1,10 @@
 // Association: one DcmSCU association to a PacsNode, opened with the presentation contexts its
-// caller needs, TLS when the node asks for it, DIMSE non-blocking so timeouts fire, and abort
-// (not release) after a failure. Private to sonolink_dicom. Errors name the node and say whether
-// a retry can help (Unavailable) or not (FailedPrecondition, InvalidArgument).
+// caller needs, TLS when the node asks for it, DIMSE non-blocking so timeouts fire, every step
+// under a deadline no slow or stalled peer can extend (DeadlineTransport: opening within connect
+// + ACSE timeouts, each exchange within the DIMSE timeout plus its bytes at 1 MB/s, the release
+// within the ACSE timeout), and abort (not release) after a failure. Private to sonolink_dicom.
+// Errors name the node and say whether a retry can help (Unavailable) or not
+// (FailedPrecondition, InvalidArgument); a stop asked for (requestStop) is Cancelled.
 // Thread contract: one thread at a time; blocking calls (keep them off the GUI thread).
 #pragma once
 
@@ -13,6 +16,7 @@
 #include <dcmtk/dcmnet/scu.h>
 
 #include "codecs.h"
+#include "deadline_transport.h"
 #include "sonolink/dicom/pacs_node.h"
 #include "sonolink/util/result.h"
 
@@ -39,6 +43,10 @@ public:
     // that DCMTK can convert to).
     T_ASC_PresentationContextID contextFor(const std::string& abstractSyntax, const std::string& transferSyntax);
     DcmSCU& scu() { return scu_; }
+    // Arms the deadline of the next exchange: the DIMSE timeout, plus bytes at 1 MB/s.
+    void beginExchange(std::size_t bytes = 0);
+    // Why an exchange (what: "C-STORE of F") failed with c: stopped, past its deadline, or c.
+    [[nodiscard]] Error exchangeError(const std::string& what, const OFCondition& c) const;
     const PacsNode& node() const { return node_; }
     // The association ends with an abort (after a failed exchange) instead of a release.
     void abortOnClose() { aborting_ = true; }
@@ -53,7 +61,9 @@ private:
     PacsNode node_;
     AssociationSettings settings_;
     Scu scu_;
+    Deadline deadline_;
     std::unique_ptr<DcmTLSTransportLayer> tls_;
+    std::unique_ptr<DeadlineTransport> transport_;
     bool aborting_ = false;
 };
 

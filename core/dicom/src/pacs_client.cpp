@@ -4,6 +4,7 @@
 #include <dcmtk/dcmdata/dcuid.h>
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <set>
 
 #include "association.h"
@@ -43,9 +44,10 @@ std::vector<PresentationContext> contextsFor(const std::vector<ObjectInfo>& obje
 Status echo(const PacsNode& node, const AssociationSettings& settings) {
     Association a(node, settings);
     if (auto ok = a.open({{UID_VerificationSOPClass, uncompressedSyntaxes()}}); !ok) return ok;
+    a.beginExchange();
     if (auto c = a.scu().sendECHORequest(0); c.bad()) {
         a.abortOnClose();
-        return fail(ErrorCode::Unavailable, fmt::format("{}: C-ECHO failed: {}", describe(node), c.text()));
+        return fail(a.exchangeError("C-ECHO", c));
     }
     return {};
 }
@@ -99,9 +101,11 @@ Status storeAll(const PacsNode& node, const std::vector<ObjectInfo>& objects, co
             continue;
         }
         Uint16 status = 0xFFFF;
+        std::error_code ec;
+        a.beginExchange(static_cast<std::size_t>(std::filesystem::file_size(object.file, ec)));
         if (auto c = a.scu().sendSTORERequest(context, "", local.getDataset(), status); c.bad()) {
             a.abortOnClose();  // a release would wait a whole ACSE timeout on a stuck peer
-            report(i, fail(ErrorCode::Unavailable, fmt::format("{}: C-STORE of {} failed: {}", describe(node), object.file, c.text())));
+            report(i, fail(a.exchangeError("C-STORE of " + object.file, c)));
             return {};
         }
         report(i, classifyStoreStatus(node, object.file, status));

@@ -29,9 +29,10 @@ Status requestStorageCommitment(const PacsNode& node, const AssociationSettings&
         item->putAndInsertString(DCM_ReferencedSOPInstanceUID, object.sopInstanceUid.c_str());
     }
     Uint16 status = 0xFFFF;
+    a.beginExchange(objects.size() * 128);
     if (auto c = a.scu().sendACTIONRequest(context, UID_StorageCommitmentPushModelSOPInstance, 1, &request, status); c.bad()) {
         a.abortOnClose();
-        return fail(ErrorCode::Unavailable, fmt::format("{}: storage commitment request failed: {}", describe(node), c.text()));
+        return fail(a.exchangeError("storage commitment request", c));
     }
     if (status != 0x0000) {
         return fail(ErrorCode::FailedPrecondition, fmt::format("{} refused the storage commitment request (status 0x{:04X})", describe(node), status));

@@ -54,7 +54,8 @@ void StoreForwarder::sendDue(const Destination& destination, std::int64_t atMs) 
             if (r->warning) log::warn(logCategory(), "{} stored item {} with warning status 0x{:04X}", destination.name, item.id, r->status);
         } else {
             log::warn(logCategory(), "item {} to {}: {}", item.id, destination.name, r.error().message());
-            logQueueError(queue_.markFailed(item.id, r.error(), worthRetrying(r.error()), now()));
+            if (r.error().code() == ErrorCode::Cancelled) logQueueError(queue_.markNotAttempted(item.id));  // stopped: as it was
+            else logQueueError(queue_.markFailed(item.id, r.error(), worthRetrying(r.error()), now()));
         }
     });
     std::vector<std::optional<Error>> outcomes(due->size());
@@ -63,7 +64,8 @@ void StoreForwarder::sendDue(const Destination& destination, std::int64_t atMs) 
         const auto& item = (*due)[i];
         if (!opened) {
             outcomes[i] = opened.error();
-            logQueueError(queue_.markFailed(item.id, opened.error(), worthRetrying(opened.error()), now()));
+            if (opened.error().code() == ErrorCode::Cancelled) logQueueError(queue_.markNotAttempted(item.id));
+            else logQueueError(queue_.markFailed(item.id, opened.error(), worthRetrying(opened.error()), now()));
         } else {
             logQueueError(queue_.markNotAttempted(item.id));  // the association broke before its turn
         }

@@ -66,6 +66,7 @@ Result<std::vector<WorklistItem>> queryWorklist(const PacsNode& node, const Asso
     if (context == 0) return fail(ErrorCode::FailedPrecondition, fmt::format("{} does not offer Modality Worklist", describe(node)));
     auto query = buildQuery(q);
     OFList<QRResponse*> responses;
+    a.beginExchange(1 << 20);  // the answers: a day's worklist is far less than a megabyte
     const auto c = a.scu().sendFINDRequest(context, &query, &responses);
     std::vector<WorklistItem> items;
     Uint16 finalStatus = 0xFFFF;
@@ -76,7 +77,7 @@ Result<std::vector<WorklistItem>> queryWorklist(const PacsNode& node, const Asso
     }
     if (c.bad()) {
         a.abortOnClose();
-        return fail(ErrorCode::Unavailable, fmt::format("{}: worklist query failed: {}", describe(node), c.text()));
+        return fail(a.exchangeError("worklist query", c));
     }
     if (finalStatus != 0x0000) {
         return fail(ErrorCode::FailedPrecondition, fmt::format("{} ended the worklist query with status 0x{:04X}", describe(node), finalStatus));

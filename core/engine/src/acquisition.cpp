@@ -28,6 +28,7 @@ void Acquisition::stop() {
         std::lock_guard lock(mutex_);
         stop_ = true;
     }
+    link_.interrupt();  // a session still waiting for its front end ends now, not at the accept timeout
     wake_.notify_all();
 }
 

@@ -31,6 +31,7 @@ DisplayPipeline::DisplayPipeline(const beamform::AcquisitionGeometry& geometry, 
                                  std::unique_ptr<FrameImager> imager, FailureHandler onFailure)
     : geometry_(geometry), imaging_(std::move(imaging)), cineFrames_(std::max<std::size_t>(cineFrames, 1)), imager_(std::move(imager)),
       onFailure_(std::move(onFailure)) {
+    announce_ = imager_ != nullptr;  // none given: a display nobody shows (a headless command), not announced
     if (!imager_) imager_ = std::make_unique<CpuImager>(geometry_, imaging_);
     imagerName_ = imager_->name();
     thread_ = std::thread([this] { run(); });
@@ -156,7 +157,7 @@ std::shared_ptr<DisplayFrame> DisplayPipeline::image(const beamform::BeamformedI
 
 void DisplayPipeline::run() {
     nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
-    log::info(logCategory(), "display beamforming on the {}", imager_->name());
+    if (announce_) log::info(logCategory(), "display beamforming on the {}", imager_->name());
     std::string escaped;
     try {
         loop();

@@ -76,6 +76,7 @@ private:
     ImagingSetup imaging_;
     std::size_t cineFrames_;
     std::unique_ptr<FrameImager> imager_;  // bf thread (and the constructor)
+    bool announce_ = true;                 // the imager is logged when the thread starts
     FailureHandler onFailure_;
     std::string imagerName_;               // under mutex_
     std::optional<Reconfiguration> next_;  // under mutex_: applied before the next frame

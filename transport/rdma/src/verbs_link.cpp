@@ -40,6 +40,7 @@ struct RingMemory {
 
 // Members in creation order: destroyed in reverse (connections before the PD before the channel).
 struct VerbsLink::State {
+    std::atomic<bool> interrupted{false};
     VerbsLinkOptions options;
     RingMemory ring;
     EventChannel events;
@@ -161,6 +162,8 @@ RingView VerbsLink::ring() const noexcept {
     return RingView{static_cast<std::byte*>(state_->ring.base), state_->options.slotBytes, state_->options.slotCount};
 }
 
+void VerbsLink::interrupt() noexcept { state_->interrupted.store(true); }
+
 Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
     auto& s = *state_;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -171,7 +174,11 @@ Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
             s.dropConnections();
             return fail(ErrorCode::Unavailable, fmt::format("no front end connected to {}:{} within {} ms", s.options.address, s.options.port, timeout.count()));
         }
-        auto event = waitCmEvent(s.events.get(), left);
+        if (s.interrupted.load()) {
+            s.dropConnections();
+            return fail(ErrorCode::Cancelled, "stopped while waiting for the front end");
+        }
+        auto event = waitCmEvent(s.events.get(), std::min(left, std::chrono::milliseconds(50)));  // short waits: interrupt() is seen
         if (!event) return fail(std::move(event.error()));
         if (!*event) continue;
         const auto& e = **event;
@@ -310,6 +317,7 @@ const LinkCapabilities& VerbsLink::capabilities() const noexcept { return state_
 
 Status VerbsLink::reset() {
     state_->dropConnections();
+    state_->interrupted.store(false);
     return {};
 }
 

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -84,22 +85,38 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::create(const std::string& na
             return fail(ErrorCode::ResourceExhausted, fmt::format("cannot map {} bytes for the link: {}", layout.total, std::strerror(errno)));
         }
     } else {
+        if (auto existing = open(name); existing) {
+            const auto pid = (*existing)->header().hostPid.load();
+            if (pid != ::getpid() && processAlive(pid)) {
+                return fail(ErrorCode::FailedPrecondition, fmt::format("the link /dev/shm/{} is in use by another host (PID {}): stop it, or "
+                                                                       "give this one another link name", name, pid));
+            }
+        }
         ::shm_unlink(shmPath(name).c_str());  // a stale region of a crashed host
         const int fd = ::shm_open(shmPath(name).c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
         if (fd < 0) {
             return fail(ErrorCode::Unavailable, fmt::format("cannot create shared memory /dev/shm/{}: {}", name, std::strerror(errno)));
         }
-        if (::ftruncate(fd, static_cast<off_t>(layout.total)) != 0) {
-            const int err = errno;
+        // Every page reserved now (tmpfs allocates them): a /dev/shm too small fails here, named,
+        // instead of a SIGBUS at the first write past its end.
+        int err = ::ftruncate(fd, static_cast<off_t>(layout.total)) != 0 ? errno : ::posix_fallocate(fd, 0, static_cast<off_t>(layout.total));
+        if (err != 0) {
             ::close(fd);
             ::shm_unlink(shmPath(name).c_str());
-            return fail(ErrorCode::ResourceExhausted, fmt::format("cannot size /dev/shm/{} to {} bytes: {} (is /dev/shm full?)", name, layout.total, std::strerror(err)));
+            struct statvfs fs {};
+            const auto freeBytes = ::statvfs("/dev/shm", &fs) == 0 ? static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize) : 0.0;
+            return fail(ErrorCode::ResourceExhausted,
+                        fmt::format("the link needs {:.1f} MiB of shared memory (/dev/shm/{}: {} slots of {} KiB and its queues) and /dev/shm has "
+                                    "{:.1f} MiB free ({}): make the ring smaller (link.slot_count, link.slot_size_bytes) or /dev/shm larger "
+                                    "(Docker: --shm-size)",
+                                    static_cast<double>(layout.total) / (1 << 20), name, slotCount, slotBytes / 1024, freeBytes / (1 << 20),
+                                    std::strerror(err)));
         }
         struct stat st {};
         ::fstat(fd, &st);
         inode = st.st_ino;
         memory = ::mmap(nullptr, layout.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        const int err = errno;
+        err = errno;
         ::close(fd);
         if (memory == MAP_FAILED) {
             ::shm_unlink(shmPath(name).c_str());
@@ -120,7 +137,9 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::create(const std::string& na
     // The magic goes in last: a front end that opens the region while it is being set up sees
     // zero and waits, rather than reading a half-written header.
     std::atomic_ref<std::uint64_t>(header->magic).store(kRegionMagic, std::memory_order_release);
-    return std::shared_ptr<SharedRegion>(new SharedRegion(base, layout.total, name, true, inode));
+    auto region = std::shared_ptr<SharedRegion>(new SharedRegion(base, layout.total, name, true, inode));
+    region->adopt(slotBytes, slotCount);
+    return region;
 }
 
 Result<std::shared_ptr<SharedRegion>> SharedRegion::open(const std::string& name) {
@@ -145,14 +164,24 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::open(const std::string& name
     if (magic != kRegionMagic) return fail(ErrorCode::InvalidArgument, fmt::format("/dev/shm/{} is not a SonoLink link (magic 0x{:016x})", name, magic));
     if (h.layoutVersion != kRegionLayoutVersion) return fail(ErrorCode::FailedPrecondition, fmt::format("/dev/shm/{} has layout version {}, this build uses {}", name, h.layoutVersion, kRegionLayoutVersion));
     const auto layout = layoutFor(h.slotBytes, h.slotCount);
-    if (layout.total != h.totalBytes || size < layout.total || h.ringOffset != layout.ringOffset) {
+    if (h.slotBytes < kPage || h.slotBytes % kPage != 0 || h.slotCount < 2 || h.completionCapacity != h.slotCount || layout.total != h.totalBytes ||
+        size < layout.total || h.ringOffset != layout.ringOffset || h.completionOffset != layout.completionOffset) {
         return fail(ErrorCode::InvalidArgument, fmt::format("/dev/shm/{}: inconsistent layout ({} bytes mapped, header says {})", name, size, h.totalBytes));
     }
+    region->adopt(h.slotBytes, h.slotCount);
     return region;
 }
 
 SharedRegion::SharedRegion(std::byte* base, std::size_t size, std::string name, bool owner, std::uint64_t inode)
     : base_(base), size_(size), header_(reinterpret_cast<RegionHeader*>(base)), name_(std::move(name)), owner_(owner), inode_(inode) {}
+
+void SharedRegion::adopt(std::uint32_t slotBytes, std::uint32_t slotCount) noexcept {
+    const auto layout = layoutFor(slotBytes, slotCount);
+    slotBytes_ = slotBytes;
+    slotCount_ = slotCount;
+    completionOffset_ = layout.completionOffset;
+    ringOffset_ = layout.ringOffset;
+}
 
 SharedRegion::~SharedRegion() {
     ::munmap(base_, size_);
@@ -164,15 +193,15 @@ SharedRegion::~SharedRegion() {
 }
 
 CompletionQueueHeader& SharedRegion::completionQueue() const noexcept {
-    return *reinterpret_cast<CompletionQueueHeader*>(base_ + header_->completionOffset);
+    return *reinterpret_cast<CompletionQueueHeader*>(base_ + completionOffset_);
 }
 
 CompletionEntry* SharedRegion::completionEntries() const noexcept {
-    return reinterpret_cast<CompletionEntry*>(base_ + header_->completionOffset + sizeof(CompletionQueueHeader));
+    return reinterpret_cast<CompletionEntry*>(base_ + completionOffset_ + sizeof(CompletionQueueHeader));
 }
 
 RingView SharedRegion::ring() const noexcept {
-    return RingView{base_ + header_->ringOffset, header_->slotBytes, header_->slotCount};
+    return RingView{base_ + ringOffset_, slotBytes_, slotCount_};
 }
 
 bool push(ControlChannel& channel, Doorbell& bell, std::span<const std::byte> message) noexcept {

@@ -84,8 +84,10 @@ static_assert(std::atomic<std::uint32_t>::is_always_lock_free);
 
 class SharedRegion {
 public:
-    // name empty: anonymous memory (in-process front end); else /dev/shm/<name>, replacing any
-    // stale region of that name.
+    // name empty: anonymous memory (in-process front end); else /dev/shm/<name>, replacing a
+    // stale region of that name (FailedPrecondition if a live host of another process has it).
+    // Its pages are reserved now: a /dev/shm too small is ResourceExhausted naming the sizes,
+    // never a SIGBUS later.
     [[nodiscard]] static Result<std::shared_ptr<SharedRegion>> create(const std::string& name,
                                                                       std::uint32_t slotBytes,
                                                                       std::uint32_t slotCount);
@@ -99,17 +101,27 @@ public:
     [[nodiscard]] CompletionQueueHeader& completionQueue() const noexcept;
     [[nodiscard]] CompletionEntry* completionEntries() const noexcept;
     [[nodiscard]] RingView ring() const noexcept;
+    // The layout as checked when the region was made or opened. The header's copies are the
+    // other side's to read: whatever lands in shared memory later (a stray write, a buggy or
+    // hostile peer) never becomes an index, a size or a pointer here.
+    [[nodiscard]] std::uint32_t slotBytes() const noexcept { return slotBytes_; }
+    [[nodiscard]] std::uint32_t slotCount() const noexcept { return slotCount_; }
+    [[nodiscard]] std::uint32_t completionCapacity() const noexcept { return slotCount_; }
+    [[nodiscard]] std::uint64_t ringOffset() const noexcept { return ringOffset_; }
     [[nodiscard]] const std::string& name() const noexcept { return name_; }
     [[nodiscard]] std::uint64_t inode() const noexcept { return inode_; }
 
 private:
     SharedRegion(std::byte* base, std::size_t size, std::string name, bool owner, std::uint64_t inode);
+    void adopt(std::uint32_t slotBytes, std::uint32_t slotCount) noexcept;  // the checked layout
     std::byte* base_;
     std::size_t size_;
     RegionHeader* header_;
     std::string name_;
     bool owner_;  // unlinks the name on destruction
     std::uint64_t inode_;
+    std::uint32_t slotBytes_ = 0, slotCount_ = 0;
+    std::uint64_t completionOffset_ = 0, ringOffset_ = 0;
 };
 
 [[nodiscard]] std::uint64_t steadyNowNs() noexcept;

@@ -117,7 +117,7 @@ Status SimFrontEndPort::postWrite(const NicWrite& write) {
     auto& h = region_->header();
     auto& cq = region_->completionQueue();
     const auto view = region_->ring();
-    const auto ringStart = kRingDeviceAddress + h.ringOffset;
+    const auto ringStart = kRingDeviceAddress + region_->ringOffset();
     const auto length = write.header.size() + write.payload.size();
     CompletionStatus status = CompletionStatus::Ok;
     if (write.rkey != h.registeredRkey.load(std::memory_order_relaxed) || write.remoteAddress < ringStart ||
@@ -125,7 +125,7 @@ Status SimFrontEndPort::postWrite(const NicWrite& write) {
         status = CompletionStatus::RemoteAccessError;
     }
     const auto head = cq.head.load(std::memory_order_relaxed) + pendingCompletions_;
-    if (write.withImmediate && head - cq.tail.load(std::memory_order_acquire) >= h.completionCapacity) {
+    if (write.withImmediate && head - cq.tail.load(std::memory_order_acquire) >= region_->completionCapacity()) {
         return fail(ErrorCode::ResourceExhausted, "completion queue overrun: the front end wrote more blocks than it holds credits for");
     }
     if (status == CompletionStatus::Ok) {
@@ -137,7 +137,7 @@ Status SimFrontEndPort::postWrite(const NicWrite& write) {
         }
     }
     if (!write.withImmediate && status == CompletionStatus::Ok) return {};
-    auto& entry = region_->completionEntries()[head % h.completionCapacity];
+    auto& entry = region_->completionEntries()[head % region_->completionCapacity()];
     entry = CompletionEntry{write.immediate, static_cast<std::uint32_t>(length), static_cast<std::uint32_t>(status), 0, steadyNowNs()};
     ++pendingCompletions_;
     if (status != CompletionStatus::Ok) {

@@ -65,6 +65,7 @@ Result<LinkInfo> SimLink::accept(std::chrono::milliseconds timeout) {
     auto& h = region_->header();
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (h.frontEndPid.load() == 0) {
+        if (interrupted_.load()) return fail(ErrorCode::Cancelled, "stopped while waiting for the front end");
         if (std::chrono::steady_clock::now() >= deadline) {
             return fail(ErrorCode::Unavailable,
                         options_.name.empty() ? std::string("no front end attached to the in-process link")
@@ -91,7 +92,7 @@ Status SimLink::advertiseRing() {
     if (rkey == 0) rkey = 1;
     h.registeredRkey.store(rkey);
     const auto view = ring();
-    return sendControl(RingAdvert{kRingDeviceAddress + h.ringOffset, rkey, view.slotBytes, view.slotCount, view.slotCount});
+    return sendControl(RingAdvert{kRingDeviceAddress + region_->ringOffset(), rkey, view.slotBytes, view.slotCount, view.slotCount});
 }
 
 Status SimLink::sendControl(const ControlMessage& message) {
@@ -132,7 +133,7 @@ Result<std::optional<ControlMessage>> SimLink::receiveControl(std::chrono::milli
 std::size_t SimLink::pollCompletions(std::span<Completion> out, std::chrono::microseconds timeout) {
     auto& cq = region_->completionQueue();
     const auto* entries = region_->completionEntries();
-    const auto capacity = region_->header().completionCapacity;
+    const auto capacity = region_->completionCapacity();  // ours, not the shared header's
     auto available = [&] { return cq.head.load(std::memory_order_acquire) - cq.tail.load(std::memory_order_relaxed); };
     if (available() == 0) waitFor(cq.doorbell, timeout, [&] { return available() != 0; });
     const auto tail = cq.tail.load(std::memory_order_relaxed);
@@ -155,6 +156,7 @@ Status SimLink::returnCredits(std::uint64_t freedThrough) {
 }
 
 Status SimLink::reset() {
+    interrupted_.store(false);
     region_->header().closed.store(1);
     auto fresh = SharedRegion::create(options_.name, options_.slotBytes, options_.slotCount);
     if (!fresh) return fail(std::move(fresh.error()).addContext("resetting the simulated link"));

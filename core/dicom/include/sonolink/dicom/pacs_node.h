@@ -30,4 +30,10 @@ struct AssociationSettings {
     TlsCredentials tls;      // used for nodes with tls = true
 };
 
+// Asks every DICOM exchange of this process to end now (a signal handler may call it: it only
+// sets a flag): each fails with Cancelled within about 100 ms, its association aborted.
+void requestStop() noexcept;
+[[nodiscard]] bool stopRequested() noexcept;
+void clearStopRequest() noexcept;  // a process that carries on after a stop (tests)
+
 }  // namespace sonolink::dicom

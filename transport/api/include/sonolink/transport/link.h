@@ -76,8 +76,12 @@ class Link {
 public:
     virtual ~Link() = default;
 
-    // Waits for a front end, exchanges Hello/HelloAck. Unavailable when none came in time.
+    // Waits for a front end, exchanges Hello/HelloAck. Unavailable when none came in time;
+    // Cancelled once interrupt() was called.
     [[nodiscard]] virtual Result<LinkInfo> accept(std::chrono::milliseconds timeout) = 0;
+    // From any thread: a waiting accept() returns Cancelled within a few milliseconds (a user
+    // who stops while no front end has come yet), and so does every later one until reset().
+    virtual void interrupt() noexcept = 0;
     // The ring the front end writes into (owned by the link, valid until it is destroyed).
     [[nodiscard]] virtual RingView ring() const noexcept = 0;
     // Sends RingAdvert for the whole ring with every slot credited.

@@ -35,6 +35,7 @@ public:
     ~VerbsLink() override;
 
     Result<LinkInfo> accept(std::chrono::milliseconds timeout) override;
+    void interrupt() noexcept override;
     RingView ring() const noexcept override;
     Status advertiseRing() override;
     Status sendControl(const ControlMessage& message) override;

@@ -6,6 +6,7 @@
 // died or whose heartbeat stopped. Thread contract: as Link (link.h).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -30,6 +31,7 @@ public:
     ~SimLink() override;
 
     Result<LinkInfo> accept(std::chrono::milliseconds timeout) override;
+    void interrupt() noexcept override { interrupted_.store(true); }
     RingView ring() const noexcept override;
     Status advertiseRing() override;
     Status sendControl(const ControlMessage& message) override;
@@ -49,6 +51,7 @@ private:
 
     SimLinkOptions options_;
     std::shared_ptr<SharedRegion> region_;
+    std::atomic<bool> interrupted_{false};
     std::uint32_t sendSequence_ = 0;
     std::uint32_t creditSequence_ = 0;
     std::unique_ptr<HeartbeatThread> heartbeat_;

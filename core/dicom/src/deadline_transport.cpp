@@ -1,0 +1,93 @@
+// DeadlineTransport: see deadline_transport.h.
+#include "deadline_transport.h"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include <dcmtk/dcmnet/dcmtrans.h>
+
+#include "sonolink/dicom/pacs_client.h"
+
+namespace sonolink::dicom {
+
+std::chrono::milliseconds Deadline::left() const {
+    const auto now = clock::now().time_since_epoch().count();
+    const auto until = until_.load();
+    return until <= now ? std::chrono::milliseconds(0)
+                        : std::chrono::duration_cast<std::chrono::milliseconds>(clock::duration(until - now));
+}
+
+namespace {
+
+constexpr std::chrono::milliseconds kSlice{100};
+
+// A connection that forwards to the one DCMTK made (TCP or TLS) and waits for the socket itself,
+// in slices, so that neither a slow peer nor a stalled one outlasts the deadline.
+class DeadlineConnection : public DcmTransportConnection {
+public:
+    DeadlineConnection(DcmNativeSocketType socket, DcmTransportConnection* inner, const Deadline& deadline)
+        : DcmTransportConnection(socket), inner_(inner), deadline_(deadline), socket_(socket) {}
+    ~DeadlineConnection() override = default;
+
+    OFCondition serverSideHandshake() override { return inner_->serverSideHandshake(); }
+    OFCondition clientSideHandshake() override { return inner_->clientSideHandshake(); }
+    OFCondition renegotiate(const char* suite) override { return inner_->renegotiate(suite); }
+    ssize_t read(void* buf, size_t nbyte) override {
+        if (!waitFor(POLLIN)) return -1;
+        return inner_->read(buf, nbyte);
+    }
+    ssize_t write(void* buf, size_t nbyte) override {
+        if (!waitFor(POLLOUT)) return -1;
+        return inner_->write(buf, nbyte);
+    }
+    void close() override { inner_->close(); }
+    void closeTransportConnection() override { inner_->closeTransportConnection(); }
+    unsigned long getPeerCertificateLength() override { return inner_->getPeerCertificateLength(); }
+    unsigned long getPeerCertificate(void* buf, unsigned long length) override { return inner_->getPeerCertificate(buf, length); }
+    OFBool networkDataAvailable(int timeoutS) override {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(std::max(timeoutS, 0));
+        for (;;) {
+            if (inner_->networkDataAvailable(0)) return OFTrue;  // TLS may hold decrypted bytes
+            if (stopped()) return OFFalse;
+            const auto now = std::chrono::steady_clock::now();
+            if (now >= until) return OFFalse;
+            poll(POLLIN, std::min({kSlice, deadline_.left(), std::chrono::duration_cast<std::chrono::milliseconds>(until - now)}));
+        }
+    }
+    OFBool isTransparentConnection() override { return inner_->isTransparentConnection(); }
+    OFString& dumpConnectionParameters(OFString& str) override { return inner_->dumpConnectionParameters(str); }
+
+private:
+    [[nodiscard]] bool stopped() const { return deadline_.passed() || stopRequested(); }
+    bool poll(short events, std::chrono::milliseconds wait) const {
+        pollfd p{socket_, events, 0};
+        return ::poll(&p, 1, static_cast<int>(wait.count())) > 0;
+    }
+    // Until the socket is ready for events, the deadline passes or a stop is asked for.
+    bool waitFor(short events) {
+        if (events == POLLIN && inner_->networkDataAvailable(0)) return true;
+        for (;;) {
+            if (stopped()) {
+                errno = ETIMEDOUT;
+                return false;
+            }
+            if (poll(events, std::min(kSlice, deadline_.left()))) return true;
+        }
+    }
+
+    std::unique_ptr<DcmTransportConnection> inner_;
+    const Deadline& deadline_;
+    DcmNativeSocketType socket_;
+};
+
+}  // namespace
+
+DcmTransportConnection* DeadlineTransport::createConnection(DcmNativeSocketType openSocket, OFBool /*useSecureLayer*/) {
+    DcmTransportConnection* inner = inner_ ? inner_->createConnection(openSocket, OFTrue) : new DcmTCPConnection(openSocket);
+    if (!inner) return nullptr;
+    return new DeadlineConnection(openSocket, inner, deadline_);
+}
+
+}  // namespace sonolink::dicom
