@@ -73,7 +73,7 @@ void FrameAssembler::evictOldest() {
     Frame* oldest = active_.front();
     active_.erase(active_.begin());
     while (nextFrameId_ < oldest->frameId_) {
-        if (!wasDropped(nextFrameId_)) events_.missing(nextFrameId_);
+        resolveUnstarted(nextFrameId_);
         ++nextFrameId_;
     }
     nextFrameId_ = oldest->frameId_ + 1ull;
@@ -96,14 +96,20 @@ void FrameAssembler::settle() {
             }
         } else {
             // Never seen, and a newer frame has started: lost (or dropped at the front end).
-            if (!wasDropped(nextFrameId_)) events_.missing(nextFrameId_);
+            resolveUnstarted(nextFrameId_);
             ++nextFrameId_;
         }
     }
 }
 
+void FrameAssembler::resolveUnstarted(std::uint64_t frameId) {
+    if (rejectedSeen_[frameId % rejectedSeen_.size()] == frameId + 1) events_.damaged(frameId);
+    else if (!wasDropped(frameId)) events_.missing(frameId);
+}
+
 void FrameAssembler::addRejected(std::uint32_t frameId, std::uint16_t blockCount) {
     if (frameId < nextFrameId_ || wasDropped(frameId)) return;
+    rejectedSeen_[frameId % rejectedSeen_.size()] = std::uint64_t{frameId} + 1;
     for (auto* frame : active_) {
         if (frame->frameId_ == frameId) {
             ++frame->rejected_;
@@ -136,7 +142,7 @@ void FrameAssembler::finish(std::uint64_t frameEnd) {
         Frame* frame = active_.front();
         // Frames before it that never started are missing.
         while (nextFrameId_ < frame->frameId_) {
-            if (!wasDropped(nextFrameId_)) events_.missing(nextFrameId_);
+            resolveUnstarted(nextFrameId_);
             ++nextFrameId_;
         }
         active_.erase(active_.begin());
@@ -148,7 +154,7 @@ void FrameAssembler::finish(std::uint64_t frameEnd) {
         }
     }
     while (nextFrameId_ < frameEnd) {
-        if (!wasDropped(nextFrameId_)) events_.missing(nextFrameId_);
+        resolveUnstarted(nextFrameId_);
         ++nextFrameId_;
     }
     highestFrameId_ = std::max<std::uint64_t>(highestFrameId_, frameEnd == 0 ? 0 : frameEnd - 1);

@@ -20,6 +20,7 @@ public:
         std::function<void(Frame&)> complete;      // deliver, then keep until released
         std::function<void(Frame&)> incomplete;    // free its slots and the frame
         std::function<void(std::uint64_t)> missing;
+        std::function<void(std::uint64_t)> damaged;  // every block of it that came was rejected: incomplete, not missing
         std::function<void()> droppedFrame;        // no frame buffer free
     };
 
@@ -46,6 +47,8 @@ private:
     void settle();  // deliver complete frames in order, evict those too old
     void evictOldest();
     [[nodiscard]] bool wasDropped(std::uint64_t frameId) const noexcept;
+    // A frame id never started: damaged (blocks came, all rejected), dropped, or missing.
+    void resolveUnstarted(std::uint64_t frameId);
 
     std::vector<std::unique_ptr<Frame>> pool_;
     std::vector<Frame*> free_;
@@ -63,6 +66,9 @@ private:
     };
     std::array<PendingRejections, 8> pendingRejected_{};  // rejected blocks of frames not started yet
     std::size_t pendingNext_ = 0;
+    // Frame ids (+1) of which a rejected block came, by id modulo the window: a frame resolved
+    // before any good block of it came was damaged, not lost. Far wider than the assembly depth.
+    std::array<std::uint64_t, 1024> rejectedSeen_{};
 };
 
 }  // namespace sonolink::ingest

@@ -89,6 +89,7 @@ IngestEngine::IngestEngine(transport::Link& link, IngestOptions options)
         }
     };
     events.missing = [this](std::uint64_t) { counters_.framesMissing.add(); };
+    events.damaged = [this](std::uint64_t) { counters_.framesIncomplete.add(); };
     events.droppedFrame = [this] { counters_.framesDroppedNoBuffer.add(); };
     assembler_ = std::make_unique<FrameAssembler>(options_.maxBlocksPerFrame, options_.framePoolSize, options_.assemblyDepth, std::move(events));
 }

@@ -186,6 +186,29 @@ TEST_F(IngestEngineTest, PayloadCrcMismatch) {
     EXPECT_NE(r.describe().find("payload CRC-32C mismatch"), std::string::npos);
 }
 
+// The reported bug: frames whose blocks were all CRC-rejected were counted "missing" (never
+// sent), and the troubleshooting guide then sent the operator to enlarge the ring instead of
+// checking the cable. They arrived, damaged: incomplete. A run of them longer than any small
+// bookkeeping window counts the same.
+TEST_F(IngestEngineTest, FramesWhoseEveryBlockFailsItsCrcAreIncompleteNotMissing) {
+    constexpr std::uint32_t damaged = 40;
+    for (std::uint32_t f = 0; f < damaged; ++f) {
+        link.writeBlock(header(f, 0), payload);
+        link.lastSlot()[64 + 10] ^= std::byte{0x01};
+        link.writeBlock(header(f, 1), payload);
+        link.lastSlot()[64 + 20] ^= std::byte{0x01};
+        if (f % 8 == 7) pollAll();  // the ring holds 16 blocks: take them as a host would
+    }
+    for (std::uint32_t f = damaged; f < damaged + 3; ++f) writeFrame(f);
+    pollAll();
+    engine->finish(2u * (damaged + 3), damaged + 3);
+    const auto s = engine->stats();
+    EXPECT_EQ(s.payloadCrcErrors, 2u * damaged);
+    EXPECT_EQ(s.framesIncomplete, damaged) << "they came, damaged";
+    EXPECT_EQ(s.framesMissing, 0u) << "none was lost on the way";
+    EXPECT_EQ(s.framesDelivered, 3u);
+}
+
 TEST_F(IngestEngineTest, LengthAndImmediateMismatches) {
     link.writeBlock(header(0, 0), payload);
     link.lastCompletion().byteCount += 4096;
