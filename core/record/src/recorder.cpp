@@ -89,6 +89,15 @@ void Recorder::run() {
                 for (auto& waiting : queue_) (void)waiting, ++refused_;
                 ++refused_;  // the frame that failed
                 queue_.clear();
+                // Frames written since the writer's last good flush may not be on the disk: they
+                // count as refused, so recorded is exactly what the file holds.
+                const auto durable = static_cast<std::uint64_t>(std::max(writer_->frames(), 0));
+                if (durable < recorded_) {
+                    const auto lost = recorded_ - durable;
+                    bytes_ = recorded_ > 0 ? bytes_ / recorded_ * durable : 0;
+                    refused_ += lost;
+                    recorded_ = durable;
+                }
             } else {
                 ++recorded_;
                 bytes_ += bytes;

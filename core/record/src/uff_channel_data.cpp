@@ -400,7 +400,19 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
         d.dataFloat.resize(count);
         status = readFrames(dataset->get(), H5T_NATIVE_FLOAT, *dims, first, frameCount, d.dataFloat.data());
     }
-    if (status < 0) return fail(ErrorCode::InvalidArgument, fmt::format("{}: data cannot be read as samples", where));
+    if (status < 0) {
+        // Which frame: read them one at a time (rare: only a file that fails is read twice).
+        if (H5Pget_nfilters(Handle(H5Dget_create_plist(dataset->get()), H5Pclose).get()) > 0) {
+            std::vector<std::byte> one(bytes / std::max<hsize_t>(frameCount, 1));
+            for (hsize_t f = 0; f < frameCount; ++f) {
+                if (readFrames(dataset->get(), int16 ? H5T_NATIVE_INT16 : H5T_NATIVE_FLOAT, *dims, first + f, 1, one.data()) < 0) {
+                    return fail(ErrorCode::DataLoss, fmt::format("{}: frame {} fails its checksum (Fletcher-32): the file is damaged there", where,
+                                                                 first + f));
+                }
+            }
+        }
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: data cannot be read as samples", where));
+    }
     if (auto ok = iq ? checkFinite(d.dataIq, d, where) : checkFinite(d.dataFloat, d, where); !ok) return fail(std::move(ok.error()));
     // probe geometry: 7 x N (x, y, z, theta, phi, width, height).
     if (H5Lexists(g.get(), "probe", H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: 'probe' is missing", where));
@@ -456,6 +468,31 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
 
 // ---- UffStreamWriter
 
+namespace {
+
+// File access for a recording that a crash may cut short: the metadata cache never evicts (it
+// writes metadata only when the file is flushed, every 100 ms), so between flushes the file's
+// metadata on disk is the last flush's, whole: a SIGKILL or a power cut of the process leaves a
+// file that opens with every frame flushed, and new chunks only ever land past it.
+Handle crashSafeAccess() {
+    Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    H5AC_cache_config_t cache{};
+    cache.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+    H5Pget_mdc_config(access.get(), &cache);
+    cache.evictions_enabled = false;
+    cache.incr_mode = H5C_incr__off;
+    cache.flash_incr_mode = H5C_flash_incr__off;
+    cache.decr_mode = H5C_decr__off;
+    cache.set_initial_size = true;
+    cache.initial_size = 16 << 20;
+    cache.max_size = std::max<std::size_t>(cache.max_size, cache.initial_size);
+    cache.min_size = std::min<std::size_t>(cache.min_size, cache.initial_size);
+    H5Pset_mdc_config(access.get(), &cache);
+    return access;
+}
+
+}  // namespace
+
 constexpr std::size_t kReserveBytes = 4 << 20;  // room to close a recording on a full disk
 
 struct UffStreamWriter::State {
@@ -467,6 +504,7 @@ struct UffStreamWriter::State {
     Handle data{-1, H5Dclose};
     int frames = 0;          // in the data set (the last one may be partly written)
     int wholeFrames = 0;     // written whole
+    int durableFrames = 0;   // on the disk: whole at the last flush that succeeded
     bool broken = false;     // a write or flush failed
     std::chrono::steady_clock::time_point lastFlush = std::chrono::steady_clock::now();
 };
@@ -504,9 +542,19 @@ Status UffStreamWriter::prepare(State& s, const UffChannelData& metadata, const 
     Handle space(H5Screate_simple(4, dims, maxDims), H5Sclose);
     Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
     H5Pset_chunk(properties.get(), 4, chunk);
-    s.data = Handle(H5Dcreate2(s.group.get(), "data", H5T_STD_I16LE, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT), H5Dclose);
+    H5Pset_fletcher32(properties.get());  // every chunk checksummed; h5py and our reader verify it
+    // A frame's chunks stay in the chunk cache until it is whole (blocks arrive in any order):
+    // each chunk is checksummed and written once.
+    const std::size_t frameBytes = static_cast<std::size_t>(dims[1] * dims[2] * dims[3]) * 2;
+    Handle access(H5Pcreate(H5P_DATASET_ACCESS), H5Pclose);
+    H5Pset_chunk_cache(access.get(), 12421, 2 * frameBytes + (1 << 20), 1.0);
+    s.data = Handle(H5Dcreate2(s.group.get(), "data", H5T_STD_I16LE, space.get(), H5P_DEFAULT, properties.get(), access.get()), H5Dclose);
     if (!s.data.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create the data set", path));
-    return writeIntAttribute(s.data.get(), "complex", {0});
+    if (auto ok = writeIntAttribute(s.data.get(), "complex", {0}); !ok) return ok;
+    // The file's skeleton on the disk before the first frame: a crash from now on leaves a file
+    // that opens (its metadata is only ever written whole, at flushes).
+    if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot write the new recording", path));
+    return {};
 }
 
 Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const beamform::AcquisitionGeometry& geometry, const std::string& group) {
@@ -522,7 +570,7 @@ Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::stri
     if (std::filesystem::exists(path, ec)) {
         return fail(ErrorCode::FailedPrecondition, fmt::format("{} exists already: record to a new file (nothing was overwritten)", path));
     }
-    state->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    state->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, crashSafeAccess().get()), H5Fclose);
     if (!state->file.ok()) return fail(ErrorCode::Unavailable, fmt::format("cannot create recording {} (directory missing, no permission, or it exists?)", path));
     state->reservePath = path + ".reserve";
     auto made = prepare(*state, metadata, group);
@@ -543,13 +591,20 @@ UffStreamWriter::~UffStreamWriter() { (void)close(); }
 
 int UffStreamWriter::frames() const noexcept { return state_->wholeFrames; }
 
+// A write or flush failed: only the frames of the last flush that succeeded are surely on the
+// disk (a failed write can lose chunks the cache held of any frame since). close() keeps those.
+void UffStreamWriter::brokenAt(State& s) noexcept {
+    s.broken = true;
+    s.wholeFrames = s.durableFrames;
+}
+
 Status UffStreamWriter::beginFrame() {
     quietHdf5();  // the recorder's thread, not the one that created the writer
     auto& s = *state_;
     const hsize_t dims[4] = {static_cast<hsize_t>(s.frames + 1), static_cast<hsize_t>(s.metadata.geometry.waves),
                              static_cast<hsize_t>(s.metadata.geometry.channels), static_cast<hsize_t>(s.metadata.geometry.samples)};
     if (H5Dset_extent(s.data.get(), dims) < 0) {
-        s.broken = true;
+        brokenAt(s);
         return fail(ErrorCode::DataLoss, fmt::format("{}: cannot grow the data set (disk full?)", s.path));
     }
     ++s.frames;
@@ -564,10 +619,12 @@ Status UffStreamWriter::endFrame() {
     if (now - s.lastFlush < std::chrono::milliseconds(100)) return {};
     s.lastFlush = now;
     if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0) {
-        s.broken = true;
-        return fail(ErrorCode::DataLoss, fmt::format("{}: writing to the disk failed after frame {}: {}", s.path, s.wholeFrames - 1,
+        const int failedAt = s.wholeFrames - 1;
+        brokenAt(s);
+        return fail(ErrorCode::DataLoss, fmt::format("{}: writing to the disk failed after frame {}: {}", s.path, failedAt,
                                                      errno == ENOSPC ? "the disk is full" : std::strerror(errno)));
     }
+    s.durableFrames = s.wholeFrames;
     return {};
 }
 
@@ -586,7 +643,7 @@ Status UffStreamWriter::writeBlock(int wave, int firstChannel, int channelCount,
     Handle memorySpace(H5Screate_simple(4, count, nullptr), H5Sclose);
     // The payload is little-endian int16, as the file type: no conversion, written as it is.
     if (H5Dwrite(s.data.get(), H5T_STD_I16LE, memorySpace.get(), fileSpace.get(), H5P_DEFAULT, payload.data()) < 0) {
-        s.broken = true;
+        brokenAt(s);
         return fail(ErrorCode::DataLoss, fmt::format("{}: writing frame {} failed: {}", s.path, s.frames - 1,
                                                      errno == ENOSPC ? "the disk is full" : "(disk full?)"));
     }

@@ -37,6 +37,7 @@ public:
 
 private:
     struct State;
+    static void brokenAt(State& s) noexcept;
     [[nodiscard]] static Status prepare(State& state, const UffChannelData& metadata, const std::string& group);
     explicit UffStreamWriter(std::unique_ptr<State> state);
     std::unique_ptr<State> state_;
