@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
 # run-tests.sh: installs what is missing, builds, and runs the whole test suite with CTest
 # (unit, integration, gui, arch, installer; gpu tests skip themselves without a device), then
-# the engine's unit and integration tests under ThreadSanitizer (the tsan preset, those targets).
-# Extra arguments go to ctest, e.g. `installer/run-tests.sh -L unit`, and skip the TSan run.
+# the unit suites and the parsing and engine integration tests under ASan + UBSan (the asan
+# preset), and the engine's unit and integration tests under ThreadSanitizer (the tsan preset).
+# Extra arguments go to ctest, e.g. `installer/run-tests.sh -L unit`, and skip the sanitizer runs.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/installer/build.sh" default
 cd "$root"
 ctest --preset default -j "$(nproc)" "$@"
 if [ $# -eq 0 ]; then
+  # Any report fails the run: halt_on_error exits non-zero at the first one (leaks included).
+  echo "== the unit suites and the parsing and engine integration tests under ASan + UBSan (asan preset)"
+  asan_tests=(util_test config_test protocol_test ingest_test sim_test dicom_test engine_unit_test image_test
+              beamform_test record_test pacs_client_test record_integration_test engine_test)
+  [ -f build/asan/build.ninja ] || cmake --preset asan > /dev/null
+  cmake --build build/asan --target "${asan_tests[@]}"
+  for t in "${asan_tests[@]}"; do
+    ASAN_OPTIONS="detect_leaks=1:halt_on_error=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" build/asan/tests/$t
+  done
   echo "== the engine's unit and integration tests under ThreadSanitizer (tsan preset)"
   [ -f build/tsan/build.ninja ] || cmake --preset tsan > /dev/null
   cmake --build build/tsan --target engine_unit_test engine_test
