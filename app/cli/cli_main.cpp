@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     addBeamformCommand(app, exitCode);
     addDicomCommand(app, exitCode);
     addDemoCommand(app, exitCode);
+    addSoakCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);
