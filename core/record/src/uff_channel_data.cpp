@@ -135,10 +135,38 @@ Result<std::vector<hsize_t>> dimensions(hid_t dataset) {
     return dims;
 }
 
+// A data set stored as numbers: integers or floats of at most 8 bytes. A corrupt type (one of
+// 4 GB elements, found by fuzz_uff) would make HDF5 allocate its size to convert one value.
+Status checkNumberType(hid_t dataset, const std::string& name, const std::string& where) {
+    Handle type(H5Dget_type(dataset), H5Tclose);
+    const auto kind = H5Tget_class(type.get());
+    const auto size = H5Tget_size(type.get());
+    // And a standard one: every bit of it used, from bit 0 (a corrupt precision or offset made
+    // HDF5's conversion read past its buffer, found by fuzz_uff).
+    const bool standard = size > 0 && size <= 8 && H5Tget_precision(type.get()) == 8 * size && H5Tget_offset(type.get()) == 0;
+    if ((kind != H5T_INTEGER && kind != H5T_FLOAT) || !standard) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' is not stored as numbers (type class {}, {} bytes a value)", where, name,
+                                                            static_cast<int>(kind), size));
+    }
+    return {};
+}
+
 Result<std::vector<double>> readDoubles(hid_t parent, const std::string& name, const std::string& where) {
     auto dataset = openDataset(parent, name, where);
     if (!dataset) return fail(std::move(dataset.error()));
+    if (auto ok = checkNumberType(dataset->get(), name, where); !ok) return fail(std::move(ok.error()));
     auto dims = dimensions(dataset->get());
+    {  // compact or contiguous: the bytes stored must hold every value (a corrupt size made HDF5 copy from nowhere, found by fuzz_uff)
+        Handle plist(H5Dget_create_plist(dataset->get()), H5Pclose);
+        Handle type(H5Dget_type(dataset->get()), H5Tclose);
+        hsize_t values = 1;
+        for (auto d : *dims) values = d > 0 && values > (hsize_t{1} << 24) / d ? (hsize_t{1} << 24) + 1 : values * d;
+        const auto layout = H5Pget_layout(plist.get());
+        if ((layout == H5D_COMPACT || layout == H5D_CONTIGUOUS) && values <= (hsize_t{1} << 24) &&
+            H5Dget_storage_size(dataset->get()) < values * H5Tget_size(type.get())) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' stores fewer bytes than its {} values need", where, name, values));
+        }
+    }
     hsize_t count = 1;
     for (auto d : *dims) count = d > 0 && count > (hsize_t{1} << 24) / d ? (hsize_t{1} << 24) + 1 : count * d;
     if (count > (hsize_t{1} << 24)) return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' declares more values than any UFF field holds", where, name));
@@ -305,6 +333,60 @@ Status checkFinite(const std::vector<T>& samples, const UffChannelData& d, const
                                                         "sample {}", where, f, w, c, s));
 }
 
+// Every stored chunk of frames [first, first + count) has the size its layout implies, where
+// that is knowable (no filter but Fletcher-32, as we and USTB write): a corrupt chunk index
+// that states another size makes HDF5 1.10 copy past its buffers (found by fuzz_uff), so such a
+// file is refused before it is read. Compressed data sets (sizes vary) are left to HDF5.
+Status checkChunkSizes(hid_t dataset, const std::vector<hsize_t>& dims, hsize_t first, hsize_t count, const std::string& where) {
+    Handle plist(H5Dget_create_plist(dataset), H5Pclose);
+    if (H5Pget_layout(plist.get()) != H5D_CHUNKED) return {};
+    const int rank = static_cast<int>(dims.size());
+    std::vector<hsize_t> chunk(dims.size(), 0);
+    if (H5Pget_chunk(plist.get(), rank, chunk.data()) != rank) return fail(ErrorCode::DataLoss, fmt::format("{}: data has a damaged chunk layout", where));
+    bool fletcher = false;
+    for (int i = 0, n = H5Pget_nfilters(plist.get()); i < n; ++i) {
+        unsigned flags = 0;
+        std::size_t elements = 0;
+        const auto filter = H5Pget_filter2(plist.get(), static_cast<unsigned>(i), &flags, &elements, nullptr, 0, nullptr, nullptr);
+        if (filter != H5Z_FILTER_FLETCHER32) return {};
+        fletcher = true;
+    }
+    Handle type(H5Dget_type(dataset), H5Tclose);
+    hsize_t expected = H5Tget_size(type.get());
+    for (auto c : chunk) {
+        if (c == 0) return fail(ErrorCode::DataLoss, fmt::format("{}: data has a damaged chunk layout", where));
+        expected *= c;
+    }
+    if (fletcher) expected += 4;
+    std::vector<hsize_t> at(dims.size(), 0);
+    const std::size_t frameAxis = dims.size() == 4 ? 1 : 0;  // the axes after the frame axis (all of them for 2-/3-d data)
+    const hsize_t lastFrame = dims.size() == 4 ? first + count : 1;
+    for (hsize_t f = dims.size() == 4 ? first : 0; f < lastFrame; f += dims.size() == 4 ? chunk[0] : 1) {
+        if (dims.size() == 4) at[0] = f - f % chunk[0];
+        // Every chunk of the frame: odometer over the remaining axes in chunk steps.
+        std::fill(at.begin() + static_cast<std::ptrdiff_t>(frameAxis), at.end(), 0);
+        for (;;) {
+            unsigned mask = 0;
+            haddr_t address = HADDR_UNDEF;
+            hsize_t size = 0;
+            if (H5Dget_chunk_info_by_coord(dataset, at.data(), &mask, &address, &size) >= 0 && address != HADDR_UNDEF && size != expected) {
+                return fail(ErrorCode::DataLoss, fmt::format("{}: frame {} is damaged: a chunk of its data is stored as {} bytes, not {}", where,
+                                                             dims.size() == 4 ? f : 0, size, expected));
+            }
+            std::size_t axis = dims.size();
+            while (axis > frameAxis) {
+                --axis;
+                at[axis] += chunk[axis];
+                if (at[axis] < dims[axis]) break;
+                at[axis] = 0;
+                if (axis == frameAxis) break;
+            }
+            if (axis == frameAxis && at[axis] == 0) break;
+        }
+    }
+    return {};
+}
+
 // Reads frames [first, first + count) of the 4-d (or 2-/3-d, one frame) data set into out.
 herr_t readFrames(hid_t dataset, hid_t memoryType, const std::vector<hsize_t>& dims, hsize_t first, hsize_t count, void* out) {
     Handle fileSpace(H5Dget_space(dataset), H5Sclose);
@@ -373,6 +455,7 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
     d.geometry.channels = static_cast<int>(full[2]);
     d.geometry.samples = static_cast<int>(full[3]);
     const auto count = static_cast<hsize_t>(d.frames) * full[1] * full[2] * full[3];
+    if (auto ok = checkNumberType(dataset->get(), iq ? "data/real" : "data", where); !ok) return fail(std::move(ok.error()));
     Handle type(H5Dget_type(dataset->get()), H5Tclose);
     const bool int16 = !iq && H5Tget_class(type.get()) == H5T_INTEGER && H5Tget_size(type.get()) == 2;
     const std::uint64_t bytes = count * (iq ? 16u : int16 ? 2u : 4u);  // IQ: the real and imaginary parts read, then paired
@@ -383,10 +466,12 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
                                                               static_cast<double>(bytes) / 1e9, static_cast<double>(budget) / 1e9));
     }
     const auto first = static_cast<hsize_t>(d.firstFrame), frameCount = static_cast<hsize_t>(d.frames);
+    if (auto ok = checkChunkSizes(dataset->get(), *dims, first, frameCount, where); !ok) return fail(std::move(ok.error()));
     herr_t status = 0;
     if (iq) {
         auto imag = openDataset(dataParent, "imag", dataWhere);
         if (!imag) return fail(std::move(imag.error()));
+        if (auto ok = checkNumberType(imag->get(), "data/imag", where); !ok) return fail(std::move(ok.error()));
         if (*dimensions(imag->get()) != *dims) return fail(ErrorCode::InvalidArgument, fmt::format("{}/data: 'real' and 'imag' differ in shape", where));
         std::vector<float> re(count), im(count);
         status = readFrames(dataset->get(), H5T_NATIVE_FLOAT, *dims, first, frameCount, re.data());
@@ -433,8 +518,15 @@ Result<UffChannelData> readUffChannelData(const std::string& path, const std::st
         Handle attribute(H5Aopen(sequence.get(), "size", H5P_DEFAULT), H5Aclose);
         Handle space(H5Aget_space(attribute.get()), H5Sclose);
         const auto n = H5Sget_simple_extent_npoints(space.get());
-        std::vector<double> size(static_cast<std::size_t>(std::max<hssize_t>(n, 1)));
-        H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, size.data());
+        Handle sizeType(H5Aget_type(attribute.get()), H5Tclose);
+        const auto kind = H5Tget_class(sizeType.get());
+        if (n < 1 || n > 16 || (kind != H5T_INTEGER && kind != H5T_FLOAT) || H5Tget_size(sizeType.get()) > 8) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("{}/sequence: its size attribute is not a short list of numbers", where));
+        }
+        std::vector<double> size(static_cast<std::size_t>(n));
+        if (H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, size.data()) < 0) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("{}/sequence: its size attribute cannot be read as numbers", where));
+        }
         const double waves = size.size() >= 2 ? size[1] : 0;
         if (!std::isfinite(waves) || waves < 0 || waves > 4096) {
             return fail(ErrorCode::InvalidArgument, fmt::format("{}/sequence: its size attribute lists {:g} waves", where, waves));

@@ -188,5 +188,46 @@ TEST_F(UffChannelDataTest, AbsurdPhysicsAndNonFiniteSamplesAreRefusedWithTheReas
     EXPECT_NE(back.error().message().find("frame 1, wave 0, channel 5, sample 7"), std::string::npos) << back.error().message();
 }
 
+// Found by fuzz_uff: a recording whose metadata declares a size no allocation can hold (HDF5's
+// metadata cache asks for ~2^64 bytes): refused with a clear error, not a crash.
+// Found by fuzz_uff: a chunk index that states another size than the chunk layout made HDF5
+// 1.10's H5Dread copy past its buffer (a segfault of the reader): refused before the read.
+TEST(UffFuzzFindings, AChunkStoredWithAnotherSizeIsDamageNotACrash) {
+    auto read = readUffChannelData(SONOLINK_TEST_DATA_DIR "/uff/fuzz_chunk_size_mismatch.uff");
+    ASSERT_FALSE(read);
+    EXPECT_EQ(read.error().code(), ErrorCode::DataLoss);
+    EXPECT_NE(read.error().message().find("frame 0 is damaged"), std::string::npos) << read.error().message();
+}
+
+// Found by fuzz_uff: 'sound_speed' stored with a corrupt type of 4 GB a value, which made HDF5
+// allocate 4 GB to convert it (4.2 GB of RSS for a 35 KB file): refused before the read.
+TEST(UffFuzzFindings, AValueTypeNoNumberHasIsRefusedBeforeHdf5ConvertsIt) {
+    auto read = readUffChannelData(SONOLINK_TEST_DATA_DIR "/uff/fuzz_huge_value_type.uff");
+    ASSERT_FALSE(read);
+    EXPECT_NE(read.error().message().find("is not stored as numbers"), std::string::npos) << read.error().message();
+}
+
+// Found by fuzz_uff: an integer type whose precision or offset is corrupt made HDF5's
+// conversion read past its buffer (SIGBUS): refused before the read.
+TEST(UffFuzzFindings, ATypeWithACorruptPrecisionIsRefused) {
+    auto read = readUffChannelData(SONOLINK_TEST_DATA_DIR "/uff/fuzz_bad_type_precision.uff");
+    ASSERT_FALSE(read);
+    EXPECT_FALSE(read.error().message().empty());
+}
+
+// Found by fuzz_uff: a scalar whose stored bytes are fewer than its value needs made HDF5 copy
+// from a null pointer (SIGSEGV): refused before the read.
+TEST(UffFuzzFindings, AValueStoredInFewerBytesThanItNeedsIsRefused) {
+    auto read = readUffChannelData(SONOLINK_TEST_DATA_DIR "/uff/fuzz_short_compact_value.uff");
+    ASSERT_FALSE(read);
+    EXPECT_NE(read.error().message().find("stores fewer bytes"), std::string::npos) << read.error().message();
+}
+
+TEST(UffFuzzFindings, AbsurdMetadataSizesAreAnError) {
+    auto read = readUffChannelData(SONOLINK_TEST_DATA_DIR "/uff/fuzz_absurd_metadata_size.uff");
+    ASSERT_FALSE(read);
+    EXPECT_FALSE(read.error().message().empty());
+}
+
 }  // namespace
 }  // namespace sonolink::record
