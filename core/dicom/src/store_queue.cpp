@@ -119,7 +119,10 @@ Result<Accounts> readAccounts(const std::string& directory) {
     for (const auto& id : accounts.copies.ids) {
         if (!accounts.items.contains(id) && !accounts.copies.forgetting.contains(id)) orphans.push_back(id);
     }
-    const bool cutShortEnqueue = orphans.size() == 1 && (accounts.items.empty() || orphans[0] > accounts.items.rbegin()->first);
+    // Ids compare as numbers ("1000000" comes after "999999"; the map orders them as text).
+    std::uint64_t newest = 0;
+    for (const auto& id : accounts.items | std::views::keys) newest = std::max(newest, parseId(id).value_or(0));
+    const bool cutShortEnqueue = orphans.size() == 1 && (accounts.items.empty() || parseId(orphans[0]).value_or(0) > newest);
     if (cutShortEnqueue) {
         accounts.orphan = orphans[0];
     } else if (!orphans.empty()) {

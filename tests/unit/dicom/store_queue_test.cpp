@@ -361,6 +361,26 @@ TEST_F(StoreQueueTest, OneCopyWithoutARecordIsAnEnqueueCutShortAndIsKeptAside) {
     EXPECT_EQ(q->enqueue(object(4), "pacs", false)->id, "000004") << "its id is not given again";
 }
 
+// Past item 999999 ids have seven digits: the enqueue a crash cut short is still recognised as
+// the newest (ids compare as numbers, not as text).
+TEST_F(StoreQueueTest, AnEnqueueCutShortPastAMillionItemsIsStillKeptAside) {
+    {
+        auto q = open();
+        ASSERT_TRUE(q->enqueue(object(1), "pacs", false));
+    }
+    { std::ofstream(fs::path(queueDir()) / "next_id") << "999999"; }
+    std::string id;
+    {
+        auto q = open();
+        id = q->enqueue(object(2), "pacs", false)->id;
+    }
+    ASSERT_EQ(id, "999999");
+    fs::copy_file(object(3), fs::path(queueDir()) / "objects" / "1000000.dcm");
+    auto q = open();
+    ASSERT_TRUE(q) << "one copy past the newest record: an enqueue cut short";
+    EXPECT_TRUE(fs::exists(fs::path(queueDir()) / "orphans" / "1000000.dcm"));
+}
+
 // Forgetting settled items renames their copies first: a crash in the middle leaves copies the
 // next open recognises as being forgotten, and it finishes the job (nothing counted as lost).
 TEST_F(StoreQueueTest, ACrashInTheMiddleOfForgettingIsFinishedAtTheNextOpen) {
