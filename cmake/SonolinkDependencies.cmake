@@ -37,6 +37,7 @@ sonolink_require("Qt 6 (Core, Widgets, Test)" "qt6-base-dev" Qt6 COMPONENTS Core
 sonolink_require("Qwt 6.3 for Qt 6" "libqwt-qt6-dev, or run installer/install-deps.sh (builds it)" Qwt)
 sonolink_require("ISA-L" libisal-dev ISAL)
 sonolink_require("zlib" zlib1g-dev ZLIB)
+sonolink_require("SQLite 3" libsqlite3-dev SQLite3)
 if(SONOLINK_BUILD_TESTS)
   sonolink_require("GoogleTest/GMock" "libgtest-dev libgmock-dev" GTest)
   sonolink_require("Google Benchmark" libbenchmark-dev benchmark)

@@ -110,7 +110,7 @@ int runRetry(const QueueOptions& o) {
     return kExitOk;
 }
 
-// A queue that open() refuses (its journal missing, unreadable or short of records): the
+// A queue that open() refuses (its database missing, damaged or short of records): the
 // readable records kept, every copy they do not account for queued again for --node.
 int runRecover(const QueueOptions& o) {
     auto settings = loadDicom(o);
@@ -121,7 +121,7 @@ int runRecover(const QueueOptions& o) {
     if (!report) return failWith("queue recover", report.error());
     if (o.json) {
         std::cout << json{{"kept", report->kept}, {"requeued", report->requeued}, {"set_aside", report->setAside},
-                          {"bad_lines", report->badLines}, {"notes", report->notes}}.dump(2) << '\n';
+                          {"bad_records", report->badRecords}, {"notes", report->notes}}.dump(2) << '\n';
     } else {
         std::cout << fmt::format("kept {} items; queued {} copies again for {}; {} kept aside\n", report->kept, report->requeued, o.node,
                                  report->setAside);
@@ -253,9 +253,9 @@ void addDicomQueueCommands(CLI::App& dicomCmd, int& exitCode) {
     retry->add_option("IDS", o->ids, "Item ids (from queue list)")->required();
     retry->callback([o, &exitCode] { exitCode = runRetry(*o); });
 
-    auto* recover = queueCmd->add_subcommand("recover", "Repair a queue whose journal is lost or damaged: queue its copies again for a node");
+    auto* recover = queueCmd->add_subcommand("recover", "Repair a queue whose database is lost or damaged: queue its copies again for a node");
     addConfigOptions(*recover, *o);
-    recover->add_option("--node", o->node, "The node the copies the journal lost are queued for")->required();
+    recover->add_option("--node", o->node, "The node the copies the database lost are queued for")->required();
     recover->callback([o, &exitCode] { exitCode = runRecover(*o); });
 
     auto* purge = queueCmd->add_subcommand("purge", "Forget settled items (committed, or sent to nodes without storage commitment) and delete their copies");

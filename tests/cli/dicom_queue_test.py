@@ -5,7 +5,7 @@ by SIGKILL in the middle and started again, then a working storescp: every objec
 with the UID it was queued with; purging forgets them and their copies. Orthanc with storage commitment: the runner is killed with
 SIGKILL mid-queue and restarted; Orthanc ends with every instance exactly once, every item is
 committed and its local copy deleted. A commitment request for an object never sent comes back
-as a failure naming the reason. A queue whose journal was lost is refused, not emptied, and
+as a failure naming the reason. A queue whose database was lost or damaged is refused, not emptied, and
 `queue recover` brings its copies back. Run by CTest with SONOLINK_CLI set."""
 import json
 import os
@@ -179,10 +179,23 @@ class QueueTest(unittest.TestCase):
         self.assertIn("0x0112 (no such object instance)", report["failed"][0]["reason"])
         self.assertNotIn("Badly formatted N-EVENT-REPORT", orthanc.log_text())
 
-    def test_a_lost_journal_is_refused_and_recovered_not_emptied(self):
-        """The reported bug: with journal.jsonl removed, `queue run` deleted every copy and
+    def test_a_lost_database_is_refused_and_recovered_not_emptied(self):
+        """The reported bug: with the queue's records removed, `queue run` deleted every copy and
         exited 0. Now run and list refuse, naming the copies and the recover command; recover
         queues the copies again; the PACS then receives each object once."""
+        self.check_refused_and_recovered(lambda db: os.remove(db), "4 copies but no database")
+
+    def test_a_damaged_database_is_refused_and_recovered_not_emptied(self):
+        """The same with the database's pages overwritten from the middle on: SQLite's integrity
+        check finds it, and recover moves it aside for inspection."""
+        def damage(db):
+            size = os.path.getsize(db)
+            with open(db, "r+b") as f:
+                f.seek(size // 2)
+                f.write(os.urandom(size - size // 2))
+        self.check_refused_and_recovered(damage, "queue.db")
+
+    def check_refused_and_recovered(self, harm, complaint):
         port = free_port()
         queue = os.path.join(self.work, "queue")
         config = sonolink_config(os.path.join(self.work, "sonolink.json"),
@@ -190,11 +203,11 @@ class QueueTest(unittest.TestCase):
         paths, uids = self.files(4)
         proc = self.cli("queue", "add", "--config", config, "--node", "pacs", *paths)
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        os.remove(os.path.join(queue, "journal.jsonl"))
+        harm(os.path.join(queue, "queue.db"))
         for command in (["run", "--until-settled", "--timeout", "5"], ["list"]):
             proc = self.cli("queue", *command, "--config", config)
             self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
-            self.assertIn("4 copies but no journal", proc.stderr)
+            self.assertIn(complaint, proc.stderr)
             self.assertIn("dicom queue recover", proc.stderr)
         self.assertEqual(len(os.listdir(os.path.join(queue, "objects"))), 4, "no copy deleted")
         proc = self.cli("queue", "recover", "--config", config, "--node", "pacs", "--json")

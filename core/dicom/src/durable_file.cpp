@@ -46,12 +46,16 @@ Status writeAll(int fd, const char* data, std::size_t size, const std::string& p
     return {};
 }
 
+}  // namespace
+
 Status syncDirectoryOf(const std::string& path) {
     const auto dir = std::filesystem::path(path).parent_path().string();
     Fd fd(::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (fd.get() < 0 || ::fsync(fd.get()) != 0) return fail(ioError("sync the directory", dir));
     return {};
 }
+
+namespace {
 
 // Writes through fill(fd) into path + ".tmp", then syncs and renames it into place.
 template <typename Fill>

@@ -16,6 +16,8 @@ namespace sonolink::dicom {
 enum class Sync { Durable, AtomicOnly };
 [[nodiscard]] Status writeFileDurably(const std::string& path, std::string_view bytes, Sync sync = Sync::Durable);
 [[nodiscard]] Status copyFileDurably(const std::string& from, const std::string& to);
+// fsyncs the directory that holds path (a rename or creation there is then durable).
+[[nodiscard]] Status syncDirectoryOf(const std::string& path);
 // NotFound if it is not there; DataLoss if it is not a regular file or cannot be read.
 [[nodiscard]] Result<std::string> readWholeFile(const std::string& path);
 

@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 
 #include "durable_file.h"
-#include "queue_journal.h"
+#include "queue_database.h"
 #include "sonolink/util/log.h"
 
 namespace sonolink::dicom {
@@ -57,11 +57,7 @@ std::optional<std::uint64_t> parseId(std::string_view text) {
     return value;
 }
 
-}  // namespace
-
-std::string journalPath(const std::string& directory) { return directory + "/journal.jsonl"; }
-
-namespace {
+std::string databasePath(const std::string& directory) { return directory + "/queue.db"; }
 
 constexpr const char* kRecoverHint = "`sonolink-cli dicom queue recover --config F --node NAME` queues the copies again";
 
@@ -90,12 +86,12 @@ std::string listed(const std::vector<std::string>& ids) {
     return ids.size() > 5 ? out + ", ..." : out;
 }
 
-// The journal read and checked against the copies, without changing anything. What a single
-// crash can leave is accepted: a torn last line; one copy without a record (an enqueue cut short,
-// returned as orphan). Anything more means the journal lost records: DataLoss naming the copies
-// and the recover command, never an empty queue.
+// The database read and checked against the copies, without changing anything. What a single
+// crash can leave is accepted: one copy without a record (an enqueue cut short, returned as
+// orphan). Anything more means the database lost records: DataLoss naming the copies and the
+// recover command, never an empty queue.
 struct Accounts {
-    QueueJournal::Items items;
+    QueueDatabase::Items items;
     Copies copies;
     std::optional<std::string> orphan;
 };
@@ -103,16 +99,16 @@ struct Accounts {
 Result<Accounts> readAccounts(const std::string& directory) {
     auto copies = listCopies(directory);
     if (!copies) return fail(std::move(copies.error()));
-    const auto journal = journalPath(directory);
+    const auto database = databasePath(directory);
     const auto count = copies->ids.size();
-    auto contents = QueueJournal::read(journal);
+    auto contents = QueueDatabase::read(database);
     if (!contents) {
-        return fail(ErrorCode::DataLoss, fmt::format("cannot read the DICOM queue's journal: {}; its {} copies are kept in {}/objects; {}",
+        return fail(ErrorCode::DataLoss, fmt::format("{}; its {} copies are kept in {}/objects; nothing was changed; {}",
                                                      contents.error().message(), count, directory, kRecoverHint));
     }
     if (!contents->found && count > 0) {
-        return fail(ErrorCode::DataLoss, fmt::format("the DICOM queue at {} has {} copies but no journal ({}): nothing was changed; {}",
-                                                     directory, count, journal, kRecoverHint));
+        return fail(ErrorCode::DataLoss, fmt::format("the DICOM queue at {} has {} copies but no database ({}): nothing was changed; {}",
+                                                     directory, count, database, kRecoverHint));
     }
     Accounts accounts{std::move(contents->items), std::move(*copies), std::nullopt};
     std::vector<std::string> orphans;
@@ -126,14 +122,14 @@ Result<Accounts> readAccounts(const std::string& directory) {
     if (cutShortEnqueue) {
         accounts.orphan = orphans[0];
     } else if (!orphans.empty()) {
-        return fail(ErrorCode::DataLoss, fmt::format("the DICOM queue's journal {} records {} items, but {} copies of {} are not in the journal "
+        return fail(ErrorCode::DataLoss, fmt::format("the DICOM queue's database {} records {} items, but {} copies of {} are not in it "
                                                      "(items {}): it lost records; nothing was changed; {}",
-                                                     journal, accounts.items.size(), orphans.size(), count, listed(orphans), kRecoverHint));
+                                                     database, accounts.items.size(), orphans.size(), count, listed(orphans), kRecoverHint));
     }
     return accounts;
 }
 
-// Only the owner may enter the queue's directories (the journal and copies name patients).
+// Only the owner may enter the queue's directories (the database and copies name patients).
 void makePrivate(const std::string& directory) {
     std::error_code ignored;
     fs::permissions(directory, fs::perms::owner_all, fs::perm_options::replace, ignored);
@@ -178,22 +174,10 @@ struct StoreQueue::State {
     std::uint64_t nextId = 1;
     std::uint64_t random = 0x9E3779B97F4A7C15ull;
 
-    std::optional<QueueJournal> journal;
+    std::optional<QueueDatabase> database;
     std::atomic<std::uint64_t> version{0};  // bumped by every change, in memory or on disk
     std::string objectPath(const std::string& id) const { return directory + "/objects/" + id + ".dcm"; }
     std::string nextIdPath() const { return directory + "/next_id"; }
-    // Appends item's line (item must be in items already: a compaction writes items). A failed
-    // compaction is no failed save: the line is in the journal, and the next append tries again.
-    Status save(const QueueItem& item, Sync sync = Sync::Durable) {
-        if (auto ok = journal->append(item, sync); !ok) return ok;
-        ++version;
-        if (journal->appended() > 1000 + 4 * items.size()) {
-            if (auto compacted = journal->compact(items); !compacted) {
-                log::warn(log::category("dicom"), "DICOM queue: cannot compact the journal: {}", compacted.error().message());
-            }
-        }
-        return {};
-    }
     double nextUnit() {  // xorshift64*: the jitter draw
         random ^= random >> 12;
         random ^= random << 25;
@@ -205,20 +189,29 @@ struct StoreQueue::State {
         if (it == items.end()) return fail(ErrorCode::NotFound, fmt::format("no item {} in the queue at {}", id, directory));
         return &it->second;
     }
-    // Saves the changed item; on failure the in-memory copy is restored, so memory and disk agree.
-    // Sync::AtomicOnly where losing the change to a power cut only repeats work (a resend with
-    // the same UID, an attempt counted again); durable where it would lose or misstate data.
+    // Saves the changed items in one transaction; on failure the in-memory copies are restored,
+    // so memory and disk agree. Sync::AtomicOnly where losing the change to a power cut only
+    // repeats work (a resend with the same UID, an attempt counted again); durable where it would
+    // lose or misstate data.
+    template <typename Change>
+    Status updateAll(const std::vector<std::string>& ids, Change change, Sync sync = Sync::Durable) {
+        std::vector<QueueItem*> targets;
+        std::vector<QueueItem> changed;
+        for (const auto& id : ids) {
+            auto item = find(id);
+            if (!item) return fail(std::move(item.error()));
+            targets.push_back(*item);
+            changed.push_back(**item);
+            change(changed.back());
+        }
+        if (auto ok = database->put(changed, sync); !ok) return ok;
+        for (std::size_t k = 0; k < targets.size(); ++k) *targets[k] = std::move(changed[k]);
+        ++version;
+        return {};
+    }
     template <typename Change>
     Status update(const std::string& id, Change change, Sync sync = Sync::Durable) {
-        auto item = find(id);
-        if (!item) return fail(std::move(item.error()));
-        const QueueItem before = **item;
-        change(**item);
-        if (auto ok = save(**item, sync); !ok) {
-            **item = before;
-            return ok;
-        }
-        return {};
+        return updateAll(std::vector{id}, change, sync);
     }
     Status load();
 };
@@ -238,11 +231,9 @@ Status StoreQueue::State::load() {
     } else if (text.error().code() != ErrorCode::NotFound) {
         return fail(std::move(text.error()));
     }
-    // A forget a crash interrupted: its items' copies were renamed; finish it.
-    for (const auto& id : accounts->copies.forgetting) {
-        items.erase(id);
-        fs::remove(objectPath(id) + ".forgotten", ignored);
-    }
+    // A forget a crash interrupted: its items' copies were renamed; finished once the database
+    // is open (records first, then the copies).
+    for (const auto& id : accounts->copies.forgetting) items.erase(id);
     if (accounts->orphan) {  // the enqueue a crash cut short (its caller never heard back): kept aside
         const auto& id = *accounts->orphan;
         fs::create_directories(directory + "/orphans", ignored);
@@ -251,6 +242,7 @@ Status StoreQueue::State::load() {
         nextId = std::max<std::uint64_t>(nextId, parseId(id).value_or(0) + 1);
         log::warn(log::category("dicom"), "DICOM queue: the copy {} has no record (an enqueue cut short): kept aside as {}", id, aside);
     }
+    std::vector<QueueItem> lostCopies;
     for (auto& [id, item] : items) {
         nextId = std::max<std::uint64_t>(nextId, parseId(id).value_or(0) + 1);
         const bool hasCopy = accounts->copies.ids.contains(id);
@@ -258,12 +250,19 @@ Status StoreQueue::State::load() {
         if (item.state != ItemState::Committed && item.state != ItemState::Failed && !hasCopy) {
             item.state = ItemState::Failed;
             item.lastError = fmt::format("the queue's copy {} is missing", item.object.file);
+            lostCopies.push_back(item);
         }
     }
-    auto fresh = QueueJournal::create(journalPath(directory), items);  // one line per item, no torn tail, 0600
-    if (!fresh) return fail(std::move(fresh.error()));
-    journal.emplace(std::move(*fresh));
-    return {};
+    const auto path = databasePath(directory);
+    auto opened = fs::exists(path, ignored) ? QueueDatabase::open(path) : QueueDatabase::create(path, items);
+    if (!opened) return fail(std::move(opened.error()));
+    database.emplace(std::move(*opened));
+    const std::vector<std::string> forgotten(accounts->copies.forgetting.begin(), accounts->copies.forgetting.end());
+    if (!forgotten.empty()) {
+        if (auto ok = database->remove(forgotten); !ok) return ok;
+        for (const auto& id : forgotten) fs::remove(objectPath(id) + ".forgotten", ignored);
+    }
+    return lostCopies.empty() ? Status{} : database->put(lostCopies, Sync::Durable);
 }
 
 Result<std::unique_ptr<StoreQueue>> StoreQueue::open(const std::string& directory, RetryPolicy policy) {
@@ -297,25 +296,26 @@ Result<QueueRecovery> StoreQueue::recover(const std::string& directory, const st
     state.directory = directory;
     state.policy = policy;
     QueueRecovery report;
-    const auto journal = journalPath(directory);
-    auto contents = QueueJournal::read(journal, QueueJournal::Reading::Lenient);
-    if (!contents) {  // unreadable or not a file: kept for inspection, a fresh one is written
-        const auto kept = fmt::format("{}.damaged-{}", journal, wallClockMs());
+    const auto database = databasePath(directory);
+    auto contents = QueueDatabase::read(database, QueueDatabase::Reading::Lenient);
+    if (!contents) {  // unreadable or not a file: kept for inspection (with its WAL), a fresh one is written
+        const auto kept = fmt::format("{}.damaged-{}", database, wallClockMs());
         std::error_code ec;
-        fs::rename(journal, kept, ec);
+        fs::rename(database, kept, ec);
         if (ec) return fail(ErrorCode::DataLoss, fmt::format("{}; and it cannot be moved aside: {}", contents.error().message(), ec.message()));
+        for (const auto* companion : {"-wal", "-shm"}) fs::rename(database + companion, kept + companion, ec);
         report.notes.push_back(fmt::format("{}: kept as {}", contents.error().message(), kept));
-        contents = QueueJournal::Contents{};
+        contents = QueueDatabase::Contents{};
     }
-    report.badLines = contents->badLines;
-    if (report.badLines > 0) report.notes.push_back(fmt::format("{} unreadable records skipped", report.badLines));
+    report.badRecords = contents->badRows;
+    if (report.badRecords > 0) report.notes.push_back(fmt::format("{} unreadable records skipped", report.badRecords));
     state.items = std::move(contents->items);
     report.kept = state.items.size();
     auto copies = listCopies(directory);
     if (!copies) return fail(std::move(copies.error()));
     for (const auto& id : state.items | std::views::keys) state.nextId = std::max<std::uint64_t>(state.nextId, parseId(id).value_or(0) + 1);
     for (const auto& id : copies->ids) state.nextId = std::max<std::uint64_t>(state.nextId, parseId(id).value_or(0) + 1);
-    // The copies the journal does not account for (and those kept aside before), queued again
+    // The copies the database does not account for (and those kept aside before), queued again
     // for node with the UIDs they carry; one that is no readable DICOM object stays aside.
     std::vector<std::string> lost;
     for (const auto& id : copies->ids) {
@@ -353,7 +353,7 @@ Result<QueueRecovery> StoreQueue::recover(const std::string& directory, const st
         ++report.requeued;
     }
     if (auto ok = writeFileDurably(state.nextIdPath(), std::to_string(state.nextId)); !ok) return fail(std::move(ok.error()));
-    auto fresh = QueueJournal::create(journal, state.items);
+    auto fresh = QueueDatabase::create(database, state.items);
     if (!fresh) return fail(std::move(fresh.error()));
     return report;
 }
@@ -396,13 +396,12 @@ Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string
         fs::remove(item.object.file, ignored);
         return *twin;
     }
-    // In the map before its line is appended: an append that compacts the journal writes it too.
-    state_->items[item.id] = item;
-    if (auto ok = state_->save(item); !ok) {
-        state_->items.erase(item.id);
+    if (auto ok = state_->database->put(item, Sync::Durable); !ok) {
         fs::remove(item.object.file, ignored);
         return fail(std::move(ok.error()));
     }
+    state_->items[item.id] = item;
+    ++state_->version;
     return item;
 }
 
@@ -478,56 +477,53 @@ std::vector<QueueItem> StoreQueue::awaitingCommitmentRequest(const std::string& 
 
 Status StoreQueue::markCommitmentRequested(const std::vector<std::string>& ids, const std::string& transactionUid, std::int64_t nowMs) {
     std::lock_guard lock(state_->mutex);
-    for (const auto& id : ids) {
-        auto ok = state_->update(id, [&](QueueItem& i) {
-            i.transactionUid = transactionUid;
-            i.commitmentRequestedAtMs = nowMs;
-        }, Sync::AtomicOnly);  // lost to a power cut: the request is made again
-        if (!ok) return ok;
-    }
-    return {};
+    return state_->updateAll(ids, [&](QueueItem& i) {
+        i.transactionUid = transactionUid;
+        i.commitmentRequestedAtMs = nowMs;
+    }, Sync::AtomicOnly);  // lost to a power cut: the request is made again
 }
 
 Status StoreQueue::markCommitmentRequestFailed(const std::vector<std::string>& ids, std::int64_t nowMs) {
     std::lock_guard lock(state_->mutex);
     const auto timeoutMs = static_cast<std::int64_t>(1000.0 * state_->policy.commitmentTimeoutS);
     const auto delayMs = static_cast<std::int64_t>(1000.0 * retryDelayS(state_->policy, 1, state_->nextUnit()));
-    for (const auto& id : ids) {
-        // Due when now - requestedAt >= timeout, i.e. delayMs from now.
-        auto ok = state_->update(id, [&](QueueItem& i) { i.commitmentRequestedAtMs = nowMs - timeoutMs + std::min(delayMs, timeoutMs); },
-                                 Sync::AtomicOnly);
-        if (!ok) return ok;
-    }
-    return {};
+    // Due when now - requestedAt >= timeout, i.e. delayMs from now.
+    return state_->updateAll(ids, [&](QueueItem& i) { i.commitmentRequestedAtMs = nowMs - timeoutMs + std::min(delayMs, timeoutMs); },
+                             Sync::AtomicOnly);
 }
 
 Status StoreQueue::applyCommitment(const std::string& transactionUid, const std::vector<std::string>& committedUids,
                                    const std::vector<std::pair<std::string, std::string>>& failedUids, std::int64_t nowMs) {
     std::lock_guard lock(state_->mutex);
-    std::vector<std::string> committedCopies;
-    for (auto& [id, item] : state_->items) {
-        if (item.transactionUid != transactionUid || item.state != ItemState::Sent) continue;
-        const auto& uid = item.object.sopInstanceUid;
-        const auto failed = std::find_if(failedUids.begin(), failedUids.end(), [&](const auto& f) { return f.first == uid; });
-        const bool committed = std::find(committedUids.begin(), committedUids.end(), uid) != committedUids.end();
-        if (!committed && failed == failedUids.end()) continue;  // not in this report
-        auto ok = state_->update(id, [&](QueueItem& i) {
-            if (committed) {
-                i.state = ItemState::Committed;
-                i.committedAtMs = nowMs;
-            } else {
-                i.state = ItemState::Failed;
-                i.lastError = fmt::format("the PACS did not commit this object: {}", failed->second);
-            }
-        }, Sync::AtomicOnly);
-        if (!ok) return ok;
-        if (committed) committedCopies.push_back(item.object.file);
+    std::vector<std::string> ids;
+    for (const auto& [id, item] : state_->items) {
+        if (item.transactionUid == transactionUid && item.state == ItemState::Sent) ids.push_back(id);
     }
-    // The outcome on disk before any local copy goes.
-    if (auto ok = state_->journal->sync(); !ok) return ok;
-    for (const auto& file : committedCopies) {
-        std::error_code ignored;  // the journal says committed; a leftover copy is only disk space
-        fs::remove(file, ignored);
+    auto committed = [&](const QueueItem& i) {
+        return std::find(committedUids.begin(), committedUids.end(), i.object.sopInstanceUid) != committedUids.end();
+    };
+    auto refusal = [&](const QueueItem& i) {
+        return std::find_if(failedUids.begin(), failedUids.end(), [&](const auto& f) { return f.first == i.object.sopInstanceUid; });
+    };
+    std::erase_if(ids, [&](const std::string& id) {  // not in this report
+        const auto& i = state_->items.at(id);
+        return !committed(i) && refusal(i) == failedUids.end();
+    });
+    // The outcome on disk (one durable transaction) before any local copy goes.
+    auto ok = state_->updateAll(ids, [&](QueueItem& i) {
+        if (committed(i)) {
+            i.state = ItemState::Committed;
+            i.committedAtMs = nowMs;
+        } else {
+            i.state = ItemState::Failed;
+            i.lastError = fmt::format("the PACS did not commit this object: {}", refusal(i)->second);
+        }
+    }, Sync::Durable);
+    if (!ok) return ok;
+    for (const auto& id : ids) {
+        const auto& i = state_->items.at(id);
+        std::error_code ignored;  // the database says committed; a leftover copy is only disk space
+        if (i.state == ItemState::Committed) fs::remove(i.object.file, ignored);
     }
     return {};
 }
@@ -573,14 +569,14 @@ Result<std::size_t> StoreQueue::forgetSettledBefore(std::int64_t cutoffMs) {
     // The ids go on from the highest ever given, also when the highest are forgotten.
     if (auto ok = writeFileDurably(state_->nextIdPath(), std::to_string(state_->nextId)); !ok) return fail(std::move(ok.error()));
     // The copies renamed first: a crash from here on leaves .forgotten copies, and the next open
-    // finishes the forget (an unaccounted copy would be taken for a journal that lost records).
+    // finishes the forget (an unaccounted copy would be taken for a database that lost records).
     std::error_code ignored;  // a committed item's copy is already gone
     for (const auto& id : ids) fs::rename(state_->objectPath(id), state_->objectPath(id) + ".forgotten", ignored);
-    auto remaining = state_->items;
-    for (const auto& id : ids) remaining.erase(id);
-    if (auto ok = state_->journal->compact(remaining); !ok) return fail(std::move(ok.error()));
-    for (const auto& id : ids) fs::remove(state_->objectPath(id) + ".forgotten", ignored);
-    state_->items = std::move(remaining);
+    if (auto ok = state_->database->remove(ids); !ok) return fail(std::move(ok.error()));
+    for (const auto& id : ids) {
+        fs::remove(state_->objectPath(id) + ".forgotten", ignored);
+        state_->items.erase(id);
+    }
     ++state_->version;
     return ids.size();
 }

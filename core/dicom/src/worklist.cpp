@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "association.h"
+#include "worklist_answer.h"
 
 namespace sonolink::dicom {
 namespace {
@@ -35,7 +36,9 @@ DcmDataset buildQuery(const WorklistQuery& q) {
     return query;
 }
 
-WorklistItem parseItem(DcmDataset& answer) {
+}  // namespace
+
+WorklistItem worklistItemFrom(DcmDataset& answer) {
     WorklistItem item;
     item.characterSetAssumed = text(answer, DCM_SpecificCharacterSet).empty();
     if (!item.characterSetAssumed) answer.convertToUTF8();  // else: bytes as they came, taken as UTF-8
@@ -57,8 +60,6 @@ WorklistItem parseItem(DcmDataset& answer) {
     return item;
 }
 
-}  // namespace
-
 Result<std::vector<WorklistItem>> queryWorklist(const PacsNode& node, const AssociationSettings& settings, const WorklistQuery& q) {
     Association a(node, settings);
     if (auto ok = a.open({{UID_FINDModalityWorklistInformationModel, uncompressedSyntaxes()}}); !ok) return fail(std::move(ok.error()));
@@ -71,7 +72,7 @@ Result<std::vector<WorklistItem>> queryWorklist(const PacsNode& node, const Asso
     std::vector<WorklistItem> items;
     Uint16 finalStatus = 0xFFFF;
     for (auto* response : responses) {
-        if (response->m_dataset) items.push_back(parseItem(*response->m_dataset));
+        if (response->m_dataset) items.push_back(worklistItemFrom(*response->m_dataset));
         else finalStatus = response->m_status;
         delete response;
     }

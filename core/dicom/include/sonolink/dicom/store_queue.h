@@ -1,6 +1,7 @@
 // StoreQueue: the persistent store-and-forward queue of DICOM objects bound for PACS nodes. Each
-// item is a copy of the object plus its record in an append-only journal (fsync'd where a loss
-// would lose data: enqueue, commitment, failure), so a restart or a crash (SIGKILL, power loss)
+// item is a copy of the object plus its record in an SQLite database (queue.db, WAL mode; each
+// change one transaction, fsync'd where a loss would lose data: enqueue, commitment, failure,
+// forgetting), so a restart or a crash (SIGKILL, power loss)
 // loses nothing: an interrupted send, or one whose outcome was not yet on disk, is sent again
 // with the same SOP Instance UID (the PACS keeps one instance). Settled items are forgotten after
 // a retention time. One process owns a queue directory at a time (an advisory lock the kernel
@@ -53,9 +54,9 @@ struct RetryPolicy {
 // capped, minus up to jitter of it. unit in [0, 1) is the random draw.
 double retryDelayS(const RetryPolicy& policy, int attempts, double unit);
 
-// The items of the queue in directory, read without taking it over (a torn last journal line is
-// an append in progress, so this is safe while another process runs the queue); the same
-// DataLoss as open() for a journal that does not account for the copies.
+// The items of the queue in directory, read without taking it over (safe while another process
+// runs the queue: it reads the last committed state); the same DataLoss as open() for a
+// database that is damaged or does not account for the copies.
 [[nodiscard]] Result<std::vector<QueueItem>> readQueue(const std::string& directory);
 
 // What recover() did: records kept, copies queued again, copies kept aside (not DICOM), and why.
@@ -63,7 +64,7 @@ struct QueueRecovery {
     std::size_t kept = 0;
     std::size_t requeued = 0;
     std::size_t setAside = 0;
-    std::size_t badLines = 0;
+    std::size_t badRecords = 0;
     std::vector<std::string> notes;
 };
 
@@ -71,11 +72,12 @@ class StoreQueue {
 public:
     // Opens (creating, 0700) the queue in directory; FailedPrecondition if another process holds
     // it. Items found mid-send are queued again; a record whose copy is missing becomes failed;
-    // the one copy an enqueue cut short leaves is kept aside (orphans/). A journal that is
-    // missing, unreadable or lost records (copies it does not account for) is DataLoss naming the
-    // copies and `dicom queue recover`, and nothing is changed: never an empty queue.
+    // the one copy an enqueue cut short leaves is kept aside (orphans/). A database that is
+    // missing, damaged (it fails SQLite's integrity check), no SonoLink queue, or lost records
+    // (copies it does not account for) is DataLoss naming the copies and `dicom queue recover`,
+    // and nothing is changed: never an empty queue.
     [[nodiscard]] static Result<std::unique_ptr<StoreQueue>> open(const std::string& directory, RetryPolicy policy = {});
-    // Repairs a queue open() refuses: the readable records kept (a damaged journal moved aside),
+    // Repairs a queue open() refuses: the readable records kept (a damaged database moved aside),
     // every copy they do not account for (and those in orphans/) queued again for node with the
     // UIDs it carries. Needs the queue's lock, like open().
     [[nodiscard]] static Result<QueueRecovery> recover(const std::string& directory, const std::string& node, bool commitmentRequired,
@@ -117,7 +119,7 @@ public:
     // Queues a failed item again (a user's decision), attempts reset.
     [[nodiscard]] Status retry(const std::string& id);
     // Retention: forgets the items settled before cutoffMs (committed, or sent to a node that does
-    // not commit storage) and deletes their copies; the journal is rewritten without them first.
+    // not commit storage) and deletes their copies; their records are deleted first.
     // Failed items stay until a user retries them. Returns how many were forgotten.
     [[nodiscard]] Result<std::size_t> forgetSettledBefore(std::int64_t cutoffMs);
     // The earliest time anything of node is due (sending or a commitment request), if any.

@@ -1,5 +1,6 @@
-// libFuzzer target: the PACS queue's journal (readQueue), as whatever a crash, a disk or a user
-// left in journal.jsonl: a clear error or the items, never a crash.
+// libFuzzer target: the PACS queue's database (readQueue), as whatever a crash, a disk or a user
+// left in queue.db: a clear error or the items, never a crash. Seeds are real queue databases
+// (small pages), so mutations reach SQLite's b-tree pages and our decoding of each record.
 #include <cstdlib>
 #include <filesystem>
 
@@ -17,7 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }();
     std::error_code ec;
     std::filesystem::create_directories(directory + "/objects", ec);
-    if (!sonolink::fuzz::writeScratch(directory + "/journal.jsonl", data, size)) return 0;
+    const auto database = directory + "/queue.db";
+    for (const auto* companion : {"-wal", "-shm"}) std::filesystem::remove(database + companion, ec);
+    if (!sonolink::fuzz::writeScratch(database, data, size)) return 0;
     (void)sonolink::dicom::readQueue(directory);
     return 0;
 }
