@@ -19,7 +19,7 @@
 #include "sonolink/beamform/iq_beamformer.h"
 #include "sonolink/beamform/sector_beamformer.h"
 #include "sonolink/image/image_files.h"
-#include "sonolink/record/uff_channel_data.h"
+#include "sonolink/record/uff_reader.h"
 
 namespace sonolink::cli {
 namespace {
@@ -123,10 +123,12 @@ int runBeamform(const BeamformOptions& o) {
     if (!z) return fail1(z.error());
     const beamform::PixelGrid grid{std::move(*x), std::move(*z)};
     if (auto ok = grid.validate(); !ok) return fail1(ok.error());
-    // The file's first frame (or the one asked for): its geometry checks the grid; the others
+    // The file opened once; its first frame (or the one asked for) checks the grid; the others
     // are read one at a time, so a recording of any length fits in memory.
+    auto reader = record::UffReader::open(o.file, o.group);
+    if (!reader) return fail1(reader.error());
     record::UffReadOptions one{std::max(o.frame, 0), 1, 0};
-    auto data = record::readUffChannelData(o.file, o.group, one);
+    auto data = reader->read(one);
     if (!data) return fail1(data.error());
     beamform::BeamformParams params;
     params.fNumber = o.fNumber;
@@ -155,7 +157,7 @@ int runBeamform(const BeamformOptions& o) {
     for (int f = first; f <= last; ++f) {
         if (f != data->firstFrame) {
             one.firstFrame = f;
-            data = record::readUffChannelData(o.file, o.group, one);
+            data = reader->read(one);
             if (!data) return fail1(data.error());
         }
         auto view = data->frame(0);

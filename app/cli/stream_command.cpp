@@ -114,7 +114,7 @@ int exitCodeFor(ErrorCode code) { return code == ErrorCode::Unavailable ? kExitU
 struct Acquisition {
     config::AppConfig config;
     transport::Configure configure;
-    std::shared_ptr<const record::UffChannelData> replay;
+    std::shared_ptr<app::RecordingReplay> replay;
 };
 
 Result<Acquisition> acquisitionFrom(const StreamOptions& o, int& usageError) {
@@ -134,10 +134,10 @@ Result<Acquisition> acquisitionFrom(const StreamOptions& o, int& usageError) {
             usageError = kExitUsage;
             return fail(ErrorCode::InvalidArgument, "--replay needs --in-process (or run sonolink-fe-sim --replay FILE)");
         }
-        auto recording = app::loadRecording(o.replayFile);
+        auto recording = app::RecordingReplay::open(o.replayFile);
         if (!recording) return fail(std::move(recording.error()));
         a.replay = *recording;
-        a.configure = app::configureOf(a.replay->geometry);  // the recording's geometry
+        a.configure = app::configureOf(a.replay->geometry());  // the recording's geometry
     }
     if (o.rateHz) a.configure.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(*o.rateHz * 1000));
     auto kind = parseMode(o.mode, a.configure.photoacoustic);
@@ -161,7 +161,7 @@ app::LinkChoice linkChoice(const StreamOptions& o, const Acquisition& a) {
     choice.port = link.port;
     choice.busyPoll = link.completionMode == config::CompletionMode::BusyPoll;
     choice.hugePages = link.hugePages;
-    if (a.replay) choice.frontEnd.frameSource = app::replayFrameSource(a.replay);
+    if (a.replay) choice.frontEnd.frameSource = a.replay;
     choice.slotBytes = link.slotSizeBytes;
     choice.slotCount = link.slotCount;
     return choice;

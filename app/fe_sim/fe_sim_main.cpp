@@ -74,12 +74,12 @@ int main(int argc, char** argv) {
     }
     options.faults.stallDuration = std::chrono::milliseconds(stallMs);
     if (!replayFile.empty()) {
-        auto recording = sonolink::app::loadRecording(replayFile);
+        auto recording = sonolink::app::RecordingReplay::open(replayFile);
         if (!recording) {
             std::cerr << "sonolink-fe-sim: " << recording.error().describe() << '\n';
             return kExitFailed;
         }
-        options.frameSource = sonolink::app::replayFrameSource(*recording);
+        options.frameSource = *recording;
     }
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);

@@ -136,10 +136,9 @@ class HostileInputTest(unittest.TestCase):
             proc = cli("beamform", recording, "--x-range", grid, "--z-range", "5:18:10", "--output-dir", self.path("out"))
             self.assertClearError(proc, 1, f"--x-range '{grid}'", "COUNT")
 
-    def test_one_frame_of_a_20_gb_recording_is_beamformed_in_little_memory(self):
-        """beamform --frame 0 read the whole recording into memory (3 GB for a 3 GB file). A
-        recording declaring 20 GB of samples (sparse: HDF5 stores no unwritten chunk) is
-        beamformed frame by frame, in well under 1 GB."""
+    def twenty_gb_recording(self):
+        """A recording declaring 20 GB of samples (sparse: HDF5 stores no unwritten chunk, and
+        reads it as zeros); returns its path and frame count."""
         import h5py
         recording = self.path("rec.uff")
         proc = cli("stream", *SMALL, "--record", recording)
@@ -153,6 +152,12 @@ class HostileInputTest(unittest.TestCase):
                                    chunks=(1,) + frame.shape)
             big[0] = frame
         self.assertLess(os.path.getsize(recording), 100 << 20, "sparse")
+        return recording, frames
+
+    def test_one_frame_of_a_20_gb_recording_is_beamformed_in_little_memory(self):
+        """beamform --frame 0 read the whole recording into memory (3 GB for a 3 GB file). A
+        recording declaring 20 GB is beamformed frame by frame, in well under 1 GB."""
+        recording, frames = self.twenty_gb_recording()
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         proc = cli("beamform", recording, "--frame", "0", "--x-range", "-5:5:32", "--z-range", "5:18:64",
                    "--output-dir", self.path("out"), "--json")
@@ -161,6 +166,21 @@ class HostileInputTest(unittest.TestCase):
         self.assertGreaterEqual(peak_kib, before)
         self.assertLess(peak_kib, 1 << 20, f"peak RSS {peak_kib} KiB for one frame of a {frames}-frame recording")
         self.assertEqual([f["frame"] for f in json.loads(proc.stdout)["frames"]], [0])
+
+    def test_a_20_gb_recording_is_replayed_in_little_memory(self):
+        """Replay loaded the whole recording, twice over (the file read, then a copy per frame).
+        Now the front end reads each frame as it sends it: 40 frames of a 20 GB recording
+        replay in well under 1 GB."""
+        recording, frames = self.twenty_gb_recording()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        proc = cli("replay", recording, "--frames", "40", "--rate", "0", "--slot-bytes", "65536", "--slots", "64", "--json",
+                   timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        self.assertGreaterEqual(peak_kib, before)
+        self.assertLess(peak_kib, 1 << 20, f"peak RSS {peak_kib} KiB replaying a {frames}-frame recording")
+        summary = json.loads(proc.stdout)
+        self.assertEqual(summary["frames_delivered"], 40, summary)
 
     def test_a_trickling_peer_cannot_hold_echo_past_its_deadline(self):
         """The reported bug: one byte every 2 s kept `dicom echo --timeout 5` waiting past 300 s.

@@ -106,21 +106,28 @@ TEST_F(RecordReplayTest, RecordedWhileStreamingAndReplayedBitExactly) {
         ASSERT_EQ(live.frames.size(), kFrames);
         for (int f = 0; f < static_cast<int>(kFrames); ++f) EXPECT_EQ(fileFrame(*recorded, f), live.frames[std::size_t(f)]) << "frame " << f;
     }
-    // Replay the file through the same path.
-    auto recorded = app::loadRecording(file.string());
+    // Replay the file through the same path: its frames read once (they fit the simulator's
+    // budget) and read as they are sent, four buffers for twelve frames (a budget of one byte).
+    auto recorded = record::readUffChannelData(file.string());
     ASSERT_TRUE(recorded) << recorded.error().describe();
-    transport::sim::FrontEndOptions replay;
-    replay.frameSource = app::replayFrameSource(*recorded);
-    SimAcquisition s;
-    ASSERT_NO_FATAL_FAILURE(start(s, replay));
-    CapturingSink replayed;
-    s->ingest().addSink(replayed);
-    std::atomic<bool> stop{false};
-    auto summary = s->run(2 * kFrames, stop);  // twice round the recording
-    ASSERT_TRUE(summary) << summary.error().describe();
-    ASSERT_EQ(replayed.frames.size(), 2 * kFrames);
-    for (std::size_t f = 0; f < replayed.frames.size(); ++f) {
-        EXPECT_EQ(replayed.frames[f], fileFrame(**recorded, static_cast<int>(f % kFrames))) << "replayed frame " << f;
+    for (const std::uint64_t resident : {std::uint64_t{256} << 20, std::uint64_t{1}}) {
+        auto replaying = app::RecordingReplay::open(file.string());
+        ASSERT_TRUE(replaying) << replaying.error().describe();
+        EXPECT_EQ((*replaying)->frames(), kFrames);
+        transport::sim::FrontEndOptions replay;
+        replay.frameSource = *replaying;
+        replay.replayResidentBytes = resident;
+        SimAcquisition s;
+        ASSERT_NO_FATAL_FAILURE(start(s, replay));
+        CapturingSink replayed;
+        s->ingest().addSink(replayed);
+        std::atomic<bool> stop{false};
+        auto summary = s->run(2 * kFrames + 3, stop);  // twice round the recording and on
+        ASSERT_TRUE(summary) << summary.error().describe();
+        ASSERT_EQ(replayed.frames.size(), 2 * kFrames + 3);
+        for (std::size_t f = 0; f < replayed.frames.size(); ++f) {
+            EXPECT_EQ(replayed.frames[f], fileFrame(*recorded, static_cast<int>(f % kFrames))) << "replayed frame " << f << ", resident " << resident;
+        }
     }
 }
 

@@ -1,38 +1,42 @@
 #include "sonolink/app/replay_source.h"
 
-#include <cstring>
-
 #include <fmt/format.h>
 
 namespace sonolink::app {
 
-Result<std::shared_ptr<const record::UffChannelData>> loadRecording(const std::string& path) {
-    auto data = record::readUffChannelData(path);
-    if (!data) return fail(std::move(data.error()));
-    if (data->data16.empty()) {
-        return fail(ErrorCode::Unimplemented, fmt::format("{} holds float samples; the front end replays int16 ADC samples only", path));
+Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string& path) {
+    auto reader = record::UffReader::open(path);
+    if (!reader) return fail(std::move(reader.error()));
+    auto first = reader->read({0, 1, 0});  // a recording whose first frame does not read is refused now, not mid-replay
+    if (!first) return fail(std::move(first.error()));
+    if (first->data16.empty()) {
+        return fail(ErrorCode::Unimplemented, fmt::format("{} holds {} samples; the front end replays int16 ADC samples only", path,
+                                                          first->isIq() ? "IQ" : "float"));
     }
-    return std::shared_ptr<const record::UffChannelData>(std::make_shared<record::UffChannelData>(std::move(*data)));
+    return std::shared_ptr<RecordingReplay>(new RecordingReplay(path, std::move(*reader)));
 }
 
-decltype(transport::sim::FrontEndOptions::frameSource) replayFrameSource(std::shared_ptr<const record::UffChannelData> recording) {
-    return [recording](const transport::Configure& c, const transport::sim::FrameLayout&) -> Result<std::vector<std::vector<std::byte>>> {
-        const auto& r = *recording;
-        if (c.channelCount != r.geometry.channels || static_cast<int>(c.samplesPerChannel) != r.geometry.samples ||
-            static_cast<int>(c.anglesMilliDeg.size()) != r.geometry.waves || c.photoacoustic) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("the configuration ({} channels x {} samples, {} waves) does not match the recording "
-                                                                "({} channels x {} samples, {} waves)", c.channelCount, c.samplesPerChannel,
-                                                                c.anglesMilliDeg.size(), r.geometry.channels, r.geometry.samples, r.geometry.waves));
-        }
-        const auto count = std::size_t(r.geometry.waves) * std::size_t(r.geometry.channels) * std::size_t(r.geometry.samples);
-        std::vector<std::vector<std::byte>> frames;
-        for (int f = 0; f < r.frames; ++f) {
-            std::vector<std::byte> bytes(count * 2);
-            std::memcpy(bytes.data(), r.data16.data() + std::size_t(f) * count, bytes.size());  // little-endian host and wire
-            frames.push_back(std::move(bytes));
-        }
-        return frames;
-    };
+Result<std::uint32_t> RecordingReplay::frameCount(const transport::Configure& c, const transport::sim::FrameLayout& layout) {
+    const auto& g = geometry();
+    if (c.channelCount != g.channels || static_cast<int>(c.samplesPerChannel) != g.samples || static_cast<int>(c.anglesMilliDeg.size()) != g.waves ||
+        c.photoacoustic) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("the configuration ({} channels x {} samples, {} waves) does not match the recording "
+                                                            "({} channels x {} samples, {} waves)", c.channelCount, c.samplesPerChannel,
+                                                            c.anglesMilliDeg.size(), g.channels, g.samples, g.waves));
+    }
+    if (layout.frameBytes != g.samplesPerFrame() * sizeof(std::int16_t)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("a frame of {} holds {} bytes; the configured layout needs {}", path_,
+                                                            g.samplesPerFrame() * sizeof(std::int16_t), layout.frameBytes));
+    }
+    return frames();
+}
+
+Status RecordingReplay::readFrame(std::uint32_t index, std::span<std::byte> out) {
+    // Little-endian host and wire: the int16 samples are the frame's bytes.
+    if (out.size() % sizeof(std::int16_t) != 0 || reinterpret_cast<std::uintptr_t>(out.data()) % alignof(std::int16_t) != 0) {
+        return fail(ErrorCode::InvalidArgument, "a replay buffer must hold whole, aligned int16 samples");
+    }
+    return reader_.readFrame16(static_cast<int>(index), {reinterpret_cast<std::int16_t*>(out.data()), out.size() / sizeof(std::int16_t)});
 }
 
 }  // namespace sonolink::app

@@ -1,4 +1,5 @@
 #include "sonolink/record/uff_channel_data.h"
+#include "sonolink/record/uff_reader.h"
 #include "sonolink/record/uff_stream_writer.h"
 
 #include <cmath>
@@ -188,15 +189,58 @@ TEST_F(UffChannelDataTest, AbsurdPhysicsAndNonFiniteSamplesAreRefusedWithTheReas
     EXPECT_NE(back.error().message().find("frame 1, wave 0, channel 5, sample 7"), std::string::npos) << back.error().message();
 }
 
-// Found by fuzz_uff: a recording whose metadata declares a size no allocation can hold (HDF5's
-// metadata cache asks for ~2^64 bytes): refused with a clear error, not a crash.
 // Found by fuzz_uff: a chunk index that states another size than the chunk layout made HDF5
-// 1.10's H5Dread copy past its buffer (a segfault of the reader): refused before the read.
-TEST(UffFuzzFindings, AChunkStoredWithAnotherSizeIsDamageNotACrash) {
+// 1.10's H5Dread copy past its buffer (a segfault of the reader). That file's sequence is
+// damaged too, which the reader now finds first (it reads the metadata when it opens the file):
+// refused, not a crash. The size check itself: ChunksOfAnotherSizeThanTheLayoutAreDamage.
+TEST(UffFuzzFindings, AChunkStoredWithAnotherSizeIsRefusedNotACrash) {
     auto read = readUffChannelData(SONOLINK_TEST_DATA_DIR "/uff/fuzz_chunk_size_mismatch.uff");
     ASSERT_FALSE(read);
-    EXPECT_EQ(read.error().code(), ErrorCode::DataLoss);
-    EXPECT_NE(read.error().message().find("frame 0 is damaged"), std::string::npos) << read.error().message();
+    EXPECT_NE(read.error().message().find("fuzz_chunk_size_mismatch.uff:/channel_data"), std::string::npos) << read.error().message();
+}
+
+// A frame whose chunk is stored with another size than the layout (written raw with
+// H5Dwrite_chunk, as a corrupt chunk index states it): that frame is DataLoss named before
+// HDF5 reads it; the other frames still read, through one open reader.
+TEST_F(UffChannelDataTest, ChunksOfAnotherSizeThanTheLayoutAreDamage) {
+    const auto d = pointTarget();
+    ASSERT_TRUE(writeUffChannelData(path.string(), d));
+    {
+        const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+        ASSERT_GE(file, 0);
+        ASSERT_GE(H5Ldelete(file, "/channel_data/data", H5P_DEFAULT), 0);
+        const hsize_t dims[4] = {2, 2, 32, 800}, chunk[4] = {1, 2, 32, 800};
+        const hid_t space = H5Screate_simple(4, dims, nullptr);
+        const hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
+        H5Pset_chunk(plist, 4, chunk);
+        const hid_t data = H5Dcreate2(file, "/channel_data/data", H5T_STD_I16LE, space, H5P_DEFAULT, plist, H5P_DEFAULT);
+        ASSERT_GE(data, 0);
+        EXPECT_GE(H5Dwrite(data, H5T_NATIVE_INT16, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.data16.data()), 0);
+        const hsize_t second[4] = {1, 0, 0, 0};
+        const std::vector<std::int16_t> shortChunk(100, 7);
+        EXPECT_GE(H5Dwrite_chunk(data, H5P_DEFAULT, 0, second, shortChunk.size() * 2, shortChunk.data()), 0);
+        H5Dclose(data);
+        H5Pclose(plist);
+        H5Sclose(space);
+        H5Fclose(file);
+    }
+    auto reader = UffReader::open(path.string());
+    ASSERT_TRUE(reader) << reader.error().describe();
+    auto damaged = reader->read({1, 1, 0});
+    ASSERT_FALSE(damaged);
+    EXPECT_EQ(damaged.error().code(), ErrorCode::DataLoss);
+    EXPECT_NE(damaged.error().message().find("frame 1 is damaged: a chunk of its data is stored as 200 bytes, not 102400"), std::string::npos)
+        << damaged.error().message();
+    auto whole = reader->read({0, -1, 0});
+    ASSERT_FALSE(whole) << "a read of both frames meets the damaged one";
+    auto good = reader->read({0, 1, 0});
+    ASSERT_TRUE(good) << good.error().describe();
+    EXPECT_TRUE(std::equal(good->data16.begin(), good->data16.end(), d.data16.begin()));
+    std::vector<std::int16_t> frame(d.geometry.samplesPerFrame());
+    ASSERT_TRUE(reader->readFrame16(0, frame));
+    EXPECT_TRUE(std::equal(frame.begin(), frame.end(), d.data16.begin()));
+    EXPECT_FALSE(reader->readFrame16(1, frame));
+    EXPECT_FALSE(reader->readFrame16(2, frame)) << "past the end";
 }
 
 // Found by fuzz_uff: 'sound_speed' stored with a corrupt type of 4 GB a value, which made HDF5

@@ -228,6 +228,14 @@ Status VerbsFrontEndPort::ringDoorbell() {
     return s.reap(false);
 }
 
+Status VerbsFrontEndPort::awaitWrites() {
+    if (auto rung = ringDoorbell(); !rung) return rung;
+    while (state_->outstanding > 0) {
+        if (auto reaped = state_->reap(true); !reaped) return reaped;
+    }
+    return {};
+}
+
 void VerbsFrontEndPort::abandon() noexcept { state_->abandoned = true; }
 
 }  // namespace sonolink::transport::rdma

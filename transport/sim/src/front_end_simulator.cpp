@@ -37,7 +37,9 @@ FrontEndSimulator::~FrontEndSimulator() = default;
 
 std::span<const std::byte> FrontEndSimulator::framePayload(std::uint32_t frameId) const noexcept {
     if (variants_.empty()) return {};
-    return variants_[frameId % variants_.size()];
+    const auto variant = frameId % variants_.size();
+    if (replayFrames_ != 0 && replayHeld_[variant] != frameId % replayFrames_) return {};
+    return variants_[variant];
 }
 
 std::uint64_t FrontEndSimulator::creditsAvailable() const noexcept {
@@ -74,18 +76,9 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
     resident_ = options_.payloadResident && !options_.faults.any() && ring_->slotCount % layout_.blocks.size() == 0;
     const std::size_t variantCount = resident_ ? 1 : std::clamp<std::size_t>(kMaxPregeneratedBytes / std::max<std::size_t>(layout_.frameBytes, 1), 1, 4);
     variants_.assign(variantCount, std::vector<std::byte>(layout_.frameBytes));
+    replayFrames_ = 0;
     if (options_.frameSource && configure.payloadKind == PayloadKind::Rf) {
-        auto frames = options_.frameSource(configure, layout_);
-        if (!frames) return fail(std::move(frames.error()).addContext("loading the frames to replay"));
-        if (frames->empty()) return fail(ErrorCode::InvalidArgument, "the replay source has no frames");
-        for (const auto& frame : *frames) {
-            if (frame.size() != layout_.frameBytes) {
-                return fail(ErrorCode::InvalidArgument, fmt::format("a replayed frame holds {} bytes; the configured geometry needs {}", frame.size(), layout_.frameBytes));
-            }
-        }
-        resident_ = false;
-        variants_ = std::move(*frames);
-    } else if (configure.payloadKind == PayloadKind::Rf) {
+        if (auto ok = prepareReplay(); !ok) return ok;    } else if (configure.payloadKind == PayloadKind::Rf) {
         const RfScene scene(SceneSpec::standardPhantom(configure.channelCount, configure.pitchNm * 1e-9,
                                                        configure.centerFrequencyHz, configure.samplingRateHz,
                                                        static_cast<int>(configure.samplesPerChannel),
@@ -113,21 +106,68 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
         for (auto& variant : variants_) next = fillCounter(variant, next);
     }
     crcs_.assign(variants_.size(), {});
-    for (std::size_t v = 0; v < variants_.size(); ++v) {
-        for (const auto& block : layout_.blocks) {
-            crcs_[v].push_back(crc32c(std::span<const std::byte>(variants_[v]).subspan(block.frameOffset, block.payloadBytes)));
-        }
-    }
+    for (std::size_t v = 0; v < variants_.size(); ++v) computeCrcs(v);
     for (const auto& variant : variants_) {
         if (auto registered = port_.registerPayloadMemory(variant); !registered) return registered;
     }
     if (resident_) {
         if (auto preloaded = preloadPayloads(); !preloaded) return preloaded;
     }
-    log::info(simLog(), "configured: {} channels x {} samples, {} waves, {} blocks/frame of up to {} bytes, {} {} frames{}",
-              layout_.channels, layout_.samples, layout_.waves, layout_.blocks.size(), layout_.maxPayloadBytes,
-              variants_.size(), options_.frameSource ? "replayed" : "pre-generated", resident_ ? ", payloads resident in the ring" : "");
+    const auto frames = replayFrames_ == 0 ? fmt::format("{} pre-generated frames", variants_.size())
+                        : replayFrames_ == variants_.size() ? fmt::format("{} frames to replay, read once", replayFrames_)
+                                                            : fmt::format("{} frames to replay, read as sent through {} buffers", replayFrames_, variants_.size());
+    log::info(simLog(), "configured: {} channels x {} samples, {} waves, {} blocks/frame of up to {} bytes, {}{}",
+              layout_.channels, layout_.samples, layout_.waves, layout_.blocks.size(), layout_.maxPayloadBytes, frames,
+              resident_ ? ", payloads resident in the ring" : "");
     if (options_.onConfigured) options_.onConfigured(layout_);
+    return {};
+}
+
+void FrontEndSimulator::computeCrcs(std::size_t variant) {
+    crcs_[variant].clear();
+    for (const auto& block : layout_.blocks) {
+        crcs_[variant].push_back(crc32c(std::span<const std::byte>(variants_[variant]).subspan(block.frameOffset, block.payloadBytes)));
+    }
+}
+
+// The replay's buffers: every frame of the source when they fit the pre-generation budget (read
+// once), else a few, refilled as frames are sent (loadReplayFrame).
+Status FrontEndSimulator::prepareReplay() {
+    auto count = options_.frameSource->frameCount(configure_, layout_);
+    if (!count) return fail(std::move(count.error()).addContext("loading the frames to replay"));
+    if (*count == 0) return fail(ErrorCode::InvalidArgument, "the replay source has no frames");
+    constexpr std::size_t kStreamingBuffers = 4;
+    const bool whole = std::uint64_t(*count) * layout_.frameBytes <= options_.replayResidentBytes;
+    variants_.assign(whole ? *count : std::min<std::size_t>(*count, kStreamingBuffers), std::vector<std::byte>(layout_.frameBytes));
+    replayHeld_.assign(variants_.size(), 0);
+    variantLastWrite_.assign(variants_.size(), 0);
+    for (std::size_t v = 0; v < variants_.size(); ++v) {
+        if (auto ok = options_.frameSource->readFrame(static_cast<std::uint32_t>(v), variants_[v]); !ok) {
+            return fail(std::move(ok.error()).addContext(fmt::format("reading frame {} to replay", v)));
+        }
+        replayHeld_[v] = static_cast<std::uint32_t>(v);
+    }
+    replayFrames_ = *count;
+    resident_ = false;
+    return {};
+}
+
+// Before frame frameId_ is sent from variant: the source frame it needs, read into the buffer
+// once every write from that buffer has completed (one wait covers every buffer sent before it).
+Status FrontEndSimulator::loadReplayFrame(std::size_t variant) {
+    if (replayFrames_ == 0) return {};
+    const auto wanted = frameId_ % replayFrames_;
+    if (replayHeld_[variant] == wanted) return {};
+    if (writesCompleteThrough_ < variantLastWrite_[variant]) {
+        if (auto ok = port_.awaitWrites(); !ok) return ok;
+        pendingDoorbell_ = 0;
+        writesCompleteThrough_ = counters_.writes;
+    }
+    if (auto ok = options_.frameSource->readFrame(wanted, variants_[variant]); !ok) {
+        return fail(std::move(ok.error()).addContext(fmt::format("reading frame {} to replay", wanted)));
+    }
+    replayHeld_[variant] = wanted;
+    computeCrcs(variant);
     return {};
 }
 
@@ -259,6 +299,7 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
         return {};
     }
     const std::size_t variant = frameId_ % variants_.size();
+    if (auto loaded = loadReplayFrame(variant); !loaded) return loaded;
     const auto& payloads = variants_[variant];
     const std::uint64_t frameTimeNs = paced ? ptpEpochNs_ + std::uint64_t(framesThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz
                                             : realtimeNs();
@@ -335,6 +376,7 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
         }
     }
     injector_.frameDone(intact, blockCount);
+    if (replayFrames_ != 0) variantLastWrite_[variant] = counters_.writes;
     ++counters_.framesAcquired;
     ++frameId_;
     return {};

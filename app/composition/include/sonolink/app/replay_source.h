@@ -1,19 +1,36 @@
-// replayFrameSource(): a recording (UFF file) as the simulated front end's frame source, so that
-// replay goes through the same link and ingest path as live acquisition, bit-exactly. The
-// recording is read once; a Configure that does not match its geometry is refused with the
-// reason (configureOf(recording.geometry), acquisition_setup.h, gives the one that matches).
-// Thread contract: the returned source is called on the front end's thread.
+// RecordingReplay: a recording (UFF file) as the simulated front end's frame source, so that
+// replay goes through the same link and ingest path as live acquisition, bit-exactly. Frames
+// are read from the file one at a time as they are sent (a 20 GB recording replays in a few
+// MB); a Configure that does not match the recording's geometry is refused with the reason
+// (configureOf(geometry()), acquisition_setup.h, gives the one that matches).
+// Thread contract: open() anywhere; the FrameSource calls on the front end's thread.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "sonolink/record/uff_channel_data.h"
+#include "sonolink/beamform/beamform_types.h"
+#include "sonolink/record/uff_reader.h"
 #include "sonolink/transport/sim/front_end_simulator.h"
 
 namespace sonolink::app {
 
-[[nodiscard]] Result<std::shared_ptr<const record::UffChannelData>> loadRecording(const std::string& path);
-[[nodiscard]] decltype(transport::sim::FrontEndOptions::frameSource) replayFrameSource(std::shared_ptr<const record::UffChannelData> recording);
+class RecordingReplay final : public transport::sim::FrameSource {
+public:
+    // Checks the file (its geometry, physics, sample type and first frame) without reading
+    // the rest; float recordings are refused (the front end replays int16 ADC samples).
+    [[nodiscard]] static Result<std::shared_ptr<RecordingReplay>> open(const std::string& path);
+
+    [[nodiscard]] const beamform::AcquisitionGeometry& geometry() const noexcept { return reader_.header().geometry; }
+    [[nodiscard]] std::uint32_t frames() const noexcept { return static_cast<std::uint32_t>(reader_.header().framesInFile); }
+
+    [[nodiscard]] Result<std::uint32_t> frameCount(const transport::Configure& configure, const transport::sim::FrameLayout& layout) override;
+    [[nodiscard]] Status readFrame(std::uint32_t index, std::span<std::byte> out) override;
+
+private:
+    RecordingReplay(std::string path, record::UffReader reader) : path_(std::move(path)), reader_(std::move(reader)) {}
+    std::string path_;
+    record::UffReader reader_;
+};
 
 }  // namespace sonolink::app

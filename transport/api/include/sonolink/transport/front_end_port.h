@@ -43,6 +43,9 @@ public:
     [[nodiscard]] virtual Status postWrite(const NicWrite& write) = 0;
     // Posts the writes queued since the last call as one batch. An error if a write failed.
     [[nodiscard]] virtual Status ringDoorbell() = 0;
+    // Posts what is queued and waits until every write has completed: the payload memory they
+    // were written from may then be rewritten (a replay's buffers).
+    [[nodiscard]] virtual Status awaitWrites() = 0;
 
     // Simulates a crash: the peer must notice by itself.
     virtual void abandon() noexcept = 0;

@@ -32,6 +32,7 @@ public:
     const ControlStats& controlStats() const noexcept override;
     Status registerPayloadMemory(std::span<const std::byte> memory) override;
     Status postWrite(const NicWrite& write) override;
+    Status awaitWrites() override;
     Status ringDoorbell() override;
     void abandon() noexcept override;
     std::uint64_t sessionId() const noexcept override { return 0; }

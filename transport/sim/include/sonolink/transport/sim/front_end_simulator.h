@@ -26,6 +26,21 @@ namespace sonolink::transport::sim {
 
 class RfScene;
 
+// Replay: frames to send instead of the phantom (e.g. a recording), each layout.frameBytes of
+// little-endian int16, waves x channels x samples. Read as they are sent (a few buffers in
+// memory, whatever the source holds) unless all of them fit FrontEndOptions::replayResidentBytes,
+// in which case they are read once at Configure.
+// Thread contract: called on the front end's thread only.
+class FrameSource {
+public:
+    virtual ~FrameSource() = default;
+    // How many frames the source holds, once it has checked that they fit configure; an error
+    // is reported to the host as the reason its Configure was refused.
+    [[nodiscard]] virtual Result<std::uint32_t> frameCount(const Configure& configure, const FrameLayout& layout) = 0;
+    // Frame index (< frameCount) into out (layout.frameBytes).
+    [[nodiscard]] virtual Status readFrame(std::uint32_t index, std::span<std::byte> out) = 0;
+};
+
 struct FrontEndOptions {
     std::string serial = "SIM-0001";
     std::string firmware = "sonolink-sim 1";
@@ -36,10 +51,10 @@ struct FrontEndOptions {
     std::chrono::milliseconds statusInterval{100};
     std::chrono::milliseconds handshakeTimeout{5000};
     std::uint64_t seed = 1;            // speckle and noise
-    // Replay: when set, the frames to send (each layout.frameBytes of little-endian int16,
-    // waves x channels x samples) come from here instead of the phantom, e.g. a recording.
-    // An error is reported to the host as the reason its Configure was refused.
-    std::function<Result<std::vector<std::vector<std::byte>>>(const Configure&, const FrameLayout&)> frameSource;
+    // Replay: when set, RF frames come from here instead of the phantom; read once when all of
+    // them fit replayResidentBytes, else as they are sent.
+    std::shared_ptr<FrameSource> frameSource;
+    std::uint64_t replayResidentBytes = 256u << 20;
     // Told once the host's Configure is accepted and the frames are ready (the simulator's thread).
     std::function<void(const FrameLayout&)> onConfigured;
 };
@@ -63,7 +78,8 @@ public:
     [[nodiscard]] const FaultCounts& faults() const noexcept { return injector_.counts(); }
     [[nodiscard]] const FrontEndCounters& counters() const noexcept { return counters_; }
     [[nodiscard]] const FrameLayout& layout() const noexcept { return layout_; }
-    // The payload bytes frame frameId carried (what an intact delivery must equal).
+    // The payload bytes frame frameId carried (what an intact delivery must equal); empty for a
+    // replayed frame no longer in the simulator's buffers.
     [[nodiscard]] std::span<const std::byte> framePayload(std::uint32_t frameId) const noexcept;
 
 private:
@@ -77,6 +93,9 @@ private:
                       std::uint32_t immediate, std::span<const std::uint32_t> flips);
     Status waitForCredit(bool& streaming);
     Status preloadPayloads();
+    Status prepareReplay();
+    Status loadReplayFrame(std::size_t variant);
+    void computeCrcs(std::size_t variant);
     [[nodiscard]] std::uint64_t creditsAvailable() const noexcept;
     void maybeSendStatus(bool streaming);
 
@@ -92,6 +111,10 @@ private:
     FrameLayout layout_;
     std::vector<std::vector<std::byte>> variants_;   // pre-generated frame payloads
     std::vector<std::vector<std::uint32_t>> crcs_;   // payload CRC per variant and block
+    std::uint32_t replayFrames_ = 0;                 // replay: the source's frame count (0: no replay)
+    std::vector<std::uint32_t> replayHeld_;          // replay: the source frame each variant holds
+    std::vector<std::uint64_t> variantLastWrite_;    // replay: writes posted when each variant was last sent
+    std::uint64_t writesCompleteThrough_ = 0;        // replay: writes known complete (awaitWrites)
     std::uint64_t sequence_ = 0;
     std::uint32_t frameId_ = 0;
     std::uint32_t frameLimit_ = 0;
