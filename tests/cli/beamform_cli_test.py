@@ -55,7 +55,8 @@ class BeamformCliTest(unittest.TestCase):
         self.dir = tempfile.TemporaryDirectory()
         self.file = os.path.join(self.dir.name, "phantom.uff")
         data, x_el = phantom([-6, 0, 6])
-        write_ustb(self.file, data, list(np.deg2rad([-6, 0, 6])), x_el)
+        # Three waves, laid out exactly as pyuff_ustb writes them (sequence/sequence_0001, ...).
+        write_ustb(self.file, data, list(np.deg2rad([-6, 0, 6])), x_el, layout="pyuff_ustb")
 
     def tearDown(self):
         self.dir.cleanup()

@@ -14,7 +14,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
-from ustb_uff import write_ustb  # noqa: E402
+from ustb_uff import LAYOUTS, write_ustb  # noqa: E402
 
 TOOL = os.environ["SONOLINK_UFF_TOOL"]
 
@@ -52,20 +52,33 @@ class UffTest(unittest.TestCase):
                 np.testing.assert_array_equal(data, 1000 * f_ + 100 * w + 10 * c + s)
                 self.assertEqual(g["probe"]["geometry"].shape, (7, 4))
                 np.testing.assert_allclose(g["probe"]["geometry"][0], [-0.45e-3, -0.15e-3, 0.15e-3, 0.45e-3])
-                self.assertEqual(list(g["sequence"].attrs["size"]), [1, 3])
-                self.assertAlmostEqual(float(np.squeeze(g["sequence"]["wave_0003"]["source"]["azimuth"][...])), 0.1)
-                self.assertTrue(np.isinf(np.squeeze(g["sequence"]["wave_0001"]["source"]["distance"][...])))
+                # USTB's names and attributes for a list of objects and its items (pyuff_ustb's write_object).
+                seq = g["sequence"]
+                self.assertEqual(list(seq.attrs["size"]), [1, 3])
+                self.assertEqual(list(seq.attrs["array"]), [1])
+                self.assertEqual((seq.attrs["class"], seq.attrs["name"]), ("uff.wave", "sequence"))
+                self.assertEqual(sorted(seq.keys()), ["sequence_0001", "sequence_0002", "sequence_0003"])
+                item = seq["sequence_0003"]
+                self.assertEqual((item.attrs["class"], list(item.attrs["array"]), list(item.attrs["size"])), ("uff.wave", [0], [1, 1]))
+                self.assertAlmostEqual(float(np.squeeze(item["source"]["azimuth"][...])), 0.1)
+                self.assertTrue(np.isinf(np.squeeze(seq["sequence_0001"]["source"]["distance"][...])))
+                self.assertEqual((g.attrs["class"], list(g.attrs["array"]), list(g.attrs["size"])), ("uff.channel_data", [0], [1, 1]))
             rc, back = read(p)
             self.assertEqual(rc, 0, back)
             self.assertEqual(back["int16"], kind == "int16")
             self.assertEqual(back["sum"], float(np.sum(1000 * f_ + 100 * w + 10 * c + s)))
 
     def test_files_written_by_others_are_read(self):
+        """pyuff_ustb's layout, USTB's and SonoLink's before it took USTB's item names; list
+        items are read in the order of their number, not of their names."""
         rng = np.random.default_rng(3)
-        for dtype, angles in ((np.int16, [0.0]), (np.float64, [-0.2, 0.0, 0.2]), (np.float32, [0.05, 0.1])):
+        cases = [(layout, dtype, angles) for layout in LAYOUTS
+                 for dtype, angles in ((np.int16, [0.0]), (np.float64, [-0.2, 0.0, 0.2]), (np.float32, [0.05, 0.1]))]
+        cases.append(("pyuff_ustb", np.float32, list(np.linspace(-0.3, 0.3, 12))))  # sequence_0010 sorts before _0002 as text
+        for layout, dtype, angles in cases:
             data = (rng.standard_normal((3, len(angles), 8, 50)) * 1000).astype(dtype)
-            p = self.path(f"theirs_{np.dtype(dtype).name}_{len(angles)}.uff")
-            write_ustb(p, data, angles, np.linspace(-1e-3, 1e-3, 8))
+            p = self.path(f"theirs_{layout}_{np.dtype(dtype).name}_{len(angles)}.uff")
+            write_ustb(p, data, angles, np.linspace(-1e-3, 1e-3, 8), layout=layout)
             rc, back = read(p)
             self.assertEqual(rc, 0, back)
             self.assertEqual((back["frames"], back["waves"], back["channels"], back["samples"]), (3, len(angles), 8, 50))
@@ -94,6 +107,13 @@ class UffTest(unittest.TestCase):
         rc, back = read(p)
         self.assertEqual(rc, 1)
         self.assertIn("the sequence has 3 waves but the data 2", back["error"])
+        p = self.path("missing_item.uff")
+        write_ustb(p, np.zeros((1, 3, 4, 10), dtype=np.int16), [0.0, 0.1, 0.2], np.zeros(4))
+        with h5py.File(p, "r+") as f:
+            del f["channel_data/sequence/sequence_0002"]
+        rc, back = read(p)
+        self.assertEqual(rc, 1)
+        self.assertIn("sequence: its size attribute lists 3 items, but it holds 2 numbered ones: sequence_0001, sequence_0003", back["error"])
         p = self.path("not_hdf5.uff")
         with open(p, "w") as f:
             f.write("not an HDF5 file")

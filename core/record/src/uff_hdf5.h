@@ -47,12 +47,13 @@ inline void quietHdf5() {
     quiet = true;
 }
 
-inline std::string wavePath(int index) { return fmt::format("wave_{:04d}", index + 1); }
+// The name USTB and pyuff_ustb give item `index` (from 0) of the list `property`: sequence_0001.
+inline std::string listItemName(const std::string& property, int index) { return fmt::format("{}_{:04d}", property, index + 1); }
 
 // USTB's uff.wavefront: plane 0, spherical 1 (focused or diverging: a finite source distance).
 constexpr int kPlaneWavefront = 0, kSphericalWavefront = 1;
 
-// An integer attribute (a scalar for one value), as USTB writes its "size" and "complex".
+// An integer attribute, a 1-d array (one value too), as pyuff_ustb writes "size", "array" and "complex".
 [[nodiscard]] Status writeIntAttribute(hid_t object, const char* name, std::vector<int> values);
 
 // Everything of a channel_data group but "data" (the stream writer adds that frame by frame).

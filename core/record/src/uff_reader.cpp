@@ -226,6 +226,47 @@ herr_t readFrames(hid_t dataset, hid_t memoryType, const std::vector<hsize_t>& d
 
 }  // namespace
 
+// The items of an object list (a group whose size attribute says n > 1), in the order of their
+// numeric suffix, whatever they are called before it: USTB and pyuff_ustb name them after the
+// property (sequence_0001, ...), SonoLink before 0.2 wave_0001, .... Exactly n items, each a
+// group with a distinct number, or InvalidArgument naming what is there.
+Result<std::vector<std::string>> listItems(hid_t list, int n, const std::string& where) {
+    std::vector<std::string> names;
+    hsize_t index = 0;
+    const auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+        auto& all = *static_cast<std::vector<std::string>*>(out);
+        all.emplace_back(name);
+        return all.size() > 65536 ? 1 : 0;  // no list is that long: stop reading a corrupt one
+    };
+    if (H5Literate(list, H5_INDEX_NAME, H5_ITER_NATIVE, &index, collect, &names) < 0) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: its items cannot be listed", where));
+    }
+    std::vector<std::pair<unsigned long, std::string>> numbered;
+    for (const auto& name : names) {
+        const auto underscore = name.rfind('_');
+        if (underscore == std::string::npos || underscore + 1 == name.size() ||
+            name.find_first_not_of("0123456789", underscore + 1) != std::string::npos || name.size() - underscore > 10) {
+            continue;  // not an item of the list (a field of the list object itself)
+        }
+        H5O_info_t info{};
+        if (H5Oget_info_by_name2(list, name.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0 || info.type != H5O_TYPE_GROUP) continue;
+        numbered.emplace_back(std::stoul(name.substr(underscore + 1)), name);
+    }
+    std::sort(numbered.begin(), numbered.end());
+    const bool distinct = std::adjacent_find(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) { return a.first == b.first; }) ==
+                          numbered.end();
+    if (static_cast<int>(numbered.size()) != n || !distinct) {
+        std::string found;
+        for (std::size_t k = 0; k < numbered.size() && k < 6; ++k) found += (k ? ", " : "") + numbered[k].second;
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: its size attribute lists {} items, but it holds {} numbered {}{}{}", where, n,
+                                                            numbered.size(), distinct ? "ones" : "ones with a number twice", found.empty() ? "" : ": ",
+                                                            found + (numbered.size() > 6 ? ", ..." : "")));
+    }
+    std::vector<std::string> ordered;
+    for (auto& [number, name] : numbered) ordered.push_back(std::move(name));
+    return ordered;
+}
+
 struct UffReader::State {
     std::string where;                 // path:group, for messages
     Handle file{-1, H5Fclose};
@@ -336,9 +377,9 @@ Status UffReader::State::load(const std::string& path, const std::string& groupN
         listed = static_cast<int>(waves);
     }
     if (listed > 1) {
-        for (int w = 0; w < listed; ++w) {
-            const auto name = wavePath(w);
-            if (H5Lexists(sequence.get(), name.c_str(), H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}/sequence: '{}' is missing", where, name));
+        auto items = listItems(sequence.get(), listed, where + "/sequence");
+        if (!items) return fail(std::move(items.error()));
+        for (const auto& name : *items) {
             Handle wave(H5Gopen2(sequence.get(), name.c_str(), H5P_DEFAULT), H5Gclose);
             auto source = readWaveSource(wave.get(), where + "/sequence/" + name);
             if (!source) return fail(std::move(source.error()));

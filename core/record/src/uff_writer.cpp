@@ -40,17 +40,25 @@ Status writeScalar(hid_t parent, const char* name, double value) {
     return writeArray(parent, name, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {1, 1}, &value);
 }
 
+// USTB's attributes of an object (array 0, size [1 1]) or of a list of n of them (array 1,
+// size [1 n], class the items' class), as pyuff_ustb writes them.
+Status writeObjectAttributes(hid_t object, const std::string& uffClass, const std::string& name, int listOf = 0) {
+    if (auto ok = writeStringAttribute(object, "class", uffClass); !ok) return ok;
+    if (auto ok = writeStringAttribute(object, "name", name); !ok) return ok;
+    if (auto ok = writeIntAttribute(object, "array", {listOf > 0 ? 1 : 0}); !ok) return ok;
+    return writeIntAttribute(object, "size", {1, std::max(listOf, 1)});
+}
+
 Status writePoint(hid_t parent, const char* name, double distance, double azimuth) {
     Handle group(H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     if (!group.ok()) return fail(ErrorCode::DataLoss, fmt::format("cannot create group {}", name));
-    if (auto ok = writeStringAttribute(group.get(), "class", "uff.point"); !ok) return ok;
+    if (auto ok = writeObjectAttributes(group.get(), "uff.point", name); !ok) return ok;
     if (auto ok = writeScalar(group.get(), "distance", distance); !ok) return ok;
     if (auto ok = writeScalar(group.get(), "azimuth", azimuth); !ok) return ok;
     return writeScalar(group.get(), "elevation", 0.0);
 }
 
 Status writeWave(hid_t wave, double angle, double sourceDistance, double soundSpeed) {
-    if (auto ok = writeStringAttribute(wave, "class", "uff.wave"); !ok) return ok;
     const int wavefront = std::isinf(sourceDistance) ? kPlaneWavefront : kSphericalWavefront;
     if (auto ok = writeArray(wave, "wavefront", H5T_NATIVE_INT, H5T_STD_I32LE, {1, 1}, &wavefront); !ok) return ok;
     if (auto ok = writePoint(wave, "source", sourceDistance, angle); !ok) return ok;
@@ -63,7 +71,7 @@ Status writeWave(hid_t wave, double angle, double sourceDistance, double soundSp
 
 Status writeIntAttribute(hid_t object, const char* name, std::vector<int> values) {
     const hsize_t dims[1] = {values.size()};
-    Handle space(values.size() == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, dims, nullptr), H5Sclose);
+    Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);  // a 1-d array even for one value, as pyuff_ustb writes it
     Handle attribute(H5Acreate2(object, name, H5T_NATIVE_INT, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
     if (!attribute.ok() || H5Awrite(attribute.get(), H5T_NATIVE_INT, values.data()) < 0) {
         return fail(ErrorCode::DataLoss, fmt::format("cannot write attribute {}", name));
@@ -76,15 +84,14 @@ Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& whe
     if (!d.geometry.sourceDistance.empty() && d.geometry.sourceDistance.size() != static_cast<std::size_t>(d.geometry.waves)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", d.geometry.sourceDistance.size(), d.geometry.waves));
     }
-    if (auto ok = step(writeStringAttribute(g, "class", "uff.channel_data")); !ok) return ok;
-    if (auto ok = step(writeStringAttribute(g, "name", "SonoLink recording")); !ok) return ok;
+    if (auto ok = step(writeObjectAttributes(g, "uff.channel_data", "SonoLink recording")); !ok) return ok;
     if (auto ok = step(writeScalar(g, "sampling_frequency", d.geometry.samplingRateHz)); !ok) return ok;
     if (auto ok = step(writeScalar(g, "initial_time", d.geometry.initialTimeS)); !ok) return ok;
     if (auto ok = step(writeScalar(g, "sound_speed", d.geometry.soundSpeedMps)); !ok) return ok;
     if (auto ok = step(writeScalar(g, "modulation_frequency", d.modulationFrequencyHz)); !ok) return ok;
     {
         Handle probe(H5Gcreate2(g, "probe", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-        if (auto ok = step(writeStringAttribute(probe.get(), "class", "uff.linear_array")); !ok) return ok;
+        if (auto ok = step(writeObjectAttributes(probe.get(), "uff.linear_array", "probe")); !ok) return ok;
         const auto n = d.geometry.elementX.size();
         std::vector<double> geometry(7 * n, 0.0);  // rows: x, y, z, theta, phi, width, height
         for (std::size_t e = 0; e < n; ++e) {
@@ -99,10 +106,15 @@ Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& whe
     const auto distance = [&](int w) {
         return d.geometry.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : d.geometry.sourceDistance[static_cast<std::size_t>(w)];
     };
-    if (d.geometry.waves == 1) return step(writeWave(sequence.get(), d.geometry.angleRad[0], distance(0), d.geometry.soundSpeedMps));  // a 1x1 list is the object itself
-    if (auto ok = step(writeIntAttribute(sequence.get(), "size", {1, d.geometry.waves})); !ok) return ok;
+    if (d.geometry.waves == 1) {  // a 1x1 list is the object itself
+        if (auto ok = step(writeObjectAttributes(sequence.get(), "uff.wave", "sequence")); !ok) return ok;
+        return step(writeWave(sequence.get(), d.geometry.angleRad[0], distance(0), d.geometry.soundSpeedMps));
+    }
+    if (auto ok = step(writeObjectAttributes(sequence.get(), "uff.wave", "sequence", d.geometry.waves)); !ok) return ok;
     for (int w = 0; w < d.geometry.waves; ++w) {
-        Handle wave(H5Gcreate2(sequence.get(), wavePath(w).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+        const auto item = listItemName("sequence", w);
+        Handle wave(H5Gcreate2(sequence.get(), item.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+        if (auto ok = step(writeObjectAttributes(wave.get(), "uff.wave", item)); !ok) return ok;
         if (auto ok = step(writeWave(wave.get(), d.geometry.angleRad[static_cast<std::size_t>(w)], distance(w), d.geometry.soundSpeedMps)); !ok) return ok;
     }
     return {};
