@@ -1,40 +1,11 @@
 // Proves the receive path allocates nothing while streaming: operator new is replaced in this
 // binary with one that counts, per thread; the host thread runs a whole session of 4,000 frames
 // (32,000 blocks, faults injected) through ingest and must count zero allocations.
-#include <cstdlib>
-#include <new>
-
 #include <gtest/gtest.h>
 
+#include "counting_new.h"
 #include "sonolink/transport/sim/in_process_front_end.h"
 #include "sonolink/ingest/stream_session.h"
-
-// The replacements below pair new with malloc and delete with free; GCC's inliner sometimes
-// sees only half of a pair and warns.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-namespace {
-thread_local std::uint64_t allocationsOnThisThread = 0;
-}
-
-void* operator new(std::size_t size) {
-    ++allocationsOnThisThread;
-    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-void* operator new(std::size_t size, std::align_val_t alignment) {
-    ++allocationsOnThisThread;
-    const auto a = static_cast<std::size_t>(alignment);
-    if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
 namespace sonolink {
 namespace {
@@ -73,9 +44,9 @@ TEST(IngestZeroAllocationTest, SteadyStateStreamingAllocatesNothing) {
     (*session)->ingest().addSink(sink);
 
     std::atomic<bool> stop{false};
-    const auto before = allocationsOnThisThread;
+    const auto before = test::allocationsOnThisThread;
     auto summary = (*session)->run(4000, stop);
-    const auto allocations = allocationsOnThisThread - before;
+    const auto allocations = test::allocationsOnThisThread - before;
     ASSERT_TRUE(summary) << summary.error().describe();
     sink.clear();
     EXPECT_EQ(summary->stats.framesDelivered + summary->stats.framesIncomplete + summary->stats.framesMissing, 4000u);

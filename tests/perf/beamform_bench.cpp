@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sonolink/beamform/cpu_beamformer.h"
+#include "sonolink/beamform/iq_beamformer.h"
 
 namespace {
 
@@ -33,24 +34,64 @@ struct Setup {
     }
 };
 
-// Arguments: threads, sample type (0 float, 1 the front end's int16), inner loop (0 the best this
-// CPU has, 1 AVX2 gathers: the figure on CPUs without AVX-512).
-void delayAndSumCpu(benchmark::State& state) {
-    static const Setup setup;
+// The benchmarks' arguments: threads, sample type (0 float, 1 the front end's int16), inner loop
+// (0 the best this CPU has, 1 AVX2 gathers: the figure on CPUs without AVX-512), receive window
+// (0 rectangular, 1 Hann, 2 Tukey with alpha 0.5).
+struct Arguments {
     BeamformParams params;
-    params.fNumber = 1.5;
-    const auto threads = static_cast<unsigned>(state.range(0));
-    const auto& view = state.range(1) == 0 ? setup.view : setup.view16;
-    const auto loop = state.range(2) == 0 ? VectorLoop::Best : VectorLoop::Avx2;
-    for (auto _ : state) {
-        auto image = delayAndSum(view, setup.grid, params, threads, loop);
-        benchmark::DoNotOptimize(image->columns.data());
+    unsigned threads;
+    const ChannelDataView* view;
+    VectorLoop loop;
+    explicit Arguments(const benchmark::State& state, const Setup& setup)
+        : threads(static_cast<unsigned>(state.range(0))), view(state.range(1) == 0 ? &setup.view : &setup.view16),
+          loop(state.range(2) == 0 ? VectorLoop::Best : VectorLoop::Avx2) {
+        params.fNumber = 1.5;
+        params.window = state.range(3) == 0 ? Window::Rectangular : state.range(3) == 1 ? Window::Hann : Window::Tukey;
     }
+};
+
+// Nominal pixel * channel * transmit operations per frame, and frames, per second.
+void countFrames(benchmark::State& state) {
     const double nominal = 256.0 * 512.0 * 128.0 * 1.0;
     state.counters["nominal_ops_per_s"] = benchmark::Counter(nominal, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["frames_per_s"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(delayAndSumCpu)->ArgsProduct({{1, 2}, {0, 1}, {0, 1}})->ArgNames({"threads", "int16", "avx2"})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void delayAndSumCpu(benchmark::State& state) {
+    static const Setup setup;
+    const Arguments a(state, setup);
+    for (auto _ : state) {
+        auto image = delayAndSum(*a.view, setup.grid, a.params, a.threads, a.loop);
+        benchmark::DoNotOptimize(image->columns.data());
+    }
+    countFrames(state);
+}
+BENCHMARK(delayAndSumCpu)
+    ->ArgsProduct({{1, 2}, {0, 1}, {0, 1}, {0, 1, 2}})
+    ->ArgNames({"threads", "int16", "avx2", "window"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The IQ path as a live image runs it, per frame: demodulated at 5 MHz (decimated as the band
+// allows) and beamformed with phase rotation (its magnitude is the envelope: no Hilbert step).
+void delayAndSumIqCpu(benchmark::State& state) {
+    static const Setup setup;
+    const Arguments a(state, setup);
+    constexpr double fd = 5e6;
+    const int decimation = iqDecimation(setup.geometry.samplingRateHz, fd);
+    for (auto _ : state) {
+        auto iq = demodulateToIq(*a.view, fd, decimation);
+        auto image = delayAndSumIq(iq->geometry, iq->samples, fd, setup.grid, a.params, a.threads, true, a.loop);
+        benchmark::DoNotOptimize(image->columns.data());
+    }
+    countFrames(state);
+    state.counters["decimation"] = decimation;
+}
+BENCHMARK(delayAndSumIqCpu)
+    ->ArgsProduct({{1, 2}, {0, 1}, {0, 1}, {0, 1, 2}})
+    ->ArgNames({"threads", "int16", "avx2", "window"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void envelopeCpu(benchmark::State& state) {
     BeamformedImage image;

@@ -1,5 +1,6 @@
 #include "sonolink/beamform/beamform_types.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -59,7 +60,11 @@ Status PixelGrid::validate() const {
 float apodization(double dx, double z, const BeamformParams& params) noexcept {
     const double halfAperture = z / (2 * params.fNumber);
     const double r = std::abs(dx) / halfAperture;  // 0 at the centre, 1 at the edge
-    if (r > 1) return 0.0f;
+    return r > 1 ? 0.0f : windowWeight(r, params);
+}
+
+float windowWeight(double r, const BeamformParams& params) noexcept {
+    r = std::clamp(r, 0.0, 1.0);
     switch (params.window) {
     case Window::Rectangular: return 1.0f;
     case Window::Hann: return static_cast<float>(0.5 * (1 + std::cos(std::numbers::pi * r)));

@@ -5,9 +5,11 @@
 #include <complex>
 #include <functional>
 #include <limits>
+#include <numbers>
 #include <thread>
 
 #include "fft.h"
+#include "kernel_steps.h"
 #include "parallel_for.h"
 
 #if defined(__x86_64__)
@@ -17,50 +19,13 @@
 namespace sonolink::beamform {
 namespace {
 
-bool cpuHasAvx2() noexcept {
-#if defined(__x86_64__)
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return false;
-#endif
-}
-
-bool cpuHasAvx512() noexcept {
-#if defined(__x86_64__)
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512dq");
-#else
-    return false;
-#endif
-}
-
-// The transmit delay in samples at depth index i (initial time folded in), two ways: a plane
-// wave's is linear in depth, txX + z txZ, computed in the loop; any other wave's is a table
-// (transmitDelaySamples). The vector loops take either; the plane wave's saves a load stream.
-struct PlaneWaveDelay {
-    float txX, txZ;
-    const float* z;
-    float at(std::size_t i) const noexcept { return txX + z[i] * txZ; }
-#if defined(__x86_64__)
-    __attribute__((target("avx2,fma"))) __m256 at8(std::size_t i) const noexcept {
-        return _mm256_fmadd_ps(_mm256_loadu_ps(z + i), _mm256_set1_ps(txZ), _mm256_set1_ps(txX));
-    }
-#endif
-};
-
-struct TabulatedDelay {
-    const float* tx;
-    float at(std::size_t i) const noexcept { return tx[i]; }
-#if defined(__x86_64__)
-    __attribute__((target("avx2,fma"))) __m256 at8(std::size_t i) const noexcept { return _mm256_loadu_ps(tx + i); }
-#endif
-};
+using namespace kernel;
 
 // The reference inner loop: one channel's contribution to the depths [first, last) of a
 // column.
-template <typename T, typename Delay>
-void accumulateRange(const T* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2,
-                     const std::vector<float>& zSquared, std::size_t first, std::size_t last, std::span<float> column) noexcept {
+template <typename T, typename Delay, typename Weight>
+void accumulateRange(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2,
+                     std::span<const float> zSquared, std::size_t first, std::size_t last, std::span<float> column) noexcept {
     for (std::size_t iz = first; iz < last; ++iz) {
         // Receive delay sqrt((x - x_e)^2 + z^2) / c; t = 0 when the wave crosses the origin.
         const float s = tx.at(iz) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
@@ -68,62 +33,26 @@ void accumulateRange(const T* trace, float lastIndex, const Delay& tx, float sam
         const auto i = static_cast<std::size_t>(s);
         const float frac = s - static_cast<float>(i);
         const float a = static_cast<float>(trace[i]), b = static_cast<float>(trace[i + 1]);
-        column[iz] += a + frac * (b - a);
+        if constexpr (Weight::kUnit) column[iz] += a + frac * (b - a);
+        else column[iz] += weight.at(iz) * (a + frac * (b - a));
     }
 }
 
-template <typename T, typename Delay>
-void accumulateChannel(const T* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2,
-                       const std::vector<float>& zSquared, std::size_t first, std::span<float> column) noexcept {
-    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, first, zSquared.size(), column);
-}
-
-// The depths [begin, end) from `first` on whose sample index lies inside the record. The index
-// grows with depth (transmit and receive paths both lengthen, for steering below 90 degrees,
-// plane, focused or diverging), so both ends are found by bisection.
-template <typename Delay>
-std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const Delay& tx, float samplesPerMetre, float dx2,
-                                                  const std::vector<float>& zSquared, std::size_t first) noexcept {
-    const auto sampleAt = [&](std::size_t i) { return tx.at(i) + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
-    const auto firstWhere = [&](std::size_t lo, auto reached) {
-        std::size_t hi = zSquared.size();
-        while (lo < hi) {
-            const auto mid = lo + (hi - lo) / 2;
-            if (reached(sampleAt(mid))) hi = mid;
-            else lo = mid + 1;
-        }
-        return lo;
-    };
-    // Most channels read inside the record from their first depth to the last: check the ends
-    // before bisecting (one square root each instead of nine).
-    const auto n = zSquared.size();
-    if (first >= n) return {n, n};
-    const std::size_t begin = sampleAt(first) >= 0.0f ? first : firstWhere(first, [](float s) { return s >= 0.0f; });
-    if (begin < n && sampleAt(n - 1) < lastIndex) return {begin, n};
-    return {begin, firstWhere(begin, [&](float s) { return s >= lastIndex; })};
+template <typename T, typename Delay, typename Weight>
+void accumulateChannel(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2,
+                       std::span<const float> zSquared, std::size_t first, std::span<float> column) noexcept {
+    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, first, zSquared.size(), column);
 }
 
 #if defined(__x86_64__)
-// The steps every vector loop below shares, eight depths at a time. AVX2 only, so that the
-// AVX-512 loops can inline them as well.
-struct EightDepths {
-    __m256 frac;     // position between sample index and index + 1
-    __m256i index;   // the sample index of each depth
-};
-
-template <typename Delay>
-__attribute__((target("avx2,fma"))) inline EightDepths sampleIndices(const Delay& tx, const std::vector<float>& zSquared, std::size_t iz,
-                                                                      __m256 dx2, __m256 samplesPerMetre) noexcept {
-    const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(dx2, _mm256_loadu_ps(zSquared.data() + iz)));
-    const __m256 s = _mm256_fmadd_ps(rx, samplesPerMetre, tx.at8(iz));
-    const __m256i index = _mm256_cvttps_epi32(s);
-    return {_mm256_sub_ps(s, _mm256_cvtepi32_ps(index)), index};
-}
-
-// column[iz .. iz + 8) += a + frac (b - a)
-__attribute__((target("avx2,fma"))) inline void addInterpolated(std::span<float> column, std::size_t iz, __m256 frac, __m256 a, __m256 b) noexcept {
+// column[iz .. iz + 8) += weight (a + frac (b - a))
+template <typename Weight>
+__attribute__((target("avx2,fma"))) inline void addInterpolated(std::span<float> column, std::size_t iz, __m256 frac, __m256 a, __m256 b,
+                                                                const Weight& weight) noexcept {
     const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
-    _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(_mm256_loadu_ps(column.data() + iz), sample));
+    const __m256 sum = _mm256_loadu_ps(column.data() + iz);
+    if constexpr (Weight::kUnit) _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(sum, sample));
+    else _mm256_storeu_ps(column.data() + iz, _mm256_fmadd_ps(weight.at8(iz), sample, sum));
 }
 
 // float: each sample pair (trace[i], trace[i+1]) gathered as one 64-bit element (half the
@@ -145,9 +74,9 @@ __attribute__((target("avx2,fma"))) inline void splitPairs(__m256i pair, __m256&
 // The same sum as accumulateRange, eight depths at a time with AVX2. The sample index grows with
 // depth, so the depths that read inside the record form one range, found by bisection: the
 // vector loop runs on it without masks.
-template <typename Delay>
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float lastIndex, const Delay& tx,
-                                                              float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
+template <typename Delay, typename Weight>
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float lastIndex, const Delay& tx, const Weight& weight,
+                                                              float samplesPerMetre, float dx2, std::span<const float> zSquared,
                                                               std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
@@ -156,15 +85,15 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
         const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
         __m256 a, b;
         gatherPairs(trace, d.index, a, b);
-        addInterpolated(column, iz, d.frac, a, b);
+        addInterpolated(column, iz, d.frac, a, b, weight);
     }
-    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
+    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 
 // int16: one eight-element 32-bit gather serves eight depths.
-template <typename Delay>
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float lastIndex, const Delay& tx,
-                                                              float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
+template <typename Delay, typename Weight>
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float lastIndex, const Delay& tx, const Weight& weight,
+                                                              float samplesPerMetre, float dx2, std::span<const float> zSquared,
                                                               std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
@@ -173,21 +102,9 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_
         const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
         __m256 a, b;
         splitPairs(_mm256_i32gather_epi32(reinterpret_cast<const int*>(trace), d.index, 2), a, b);
-        addInterpolated(column, iz, d.frac, a, b);
+        addInterpolated(column, iz, d.frac, a, b, weight);
     }
-    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
-}
-
-// With AVX-512: the sample pairs eight consecutive depths read usually lie within 32 samples, so
-// loads of that window and one two-table permute replace the gather; where they spread wider,
-// or the window would run past the trace, the gather serves. Every lane is checked to fit (an
-// unsigned compare also catches a lane below lane 0, should the index ever not grow with depth).
-// Returns the window's first index, or -1 when it does not fit.
-__attribute__((target("avx2,fma,avx512f,avx512vl"))) inline int windowStart(__m256i index, float lastIndex, __m256i& rel) noexcept {
-    const int low = _mm256_cvtsi256_si32(index);
-    rel = _mm256_sub_epi32(index, _mm256_set1_epi32(low));
-    const bool fits = _mm256_cmpgt_epu32_mask(rel, _mm256_set1_epi32(30)) == 0;
-    return fits && low <= static_cast<int>(lastIndex) + 1 - 32 ? low : -1;
+    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 
 // float: 32 samples in two registers; vpermt2ps gathers the eight a's and the eight b's
@@ -195,9 +112,9 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) inline int windowStart(__m2
 // intrinsics for an uninitialised value.)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-template <typename Delay>
+template <typename Delay, typename Weight>
 __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accumulateChannelWindowed(
-    const float* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
+    const float* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
     std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
@@ -214,17 +131,17 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
         } else {
             gatherPairs(trace, d.index, a, b);
         }
-        addInterpolated(column, iz, d.frac, a, b);
+        addInterpolated(column, iz, d.frac, a, b, weight);
     }
-    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
+    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 #pragma GCC diagnostic pop
 
 // int16: 32 samples in two 256-bit registers; vpermt2w picks each lane's pair as one 32-bit
 // element (word 2k: a at rel, word 2k + 1: b at rel + 1), the layout the gather gives.
-template <typename Delay>
+template <typename Delay, typename Weight>
 __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl"))) void accumulateChannelWindowed(
-    const std::int16_t* trace, float lastIndex, const Delay& tx, float samplesPerMetre, float dx2, const std::vector<float>& zSquared,
+    const std::int16_t* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
     std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
@@ -241,31 +158,79 @@ __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl"))) void accumulateCha
         }
         __m256 a, b;
         splitPairs(pair, a, b);
-        addInterpolated(column, iz, d.frac, a, b);
+        addInterpolated(column, iz, d.frac, a, b, weight);
     }
-    accumulateRange(trace, lastIndex, tx, samplesPerMetre, dx2, zSquared, iz, end, column);
+    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 #endif
 
-// One image column (pixel x): the sum over waves and channels, written into column[0..nz).
-template <typename T, typename Delay>
-using Accumulate = void (*)(const T*, float, const Delay&, float, float, const std::vector<float>&, std::size_t,
+// One channel's contribution to a column: one inner loop for each kind of transmit delay and
+// of receive weight.
+template <typename T, typename Delay, typename Weight>
+using Accumulate = void (*)(const T*, float, const Delay&, const Weight&, float, float, std::span<const float>, std::size_t,
                             std::span<float>) noexcept;
 
 template <typename T>
 struct Accumulators {
-    Accumulate<T, PlaneWaveDelay> planeWave;
-    Accumulate<T, TabulatedDelay> tabulated;
+    Accumulate<T, PlaneWaveDelay, NoWeight> planeWave;
+    Accumulate<T, TabulatedDelay, NoWeight> tabulated;
+    Accumulate<T, PlaneWaveDelay, CosSquaredWeight> planeWaveWeighted;
+    Accumulate<T, TabulatedDelay, CosSquaredWeight> tabulatedWeighted;
+    bool exactWindow = false;  // the scalar reference: apodization() itself, not its polynomial
+};
+
+template <typename T, template <typename, typename> class Loop>
+Accumulators<T> accumulatorsOf() {
+    return {Loop<PlaneWaveDelay, NoWeight>::run, Loop<TabulatedDelay, NoWeight>::run, Loop<PlaneWaveDelay, CosSquaredWeight>::run,
+            Loop<TabulatedDelay, CosSquaredWeight>::run};
+}
+
+template <typename T>
+struct ScalarLoop {
+    template <typename Delay, typename Weight>
+    struct Of {
+        static void run(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float spm, float dx2, std::span<const float> zz,
+                        std::size_t first, std::span<float> column) noexcept {
+            accumulateChannel(trace, lastIndex, tx, weight, spm, dx2, zz, first, column);
+        }
+    };
+};
+
+#if defined(__x86_64__)
+template <typename T>
+struct Avx2Loop {
+    template <typename Delay, typename Weight>
+    struct Of {
+        static void run(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float spm, float dx2, std::span<const float> zz,
+                        std::size_t first, std::span<float> column) noexcept {
+            accumulateChannelAvx2(trace, lastIndex, tx, weight, spm, dx2, zz, first, column);
+        }
+    };
 };
 
 template <typename T>
-void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const std::vector<float>& zSquared,
-                    double x, const BeamformParams& params, Accumulators<T> accumulate, std::span<float> column) {
+struct Avx512Loop {
+    template <typename Delay, typename Weight>
+    struct Of {
+        static void run(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float spm, float dx2, std::span<const float> zz,
+                        std::size_t first, std::span<float> column) noexcept {
+            accumulateChannelWindowed(trace, lastIndex, tx, weight, spm, dx2, zz, first, column);
+        }
+    };
+};
+#endif
+
+// One image column (pixel x): the sum over waves and channels, written into column[0..nz).
+template <typename T>
+void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, std::span<const float> zSquared, const std::vector<float>& invZ,
+                    double x, const BeamformParams& params, const Accumulators<T>& accumulate, std::span<float> column) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(data.geometry->samplingRateHz / data.geometry->soundSpeedMps);
     const float lastIndex = static_cast<float>(data.geometry->samples - 1);
     std::fill(column.begin(), column.end(), 0.0f);
-    std::vector<float> tx(nz);
+    thread_local std::vector<float> tx;  // the worker's own: nothing allocated per frame once grown
+    if (tx.size() < nz) tx.resize(nz);
+    const bool windowed = params.window != Window::Rectangular;
     for (int w = 0; w < data.geometry->waves; ++w) {
         const auto wave = static_cast<std::size_t>(w);
         const double distance = data.geometry->sourceDistance.empty() ? std::numeric_limits<double>::infinity() : data.geometry->sourceDistance[wave];
@@ -274,7 +239,7 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
         const PlaneWaveDelay plane{static_cast<float>(x * std::sin(data.geometry->angleRad[wave])) * samplesPerMetre -
                                        static_cast<float>(data.geometry->initialTimeS * data.geometry->samplingRateHz),
                                    static_cast<float>(std::cos(data.geometry->angleRad[wave])) * samplesPerMetre, z.data()};
-        if (!planeWave) transmitDelaySamples(data.geometry->angleRad[wave], distance, x, z, data.geometry->samplingRateHz, data.geometry->soundSpeedMps, data.geometry->initialTimeS, tx);
+        if (!planeWave) transmitDelaySamples(data.geometry->angleRad[wave], distance, x, z, data.geometry->samplingRateHz, data.geometry->soundSpeedMps, data.geometry->initialTimeS, std::span(tx).first(nz));
         const TabulatedDelay table{tx.data()};
         for (int c = 0; c < data.geometry->channels; ++c) {
             const double dx = x - data.geometry->elementX[static_cast<std::size_t>(c)];
@@ -282,18 +247,30 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
             // The element is inside the aperture from depth 2 F# |dx| on.
             const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(2 * params.fNumber * std::abs(dx))) - z.begin());
             const T* trace = data.trace<T>(w, c);
-            if (params.window == Window::Rectangular) {
-                if (planeWave) accumulate.planeWave(trace, lastIndex, plane, samplesPerMetre, dx2, zSquared, first, column);
-                else accumulate.tabulated(trace, lastIndex, table, samplesPerMetre, dx2, zSquared, first, column);
-                continue;
-            }
-            for (std::size_t iz = first; iz < nz; ++iz) {  // windowed: the weight varies with depth
-                const float s = (planeWave ? plane.at(iz) : table.at(iz)) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
-                if (!(s >= 0.0f && s < lastIndex)) continue;
-                const auto i = static_cast<std::size_t>(s);
-                const float frac = s - static_cast<float>(i);
-                const float a = static_cast<float>(trace[i]), b = static_cast<float>(trace[i + 1]);
-                column[iz] += apodization(dx, z[iz], params) * (a + frac * (b - a));
+            if (!windowed) {
+                if (planeWave) accumulate.planeWave(trace, lastIndex, plane, NoWeight{}, samplesPerMetre, dx2, zSquared, first, column);
+                else accumulate.tabulated(trace, lastIndex, table, NoWeight{}, samplesPerMetre, dx2, zSquared, first, column);
+            } else if (!accumulate.exactWindow) {
+                // Weighted where the window tapers, unweighted where it is flat (Tukey, deep).
+                const auto weight = cosSquaredWeight(params, dx, invZ);
+                const auto flat = flatFrom(params, dx, z, first);
+                const auto tapered = zSquared.first(flat);
+                if (planeWave) {
+                    accumulate.planeWaveWeighted(trace, lastIndex, plane, weight, samplesPerMetre, dx2, tapered, first, column);
+                    accumulate.planeWave(trace, lastIndex, plane, NoWeight{}, samplesPerMetre, dx2, zSquared, flat, column);
+                } else {
+                    accumulate.tabulatedWeighted(trace, lastIndex, table, weight, samplesPerMetre, dx2, tapered, first, column);
+                    accumulate.tabulated(trace, lastIndex, table, NoWeight{}, samplesPerMetre, dx2, zSquared, flat, column);
+                }
+            } else {
+                for (std::size_t iz = first; iz < nz; ++iz) {  // the reference: the exact window, per pixel
+                    const float s = (planeWave ? plane.at(iz) : table.at(iz)) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
+                    if (!(s >= 0.0f && s < lastIndex)) continue;
+                    const auto i = static_cast<std::size_t>(s);
+                    const float frac = s - static_cast<float>(i);
+                    const float a = static_cast<float>(trace[i]), b = static_cast<float>(trace[i + 1]);
+                    column[iz] += apodization(dx, z[iz], params) * (a + frac * (b - a));
+                }
             }
         }
     }
@@ -310,19 +287,23 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     image.nx = grid.x.size();
     image.nz = grid.z.size();
     image.columns.resize(image.nx * image.nz);
-    std::vector<float> z(grid.z.begin(), grid.z.end()), zSquared(z.size());
-    for (std::size_t i = 0; i < z.size(); ++i) zSquared[i] = z[i] * z[i];
+    std::vector<float> z(grid.z.begin(), grid.z.end()), zSquared(z.size()), invZ(z.size());
+    for (std::size_t i = 0; i < z.size(); ++i) {
+        zSquared[i] = z[i] * z[i];
+        invZ[i] = 1.0f / z[i];
+    }
     const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
     const bool avx512 = avx2 && loop == VectorLoop::Best && cpuHasAvx512();
     auto run = [&](auto sampleType) {
         using T = decltype(sampleType);
-        Accumulators<T> accumulate{accumulateChannel<T, PlaneWaveDelay>, accumulateChannel<T, TabulatedDelay>};
+        auto accumulate = accumulatorsOf<T, ScalarLoop<T>::template Of>();
+        accumulate.exactWindow = true;  // the scalar loop is the reference
 #if defined(__x86_64__)
-        if (avx2) accumulate = {accumulateChannelAvx2<PlaneWaveDelay>, accumulateChannelAvx2<TabulatedDelay>};
-        if (avx512) accumulate = {accumulateChannelWindowed<PlaneWaveDelay>, accumulateChannelWindowed<TabulatedDelay>};
+        if (avx2) accumulate = accumulatorsOf<T, Avx2Loop<T>::template Of>();
+        if (avx512) accumulate = accumulatorsOf<T, Avx512Loop<T>::template Of>();
 #endif
         parallelFor(image.nx, threads, [&](std::size_t ix) {
-            beamformColumn<T>(data, z, zSquared, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
+            beamformColumn<T>(data, z, zSquared, invZ, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
         });
     };
     if (data.samples16.empty()) run(float{});
@@ -334,10 +315,14 @@ void envelopeAlongDepth(BeamformedImage& image, unsigned threads) {
     std::size_t n = 1;
     while (n < image.nz) n <<= 1;
     parallelFor(image.nx, threads, [&](std::size_t ix) {
-        // Analytic signal: zero the negative frequencies, double the positive ones.
-        std::vector<std::complex<double>> spectrum(n);
+        // Analytic signal: zero the negative frequencies, double the positive ones. The scratch
+        // is the worker's own, grown once: nothing is allocated per frame.
+        thread_local std::vector<std::complex<double>> scratch;
+        if (scratch.size() < n) scratch.resize(n);
+        const auto spectrum = std::span(scratch).first(n);
         auto column = std::span(image.columns).subspan(ix * image.nz, image.nz);
         for (std::size_t i = 0; i < image.nz; ++i) spectrum[i] = column[i];
+        std::fill(spectrum.begin() + static_cast<std::ptrdiff_t>(image.nz), spectrum.end(), 0.0);
         fft(spectrum, false);
         for (std::size_t k = 1; k < n / 2; ++k) spectrum[k] *= 2.0;
         for (std::size_t k = n / 2 + 1; k < n; ++k) spectrum[k] = 0.0;

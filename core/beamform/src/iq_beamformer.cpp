@@ -7,10 +7,13 @@
 
 #include <fmt/format.h>
 
+#include "kernel_steps.h"
 #include "parallel_for.h"
 
 namespace sonolink::beamform {
 namespace {
+
+using namespace kernel;
 
 constexpr int kFilterHalfLength = 24;  // taps each side of the low-pass filter's centre
 
@@ -29,44 +32,350 @@ std::vector<float> lowPass(double cutoff) {
     return out;
 }
 
+// The low-pass filter turned by the mixer, so that one trace is demodulated and decimated by two
+// real dot products per output: with k = o D and the mixer m[k] = exp(-i w k + i phi0),
+//   out[o] = 2 sum_j h_j m[k + j] x[k + j] = 2 m[k] sum_j g_j x[k + j],  g_j = h_j exp(-i w j),
+// j from -H to H. The taps' real and imaginary parts are padded to a multiple of eight.
+struct TurnedTaps {
+    std::vector<float> re, im;  // g_j, j = -H .. H, then zeros
+};
+
+TurnedTaps turnTaps(const std::vector<float>& taps, double fdOverFs) {
+    TurnedTaps g;
+    const std::size_t padded = (taps.size() + 7) / 8 * 8;
+    g.re.assign(padded, 0.0f);
+    g.im.assign(padded, 0.0f);
+    for (std::size_t t = 0; t < taps.size(); ++t) {
+        const double j = static_cast<double>(t) - kFilterHalfLength;
+        const auto turned = std::polar(static_cast<double>(taps[t]), -2 * std::numbers::pi * fdOverFs * j);
+        g.re[t] = static_cast<float>(turned.real());
+        g.im[t] = static_cast<float>(turned.imag());
+    }
+    return g;
+}
+
+// sum over t of g[t] x[t], t < g.size() (a multiple of eight).
+#if defined(__x86_64__)
+__attribute__((target("avx2,fma"))) inline float horizontalSum(__m256 v) noexcept {
+    const __m128 h = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    const __m128 q = _mm_add_ps(h, _mm_movehl_ps(h, h));
+    return _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, 1)));
+}
+
+__attribute__((target("avx2,fma"))) std::complex<float> dotAvx2(const TurnedTaps& g, const float* x) noexcept {
+    __m256 re = _mm256_setzero_ps(), im = _mm256_setzero_ps();
+    for (std::size_t t = 0; t < g.re.size(); t += 8) {
+        const __m256 v = _mm256_loadu_ps(x + t);
+        re = _mm256_fmadd_ps(_mm256_loadu_ps(g.re.data() + t), v, re);
+        im = _mm256_fmadd_ps(_mm256_loadu_ps(g.im.data() + t), v, im);
+    }
+    return {horizontalSum(re), horizontalSum(im)};
+}
+#endif
+
+std::complex<float> dotScalar(const TurnedTaps& g, const float* x) noexcept {
+    float re = 0, im = 0;
+    for (std::size_t t = 0; t < g.re.size(); ++t) {
+        re += g.re[t] * x[t];
+        im += g.im[t] * x[t];
+    }
+    return {re, im};
+}
+
+// One trace demodulated and kept at every decimation-th sample. padded: the worker's scratch,
+// the trace as float with H zeros before it and the taps' length after it (zero phase: the
+// baseband keeps the RF's timing; samples past the record count as 0).
 template <typename T>
-void demodulateTrace(const T* rf, int n, double fdOverFs, double phase0, const std::vector<float>& taps, std::complex<float>* out) {
-    std::vector<std::complex<float>> mixed(static_cast<std::size_t>(n));
-    for (int k = 0; k < n; ++k) {
-        const double phase = -2 * std::numbers::pi * fdOverFs * k + phase0;
-        mixed[static_cast<std::size_t>(k)] = static_cast<float>(rf[k]) * std::complex<float>(static_cast<float>(std::cos(phase)), static_cast<float>(std::sin(phase)));
+void demodulateTrace(const T* rf, int n, const std::vector<std::complex<float>>& mixer, const TurnedTaps& g, int decimation, bool avx2,
+                     std::vector<float>& padded, std::complex<float>* out) {
+    padded.assign(static_cast<std::size_t>(n) + kFilterHalfLength + g.re.size(), 0.0f);
+    for (int k = 0; k < n; ++k) padded[static_cast<std::size_t>(k + kFilterHalfLength)] = static_cast<float>(rf[k]);
+    for (int k = 0, o = 0; k < n; k += decimation, ++o) {
+        const float* x = padded.data() + k;  // x[t] is the sample at k + t - H
+#if defined(__x86_64__)
+        const auto sum = avx2 ? dotAvx2(g, x) : dotScalar(g, x);
+#else
+        const auto sum = dotScalar(g, x);
+        (void)avx2;
+#endif
+        out[o] = 2.0f * mixer[static_cast<std::size_t>(k)] * sum;  // the analytic signal's amplitude (the negative band is filtered out)
     }
-    for (int k = 0; k < n; ++k) {  // zero-phase filter: the baseband keeps the RF's timing
-        std::complex<float> acc = 0;
-        for (int j = -kFilterHalfLength; j <= kFilterHalfLength; ++j) {
-            const int i = k + j;
-            if (i >= 0 && i < n) acc += taps[static_cast<std::size_t>(j + kFilterHalfLength)] * mixed[static_cast<std::size_t>(i)];
+}
+
+// The residual rotation exp(i x) of a sample interpolated between two that the table turned by
+// their midpoint's phase: |x| <= pi/2, cos to x^10 and sin to x^11 (errors below 5e-7 and 7e-8):
+// multiply-adds, no transcendental per pixel.
+struct Rotation {
+    static constexpr float kC1 = -1.0f / 2, kC2 = 1.0f / 24, kC3 = -1.0f / 720, kC4 = 1.0f / 40320, kC5 = -1.0f / 3628800;
+    static constexpr float kS1 = -1.0f / 6, kS2 = 1.0f / 120, kS3 = -1.0f / 5040, kS4 = 1.0f / 362880, kS5 = -1.0f / 39916800;
+    static std::complex<float> at(float x) noexcept {
+        const float x2 = x * x;
+        const float c = 1.0f + x2 * (kC1 + x2 * (kC2 + x2 * (kC3 + x2 * (kC4 + x2 * kC5))));
+        const float s = x * (1.0f + x2 * (kS1 + x2 * (kS2 + x2 * (kS3 + x2 * (kS4 + x2 * kS5)))));
+        return {c, s};
+    }
+#if defined(__x86_64__)
+    __attribute__((target("avx2,fma"))) static void at8(__m256 x, __m256& c, __m256& s) noexcept {
+        const __m256 x2 = _mm256_mul_ps(x, x);
+        c = _mm256_fmadd_ps(x2, _mm256_set1_ps(kC5), _mm256_set1_ps(kC4));
+        c = _mm256_fmadd_ps(x2, c, _mm256_set1_ps(kC3));
+        c = _mm256_fmadd_ps(x2, c, _mm256_set1_ps(kC2));
+        c = _mm256_fmadd_ps(x2, c, _mm256_set1_ps(kC1));
+        c = _mm256_fmadd_ps(x2, c, _mm256_set1_ps(1.0f));
+        s = _mm256_fmadd_ps(x2, _mm256_set1_ps(kS5), _mm256_set1_ps(kS4));
+        s = _mm256_fmadd_ps(x2, s, _mm256_set1_ps(kS3));
+        s = _mm256_fmadd_ps(x2, s, _mm256_set1_ps(kS2));
+        s = _mm256_fmadd_ps(x2, s, _mm256_set1_ps(kS1));
+        s = _mm256_mul_ps(x, _mm256_fmadd_ps(x2, s, _mm256_set1_ps(1.0f)));
+    }
+#endif
+};
+
+// A trace turned into the table the vector loops read: for each sample index k, the pair
+// (iq[k], iq[k + 1]) turned by exp(i phi_k), phi_k the phase of the point between them, as four
+// planes A re, A im, B re, B im of n floats. Interpolating a pair and turning the result by
+// exp(i w (f - 1/2)) then equals interpolating the baseband and turning it by its own phase.
+struct IqTables {
+    std::size_t n = 0;
+    std::vector<float> planes;  // waves x channels x 4 x n
+    const float* trace(std::size_t index) const noexcept { return planes.data() + index * 4 * n; }
+};
+
+void buildTables(std::span<const std::complex<float>> iq, std::size_t traces, std::size_t n, double radiansAtFirst, double radiansPerSample,
+                 unsigned threads, IqTables& tables) {
+    std::vector<std::complex<float>> phasor(n);
+    for (std::size_t k = 0; k < n; ++k) phasor[k] = std::polar(1.0, radiansAtFirst + radiansPerSample * (static_cast<double>(k) + 0.5));
+    tables.n = n;
+    tables.planes.resize(traces * 4 * n);
+    parallelFor(traces, threads, [&](std::size_t t) {
+        const auto* in = iq.data() + t * n;
+        auto* out = tables.planes.data() + t * 4 * n;
+        for (std::size_t k = 0; k < n; ++k) {
+            const auto a = in[k] * phasor[k], b = in[std::min(k + 1, n - 1)] * phasor[k];
+            out[k] = a.real();
+            out[n + k] = a.imag();
+            out[2 * n + k] = b.real();
+            out[3 * n + k] = b.imag();
         }
-        out[k] = 2.0f * acc;  // the analytic signal's amplitude (the negative band is filtered out)
+    });
+}
+
+// One channel's contribution to the depths [first, last) of a column, one at a time.
+template <typename Delay, typename Weight>
+void accumulateIqRange(const float* table, std::size_t n, float lastIndex, const Delay& tx, const Weight& weight, float omega,
+                       float samplesPerMetre, float dx2, std::span<const float> zSquared, std::size_t first, std::size_t last, float* re,
+                       float* im) noexcept {
+    for (std::size_t iz = first; iz < last; ++iz) {
+        const float s = tx.at(iz) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
+        if (!(s >= 0.0f && s < lastIndex)) continue;
+        const auto i = static_cast<std::size_t>(s);
+        const float f = s - static_cast<float>(i);
+        const std::complex<float> a(table[i], table[n + i]), b(table[2 * n + i], table[3 * n + i]);
+        const auto v = (a + f * (b - a)) * Rotation::at(omega * (f - 0.5f)) * weight.at(iz);
+        re[iz] += v.real();
+        im[iz] += v.imag();
     }
+}
+
+#if defined(__x86_64__)
+// re, im [iz .. iz + 8) += weight * rotate(interpolate(a, b)), the pair planes already read.
+template <typename Weight>
+__attribute__((target("avx2,fma"))) inline void addRotated(float* re, float* im, std::size_t iz, __m256 frac, __m256 ar, __m256 ai, __m256 br,
+                                                           __m256 bi, __m256 omega, const Weight& weight) noexcept {
+    const __m256 vr = _mm256_fmadd_ps(frac, _mm256_sub_ps(br, ar), ar);
+    const __m256 vi = _mm256_fmadd_ps(frac, _mm256_sub_ps(bi, ai), ai);
+    __m256 c, s;
+    Rotation::at8(_mm256_mul_ps(omega, _mm256_sub_ps(frac, _mm256_set1_ps(0.5f))), c, s);
+    __m256 rr = _mm256_fmsub_ps(vr, c, _mm256_mul_ps(vi, s));
+    __m256 ri = _mm256_fmadd_ps(vr, s, _mm256_mul_ps(vi, c));
+    if constexpr (!Weight::kUnit) {
+        const __m256 w = weight.at8(iz);
+        rr = _mm256_mul_ps(rr, w);
+        ri = _mm256_mul_ps(ri, w);
+    }
+    _mm256_storeu_ps(re + iz, _mm256_add_ps(_mm256_loadu_ps(re + iz), rr));
+    _mm256_storeu_ps(im + iz, _mm256_add_ps(_mm256_loadu_ps(im + iz), ri));
+}
+
+// Eight depths at a time, the four planes gathered.
+template <typename Delay, typename Weight>
+__attribute__((target("avx2,fma"))) void accumulateIqAvx2(const float* table, std::size_t n, float lastIndex, const Delay& tx, const Weight& weight,
+                                                          float omega, float samplesPerMetre, float dx2, std::span<const float> zSquared,
+                                                          std::size_t first, float* re, float* im) noexcept {
+    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2), vOmega = _mm256_set1_ps(omega);
+    std::size_t iz = begin;
+    for (; iz + 8 <= end; iz += 8) {
+        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+        addRotated(re, im, iz, d.frac, _mm256_i32gather_ps(table, d.index, 4), _mm256_i32gather_ps(table + n, d.index, 4),
+                   _mm256_i32gather_ps(table + 2 * n, d.index, 4), _mm256_i32gather_ps(table + 3 * n, d.index, 4), vOmega, weight);
+    }
+    accumulateIqRange(table, n, lastIndex, tx, weight, omega, samplesPerMetre, dx2, zSquared, iz, end, re, im);
+}
+
+// With AVX-512: where the eight depths' indices lie within 16 samples, two loads and one
+// two-table permute (vpermt2ps) per plane instead of a gather.
+template <typename Delay, typename Weight>
+__attribute__((target("avx2,fma,avx512f,avx512vl"))) void accumulateIqWindowed(const float* table, std::size_t n, float lastIndex, const Delay& tx,
+                                                                               const Weight& weight, float omega, float samplesPerMetre, float dx2,
+                                                                               std::span<const float> zSquared, std::size_t first, float* re,
+                                                                               float* im) noexcept {
+    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2), vOmega = _mm256_set1_ps(omega);
+    const auto room = static_cast<int>(n) - 16;
+    std::size_t iz = begin;
+    for (; iz + 8 <= end; iz += 8) {
+        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+        const int low = _mm256_cvtsi256_si32(d.index);
+        const __m256i rel = _mm256_sub_epi32(d.index, _mm256_set1_epi32(low));
+        __m256 p[4];
+        if (_mm256_cmpgt_epu32_mask(rel, _mm256_set1_epi32(15)) == 0 && low <= room) {
+            for (std::size_t k = 0; k < 4; ++k) {
+                const float* plane = table + k * n + low;
+                p[k] = _mm256_permutex2var_ps(_mm256_loadu_ps(plane), rel, _mm256_loadu_ps(plane + 8));
+            }
+        } else {
+            for (std::size_t k = 0; k < 4; ++k) p[k] = _mm256_i32gather_ps(table + k * n, d.index, 4);
+        }
+        addRotated(re, im, iz, d.frac, p[0], p[1], p[2], p[3], vOmega, weight);
+    }
+    accumulateIqRange(table, n, lastIndex, tx, weight, omega, samplesPerMetre, dx2, zSquared, iz, end, re, im);
+}
+#endif
+
+// Which loop runs a channel: the one this CPU does best.
+enum class IqLoop { Scalar, Avx2, Avx512 };
+
+template <typename Delay, typename Weight>
+void accumulateIq(IqLoop loop, const float* table, std::size_t n, float lastIndex, const Delay& tx, const Weight& weight, float omega, float spm,
+                  float dx2, std::span<const float> zSquared, std::size_t first, float* re, float* im) noexcept {
+#if defined(__x86_64__)
+    if (loop == IqLoop::Avx512) return accumulateIqWindowed(table, n, lastIndex, tx, weight, omega, spm, dx2, zSquared, first, re, im);
+    if (loop == IqLoop::Avx2) return accumulateIqAvx2(table, n, lastIndex, tx, weight, omega, spm, dx2, zSquared, first, re, im);
+#endif
+    accumulateIqRange(table, n, lastIndex, tx, weight, omega, spm, dx2, zSquared, first, zSquared.size(), re, im);
+}
+
+// The reference: every pixel and channel with the exact window and the rotation by std::cos and
+// std::sin of the sample's own phase; the sample positions and the aperture computed as the
+// vector loops compute them (a pixel on an edge of the record or the aperture must go the same
+// way in both, or a rectangular window's full weight separates them).
+void referenceColumn(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, const std::vector<float>& z,
+                     std::span<const float> zSquared, double x, const BeamformParams& params, double radiansAtFirst, double radiansPerSample,
+                     bool rotate, std::complex<float>* column) {
+    const auto n = static_cast<std::size_t>(layout.samples);
+    const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
+    const float lastIndex = static_cast<float>(layout.samples - 1);
+    std::vector<float> tx(z.size());
+    for (int w = 0; w < layout.waves; ++w) {
+        const auto wave = static_cast<std::size_t>(w);
+        const double distance = layout.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : layout.sourceDistance[wave];
+        transmitDelaySamples(layout.angleRad[wave], distance, x, z, layout.samplingRateHz, layout.soundSpeedMps, layout.initialTimeS, tx);
+        for (int c = 0; c < layout.channels; ++c) {
+            const double dx = x - layout.elementX[static_cast<std::size_t>(c)];
+            const float dx2 = static_cast<float>(dx * dx);
+            const auto* trace = iq.data() + (wave * static_cast<std::size_t>(layout.channels) + static_cast<std::size_t>(c)) * n;
+            const double edge = 2 * params.fNumber * std::abs(dx);
+            const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(edge)) - z.begin());
+            for (std::size_t iz = first; iz < z.size(); ++iz) {
+                const float weight = windowWeight(std::abs(dx) * 2 * params.fNumber / z[iz], params);  // inside: iz >= first
+                if (weight == 0.0f) continue;
+                const float s = tx[iz] + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
+                if (!(s >= 0.0f && s < lastIndex)) continue;  // outside the record: contributes 0
+                const auto i = static_cast<std::size_t>(s);
+                const float frac = s - static_cast<float>(i);
+                const std::complex<float> sample = trace[i] + frac * (trace[i + 1] - trace[i]);
+                const double phase = rotate ? radiansAtFirst + radiansPerSample * s : 0.0;
+                column[iz] += weight * sample * std::complex<float>(static_cast<float>(std::cos(phase)), static_cast<float>(std::sin(phase)));
+            }
+        }
+    }
+}
+
+// A column through the tables and the vector loops.
+void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const std::vector<float>& z, std::span<const float> zSquared,
+                const std::vector<float>& invZ, double x, const BeamformParams& params, float omega, IqLoop loop, std::complex<float>* column) {
+    const auto nz = z.size();
+    const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
+    const float lastIndex = static_cast<float>(layout.samples - 1);
+    thread_local std::vector<float> scratch;  // tx, re, im: the worker's own, grown once
+    if (scratch.size() < 3 * nz) scratch.resize(3 * nz);
+    float* tx = scratch.data();
+    float* re = tx + nz;
+    float* im = re + nz;
+    std::fill(re, re + 2 * nz, 0.0f);
+    for (int w = 0; w < layout.waves; ++w) {
+        const auto wave = static_cast<std::size_t>(w);
+        const double distance = layout.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : layout.sourceDistance[wave];
+        const bool planeWave = std::isinf(distance);
+        const PlaneWaveDelay plane{static_cast<float>(x * std::sin(layout.angleRad[wave])) * samplesPerMetre -
+                                       static_cast<float>(layout.initialTimeS * layout.samplingRateHz),
+                                   static_cast<float>(std::cos(layout.angleRad[wave])) * samplesPerMetre, z.data()};
+        if (!planeWave) transmitDelaySamples(layout.angleRad[wave], distance, x, z, layout.samplingRateHz, layout.soundSpeedMps, layout.initialTimeS, {tx, nz});
+        const TabulatedDelay table{tx};
+        for (int c = 0; c < layout.channels; ++c) {
+            const double dx = x - layout.elementX[static_cast<std::size_t>(c)];
+            const float dx2 = static_cast<float>(dx * dx);
+            const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(2 * params.fNumber * std::abs(dx))) - z.begin());
+            const float* planes = tables.trace(wave * static_cast<std::size_t>(layout.channels) + static_cast<std::size_t>(c));
+            auto run = [&](const auto& weight, std::span<const float> depths, std::size_t from) {
+                if (planeWave) accumulateIq(loop, planes, tables.n, lastIndex, plane, weight, omega, samplesPerMetre, dx2, depths, from, re, im);
+                else accumulateIq(loop, planes, tables.n, lastIndex, table, weight, omega, samplesPerMetre, dx2, depths, from, re, im);
+            };
+            if (params.window == Window::Rectangular) {
+                run(NoWeight{}, zSquared, first);
+            } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)
+                const auto flat = flatFrom(params, dx, z, first);
+                run(cosSquaredWeight(params, dx, invZ), zSquared.first(flat), first);
+                run(NoWeight{}, zSquared, flat);
+            }
+        }
+    }
+    for (std::size_t iz = 0; iz < nz; ++iz) column[iz] = {re[iz], im[iz]};
 }
 
 }  // namespace
 
-Result<std::vector<std::complex<float>>> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz) {
+int iqDecimation(double samplingRateHz, double modulationFrequencyHz) {
+    if (!(modulationFrequencyHz > 0) || !(samplingRateHz > 0)) return 1;
+    return std::max(1, static_cast<int>(std::floor(samplingRateHz / (2.5 * modulationFrequencyHz))));
+}
+
+Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation) {
     if (auto ok = rf.validate(); !ok) return fail(std::move(ok.error()));
     if (!(modulationFrequencyHz > 0) || modulationFrequencyHz >= rf.geometry->samplingRateHz / 2) {
         return fail(ErrorCode::InvalidArgument, fmt::format("modulation frequency {} Hz must lie between 0 and half the sampling rate ({} Hz)",
                                                             modulationFrequencyHz, rf.geometry->samplingRateHz / 2));
     }
+    const auto n = rf.geometry->samples;
+    if (decimation < 1 || decimation > n) return fail(ErrorCode::InvalidArgument, fmt::format("decimation {} for {} samples", decimation, n));
     const double fdOverFs = modulationFrequencyHz / rf.geometry->samplingRateHz;
     const double phase0 = -2 * std::numbers::pi * modulationFrequencyHz * rf.geometry->initialTimeS;  // t of sample 0 is the initial time
-    const auto taps = lowPass(fdOverFs);
-    const auto n = static_cast<std::size_t>(rf.geometry->samples);
-    std::vector<std::complex<float>> iq(static_cast<std::size_t>(rf.geometry->waves) * static_cast<std::size_t>(rf.geometry->channels) * n);
-    for (int w = 0; w < rf.geometry->waves; ++w) {
-        for (int c = 0; c < rf.geometry->channels; ++c) {
-            auto* out = iq.data() + (static_cast<std::size_t>(w) * static_cast<std::size_t>(rf.geometry->channels) + static_cast<std::size_t>(c)) * n;
-            if (rf.samples16.empty()) demodulateTrace(rf.trace<float>(w, c), rf.geometry->samples, fdOverFs, phase0, taps, out);
-            else demodulateTrace(rf.trace<std::int16_t>(w, c), rf.geometry->samples, fdOverFs, phase0, taps, out);
-        }
-    }
-    return iq;
+    const auto taps = turnTaps(lowPass(fdOverFs), fdOverFs);
+    const bool avx2 = cpuHasAvx2();
+    std::vector<std::complex<float>> mixer(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) mixer[static_cast<std::size_t>(k)] = std::polar(1.0, -2 * std::numbers::pi * fdOverFs * k + phase0);
+    IqChannelData out;
+    out.geometry = *rf.geometry;
+    out.geometry.samples = (n + decimation - 1) / decimation;
+    out.geometry.samplingRateHz = rf.geometry->samplingRateHz / decimation;
+    out.decimation = decimation;
+    const auto traces = static_cast<std::size_t>(rf.geometry->waves) * static_cast<std::size_t>(rf.geometry->channels);
+    const auto m = static_cast<std::size_t>(out.geometry.samples);
+    out.samples.resize(traces * m);
+    parallelFor(traces, 0, [&](std::size_t t) {
+        thread_local std::vector<float> padded;  // the worker's own: grown once
+        const int w = static_cast<int>(t) / rf.geometry->channels, c = static_cast<int>(t) % rf.geometry->channels;
+        if (rf.samples16.empty()) demodulateTrace(rf.trace<float>(w, c), n, mixer, taps, decimation, avx2, padded, out.samples.data() + t * m);
+        else demodulateTrace(rf.trace<std::int16_t>(w, c), n, mixer, taps, decimation, avx2, padded, out.samples.data() + t * m);
+    });
+    return out;
+}
+
+Result<std::vector<std::complex<float>>> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz) {
+    auto iq = demodulateToIq(rf, modulationFrequencyHz, 1);
+    if (!iq) return fail(std::move(iq.error()));
+    return std::move(iq->samples);
 }
 
 BeamformedImage IqImage::magnitude() const {
@@ -78,7 +387,7 @@ BeamformedImage IqImage::magnitude() const {
 }
 
 Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, double modulationFrequencyHz,
-                              const PixelGrid& grid, const BeamformParams& params, unsigned threads, bool rotate) {
+                              const PixelGrid& grid, const BeamformParams& params, unsigned threads, bool rotate, VectorLoop loop) {
     if (auto ok = layout.validate(); !ok) return fail(std::move(ok.error()));
     if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
     const auto n = static_cast<std::size_t>(layout.samples);
@@ -91,35 +400,32 @@ Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const
     image.nz = grid.z.size();
     image.columns.assign(image.nx * image.nz, {0.0f, 0.0f});
     const std::vector<float> z(grid.z.begin(), grid.z.end());
-    const double samplesPerMetre = layout.samplingRateHz / layout.soundSpeedMps;
-    const float lastIndex = static_cast<float>(layout.samples - 1);
     // Phase per sample of delay: the sample at index s was taken at t = initialTime + s / fs.
     const double radiansPerSample = 2 * std::numbers::pi * modulationFrequencyHz / layout.samplingRateHz;
     const double radiansAtFirst = 2 * std::numbers::pi * modulationFrequencyHz * layout.initialTimeS;
+    // The tables' residual rotation holds to pi/2: beyond (a modulation frequency past half the
+    // sampling rate) and without rotation, the reference serves.
+    const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
+    const bool fast = rotate && avx2 && radiansPerSample <= std::numbers::pi;
+    std::vector<float> zSquared(z.size()), invZ(z.size());
+    for (std::size_t i = 0; i < z.size(); ++i) {
+        zSquared[i] = z[i] * z[i];
+        invZ[i] = 1.0f / z[i];
+    }
+    if (!fast) {
+        parallelFor(image.nx, threads, [&](std::size_t ix) {
+            referenceColumn(layout, iq, z, zSquared, grid.x[ix], params, radiansAtFirst, radiansPerSample, rotate, image.columns.data() + ix * image.nz);
+        });
+        return image;
+    }
+    thread_local IqTables callerTables;  // the caller's own, grown once: rebuilt each frame without allocating
+    IqTables& tables = callerTables;     // (a lambda would reach a worker's own thread_local by name)
+    buildTables(iq, static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels), n, radiansAtFirst, radiansPerSample,
+                threads, tables);
+    const IqLoop which = loop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2;
     parallelFor(image.nx, threads, [&](std::size_t ix) {
-        const double x = grid.x[ix];
-        auto* column = image.columns.data() + ix * image.nz;
-        std::vector<float> tx(image.nz);
-        for (int w = 0; w < layout.waves; ++w) {
-            const auto wave = static_cast<std::size_t>(w);
-            const double distance = layout.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : layout.sourceDistance[wave];
-            transmitDelaySamples(layout.angleRad[wave], distance, x, z, layout.samplingRateHz, layout.soundSpeedMps, layout.initialTimeS, tx);
-            for (int c = 0; c < layout.channels; ++c) {
-                const double dx = x - layout.elementX[static_cast<std::size_t>(c)];
-                const auto* trace = iq.data() + (wave * static_cast<std::size_t>(layout.channels) + static_cast<std::size_t>(c)) * n;
-                for (std::size_t iz = 0; iz < image.nz; ++iz) {
-                    const float weight = apodization(dx, z[iz], params);
-                    if (weight == 0.0f) continue;
-                    const float s = tx[iz] + static_cast<float>(std::hypot(dx, static_cast<double>(z[iz])) * samplesPerMetre);
-                    if (!(s >= 0.0f && s < lastIndex)) continue;  // outside the record: contributes 0
-                    const auto i = static_cast<std::size_t>(s);
-                    const float frac = s - static_cast<float>(i);
-                    const std::complex<float> sample = trace[i] + frac * (trace[i + 1] - trace[i]);
-                    const double phase = rotate ? radiansAtFirst + radiansPerSample * s : 0.0;
-                    column[iz] += weight * sample * std::complex<float>(static_cast<float>(std::cos(phase)), static_cast<float>(std::sin(phase)));
-                }
-            }
-        }
+        fastColumn(layout, tables, z, zSquared, invZ, grid.x[ix], params, static_cast<float>(radiansPerSample), which,
+                   image.columns.data() + ix * image.nz);
     });
     return image;
 }

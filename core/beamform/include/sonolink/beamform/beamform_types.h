@@ -61,6 +61,8 @@ struct BeamformParams {
 // Receive apodization weight for an element at lateral distance |dx| from a pixel at depth z:
 // zero outside the aperture |dx| <= z / (2 F#).
 [[nodiscard]] float apodization(double dx, double z, const BeamformParams& params) noexcept;
+// The window's weight at r = |dx| / (z / 2 F#) in [0, 1] (clamped): 1 at the centre.
+[[nodiscard]] float windowWeight(double r, const BeamformParams& params) noexcept;
 
 // A beamformed image, column-major ([x][z]: each column contiguous in depth).
 struct BeamformedImage {

@@ -2,8 +2,10 @@
 // checked against) and the fallback on stations without a GPU. Plane, focused and diverging
 // waves, coherently compounded; linear interpolation; receive apodization by F-number; samples outside the
 // record contribute 0; no normalisation by the sum of weights. Then the envelope (Hilbert
-// transform along depth) and log compression. Columns of the grid are shared among threads.
-// Thread contract: pure functions; each call uses `threads` worker threads of its own.
+// transform along depth) and log compression. The vector loops apply Hann and Tukey as a
+// polynomial (no transcendental per pixel and channel); the scalar loop, the exact window.
+// Thread contract: pure functions; the columns are shared over a persistent worker pool of
+// `threads` (the caller taking a share; no thread is started per frame).
 #pragma once
 
 #include <span>

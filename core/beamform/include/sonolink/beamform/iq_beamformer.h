@@ -1,9 +1,12 @@
-// The IQ option of the CPU reference beamformer: RF channel data demodulated to complex baseband
-// (mixed down by the modulation frequency f_d, low-pass filtered, not decimated), then
-// delay-and-sum with linear interpolation of I and Q and phase rotation exp(i 2π f_d τ) by each
-// sample's total delay τ; the image's magnitude is the envelope, with no Hilbert transform.
-// Same conventions, aperture and windows as delayAndSum (cpu_beamformer.h).
-// Thread contract: pure functions; each call uses `threads` worker threads of its own.
+// The IQ option of the CPU beamformer: RF channel data demodulated to complex baseband once per
+// frame (mixed down by the modulation frequency f_d, low-pass filtered, decimated where the band
+// allows), then delay-and-sum with linear interpolation of I and Q and phase rotation
+// exp(i 2π f_d τ) by each sample's total delay τ; the image's magnitude is the envelope, with no
+// Hilbert transform. Same conventions, aperture and windows as delayAndSum (cpu_beamformer.h).
+// The vector loops read a table of sample pairs turned by their midpoint's phase and turn each
+// interpolated sample by the rest with a polynomial: no transcendental per pixel and channel.
+// Thread contract: pure functions; the work is shared over the persistent worker pool
+// (`threads`), the caller taking a share.
 #pragma once
 
 #include <complex>
@@ -11,10 +14,23 @@
 #include <vector>
 
 #include "sonolink/beamform/beamform_types.h"
+#include "sonolink/beamform/cpu_beamformer.h"
 
 namespace sonolink::beamform {
 
-// waves x channels x samples complex baseband samples, on the RF's time grid.
+// Complex baseband channel data: waves x channels x samples of `geometry` (the RF's, with the
+// sampling rate and sample count divided by the decimation).
+struct IqChannelData {
+    AcquisitionGeometry geometry;
+    std::vector<std::complex<float>> samples;
+    int decimation = 1;
+};
+
+// The decimation the baseband allows: the low-pass filter passes |f| < f_d, kept at 2.5 f_d or
+// more samples per second (at least 1).
+[[nodiscard]] int iqDecimation(double samplingRateHz, double modulationFrequencyHz);
+[[nodiscard]] Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation);
+// Not decimated: on the RF's time grid.
 [[nodiscard]] Result<std::vector<std::complex<float>>> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz);
 
 struct IqImage {
@@ -24,10 +40,11 @@ struct IqImage {
     [[nodiscard]] BeamformedImage magnitude() const;
 };
 
-// layout: the geometry the IQ samples follow.
-// rotate = false leaves out the phase rotation (tests: it must matter).
+// layout: the geometry the IQ samples follow. rotate = false leaves out the phase rotation
+// (tests: it must matter) and, like VectorLoop::Scalar, runs the reference: the exact window and
+// rotation per pixel and channel.
 [[nodiscard]] Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq,
                                             double modulationFrequencyHz, const PixelGrid& grid, const BeamformParams& params,
-                                            unsigned threads = 0, bool rotate = true);
+                                            unsigned threads = 0, bool rotate = true, VectorLoop loop = VectorLoop::Best);
 
 }  // namespace sonolink::beamform

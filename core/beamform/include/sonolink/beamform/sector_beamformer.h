@@ -2,7 +2,7 @@
 // array's centre (depth r, angle θ from the z axis: x = r sin θ, z = r cos θ), the same sum as the
 // CPU reference (transmit delays, F-number aperture, windows, zero outside the record), then the
 // envelope along each ray; scanConvert (scan_conversion.h) puts the result on a Cartesian grid.
-// Thread contract: pure functions; each call uses `threads` worker threads of its own.
+// Thread contract: pure functions; the work is shared over the persistent worker pool (`threads`).
 #pragma once
 
 #include "sonolink/beamform/beamform_types.h"

@@ -1,0 +1,171 @@
+// The steps the delay-and-sum inner loops share, RF (cpu_beamformer.cpp) and IQ
+// (iq_beamformer.cpp): which vector units this CPU has, the transmit delay two ways, the receive
+// apodization as a weight per depth, the depths of a column that read inside the record, and
+// (x86) eight depths' sample indices and the AVX-512 sample window.
+// Private to sonolink_beamform. Thread contract: pure functions and plain values.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <numbers>
+#include <utility>
+#include <vector>
+
+#include "sonolink/beamform/beamform_types.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace sonolink::beamform::kernel {
+
+inline bool cpuHasAvx2() noexcept {
+#if defined(__x86_64__)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return false;
+#endif
+}
+
+inline bool cpuHasAvx512() noexcept {
+#if defined(__x86_64__)
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512dq");
+#else
+    return false;
+#endif
+}
+
+// The transmit delay in samples at depth index i (initial time folded in), two ways: a plane
+// wave's is linear in depth, txX + z txZ, computed in the loop; any other wave's is a table
+// (transmitDelaySamples). The vector loops take either; the plane wave's saves a load stream.
+struct PlaneWaveDelay {
+    float txX, txZ;
+    const float* z;
+    float at(std::size_t i) const noexcept { return txX + z[i] * txZ; }
+#if defined(__x86_64__)
+    __attribute__((target("avx2,fma"))) __m256 at8(std::size_t i) const noexcept {
+        return _mm256_fmadd_ps(_mm256_loadu_ps(z + i), _mm256_set1_ps(txZ), _mm256_set1_ps(txX));
+    }
+#endif
+};
+
+struct TabulatedDelay {
+    const float* tx;
+    float at(std::size_t i) const noexcept { return tx[i]; }
+#if defined(__x86_64__)
+    __attribute__((target("avx2,fma"))) __m256 at8(std::size_t i) const noexcept { return _mm256_loadu_ps(tx + i); }
+#endif
+};
+
+// Receive apodization as the vector loops apply it. Rectangular: no weight. Hann and Tukey:
+// cos^2(u), u = clamp(a r - b, 0, pi/2), r = 2 F# |dx| / z the element's place in the aperture
+// (0 centre, 1 edge): Hann a = pi/2, b = 0; Tukey a = pi/(2 alpha), b = a (1 - alpha). cos u is
+// its Taylor polynomial to u^8 (error below 3e-6 on [0, pi/2], 5e-6 in the weight): four
+// multiply-adds per eight pixels, no transcendental; apodization() (exact) stays the reference.
+struct NoWeight {
+    static constexpr bool kUnit = true;
+    float at(std::size_t) const noexcept { return 1.0f; }
+#if defined(__x86_64__)
+    __attribute__((target("avx2,fma"))) __m256 at8(std::size_t) const noexcept { return _mm256_set1_ps(1.0f); }
+#endif
+};
+
+struct CosSquaredWeight {
+    static constexpr bool kUnit = false;
+    static constexpr float kC1 = -1.0f / 2, kC2 = 1.0f / 24, kC3 = -1.0f / 720, kC4 = 1.0f / 40320;
+    float aK;           // a 2 F# |dx|: u = aK / z - b
+    float b;
+    const float* invZ;  // 1 / z per depth
+    // From the first depth inside the aperture on, r <= 1 and so u <= pi/2: only the flat part
+    // of a Tukey window (u < 0) needs a clamp.
+    float at(std::size_t iz) const noexcept {
+        const float u = std::max(aK * invZ[iz] - b, 0.0f), u2 = u * u;
+        const float c = 1.0f + u2 * (kC1 + u2 * (kC2 + u2 * (kC3 + u2 * kC4)));
+        return c * c;
+    }
+#if defined(__x86_64__)
+    __attribute__((target("avx2,fma"))) __m256 at8(std::size_t iz) const noexcept {
+        const __m256 u = _mm256_max_ps(_mm256_fmsub_ps(_mm256_set1_ps(aK), _mm256_loadu_ps(invZ + iz), _mm256_set1_ps(b)), _mm256_setzero_ps());
+        const __m256 u2 = _mm256_mul_ps(u, u);
+        __m256 c = _mm256_fmadd_ps(u2, _mm256_set1_ps(kC4), _mm256_set1_ps(kC3));
+        c = _mm256_fmadd_ps(u2, c, _mm256_set1_ps(kC2));
+        c = _mm256_fmadd_ps(u2, c, _mm256_set1_ps(kC1));
+        c = _mm256_fmadd_ps(u2, c, _mm256_set1_ps(1.0f));
+        return _mm256_mul_ps(c, c);
+    }
+#endif
+};
+
+// The first depth index from `first` on at which the window is flat (weight 1) for an element
+// |dx| from the column: r <= 1 - alpha, z >= 2 F# |dx| / (1 - alpha); none (z.size()) for Hann.
+inline std::size_t flatFrom(const BeamformParams& params, double dx, const std::vector<float>& z, std::size_t first) noexcept {
+    if (params.window != Window::Tukey || params.tukeyAlpha >= 1) return z.size();
+    const auto depth = static_cast<float>(2 * params.fNumber * std::abs(dx) / (1 - std::max(params.tukeyAlpha, 0.0)));
+    return std::max(first, static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), depth) - z.begin()));
+}
+
+// The weight of params.window for an element |dx| from the column, in the form above.
+inline CosSquaredWeight cosSquaredWeight(const BeamformParams& params, double dx, const std::vector<float>& invZ) noexcept {
+    const double alpha = params.window == Window::Hann ? 1.0 : std::clamp(params.tukeyAlpha, 1e-6, 1.0);
+    const double a = std::numbers::pi / (2 * alpha);
+    return {static_cast<float>(a * 2 * params.fNumber * std::abs(dx)), static_cast<float>(a * (1 - alpha)), invZ.data()};
+}
+
+// The depths [begin, end) from `first` on whose sample index lies inside the record. The index
+// grows with depth (transmit and receive paths both lengthen, for steering below 90 degrees,
+// plane, focused or diverging), so both ends are found by bisection.
+template <typename Delay>
+std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const Delay& tx, float samplesPerMetre, float dx2,
+                                                  std::span<const float> zSquared, std::size_t first) noexcept {
+    const auto sampleAt = [&](std::size_t i) { return tx.at(i) + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
+    const auto firstWhere = [&](std::size_t lo, auto reached) {
+        std::size_t hi = zSquared.size();
+        while (lo < hi) {
+            const auto mid = lo + (hi - lo) / 2;
+            if (reached(sampleAt(mid))) hi = mid;
+            else lo = mid + 1;
+        }
+        return lo;
+    };
+    // Most channels read inside the record from their first depth to the last: check the ends
+    // before bisecting (one square root each instead of nine).
+    const auto n = zSquared.size();
+    if (first >= n) return {n, n};
+    const std::size_t begin = sampleAt(first) >= 0.0f ? first : firstWhere(first, [](float s) { return s >= 0.0f; });
+    if (begin < n && sampleAt(n - 1) < lastIndex) return {begin, n};
+    return {begin, firstWhere(begin, [&](float s) { return s >= lastIndex; })};
+}
+
+#if defined(__x86_64__)
+// The steps every vector loop below shares, eight depths at a time. AVX2 only, so that the
+// AVX-512 loops can inline them as well.
+struct EightDepths {
+    __m256 frac;     // position between sample index and index + 1
+    __m256i index;   // the sample index of each depth
+};
+
+template <typename Delay>
+__attribute__((target("avx2,fma"))) inline EightDepths sampleIndices(const Delay& tx, std::span<const float> zSquared, std::size_t iz,
+                                                                      __m256 dx2, __m256 samplesPerMetre) noexcept {
+    const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(dx2, _mm256_loadu_ps(zSquared.data() + iz)));
+    const __m256 s = _mm256_fmadd_ps(rx, samplesPerMetre, tx.at8(iz));
+    const __m256i index = _mm256_cvttps_epi32(s);
+    return {_mm256_sub_ps(s, _mm256_cvtepi32_ps(index)), index};
+}
+
+// With AVX-512: the sample pairs eight consecutive depths read usually lie within 32 samples, so
+// loads of that window and one two-table permute replace the gather; where they spread wider,
+// or the window would run past the trace, the gather serves. Every lane is checked to fit (an
+// unsigned compare also catches a lane below lane 0, should the index ever not grow with depth).
+// Returns the window's first index, or -1 when it does not fit.
+__attribute__((target("avx2,fma,avx512f,avx512vl"))) inline int windowStart(__m256i index, float lastIndex, __m256i& rel) noexcept {
+    const int low = _mm256_cvtsi256_si32(index);
+    rel = _mm256_sub_epi32(index, _mm256_set1_epi32(low));
+    const bool fits = _mm256_cmpgt_epu32_mask(rel, _mm256_set1_epi32(30)) == 0;
+    return fits && low <= static_cast<int>(lastIndex) + 1 - 32 ? low : -1;
+}
+#endif
+
+}  // namespace sonolink::beamform::kernel
