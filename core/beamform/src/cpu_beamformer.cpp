@@ -311,9 +311,14 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     return image;
 }
 
-void envelopeAlongDepth(BeamformedImage& image, unsigned threads) {
+void envelopeAlongDepth(BeamformedImage& image, unsigned threads, std::size_t keepEvery) {
     std::size_t n = 1;
     while (n < image.nz) n <<= 1;
+    const std::size_t k = std::max<std::size_t>(keepEvery, 1);
+    const std::size_t kept = (image.nz + k - 1) / k;  // rows 0, k, 2k, ...
+    // The analytic signal has no negative frequencies, so at every k-th sample it is the inverse
+    // transform of its spectrum folded to n / k bins: exact, and k times less inverse transform.
+    const bool fold = k > 1 && n % k == 0 && n / k >= kept;
     parallelFor(image.nx, threads, [&](std::size_t ix) {
         // Analytic signal: zero the negative frequencies, double the positive ones. The scratch
         // is the worker's own, grown once: nothing is allocated per frame.
@@ -324,11 +329,28 @@ void envelopeAlongDepth(BeamformedImage& image, unsigned threads) {
         for (std::size_t i = 0; i < image.nz; ++i) spectrum[i] = column[i];
         std::fill(spectrum.begin() + static_cast<std::ptrdiff_t>(image.nz), spectrum.end(), 0.0);
         fft(spectrum, false);
-        for (std::size_t k = 1; k < n / 2; ++k) spectrum[k] *= 2.0;
-        for (std::size_t k = n / 2 + 1; k < n; ++k) spectrum[k] = 0.0;
-        fft(spectrum, true);
-        for (std::size_t i = 0; i < image.nz; ++i) column[i] = static_cast<float>(std::abs(spectrum[i]) / static_cast<double>(n));
+        for (std::size_t b = 1; b < n / 2; ++b) spectrum[b] *= 2.0;
+        for (std::size_t b = n / 2 + 1; b < n; ++b) spectrum[b] = 0.0;
+        const auto out = column.first(kept);  // row i k lands at row i of the column; packed below
+        if (fold) {
+            const std::size_t m = n / k;
+            for (std::size_t b = 0; b < m; ++b) {
+                for (std::size_t j = 1; j < k; ++j) spectrum[b] += spectrum[b + j * m];
+            }
+            fft(spectrum.first(m), true);
+            for (std::size_t i = 0; i < kept; ++i) out[i] = static_cast<float>(std::abs(spectrum[i]) / static_cast<double>(n));
+        } else {
+            fft(spectrum, true);
+            for (std::size_t i = 0; i < kept; ++i) out[i] = static_cast<float>(std::abs(spectrum[i * k]) / static_cast<double>(n));
+        }
     });
+    if (k > 1) {  // the columns packed, in order (each moves down, over rows already read)
+        for (std::size_t ix = 1; ix < image.nx; ++ix) {
+            std::copy_n(image.columns.begin() + static_cast<std::ptrdiff_t>(ix * image.nz), kept, image.columns.begin() + static_cast<std::ptrdiff_t>(ix * kept));
+        }
+        image.nz = kept;
+        image.columns.resize(image.nx * kept);
+    }
 }
 
 std::vector<float> logCompress(std::span<const float> envelope, double dynamicRangeDb, double gainDb) {

@@ -73,7 +73,7 @@ void Engine::Impl::openSession() {
             std::lock_guard lock(settingsMutex);
             imaging = imagingSettings;
         }
-        const auto setup = imagingSetupFor(imaging, config.geometry, config.beamformThreads);
+        const auto setup = imagingSetupFor(imaging, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
         display->reconfigure(config.geometry, setup, imagerFor(setup));
     }
     auto sessionLinkMade = sessionLink();
@@ -228,7 +228,7 @@ Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backe
     impl->backends = std::move(backends);
     impl->imagingSettings = impl->config.imaging;
     impl->acquisitionSettings = impl->config.acquisition;
-    const auto setup = imagingSetupFor(impl->config.imaging, impl->config.geometry, impl->config.beamformThreads);
+    const auto setup = imagingSetupFor(impl->config.imaging, impl->config.geometry, impl->config.beamformThreads, impl->config.session.configure.centerFrequencyHz);
     if (auto ok = setup.grid.validate(); !ok) return fail(std::move(ok.error()));
     auto* raw = impl.get();
     auto threadFailed = [raw](const std::string& thread) {

@@ -2,6 +2,7 @@
 // the grid or the beamformer's parameters change), acquisition planned now and applied at the
 // next connect. Every change is validated and applied or refused with the reasons, as an event.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -28,7 +29,13 @@ beamform::Window windowOf(Apodization a) {
 
 }  // namespace
 
-ImagingSetup imagingSetupFor(const ImagingSettings& s, const beamform::AcquisitionGeometry& geometry, unsigned threads) {
+int depthOversamplingFor(double depthStepM, double soundSpeedMps, double centerFrequencyHz) {
+    if (!(depthStepM > 0) || !(soundSpeedMps > 0) || !(centerFrequencyHz > 0)) return 1;
+    const double longest = soundSpeedMps / (4 * 1.5 * centerFrequencyHz);
+    return std::clamp(static_cast<int>(std::ceil(depthStepM / longest - 1e-9)), 1, 8);
+}
+
+ImagingSetup imagingSetupFor(const ImagingSettings& s, const beamform::AcquisitionGeometry& geometry, unsigned threads, double centerFrequencyHz) {
     double half = s.widthMm * 1e-3 / 2;
     if (half <= 0 && geometry.elementX.size() > 1) {
         const auto [lo, hi] = std::minmax_element(geometry.elementX.begin(), geometry.elementX.end());
@@ -42,6 +49,8 @@ ImagingSetup imagingSetupFor(const ImagingSettings& s, const beamform::Acquisiti
     setup.dynamicRangeDb = s.dynamicRangeDb;
     setup.gainDb = s.gainDb;
     setup.beamformThreads = threads;
+    const double step = s.rows > 1 ? (s.depthEndMm - s.depthStartMm) * 1e-3 / (s.rows - 1) : 0;
+    setup.depthOversampling = depthOversamplingFor(step, geometry.soundSpeedMps, centerFrequencyHz);
     return setup;
 }
 
@@ -59,7 +68,7 @@ void Engine::Impl::applyImaging(const ImagingSettings& settings) {
         before = imagingSettings;
         imagingSettings = settings;
     }
-    const auto setup = imagingSetupFor(settings, config.geometry, config.beamformThreads);
+    const auto setup = imagingSetupFor(settings, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
     auto onlyLogCompression = before;  // gain and dynamic range: the imager stays as it is
     onlyLogCompression.gainDb = settings.gainDb;
     onlyLogCompression.dynamicRangeDb = settings.dynamicRangeDb;

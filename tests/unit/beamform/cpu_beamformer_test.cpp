@@ -245,6 +245,34 @@ TEST(CpuBeamformerTest, WindowedVectorLoopsAgreeWithTheReference) {
     }
 }
 
+// Keeping every k-th row of the envelope (the RF beamformed k times finer than it is shown):
+// with k dividing the transform's length, the inverse transform of the folded spectrum; else
+// the whole transform and every k-th row. Both equal the full envelope's rows 0, k, 2k, ...
+TEST(CpuBeamformerTest, AnEnvelopeKeepingEveryKthRowIsTheFullOnesRows) {
+    Scene scene;
+    for (const std::size_t depths : {1023u, 1021u, 400u}) {
+        const auto grid = PixelGrid::fromRanges(-8e-3, 8e-3, 17, 3e-3, 30e-3, depths);
+        auto rf = delayAndSum(scene.phantom.view(), grid, {});
+        ASSERT_TRUE(rf);
+        auto full = *rf;
+        envelopeAlongDepth(full, 2);
+        for (const std::size_t k : {2u, 3u, 4u}) {
+            auto kept = *rf;
+            envelopeAlongDepth(kept, 2, k);
+            ASSERT_EQ(kept.nz, (depths + k - 1) / k);
+            ASSERT_EQ(kept.columns.size(), kept.nx * kept.nz);
+            float peak = 0, worst = 0;
+            for (std::size_t ix = 0; ix < full.nx; ++ix) {
+                for (std::size_t iz = 0; iz < kept.nz; ++iz) {
+                    peak = std::max(peak, full.at(ix, iz * k));
+                    worst = std::max(worst, std::abs(kept.at(ix, iz) - full.at(ix, iz * k)));
+                }
+            }
+            EXPECT_LT(worst / peak, 1e-5f) << depths << " depths, every " << k;
+        }
+    }
+}
+
 TEST(CpuBeamformerTest, Int16SamplesGiveTheSameImage) {
     // The front end's int16 ADC samples, beamformed directly, against the same values as float.
     Scene scene;

@@ -24,8 +24,10 @@ enum class VectorLoop { Scalar, Avx2, Best };
                                                   const BeamformParams& params, unsigned threads = 0,
                                                   VectorLoop loop = VectorLoop::Best);
 
-// In place: each column's samples become the magnitude of its analytic signal.
-void envelopeAlongDepth(BeamformedImage& image, unsigned threads = 0);
+// In place: each column's samples become the magnitude of its analytic signal. keepEvery = k
+// keeps rows 0, k, 2k, ... only (the image then has ceil(nz / k) rows): the envelope of RF
+// beamformed k times finer in depth than it is shown.
+void envelopeAlongDepth(BeamformedImage& image, unsigned threads = 0, std::size_t keepEvery = 1);
 
 // 20 log10(value / max) + gain, clipped to [-dynamicRange, 0] dB; an all-zero image gives -dynamicRange.
 [[nodiscard]] std::vector<float> logCompress(std::span<const float> envelope, double dynamicRangeDb, double gainDb);
