@@ -29,7 +29,7 @@ public:
     WorkerPool(const WorkerPool&) = delete;
     WorkerPool& operator=(const WorkerPool&) = delete;
 
-    void run(std::size_t count, const std::function<void(std::size_t)>& body) {
+    void run(std::size_t count, const IndexedBody& body) {
         std::lock_guard turn(turn_);  // one job at a time
         {
             std::lock_guard lock(mutex_);
@@ -67,7 +67,7 @@ private:
     std::mutex turn_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    const std::function<void(std::size_t)>* body_ = nullptr;
+    const IndexedBody* body_ = nullptr;
     std::size_t count_ = 0;
     unsigned pending_ = 0;
     std::uint64_t generation_ = 0;
@@ -86,7 +86,7 @@ WorkerPool& poolOf(unsigned threads) {
 
 }  // namespace
 
-void parallelFor(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& body) {
+void parallelFor(std::size_t count, unsigned threads, IndexedBody body) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(count, 1)));
     if (threads <= 1) {
