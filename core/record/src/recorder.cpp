@@ -86,18 +86,16 @@ void Recorder::run() {
             std::lock_guard lock(mutex_);
             if (!written) {
                 if (!error_) failure = error_ = written.error();
-                for (auto& waiting : queue_) (void)waiting, ++refused_;
-                ++refused_;  // the frame that failed
+                refused_ += queue_.size();
                 queue_.clear();
-                // Frames written since the writer's last good flush may not be on the disk: they
-                // count as refused, so recorded is exactly what the file holds.
-                const auto durable = static_cast<std::uint64_t>(std::max(writer_->frames(), 0));
-                if (durable < recorded_) {
-                    const auto lost = recorded_ - durable;
-                    bytes_ = recorded_ > 0 ? bytes_ / recorded_ * durable : 0;
-                    refused_ += lost;
-                    recorded_ = durable;
-                }
+                // Recorded is exactly what the file holds: the frames of the writer's last good
+                // flush (this one included when the flush that failed made it with the reserve's
+                // room); the others given to the writer count as refused.
+                const auto attempted = recorded_ + 1;
+                const auto durable = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(writer_->frames(), 0)), attempted);
+                bytes_ = (bytes_ + bytes) / attempted * durable;
+                refused_ += attempted - durable;
+                recorded_ = durable;
             } else {
                 ++recorded_;
                 bytes_ += bytes;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <sys/statvfs.h>
 #include <filesystem>
 #include <vector>
 
@@ -41,10 +42,12 @@ Handle crashSafeAccess() {
 }  // namespace
 
 constexpr std::size_t kReserveBytes = 4 << 20;  // room to close a recording on a full disk
+constexpr std::uint64_t kDiskMarginBytes = 1 << 20;  // beyond three frames: HDF5's metadata as the file grows
 
 struct UffStreamWriter::State {
     std::string path;
     std::string reservePath;
+    std::string directory;  // where the recording grows: its free space is watched
     UffChannelData metadata;
     Handle file{-1, H5Fclose};
     Handle group{-1, H5Gclose};
@@ -120,6 +123,7 @@ Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::stri
     state->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, crashSafeAccess().get()), H5Fclose);
     if (!state->file.ok()) return fail(ErrorCode::Unavailable, fmt::format("cannot create recording {} (directory missing, no permission, or it exists?)", path));
     state->reservePath = path + ".reserve";
+    state->directory = std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();
     auto made = prepare(*state, metadata, group);
     if (!made) {  // what this call created goes again; nothing else is touched
         state->data = Handle(-1, H5Dclose);
@@ -148,6 +152,20 @@ void UffStreamWriter::brokenAt(State& s) noexcept {
 Status UffStreamWriter::beginFrame() {
     quietHdf5();  // the recorder's thread, not the one that created the writer
     auto& s = *state_;
+    // The disk is watched, not run into: HDF5 after a failed write or flush (ENOSPC) may leave
+    // metadata cut short and drop cached chunks, so the recording ends while three frames and a
+    // margin still fit beside the reserve, keeping every frame written whole (flushed at close).
+    const auto frameBytes = static_cast<std::uint64_t>(s.metadata.geometry.samplesPerFrame()) * 2;
+    struct statvfs disk {};
+    if (::statvfs(s.directory.c_str(), &disk) == 0) {
+        const auto available = static_cast<std::uint64_t>(disk.f_bavail) * disk.f_frsize;
+        if (available < 3 * frameBytes + kDiskMarginBytes) {
+            s.broken = true;
+            return fail(ErrorCode::DataLoss, fmt::format("{}: the disk is full: {:.1f} MB left, a frame needs {:.1f} MB; the recording ends with "
+                                                         "its {} frames", s.path, static_cast<double>(available) / 1e6,
+                                                         static_cast<double>(frameBytes) / 1e6, s.wholeFrames));
+        }
+    }
     const hsize_t dims[4] = {static_cast<hsize_t>(s.frames + 1), static_cast<hsize_t>(s.metadata.geometry.waves),
                              static_cast<hsize_t>(s.metadata.geometry.channels), static_cast<hsize_t>(s.metadata.geometry.samples)};
     if (H5Dset_extent(s.data.get(), dims) < 0) {

@@ -56,9 +56,11 @@ public:
     }
     [[nodiscard]] bool mounted() const { return mounted_; }
     [[nodiscard]] const std::string& error() const { return error_; }
+    // Full for a recording: less room than three of this test's frames (0.4 MB each) and HDF5's
+    // margin, the point at which the writer ends it rather than let a write fail.
     [[nodiscard]] bool full() const {
         struct statvfs s{};
-        return ::statvfs(where_.c_str(), &s) == 0 && s.f_bavail * s.f_frsize < 128 * 1024;
+        return ::statvfs(where_.c_str(), &s) == 0 && s.f_bavail * s.f_frsize < 4 * 1024 * 1024;
     }
 
 private:
