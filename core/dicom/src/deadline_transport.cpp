@@ -2,6 +2,8 @@
 #include "deadline_transport.h"
 
 #include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -23,24 +25,38 @@ namespace {
 
 constexpr std::chrono::milliseconds kSlice{100};
 
-// A connection that forwards to the one DCMTK made (TCP or TLS) and waits for the socket itself,
-// in slices, so that neither a slow peer nor a stalled one outlasts the deadline.
+// A connection that forwards to the one DCMTK made (TCP or TLS) and waits for the socket in
+// slices, so that neither a slow peer nor a stalled one outlasts the deadline. Plain TCP waits in
+// the read or write itself (the socket's timeouts: one system call when the network is ready); TLS
+// polls the socket first.
 class DeadlineConnection : public DcmTransportConnection {
 public:
     DeadlineConnection(DcmNativeSocketType socket, DcmTransportConnection* inner, const Deadline& deadline)
-        : DcmTransportConnection(socket), inner_(inner), deadline_(deadline), socket_(socket) {}
+        : DcmTransportConnection(socket), inner_(inner), deadline_(deadline), socket_(socket), plainTcp_(inner->isTransparentConnection()) {}
     ~DeadlineConnection() override = default;
 
     OFCondition serverSideHandshake() override { return inner_->serverSideHandshake(); }
     OFCondition clientSideHandshake() override { return inner_->clientSideHandshake(); }
     OFCondition renegotiate(const char* suite) override { return inner_->renegotiate(suite); }
     ssize_t read(void* buf, size_t nbyte) override {
-        if (!waitFor(POLLIN)) return -1;
-        return inner_->read(buf, nbyte);
+        if (!plainTcp_) return waitFor(POLLIN) ? inner_->read(buf, nbyte) : -1;
+        for (;;) {  // a blocking read that gives up each slice (SO_RCVTIMEO): one system call when data is there
+            if (!sliceTimeout(SO_RCVTIMEO, receiveSlice_)) return -1;
+            const auto n = inner_->read(buf, nbyte);
+            if (n >= 0 || !retryable(errno)) return n;
+        }
     }
     ssize_t write(void* buf, size_t nbyte) override {
-        if (!waitFor(POLLOUT)) return -1;
-        return inner_->write(buf, nbyte);
+        if (!plainTcp_) return waitFor(POLLOUT) ? inner_->write(buf, nbyte) : -1;
+        auto* bytes = static_cast<char*>(buf);
+        std::size_t written = 0;
+        while (written < nbyte) {  // DCMTK takes a short write for a broken connection: finish it here
+            if (!sliceTimeout(SO_SNDTIMEO, sendSlice_)) return -1;
+            const auto n = inner_->write(bytes + written, nbyte - written);
+            if (n > 0) written += static_cast<std::size_t>(n);
+            else if (n < 0 && !retryable(errno)) return n;
+        }
+        return static_cast<ssize_t>(written);
     }
     void close() override { inner_->close(); }
     void closeTransportConnection() override { inner_->closeTransportConnection(); }
@@ -61,6 +77,21 @@ public:
 
 private:
     [[nodiscard]] bool stopped() const { return deadline_.passed() || stopRequested(); }
+    static bool retryable(int error) { return error == EAGAIN || error == EWOULDBLOCK || error == EINTR; }
+    // Plain TCP: the socket's own timeout (option) is the slice, shorter when the deadline is
+    // nearer, set again only when it changes; false (errno ETIMEDOUT) once stopped.
+    bool sliceTimeout(int option, std::chrono::milliseconds& current) {
+        if (stopped()) {
+            errno = ETIMEDOUT;
+            return false;
+        }
+        const auto slice = std::max(std::min(kSlice, deadline_.left()), std::chrono::milliseconds(1));
+        if (slice == current) return true;
+        const timeval tv{static_cast<time_t>(slice.count() / 1000), static_cast<suseconds_t>(slice.count() % 1000 * 1000)};
+        if (::setsockopt(socket_, SOL_SOCKET, option, &tv, sizeof tv) != 0) return false;
+        current = slice;
+        return true;
+    }
     bool poll(short events, std::chrono::milliseconds wait) const {
         pollfd p{socket_, events, 0};
         return ::poll(&p, 1, static_cast<int>(wait.count())) > 0;
@@ -80,6 +111,9 @@ private:
     std::unique_ptr<DcmTransportConnection> inner_;
     const Deadline& deadline_;
     DcmNativeSocketType socket_;
+    const bool plainTcp_;  // TLS keeps the poll path: a timeout inside a TLS record is not resumable
+    std::chrono::milliseconds receiveSlice_{0};
+    std::chrono::milliseconds sendSlice_{0};
 };
 
 }  // namespace

@@ -5,7 +5,10 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <memory>
 #include <set>
+
+#include "sonolink/util/serial_executor.h"
 
 #include "association.h"
 #include "codecs.h"
@@ -37,6 +40,22 @@ std::vector<PresentationContext> contextsFor(const std::vector<ObjectInfo>& obje
         contexts.push_back(std::move(context));
     }
     return contexts;
+}
+
+// One object read whole from its file, as storescu does before sending it: a damaged local
+// file is our problem (DataLoss, no retry), never taken for a failing network.
+struct LocalObject {
+    std::unique_ptr<DcmFileFormat> file = std::make_unique<DcmFileFormat>();
+    OFCondition read;
+    std::size_t bytes = 0;
+};
+
+LocalObject readLocal(const std::string& path) {
+    LocalObject local;
+    local.read = local.file->loadFile(path.c_str());
+    std::error_code ec;
+    local.bytes = static_cast<std::size_t>(std::filesystem::file_size(path, ec));
+    return local;
 }
 
 }  // namespace
@@ -79,36 +98,41 @@ Result<ObjectInfo> inspectObject(const std::string& file) {
     return info;
 }
 
+// A helper thread reads the next object and records the last one's outcome while the peer
+// stores the current one: the peer's work is nearly all of each exchange, so doing them in turn
+// would add the sender's own to every object's time.
 Status storeAll(const PacsNode& node, const std::vector<ObjectInfo>& objects, const AssociationSettings& settings, const StoreReport& report) {
     if (objects.empty()) return {};
     registerCodecs();
     Association a(node, settings);
     if (auto ok = a.open(contextsFor(objects)); !ok) return ok;
+    SerialExecutor helper("dicom-send");  // declared after the association: drained before it closes
+    auto reportLater = [&](std::size_t i, Result<StoreResult> r) { helper.submit([&report, i, r = std::move(r)] { report(i, r); }); };
+    auto readAhead = [&](std::size_t i) { return helper.submit([&objects, i] { return readLocal(objects[i].file); }); };
+    std::future<LocalObject> next = readAhead(0);
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const auto& object = objects[i];
+        LocalObject local = next.get();
+        if (i + 1 < objects.size()) next = readAhead(i + 1);
         const auto context = a.contextFor(object.sopClassUid, object.transferSyntaxUid);
         if (context == 0) {  // it will not take this object: asking again cannot help
-            report(i, fail(ErrorCode::InvalidArgument, fmt::format("{} accepts no presentation context for {} ({}): it does not take "
-                                                                   "this kind of object",
-                                                                   describe(node), object.sopClassUid, object.transferSyntaxUid)));
+            reportLater(i, fail(ErrorCode::InvalidArgument, fmt::format("{} accepts no presentation context for {} ({}): it does not take "
+                                                                        "this kind of object",
+                                                                        describe(node), object.sopClassUid, object.transferSyntaxUid)));
             continue;
         }
-        // Read whole before it is sent, as storescu does: a damaged local file is our problem
-        // (DataLoss, no retry), never taken for a failing network.
-        DcmFileFormat local;
-        if (auto c = local.loadFile(object.file.c_str()); c.bad()) {
-            report(i, fail(ErrorCode::DataLoss, fmt::format("the local file {} is damaged: {}", object.file, c.text())));
+        if (local.read.bad()) {
+            reportLater(i, fail(ErrorCode::DataLoss, fmt::format("the local file {} is damaged: {}", object.file, local.read.text())));
             continue;
         }
         Uint16 status = 0xFFFF;
-        std::error_code ec;
-        a.beginExchange(static_cast<std::size_t>(std::filesystem::file_size(object.file, ec)));
-        if (auto c = a.scu().sendSTORERequest(context, "", local.getDataset(), status); c.bad()) {
+        a.beginExchange(local.bytes);
+        if (auto c = a.scu().sendSTORERequest(context, "", local.file->getDataset(), status); c.bad()) {
             a.abortOnClose();  // a release would wait a whole ACSE timeout on a stuck peer
-            report(i, fail(a.exchangeError("C-STORE of " + object.file, c)));
+            reportLater(i, fail(a.exchangeError("C-STORE of " + object.file, c)));
             return {};
         }
-        report(i, classifyStoreStatus(node, object.file, status));
+        reportLater(i, classifyStoreStatus(node, object.file, status));
     }
     return {};
 }

@@ -39,9 +39,10 @@ struct StoreResult {
 // Sends one DICOM file (its own SOP class and transfer syntax).
 [[nodiscard]] Result<StoreResult> store(const PacsNode& node, const std::string& file, const AssociationSettings& settings = {});
 
-// Sends the objects in order over one association; reports each as it completes. A failure
-// that breaks the association (abort, timeout) ends the batch: the objects after it are not
-// reported. Returns the association's own failure (could not open), else success.
+// Sends the objects in order over one association; reports each as it completes, in order, on a
+// helper thread (one report at a time, all before storeAll returns). A failure that breaks the
+// association (abort, timeout) ends the batch: the objects after it are not reported. Returns
+// the association's own failure (could not open), else success.
 using StoreReport = std::function<void(std::size_t index, const Result<StoreResult>& result)>;
 [[nodiscard]] Status storeAll(const PacsNode& node, const std::vector<ObjectInfo>& objects, const AssociationSettings& settings,
                               const StoreReport& report);
