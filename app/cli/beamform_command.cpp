@@ -2,6 +2,7 @@
 // reference beamformer and write the envelope or dB image as .npy [nz, nx] and a PNG.
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include "sonolink/beamform/cpu_beamformer.h"
 #include "sonolink/beamform/iq_beamformer.h"
 #include "sonolink/beamform/sector_beamformer.h"
+#include "sonolink/image/grey_chain.h"
 #include "sonolink/image/image_files.h"
 #include "sonolink/record/uff_reader.h"
 
@@ -40,6 +42,12 @@ struct BeamformOptions {
     double iqMHz = 0;            // > 0: demodulate at this frequency and beamform IQ
     std::string sectorR, sectorAngles;  // sector imaging: rays "start:stop:count" (mm, degrees)
     DicomExportOptions dicom;    // --dicom FILE: the frames as a US Image or a cine
+    // The picture (PNG, DICOM): the display raster's box (0: as large as the grid's larger side,
+    // square), TGC points in dB top to bottom, frame averaging, grey map.
+    std::string displayBox;  // "COLUMNSxROWS"
+    std::vector<double> tgcDb;
+    double persistence = 0;
+    image::GreyMap greyMap = image::GreyMap::Linear;
     bool json = false;
 };
 
@@ -112,6 +120,18 @@ Status checkGridAgainstData(const beamform::PixelGrid& grid, const record::UffCh
     return {};
 }
 
+// "COLUMNSxROWS", each 2 to 16384; empty: side x side.
+Result<std::pair<int, int>> parseBox(const std::string& text, int side) {
+    if (text.empty()) return std::pair{side, side};
+    int columns = 0, rows = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(text.c_str(), "%d%c%d%c", &columns, &x, &rows, &extra) != 3 || (x != 'x' && x != 'X') || columns < 2 || rows < 2 ||
+        columns > kMaxAxisPoints || rows > kMaxAxisPoints) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("--display {}: expected COLUMNSxROWS, each 2 to {}, e.g. 512x512", text, kMaxAxisPoints));
+    }
+    return std::pair{columns, rows};
+}
+
 int runBeamform(const BeamformOptions& o) {
     auto fail1 = [&](const Error& e) {
         std::cerr << "sonolink-cli beamform: " << e.describe() << '\n';
@@ -148,11 +168,20 @@ int runBeamform(const BeamformOptions& o) {
         sectorRays = beamform::SectorImage{rays.z, rays.x, {}};
     }
     if (data->frames == 0) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("{} holds no frames", o.file)));
+    const int side = static_cast<int>(std::max(grid.x.size(), grid.z.size()));
+    auto box = parseBox(o.displayBox, side);
+    if (!box) return fail1(box.error());
+    auto resampler = image::displayResampler(grid.x, grid.z, box->first, box->second);
+    if (!resampler) return fail1(resampler.error());
+    image::GreyChain picture(std::move(*resampler), {o.tgcDb, o.gainDb, o.dynamicRangeDb, o.persistence, o.greyMap});
+    const auto& raster = picture.raster();
     std::error_code ec;
     std::filesystem::create_directories(o.outputDir, ec);
     if (ec) return fail1(Error(ErrorCode::FailedPrecondition, fmt::format("cannot create {}: {}", o.outputDir, ec.message())));
     DicomExport dicomExport(o.dicom);
-    nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()}};
+    nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()},
+                          {"display", {{"columns", raster.columns}, {"rows", raster.rows}, {"mm_per_pixel", raster.metresPerPixel * 1e3},
+                                       {"x_start_mm", raster.xStartM * 1e3}, {"z_start_mm", raster.zStartM * 1e3}}}};
     const int first = o.frame >= 0 ? o.frame : 0, last = o.frame >= 0 ? o.frame : data->framesInFile - 1;
     for (int f = first; f <= last; ++f) {
         if (f != data->firstFrame) {
@@ -189,17 +218,21 @@ int runBeamform(const BeamformOptions& o) {
         }
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         const auto envelope = image->rowMajor();
-        const auto db = beamform::logCompress(envelope, o.dynamicRangeDb, o.gainDb);
         const auto base = (std::filesystem::path(o.outputDir) / (first == last ? o.name : fmt::format("{}_{:04d}", o.name, f))).string();
-        if (auto ok = image::writeNpy(base + ".npy", o.output == "envelope" ? envelope : db, image->nz, image->nx); !ok) return fail1(ok.error());
-        if (auto ok = image::writePng(base + ".png", db, image->nz, image->nx, static_cast<float>(-o.dynamicRangeDb), 0.0f); !ok) return fail1(ok.error());
-        if (dicomExport.enabled()) dicomExport.addFrame(db, o.dynamicRangeDb);
+        const auto npy = o.output == "envelope" ? envelope : beamform::logCompress(envelope, o.dynamicRangeDb, o.gainDb);  // on the grid, for analysis
+        if (auto ok = image::writeNpy(base + ".npy", npy, image->nz, image->nx); !ok) return fail1(ok.error());
+        std::vector<std::uint8_t> pixels(static_cast<std::size_t>(raster.rows) * static_cast<std::size_t>(raster.columns));
+        picture.process(image->columns, pixels);  // the picture, true proportions
+        if (auto ok = image::writePng(base + ".png", pixels, static_cast<std::size_t>(raster.rows), static_cast<std::size_t>(raster.columns)); !ok) {
+            return fail1(ok.error());
+        }
+        if (dicomExport.enabled()) dicomExport.addFrame(std::move(pixels));
         report["frames"].push_back({{"frame", f}, {"ms", ms}, {"npy", base + ".npy"}, {"png", base + ".png"}});
         if (!o.json) std::cout << fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png\n", f, ms, image->nx, image->nz,
                                               data->geometry.channels, data->geometry.waves, base, base);
     }
     if (dicomExport.enabled()) {
-        if (auto ok = dicomExport.write(grid); !ok) return fail1(ok.error());
+        if (auto ok = dicomExport.write(raster); !ok) return fail1(ok.error());
         report["dicom"] = o.dicom.file;
         if (!o.json) std::cout << fmt::format("DICOM: {}\n", o.dicom.file);
     }
@@ -228,7 +261,7 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--name", o->name, "Base name of the files")->capture_default_str();
     cmd->add_option("--sector-r", o->sectorR, "Sector imaging: ray depths START:STOP:COUNT in mm from the array's centre");
     cmd->add_option("--sector-angles", o->sectorAngles, "Sector imaging: ray angles START:STOP:COUNT in degrees (then scan-converted onto the x/z grid)");
-    cmd->add_option("--dicom", o->dicom.file, "Also write the frames (dB, 8-bit) as a DICOM US Image, or a US Multi-frame cine for several frames");
+    cmd->add_option("--dicom", o->dicom.file, "Also write the pictures (as the PNG) as a DICOM US Image, or a US Multi-frame cine for several frames");
     cmd->add_option("--patient-name", o->dicom.patientName, "With --dicom: the patient's name (DICOM PN, UTF-8)");
     cmd->add_option("--patient-id", o->dicom.patientId, "With --dicom: the patient ID");
     cmd->add_option("--uid-root", o->dicom.uidRoot, "With --dicom: the organisation's UID root (default: 2.25 UUID-derived UIDs)");
@@ -240,6 +273,15 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--worklist-index", o->dicom.worklistIndex, "With --worklist: which item (default 0)");
     cmd->add_option("--frame-time-ms", o->dicom.frameTimeMs, "With --dicom and several frames: the cine's frame time in ms (default 33.3)")
         ->check(CLI::Range(0.1, 100000.0));
+    cmd->add_option("--display", o->displayBox, "The picture's box COLUMNSxROWS (PNG, DICOM): the largest raster with equal mm per pixel "
+                                                 "that fits it (default: the grid's larger side, square)");
+    cmd->add_option("--tgc", o->tgcDb, "Time-gain compensation: dB at points spread evenly from the top of the picture to its bottom, "
+                                       "joined smoothly (PNG, DICOM)")->delimiter(',')->check(CLI::Range(-40.0, 40.0));
+    cmd->add_option("--persistence", o->persistence, "Frame averaging over several frames: the weight of the picture before (0: off)")
+        ->check(CLI::Range(0.0, 0.95))->capture_default_str();
+    cmd->add_option("--grey-map", o->greyMap, "linear, soft (low echoes lifted) or contrast (S-curve)")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, image::GreyMap>{
+            {"linear", image::GreyMap::Linear}, {"soft", image::GreyMap::Soft}, {"contrast", image::GreyMap::Contrast}}));
     cmd->add_option("--iq", o->iqMHz, "Demodulate at this frequency (MHz) and beamform IQ with phase rotation")->check(CLI::Range(0.01, 1000.0));
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->callback([o, &exitCode] { exitCode = runBeamform(*o); });

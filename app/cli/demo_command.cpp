@@ -135,8 +135,7 @@ int runDemo(const DemoOptions& o) {
     if (!waiter.waitForState(engine::EngineState::Frozen, 10s)) return fail(o, "could not freeze: " + waiter.reason(), kExitFailed);
     const auto last = engine.latestFrame();
     const auto png = (fs::path(o.outputDir) / "demo.png").string();
-    std::vector<float> values(last->pixels.begin(), last->pixels.end());
-    if (auto ok = image::writePng(png, values, static_cast<std::size_t>(last->rows), static_cast<std::size_t>(last->columns), 0, 255); !ok) {
+    if (auto ok = image::writePng(png, last->pixels, static_cast<std::size_t>(last->rows), static_cast<std::size_t>(last->columns)); !ok) {
         return fail(o, ok.error().describe(), kExitFailed);
     }
     const auto dicomFile = (fs::path(o.outputDir) / "demo_cine.dcm").string();
@@ -170,7 +169,8 @@ int runDemo(const DemoOptions& o) {
                            {"recording", recording},
                            {"dicom", dicomFile},
                            {"cine_frames", cineFrames},
-                           {"image", {{"rows", last->rows}, {"columns", last->columns}, {"cm_per_pixel_x", last->cmPerPixelX}, {"cm_per_pixel_y", last->cmPerPixelY}}}};
+                           {"image", {{"rows", last->rows}, {"columns", last->columns}, {"cm_per_pixel_x", last->cmPerPixelX}, {"cm_per_pixel_y", last->cmPerPixelY},
+                                      {"x_start_cm", last->xStartCm}, {"z_start_cm", last->zStartCm}}}};
     if (o.json) {
         std::cout << summary.dump(2) << '\n';
     } else {

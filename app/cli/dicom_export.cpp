@@ -15,34 +15,22 @@
 namespace sonolink::cli {
 namespace {
 
-// The spacing of an evenly spaced axis in cm, or an error naming the axis.
-Result<double> spacingCm(const std::vector<double>& axis, const char* name) {
-    if (axis.size() < 2) return fail(ErrorCode::InvalidArgument, fmt::format("DICOM export needs at least two {} positions for its calibration", name));
-    const double step = (axis.back() - axis.front()) / static_cast<double>(axis.size() - 1);
-    for (std::size_t i = 1; i < axis.size(); ++i) {
-        if (std::abs(axis[i] - axis[i - 1] - step) > 1e-6 * std::abs(step)) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("DICOM export needs evenly spaced {} positions (the calibration is one spacing)", name));
-        }
-    }
-    return std::abs(step) * 100;
-}
-
 // Grey to RGB with a depth scale burnt in: a yellow tick on the right edge every 5 mm of depth,
 // twice as long at each whole centimetre. Graphics only, no patient data (Burned In Annotation NO).
-std::vector<std::uint8_t> withDepthScale(const std::vector<std::uint8_t>& grey, const beamform::PixelGrid& grid) {
-    const auto columns = grid.x.size();
+std::vector<std::uint8_t> withDepthScale(const std::vector<std::uint8_t>& grey, const image::RasterGeometry& raster) {
+    const auto columns = static_cast<std::size_t>(raster.columns);
     std::vector<std::uint8_t> rgb;
     rgb.reserve(grey.size() * 3);
     for (auto v : grey) rgb.insert(rgb.end(), {v, v, v});
-    const double stepMm = std::abs(grid.z.back() - grid.z.front()) * 1000.0 / static_cast<double>(grid.z.size() - 1);
-    for (std::size_t row = 0; row < grid.z.size(); ++row) {
-        const double mm = grid.z[row] * 1000.0;
+    const double stepMm = raster.metresPerPixel * 1000.0;
+    for (int row = 0; row < raster.rows; ++row) {
+        const double mm = raster.zM(row) * 1000.0;
         const double nearest5 = std::round(mm / 5.0) * 5.0;
         if (std::abs(mm - nearest5) > stepMm / 2) continue;  // the row nearest each 5 mm mark
         const bool wholeCm = std::fmod(std::abs(nearest5), 10.0) < 1e-9;
         const std::size_t length = std::min<std::size_t>(columns, wholeCm ? 10 : 5);
         for (std::size_t c = columns - length; c < columns; ++c) {
-            auto* p = &rgb[(row * columns + c) * 3];
+            auto* p = &rgb[(static_cast<std::size_t>(row) * columns + c) * 3];
             p[0] = 255, p[1] = 220, p[2] = 0;
         }
     }
@@ -64,25 +52,17 @@ Result<dicom::InstanceContext> makeInstanceContext(const DicomExportOptions& opt
     return dicom::makeInstanceContext(exam, options.equipment, *uids, dicom::dicomDateTimeNow());
 }
 
-void DicomExport::addFrame(std::span<const float> db, double dynamicRangeDb) {
-    std::vector<std::uint8_t> pixels;
-    pixels.reserve(db.size());
-    for (float v : db) pixels.push_back(static_cast<std::uint8_t>(std::lround(std::clamp((v + dynamicRangeDb) / dynamicRangeDb, 0.0, 1.0) * 255)));
-    frames_.push_back(std::move(pixels));
-}
+void DicomExport::addFrame(std::vector<std::uint8_t> pixels) { frames_.push_back(std::move(pixels)); }
 
-Status DicomExport::write(const beamform::PixelGrid& grid) const {
+Status DicomExport::write(const image::RasterGeometry& raster) const {
     if (frames_.empty()) return fail(ErrorCode::InvalidArgument, "no frame to export");
-    auto dx = spacingCm(grid.x, "x");
-    auto dz = spacingCm(grid.z, "z");
-    if (!dx) return fail(std::move(dx.error()));
-    if (!dz) return fail(std::move(dz.error()));
     auto context = makeInstanceContext(options_);
     if (!context) return fail(std::move(context.error()));
+    const double cm = raster.metresPerPixel * 100;
     std::vector<dicom::BModeFrame> frames;
     for (const auto& pixels : frames_) {
-        frames.push_back({static_cast<int>(grid.z.size()), static_cast<int>(grid.x.size()), options_.depthScale ? withDepthScale(pixels, grid) : pixels,
-                          *dx, *dz, "ABDOMINAL", options_.depthScale ? 3 : 1});
+        frames.push_back({raster.rows, raster.columns, options_.depthScale ? withDepthScale(pixels, raster) : pixels, cm, cm, "ABDOMINAL",
+                          options_.depthScale ? 3 : 1, raster.xStartM * 100, raster.zStartM * 100});
     }
     if (frames.size() == 1) return dicom::writeUsImage(options_.file, {*context, frames.front()}, options_.compression);
     return dicom::writeUsCine(options_.file, {*context, frames, options_.frameTimeMs > 0 ? options_.frameTimeMs : 1000.0 / 30}, options_.compression);

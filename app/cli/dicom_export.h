@@ -1,18 +1,17 @@
-// DicomExport: beamformed dB images collected frame by frame and written as one DICOM object,
-// a US Image (one frame) or a US Multi-frame Image (a cine), calibrated from the pixel grid
-// (evenly spaced x and z), optionally RGB with a colour depth scale burnt in and losslessly
-// compressed. Used by `sonolink-cli beamform --dicom FILE`.
+// DicomExport: the pictures of beamformed frames (8-bit, on the display raster) collected frame
+// by frame and written as one DICOM object, a US Image (one frame) or a US Multi-frame Image (a
+// cine), calibrated from the raster (equal mm per pixel, the first pixel's place), optionally RGB
+// with a colour depth scale burnt in and losslessly compressed. Used by `sonolink-cli beamform --dicom FILE`.
 // Thread contract: one thread.
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "sonolink/app/dicom_setup.h"
-#include "sonolink/beamform/beamform_types.h"
 #include "sonolink/dicom/us_image_writer.h"
+#include "sonolink/image/display_raster.h"
 #include "sonolink/util/result.h"
 
 namespace sonolink::cli {
@@ -38,9 +37,9 @@ class DicomExport {
 public:
     explicit DicomExport(DicomExportOptions options) : options_(std::move(options)) {}
     [[nodiscard]] bool enabled() const noexcept { return !options_.file.empty(); }
-    // db: row-major [nz][nx] in [-dynamicRange, 0] dB, mapped to 0..255.
-    void addFrame(std::span<const float> db, double dynamicRangeDb);
-    [[nodiscard]] Status write(const beamform::PixelGrid& grid) const;
+    // pixels: the raster's rows x columns, row-major (GreyChain's levels).
+    void addFrame(std::vector<std::uint8_t> pixels);
+    [[nodiscard]] Status write(const image::RasterGeometry& raster) const;
 
 private:
     DicomExportOptions options_;

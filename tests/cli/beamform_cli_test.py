@@ -21,13 +21,13 @@ C, FC, FS, PITCH, N = 1540.0, 5e6, 25e6, 0.3e-3, 64
 TARGETS = [(-3e-3, 12e-3), (2e-3, 18e-3)]
 
 
-def phantom(angles_deg):
+def phantom(angles_deg, targets=TARGETS):
     x_el = (np.arange(N) - (N - 1) / 2) * PITCH
     t = 1e-6 + np.arange(900) / FS  # write_ustb stores initial_time = 1 us, fs = 25 MHz, c = 1500
     data = np.zeros((1, len(angles_deg), N, t.size))
     sigma = 1 / (2 * np.pi * 0.6 * FC / (2 * np.sqrt(2 * np.log(2))))
     for w, a in enumerate(np.deg2rad(angles_deg)):
-        for x, z in TARGETS:
+        for x, z in targets:
             tau = (x * np.sin(a) + z * np.cos(a)) / 1500.0 + np.hypot(x - x_el, z)[:, None] / 1500.0
             dt = t[None, :] - tau
             data[0, w] += 3000 * np.exp(-dt**2 / (2 * sigma**2)) * np.cos(2 * np.pi * FC * dt)
@@ -38,16 +38,32 @@ def run(*args):
     return subprocess.run([CLI, "beamform", *args], capture_output=True, text=True, timeout=120)
 
 
-def png_size(path):
+def png_pixels(path):
+    """The 8-bit grey levels of a PNG as SonoLink writes it (one IDAT, filter 0), [rows, columns]."""
     with open(path, "rb") as f:
         blob = f.read()
     assert blob[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", blob[16:24])
     idat = blob.index(b"IDAT")
     length = struct.unpack(">I", blob[idat - 4:idat])[0]
-    pixels = zlib.decompress(blob[idat + 4:idat + 4 + length])
-    assert len(pixels) == height * (width + 1)
+    raw = np.frombuffer(zlib.decompress(blob[idat + 4:idat + 4 + length]), dtype=np.uint8)
+    assert raw.size == height * (width + 1)
+    rows = raw.reshape(height, width + 1)
+    assert not rows[:, 0].any(), "filter 0 on every row"
+    return rows[:, 1:]
+
+
+def png_size(path):
+    height, width = png_pixels(path).shape
     return width, height
+
+
+def brightest_near(image, row, column, radius):
+    """(row, column) of the brightest pixel within radius pixels of (row, column)."""
+    r0, c0 = max(int(row) - radius, 0), max(int(column) - radius, 0)
+    window = image[r0:int(row) + radius + 1, c0:int(column) + radius + 1]
+    r, c = np.unravel_index(np.argmax(window), window.shape)
+    return r0 + r, c0 + c
 
 
 class BeamformCliTest(unittest.TestCase):
@@ -81,7 +97,49 @@ class BeamformCliTest(unittest.TestCase):
         self.assertEqual(image.shape, (281, 121))  # [nz, nx], depth along rows
         self.assertEqual(image.dtype, np.float32)
         self.assert_targets_found(image)
-        self.assertEqual(png_size(os.path.join(out, "pt.png")), (121, 281))
+        # The picture: 12 x 14 mm in a 281 x 281 box at 0.05 mm a pixel, whatever the grid.
+        self.assertEqual(png_size(os.path.join(out, "pt.png")), (241, 281))
+
+    def test_a_10_mm_square_is_square_in_the_png_and_in_the_calibrated_dicom(self):
+        """Four point targets at the corners of a 10 mm square, beamformed on a grid 4 times finer
+        in depth than across; the PNG and the DICOM show it square, 10 mm a side to within a pixel,
+        and the DICOM's US Region Calibration puts each corner where it is."""
+        import pydicom
+        square = [(-5e-3, 10e-3), (5e-3, 10e-3), (-5e-3, 20e-3), (5e-3, 20e-3)]
+        uff = os.path.join(self.dir.name, "square.uff")
+        data, x_el = phantom([0], square)
+        write_ustb(uff, data, [0.0], x_el, layout="pyuff_ustb")
+        out = os.path.join(self.dir.name, "square")
+        dcm = os.path.join(out, "square.dcm")
+        proc = run(uff, "--x-range", "-8:8:81", "--z-range", "7:23:321", "--window", "hann", "--output-dir", out, "--name", "square",
+                   "--dicom", dcm, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        import json
+        display = json.loads(proc.stdout)["display"]
+        mm = display["mm_per_pixel"]
+        self.assertAlmostEqual(mm, 0.05, places=9)  # 16 mm over the 321 x 321 box, both ways
+        png = png_pixels(os.path.join(out, "square.png"))
+        ds = pydicom.dcmread(dcm)
+        region = ds.SequenceOfUltrasoundRegions[0]
+        self.assertEqual(region.PhysicalDeltaX, region.PhysicalDeltaY)
+        self.assertAlmostEqual(region.PhysicalDeltaX * 10, mm, places=9)
+        self.assertEqual(ds.pixel_array.shape, png.shape)
+        for name, image in (("PNG", png), ("DICOM", ds.pixel_array)):
+            corners = []
+            for x, z in square:  # the brightest pixel within 2 mm of where the corner should be drawn
+                corners.append(brightest_near(image, (z * 1e3 - display["z_start_mm"]) / mm, (x * 1e3 - display["x_start_mm"]) / mm, 40))
+            (top_left, top_right, bottom_left, bottom_right) = corners
+            for across in ((top_left, top_right), (bottom_left, bottom_right)):
+                self.assertLessEqual(abs((across[1][1] - across[0][1]) - 10 / mm), 1, f"{name}: {corners}")
+                self.assertLessEqual(abs(across[1][0] - across[0][0]), 1, f"{name}: {corners}")
+            for down in ((top_left, bottom_left), (top_right, bottom_right)):
+                self.assertLessEqual(abs((down[1][0] - down[0][0]) - 10 / mm), 1, f"{name}: {corners}")
+                self.assertLessEqual(abs(down[1][1] - down[0][1]), 1, f"{name}: {corners}")
+        for (x, z), (row, column) in zip(square, corners):  # the DICOM's: where the calibration says they are
+            x_cm = region.ReferencePixelPhysicalValueX + (column - region.ReferencePixelX0) * region.PhysicalDeltaX
+            z_cm = region.ReferencePixelPhysicalValueY + (row - region.ReferencePixelY0) * region.PhysicalDeltaY
+            self.assertLessEqual(abs(x_cm * 10 - x * 1e3), mm * 1.0001, (x, z, row, column))
+            self.assertLessEqual(abs(z_cm * 10 - z * 1e3), mm * 1.0001, (x, z, row, column))
 
     def test_iq_option_finds_the_same_targets(self):
         out = os.path.join(self.dir.name, "iq")
@@ -151,6 +209,22 @@ class BeamformCliTest(unittest.TestCase):
         image = np.load(os.path.join(out, "image.npy"))
         self.assertAlmostEqual(float(image.max()), 0.0, places=4)
         self.assertGreaterEqual(float(image.min()), -50.0)
+
+    def test_the_picture_takes_tgc_a_grey_map_and_a_display_box(self):
+        out = os.path.join(self.dir.name, "picture")
+        grid = ["--x-range", "-6:6:61", "--z-range", "8:22:141", "--output-dir", out]
+        self.assertEqual(run(self.file, *grid, "--name", "flat").returncode, 0)
+        proc = run(self.file, *grid, "--name", "deep", "--tgc", "0,0,0,0,0,10,20,30", "--grey-map", "soft", "--display", "200x100")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        flat, deep = png_pixels(os.path.join(out, "flat.png")), png_pixels(os.path.join(out, "deep.png"))
+        self.assertEqual(flat.shape, (141, 121))  # 12 x 14 mm at 0.1 mm
+        self.assertEqual(deep.shape, (100, 85))   # in 200 x 100: 14 mm over 99 rows
+        self.assertGreater(deep[-20:].mean(), flat[-28:].mean() + 40, "30 dB more at the bottom")
+        for bad, said in ((["--display", "1x5"], "--display 1x5: expected COLUMNSxROWS"), (["--tgc", "0,50"], "--tgc"),
+                          (["--grey-map", "rainbow"], "--grey-map")):
+            proc = run(self.file, *grid, *bad)
+            self.assertNotEqual(proc.returncode, 0, bad)
+            self.assertIn(said, proc.stderr, bad)
 
     def test_bad_input_is_named(self):
         proc = run(self.file, "--x-range", "-6:6:61", "--z-range", "8:80:141")

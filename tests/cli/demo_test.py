@@ -65,21 +65,30 @@ class DemoTest(unittest.TestCase):
     def test_png_shows_the_point_targets_and_the_cyst_where_the_simulator_put_them(self):
         image = read_png(self.summary["png"]).astype(float)
         rows, columns = image.shape
-        # The demo's grid: the array's width, 3 .. 38 mm deep (app/composition/engine_setup.cpp).
+        # The demo's field: the array's width, 3 .. 38 mm deep (app/composition/engine_setup.cpp),
+        # drawn in true proportions: one spacing across and down, from the first pixel's place.
         elements, pitch, fs, samples, c = 128, 0.3e-3, 40e6, 2048, 1540
         half_x = (elements - 1) * pitch / 2
-        x_axis = np.linspace(-half_x, half_x, columns)
-        z_axis = np.linspace(3e-3, 38e-3, rows)
+        shown = self.summary["image"]
+        self.assertEqual(shown["cm_per_pixel_x"], shown["cm_per_pixel_y"])
+        mm = shown["cm_per_pixel_x"] * 10
+        self.assertAlmostEqual(mm, 2 * half_x * 1e3 / 511, places=9)  # the wider side fills the 512 x 512 box
+        self.assertEqual((rows, columns), (int(35 / mm) + 1, 512))
+        x_axis = shown["x_start_cm"] * 1e-2 + np.arange(columns) * mm * 1e-3
+        z_axis = shown["z_start_cm"] * 1e-2 + np.arange(rows) * mm * 1e-3
+        self.assertAlmostEqual(x_axis[0], -half_x, places=9)
+        self.assertAlmostEqual(z_axis[0], 3e-3, places=9)
+        near, far = int(round(0.6 / mm)), int(round(2.2 / mm))  # pixels in 0.6 mm and 2.2 mm
         max_depth, half_aperture = c * samples / fs / 2, elements * pitch / 2
         points = [(x * half_aperture, z * max_depth) for x, z in
                   zip((0.0, 0.0, 0.0, -0.45, 0.35, 0.55), (0.25, 0.5, 0.75, 0.35, 0.62, 0.85))]
         background = np.median(image)
         for x, z in points:
             col, row = int(np.argmin(abs(x_axis - x))), int(np.argmin(abs(z_axis - z)))
-            window = image[max(row - 8, 0):row + 9, max(col - 4, 0):col + 5]  # +-0.55 mm deep, +-0.6 mm across
+            window = image[max(row - near, 0):row + near + 1, max(col - near, 0):col + near + 1]  # +-0.6 mm
             self.assertGreater(window.max(), background + 80, f"no bright target at x={x * 1e3:.1f} mm, z={z * 1e3:.1f} mm")
             # And the brightest spot of the neighbourhood is there, not beside it.
-            around = image[max(row - 30, 0):row + 31, max(col - 15, 0):col + 16]
+            around = image[max(row - far, 0):row + far + 1, max(col - far, 0):col + far + 1]
             self.assertGreaterEqual(window.max(), around.max() - 1)
         cx, cz, radius = -0.4 * half_aperture, 0.7 * max_depth, min(0.12 * max_depth, 0.3 * half_aperture)
         xx, zz = np.meshgrid(x_axis, z_axis)
@@ -104,12 +113,17 @@ class DemoTest(unittest.TestCase):
         self.assertNotIn("Warning", check.stdout + check.stderr)
         d = pydicom.dcmread(path)
         self.assertEqual(int(d.NumberOfFrames), self.summary["cine_frames"])
-        self.assertEqual((d.Rows, d.Columns), (512, 256))
+        shown = self.summary["image"]
+        self.assertEqual((d.Rows, d.Columns), (shown["rows"], shown["columns"]))
         self.assertEqual(str(d.PatientName), "Demo^Phantom")
         self.assertEqual(d.DeviceSerialNumber, "SIM-0001", "the system's serial number is its front end's")
         self.assertEqual(d.StationName, "SONOLINK", "the station's AE title, as every object of ours names it")
         self.assertEqual(d.StudyDescription, "SonoLink demo: simulated phantom", "the exam set on the engine")
-        self.assertAlmostEqual(d.SequenceOfUltrasoundRegions[0].PhysicalDeltaY, 3.5 / 511, places=9)
+        region = d.SequenceOfUltrasoundRegions[0]
+        self.assertAlmostEqual(region.PhysicalDeltaY, 3.81 / 511, places=9)  # true proportions: 38.1 mm over 511 steps
+        self.assertEqual(region.PhysicalDeltaX, region.PhysicalDeltaY)
+        self.assertAlmostEqual(region.ReferencePixelPhysicalValueX, -1.905, places=9)
+        self.assertAlmostEqual(region.ReferencePixelPhysicalValueY, 0.3, places=9)
 
 
 if __name__ == "__main__":

@@ -111,20 +111,32 @@ class DicomExportCliTest(unittest.TestCase):
             self.assertNotIn("Error", check.stderr + check.stdout, path)
             self.assertNotIn("Warning", check.stderr + check.stdout, path)
             d = pydicom.dcmread(path)
-            self.assertEqual((d.Rows, d.Columns), (141, 91))
+            self.assertEqual((d.Rows, d.Columns), (109, 141))  # 18 x 14 mm in true proportions in the 141 x 141 box
             self.assertEqual(int(getattr(d, "NumberOfFrames", 1)), frames)
             self.assertEqual(str(d.PatientName), "Wang^Xiaoming=王^小明")
             region = d.SequenceOfUltrasoundRegions[0]
-            self.assertAlmostEqual(region.PhysicalDeltaX, 0.02)  # 18 mm over 90 steps, in cm
-            self.assertAlmostEqual(region.PhysicalDeltaY, 0.01)
+            self.assertAlmostEqual(region.PhysicalDeltaX, 1.8 / 140, places=12)  # 18 mm over 140 steps, in cm
+            self.assertEqual(region.PhysicalDeltaY, region.PhysicalDeltaX)
+            self.assertEqual((region.ReferencePixelX0, region.ReferencePixelY0), (0, 0))
+            self.assertAlmostEqual(region.ReferencePixelPhysicalValueX, -0.9, places=12)  # the first pixel: x = -9 mm
+            self.assertAlmostEqual(region.ReferencePixelPhysicalValueY, 0.5, places=12)   # z = 5 mm
             self.assertGreater(int(np.asarray(d.pixel_array).max()), 200)  # an image, not a blank
         self.assertAlmostEqual(float(pydicom.dcmread(cine).FrameTime), 50.0)
 
-    def test_uneven_grid_is_refused(self):
+    def test_an_uneven_grid_is_drawn_on_an_even_calibrated_raster(self):
+        path = os.path.join(self.dir.name, "x.dcm")
         proc = subprocess.run([CLI, "beamform", self.uff, "--x", "-5,0,1,5", "--z-range", "5:19:141", "--output-dir", self.dir.name,
-                               "--dicom", os.path.join(self.dir.name, "x.dcm")], capture_output=True, text=True, timeout=120)
+                               "--dicom", path], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        d = pydicom.dcmread(path)
+        region = d.SequenceOfUltrasoundRegions[0]
+        self.assertAlmostEqual(region.PhysicalDeltaX, 1.4 / 140, places=12)  # 10 x 14 mm: the depth fills the box
+        self.assertEqual(region.PhysicalDeltaY, region.PhysicalDeltaX)
+        self.assertEqual((d.Rows, d.Columns), (141, 101))
+        proc = subprocess.run([CLI, "beamform", self.uff, "--x", "-5,1,0,5", "--z-range", "5:19:141", "--output-dir", self.dir.name,
+                               "--dicom", path], capture_output=True, text=True, timeout=120)
         self.assertEqual(proc.returncode, 1)
-        self.assertIn("evenly spaced x positions", proc.stderr)
+        self.assertIn("x and z each run one way", proc.stderr)
 
 
 if __name__ == "__main__":

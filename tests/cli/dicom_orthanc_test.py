@@ -98,7 +98,8 @@ class OrthancExportTest(unittest.TestCase):
                 self.assertEqual(tags["PhotometricInterpretation"], "RGB" if samples == 3 else "MONOCHROME2", name)
                 self.assertEqual(orthanc_text(orthanc, f"/instances/{instance}/metadata/TransferSyntax"), syntax, name)
                 region = orthanc.get(f"/instances/{instance}/tags?simplify")["SequenceOfUltrasoundRegions"][0]
-                self.assertAlmostEqual(float(region["PhysicalDeltaX"]), 0.02, places=9)
+                self.assertAlmostEqual(float(region["PhysicalDeltaX"]), 1.8 / 140, places=9)  # 18 mm across the 141 x 141 box
+                self.assertEqual(float(region["PhysicalDeltaY"]), float(region["PhysicalDeltaX"]), "true proportions")
                 self.assertEqual(int(region["PhysicalUnitsXDirection"]), 3)
             cine = pydicom.dcmread(self.objects["cine"][0])
             raw = orthanc_bytes(orthanc, f"/instances/{by_uid[cine.SOPInstanceUID][0]}/frames/2/raw")

@@ -84,6 +84,13 @@ engine::ImagingSettings imagingSettingsFrom(const config::AppConfig& config) {
     s.window = config.beamform.window == config::ApodizationWindow::Hann    ? engine::Apodization::Hann
                : config.beamform.window == config::ApodizationWindow::Tukey ? engine::Apodization::Tukey
                                                                             : engine::Apodization::Rectangular;
+    s.tgcDb = config.display.tgcDb;
+    s.persistence = config.display.persistence;
+    s.greyMap = config.display.greyMap == config::GreyMap::Soft       ? engine::GreyMap::Soft
+                : config.display.greyMap == config::GreyMap::Contrast ? engine::GreyMap::Contrast
+                                                                      : engine::GreyMap::Linear;
+    s.displayColumns = config.display.columns;
+    s.displayRows = config.display.rows;
     return s;  // the grid: 256 x 512 over the probe's aperture, 3 to 38 mm deep
 }
 

@@ -117,6 +117,29 @@ void readBeamform(ObjectReader& root, BeamformSettings& out) {
     section.number("gain_db", out.gainDb, limits::kGainDb.min, limits::kGainDb.max, "dB");
 }
 
+void readDisplay(ObjectReader& root, DisplaySettings& out) {
+    auto section = root.object("display");
+    std::vector<double> tgc;
+    bool tgcOk = true;
+    bool tgcGiven = false;
+    section.array("tgc_db", [&](const json& value, const std::string&) {
+        tgcGiven = true;
+        if (!value.is_number() || !limits::kTgcDb.holds(value.get<double>())) tgcOk = false;
+        else tgc.push_back(value.get<double>());
+    });
+    if (!tgcOk) {
+        section.issue("tgc_db", fmt::format("every TGC point must be a number from {:g} to {:g} dB", limits::kTgcDb.min, limits::kTgcDb.max));
+    } else if (tgcGiven && !limits::kTgcPoints.holds(static_cast<double>(tgc.size()))) {
+        section.issue("tgc_db", fmt::format("{} TGC points: give {:g} to {:g}", tgc.size(), limits::kTgcPoints.min, limits::kTgcPoints.max));
+    } else if (tgcGiven) {
+        out.tgcDb = std::move(tgc);
+    }
+    section.number("persistence", out.persistence, limits::kPersistence.min, limits::kPersistence.max);
+    section.choice("grey_map", out.greyMap, {{"linear", GreyMap::Linear}, {"soft", GreyMap::Soft}, {"contrast", GreyMap::Contrast}});
+    section.integer("columns", out.columns, static_cast<long long>(limits::kDisplayPixels.min), static_cast<long long>(limits::kDisplayPixels.max));
+    section.integer("rows", out.rows, static_cast<long long>(limits::kDisplayPixels.min), static_cast<long long>(limits::kDisplayPixels.max));
+}
+
 void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     auto section = root.object("dicom");
     section.string("station_ae_title", out.stationAeTitle, checkAeTitle);
@@ -228,6 +251,7 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
         readProbe(root, result.config.probe);
         readAcquisition(root, result.config.acquisition);
         readBeamform(root, result.config.beamform);
+        readDisplay(root, result.config.display);
         auto recording = root.object("recording");
         recording.string("directory", result.config.recording.directory, checkNotEmpty);
         readDicom(root, issues, result.config.dicom);

@@ -101,8 +101,10 @@ Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, 
         .u16(DCM_PhysicalUnitsYDirection, 3)
         .f64(DCM_PhysicalDeltaX, f.cmPerPixelX)
         .f64(DCM_PhysicalDeltaY, f.cmPerPixelY)
-        .s32(DCM_ReferencePixelX0, f.columns / 2)  // the transducer face's centre
-        .s32(DCM_ReferencePixelY0, 0);
+        .s32(DCM_ReferencePixelX0, 0)  // the first pixel, at its physical place
+        .s32(DCM_ReferencePixelY0, 0)
+        .f64(DCM_ReferencePixelPhysicalValueX, f.xStartCm)
+        .f64(DCM_ReferencePixelPhysicalValueY, f.zStartCm);
     return regionPut.status();
 }
 

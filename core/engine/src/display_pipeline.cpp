@@ -25,6 +25,11 @@ log::Category& logCategory() {
     return category;
 }
 
+image::GreySettings greySettingsOf(const ImagingSettings& s) {
+    const auto map = s.greyMap == GreyMap::Soft ? image::GreyMap::Soft : s.greyMap == GreyMap::Contrast ? image::GreyMap::Contrast : image::GreyMap::Linear;
+    return {s.tgcDb, s.gainDb, s.dynamicRangeDb, s.persistence, map};
+}
+
 }  // namespace
 
 DisplayPipeline::DisplayPipeline(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::size_t cineFrames,
@@ -34,6 +39,7 @@ DisplayPipeline::DisplayPipeline(const beamform::AcquisitionGeometry& geometry, 
     announce_ = imager_ != nullptr;  // none given: a display nobody shows (a headless command), not announced
     if (!imager_) imager_ = std::make_unique<CpuImager>(geometry_, imaging_);
     imagerName_ = imager_->name();
+    preparePicture();
     thread_ = std::thread([this] { run(); });
 }
 
@@ -105,6 +111,7 @@ void DisplayPipeline::apply(Reconfiguration next) {
     std::unique_ptr<FrameImager> old;  // destroyed on this thread, the one that used it
     if (next.imager) old = std::exchange(imager_, std::move(next.imager));
     imaging_ = std::move(next.imaging);
+    preparePicture();
     nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
     std::lock_guard lock(mutex_);
     geometry_ = std::move(next.geometry);
@@ -138,21 +145,40 @@ std::shared_ptr<RfLines> DisplayPipeline::rfLines(const ingest::Frame& frame, co
     return rf;
 }
 
-// The 8-bit, calibrated image of an envelope on the grid.
-std::shared_ptr<DisplayFrame> DisplayPipeline::image(const beamform::BeamformedImage& envelope, std::uint32_t frameId) const {
-    const auto& grid = imaging_.grid;
-    const auto db = beamform::logCompress(envelope.rowMajor(), imaging_.dynamicRangeDb, imaging_.gainDb);
-    auto image = std::make_shared<DisplayFrame>();
-    image->frameId = frameId;
-    image->rows = static_cast<int>(grid.z.size());
-    image->columns = static_cast<int>(grid.x.size());
-    image->cmPerPixelX = grid.x.size() > 1 ? std::abs(grid.x.back() - grid.x.front()) * 100 / static_cast<double>(grid.x.size() - 1) : 0;
-    image->cmPerPixelY = grid.z.size() > 1 ? std::abs(grid.z.back() - grid.z.front()) * 100 / static_cast<double>(grid.z.size() - 1) : 0;
-    image->pixels.reserve(db.size());
-    for (float v : db) {
-        image->pixels.push_back(static_cast<std::uint8_t>(std::lround(std::clamp((v + imaging_.dynamicRangeDb) / imaging_.dynamicRangeDb, 0.0, 1.0) * 255)));
+void DisplayPipeline::preparePicture() {
+    auto resampler = image::displayResampler(imaging_.grid.x, imaging_.grid.z, imaging_.settings.displayColumns, imaging_.settings.displayRows);
+    if (!resampler) {
+        chain_.reset();
+        pictureError_ = resampler.error();
+        return;
     }
-    return image;
+    pictureError_.reset();
+    if (chain_ && chain_->raster() == resampler->raster()) {
+        chain_->setSettings(greySettingsOf(imaging_.settings));  // what persistence holds stays
+    } else {
+        chain_.emplace(std::move(*resampler), greySettingsOf(imaging_.settings));
+    }
+}
+
+// The 8-bit, calibrated picture of an envelope on the grid.
+Result<std::shared_ptr<DisplayFrame>> DisplayPipeline::picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId) {
+    if (!chain_) return fail(Error(*pictureError_));
+    if (envelope.nx != imaging_.grid.x.size() || envelope.nz != imaging_.grid.z.size()) {
+        return fail(ErrorCode::Internal, fmt::format("the imager gave {} x {} pixels for a {} x {} grid", envelope.nx, envelope.nz,
+                                                     imaging_.grid.x.size(), imaging_.grid.z.size()));
+    }
+    const auto& raster = chain_->raster();
+    auto picture = std::make_shared<DisplayFrame>();
+    picture->frameId = frameId;
+    picture->rows = raster.rows;
+    picture->columns = raster.columns;
+    picture->cmPerPixelX = picture->cmPerPixelY = raster.metresPerPixel * 100;
+    picture->xStartCm = raster.xStartM * 100;
+    picture->zStartCm = raster.zStartM * 100;
+    picture->imaging = imaging_.settings;
+    picture->pixels.resize(static_cast<std::size_t>(raster.rows) * static_cast<std::size_t>(raster.columns));
+    chain_->process(envelope.columns, picture->pixels);
+    return picture;
 }
 
 void DisplayPipeline::run() {
@@ -194,6 +220,8 @@ void DisplayPipeline::loop() {
             next_.reset();
         }
         if (next) apply(std::move(*next));
+        if (session != pictureSession_ && chain_) chain_->reset();  // persistence never blends two sessions
+        pictureSession_ = session;
         {
             std::lock_guard lock(mutex_);
             rfChannels = rfChannels_;
@@ -213,8 +241,11 @@ void DisplayPipeline::loop() {
         imagerNs_.fetch_add(steadyNs() - imagingStart, std::memory_order_relaxed);
         imaged_.fetch_add(1, std::memory_order_relaxed);
         if (envelope) {
-            image = this->image(*envelope, frameId);
-        } else if (imagingFailures_.fetch_add(1, std::memory_order_relaxed) == 0 && onFailure_) {  // counted; said once
+            auto drawn = picture(*envelope, frameId);
+            if (drawn) image = std::move(*drawn);
+            else envelope = fail(std::move(drawn.error()));
+        }
+        if (!envelope && imagingFailures_.fetch_add(1, std::memory_order_relaxed) == 0 && onFailure_) {  // counted; said once
             onFailure_(fmt::format("frame {} not imaged: {} (later failures are counted, not reported)", frameId, envelope.error().message()));
         }
         std::lock_guard lock(mutex_);

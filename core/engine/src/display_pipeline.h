@@ -2,11 +2,13 @@
 // only the newest frame's reference (an older one still waiting is let go and counted: the
 // display is lossy by design); the `bf` thread hands the frame to the imager (CPU: gathered once
 // into its working buffer; CUDA: copied to the device from the ring), lets the ring slots go,
-// takes the envelope, log-compresses to 8 bits and publishes the image (latest-value mailbox)
+// takes the envelope, makes the 8-bit picture and publishes it (latest-value mailbox)
 // and appends it to the cine; the RF traces of selected channels go to their own mailbox. Frames are published
 // in increasing frame-id order, never twice. Frozen: frames are let go unprocessed. A frame the
 // imager cannot image is counted (imagingFailures), not logged; the first failure and anything
-// escaping the thread go to the failure handler.
+// escaping the thread go to the failure handler. The picture (image::GreyChain: TGC, gain,
+// dynamic range, persistence, grey map) is drawn on a display raster of equal mm per pixel;
+// persistence starts again with each session and whenever the raster changes.
 // Geometry, imaging and imager change between frames (reconfigure).
 // Thread contract: onFrame on the ingest thread; the rest from any thread.
 #pragma once
@@ -24,6 +26,7 @@
 
 #include "latest_value.h"
 #include "sonolink/engine/engine_backends.h"
+#include "sonolink/image/grey_chain.h"
 #include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/latency_histogram.h"
 
@@ -45,7 +48,7 @@ public:
     void newSession(std::uint64_t session);
     void setRfChannels(std::vector<int> channels);
     // From the next frame on: this geometry and imaging, and this imager (null: the one in use,
-    // as for a change of gain or dynamic range only).
+    // as for a change of the picture only).
     void reconfigure(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::unique_ptr<FrameImager> imager);
     [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const { return latestRf_.load(); }
 
@@ -69,13 +72,17 @@ private:
     void run();
     void loop();
     void apply(Reconfiguration next);  // bf thread
-    [[nodiscard]] std::shared_ptr<DisplayFrame> image(const beamform::BeamformedImage& envelope, std::uint32_t frameId) const;
+    void preparePicture();             // bf thread: the grey chain for imaging_
+    [[nodiscard]] Result<std::shared_ptr<DisplayFrame>> picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId);
     [[nodiscard]] std::shared_ptr<RfLines> rfLines(const ingest::Frame& frame, const std::vector<int>& channels) const;
 
     beamform::AcquisitionGeometry geometry_;
     ImagingSetup imaging_;
     std::size_t cineFrames_;
     std::unique_ptr<FrameImager> imager_;  // bf thread (and the constructor)
+    std::optional<image::GreyChain> chain_;  // bf thread; none while imaging_ has no display raster
+    std::optional<Error> pictureError_;      // bf thread: why not
+    std::uint64_t pictureSession_ = 0;       // bf thread: the session the chain's persistence holds
     bool announce_ = true;                 // the imager is logged when the thread starts
     FailureHandler onFailure_;
     std::string imagerName_;               // under mutex_

@@ -106,7 +106,7 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
     cine.context = dicom::makeInstanceContext(dicomExam(examOfJob), equipment, *uids, dicom::dicomDateTimeNow());
     for (const auto& f : frames) {
         if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
-        cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1});
+        cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1, f->xStartCm, f->zStartCm});
     }
     const double spanMs = frames.size() > 1 ? static_cast<double>(frames.back()->readyNs - frames.front()->readyNs) / 1e6 / static_cast<double>(frames.size() - 1) : 0;
     cine.frameTimeMs = request.frameTimeMs > 0 ? request.frameTimeMs : spanMs > 0 ? spanMs : 1000.0 / 30;

@@ -23,7 +23,22 @@ std::vector<std::string> problems(const ImagingSettings& s) {
     check(out, "columns", s.columns, limits::kPixels, "");
     check(out, "rows", s.rows, limits::kPixels, "");
     check(out, "F-number", s.fNumber, limits::kFNumber, "");
+    if (!limits::kTgcPoints.holds(static_cast<double>(s.tgcDb.size()))) {
+        out.push_back(fmt::format("{} TGC points: {:g} to {:g}", s.tgcDb.size(), limits::kTgcPoints.min, limits::kTgcPoints.max));
+    }
+    for (std::size_t i = 0; i < s.tgcDb.size(); ++i) {
+        const auto what = fmt::format("TGC point {}", i + 1);
+        check(out, what.c_str(), s.tgcDb[i], limits::kTgcDb, "dB");
+    }
+    check(out, "persistence", s.persistence, limits::kPersistence, "");
+    check(out, "display columns", s.displayColumns, limits::kDisplayPixels, "");
+    check(out, "display rows", s.displayRows, limits::kDisplayPixels, "");
     return out;
+}
+
+bool beamformAlike(const ImagingSettings& a, const ImagingSettings& b) {
+    return a.depthStartMm == b.depthStartMm && a.depthEndMm == b.depthEndMm && a.widthMm == b.widthMm && a.columns == b.columns &&
+           a.rows == b.rows && a.fNumber == b.fNumber && a.window == b.window;
 }
 
 std::vector<std::string> problems(const AcquisitionSettings& s) {

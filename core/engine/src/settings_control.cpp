@@ -46,8 +46,7 @@ ImagingSetup imagingSetupFor(const ImagingSettings& s, const beamform::Acquisiti
                                                  static_cast<std::size_t>(s.rows));
     setup.params.fNumber = s.fNumber;
     setup.params.window = windowOf(s.window);
-    setup.dynamicRangeDb = s.dynamicRangeDb;
-    setup.gainDb = s.gainDb;
+    setup.settings = s;
     setup.beamformThreads = threads;
     const double step = s.rows > 1 ? (s.depthEndMm - s.depthStartMm) * 1e-3 / (s.rows - 1) : 0;
     setup.depthOversampling = depthOversamplingFor(step, geometry.soundSpeedMps, centerFrequencyHz);
@@ -69,10 +68,8 @@ void Engine::Impl::applyImaging(const ImagingSettings& settings) {
         imagingSettings = settings;
     }
     const auto setup = imagingSetupFor(settings, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
-    auto onlyLogCompression = before;  // gain and dynamic range: the imager stays as it is
-    onlyLogCompression.gainDb = settings.gainDb;
-    onlyLogCompression.dynamicRangeDb = settings.dynamicRangeDb;
-    display->reconfigure(config.geometry, setup, onlyLogCompression == settings ? nullptr : imagerFor(setup));
+    // A change of the picture only (TGC, gain, dynamic range, persistence, grey map, raster): the imager stays as it is.
+    display->reconfigure(config.geometry, setup, beamformAlike(before, settings) ? nullptr : imagerFor(setup));
     emit(SettingsChanged{"imaging", true, "from the next frame"});
 }
 

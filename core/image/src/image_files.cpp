@@ -53,19 +53,15 @@ Status writeNpy(const std::string& path, std::span<const float> rowMajor, std::s
     return finish(out, path);
 }
 
-Status writePng(const std::string& path, std::span<const float> rowMajor, std::size_t rows, std::size_t columns, float low, float high) {
+Status writePng(const std::string& path, std::span<const std::uint8_t> rowMajor, std::size_t rows, std::size_t columns) {
     if (rowMajor.size() != rows * columns || rows == 0 || columns == 0) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} values for a {} x {} image", rowMajor.size(), rows, columns));
     }
     std::vector<std::uint8_t> raw;  // each row: filter byte 0, then the pixels
     raw.reserve(rows * (columns + 1));
-    const float scale = high > low ? 255.0f / (high - low) : 0.0f;
     for (std::size_t r = 0; r < rows; ++r) {
         raw.push_back(0);
-        for (std::size_t c = 0; c < columns; ++c) {
-            const float level = std::clamp((rowMajor[r * columns + c] - low) * scale + 0.5f, 0.0f, 255.0f);
-            raw.push_back(static_cast<std::uint8_t>(level));
-        }
+        raw.insert(raw.end(), rowMajor.begin() + static_cast<std::ptrdiff_t>(r * columns), rowMajor.begin() + static_cast<std::ptrdiff_t>((r + 1) * columns));
     }
     uLongf compressedSize = compressBound(static_cast<uLong>(raw.size()));
     std::vector<std::uint8_t> compressed(compressedSize);

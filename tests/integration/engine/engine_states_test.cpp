@@ -38,11 +38,15 @@ TEST_F(EngineTest, StreamingPublishesCalibratedImages) {
     EXPECT_EQ(engine->state(), EngineState::Streaming);
     const auto live = engine->latestFrame();
     ASSERT_TRUE(live);
-    EXPECT_EQ(live->rows, 96);
-    EXPECT_EQ(live->columns, 48);
-    EXPECT_EQ(live->pixels.size(), 96u * 48u);
-    EXPECT_NEAR(live->cmPerPixelY, 2.0 / 95, 1e-9);
-    EXPECT_NEAR(live->cmPerPixelX, 1.6 / 47, 1e-9);
+    // 16 x 20 mm beamformed on 48 x 96 pixels, drawn in true proportions in the 512 x 512 box.
+    EXPECT_EQ(live->rows, 512);
+    EXPECT_EQ(live->columns, 409);
+    EXPECT_EQ(live->pixels.size(), 512u * 409u);
+    EXPECT_NEAR(live->cmPerPixelY, 2.0 / 511, 1e-12);
+    EXPECT_EQ(live->cmPerPixelX, live->cmPerPixelY);
+    EXPECT_NEAR(live->xStartCm, -0.8, 1e-12);
+    EXPECT_NEAR(live->zStartCm, 0.5, 1e-12);
+    EXPECT_EQ(live->imaging, engine->imaging()) << "the frame says what made it";
     const auto stats = engine->stats();
     EXPECT_EQ(stats.crcErrors + stats.headerErrors, 0u);
     EXPECT_EQ(stats.imager, "CPU");

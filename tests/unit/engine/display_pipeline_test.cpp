@@ -3,9 +3,10 @@
 // frames are published in order, never from a closed session, and a new session's ids start
 // again; nothing is published
 // while frozen; imaging failures are counted and reported once; a reconfiguration takes effect
-// from the next frame.
+// from the next frame; the picture has true proportions and says what made it.
 #include "display_pipeline.h"
 
+#include <cmath>
 #include <condition_variable>
 #include <mutex>
 #include <vector>
@@ -37,7 +38,11 @@ public:
         std::unique_lock lock(mutex_);
         changed_.wait(lock, [&] { return open_; });
         if (fails_) return fail(ErrorCode::Internal, "the imager is broken (test)");
-        return beamform::BeamformedImage{4, 8, std::vector<float>(32, 1.0f)};
+        return envelope_;
+    }
+    void setEnvelope(beamform::BeamformedImage envelope) {
+        std::lock_guard lock(mutex_);
+        envelope_ = std::move(envelope);
     }
     void setOpen(bool open) {
         std::lock_guard lock(mutex_);
@@ -60,6 +65,7 @@ private:
     std::condition_variable changed_;
     std::vector<std::uint32_t> loaded_;
     bool open_ = true;
+    beamform::BeamformedImage envelope_{4, 8, std::vector<float>(32, 1.0f)};
 };
 
 class DisplayPipelineTest : public ::testing::Test {
@@ -147,8 +153,8 @@ TEST_F(DisplayPipelineTest, TheNewestFrameReplacesAWaitingOneAndImagesArePublish
     EXPECT_EQ(display->skipped(), 1u);
     EXPECT_EQ(cineIds(), (std::vector<std::uint32_t>{1, 3}));
     EXPECT_EQ(display->latest()->frameId, 3u);
-    EXPECT_EQ(display->latest()->rows, 8);
-    EXPECT_EQ(display->latest()->columns, 4);
+    EXPECT_EQ(display->latest()->rows, 512) << "2 x 5 mm in the 512 x 512 box";
+    EXPECT_EQ(display->latest()->columns, 205);
 }
 
 TEST_F(DisplayPipelineTest, NothingIsPublishedWhileFrozen) {
@@ -202,28 +208,78 @@ TEST_F(DisplayPipelineTest, AReconfigurationTakesEffectFromTheNextFrame) {
     ASSERT_TRUE(waitDisplayed(2));
     imager = nextImager;  // the first one is gone with the reconfiguration
     EXPECT_EQ(display->imagerName(), "GPU");
-    EXPECT_NEAR(display->latest()->cmPerPixelX, 0.4 / 3, 1e-9);
+    EXPECT_NEAR(display->latest()->cmPerPixelX, 0.5 / 511, 1e-12) << "4 x 5 mm in the 512 x 512 box: 5 mm over 511 rows";
+    EXPECT_EQ(display->latest()->cmPerPixelY, display->latest()->cmPerPixelX);
+    EXPECT_EQ(display->latest()->columns, 409);
     EXPECT_EQ(nextImager->loaded(), (std::vector<std::uint32_t>{2})) << "the new imager took the next frame";
 }
 
-TEST_F(DisplayPipelineTest, AChangeOfGainOnlyKeepsTheImagerInUse) {
+TEST_F(DisplayPipelineTest, AChangeOfThePictureOnlyKeepsTheImagerInUseAndIsReportedInTheFrame) {
     deliver(1);
     ASSERT_TRUE(waitDisplayed(1));
+    EXPECT_EQ(display->latest()->imaging, ImagingSettings{});
     ImagingSetup brighter;
     brighter.grid = beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 10e-3, 8);
-    brighter.gainDb = 20;
+    brighter.settings.gainDb = 20;
+    brighter.settings.tgcDb = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    brighter.settings.persistence = 0.4;
+    brighter.settings.greyMap = GreyMap::Contrast;
     display->reconfigure(geometry(), brighter, nullptr);  // no new imager: the one in use stays
     deliver(2);
     ASSERT_TRUE(waitDisplayed(2));
     EXPECT_EQ(imager->loaded(), (std::vector<std::uint32_t>{1, 2})) << "the same imager took the next frame";
     EXPECT_EQ(display->imagerName(), "CPU");
+    EXPECT_EQ(display->latest()->imaging, brighter.settings) << "each frame says what made it";
+}
+
+// Four bright points at the corners of a 10 mm square, on a grid 4 times finer in depth than
+// across: the picture shows them 10 mm apart both ways, within a pixel, where they are.
+TEST_F(DisplayPipelineTest, APictureHasTrueProportionsAndSaysWhereItLies) {
+    ImagingSetup setup;
+    setup.grid = beamform::PixelGrid::fromRanges(-6e-3, 6e-3, 61, 5e-3, 25e-3, 401);  // 0.2 mm across, 0.05 mm down
+    beamform::BeamformedImage envelope{61, 401, std::vector<float>(61 * 401, 1e-3f)};
+    const std::pair<std::size_t, std::size_t> corners[] = {{5, 100}, {55, 100}, {5, 300}, {55, 300}};  // (x -5, +5 mm; z 10, 20 mm)
+    for (auto [ix, iz] : corners) envelope.columns[ix * 401 + iz] = 1.0f;
+    imager->setEnvelope(std::move(envelope));
+    display->reconfigure(geometry(), setup, nullptr);
+    deliver(1);
+    ASSERT_TRUE(waitDisplayed(1));
+    const auto picture = display->latest();
+    const double cm = picture->cmPerPixelX;
+    EXPECT_EQ(picture->cmPerPixelY, cm);
+    EXPECT_NEAR(cm, 2.0 / 511, 1e-12);
+    EXPECT_EQ(picture->rows, 512);
+    EXPECT_NEAR(picture->xStartCm, -0.6, 1e-12);
+    EXPECT_NEAR(picture->zStartCm, 0.5, 1e-12);
+    const std::pair<double, double> where[] = {{-0.5, 1.0}, {0.5, 1.0}, {-0.5, 2.0}, {0.5, 2.0}};  // cm
+    std::vector<std::pair<int, int>> found;
+    for (auto [xCm, zCm] : where) {  // the brightest pixel within 1 mm of where the corner should be drawn
+        const int row0 = static_cast<int>(std::lround((zCm - picture->zStartCm) / cm));
+        const int column0 = static_cast<int>(std::lround((xCm - picture->xStartCm) / cm));
+        std::pair<int, int> best{row0, column0};
+        for (int r = row0 - 25; r <= row0 + 25; ++r) {
+            for (int c = column0 - 25; c <= column0 + 25; ++c) {
+                const auto at = [&](int row, int column) { return picture->pixels[static_cast<std::size_t>(row * picture->columns + column)]; };
+                if (at(r, c) > at(best.first, best.second)) best = {r, c};
+            }
+        }
+        EXPECT_LE(std::abs(best.first - row0), 1) << zCm;
+        EXPECT_LE(std::abs(best.second - column0), 1) << xCm;
+        found.push_back(best);
+    }
+    const double side = 1.0 / cm;  // 10 mm in pixels
+    EXPECT_LE(std::abs(found[1].second - found[0].second - side), 1);
+    EXPECT_LE(std::abs(found[3].second - found[2].second - side), 1);
+    EXPECT_LE(std::abs(found[2].first - found[0].first - side), 1);
+    EXPECT_LE(std::abs(found[3].first - found[1].first - side), 1);
 }
 
 TEST_F(DisplayPipelineTest, ImagingFailuresAreCountedAndReportedOnce) {
     auto broken = std::make_unique<GatedImager>("CPU", /*fails=*/true);
     auto* brokenImager = broken.get();
-    display->reconfigure(geometry(), ImagingSetup{beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 10e-3, 8), {}, 60, 0, 0},
-                         std::move(broken));
+    ImagingSetup setup;
+    setup.grid = beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 10e-3, 8);
+    display->reconfigure(geometry(), setup, std::move(broken));
     for (std::uint32_t f = 1; f <= 3; ++f) {
         deliver(f);
         const auto deadline = std::chrono::steady_clock::now() + 5s;

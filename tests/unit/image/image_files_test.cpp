@@ -48,9 +48,9 @@ TEST_F(ImageFilesTest, NpyIsVersionOneFloat32RowMajorWithAnAlignedHeader) {
     EXPECT_EQ(back, values);
 }
 
-TEST_F(ImageFilesTest, PngIsEightBitGreyWithValidChunksAndTheMappedLevels) {
-    const std::vector<float> db{-60, -30, 0, 10, -90, -45};  // [-60, 0] -> 0..255, clamped outside
-    ASSERT_TRUE(writePng((dir / "a.png").string(), db, 2, 3, -60, 0));
+TEST_F(ImageFilesTest, PngIsEightBitGreyWithValidChunksAndTheLevelsAsGiven) {
+    const std::vector<std::uint8_t> levels{0, 128, 255, 255, 0, 64};
+    ASSERT_TRUE(writePng((dir / "a.png").string(), levels, 2, 3));
     const auto bytes = readAll(dir / "a.png");
     ASSERT_GE(bytes.size(), 8u);
     EXPECT_EQ(std::memcmp(bytes.data(), "\x89PNG\r\n\x1a\n", 8), 0);
@@ -89,7 +89,8 @@ TEST_F(ImageFilesTest, AShapeThatDoesNotFitOrAPathThatCannotBeWrittenIsAnError) 
     auto npy = writeNpy((dir / "b.npy").string(), values, 2, 3);
     ASSERT_FALSE(npy);
     EXPECT_NE(npy.error().message().find("5 values for a 2 x 3 image"), std::string::npos);
-    auto png = writePng((dir / "missing" / "b.png").string(), std::vector<float>(6, 0.0f), 2, 3, -60, 0);
+    ASSERT_FALSE(writePng((dir / "c.png").string(), std::vector<std::uint8_t>(5, 0), 2, 3));
+    auto png = writePng((dir / "missing" / "b.png").string(), std::vector<std::uint8_t>(6, 0), 2, 3);
     ASSERT_FALSE(png);
     EXPECT_NE(png.error().message().find("cannot create"), std::string::npos) << png.error().message();
 }

@@ -16,6 +16,7 @@ enum class LinkBackend { Sim, Verbs };
 enum class CompletionMode { Event, BusyPoll };
 enum class BeamformerBackend { Auto, Cuda, Cpu };
 enum class ApodizationWindow { Rectangular, Hann, Tukey };
+enum class GreyMap { Linear, Soft, Contrast };
 
 struct LinkSettings {
     LinkBackend backend = LinkBackend::Sim;
@@ -49,6 +50,17 @@ struct BeamformSettings {
     ApodizationWindow window = ApodizationWindow::Hann;
     double dynamicRangeDb = 60;
     double gainDb = 0;
+};
+
+// The live picture: time-gain compensation (dB at 8 to 32 points spread evenly over the imaged
+// depth), frame averaging (the weight of the picture before; 0: off), the grey map, and the box
+// the display raster fits at equal mm per pixel.
+struct DisplaySettings {
+    std::vector<double> tgcDb = std::vector<double>(8, 0.0);
+    double persistence = 0;
+    GreyMap greyMap = GreyMap::Linear;
+    int columns = 512;
+    int rows = 512;
 };
 
 struct RecordingSettings {
@@ -99,6 +111,7 @@ struct AppConfig {
     ProbeSettings probe;
     AcquisitionSettings acquisition;
     BeamformSettings beamform;
+    DisplaySettings display;
     RecordingSettings recording;
     DicomSettings dicom;
     MetricsSettings metrics;

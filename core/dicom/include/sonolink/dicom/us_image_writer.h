@@ -62,6 +62,8 @@ struct BModeFrame {
     double cmPerPixelY = 0;            // depth
     std::string imageTypeValue3 = "ABDOMINAL";  // the exam's defined term (PS3.3 C.8.5.6.1.1)
     int samplesPerPixel = 1;           // 1: MONOCHROME2; 3: RGB, pixel-interleaved (R, G, B per pixel)
+    double xStartCm = 0;               // where the first pixel's centre lies: lateral (0 under the array's centre)
+    double zStartCm = 0;               // and depth from the array's face (the region's reference pixel)
 };
 
 // What every object of an exam carries besides its pixels.

@@ -21,19 +21,19 @@
 
 namespace sonolink::engine {
 
-// How frames become images on the display: the grid, the beamformer's parameters and the log
-// compression, as imagingSetupFor() derives them from the facade's ImagingSettings.
+// How frames become images on the display: the grid and the beamformer's parameters, as
+// imagingSetupFor() derives them from the facade's ImagingSettings, and those settings
+// themselves (the picture: TGC, gain, dynamic range, persistence, grey map, display raster).
 struct ImagingSetup {
     beamform::PixelGrid grid;
     beamform::BeamformParams params;
-    double dynamicRangeDb = 60;
-    double gainDb = 0;
     unsigned beamformThreads = 0;      // 0: one per hardware thread
     // The CPU imager beamforms the RF at this many times the grid's depth sampling and keeps
     // every k-th envelope row: a depth step above a quarter wavelength at the top of the band
     // (1.5 f0) aliases the RF along depth, and its envelope shows dark streaks
     // (docs/performance.md, "Envelope aliasing").
     int depthOversampling = 1;
+    ImagingSettings settings;
 };
 // The grid spans the settings' width (or the probe's aperture) and depths, rows x columns; the
 // depth oversampling follows from its depth step and the centre frequency.

@@ -1,10 +1,11 @@
 // Image files the beamformer's output is written to: NumPy .npy (float32, C order, shape
-// [rows, columns]: depth along rows) for analysis, and 8-bit grayscale PNG for people. The
-// PNG maps [low, high] linearly to 0..255 (for a dB image: [-dynamic range, 0]).
+// [rows, columns]: depth along rows) for analysis, and 8-bit grayscale PNG of the picture people
+// look at (GreyChain's levels, as they are).
 // Thread contract: pure functions.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -13,7 +14,6 @@
 namespace sonolink::image {
 
 [[nodiscard]] Status writeNpy(const std::string& path, std::span<const float> rowMajor, std::size_t rows, std::size_t columns);
-[[nodiscard]] Status writePng(const std::string& path, std::span<const float> rowMajor, std::size_t rows, std::size_t columns,
-                              float low, float high);
+[[nodiscard]] Status writePng(const std::string& path, std::span<const std::uint8_t> rowMajor, std::size_t rows, std::size_t columns);
 
 }  // namespace sonolink::image

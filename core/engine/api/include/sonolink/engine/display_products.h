@@ -1,5 +1,5 @@
 // Display products the GUI pulls at its own rate from the engine's mailboxes: the latest B-mode
-// image (8-bit, calibrated) and RF traces of chosen channels. Plain values; the engine never
+// picture (8-bit, true proportions, calibrated, with the settings that made it) and RF traces of chosen channels. Plain values; the engine never
 // writes into one it has published, so a reader may keep it as long as it draws.
 // Thread contract: plain values, copy freely.
 #pragma once
@@ -7,9 +7,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "sonolink/engine/settings.h"
+
 namespace sonolink::engine {
 
-// The latest B-mode image: 8-bit, rows along depth, calibrated.
+// The latest B-mode picture: 8-bit, rows along depth, on the display raster: true proportions
+// (cmPerPixelX == cmPerPixelY), fitting the settings' display box.
 struct DisplayFrame {
     std::uint64_t session = 0;   // the link session (a reconnect starts the next)
     std::uint32_t frameId = 0;   // the front end's frame id: increasing within a session, never repeated
@@ -18,6 +21,9 @@ struct DisplayFrame {
     std::vector<std::uint8_t> pixels;  // rows x columns, row-major
     double cmPerPixelX = 0;
     double cmPerPixelY = 0;
+    double xStartCm = 0;               // the centre of the first column: lateral, 0 under the array's centre
+    double zStartCm = 0;               // the centre of the first row: depth from the array's face
+    ImagingSettings imaging;           // what made this picture (grid, window, TGC, gain, dynamic range, persistence, grey map)
     std::uint64_t readyNs = 0;          // steady clock, when published
     double latencyUs = 0;               // last block of the frame written -> published
 };

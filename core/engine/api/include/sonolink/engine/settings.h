@@ -1,6 +1,7 @@
-// Run-time settings the GUI changes through the facade: imaging (applied from the next frame)
-// and acquisition (applied at the next connect), their limits (the configuration loader holds
-// its file to the same ones) and their validation, which names every value out of range.
+// Run-time settings the GUI changes through the facade: imaging (the grid and beamformer, and
+// the picture: TGC, gain, dynamic range, persistence, grey map, display raster; applied from the
+// next frame) and acquisition (applied at the next connect), their limits (the configuration
+// loader holds its file to the same ones) and their validation, which names every value out of range.
 // Thread contract: plain values and pure functions.
 #pragma once
 
@@ -29,9 +30,17 @@ inline constexpr Limit kFrameRateHz{0.1, 20000};
 inline constexpr Limit kElements{1, 256};
 inline constexpr Limit kPitchMm{0.01, 5};
 inline constexpr Limit kCenterFrequencyMHz{0.5, 50};
+inline constexpr Limit kTgcDb{-40, 40};           // each time-gain control point
+inline constexpr Limit kTgcPoints{8, 32};
+inline constexpr Limit kPersistence{0, 0.95};     // the weight of the picture shown before
+inline constexpr Limit kDisplayPixels{64, 4096};  // the display raster's box
 }  // namespace limits
 
 enum class Apodization { Rectangular, Hann, Tukey };
+
+// How the dynamic range is spread over the grey levels: evenly; low echoes lifted (gamma 0.7);
+// an S-curve (mid-greys spread).
+enum class GreyMap { Linear, Soft, Contrast };
 
 struct ImagingSettings {
     double gainDb = 0;
@@ -43,8 +52,19 @@ struct ImagingSettings {
     int rows = 512;
     double fNumber = 1.5;
     Apodization window = Apodization::Hann;
+    // The picture (changing these leaves the beamformer as it is): time-gain compensation in dB
+    // at points spread evenly from the depth start to the depth end, joined smoothly; frame
+    // averaging; the grey map; the box the display raster fits at equal mm per pixel.
+    std::vector<double> tgcDb = std::vector<double>(8, 0.0);
+    double persistence = 0;  // 0: off
+    GreyMap greyMap = GreyMap::Linear;
+    int displayColumns = 512;
+    int displayRows = 512;
     bool operator==(const ImagingSettings&) const = default;
 };
+// Whether a and b beamform alike (the same grid, F-number and window): a change between them
+// is one of the picture only.
+[[nodiscard]] bool beamformAlike(const ImagingSettings& a, const ImagingSettings& b);
 
 struct AcquisitionSettings {
     std::vector<double> anglesDeg{0.0};  // plane-wave steering angles, one transmit each
