@@ -311,38 +311,60 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     return image;
 }
 
+namespace {
+
+// The magnitude of the analytic signal whose spectrum's bins 0 .. n/2 are `half` (the rest 0), at
+// rows 0, k, 2k, ... into out. Folded to n / k bins where that is exact (the analytic signal has no
+// negative frequencies): k times less inverse transform.
+void analyticMagnitude(std::span<std::complex<double>> spectrum, std::size_t k, bool fold, std::span<float> out) {
+    const std::size_t n = spectrum.size();
+    std::fill(spectrum.begin() + static_cast<std::ptrdiff_t>(n / 2 + 1), spectrum.end(), 0.0);
+    if (fold) {
+        const std::size_t m = n / k;
+        for (std::size_t b = 0; b < m; ++b) {
+            for (std::size_t j = 1; j < k; ++j) spectrum[b] += spectrum[b + j * m];
+        }
+        fft(spectrum.first(m), true);
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(std::abs(spectrum[i]) / static_cast<double>(n));
+    } else {
+        fft(spectrum, true);
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(std::abs(spectrum[i * k]) / static_cast<double>(n));
+    }
+}
+
+}  // namespace
+
 void envelopeAlongDepth(BeamformedImage& image, unsigned threads, std::size_t keepEvery) {
     std::size_t n = 1;
     while (n < image.nz) n <<= 1;
     const std::size_t k = std::max<std::size_t>(keepEvery, 1);
     const std::size_t kept = (image.nz + k - 1) / k;  // rows 0, k, 2k, ...
-    // The analytic signal has no negative frequencies, so at every k-th sample it is the inverse
-    // transform of its spectrum folded to n / k bins: exact, and k times less inverse transform.
     const bool fold = k > 1 && n % k == 0 && n / k >= kept;
-    parallelFor(image.nx, threads, [&](std::size_t ix) {
-        // Analytic signal: zero the negative frequencies, double the positive ones. The scratch
-        // is the worker's own, grown once: nothing is allocated per frame.
-        thread_local std::vector<std::complex<double>> scratch;
-        if (scratch.size() < n) scratch.resize(n);
-        const auto spectrum = std::span(scratch).first(n);
-        auto column = std::span(image.columns).subspan(ix * image.nz, image.nz);
-        for (std::size_t i = 0; i < image.nz; ++i) spectrum[i] = column[i];
-        std::fill(spectrum.begin() + static_cast<std::ptrdiff_t>(image.nz), spectrum.end(), 0.0);
-        fft(spectrum, false);
-        for (std::size_t b = 1; b < n / 2; ++b) spectrum[b] *= 2.0;
-        for (std::size_t b = n / 2 + 1; b < n; ++b) spectrum[b] = 0.0;
-        const auto out = column.first(kept);  // row i k lands at row i of the column; packed below
-        if (fold) {
-            const std::size_t m = n / k;
-            for (std::size_t b = 0; b < m; ++b) {
-                for (std::size_t j = 1; j < k; ++j) spectrum[b] += spectrum[b + j * m];
-            }
-            fft(spectrum.first(m), true);
-            for (std::size_t i = 0; i < kept; ++i) out[i] = static_cast<float>(std::abs(spectrum[i]) / static_cast<double>(n));
-        } else {
-            fft(spectrum, true);
-            for (std::size_t i = 0; i < kept; ++i) out[i] = static_cast<float>(std::abs(spectrum[i * k]) / static_cast<double>(n));
+    // Two columns a, b to a transform: z = a + i b, then A = (Z[f] + conj Z[-f]) / 2 and
+    // B = (Z[f] - conj Z[-f]) / 2i. Of each analytic signal's spectrum only bins 0 .. n/2 are
+    // not 0: 2A there, A itself at 0 and n/2 (and the same for B).
+    const std::size_t pairs = (image.nx + 1) / 2;
+    parallelFor(pairs, threads, [&](std::size_t p) {
+        thread_local std::vector<std::complex<double>> scratch;  // the worker's own, grown once: nothing is allocated per frame
+        if (scratch.size() < 3 * n) scratch.resize(3 * n);
+        const auto z = std::span(scratch).first(n);
+        const auto sa = std::span(scratch).subspan(n, n);
+        const auto sb = std::span(scratch).subspan(2 * n, n);
+        const std::size_t ia = 2 * p, ib = 2 * p + 1;
+        const bool paired = ib < image.nx;
+        auto a = std::span(image.columns).subspan(ia * image.nz, image.nz);
+        auto b = paired ? std::span(image.columns).subspan(ib * image.nz, image.nz) : std::span<float>();
+        for (std::size_t i = 0; i < image.nz; ++i) z[i] = {a[i], paired ? b[i] : 0.0f};
+        std::fill(z.begin() + static_cast<std::ptrdiff_t>(image.nz), z.end(), 0.0);
+        fft(z, false);
+        for (std::size_t f = 0; f <= n / 2; ++f) {
+            const auto mirror = std::conj(z[(n - f) % n]);
+            const double scale = f == 0 || f == n / 2 ? 0.5 : 1.0;
+            sa[f] = scale * (z[f] + mirror);
+            sb[f] = scale * std::complex<double>(0, -1) * (z[f] - mirror);
         }
+        analyticMagnitude(sa, k, fold, a.first(kept));  // row i k lands at row i of the column; packed below
+        if (paired) analyticMagnitude(sb, k, fold, b.first(kept));
     });
     if (k > 1) {  // the columns packed, in order (each moves down, over rows already read)
         for (std::size_t ix = 1; ix < image.nx; ++ix) {

@@ -1,6 +1,7 @@
 #include "parallel_for.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -11,8 +12,11 @@
 namespace sonolink::beamform {
 namespace {
 
-// threads - 1 workers that wait for a job, each doing its share of every job; the caller does the
-// first share and waits for the rest.
+// threads - 1 workers that wait for a job; thread t (the caller is 0) does index t, then they take
+// the rest one at a time from a shared counter (a thread the scheduler lends to another process
+// for a while leaves its indices to the others, instead of making them wait), and the caller
+// waits for the last. Every thread works on every job, so a worker's own scratch grows on the
+// first job, never later.
 class WorkerPool {
 public:
     explicit WorkerPool(unsigned threads) : threads_(threads) {
@@ -36,16 +40,21 @@ public:
             body_ = &body;
             count_ = count;
             pending_ = threads_ - 1;
+            next_.store(threads_, std::memory_order_relaxed);
             ++generation_;
         }
         wake_.notify_all();
-        for (std::size_t i = 0; i < count; i += threads_) body(i);
+        take(0, count, body);
         std::unique_lock lock(mutex_);
         done_.wait(lock, [this] { return pending_ == 0; });
         body_ = nullptr;
     }
 
 private:
+    void take(std::size_t first, std::size_t count, const IndexedBody& body) {
+        if (first < count) body(first);
+        for (auto i = next_.fetch_add(1, std::memory_order_relaxed); i < count; i = next_.fetch_add(1, std::memory_order_relaxed)) body(i);
+    }
     void work(unsigned t) {
         std::uint64_t seen = 0;
         for (;;) {
@@ -56,7 +65,7 @@ private:
             const auto* body = body_;
             const auto count = count_;
             lock.unlock();
-            for (std::size_t i = t; i < count; i += threads_) (*body)(i);
+            take(t, count, *body);
             lock.lock();
             if (--pending_ == 0) done_.notify_one();
         }
@@ -69,6 +78,7 @@ private:
     std::condition_variable wake_, done_;
     const IndexedBody* body_ = nullptr;
     std::size_t count_ = 0;
+    std::atomic<std::size_t> next_{0};  // the next index to take
     unsigned pending_ = 0;
     std::uint64_t generation_ = 0;
     bool stopping_ = false;

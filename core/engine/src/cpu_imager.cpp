@@ -19,30 +19,8 @@ Status checkBlockFits(const ingest::Frame& frame, std::uint16_t b, const beamfor
     return {};
 }
 
-beamform::PixelGrid oversampledGrid(const beamform::PixelGrid& grid, int depthOversampling) {
-    const auto k = static_cast<std::size_t>(std::max(depthOversampling, 1));
-    beamform::PixelGrid fine;
-    fine.x = grid.x;
-    const auto& z = grid.z;
-    for (std::size_t i = 0; i < z.size(); ++i) {
-        const bool last = i + 1 == z.size();
-        for (std::size_t j = 0; j < (last ? 1 : k); ++j) {
-            fine.z.push_back(last ? z[i] : z[i] + (z[i + 1] - z[i]) * static_cast<double>(j) / static_cast<double>(k));
-        }
-    }
-    return fine;
-}
-
-Result<beamform::BeamformedImage> oversampledEnvelope(const beamform::ChannelDataView& frame, const ImagingSetup& setup,
-                                                      const beamform::PixelGrid& beamformGrid) {
-    auto rf = beamform::delayAndSum(frame, beamformGrid, setup.params, setup.beamformThreads);
-    if (!rf) return rf;
-    beamform::envelopeAlongDepth(*rf, setup.beamformThreads, static_cast<std::size_t>(std::max(setup.depthOversampling, 1)));  // the grid's rows
-    return rf;
-}
-
 CpuImager::CpuImager(const beamform::AcquisitionGeometry& geometry, const ImagingSetup& imaging)
-    : geometry_(geometry), imaging_(imaging), beamformGrid_(oversampledGrid(imaging.grid, imaging.depthOversampling)) {
+    : geometry_(geometry), imaging_(imaging) {
     samples_.resize(geometry_.samplesPerFrame());
 }
 
@@ -61,7 +39,9 @@ Status CpuImager::load(const ingest::Frame& frame) {
 }
 
 Result<beamform::BeamformedImage> CpuImager::envelope() {
-    return oversampledEnvelope(beamform::ChannelDataView{&geometry_, {}, samples_}, imaging_, beamformGrid_);
+    auto rf = beamform::delayAndSum(beamform::ChannelDataView{&geometry_, {}, samples_}, imaging_.grid, imaging_.params, imaging_.beamformThreads);
+    if (rf) beamform::envelopeAlongDepth(*rf, imaging_.beamformThreads);
+    return rf;
 }
 
 }  // namespace sonolink::engine

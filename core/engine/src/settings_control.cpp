@@ -29,10 +29,11 @@ beamform::Window windowOf(Apodization a) {
 
 }  // namespace
 
-int depthOversamplingFor(double depthStepM, double soundSpeedMps, double centerFrequencyHz) {
-    if (!(depthStepM > 0) || !(soundSpeedMps > 0) || !(centerFrequencyHz > 0)) return 1;
-    const double longest = soundSpeedMps / (4 * 1.5 * centerFrequencyHz);
-    return std::clamp(static_cast<int>(std::ceil(depthStepM / longest - 1e-9)), 1, 8);
+std::size_t depthRowsFor(double depth0M, double depth1M, int rows, double soundSpeedMps, double centerFrequencyHz) {
+    const auto asked = static_cast<std::size_t>(std::max(rows, 2));
+    if (!(depth1M > depth0M) || !(soundSpeedMps > 0) || !(centerFrequencyHz > 0)) return asked;
+    const double longest = soundSpeedMps / (7 * centerFrequencyHz);
+    return std::max(asked, static_cast<std::size_t>(std::ceil((depth1M - depth0M) / longest - 1e-9)) + 1);
 }
 
 ImagingSetup imagingSetupFor(const ImagingSettings& s, const beamform::AcquisitionGeometry& geometry, unsigned threads, double centerFrequencyHz) {
@@ -43,13 +44,11 @@ ImagingSetup imagingSetupFor(const ImagingSettings& s, const beamform::Acquisiti
     }
     ImagingSetup setup;
     setup.grid = beamform::PixelGrid::fromRanges(-half, half, static_cast<std::size_t>(s.columns), s.depthStartMm * 1e-3, s.depthEndMm * 1e-3,
-                                                 static_cast<std::size_t>(s.rows));
+                                                 depthRowsFor(s.depthStartMm * 1e-3, s.depthEndMm * 1e-3, s.rows, geometry.soundSpeedMps, centerFrequencyHz));
     setup.params.fNumber = s.fNumber;
     setup.params.window = windowOf(s.window);
     setup.settings = s;
     setup.beamformThreads = threads;
-    const double step = s.rows > 1 ? (s.depthEndMm - s.depthStartMm) * 1e-3 / (s.rows - 1) : 0;
-    setup.depthOversampling = depthOversamplingFor(step, geometry.soundSpeedMps, centerFrequencyHz);
     return setup;
 }
 

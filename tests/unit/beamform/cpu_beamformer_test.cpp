@@ -245,6 +245,31 @@ TEST(CpuBeamformerTest, WindowedVectorLoopsAgreeWithTheReference) {
     }
 }
 
+// Two columns share a transform (one as the real part, one as the imaginary): each gets the
+// envelope it has alone, the odd one out of 17 too.
+TEST(CpuBeamformerTest, ColumnsSharingATransformGetTheEnvelopeEachHasAlone) {
+    Scene scene;
+    const auto grid = PixelGrid::fromRanges(-8e-3, 8e-3, 17, 3e-3, 30e-3, 700);
+    auto rf = delayAndSum(scene.phantom.view(), grid, {});
+    ASSERT_TRUE(rf);
+    for (const std::size_t k : {1u, 2u}) {
+        auto together = *rf;
+        envelopeAlongDepth(together, 2, k);
+        float peak = 0, worst = 0;
+        for (std::size_t ix = 0; ix < rf->nx; ++ix) {
+            BeamformedImage alone{1, rf->nz, {rf->columns.begin() + static_cast<std::ptrdiff_t>(ix * rf->nz),
+                                              rf->columns.begin() + static_cast<std::ptrdiff_t>((ix + 1) * rf->nz)}};
+            envelopeAlongDepth(alone, 1, k);
+            ASSERT_EQ(alone.nz, together.nz);
+            for (std::size_t iz = 0; iz < alone.nz; ++iz) {
+                peak = std::max(peak, alone.at(0, iz));
+                worst = std::max(worst, std::abs(together.at(ix, iz) - alone.at(0, iz)));
+            }
+        }
+        EXPECT_LT(worst / peak, 1e-6f) << "every " << k;
+    }
+}
+
 // Keeping every k-th row of the envelope (the RF beamformed k times finer than it is shown):
 // with k dividing the transform's length, the inverse transform of the folded spectrum; else
 // the whole transform and every k-th row. Both equal the full envelope's rows 0, k, 2k, ...

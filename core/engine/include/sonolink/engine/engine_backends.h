@@ -28,19 +28,18 @@ struct ImagingSetup {
     beamform::PixelGrid grid;
     beamform::BeamformParams params;
     unsigned beamformThreads = 0;      // 0: one per hardware thread
-    // The CPU imager beamforms the RF at this many times the grid's depth sampling and keeps
-    // every k-th envelope row: a depth step above a quarter wavelength at the top of the band
-    // (1.5 f0) aliases the RF along depth, and its envelope shows dark streaks
-    // (docs/performance.md, "Envelope aliasing").
-    int depthOversampling = 1;
     ImagingSettings settings;
 };
-// The grid spans the settings' width (or the probe's aperture) and depths, rows x columns; the
-// depth oversampling follows from its depth step and the centre frequency.
+// The grid spans the settings' width (or the probe's aperture) and depths, with the settings'
+// columns and at least their rows: more where the depth step would exceed a seventh of the
+// centre wavelength. A coarser step aliases the RF along depth and its envelope shows dark
+// streaks (docs/performance.md, "Envelope aliasing"); the picture is resampled onto the display
+// raster whatever the grid's rows.
 [[nodiscard]] ImagingSetup imagingSetupFor(const ImagingSettings& settings, const beamform::AcquisitionGeometry& geometry, unsigned threads,
                                            double centerFrequencyHz);
-// The smallest k for which depthStep / k <= c / (4 x 1.5 f0), at most 8.
-[[nodiscard]] int depthOversamplingFor(double depthStepM, double soundSpeedMps, double centerFrequencyHz);
+// The depths to beamform from depth0 to depth1: rows, or more so that the step is at most
+// c / (7 f0).
+[[nodiscard]] std::size_t depthRowsFor(double depth0M, double depth1M, int rows, double soundSpeedMps, double centerFrequencyHz);
 
 // The PACS side: the queue, its nodes and the station's identity. Off when queueDirectory is empty.
 struct DicomSetup {
