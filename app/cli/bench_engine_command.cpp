@@ -80,7 +80,7 @@ Result<Run> runEngine(config::AppConfig config, double rateHz, bool display, dou
     run.stats.displaySkipped -= before.displaySkipped;
     for (const auto& t : rates.threads) {
         run.threads[t.name] = t.percentOfCore;
-        if (t.name == "ctl" || t.name == "rx-link0" || t.name == "heartbeat" || t.name == "bf-cpu" || t.name == "rec" || t.name == "jobs") {
+        if (t.name == "ctl" || t.name == "rx-link0" || t.name == "heartbeat" || t.name == "bf-cpu" || t.name == "picture" || t.name == "rec" || t.name == "jobs") {
             run.engineCpuPercent += t.percentOfCore;
         }
     }

@@ -39,7 +39,7 @@ DisplayPipeline::DisplayPipeline(const beamform::AcquisitionGeometry& geometry, 
     announce_ = imager_ != nullptr;  // none given: a display nobody shows (a headless command), not announced
     if (!imager_) imager_ = std::make_unique<CpuImager>(geometry_, imaging_);
     imagerName_ = imager_->name();
-    preparePicture();
+    preparePicture(imaging_.grid, imaging_.settings);  // no thread runs yet
     thread_ = std::thread([this] { run(); });
 }
 
@@ -111,7 +111,7 @@ void DisplayPipeline::apply(Reconfiguration next) {
     std::unique_ptr<FrameImager> old;  // destroyed on this thread, the one that used it
     if (next.imager) old = std::exchange(imager_, std::move(next.imager));
     imaging_ = std::move(next.imaging);
-    preparePicture();
+    pictures_.submit([this, grid = imaging_.grid, settings = imaging_.settings] { preparePicture(grid, settings); });
     nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
     std::lock_guard lock(mutex_);
     geometry_ = std::move(next.geometry);
@@ -145,8 +145,11 @@ std::shared_ptr<RfLines> DisplayPipeline::rfLines(const ingest::Frame& frame, co
     return rf;
 }
 
-void DisplayPipeline::preparePicture() {
-    auto resampler = image::displayResampler(imaging_.grid.x, imaging_.grid.z, imaging_.settings.displayColumns, imaging_.settings.displayRows);
+void DisplayPipeline::preparePicture(const beamform::PixelGrid& grid, const ImagingSettings& settings) {
+    pictureColumns_ = grid.x.size();
+    pictureRows_ = grid.z.size();
+    pictureSettings_ = settings;
+    auto resampler = image::displayResampler(grid.x, grid.z, settings.displayColumns, settings.displayRows);
     if (!resampler) {
         chain_.reset();
         pictureError_ = resampler.error();
@@ -154,18 +157,17 @@ void DisplayPipeline::preparePicture() {
     }
     pictureError_.reset();
     if (chain_ && chain_->raster() == resampler->raster()) {
-        chain_->setSettings(greySettingsOf(imaging_.settings));  // what persistence holds stays
+        chain_->setSettings(greySettingsOf(settings));  // what persistence holds stays
     } else {
-        chain_.emplace(std::move(*resampler), greySettingsOf(imaging_.settings));
+        chain_.emplace(std::move(*resampler), greySettingsOf(settings));
     }
 }
 
 // The 8-bit, calibrated picture of an envelope on the grid.
 Result<std::shared_ptr<DisplayFrame>> DisplayPipeline::picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId) {
     if (!chain_) return fail(Error(*pictureError_));
-    if (envelope.nx != imaging_.grid.x.size() || envelope.nz != imaging_.grid.z.size()) {
-        return fail(ErrorCode::Internal, fmt::format("the imager gave {} x {} pixels for a {} x {} grid", envelope.nx, envelope.nz,
-                                                     imaging_.grid.x.size(), imaging_.grid.z.size()));
+    if (envelope.nx != pictureColumns_ || envelope.nz != pictureRows_) {
+        return fail(ErrorCode::Internal, fmt::format("the imager gave {} x {} pixels for a {} x {} grid", envelope.nx, envelope.nz, pictureColumns_, pictureRows_));
     }
     const auto& raster = chain_->raster();
     auto picture = std::make_shared<DisplayFrame>();
@@ -175,10 +177,37 @@ Result<std::shared_ptr<DisplayFrame>> DisplayPipeline::picture(const beamform::B
     picture->cmPerPixelX = picture->cmPerPixelY = raster.metresPerPixel * 100;
     picture->xStartCm = raster.xStartM * 100;
     picture->zStartCm = raster.zStartM * 100;
-    picture->imaging = imaging_.settings;
+    picture->imaging = pictureSettings_;
     picture->pixels.resize(static_cast<std::size_t>(raster.rows) * static_cast<std::size_t>(raster.columns));
     chain_->process(envelope.columns, picture->pixels);
     return picture;
+}
+
+void DisplayPipeline::countFailure(std::uint32_t frameId, const Error& error) {
+    if (imagingFailures_.fetch_add(1, std::memory_order_relaxed) == 0 && onFailure_) {  // counted; said once
+        onFailure_(fmt::format("frame {} not imaged: {} (later failures are counted, not reported)", frameId, error.message()));
+    }
+}
+
+void DisplayPipeline::drawAndPublish(const beamform::BeamformedImage& envelope, std::uint32_t frameId, std::uint64_t session, std::uint64_t readyNs) {
+    if (session != pictureSession_ && chain_) chain_->reset();  // persistence never blends two sessions
+    pictureSession_ = session;
+    auto drawn = picture(envelope, frameId);
+    if (!drawn) return countFailure(frameId, drawn.error());
+    auto& image = *drawn;
+    std::lock_guard lock(mutex_);
+    if (frozen_ || session != session_) return;            // frozen meanwhile, or a frame of a closed session
+    if (anyPublished_ && frameId <= lastFrameId_) return;  // never backwards, never twice
+    image->session = session;
+    image->readyNs = steadyNs();
+    image->latencyUs = static_cast<double>(image->readyNs - readyNs) / 1e3;
+    latency_.record(image->readyNs - readyNs);
+    lastFrameId_ = frameId;
+    anyPublished_ = true;
+    cine_.push_back(image);
+    if (cine_.size() > cineFrames_) cine_.pop_front();
+    latest_.store(image);
+    displayed_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void DisplayPipeline::run() {
@@ -206,7 +235,6 @@ void DisplayPipeline::run() {
 void DisplayPipeline::loop() {
     while (true) {
         ingest::FrameRef frame;
-        std::vector<int> rfChannels;
         std::uint64_t session = 0;
         std::optional<Reconfiguration> next;
         {
@@ -220,50 +248,40 @@ void DisplayPipeline::loop() {
             next_.reset();
         }
         if (next) apply(std::move(*next));
-        if (session != pictureSession_ && chain_) chain_->reset();  // persistence never blends two sessions
-        pictureSession_ = session;
-        {
-            std::lock_guard lock(mutex_);
-            rfChannels = rfChannels_;
-        }
-        const auto frameId = frame->frameId();
-        const auto readyNs = frame->readyNs();
-        if (!rfChannels.empty()) {
-            auto rf = rfLines(*frame, rfChannels);
-            rf->session = session;
-            latestRf_.store(std::move(rf));
-        }
-        const auto imagingStart = steadyNs();
-        auto loaded = imager_->load(*frame);
-        frame = {};  // the ring slots go back before the long part
-        std::shared_ptr<DisplayFrame> image;
-        auto envelope = loaded ? imager_->envelope() : Result<beamform::BeamformedImage>(fail(std::move(loaded.error())));
-        imagerNs_.fetch_add(steadyNs() - imagingStart, std::memory_order_relaxed);
-        imaged_.fetch_add(1, std::memory_order_relaxed);
-        if (envelope) {
-            auto drawn = picture(*envelope, frameId);
-            if (drawn) image = std::move(*drawn);
-            else envelope = fail(std::move(drawn.error()));
-        }
-        if (!envelope && imagingFailures_.fetch_add(1, std::memory_order_relaxed) == 0 && onFailure_) {  // counted; said once
-            onFailure_(fmt::format("frame {} not imaged: {} (later failures are counted, not reported)", frameId, envelope.error().message()));
-        }
+        imageFrame(std::move(frame), session);
+    }
+}
+
+void DisplayPipeline::imageFrame(ingest::FrameRef frame, std::uint64_t session) {
+    std::vector<int> rfChannels;
+    {
+        std::lock_guard lock(mutex_);
+        rfChannels = rfChannels_;
+    }
+    const auto frameId = frame->frameId();
+    const auto readyNs = frame->readyNs();
+    if (!rfChannels.empty()) {
+        auto rf = rfLines(*frame, rfChannels);
+        rf->session = session;
+        latestRf_.store(std::move(rf));
+    }
+    const auto imagingStart = steadyNs();
+    auto loaded = imager_->load(*frame);
+    frame = {};  // the ring slots go back before the long part
+    auto envelope = loaded ? imager_->envelope() : Result<beamform::BeamformedImage>(fail(std::move(loaded.error())));
+    imagerNs_.fetch_add(steadyNs() - imagingStart, std::memory_order_relaxed);
+    imaged_.fetch_add(1, std::memory_order_relaxed);
+    {
         std::lock_guard lock(mutex_);
         busy_ = false;
         idle_.notify_all();
-        if (!image || frozen_ || session != session_) continue;  // frozen meanwhile, or a frame of a closed session
-        if (anyPublished_ && frameId <= lastFrameId_) continue;  // never backwards, never twice
-        image->session = session;
-        image->readyNs = steadyNs();
-        image->latencyUs = static_cast<double>(image->readyNs - readyNs) / 1e3;
-        latency_.record(image->readyNs - readyNs);
-        lastFrameId_ = frameId;
-        anyPublished_ = true;
-        cine_.push_back(image);
-        if (cine_.size() > cineFrames_) cine_.pop_front();
-        latest_.store(image);
-        displayed_.fetch_add(1, std::memory_order_relaxed);
     }
+    if (drawing_.valid()) drawing_.get();  // one picture in hand at a time (and what escaped it comes out here)
+    if (!envelope) {
+        drawing_ = pictures_.submit([this, frameId, error = envelope.error()] { countFailure(frameId, error); });
+        return;
+    }
+    drawing_ = pictures_.submit([this, envelope = std::move(*envelope), frameId, session, readyNs] { drawAndPublish(envelope, frameId, session, readyNs); });
 }
 
 }  // namespace sonolink::engine

@@ -7,8 +7,9 @@
 // in increasing frame-id order, never twice. Frozen: frames are let go unprocessed. A frame the
 // imager cannot image is counted (imagingFailures), not logged; the first failure and anything
 // escaping the thread go to the failure handler. The picture (image::GreyChain: TGC, gain,
-// dynamic range, persistence, grey map) is drawn on a display raster of equal mm per pixel;
-// persistence starts again with each session and whenever the raster changes.
+// dynamic range, persistence, grey map) is drawn on a display raster of equal mm per pixel, and
+// published, by the `picture` thread while `bf` beamforms the next frame (one picture in hand at
+// a time); persistence starts again with each session and whenever the raster changes.
 // Geometry, imaging and imager change between frames (reconfigure).
 // Thread contract: onFrame on the ingest thread; the rest from any thread.
 #pragma once
@@ -17,6 +18,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <future>
 #include <string>
 #include <memory>
 #include <mutex>
@@ -29,12 +31,13 @@
 #include "sonolink/image/grey_chain.h"
 #include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/latency_histogram.h"
+#include "sonolink/util/serial_executor.h"
 
 namespace sonolink::engine {
 
 class DisplayPipeline final : public ingest::FrameSink {
 public:
-    using FailureHandler = std::function<void(const std::string& what)>;  // on the bf thread
+    using FailureHandler = std::function<void(const std::string& what)>;  // on the bf or picture thread
     DisplayPipeline(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::size_t cineFrames, std::unique_ptr<FrameImager> imager,
                     FailureHandler onFailure = {});
     ~DisplayPipeline() override;
@@ -72,17 +75,26 @@ private:
     void run();
     void loop();
     void apply(Reconfiguration next);  // bf thread
-    void preparePicture();             // bf thread: the grey chain for imaging_
+    void imageFrame(ingest::FrameRef frame, std::uint64_t session);  // bf thread
+    // picture thread:
+    void preparePicture(const beamform::PixelGrid& grid, const ImagingSettings& settings);
     [[nodiscard]] Result<std::shared_ptr<DisplayFrame>> picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId);
+    void drawAndPublish(const beamform::BeamformedImage& envelope, std::uint32_t frameId, std::uint64_t session, std::uint64_t readyNs);
+    void countFailure(std::uint32_t frameId, const Error& error);
     [[nodiscard]] std::shared_ptr<RfLines> rfLines(const ingest::Frame& frame, const std::vector<int>& channels) const;
 
     beamform::AcquisitionGeometry geometry_;
     ImagingSetup imaging_;
     std::size_t cineFrames_;
     std::unique_ptr<FrameImager> imager_;  // bf thread (and the constructor)
-    std::optional<image::GreyChain> chain_;  // bf thread; none while imaging_ has no display raster
-    std::optional<Error> pictureError_;      // bf thread: why not
-    std::uint64_t pictureSession_ = 0;       // bf thread: the session the chain's persistence holds
+    // The picture thread's: the grid's size and settings it draws for, its chain (none while they
+    // give no display raster, and why), the session its persistence holds.
+    std::size_t pictureColumns_ = 0, pictureRows_ = 0;
+    ImagingSettings pictureSettings_;
+    std::optional<image::GreyChain> chain_;
+    std::optional<Error> pictureError_;
+    std::uint64_t pictureSession_ = 0;
+    std::future<void> drawing_;  // bf thread: the picture in hand
     bool announce_ = true;                 // the imager is logged when the thread starts
     FailureHandler onFailure_;
     std::string imagerName_;               // under mutex_
@@ -108,6 +120,7 @@ private:
     std::atomic<std::uint64_t> imaged_{0};
     std::atomic<std::uint64_t> imagingFailures_{0};
     ingest::LatencyHistogram latency_;
+    SerialExecutor pictures_{"picture"};  // after all it uses: drained before they go
     std::thread thread_;
 };
 
