@@ -29,8 +29,9 @@ Status validateFrame(const BModeFrame& f, const BModeFrame& first, std::size_t i
     if (!(f.cmPerPixelX > 0) || !(f.cmPerPixelY > 0) || !std::isfinite(f.cmPerPixelX) || !std::isfinite(f.cmPerPixelY)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("frame {}: calibration {} x {} cm per pixel: both must be positive", index, f.cmPerPixelX, f.cmPerPixelY));
     }
-    if (f.rows != first.rows || f.columns != first.columns || f.samplesPerPixel != first.samplesPerPixel || f.cmPerPixelX != first.cmPerPixelX || f.cmPerPixelY != first.cmPerPixelY) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("frame {} differs from frame 0 in size or calibration (a cine has one geometry)", index));
+    if (f.rows != first.rows || f.columns != first.columns || f.samplesPerPixel != first.samplesPerPixel || f.cmPerPixelX != first.cmPerPixelX || f.cmPerPixelY != first.cmPerPixelY ||
+        f.xStartCm != first.xStartCm || f.zStartCm != first.zStartCm) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame {} differs from frame 0 in size, spacing or place (a cine has one geometry)", index));
     }
     return {};
 }

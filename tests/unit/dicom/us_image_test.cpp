@@ -122,6 +122,11 @@ TEST_F(UsImageTest, CineIsAValidMultiframeWithEveryFrameAndItsTiming) {
     auto mixed = writeUsCine((dir / "mixed.dcm").string(), cine);
     ASSERT_FALSE(mixed);
     EXPECT_NE(mixed.error().message().find("frame 5 differs from frame 0"), std::string::npos) << mixed.error().message();
+    cine.frames[5] = cine.frames[4];
+    cine.frames[5].zStartCm = 0.5;  // the same raster, deeper: the calibration's reference would be wrong for it
+    auto moved = writeUsCine((dir / "moved.dcm").string(), cine);
+    ASSERT_FALSE(moved);
+    EXPECT_NE(moved.error().message().find("frame 5 differs from frame 0"), std::string::npos) << moved.error().message();
 }
 
 // Grey and RGB, single frame and cine, in every transfer syntax we write: dciodvfy finds
