@@ -3,6 +3,7 @@
 // node and followed in short delayed checks until it is stored (and committed, where asked).
 #include <algorithm>
 #include <filesystem>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -97,6 +98,16 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
     if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
     jobUpdate(id, JobStatus::Running, 0, "collecting the cine");
     if (frames.empty()) return jobFinish(id, JobStatus::Failed, 0, "the cine is empty: stream first");
+    // A cine has one geometry: the frames since the picture last changed its raster or its place
+    // (a new depth, width or display box), the newest among them.
+    const auto sameGeometry = [&](const DisplayFrame& a) {
+        const auto& b = *frames.back();
+        return a.rows == b.rows && a.columns == b.columns && a.cmPerPixelX == b.cmPerPixelX && a.cmPerPixelY == b.cmPerPixelY &&
+               a.xStartCm == b.xStartCm && a.zStartCm == b.zStartCm;
+    };
+    auto first = frames.size() - 1;
+    while (first > 0 && sameGeometry(*frames[first - 1])) --first;
+    const auto shown = std::span(frames).subspan(first);
     dicom::UsCineObject cine;
     auto equipment = config.dicom.equipment;
     if (equipment.deviceSerialNumber.empty()) {
@@ -104,13 +115,15 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
         equipment.deviceSerialNumber = dicom::toLongString(frontEndSerial);  // the system's serial is its front end's
     }
     cine.context = dicom::makeInstanceContext(dicomExam(examOfJob), equipment, *uids, dicom::dicomDateTimeNow());
-    for (const auto& f : frames) {
+    for (const auto& f : shown) {
         if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
         cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1, f->xStartCm, f->zStartCm});
     }
-    const double spanMs = frames.size() > 1 ? static_cast<double>(frames.back()->readyNs - frames.front()->readyNs) / 1e6 / static_cast<double>(frames.size() - 1) : 0;
+    const double spanMs = shown.size() > 1 ? static_cast<double>(shown.back()->readyNs - shown.front()->readyNs) / 1e6 / static_cast<double>(shown.size() - 1) : 0;
     cine.frameTimeMs = request.frameTimeMs > 0 ? request.frameTimeMs : spanMs > 0 ? spanMs : 1000.0 / 30;
-    jobUpdate(id, JobStatus::Running, 0.3, fmt::format("writing {} frames", frames.size()));
+    jobUpdate(id, JobStatus::Running, 0.3,
+              first == 0 ? fmt::format("writing {} frames", shown.size())
+                         : fmt::format("writing {} frames (the {} before the last change of depth or view are left out)", shown.size(), first));
     if (auto ok = dicom::writeUsCine(request.file, cine); !ok) {
         auditExport(request.file, ok.error());
         return jobFinish(id, JobStatus::Failed, 0.3, ok.error().message());

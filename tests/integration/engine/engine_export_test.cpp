@@ -5,6 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcitem.h>
+
 #include "engine_fixture.h"
 #include "sonolink/dicom/pacs_client.h"
 
@@ -62,6 +66,43 @@ TEST_F(EngineTest, ACineExportedAsDicomIsAuditedAsDicomExportAuditsIt) {
     EXPECT_NE(audit.find("1.2.840.10008.5.1.4.1.1.3.1"), std::string::npos);
     EXPECT_NE(audit.find(fs::absolute(dir).string()), std::string::npos) << "where it went";
     EXPECT_NE(audit.find("SONOLINK_T"), std::string::npos) << "which station";
+}
+
+// The user changes the depth while streaming, then exports: the cine is the frames since the
+// change (one geometry, calibrated as they are), and the job says how many were left out.
+TEST_F(EngineTest, ACineExportAfterADepthChangeHoldsTheFramesSinceTheChange) {
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= 20; })) << "a cine of the first depth";
+    auto deeper = engine->imaging();
+    deeper.depthStartMm = 8;
+    engine->setImaging(deeper);
+    const auto shownSince = [&] {
+        const auto f = engine->latestFrame();
+        return f && f->imaging == deeper;
+    };
+    ASSERT_TRUE(waitUntil(shownSince));
+    const auto firstNew = engine->stats().framesDisplayed;
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().framesDisplayed >= firstNew + 3; }));
+    engine->freeze();
+    ASSERT_TRUE(log.waitForState(EngineState::Frozen));
+    const auto file = (dir / "deeper.dcm").string();
+    const auto job = engine->exportCine({file, "", 0});
+    const auto writing = log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.message.rfind("writing", 0) == 0; });
+    ASSERT_TRUE(writing);
+    EXPECT_NE(writing->message.find("before the last change of depth or view are left out"), std::string::npos) << writing->message;
+    const auto done = log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; });
+    ASSERT_TRUE(done);
+    ASSERT_EQ(done->status, JobStatus::Done) << done->message;
+    DcmFileFormat dicom;
+    ASSERT_TRUE(dicom.loadFile(file.c_str()).good());
+    DcmItem* region = nullptr;
+    ASSERT_TRUE(dicom.getDataset()->findAndGetSequenceItem(DCM_SequenceOfUltrasoundRegions, region, 0).good());
+    Float64 z0 = 0;
+    ASSERT_TRUE(region->findAndGetFloat64(DCM_ReferencePixelPhysicalValueY, z0).good());
+    EXPECT_NEAR(z0, 0.8, 1e-9) << "the frames of the new depth, calibrated as they are";
 }
 
 TEST_F(EngineTest, EveryExportOfAnExamIsOfItsStudyAndABadExamIsRefused) {
