@@ -1,5 +1,7 @@
 // sonolink-cli beamform: beamform a UFF file (or a SonoLink recording, which is one) on the CPU
-// reference beamformer and write the envelope or dB image as .npy [nz, nx] and a PNG.
+// reference beamformer and write the envelope or dB image as .npy [nz, nx] on the grid, and the
+// picture (true proportions, TGC, grey map) as a PNG and optionally DICOM.
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -123,12 +125,17 @@ Status checkGridAgainstData(const beamform::PixelGrid& grid, const record::UffCh
 // "COLUMNSxROWS", each 2 to 16384; empty: side x side.
 Result<std::pair<int, int>> parseBox(const std::string& text, int side) {
     if (text.empty()) return std::pair{side, side};
-    int columns = 0, rows = 0;
-    char x = 0, extra = 0;
-    if (std::sscanf(text.c_str(), "%d%c%d%c", &columns, &x, &rows, &extra) != 3 || (x != 'x' && x != 'X') || columns < 2 || rows < 2 ||
-        columns > kMaxAxisPoints || rows > kMaxAxisPoints) {
+    const auto bad = [&] {
         return fail(ErrorCode::InvalidArgument, fmt::format("--display {}: expected COLUMNSxROWS, each 2 to {}, e.g. 512x512", text, kMaxAxisPoints));
-    }
+    };
+    const auto x = text.find_first_of("xX");
+    if (x == std::string::npos) return bad();
+    const auto number = [](std::string_view part, int& out) {
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+        return ec == std::errc() && end == part.data() + part.size() && out >= 2 && out <= kMaxAxisPoints;
+    };
+    int columns = 0, rows = 0;
+    if (!number(std::string_view(text).substr(0, x), columns) || !number(std::string_view(text).substr(x + 1), rows)) return bad();
     return std::pair{columns, rows};
 }
 

@@ -1,6 +1,7 @@
 // DeadlineTransport: see deadline_transport.h.
 #include "deadline_transport.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -32,7 +33,8 @@ constexpr std::chrono::milliseconds kSlice{100};
 class DeadlineConnection : public DcmTransportConnection {
 public:
     DeadlineConnection(DcmNativeSocketType socket, DcmTransportConnection* inner, const Deadline& deadline)
-        : DcmTransportConnection(socket), inner_(inner), deadline_(deadline), socket_(socket), plainTcp_(inner->isTransparentConnection()) {}
+        : DcmTransportConnection(socket), inner_(inner), deadline_(deadline), socket_(socket),
+          plainTcp_(inner->isTransparentConnection() && (::fcntl(socket, F_GETFL) & O_NONBLOCK) == 0) {}
     ~DeadlineConnection() override = default;
 
     OFCondition serverSideHandshake() override { return inner_->serverSideHandshake(); }
@@ -111,7 +113,9 @@ private:
     std::unique_ptr<DcmTransportConnection> inner_;
     const Deadline& deadline_;
     DcmNativeSocketType socket_;
-    const bool plainTcp_;  // TLS keeps the poll path: a timeout inside a TLS record is not resumable
+    // A blocking plain TCP socket. TLS keeps the poll path (a timeout inside a TLS record is not
+    // resumable), and so would a non-blocking socket (its read would not wait for the slice).
+    const bool plainTcp_;
     std::chrono::milliseconds receiveSlice_{0};
     std::chrono::milliseconds sendSlice_{0};
 };

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "sonolink/util/assert.h"
+
 namespace sonolink::image {
 
 Result<RasterGeometry> rasterFitting(double x0, double x1, double z0, double z1, int maxColumns, int maxRows) {
@@ -50,12 +52,14 @@ std::vector<RasterResampler::Tap> RasterResampler::tapsFor(std::span<const doubl
 RasterResampler::RasterResampler(std::span<const double> gridX, std::span<const double> gridZ, RasterGeometry raster)
     : raster_(raster),
       gridRows_(static_cast<int>(gridZ.size())),
+      gridPixels_(gridX.size() * gridZ.size()),
       columnTaps_(tapsFor(gridX, raster.xStartM, raster.metresPerPixel, raster.columns)),
       rowTaps_(tapsFor(gridZ, raster.zStartM, raster.metresPerPixel, raster.rows)) {}
 
 void RasterResampler::resample(std::span<const float> columnMajor, std::span<float> out) const {
     const auto columns = static_cast<std::size_t>(raster_.columns);
     const auto nz = static_cast<std::size_t>(gridRows_);
+    SONOLINK_ASSERT(columnMajor.size() == gridPixels_ && out.size() == columns * rowTaps_.size(), "resample: an image of another size");
     for (std::size_t c = 0; c < columns; ++c) {
         const auto [j, wx] = columnTaps_[c];
         const float* left = columnMajor.data() + static_cast<std::size_t>(j) * nz;

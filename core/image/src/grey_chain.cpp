@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include "sonolink/util/assert.h"
+
 namespace sonolink::image {
 namespace {
 
@@ -88,6 +90,7 @@ void GreyChain::build() {
 }
 
 void GreyChain::process(std::span<const float> envelopeColumnMajor, std::span<std::uint8_t> pixels) {
+    SONOLINK_ASSERT(envelopeColumnMajor.size() == resampler_.gridPixels() && pixels.size() == current_.size(), "picture: an image of another size");
     gridDb_.resize(envelopeColumnMajor.size());  // the grid's size is fixed: allocates on the first frame only
     float peak = 0;
     for (float v : envelopeColumnMajor) peak = std::max(peak, std::abs(v));

@@ -164,6 +164,26 @@ TEST(ConfigLoaderTest, BadAnglesAreReported) {
     EXPECT_TRUE(hasIssue(parse, "/acquisition/plane_wave_angles_deg", "between -45 and 45")) << dump(parse);
 }
 
+TEST(ConfigLoaderTest, TheDisplaySectionIsReadAndEveryBadValueNamed) {
+    auto good = parseConfig(R"({"display": {"tgc_db": [0, 1, 2, 3, 4, 5, 6, 7, 8], "persistence": 0.4, "grey_map": "contrast",
+                                            "columns": 800, "rows": 600}})", "a.json");
+    ASSERT_TRUE(good.issues.empty()) << dump(good);
+    EXPECT_EQ(good.config.display.tgcDb.size(), 9u);
+    EXPECT_DOUBLE_EQ(good.config.display.tgcDb.back(), 8);
+    EXPECT_DOUBLE_EQ(good.config.display.persistence, 0.4);
+    EXPECT_EQ(good.config.display.greyMap, GreyMap::Contrast);
+    EXPECT_EQ(good.config.display.columns, 800);
+    EXPECT_EQ(good.config.display.rows, 600);
+    auto few = parseConfig(R"({"display": {"tgc_db": [0, 0, 0]}})", "a.json");
+    EXPECT_TRUE(hasIssue(few, "/display/tgc_db", "3 TGC points: give 8 to 32")) << dump(few);
+    EXPECT_EQ(few.config.display.tgcDb.size(), 8u) << "the default kept";
+    auto bad = parseConfig(R"({"display": {"tgc_db": [0, 0, 0, 0, 0, 0, 0, 90], "persistence": 1, "grey_map": "rainbow", "columns": 10}})", "a.json");
+    EXPECT_TRUE(hasIssue(bad, "/display/tgc_db", "from -40 to 40 dB")) << dump(bad);
+    EXPECT_TRUE(hasIssue(bad, "/display/persistence", "")) << dump(bad);
+    EXPECT_TRUE(hasIssue(bad, "/display/grey_map", "")) << dump(bad);
+    EXPECT_TRUE(hasIssue(bad, "/display/columns", "")) << dump(bad);
+}
+
 TEST(ConfigLoaderTest, MalformedJsonNamesLineAndColumn) {
     auto parse = parseConfig("{\n  \"link\": {\n    \"port\": 1,,\n  }\n}", "broken.json");
     ASSERT_EQ(parse.issues.size(), 1u);

@@ -37,8 +37,10 @@ public:
     // the right way round).
     RasterResampler(std::span<const double> gridX, std::span<const double> gridZ, RasterGeometry raster);
     [[nodiscard]] const RasterGeometry& raster() const noexcept { return raster_; }
+    [[nodiscard]] std::size_t gridPixels() const noexcept { return gridPixels_; }
     // columnMajor: the grid image, [x][z] (the beamformer's layout); out: [row][column] on the
-    // raster (rows x columns values). Outside the grid, the nearest edge value.
+    // raster (rows x columns values); other sizes are a programmer's error. Outside the grid, the
+    // nearest edge value.
     void resample(std::span<const float> columnMajor, std::span<float> out) const;
 
 private:
@@ -50,6 +52,7 @@ private:
 
     RasterGeometry raster_;
     int gridRows_;  // nz
+    std::size_t gridPixels_;
     std::vector<Tap> columnTaps_;
     std::vector<Tap> rowTaps_;
 };

@@ -49,7 +49,7 @@ struct ImagingSettings {
     double depthEndMm = 38;
     double widthMm = 0;           // lateral span of the image, centred; 0: the probe's aperture
     int columns = 256;
-    int rows = 512;
+    int rows = 512;  // at least: the engine beamforms more where the depth step would pass c / (7 f0)
     double fNumber = 1.5;
     Apodization window = Apodization::Hann;
     // The picture (changing these leaves the beamformer as it is): time-gain compensation in dB
