@@ -18,7 +18,7 @@ json eventJson(const e::EngineError& x) {
 }
 json eventJson(const e::RecordingChanged& r) {
     return {{"event", "recording"}, {"phase", e::toString(r.phase)}, {"path", r.path}, {"frames", r.frames}, {"bytes", r.bytes},
-            {"frames_refused", r.framesRefused}, {"error", r.error}};
+            {"frames_refused", r.framesRefused}, {"frames_skipped", r.framesSkipped}, {"error", r.error}};
 }
 json eventJson(const e::QueueChanged& q) { return {{"event", "queue"}, {"version", q.version}}; }
 json eventJson(const e::SettingsChanged& s) {

@@ -249,9 +249,15 @@ nlohmann::json finishRecording(engine::Engine& engine, engine::EventLog& events,
     const auto end = events.waitFor<engine::RecordingChanged>(isEnd, std::chrono::seconds(60));
     const auto stats = engine.stats();
     nlohmann::json recording = {{"file", file}, {"frames_recorded", stats.framesRecorded}, {"frames_refused", stats.framesRecordRefused},
+                                {"frames_skipped", stats.framesRecordSkipped},
                                 {"error", end ? end->error : "the recording did not stop in 60 s"}};
     if (!end || end->phase == engine::RecordingPhase::Failed) {
         say("sonolink-cli stream: recording failed: " + recording["error"].get<std::string>());
+        if (exitCode == kExitOk) exitCode = kExitFailed;
+    } else if (stats.framesRecordSkipped > 0) {  // not lossless: said, and the exit code says so too
+        say(fmt::format("sonolink-cli stream: the recording has gaps: {} frames never arrived between recorded ones (the host or the front "
+                        "end had no free buffer: the disk or another consumer fell behind); /acquisition/frame_id in {} shows where",
+                        stats.framesRecordSkipped, file));
         if (exitCode == kExitOk) exitCode = kExitFailed;
     }
     return recording;
@@ -285,8 +291,9 @@ void printSummary(const nlohmann::json& j, const std::string& recordFile) {
                              j["sequence_gaps"].get<std::uint64_t>(), j["duplicates"].get<std::uint64_t>(), j["reordered"].get<std::uint64_t>(),
                              j["late_blocks"].get<std::uint64_t>());
     if (!j["recording"].is_null()) {
-        std::cout << fmt::format("recorded {} frames to {} ({} refused)\n", j["recording"]["frames_recorded"].get<std::uint64_t>(), recordFile,
-                                 j["recording"]["frames_refused"].get<std::uint64_t>());
+        std::cout << fmt::format("recorded {} frames to {} ({} refused, {} never arrived: gaps in its frame ids)\n",
+                                 j["recording"]["frames_recorded"].get<std::uint64_t>(), recordFile,
+                                 j["recording"]["frames_refused"].get<std::uint64_t>(), j["recording"]["frames_skipped"].get<std::uint64_t>());
     }
     if (j["ber_bits_checked"].get<std::uint64_t>() > 0) {
         std::cout << fmt::format("test pattern: {} bits compared, {} bit errors\n", j["ber_bits_checked"].get<std::uint64_t>(),

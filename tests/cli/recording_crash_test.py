@@ -30,6 +30,12 @@ def frames_of(path):
         return f["channel_data/data"][()]
 
 
+def frame_ids_of(path):
+    """The front end's id of each recorded frame (/acquisition/frame_id, one per frame)."""
+    with h5py.File(path, "r") as f:
+        return f["acquisition/frame_id"][()].astype(np.int64)
+
+
 class RecordingCrashTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
@@ -41,12 +47,26 @@ class RecordingCrashTest(unittest.TestCase):
         return os.path.join(self.dir.name, name)
 
     def reference(self):
+        """Frames 0..15 of the deterministic front end, paced slowly enough that none is dropped
+        for want of a free buffer; its content repeats with a period and follows from the id."""
         ref = self.path("reference.uff")
-        proc = subprocess.run([CLI, "record", ref, *SMALL, "--frames", "16", "--rate", "0"], capture_output=True, text=True, timeout=120)
+        proc = subprocess.run([CLI, "record", ref, *SMALL, "--frames", "16", "--rate", "50"], capture_output=True, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         frames = frames_of(ref)
+        self.assertEqual(list(frame_ids_of(ref)), list(range(len(frames))), "the reference holds frames 0, 1, 2, ...")
         period = next(p for p in range(1, len(frames)) if np.array_equal(frames[p], frames[0]))
         return frames, period
+
+    def assertFramesAreTheFramesSent(self, path, reference, period, what):
+        """Each recorded frame is the frame sent under its id, the ids only grow, and the gaps
+        between them (frames a paced front end dropped for want of a free buffer) are returned."""
+        frames, ids = frames_of(path), frame_ids_of(path)
+        self.assertEqual(len(ids), len(frames), f"{what}: one frame id per frame")
+        for i, (frame, frame_id) in enumerate(zip(frames, ids)):
+            self.assertTrue(np.array_equal(frame, reference[frame_id % period]), f"{what}: frame {i} (id {frame_id}) is not the frame sent")
+        steps = np.diff(ids)
+        self.assertTrue(np.all(steps >= 1), f"{what}: frame ids go back or repeat: {ids.tolist()}")
+        return len(frames), int(np.sum(steps - 1))
 
     def test_twenty_kills_at_random_moments_lose_nothing_flushed(self):
         reference, period = self.reference()
@@ -65,13 +85,11 @@ class RecordingCrashTest(unittest.TestCase):
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=30)
             try:
-                frames = frames_of(path)  # opens: readable by h5py as it lies on the disk
+                frames, _ = self.assertFramesAreTheFramesSent(path, reference, period, f"kill {k}")  # as it lies on the disk
             except OSError as e:
                 self.fail(f"kill {k} after {waited:.2f} s: h5py cannot read it: {e}")
-            for i, frame in enumerate(frames):
-                self.assertTrue(np.array_equal(frame, reference[i % period]), f"kill {k}: frame {i} is not the frame sent")
-            recovered.append(len(frames))
-            if not len(frames):
+            recovered.append(frames)
+            if not frames:
                 continue  # killed before its first frame was flushed: an empty recording, but one that opens
             replay = subprocess.run([CLI, "replay", path, "--frames", "1", "--rate", "0", "--channels", "64", "--samples", "1024",
                                      "--slot-bytes", "65536", "--slots", "64"], capture_output=True, text=True, timeout=120)
@@ -96,13 +114,14 @@ class RecordingCrashTest(unittest.TestCase):
         with open(self.path("rc")) as f:
             self.assertEqual(int(f.read()), 1, proc.stderr)
         with open(self.path("summary.json")) as f:
-            recording = json.load(f)["recording"]
-        self.assertIn("the disk is full", recording["error"])
-        frames = frames_of(kept)
-        self.assertEqual(len(frames), recording["frames_recorded"])
-        self.assertGreater(len(frames), 0)
-        for i, frame in enumerate(frames):
-            self.assertTrue(np.array_equal(frame, reference[i % period]), f"frame {i} is not the frame sent")
+            summary = json.load(f)
+        recording = summary["recording"]
+        self.assertIn("the disk is full", recording["error"], summary)
+        frames, gaps = self.assertFramesAreTheFramesSent(kept, reference, period, "the recording of a disk that filled")
+        self.assertEqual(frames, recording["frames_recorded"], summary)
+        self.assertGreater(frames, 0)
+        # Frames the front end dropped while the disk was slow are gaps in the ids, and counted.
+        self.assertEqual(gaps, recording["frames_skipped"], summary)
 
     def test_a_flipped_byte_is_a_named_checksum_error(self):
         path = self.path("flipped.uff")

@@ -2,7 +2,8 @@
 // bit-exactly while they stream; the file replayed by the front-end simulator comes back through
 // the same link and ingest path bit-exactly; a recorder that falls behind stops with a clear
 // error and accounts for every frame it did not record; a recording outlives the link sessions
-// it spans (the front end lost and back) and gives back each session's ring slots before it ends.
+// it spans (the front end lost and back) and gives back each session's ring slots before it ends;
+// frames that never arrive while recording (no free buffer) are counted as gaps, never silent.
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -21,12 +22,12 @@ namespace {
 
 constexpr int kChannels = 64, kSamples = 512, kWaves = 3;
 
-ingest::SessionOptions session() {
+ingest::SessionOptions session(std::uint32_t frameRateMilliHz = 0) {
     ingest::SessionOptions o;
     o.configure.channelCount = kChannels;
     o.configure.samplesPerChannel = kSamples;
     o.configure.anglesMilliDeg = {-8000, 0, 8000};
-    o.configure.frameRateMilliHz = 0;
+    o.configure.frameRateMilliHz = frameRateMilliHz;
     return o;
 }
 
@@ -45,9 +46,11 @@ public:
         }
         std::lock_guard lock(mutex);
         frames.push_back(std::move(bytes));
+        frameIds.push_back(frame->frameId());
     }
     std::mutex mutex;
     std::vector<std::vector<std::byte>> frames;
+    std::vector<std::uint32_t> frameIds;
 };
 
 std::vector<std::byte> fileFrame(const record::UffChannelData& d, int f) {
@@ -66,14 +69,14 @@ struct SimAcquisition {
     ingest::StreamSession* operator->() const { return session.get(); }
 };
 
-void start(SimAcquisition& a, const transport::sim::FrontEndOptions& frontEnd = {}) {
+void start(SimAcquisition& a, const transport::sim::FrontEndOptions& frontEnd = {}, std::uint32_t frameRateMilliHz = 0) {
     auto link = transport::sim::SimLink::create({"", 64 * 1024, 128, std::chrono::milliseconds(5000)});
     ASSERT_TRUE(link) << link.error().describe();
     a.link = std::move(*link);
     auto fe = transport::sim::InProcessFrontEnd::start(*a.link, frontEnd);
     ASSERT_TRUE(fe) << fe.error().describe();
     a.frontEnd = std::move(*fe);
-    auto s = ingest::StreamSession::open(*a.link, session());
+    auto s = ingest::StreamSession::open(*a.link, session(frameRateMilliHz));
     ASSERT_TRUE(s) << s.error().describe();
     a.session = std::move(*s);
 }
@@ -178,6 +181,41 @@ TEST_F(RecordReplayTest, ARecordingSpansSessionsAndGivesTheirSlotsBackFirst) {
     ASSERT_TRUE(recorded) << recorded.error().describe();
     ASSERT_EQ(recorded->frames, static_cast<int>(2 * kFramesPerSession));
     for (int f = 0; f < recorded->frames; ++f) EXPECT_EQ(fileFrame(*recorded, f), live.frames[std::size_t(f)]) << "frame " << f;
+}
+
+// A disk slower than the acquisition holds every buffer: the frames acquired meanwhile are dropped
+// before they reach the recorder (a paced front end drops whole frames, as the FPGA does). The
+// recorder counts each gap between the frames it records; they are exactly the gaps in the ids of
+// the frames it was given, and the file holds every frame it was given.
+TEST_F(RecordReplayTest, FramesThatNeverArriveAreGapsTheRecorderCounts) {
+    SimAcquisition s;
+    ASSERT_NO_FATAL_FAILURE(start(s, {}, 1'000'000));  // 1000 frames/s
+    record::RecorderOptions slowDisk;
+    slowDisk.queueFrames = 64;  // deeper than the buffers: the buffers run out first
+    slowDisk.simulatedWriteLatency = std::chrono::milliseconds(10);
+    auto recorder = record::Recorder::start(file.string(), app::geometryOf(session().configure), slowDisk);
+    ASSERT_TRUE(recorder) << recorder.error().describe();
+    CapturingSink given;
+    s->ingest().addSink(**recorder);
+    s->ingest().addSink(given);
+    std::atomic<bool> stop{false};
+    auto summary = s->run(60, stop);
+    ASSERT_TRUE(summary) << summary.error().describe();
+    (*recorder)->drain();
+    ASSERT_TRUE((*recorder)->stop());
+    std::uint64_t gaps = 0;
+    for (std::size_t i = 1; i < given.frameIds.size(); ++i) {
+        ASSERT_GT(given.frameIds[i], given.frameIds[i - 1]);
+        gaps += given.frameIds[i] - given.frameIds[i - 1] - 1;
+    }
+    EXPECT_GT(gaps, 0u) << "the slow disk made no frame drop: the test proves nothing";
+    EXPECT_EQ((*recorder)->framesSkipped(), gaps);
+    EXPECT_EQ((*recorder)->framesRecorded(), given.frames.size());
+    EXPECT_EQ((*recorder)->framesRefused(), 0u);
+    auto recorded = record::readUffChannelData(file.string());
+    ASSERT_TRUE(recorded) << recorded.error().describe();
+    ASSERT_EQ(recorded->frames, static_cast<int>(given.frames.size()));
+    for (int f = 0; f < recorded->frames; ++f) EXPECT_EQ(fileFrame(*recorded, f), given.frames[std::size_t(f)]) << "frame " << f;
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ std::string prometheusText(const engine::EngineStats& s, const std::vector<engin
     metric("display_skipped_total", "counter", "Frames a newer one replaced before the display took them (lossy by design).", count(s.displaySkipped));
     metric("frames_recorded_total", "counter", "Frames written to the recording.", count(s.framesRecorded));
     metric("frames_record_refused_total", "counter", "Frames the recorder could not take (recording failed).", count(s.framesRecordRefused));
+    metric("frames_record_skipped_total", "counter", "Frames that never arrived between recorded ones (gaps in the recordings' frame ids).",
+           count(s.framesRecordSkipped));
     metric("front_end_frames_dropped", "gauge", "Whole frames the front end dropped for want of a credit (this session).", count(s.frontEnd.framesDropped));
     metric("front_end_error_reports_total", "counter", "Error reports the front end sent.", count(s.frontEnd.errorReports));
     metric("front_end_temperature_celsius", "gauge", "The front end's temperature.", s.frontEnd.temperatureC);

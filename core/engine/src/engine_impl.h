@@ -55,7 +55,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::uint64_t finishedTriggers = 0, finishedMalformed = 0;
     std::vector<std::string> lastRejections;
     std::string linkDevice, linkDescription;
-    std::uint64_t recordedBefore = 0, refusedBefore = 0;
+    std::uint64_t recordedBefore = 0, refusedBefore = 0, skippedBefore = 0;
     std::uint64_t frontEndErrors = 0;
     std::string lastFrontEndError;
 

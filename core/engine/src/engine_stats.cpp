@@ -41,6 +41,7 @@ EngineStats Engine::Impl::snapshot() const {
         s.link.description = linkDescription;
         s.framesRecorded = recordedBefore;
         s.framesRecordRefused = refusedBefore;
+        s.framesRecordSkipped = skippedBefore;
         if (current.frontEnd.framesAcquired > 0 || current.frontEnd.state != transport::FrontEndState::Idle) {
             s.frontEnd.state = frontEndStateName(current.frontEnd.state);
             s.frontEnd.framesAcquired = current.frontEnd.framesAcquired;
@@ -60,6 +61,7 @@ EngineStats Engine::Impl::snapshot() const {
             s.recording = true;
             s.framesRecorded += recorder->framesRecorded();
             s.framesRecordRefused += recorder->framesRefused();
+            s.framesRecordSkipped += recorder->framesSkipped();
         }
     }
     s.threads = threadCpuTimes();  // /proc, outside the lock

@@ -20,12 +20,12 @@ void Engine::Impl::startRecording(const std::string& path) {
     };
     auto recorder = record::Recorder::start(path, config.geometry, std::move(options));
     if (!recorder) {
-        emit(RecordingChanged{RecordingPhase::Failed, path, 0, 0, 0, recorder.error().message()});
+        emit(RecordingChanged{RecordingPhase::Failed, path, 0, 0, 0, 0, recorder.error().message()});
         return report(ErrorOrigin::Recorder, Severity::Error, recorder.error(), path);
     }
     recordingPath = path;
     recording.set(std::shared_ptr<record::Recorder>(std::move(*recorder)));
-    emit(RecordingChanged{RecordingPhase::Started, path, 0, 0, 0, ""});
+    emit(RecordingChanged{RecordingPhase::Started, path, 0, 0, 0, 0, ""});
     ctl->postAfter(std::chrono::milliseconds(500), [this, gen] { recordingProgress(gen); });
 }
 
@@ -33,7 +33,8 @@ void Engine::Impl::recordingProgress(std::uint64_t gen) {
     if (gen != recordingGeneration || closing) return;
     const auto recorder = recording.current();
     if (!recorder) return;
-    emit(RecordingChanged{RecordingPhase::Progress, recordingPath, recorder->framesRecorded(), recorder->bytesWritten(), recorder->framesRefused(), ""});
+    emit(RecordingChanged{RecordingPhase::Progress, recordingPath, recorder->framesRecorded(), recorder->bytesWritten(), recorder->framesRefused(),
+                          recorder->framesSkipped(), ""});
     ctl->postAfter(std::chrono::milliseconds(500), [this, gen] { recordingProgress(gen); });
 }
 
@@ -41,24 +42,28 @@ void Engine::Impl::recordingProgress(std::uint64_t gen) {
 // statistics before it leaves the tap and again for what it wrote while stopping.
 std::optional<RecordingChanged> Engine::Impl::finishRecording() {
     std::shared_ptr<record::Recorder> recorder;
-    std::uint64_t recorded = 0, refused = 0;
+    std::uint64_t recorded = 0, refused = 0, skipped = 0;
     {
         std::lock_guard lock(statsMutex);
         recorder = recording.take();
         if (!recorder) return std::nullopt;
         recorded = recorder->framesRecorded();
         refused = recorder->framesRefused();
+        skipped = recorder->framesSkipped();
         recordedBefore += recorded;
         refusedBefore += refused;
+        skippedBefore += skipped;
     }
     auto stopped = recorder->stop();
     {
         std::lock_guard lock(statsMutex);
         recordedBefore += recorder->framesRecorded() - recorded;
         refusedBefore += recorder->framesRefused() - refused;
+        skippedBefore += recorder->framesSkipped() - skipped;
     }
     RecordingChanged done{stopped ? RecordingPhase::Stopped : RecordingPhase::Failed, recordingPath, recorder->framesRecorded(),
-                          recorder->bytesWritten(), recorder->framesRefused(), stopped ? "" : stopped.error().message()};
+                          recorder->bytesWritten(), recorder->framesRefused(), recorder->framesSkipped(),
+                          stopped ? "" : stopped.error().message()};
     if (!stopped) lastRecordingError = stopped.error();
     return done;
 }
@@ -68,7 +73,7 @@ void Engine::Impl::onRecordingFailed(std::uint64_t gen, const std::string& path,
     recordingFailureReported = true;
     auto done = finishRecording();  // closes the file now: what was written before stays readable
     emit(RecordingChanged{RecordingPhase::Failed, path, done ? done->frames : 0, done ? done->bytes : 0, done ? done->framesRefused : 0,
-                          error.message()});
+                          done ? done->framesSkipped : 0, error.message()});
     report(ErrorOrigin::Recorder, Severity::Error, Error(error).addContext(fmt::format("recording to {}", path)), path);
 }
 

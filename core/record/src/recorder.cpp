@@ -48,7 +48,12 @@ void Recorder::failed(const Error& error) {
 }
 
 Status Recorder::write(const ingest::Frame& frame) {
-    if (auto ok = writer_->beginFrame(); !ok) return ok;
+    // Ids the front end numbered between two recorded frames never arrived (it had no free
+    // buffer, or the link lost them): the file shows the gap in its frame ids, and it is counted.
+    // A lower id is a new session (or the 32-bit id wrapping), not a gap.
+    if (lastFrameId_ && frame.frameId() > *lastFrameId_ + 1) skipped_ += frame.frameId() - *lastFrameId_ - 1;
+    lastFrameId_ = frame.frameId();
+    if (auto ok = writer_->beginFrame(frame.frameId(), frame.timestampNs()); !ok) return ok;
     for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {
         const auto& block = frame.block(b);
         const auto& h = block.header;

@@ -52,6 +52,9 @@ struct UffStreamWriter::State {
     Handle file{-1, H5Fclose};
     Handle group{-1, H5Gclose};
     Handle data{-1, H5Dclose};
+    Handle acquisition{-1, H5Gclose};
+    Handle frameIds{-1, H5Dclose};    // /acquisition/frame_id: the front end's number of each frame
+    Handle frameTimes{-1, H5Dclose};  // /acquisition/frame_time_ns: its acquisition time
     int frames = 0;          // in the data set (the last one may be partly written)
     int wholeFrames = 0;     // written whole
     int durableFrames = 0;   // on the disk: whole at the last flush that succeeded
@@ -75,6 +78,30 @@ Status writeReserve(const std::string& path) {
         return fail(ErrorCode::ResourceExhausted, fmt::format("no room to record beside {}: the disk is full", path));
     }
     return {};
+}
+
+// A 1-D extendible data set of one number per frame, checksummed like the samples.
+Handle createPerFrameSet(hid_t group, const char* name, hid_t type) {
+    const hsize_t dims[1] = {0};
+    const hsize_t maxDims[1] = {H5S_UNLIMITED};
+    const hsize_t chunk[1] = {4096};
+    Handle space(H5Screate_simple(1, dims, maxDims), H5Sclose);
+    Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    H5Pset_chunk(properties.get(), 1, chunk);
+    H5Pset_fletcher32(properties.get());
+    return Handle(H5Dcreate2(group, name, type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT), H5Dclose);
+}
+
+// Grows a per-frame data set to `frames` and writes the last frame's value.
+bool appendPerFrame(hid_t set, hsize_t frames, hid_t memoryType, const void* value) {
+    const hsize_t dims[1] = {frames};
+    if (H5Dset_extent(set, dims) < 0) return false;
+    Handle fileSpace(H5Dget_space(set), H5Sclose);
+    const hsize_t start[1] = {frames - 1};
+    const hsize_t count[1] = {1};
+    H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+    Handle memorySpace(H5Screate_simple(1, count, nullptr), H5Sclose);
+    return H5Dwrite(set, memoryType, memorySpace.get(), fileSpace.get(), H5P_DEFAULT, value) >= 0;
 }
 
 }  // namespace
@@ -101,6 +128,14 @@ Status UffStreamWriter::prepare(State& s, const UffChannelData& metadata, const 
     s.data = Handle(H5Dcreate2(s.group.get(), "data", H5T_STD_I16LE, space.get(), H5P_DEFAULT, properties.get(), access.get()), H5Dclose);
     if (!s.data.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create the data set", path));
     if (auto ok = writeIntAttribute(s.data.get(), "complex", {0}); !ok) return ok;
+    // Beside the UFF object (USTB skips a group without a class, with a warning), each frame's id
+    // and time: a frame the front end dropped shows as a gap in the ids, never silently.
+    s.acquisition = Handle(H5Gcreate2(s.file.get(), "acquisition", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    if (s.acquisition.ok()) {
+        s.frameIds = createPerFrameSet(s.acquisition.get(), "frame_id", H5T_STD_U32LE);
+        s.frameTimes = createPerFrameSet(s.acquisition.get(), "frame_time_ns", H5T_STD_U64LE);
+    }
+    if (!s.frameIds.ok() || !s.frameTimes.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create /acquisition", path));
     // The file's skeleton on the disk before the first frame: a crash from now on leaves a file
     // that opens (its metadata is only ever written whole, at flushes).
     if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot write the new recording", path));
@@ -126,6 +161,9 @@ Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::stri
     state->directory = std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();
     auto made = prepare(*state, metadata, group);
     if (!made) {  // what this call created goes again; nothing else is touched
+        state->frameTimes = Handle(-1, H5Dclose);
+        state->frameIds = Handle(-1, H5Dclose);
+        state->acquisition = Handle(-1, H5Gclose);
         state->data = Handle(-1, H5Dclose);
         state->group = Handle(-1, H5Gclose);
         state->file = Handle(-1, H5Fclose);
@@ -149,7 +187,7 @@ void UffStreamWriter::brokenAt(State& s) noexcept {
     s.wholeFrames = s.durableFrames;
 }
 
-Status UffStreamWriter::beginFrame() {
+Status UffStreamWriter::beginFrame(std::uint32_t frameId, std::uint64_t timeNs) {
     quietHdf5();  // the recorder's thread, not the one that created the writer
     auto& s = *state_;
     // The disk is watched, not run into: HDF5 after a failed write or flush (ENOSPC) may leave
@@ -168,7 +206,9 @@ Status UffStreamWriter::beginFrame() {
     }
     const hsize_t dims[4] = {static_cast<hsize_t>(s.frames + 1), static_cast<hsize_t>(s.metadata.geometry.waves),
                              static_cast<hsize_t>(s.metadata.geometry.channels), static_cast<hsize_t>(s.metadata.geometry.samples)};
-    if (H5Dset_extent(s.data.get(), dims) < 0) {
+    const auto grown = static_cast<hsize_t>(s.frames + 1);
+    if (H5Dset_extent(s.data.get(), dims) < 0 || !appendPerFrame(s.frameIds.get(), grown, H5T_NATIVE_UINT32, &frameId) ||
+        !appendPerFrame(s.frameTimes.get(), grown, H5T_NATIVE_UINT64, &timeNs)) {
         brokenAt(s);
         return fail(ErrorCode::DataLoss, fmt::format("{}: cannot grow the data set (disk full?)", s.path));
     }
@@ -224,10 +264,16 @@ Status UffStreamWriter::close() {
     if (s.frames != s.wholeFrames) {  // a frame begun and never ended: not kept
         const hsize_t dims[4] = {static_cast<hsize_t>(s.wholeFrames), static_cast<hsize_t>(s.metadata.geometry.waves),
                                  static_cast<hsize_t>(s.metadata.geometry.channels), static_cast<hsize_t>(s.metadata.geometry.samples)};
-        if (H5Dset_extent(s.data.get(), dims) < 0) closed = fail(ErrorCode::DataLoss, fmt::format("{}: cannot drop the partial frame", s.path));
+        const hsize_t stamps[1] = {static_cast<hsize_t>(s.wholeFrames)};
+        if (H5Dset_extent(s.data.get(), dims) < 0 || H5Dset_extent(s.frameIds.get(), stamps) < 0 || H5Dset_extent(s.frameTimes.get(), stamps) < 0) {
+            closed = fail(ErrorCode::DataLoss, fmt::format("{}: cannot drop the partial frame", s.path));
+        }
         s.frames = s.wholeFrames;
     }
     if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0 && closed) closed = fail(ErrorCode::DataLoss, fmt::format("{}: flush failed (disk full?)", s.path));
+    s.frameTimes = Handle(-1, H5Dclose);
+    s.frameIds = Handle(-1, H5Dclose);
+    s.acquisition = Handle(-1, H5Gclose);
     s.data = Handle(-1, H5Dclose);
     s.group = Handle(-1, H5Gclose);
     s.file = Handle(-1, H5Fclose);

@@ -36,7 +36,7 @@ std::string httpGet(int port, const std::string& path) {
 // The counters of a snapshot that must never go down.
 std::vector<std::uint64_t> counters(const EngineStats& s) {
     return {s.framesDelivered, s.framesIncomplete, s.framesMissing, s.framesDroppedNoBuffer, s.crcErrors, s.headerErrors, s.bytes,
-            s.framesDisplayed, s.displaySkipped, s.framesRecorded, s.framesRecordRefused, s.sessions, s.imagedFrames};
+            s.framesDisplayed, s.displaySkipped, s.framesRecorded, s.framesRecordRefused, s.framesRecordSkipped, s.sessions, s.imagedFrames};
 }
 
 TEST_F(EngineTest, TwoReadersPollingAtDifferentRatesSeeConsistentMonotonicCounters) {

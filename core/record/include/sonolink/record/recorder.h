@@ -2,8 +2,9 @@
 // onFrame (the ingest thread) only queues the frame's reference, so the ring slots stay held
 // while the `rec` thread writes the blocks straight from them (UffStreamWriter) and then lets
 // go. If the writer falls behind by the queue's depth, or a write fails (disk full), recording
-// stops with that error, and every later frame is counted as refused: never a silent gap; the
-// failure is reported at once (onFailure), and the frames written before it stay readable.
+// stops with that error, and every later frame is counted as refused; frames that never arrived
+// (a front end out of free slots drops whole frames) are gaps in the file's frame ids, counted as
+// skipped: never a silent gap. A failure is reported at once (onFailure); what was written stays.
 // Thread contract: onFrame on the ingest thread; drain(), stop() and the counters from one other thread.
 #pragma once
 
@@ -46,6 +47,8 @@ public:
 
     [[nodiscard]] std::uint64_t framesRecorded() const noexcept { return recorded_.load(); }
     [[nodiscard]] std::uint64_t framesRefused() const noexcept { return refused_.load(); }
+    // Frames missing between recorded ones: ids the front end numbered that never arrived.
+    [[nodiscard]] std::uint64_t framesSkipped() const noexcept { return skipped_.load(); }
     [[nodiscard]] std::uint64_t bytesWritten() const noexcept { return bytes_.load(); }
 
 private:
@@ -65,6 +68,8 @@ private:
     std::optional<Error> error_;
     std::atomic<std::uint64_t> recorded_{0};
     std::atomic<std::uint64_t> refused_{0};
+    std::atomic<std::uint64_t> skipped_{0};
+    std::optional<std::uint32_t> lastFrameId_;  // rec thread
     std::atomic<std::uint64_t> bytes_{0};
     std::thread thread_;
 };

@@ -1,6 +1,7 @@
 // UffStreamWriter: writes a UFF channel_data group frame by frame while acquiring: the
 // metadata first, then an extendible int16 data set (frames x waves x channels x samples,
-// chunked one wave-channel-block per chunk) that grows by one frame at a time; each block is
+// chunked one wave-channel-block per chunk) that grows by one frame at a time, and beside it each
+// frame's id and acquisition time (/acquisition: a dropped frame is a visible gap); each block is
 // written straight from the front end's little-endian payload (no copy on this side). What is
 // written reaches the disk within 100 ms (endFrame), so a full disk shows at once; a reserve file
 // beside the recording keeps room to close it: after a failure, close() frees the reserve and
@@ -25,7 +26,9 @@ public:
     UffStreamWriter(const UffStreamWriter&) = delete;
     UffStreamWriter& operator=(const UffStreamWriter&) = delete;
 
-    [[nodiscard]] Status beginFrame();  // adds a frame of zeros
+    // Adds a frame of zeros, with the front end's id and acquisition time of the frame
+    // (/acquisition/frame_id and /acquisition/frame_time_ns, one entry per frame).
+    [[nodiscard]] Status beginFrame(std::uint32_t frameId, std::uint64_t timeNs);
     [[nodiscard]] Status endFrame();    // the frame is whole; flushed to the disk every 100 ms
     // int16 little-endian samples, [channel][sample], for one wave of the current frame.
     [[nodiscard]] Status writeBlock(int wave, int firstChannel, int channelCount, int firstSample, int sampleCount,

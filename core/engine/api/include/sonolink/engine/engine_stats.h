@@ -62,6 +62,7 @@ struct EngineStats {
     std::uint64_t displaySkipped = 0;    // replaced by a newer frame before the beamformer took them (lossy by design)
     std::uint64_t framesRecorded = 0;
     std::uint64_t framesRecordRefused = 0;
+    std::uint64_t framesRecordSkipped = 0;  // gaps in the recordings' frame ids (frames that never arrived)
     bool recording = false;
     double displayFps = 0;               // averages over streamingSeconds
     double throughputGbps = 0;

@@ -71,6 +71,7 @@ struct RecordingChanged {
     std::uint64_t frames = 0;        // written so far
     std::uint64_t bytes = 0;         // samples written so far
     std::uint64_t framesRefused = 0;
+    std::uint64_t framesSkipped = 0;  // ids the front end numbered that never arrived: gaps in the file's frame ids
     std::string error;               // Failed (and Stopped after a failure): why
 };
 
