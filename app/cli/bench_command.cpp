@@ -204,6 +204,8 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
     ingestCmd->callback([o, &exitCode] { exitCode = runBenchIngest(*o); });
     addBenchLinkCommand(*bench, exitCode);
     addBenchEngineCommand(*bench, exitCode);
+    addBenchPrbsCommand(*bench, exitCode);
+    addBenchMemoryCommand(*bench, exitCode);
 }
 
 }  // namespace sonolink::cli

@@ -20,6 +20,9 @@ void addSoakCommand(CLI::App& app, int& exitCode);
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // `bench engine`, registered on the bench subcommand.
 void addBenchEngineCommand(CLI::App& bench, int& exitCode);
+// `bench prbs` and `bench memory`, registered on the bench subcommand.
+void addBenchPrbsCommand(CLI::App& bench, int& exitCode);
+void addBenchMemoryCommand(CLI::App& bench, int& exitCode);
 // `dicom queue ...` and `dicom commit`, registered on the dicom subcommand.
 void addDicomQueueCommands(CLI::App& dicom, int& exitCode);
 // `dicom worklist`, registered on the dicom subcommand.

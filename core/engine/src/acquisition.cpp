@@ -68,7 +68,6 @@ void Acquisition::run() {
         if (!session) return callbacks_.opened(fail(std::move(session.error())));
         if (consumers_.display) (*session)->ingest().addSink(*consumers_.display);
         if (consumers_.recording) (*session)->ingest().addSink(*consumers_.recording);
-        if (consumers_.patterns) (*session)->ingest().addSink(*consumers_.patterns);
         callbacks_.opened((*session)->linkInfo());
         stream(**session);
     } catch (const std::exception& e) {

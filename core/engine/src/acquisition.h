@@ -1,7 +1,7 @@
 // Acquisition: one link session on the `rx-link0` thread: the session opened on the link (front
 // end accepted and configured), then, on go(), streaming until stop(), the front end's frame
-// limit or a failure; the frames go to the display pipeline, the recording tap and (test
-// patterns) the pattern checker. When streaming ends, the consumers let go of their frames
+// limit or a failure; the frames go to the display pipeline and the recording tap (ingest checks
+// test patterns itself). When streaming ends, the consumers let go of their frames
 // before the session goes, and the session's accounting is handed over before the thread ends.
 // Thread contract: construct/go/stop/destroy from one thread (ctl); callbacks on the rx thread.
 #pragma once
@@ -16,7 +16,6 @@
 #include "display_pipeline.h"
 #include "recording_tap.h"
 #include "sonolink/engine/engine_backends.h"
-#include "sonolink/ingest/pattern_check_sink.h"
 #include "sonolink/ingest/stream_session.h"
 
 namespace sonolink::engine {
@@ -33,7 +32,6 @@ public:
     struct Consumers {
         DisplayPipeline* display = nullptr;           // null: no display products
         RecordingTap* recording = nullptr;
-        ingest::PatternCheckSink* patterns = nullptr;  // test-pattern payloads only
     };
     // rxCpu >= 0 pins the rx thread to that CPU (a failure to pin fails the session with the reason).
     Acquisition(transport::Link& link, ingest::SessionOptions options, int rxCpu, Consumers consumers, Callbacks callbacks);

@@ -116,7 +116,6 @@ void Engine::Impl::openSession() {
     Acquisition::Consumers consumers;
     consumers.display = config.display ? display.get() : nullptr;
     consumers.recording = &recording;
-    if (config.session.configure.payloadKind != transport::PayloadKind::Rf) consumers.patterns = &patterns;
     acquisition = std::make_unique<Acquisition>(**sessionLinkMade, config.session, config.rxCpu, consumers, std::move(callbacks));
 }
 

@@ -18,7 +18,6 @@
 #include "event_hub.h"
 #include "recording_tap.h"
 #include "work_queue.h"
-#include "sonolink/ingest/pattern_check_sink.h"
 #include "sonolink/dicom/pacs_station.h"
 #include "sonolink/dicom/uid_generator.h"
 #include "sonolink/engine/engine_backends.h"
@@ -43,7 +42,6 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::optional<LinkHandle> link;            // ctl thread only: kept between sessions when reusable
     bool linkFresh = false;                    // ctl thread: made or reset since its last session
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
-    ingest::PatternCheckSink patterns;         // test-pattern payloads, every session
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
     std::atomic<std::uint64_t> sessions{0};
 

@@ -83,8 +83,11 @@ EngineStats Engine::Impl::snapshot() const {
     s.link.duplicates = total.duplicates;
     s.link.reordered = total.reordered;
     s.link.lateBlocks = total.lateBlocks;
-    s.link.patternBitsChecked = patterns.bitsChecked();
-    s.link.patternBitErrors = patterns.bitErrors();
+    s.link.patternBitsChecked = total.patterns.bitsChecked;
+    s.link.patternBitErrors = total.patterns.bitErrors;
+    s.link.patternLockLosses = total.patterns.lockLosses;
+    s.link.patternBursts = total.patterns.bursts;
+    s.link.patternLongestBurstBits = total.patterns.longestBurstBits;
     s.link.latencyP50Us = ingestLatency.percentile(0.5) / 1e3;
     s.link.latencyP99Us = ingestLatency.percentile(0.99) / 1e3;
     s.link.latencyP999Us = ingestLatency.percentile(0.999) / 1e3;

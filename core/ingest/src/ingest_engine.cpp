@@ -41,6 +41,7 @@ IngestStats& IngestStats::operator+=(const IngestStats& o) noexcept {
     blocksOk += o.blocksOk;
     bytesOk += o.bytesOk;
     headerErrors += o.headerErrors;
+    patterns += o.patterns;
     for (std::size_t i = 0; i < headerErrorsByCheck.size(); ++i) headerErrorsByCheck[i] += o.headerErrorsByCheck[i];
     payloadCrcErrors += o.payloadCrcErrors;
     lengthMismatches += o.lengthMismatches;
@@ -150,6 +151,8 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
                        static_cast<std::uint32_t>(transport::kBlockHeaderSize + header.payloadBytes), completion.byteCount}, index);
     }
     const auto payload = slot.subspan(transport::kBlockHeaderSize, header.payloadBytes);
+    // A test pattern is checked whatever its CRC says: the bits that arrived, right or wrong.
+    if ((header.flags & transport::block_flags::kTestPattern) != 0) patterns_.check(header.payloadKind, payload);
     const auto crc = transport::crc32c(payload);
     if (crc != header.payloadCrc) {
         counters_.payloadCrcErrors.add();
@@ -293,6 +296,7 @@ IngestStats IngestEngine::stats() const noexcept {
     s.creditsReturned = c.creditsReturned.get();
     s.firstCompletionNs = c.firstCompletionNs.get();
     s.lastCompletionNs = c.lastCompletionNs.get();
+    s.patterns = patterns_.counts();
     return s;
 }
 

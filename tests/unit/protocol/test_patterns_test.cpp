@@ -1,5 +1,6 @@
 #include "sonolink/transport/protocol/test_patterns.h"
 
+#include <algorithm>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -38,21 +39,23 @@ TEST(PrbsTest, InvertedSequencesAreTheComplement) {
     for (int i = 0; i < 1000; ++i) EXPECT_NE(inverted.nextBit(), plain.nextBit());
 }
 
-TEST(PrbsTest, CheckerLocksAndCountsEachFlippedBitOnce) {
+TEST(PrbsTest, FillIsTheSequenceBitByBitInPiecesOfAnySize) {
     for (auto kind : {PayloadKind::Prbs7, PayloadKind::Prbs15, PayloadKind::Prbs23, PayloadKind::Prbs31}) {
-        std::vector<std::byte> data(100'000);
-        PrbsGenerator g(prbsSpec(kind));
-        g.fill(data);
-        PrbsChecker clean(prbsSpec(kind));
-        clean.check(data);
-        EXPECT_TRUE(clean.locked());
-        EXPECT_EQ(clean.bitErrors(), 0u);
-        EXPECT_EQ(clean.bitsChecked(), data.size() * 8 - prbsSpec(kind).order);
-        for (std::size_t bit : {800u, 1601u, 40'000u, 799'999u}) data[bit / 8] ^= std::byte(1u << (bit % 8));
-        PrbsChecker damaged(prbsSpec(kind));
-        damaged.check(std::span(data).first(50'000));  // in two pieces: state carries over
-        damaged.check(std::span(data).subspan(50'000));
-        EXPECT_EQ(damaged.bitErrors(), 4u) << "order " << prbsSpec(kind).order;
+        PrbsGenerator serial(prbsSpec(kind), 0x1234567u), filled(prbsSpec(kind), 0x1234567u);
+        std::vector<std::byte> expected(5000), actual(5000);
+        for (auto& byte : expected) {
+            unsigned value = 0;
+            for (int i = 0; i < 8; ++i) value = (value << 1) | (serial.nextBit() ? 1u : 0u);
+            byte = static_cast<std::byte>(value);
+        }
+        std::size_t at = 0;
+        for (std::size_t piece : {3u, 16u, 5u, 1000u, 8u, 1u, 4000u}) {
+            const auto n = std::min(piece, actual.size() - at);
+            filled.fill(std::span(actual).subspan(at, n));
+            at += n;
+        }
+        EXPECT_EQ(actual, expected) << "order " << prbsSpec(kind).order;
+        EXPECT_EQ(filled.state(), serial.state());
     }
 }
 

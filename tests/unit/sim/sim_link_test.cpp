@@ -14,7 +14,7 @@
 #include "sonolink/transport/protocol/crc32c.h"
 #include "sonolink/transport/sim/in_process_front_end.h"
 #include "sonolink/transport/sim/sim_front_end_port.h"
-#include "sonolink/transport/protocol/test_patterns.h"
+#include "sonolink/transport/protocol/prbs_checker.h"
 
 namespace sonolink::transport::sim {
 namespace {

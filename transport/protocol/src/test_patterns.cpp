@@ -1,5 +1,9 @@
 #include "sonolink/transport/protocol/test_patterns.h"
 
+#include <cstring>
+
+#include "prbs_words.h"
+
 namespace sonolink::transport {
 
 PrbsSpec prbsSpec(PayloadKind kind) noexcept {
@@ -27,26 +31,21 @@ bool PrbsGenerator::nextBit() noexcept {
 }
 
 void PrbsGenerator::fill(std::span<std::byte> out) noexcept {
-    for (auto& byte : out) {
+    // Whole words 64 bits at a time from the register (its bits are the last `order` sent, before
+    // inversion), then the bytes left bit by bit.
+    const std::uint64_t invert = spec_.inverted ? ~0ull : 0;
+    const std::size_t words = out.size() / 8;
+    std::uint64_t history = static_cast<std::uint64_t>(state_) ^ invert;
+    for (std::size_t w = 0; w < words; ++w) {
+        history = nextPrbsWord(history, spec_.order, spec_.tap, invert);
+        const std::uint64_t bigEndian = __builtin_bswap64(history);
+        std::memcpy(out.data() + 8 * w, &bigEndian, 8);
+    }
+    if (words > 0) state_ = static_cast<std::uint32_t>(history ^ invert) & mask_;
+    for (auto& byte : out.subspan(8 * words)) {
         std::uint32_t value = 0;
         for (int i = 0; i < 8; ++i) value = (value << 1) | (nextBit() ? 1u : 0u);
         byte = static_cast<std::byte>(value);
-    }
-}
-
-void PrbsChecker::check(std::span<const std::byte> received) noexcept {
-    for (auto byte : received) {
-        for (int i = 7; i >= 0; --i) {
-            const bool bit = ((std::to_integer<unsigned>(byte) >> i) & 1u) != 0;
-            if (!locked()) {
-                // The generator's output bits are its register contents: n received bits are a state.
-                lockState_ = (lockState_ << 1) | ((bit != spec_.inverted) ? 1u : 0u);
-                if (++lockBits_ == spec_.order) generator_.setState(lockState_);
-                continue;
-            }
-            ++bitsChecked_;
-            if (generator_.nextBit() != bit) ++bitErrors_;
-        }
     }
 }
 

@@ -20,6 +20,7 @@
 #include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/ingest_stats.h"
 #include "sonolink/ingest/latency_histogram.h"
+#include "sonolink/ingest/pattern_tally.h"
 #include "sonolink/ingest/sequence_tracker.h"
 #include "sonolink/transport/link.h"
 #include "sonolink/util/result.h"
@@ -101,6 +102,7 @@ private:
     std::optional<Error> fatal_;
     Counters counters_;
     LatencyHistogram latency_;
+    PatternTally patterns_;
     mutable std::mutex rejectionsMutex_;  // error path only
     std::array<Rejection, 16> rejections_{};
     std::uint64_t rejectionCount_ = 0;

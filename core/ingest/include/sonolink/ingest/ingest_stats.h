@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sonolink/transport/protocol/block_header.h"
+#include "sonolink/transport/protocol/prbs_checker.h"
 
 namespace sonolink::ingest {
 
@@ -37,6 +38,7 @@ struct IngestStats {
     std::uint64_t creditsReturned = 0;     // cumulative freed-through count sent to the front end
     std::uint64_t firstCompletionNs = 0;   // steady clock: when the first and the latest
     std::uint64_t lastCompletionNs = 0;    // completions were taken (the streaming window)
+    transport::PrbsCounts patterns;        // test-pattern payloads, CRC-good or not (PatternTally)
 
     [[nodiscard]] std::uint64_t blocksRejected() const noexcept {
         return headerErrors + payloadCrcErrors + lengthMismatches + immediateMismatches + completionErrors;

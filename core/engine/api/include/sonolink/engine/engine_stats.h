@@ -37,8 +37,11 @@ struct LinkCounters {
     std::uint64_t lateBlocks = 0;
     std::uint64_t triggers = 0;                 // laser triggers the front end reported
     std::uint64_t malformedControlMessages = 0;
-    std::uint64_t patternBitsChecked = 0;       // test-pattern payloads, bit by bit
+    std::uint64_t patternBitsChecked = 0;       // test-pattern payloads, CRC-good or not, bit by bit
     std::uint64_t patternBitErrors = 0;
+    std::uint64_t patternLockLosses = 0;        // the pattern lost (a quarter of 256 bits wrong) and found again
+    std::uint64_t patternBursts = 0;            // runs of bit errors less than 32 bits apart
+    std::uint64_t patternLongestBurstBits = 0;
     double latencyP50Us = 0;                    // block written -> frame assembled
     double latencyP99Us = 0;
     double latencyP999Us = 0;

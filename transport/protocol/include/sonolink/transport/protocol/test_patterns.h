@@ -1,8 +1,7 @@
 // Link test patterns: pseudo-random binary sequences PRBS-7/15/23/31 as in ITU-T O.150
 // (polynomials x^7+x^6+1, x^15+x^14+1, x^23+x^18+1, x^31+x^28+1; the 15, 23 and 31 sequences
 // are sent inverted, as O.150 specifies), bits packed MSB first; and a 32-bit little-endian
-// counter. PrbsChecker locks onto a received sequence and counts bit errors exactly (one per
-// flipped bit: it runs its own generator after locking, it does not re-seed from the line).
+// counter. The checker of a received sequence is PrbsChecker (prbs_checker.h).
 // Thread contract: plain values, one thread each.
 #pragma once
 
@@ -35,24 +34,6 @@ private:
     PrbsSpec spec_;
     std::uint32_t mask_;
     std::uint32_t state_;
-};
-
-class PrbsChecker {
-public:
-    explicit PrbsChecker(PrbsSpec spec) noexcept : spec_(spec), generator_(spec) {}
-    // Checks the next bytes of the received stream; the first `order` bits lock the checker.
-    void check(std::span<const std::byte> received) noexcept;
-    [[nodiscard]] bool locked() const noexcept { return lockBits_ >= spec_.order; }
-    [[nodiscard]] std::uint64_t bitsChecked() const noexcept { return bitsChecked_; }
-    [[nodiscard]] std::uint64_t bitErrors() const noexcept { return bitErrors_; }
-
-private:
-    PrbsSpec spec_;
-    PrbsGenerator generator_;
-    std::uint32_t lockState_ = 0;
-    int lockBits_ = 0;
-    std::uint64_t bitsChecked_ = 0;
-    std::uint64_t bitErrors_ = 0;
 };
 
 // Fills out with 32-bit little-endian counter values starting at first; returns the next value.
