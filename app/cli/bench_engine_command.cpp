@@ -55,6 +55,7 @@ Result<Run> runEngine(config::AppConfig config, double rateHz, bool display, dou
     choice.link.frontEnd.payloadResident = true;
     choice.dicomQueue = false;
     choice.display = display;
+    choice.selfTest = app::SelfTestChoice::Off;  // a timed measurement of streaming alone
     auto made = app::makeEngine(config, choice);
     if (!made) return fail(std::move(made.error()));
     auto& engine = **made;

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     addDicomCommand(app, exitCode);
     addDemoCommand(app, exitCode);
     addSoakCommand(app, exitCode);
+    addSelfTestCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

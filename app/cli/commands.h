@@ -16,6 +16,7 @@ void addBeamformCommand(CLI::App& app, int& exitCode);
 void addDicomCommand(CLI::App& app, int& exitCode);
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addSoakCommand(CLI::App& app, int& exitCode);
+void addSelfTestCommand(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // `bench engine`, registered on the bench subcommand.

@@ -21,6 +21,7 @@
 #include "sonolink/app/replay_source.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/engine/event_log.h"
+#include "sonolink/selftest/ber_statistics.h"
 #include "sonolink/util/log.h"
 
 namespace sonolink::cli {
@@ -267,6 +268,7 @@ nlohmann::json summaryJson(const engine::EngineStats& s, const Outcome& out, con
     const auto& l = s.link;
     auto errors = out.linkErrors;
     errors.insert(errors.end(), l.recentRejections.begin(), l.recentRejections.end());
+    const auto ber = selftest::estimateBer(l.patternBitErrors, l.patternBitsChecked, 0.95);
     return {{"ok", out.exitCode == kExitOk}, {"sessions", out.sessions}, {"frames_delivered", s.framesDelivered},
             {"frames_incomplete", s.framesIncomplete}, {"frames_missing", s.framesMissing}, {"frames_dropped_no_buffer", s.framesDroppedNoBuffer},
             {"blocks_ok", l.blocksOk}, {"bytes_ok", s.bytes}, {"header_errors", s.headerErrors}, {"payload_crc_errors", s.crcErrors},
@@ -274,7 +276,8 @@ nlohmann::json summaryJson(const engine::EngineStats& s, const Outcome& out, con
             {"credit_violations", l.creditViolations}, {"sequence_gaps", l.sequenceGaps}, {"duplicates", l.duplicates},
             {"reordered", l.reordered}, {"late_blocks", l.lateBlocks}, {"triggers", l.triggers},
             {"malformed_control_messages", l.malformedControlMessages}, {"ber_bits_checked", l.patternBitsChecked},
-            {"ber_bit_errors", l.patternBitErrors}, {"seconds", s.streamingSeconds},
+            {"ber_bit_errors", l.patternBitErrors}, {"ber", ber.rate}, {"ber_upper_95", ber.upper}, {"ber_lock_losses", l.patternLockLosses},
+            {"ber_bursts", l.patternBursts}, {"ber_longest_burst_bits", l.patternLongestBurstBits}, {"seconds", s.streamingSeconds},
             {"throughput_gbps", s.streamingSeconds > 0 ? s.bytes * 8 / s.streamingSeconds / 1e9 : 0.0}, {"latency_p50_us", l.latencyP50Us},
             {"latency_p99_us", l.latencyP99Us}, {"latency_p999_us", l.latencyP999Us}, {"errors", errors}, {"device", l.device},
             {"port_counters", portCounters}, {"recording", recording}};
@@ -296,8 +299,11 @@ void printSummary(const nlohmann::json& j, const std::string& recordFile) {
                                  j["recording"]["frames_refused"].get<std::uint64_t>(), j["recording"]["frames_skipped"].get<std::uint64_t>());
     }
     if (j["ber_bits_checked"].get<std::uint64_t>() > 0) {
-        std::cout << fmt::format("test pattern: {} bits compared, {} bit errors\n", j["ber_bits_checked"].get<std::uint64_t>(),
-                                 j["ber_bit_errors"].get<std::uint64_t>());
+        std::cout << fmt::format("test pattern: {} bits compared, {} bit errors (BER {:.3g}, under {:.3g} at 95 % confidence), {} bursts, "
+                                 "longest {} bits, {} losses of lock\n",
+                                 j["ber_bits_checked"].get<std::uint64_t>(), j["ber_bit_errors"].get<std::uint64_t>(), j["ber"].get<double>(),
+                                 j["ber_upper_95"].get<double>(), j["ber_bursts"].get<std::uint64_t>(), j["ber_longest_burst_bits"].get<std::uint64_t>(),
+                                 j["ber_lock_losses"].get<std::uint64_t>());
     }
     std::cout << fmt::format("latency block write -> frame ready: p50 {:.1f} us, p99 {:.1f} us, p99.9 {:.1f} us\n", j["latency_p50_us"].get<double>(),
                              j["latency_p99_us"].get<double>(), j["latency_p999_us"].get<double>());
@@ -330,6 +336,7 @@ int runStream(const StreamOptions& o) {
     choice.configure = acquisition->configure;
     choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
     choice.reopenAfterSession = false;
+    choice.selfTest = app::SelfTestChoice::Off;  // the link itself is measured here (selftest runs the start-up test)
     auto made = app::makeEngine(acquisition->config, choice);
     if (!made) {
         std::cerr << "sonolink-cli stream: " << made.error().describe() << '\n';

@@ -1,8 +1,8 @@
 // sonolink-fe-sim: the simulated FPGA front end as its own process. It attaches to a host's
 // shared-memory link (/dev/shm/<name>) or connects to it over RDMA verbs (--link verbs), plays
 // the front end's side of the protocol and streams what the host configures, injecting the
-// faults asked for. With --reconnect it outlives hosts: when the host goes away it says why and
-// waits for the next one. --json-events prints each event as a JSON line (what tests read).
+// faults asked for. With --reconnect it outlives hosts and sessions: when the host goes away it
+// says why and waits for the next one, and after a session's frames it serves the next session. --json-events prints each event as a JSON line (what tests read).
 #include <atomic>
 #include <csignal>
 #include <iostream>
@@ -135,7 +135,12 @@ int main(int argc, char** argv) {
         event({{"event", "session_end"}, {"frames_acquired", c.framesAcquired}, {"frames_dropped_no_credit", c.framesDroppedNoCredit},
                {"blocks_sent", c.blocksSent}, {"ok", static_cast<bool>(result)}, {"code", result ? "Ok" : toString(result.error().code())},
                {"error", result ? "" : result.error().message()}});
-        if (result) return kExitOk;
+        if (result && !reconnect) return kExitOk;
+        if (result) {  // the session's frames were sent: serve the next host's session, as a front end does
+            std::cerr << "sonolink-fe-sim: waiting for the next session\n";
+            event({{"event", "waiting"}});
+            continue;
+        }
         std::cerr << "sonolink-fe-sim: " << result.error().message() << '\n';
         const bool hostClosed = result.error().code() == ErrorCode::Cancelled;
         if (hostClosed && !reconnect) return kExitOk;

@@ -6,6 +6,7 @@ the next host). Verdicts are read from the JSON events both print (--json-events
 their wording; every process started here is stopped by its PID.
 Run by CTest with SONOLINK_CLI and SONOLINK_FE_SIM set."""
 import json
+import math
 import os
 import signal
 import subprocess
@@ -118,6 +119,63 @@ class FeSimProcessTest(unittest.TestCase):
         host_events.close()
         self.assertTrue(host_events.all(is_event("state", to="streaming")))
         self.assertFalse(os.path.exists(f"/dev/shm/{name}"), "the host left its shared memory behind")
+
+    def test_a_prbs_stream_with_bits_flipped_on_the_way_measures_their_rate(self):
+        """The host asks for PRBS-31, the front end flips bits at 1e-5 (header and payload): the
+        host counts the payload's bit errors, CRC-failed blocks included, and its BER and 95 %
+        upper bound bracket the injected rate; the damaged blocks are CRC errors, counted apart."""
+        name = link_name("ber")
+        host, host_events = self.host(name, "--mode", "prbs31", "--frames", "200", "--rate", "0", "--json")
+        fe, _ = self.front_end(name, "--ber", "1e-5")
+        out = host.stdout.read()
+        host.wait(timeout=60)
+        summary = json.loads(out)
+        self.assertGreater(summary["ber_bits_checked"], 0.95 * 200 * 3 * 64 * 1024 * 16, summary)
+        self.assertGreater(summary["ber_bit_errors"], 0, summary)
+        self.assertLess(abs(summary["ber"] / 1e-5 - 1), 0.25, summary)  # about 5000 errors: within 25 %
+        self.assertGreater(summary["ber_upper_95"], 1e-5, summary)
+        self.assertGreater(summary["payload_crc_errors"], 0, summary)
+        self.assertEqual(fe.wait(timeout=20), 0)
+        host_events.close()
+
+    def test_a_clean_prbs_stream_has_no_error_and_the_bound_of_its_bits(self):
+        proc = subprocess.run([CLI, "stream", "--in-process", "--mode", "prbs31", "--frames", "50", "--rate", "0", "--json", *SMALL],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        summary = json.loads(proc.stdout)
+        self.assertEqual((summary["ber_bit_errors"], summary["ber_lock_losses"], summary["ber_bursts"]), (0, 0, 0), summary)
+        self.assertAlmostEqual(summary["ber_upper_95"] * summary["ber_bits_checked"], -math.log(0.05), places=6)
+
+    def test_selftest_passes_on_a_clean_link_and_fails_naming_the_figures_on_a_bad_one(self):
+        """sonolink-cli selftest through the engine: the built-in front end passes (exit 0); a
+        front end that flips bits at 1e-6 fails the link BER step (exit 1) with its figures, the
+        limit and what to do; no front end at all is exit 3."""
+        clean = subprocess.run([CLI, "selftest", "--in-process", "--json"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
+        report = json.loads(clean.stdout)
+        self.assertTrue(report["pass"], report)
+        step = report["steps"][0]
+        self.assertEqual((step["step"], step["verdict"], step["bit_errors"]), ("link BER", "pass", 0), step)
+        self.assertGreaterEqual(step["bits_checked"], 2.99e10, step)  # -ln(0.05) / 1e-10
+        self.assertLessEqual(step["ber_upper_bound"], 1e-10, step)
+
+        name = link_name("selftest")
+        host = self.p.start([CLI, "selftest", "--link-name", name, "--json"])
+        self.front_end(name, "--ber", "1e-6", "--reconnect")  # serves the test's session, then the acquisition's
+        out = host.stdout.read()
+        self.assertEqual(host.wait(timeout=120), 1, out)
+        report = json.loads(out)
+        step = report["steps"][0]
+        self.assertEqual(step["verdict"], "fail", step)
+        self.assertGreater(step["bit_errors"], 0, step)
+        self.assertIn("bit errors", step["figures"], step)
+        self.assertIn("1e-10", step["limit"], step)
+        self.assertIn("cable", step["fix"], step)
+
+        alone = subprocess.run([CLI, "selftest", "--link-name", link_name("nobody"), "--accept-timeout", "1", "--json"],
+                               capture_output=True, text=True, timeout=60)
+        self.assertEqual(alone.returncode, 3, alone.stdout + alone.stderr)
+        self.assertFalse(json.loads(alone.stdout)["pass"])
 
     def test_front_end_killed_and_restarted(self):
         name = link_name("fekill")

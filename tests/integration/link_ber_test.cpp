@@ -36,6 +36,7 @@ Measured measure(double injectedBer, std::uint32_t frames, std::uint64_t seed) {
     options.configure.samplesPerChannel = 255;  // one 64 KiB slot per transmit
     options.configure.anglesMilliDeg = {-7000, -5000, -3000, -1000, 1000, 3000, 5000, 7000};
     options.configure.frameRateMilliHz = 0;
+    options.ingest.checkTestPatterns = true;
     auto session = ingest::StreamSession::open(**link, options);
     EXPECT_TRUE(session) << session.error().describe();
     if (!session) return m;

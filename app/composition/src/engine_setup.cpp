@@ -119,6 +119,23 @@ engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& con
     return s;
 }
 
+std::optional<engine::LinkBerTest> linkBerTestFrom(const config::AppConfig& config, SelfTestChoice choice) {
+    const auto& s = config.selftest;
+    if (choice == SelfTestChoice::Off || (choice == SelfTestChoice::AsConfigured && !s.atConnect)) return std::nullopt;
+    const bool full = choice == SelfTestChoice::Full || (choice == SelfTestChoice::AsConfigured && s.mode == config::SelfTestMode::Full);
+    engine::LinkBerTest t;
+    switch (s.berPattern) {
+    case config::BerPattern::Prbs7: t.pattern = transport::PayloadKind::Prbs7; break;
+    case config::BerPattern::Prbs15: t.pattern = transport::PayloadKind::Prbs15; break;
+    case config::BerPattern::Prbs23: t.pattern = transport::PayloadKind::Prbs23; break;
+    case config::BerPattern::Prbs31: t.pattern = transport::PayloadKind::Prbs31; break;
+    }
+    t.limit = full ? s.berLimit : s.berQuickLimit;
+    t.confidence = s.berConfidence;
+    t.timeout = std::chrono::milliseconds(static_cast<long long>(s.berTimeoutS * 1000));
+    return t;
+}
+
 Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice) {
     engine::EngineConfig e;
     e.session.configure = choice.configure ? *choice.configure : configureFrom(config);
@@ -130,6 +147,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.display = choice.display;
     e.imaging = imagingSettingsFrom(config);
     e.cineFrames = choice.cineFrames;
+    e.selfTest = linkBerTestFrom(config, choice.selfTest);
     // The nodes, the station's identity and the audit trail always (worklist queries, exports);
     // the queue only where this engine runs it (one process holds a queue at a time).
     if (choice.dicomQueue) e.dicom.queueDirectory = config.dicom.queueDirectory;

@@ -140,6 +140,18 @@ void readDisplay(ObjectReader& root, DisplaySettings& out) {
     section.integer("rows", out.rows, static_cast<long long>(limits::kDisplayPixels.min), static_cast<long long>(limits::kDisplayPixels.max));
 }
 
+void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
+    auto section = root.object("selftest");
+    section.boolean("at_connect", out.atConnect);
+    section.choice("mode", out.mode, {{"quick", SelfTestMode::Quick}, {"full", SelfTestMode::Full}});
+    section.choice("ber_pattern", out.berPattern, {{"prbs7", BerPattern::Prbs7}, {"prbs15", BerPattern::Prbs15},
+                                                   {"prbs23", BerPattern::Prbs23}, {"prbs31", BerPattern::Prbs31}});
+    section.number("ber_limit", out.berLimit, 1e-15, 1e-3);
+    section.number("ber_quick_limit", out.berQuickLimit, 1e-15, 1e-3);
+    section.number("ber_confidence", out.berConfidence, 0.5, 0.9999);
+    section.number("ber_timeout_s", out.berTimeoutS, 1, 3600, "s");
+}
+
 void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     auto section = root.object("dicom");
     section.string("station_ae_title", out.stationAeTitle, checkAeTitle);
@@ -255,6 +267,7 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
         auto recording = root.object("recording");
         recording.string("directory", result.config.recording.directory, checkNotEmpty);
         readDicom(root, issues, result.config.dicom);
+        readSelfTest(root, result.config.selftest);
         auto metrics = root.object("metrics");
         metrics.integer("prometheus_port", result.config.metrics.prometheusPort, -1, 65535);
     }  // readers report unknown keys as they close

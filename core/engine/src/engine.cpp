@@ -64,6 +64,7 @@ Result<transport::Link*> Engine::Impl::sessionLink() {
 
 void Engine::Impl::openSession() {
     setState(EngineState::Connecting, "bringing the link up");
+    if (selfTestDue) return openLinkBerTest();  // first the start-up self-test, in a session of its own
     if (nextAcquisition) {  // new acquisition settings: this session runs them, the imager rebuilt for them
         config.session.configure = nextAcquisition->configure;
         config.geometry = std::move(nextAcquisition->geometry);
@@ -140,9 +141,9 @@ void Engine::Impl::onOpened(std::uint64_t gen, const Result<transport::LinkInfo>
                                                            c.maxCompletionQueueEntries, c.completionModeration ? "yes" : "no",
                                                            c.completionTimestamps ? "yes" : "no");
     }
-    // The start-up self-tests (link BER, memory) run here once they exist.
-    setState(EngineState::SelfTest, "start-up self-tests: none configured");
-    setState(EngineState::Ready, "link up, front end configured");
+    if (!config.selfTest) setState(EngineState::SelfTest, "start-up self-tests: none configured");
+    const auto blocked = streamingBlock();
+    setState(EngineState::Ready, blocked.empty() ? "link up, front end configured" : "link up, front end configured; streaming blocked: " + blocked);
 }
 
 void Engine::Impl::account(const ingest::SessionSummary& accounted) {
@@ -224,6 +225,7 @@ Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backe
     if (auto ok = config.geometry.validate(); !ok) return fail(std::move(ok.error()).addContext("checking the acquisition geometry"));
     auto impl = std::make_shared<Engine::Impl>();
     impl->config = std::move(config);
+    impl->config.session.ingest.checkTestPatterns = true;  // a test pattern's bit errors are the link's BER
     impl->backends = std::move(backends);
     impl->imagingSettings = impl->config.imaging;
     impl->acquisitionSettings = impl->config.acquisition;
@@ -273,6 +275,7 @@ void Engine::connect() {
     impl_->ctl->post([impl = impl_.get()] {
         if (impl->state != EngineState::Idle && impl->state != EngineState::Error) return;
         impl->closeSession();
+        impl->selfTestDue = impl->config.selfTest.has_value();  // at every start
         impl->openSession();
     });
 }
@@ -282,6 +285,10 @@ void Engine::startStreaming(std::uint32_t frames) {
         if (impl->state == EngineState::Frozen) return impl->setState(EngineState::Streaming, "live again");
         if (impl->state != EngineState::Ready || !impl->acquisition) {
             return impl->refuse("startStreaming", ErrorCode::FailedPrecondition, fmt::format("cannot stream while {}", toString(impl->state)));
+        }
+        if (const auto blocked = impl->streamingBlock(); !blocked.empty()) {
+            return impl->refuse("startStreaming", ErrorCode::FailedPrecondition,
+                                blocked + "; an engineer may override it, with a reason (overrideSelfTest)");
         }
         impl->acquisition->go(frames);
         impl->setState(EngineState::Streaming, "");

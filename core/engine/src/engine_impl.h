@@ -56,6 +56,12 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::uint64_t recordedBefore = 0, refusedBefore = 0, skippedBefore = 0;
     std::uint64_t frontEndErrors = 0;
     std::string lastFrontEndError;
+    std::string selfTestBlock;                // under statsMutex: why streaming is refused (a failed self-test)
+    ingest::IngestStats selfTestProgress;     // under statsMutex: the running link BER test's counts
+
+    // The start-up self-test (ctl thread, self_test_control.cpp).
+    bool selfTestDue = false;                 // connect() asked for it; the next session runs it first
+    std::chrono::steady_clock::time_point selfTestStarted;
 
     // Recording (ctl thread): which one is on, and whether its failure was reported already.
     std::uint64_t recordingGeneration = 0;
@@ -102,6 +108,15 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void applyAcquisition(const AcquisitionSettings& settings);
     std::unique_ptr<FrameImager> imagerFor(const ImagingSetup& setup);
     Status startPacsSide();  // announces queue changes (QueueChanged), every 100 ms while the engine runs
+
+    // The start-up link BER test (self_test_control.cpp): its own session with the front end
+    // sending the pattern, then the acquisition session.
+    void openLinkBerTest();
+    void onLinkBerTestOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened, std::uint32_t frames);
+    void onLinkBerTestEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended);
+    void linkBerTestTimedOut(std::uint64_t gen);
+    void finishLinkBerTest(const ingest::IngestStats& stats, bool timedOut);
+    [[nodiscard]] std::string streamingBlock() const;
 
     // Recording (recording_control.cpp).
     void startRecording(const std::string& path);

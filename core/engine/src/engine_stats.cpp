@@ -41,6 +41,7 @@ EngineStats Engine::Impl::snapshot() const {
         s.link.description = linkDescription;
         s.framesRecorded = recordedBefore;
         s.framesRecordRefused = refusedBefore;
+        s.selfTestBlock = selfTestBlock;
         s.framesRecordSkipped = skippedBefore;
         if (current.frontEnd.framesAcquired > 0 || current.frontEnd.state != transport::FrontEndState::Idle) {
             s.frontEnd.state = frontEndStateName(current.frontEnd.state);

@@ -111,4 +111,13 @@ EngineRates rates(const EngineStats& earlier, const EngineStats& later) {
     return r;
 }
 
+std::string_view toString(SelfTestVerdict verdict) {
+    switch (verdict) {
+    case SelfTestVerdict::Pass: return "pass";
+    case SelfTestVerdict::Warn: return "warn";
+    case SelfTestVerdict::Fail: return "fail";
+    }
+    return "?";
+}
+
 }  // namespace sonolink::engine

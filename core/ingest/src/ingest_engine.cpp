@@ -152,7 +152,7 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     }
     const auto payload = slot.subspan(transport::kBlockHeaderSize, header.payloadBytes);
     // A test pattern is checked whatever its CRC says: the bits that arrived, right or wrong.
-    if ((header.flags & transport::block_flags::kTestPattern) != 0) patterns_.check(header.payloadKind, payload);
+    if (options_.checkTestPatterns && (header.flags & transport::block_flags::kTestPattern) != 0) patterns_.check(header.payloadKind, payload);
     const auto crc = transport::crc32c(payload);
     if (crc != header.payloadCrc) {
         counters_.payloadCrcErrors.add();

@@ -29,6 +29,8 @@ protected:
     std::atomic<int> links{0};
     std::uint64_t disconnectFirstAfterBlocks = 0;  // the first front end vanishes after this many blocks
     bool firstLinkFails = false;                    // the first link cannot be made (no device)
+    double bitErrorRate = 0;                        // every front end flips bits at this rate
+    std::optional<LinkBerTest> selfTest;            // the start-up link BER test at every connect
 
     void SetUp() override { fs::create_directories(dir); }
     void TearDown() override {
@@ -64,6 +66,7 @@ protected:
         e.beamformThreads = 1;
         e.cineFrames = 16;
         e.dicom = std::move(dicomSetup);
+        e.selfTest = selfTest;
         Backends backends;
         backends.makeLink = [this]() -> Result<LinkHandle> {
             app::LinkChoice choice;
@@ -73,6 +76,7 @@ protected:
             const bool first = links.fetch_add(1) == 0;
             if (first && firstLinkFails) return fail(ErrorCode::Unavailable, "RDMA device mlx5_0 is down (test)");
             if (first) choice.frontEnd.faults.disconnectAfterBlocks = disconnectFirstAfterBlocks;
+            choice.frontEnd.faults.bitErrorRate = bitErrorRate;
             auto parts = app::makeLink(choice);
             if (!parts) return fail(std::move(parts.error()));
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};

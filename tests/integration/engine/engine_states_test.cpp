@@ -30,6 +30,72 @@ TEST_F(EngineTest, ConnectGoesThroughTheSelfTestsToReady) {
     EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Ready}));
 }
 
+// The start-up link BER test (issue 14): its own session with the front end sending PRBS-31,
+// the verdict as a SelfTestStep with its figures, then the acquisition session, Ready.
+TEST_F(EngineTest, ConnectRunsTheLinkBerTestAndAPassLetsTheStationStream) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-8;  // 3.0e8 bits: a fraction of a second on the built-in front end
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Connecting, EngineState::Ready}));
+    const auto steps = log.all<SelfTestStep>();
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0].step, "link BER");
+    EXPECT_EQ(steps[0].verdict, SelfTestVerdict::Pass) << steps[0].figures;
+    EXPECT_EQ(steps[0].bitErrors, 0u);
+    EXPECT_GE(steps[0].bitsChecked, 299'573'228u);  // -ln(0.05) / 1e-8
+    EXPECT_LE(steps[0].berUpperBound, 1e-8);
+    EXPECT_NE(steps[0].figures.find("bits compared"), std::string::npos);
+    EXPECT_TRUE(engine->stats().selfTestBlock.empty());
+    EXPECT_EQ(engine->stats().link.patternBitsChecked, steps[0].bitsChecked);
+    engine->startStreaming();
+    ASSERT_TRUE(log.waitForState(EngineState::Streaming));
+}
+
+// Bit errors above the limit fail the test: streaming is refused, naming the step and its
+// figures, until an engineer overrides it with a reason (who and why recorded in an event).
+TEST_F(EngineTest, ALinkWithBitErrorsFailsTheSelfTestAndStreamingWaitsForAnOverride) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-8;
+    bitErrorRate = 1e-6;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    const auto steps = log.all<SelfTestStep>();
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0].verdict, SelfTestVerdict::Fail);
+    EXPECT_GT(steps[0].bitErrors, 0u);
+    EXPECT_GT(steps[0].crcErrors, 0u);
+    EXPECT_GT(steps[0].ber, 1e-8);
+    EXPECT_FALSE(steps[0].fix.empty());
+    EXPECT_NE(log.lastReason(EngineState::Ready).find("streaming blocked"), std::string::npos);
+    EXPECT_NE(engine->stats().selfTestBlock.find("link BER test failed"), std::string::npos);
+
+    const auto mark = log.size();
+    engine->startStreaming();
+    const auto refused = log.waitFor<EngineError>([](const EngineError& e) { return e.source == "startStreaming"; }, std::chrono::seconds(5), mark);
+    ASSERT_TRUE(refused);
+    EXPECT_NE(refused->message.find("bit errors"), std::string::npos) << refused->message;
+    EXPECT_NE(refused->message.find("override"), std::string::npos) << refused->message;
+    EXPECT_EQ(engine->state(), EngineState::Ready);
+
+    engine->overrideSelfTest("   ");  // no reason: refused
+    ASSERT_TRUE(log.waitFor<EngineError>([](const EngineError& e) { return e.source == "overrideSelfTest"; }, std::chrono::seconds(5), mark));
+    engine->overrideSelfTest("bench station, cable under test; no patient data");
+    const auto overridden = log.waitFor<SelfTestOverridden>([](const SelfTestOverridden&) { return true; }, std::chrono::seconds(5), mark);
+    ASSERT_TRUE(overridden);
+    EXPECT_EQ(overridden->reason, "bench station, cable under test; no patient data");
+    EXPECT_FALSE(overridden->by.empty());
+    EXPECT_NE(overridden->blocked.find("link BER test failed"), std::string::npos);
+    engine->startStreaming();
+    ASSERT_TRUE(log.waitForState(EngineState::Streaming));
+}
+
 TEST_F(EngineTest, StreamingPublishesCalibratedImages) {
     auto engine = make();
     EventLog log;

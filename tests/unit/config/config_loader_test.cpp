@@ -184,6 +184,27 @@ TEST(ConfigLoaderTest, TheDisplaySectionIsReadAndEveryBadValueNamed) {
     EXPECT_TRUE(hasIssue(bad, "/display/columns", "")) << dump(bad);
 }
 
+TEST(ConfigLoaderTest, TheSelfTestSectionIsReadAndEveryBadValueNamed) {
+    auto good = parseConfig(R"({"selftest": {"at_connect": true, "mode": "full", "ber_pattern": "prbs23", "ber_limit": 1e-13,
+                                             "ber_quick_limit": 1e-9, "ber_confidence": 0.99, "ber_timeout_s": 300}})", "a.json");
+    ASSERT_TRUE(good.issues.empty()) << dump(good);
+    const auto& s = good.config.selftest;
+    EXPECT_TRUE(s.atConnect);
+    EXPECT_EQ(s.mode, SelfTestMode::Full);
+    EXPECT_EQ(s.berPattern, BerPattern::Prbs23);
+    EXPECT_DOUBLE_EQ(s.berLimit, 1e-13);
+    EXPECT_DOUBLE_EQ(s.berQuickLimit, 1e-9);
+    EXPECT_DOUBLE_EQ(s.berConfidence, 0.99);
+    EXPECT_DOUBLE_EQ(s.berTimeoutS, 300);
+    auto bad = parseConfig(R"({"selftest": {"at_connect": "yes", "mode": "thorough", "ber_pattern": "prbs9", "ber_limit": 0.5,
+                                            "ber_confidence": 1, "ber_timeout_s": 0}})", "a.json");
+    for (const char* key : {"/selftest/at_connect", "/selftest/mode", "/selftest/ber_pattern", "/selftest/ber_limit", "/selftest/ber_confidence",
+                            "/selftest/ber_timeout_s"}) {
+        EXPECT_TRUE(hasIssue(bad, key, "")) << key << ": " << dump(bad);
+    }
+    EXPECT_FALSE(parseConfig("{}", "a.json").config.selftest.atConnect) << "off unless configured (the shipped configuration turns it on)";
+}
+
 TEST(ConfigLoaderTest, MalformedJsonNamesLineAndColumn) {
     auto parse = parseConfig("{\n  \"link\": {\n    \"port\": 1,,\n  }\n}", "broken.json");
     ASSERT_EQ(parse.issues.size(), 1u);

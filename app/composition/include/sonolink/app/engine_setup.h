@@ -15,6 +15,10 @@
 
 namespace sonolink::app {
 
+// Whether connect() runs the start-up self-test: as selftest.at_connect and selftest.mode say,
+// or as a command asks (sonolink-cli selftest --quick / --full; off for timed measurements).
+enum class SelfTestChoice { AsConfigured, Off, Quick, Full };
+
 struct EngineChoice {
     LinkChoice link;                  // backend, names, ring; frontEnd: the built-in one's options
     std::size_t cineFrames = 64;
@@ -24,12 +28,15 @@ struct EngineChoice {
     std::chrono::milliseconds acceptTimeout{10'000};  // how long a connect waits for the front end
     int rxCpu = -1;                   // >= 0: pin the rx thread (else link.rx_cpu)
     bool reopenAfterSession = true;   // false: a session the front end ends leaves the engine Idle (a timed run)
+    SelfTestChoice selfTest = SelfTestChoice::AsConfigured;
 };
 
 [[nodiscard]] Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice);
 // The facade's run-time settings as the configuration sets them at start.
 [[nodiscard]] engine::ImagingSettings imagingSettingsFrom(const config::AppConfig& config);
 [[nodiscard]] engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& config);
+// The start-up link BER test the configuration (or the choice) asks for; none when off.
+[[nodiscard]] std::optional<engine::LinkBerTest> linkBerTestFrom(const config::AppConfig& config, SelfTestChoice choice);
 // The engine's acquisition planner: the configuration with the settings' probe and acquisition,
 // as a Configure and the geometry it stands for.
 [[nodiscard]] std::function<Result<engine::AcquisitionPlan>(const engine::AcquisitionSettings&)> acquisitionPlanner(const config::AppConfig& config);

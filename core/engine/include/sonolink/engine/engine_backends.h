@@ -5,8 +5,10 @@
 // the display thread only; makeLink is called on the ctl thread.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "sonolink/beamform/acquisition_geometry.h"
@@ -53,6 +55,15 @@ struct DicomSetup {
     dicom::Equipment equipment;
 };
 
+// The start-up link BER test: the front end sends the pattern as fast as the link takes it until
+// the bits that show `limit` at `confidence` are compared (selftest::bitsToShow), or `timeout`.
+struct LinkBerTest {
+    transport::PayloadKind pattern = transport::PayloadKind::Prbs31;
+    double limit = 1e-10;
+    double confidence = 0.95;
+    std::chrono::milliseconds timeout{120'000};
+};
+
 struct EngineConfig {
     ingest::SessionOptions session;          // the Configure sent to the front end
     int rxCpu = -1;                          // >= 0: the rx thread pinned to this CPU
@@ -66,6 +77,9 @@ struct EngineConfig {
     unsigned beamformThreads = 0;            // the CPU imager's; 0: one per hardware thread
     std::size_t cineFrames = 64;
     DicomSetup dicom;
+    // Run at every connect() before Ready (none: no start-up self-test); a failure blocks streaming
+    // until overrideSelfTest().
+    std::optional<LinkBerTest> selfTest;
 };
 
 // Turns one frame into its envelope image on the display grid: the CPU reference by default;

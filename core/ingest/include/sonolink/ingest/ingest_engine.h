@@ -42,6 +42,9 @@ struct IngestOptions {
     std::chrono::milliseconds staleAfter{50};
     std::uint32_t creditBatch = 0;        // slots per credit return; 0 = slotCount / 16
     std::size_t completionBatch = 32;     // completions taken per poll
+    // Check the payload of every test-pattern block (PatternTally: the link's BER), on the ingest
+    // thread: a second pass over each such block. Off, test patterns are only CRC-checked.
+    bool checkTestPatterns = false;
 };
 
 class IngestEngine {

@@ -53,6 +53,10 @@ public:
     void freeze();           // Streaming -> Frozen: the image and the cine stop; the link streams on
     void stopStreaming();    // Streaming or Frozen -> Ready (the front end is stopped and brought up again)
     void disconnect();       // -> Idle
+    // A failed start-up self-test blocks streaming (startStreaming is refused, naming the step
+    // and its figures); an engineer's override, with its reason (empty is refused), lets the
+    // station stream until the next connect. A SelfTestOverridden event records who and why.
+    void overrideSelfTest(std::string reason);
     // Every frame, losslessly, until stopRecording() or a failure (RecordingChanged events).
     void startRecording(std::string path);
     void stopRecording();

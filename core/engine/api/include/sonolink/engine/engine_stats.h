@@ -53,6 +53,7 @@ struct LinkCounters {
 struct EngineStats {
     std::uint64_t steadyNs = 0;          // steady clock when read
     EngineState state = EngineState::Idle;
+    std::string selfTestBlock;           // why streaming is refused (a failed start-up self-test); empty: it is not
     std::uint64_t framesDelivered = 0;   // by ingest, intact
     std::uint64_t framesIncomplete = 0;
     std::uint64_t framesMissing = 0;

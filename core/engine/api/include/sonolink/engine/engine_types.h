@@ -94,6 +94,32 @@ struct SettingsChanged {
     std::string reason;              // refused: why; applied: when it takes effect
 };
 
-using EngineEvent = std::variant<StateChanged, JobUpdate, EngineError, RecordingChanged, QueueChanged, SettingsChanged, WorklistResult>;
+// A start-up self-test step's outcome (the link BER test): what was measured, the limit, the
+// verdict and, when it did not pass, what to check. A failed step blocks streaming until the
+// next connect passes or an engineer overrides it (overrideSelfTest, with the reason: SelfTestOverridden).
+enum class SelfTestVerdict { Pass, Warn, Fail };
+std::string_view toString(SelfTestVerdict verdict);
+struct SelfTestStep {
+    std::string step;              // "link BER"
+    SelfTestVerdict verdict = SelfTestVerdict::Pass;
+    std::string figures;           // the measurement, in one line
+    std::string limit;             // what it was held to
+    std::string fix;               // not passed: what to check
+    std::uint64_t bitsChecked = 0;
+    std::uint64_t bitErrors = 0;
+    std::uint64_t lockLosses = 0;
+    std::uint64_t crcErrors = 0;   // blocks, apart from payload bit errors
+    double ber = 0;
+    double berUpperBound = 0;      // at the confidence
+    double seconds = 0;
+};
+struct SelfTestOverridden {
+    std::string reason;
+    std::string by;                // the station user who gave it
+    std::string blocked;           // what it overrides
+};
+
+using EngineEvent = std::variant<StateChanged, JobUpdate, EngineError, RecordingChanged, QueueChanged, SettingsChanged, WorklistResult,
+                                 SelfTestStep, SelfTestOverridden>;
 
 }  // namespace sonolink::engine

@@ -1,0 +1,111 @@
+// sonolink-cli selftest: the start-up self-test through the engine, as the GUI's start-up runs
+// it: the link comes up, the link BER test runs in a session of its own (quick: shows
+// selftest.ber_quick_limit; full: selftest.ber_limit), and each step's verdict, figures, limit
+// and fix are printed. Exit 0: every step passed; 1: a step failed; 3: the link or the front end
+// could not be reached; 2: a bad command line or configuration value.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "engine_event_json.h"
+#include "exit_codes.h"
+#include "sonolink/app/engine_setup.h"
+#include "sonolink/config/config_loader.h"
+#include "sonolink/engine/event_log.h"
+#include "sonolink/util/log.h"
+
+namespace sonolink::cli {
+namespace {
+
+struct SelfTestOptions {
+    std::string configFile;
+    std::optional<std::string> linkName;
+    bool inProcess = false;
+    bool quick = false;
+    bool full = false;
+    bool json = false;
+    double acceptTimeoutS = 30;
+};
+
+int runSelfTest(const SelfTestOptions& o) {
+    std::vector<config::ConfigOverride> overrides;
+    if (o.linkName) overrides.push_back({"/link/shm_name", nlohmann::json(*o.linkName).dump(), "--link-name"});
+    auto loaded = config::loadConfig(o.configFile, overrides);
+    if (!loaded) {
+        std::cerr << "sonolink-cli selftest: " << loaded.error().describe() << '\n';
+        return kExitUsage;
+    }
+    if (auto logging = log::configure(loaded->log); !logging) std::cerr << "sonolink-cli selftest: " << logging.error().message() << '\n';
+    app::EngineChoice choice;
+    choice.link = app::linkChoiceFrom(*loaded, o.inProcess);
+    choice.display = false;
+    choice.dicomQueue = false;
+    choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
+    choice.selfTest = o.full ? app::SelfTestChoice::Full : app::SelfTestChoice::Quick;
+    auto made = app::makeEngine(*loaded, choice);
+    if (!made) {
+        std::cerr << "sonolink-cli selftest: " << made.error().describe() << '\n';
+        return kExitFailed;
+    }
+    auto& engine = **made;
+    engine::EventLog events;
+    auto subscription = engine.subscribe(std::ref(events));
+    engine.connect();
+    const auto settled = [](const engine::StateChanged& s) { return s.to == engine::EngineState::Ready || s.to == engine::EngineState::Error; };
+    const auto timeout = std::chrono::milliseconds(static_cast<long>((loaded->selftest.berTimeoutS + o.acceptTimeoutS + 30) * 1000));
+    const auto end = events.waitFor<engine::StateChanged>(settled, timeout);
+    const auto steps = events.all<engine::SelfTestStep>();
+    engine.disconnect();
+    int exitCode = kExitOk;
+    nlohmann::json out{{"steps", nlohmann::json::array()}};
+    for (const auto& step : steps) {
+        out["steps"].push_back(toJson(step));
+        if (step.verdict == engine::SelfTestVerdict::Fail) exitCode = kExitFailed;
+    }
+    std::string problem;
+    if (!end) {
+        problem = "the self-test did not finish in time";
+        exitCode = kExitFailed;
+    } else if (end->to == engine::EngineState::Error) {
+        const auto errors = events.all<engine::EngineError>();
+        problem = errors.empty() ? end->reason : errors.back().describe();
+        const bool unreachable = !errors.empty() && errors.back().code == ErrorCode::Unavailable;
+        exitCode = unreachable ? kExitUnavailable : kExitFailed;
+    } else if (steps.empty()) {
+        problem = "no self-test step ran";
+        exitCode = kExitFailed;
+    }
+    out["pass"] = exitCode == kExitOk;
+    out["problem"] = problem;
+    if (o.json) {
+        std::cout << out.dump(2) << '\n';
+    } else {
+        for (const auto& step : steps) {
+            std::cout << fmt::format("{}: {}\n  {}\n  limit: {}\n", step.step, engine::toString(step.verdict), step.figures, step.limit);
+            if (!step.fix.empty()) std::cout << "  what to do: " << step.fix << '\n';
+        }
+        if (!problem.empty()) std::cout << "self-test: " << problem << '\n';
+        std::cout << (exitCode == kExitOk ? "self-test passed\n" : "self-test FAILED\n");
+    }
+    return exitCode;
+}
+
+}  // namespace
+
+void addSelfTestCommand(CLI::App& app, int& exitCode) {
+    auto o = std::make_shared<SelfTestOptions>();
+    auto* cmd = app.add_subcommand("selftest", "The start-up self-test (link BER) through the engine, with verdicts and figures");
+    cmd->add_option("--config", o->configFile, "Configuration file (JSON); defaults otherwise");
+    cmd->add_option("--link-name", o->linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim (default: link.shm_name)");
+    cmd->add_flag("--in-process", o->inProcess, "Test the built-in simulated front end");
+    auto* quick = cmd->add_flag("--quick", o->quick, "Show selftest.ber_quick_limit (the default)");
+    cmd->add_flag("--full", o->full, "Show selftest.ber_limit (1e-12 at 95 %: 2.996e12 bits, about 30 s at 100 Gb/s)")->excludes(quick);
+    cmd->add_option("--accept-timeout", o->acceptTimeoutS, "Seconds to wait for the front end")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
+    cmd->add_flag("--json", o->json, "Print JSON");
+    cmd->callback([o, &exitCode] { exitCode = runSelfTest(*o); });
+}
+
+}  // namespace sonolink::cli

@@ -1,0 +1,173 @@
+// The start-up self-test on the ctl thread: the link BER test in a session of its own (the
+// front end sends the pattern as fast as the link takes it, ingest checks every block), its
+// verdict as a SelfTestStep event, then the acquisition session; a failed test blocks streaming
+// until an engineer's override (with a reason, recorded as SelfTestOverridden).
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "engine_impl.h"
+#include "sonolink/selftest/ber_statistics.h"
+#include "sonolink/transport/protocol/test_patterns.h"
+
+namespace sonolink::engine {
+namespace {
+
+std::string stationUser() {
+    const auto* account = ::getpwuid(::geteuid());
+    return account != nullptr ? account->pw_name : fmt::format("uid {}", ::geteuid());
+}
+
+std::uint64_t payloadBitsPerFrame(const transport::Configure& c) {
+    return std::uint64_t{c.channelCount} * c.samplesPerChannel * std::max<std::size_t>(c.anglesMilliDeg.size(), 1) * 16;
+}
+
+}  // namespace
+
+void Engine::Impl::openLinkBerTest() {
+    selfTestDue = false;
+    const auto& test = *config.selfTest;
+    auto options = config.session;
+    options.configure.payloadKind = test.pattern;
+    options.configure.photoacoustic = false;
+    options.configure.frameRateMilliHz = 0;  // as fast as the link takes it
+    const auto planned = selftest::bitsToShow(test.limit, test.confidence);
+    // Each block locks on its first bits: 2 % more frames than the payload alone needs.
+    const auto frames = static_cast<std::uint32_t>(std::ceil(1.02 * static_cast<double>(planned) /
+                                                             static_cast<double>(payloadBitsPerFrame(options.configure)))) + 1;
+    setState(EngineState::SelfTest, fmt::format("link BER test: PRBS-{} until {:.3g} bits show BER <= {:.0e} at {:.0f} % confidence",
+                                                transport::prbsSpec(test.pattern).order, static_cast<double>(planned), test.limit,
+                                                100 * test.confidence));
+    auto made = sessionLink();
+    if (!made) {
+        setState(EngineState::Error, made.error().message());
+        return report(ErrorOrigin::Link, Severity::Error, made.error());
+    }
+    {
+        std::lock_guard lock(statsMutex);
+        selfTestProgress = {};
+    }
+    selfTestStarted = std::chrono::steady_clock::now();
+    std::weak_ptr<Impl> self = weak_from_this();
+    const auto gen = ++generation;
+    Acquisition::Callbacks callbacks;
+    callbacks.opened = [self, gen, frames](const Result<transport::LinkInfo>& opened) {
+        if (auto impl = self.lock()) impl->ctl->post([impl, gen, opened, frames] { impl->onLinkBerTestOpened(gen, opened, frames); });
+    };
+    callbacks.progress = [self](const ingest::SessionSummary& progress) {
+        if (auto impl = self.lock()) {
+            std::lock_guard lock(impl->statsMutex);
+            impl->current = progress;
+            impl->selfTestProgress = progress.stats;
+        }
+    };
+    callbacks.ended = [self, gen](const Result<ingest::SessionSummary>& ended, const ingest::SessionSummary& accounted) {
+        if (auto impl = self.lock()) {
+            {
+                std::lock_guard lock(impl->statsMutex);
+                impl->selfTestProgress = accounted.stats;
+            }
+            impl->account(accounted);  // the link delivered these frames: they count
+            impl->ctl->post([impl, gen, ended] { impl->onLinkBerTestEnded(gen, ended); });
+        }
+    };
+    acquisition = std::make_unique<Acquisition>(**made, options, config.rxCpu, Acquisition::Consumers{}, std::move(callbacks));
+    ctl->postAfter(test.timeout, [this, gen] { linkBerTestTimedOut(gen); });
+}
+
+void Engine::Impl::onLinkBerTestOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened, std::uint32_t frames) {
+    if (gen != generation || state != EngineState::SelfTest) return;
+    if (!opened) {
+        closeSession();
+        setState(EngineState::Error, opened.error().message());
+        return report(ErrorOrigin::Link, Severity::Error, Error(opened.error()).addContext("starting the link BER test"));
+    }
+    acquisition->go(frames);
+}
+
+void Engine::Impl::onLinkBerTestEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended) {
+    if (gen != generation || state != EngineState::SelfTest) return;
+    closeSession();
+    if (!ended) {
+        setState(EngineState::Error, ended.error().message());
+        return report(ErrorOrigin::Link, Severity::Error, Error(ended.error()).addContext("running the link BER test"));
+    }
+    finishLinkBerTest(ended->stats, false);
+}
+
+void Engine::Impl::linkBerTestTimedOut(std::uint64_t gen) {
+    if (gen != generation || state != EngineState::SelfTest) return;
+    closeSession();  // joins the session: its counts are in selfTestProgress
+    ingest::IngestStats stats;
+    {
+        std::lock_guard lock(statsMutex);
+        stats = selfTestProgress;
+    }
+    finishLinkBerTest(stats, true);
+}
+
+void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool timedOut) {
+    const auto& test = *config.selfTest;
+    const auto& p = stats.patterns;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - selfTestStarted).count();
+    const auto bound = selftest::estimateBer(p.bitErrors, p.bitsChecked, test.confidence);
+    const auto verdict = selftest::berVerdict(p.bitErrors, p.bitsChecked, test.limit, test.confidence);
+    SelfTestStep step;
+    step.step = "link BER";
+    step.verdict = verdict == selftest::BerVerdict::Pass ? SelfTestVerdict::Pass : SelfTestVerdict::Fail;
+    step.bitsChecked = p.bitsChecked;
+    step.bitErrors = p.bitErrors;
+    step.lockLosses = p.lockLosses;
+    step.crcErrors = stats.payloadCrcErrors;
+    step.ber = bound.rate;
+    step.berUpperBound = bound.upper;
+    step.seconds = seconds;
+    step.limit = fmt::format("BER <= {:.0e} at {:.0f} % confidence ({:.3g} bits, PRBS-{})", test.limit, 100 * test.confidence,
+                             static_cast<double>(selftest::bitsToShow(test.limit, test.confidence)), transport::prbsSpec(test.pattern).order);
+    step.figures = fmt::format("{:.3g} bits compared in {:.1f} s, {} bit errors, {} losses of lock, {} blocks with CRC errors: BER {:.2g}, "
+                               "under {:.2g} at {:.0f} % confidence{}",
+                               static_cast<double>(p.bitsChecked), seconds, p.bitErrors, p.lockLosses, stats.payloadCrcErrors, bound.rate,
+                               bound.upper, 100 * test.confidence, timedOut ? " (stopped: out of time)" : "");
+    if (step.verdict != SelfTestVerdict::Pass) {
+        step.fix = p.bitErrors > 0 || p.lockLosses > 0
+                       ? "bit errors on the data path: check the cable or fibre and its connectors, the transceivers and the NIC's port "
+                         "counters (sonolink-cli link status), then connect again"
+                       : "too few bits compared to show the limit: the link is slower than planned, or the test's time "
+                         "(selftest.ber_timeout_s) too short";
+    }
+    log::log(engineLog(), step.verdict == SelfTestVerdict::Pass ? log::Level::Info : log::Level::Error, "start-up self-test, {}: {}: {} ({})",
+             step.step, toString(step.verdict), step.figures, step.limit);
+    {
+        std::lock_guard lock(statsMutex);
+        selfTestBlock = step.verdict == SelfTestVerdict::Pass ? "" : fmt::format("the start-up link BER test failed: {}", step.figures);
+    }
+    emit(step);
+    openSession();  // the acquisition session: Ready (streaming refused while blocked)
+}
+
+std::string Engine::Impl::streamingBlock() const {
+    std::lock_guard lock(statsMutex);
+    return selfTestBlock;
+}
+
+void Engine::overrideSelfTest(std::string reason) {
+    impl_->ctl->post([impl = impl_.get(), reason = std::move(reason)] {
+        auto blocked = impl->streamingBlock();
+        if (blocked.empty()) return impl->refuse("overrideSelfTest", ErrorCode::FailedPrecondition, "no failed self-test blocks streaming");
+        if (reason.find_first_not_of(" \t\r\n") == std::string::npos) {
+            return impl->refuse("overrideSelfTest", ErrorCode::InvalidArgument, "an override needs a reason (it is recorded with who gave it)");
+        }
+        const auto by = stationUser();
+        log::warn(engineLog(), "self-test overridden by {}: {} (it blocked: {})", by, reason, blocked);
+        {
+            std::lock_guard lock(impl->statsMutex);
+            impl->selfTestBlock.clear();
+        }
+        impl->emit(SelfTestOverridden{reason, by, std::move(blocked)});
+    });
+}
+
+}  // namespace sonolink::engine

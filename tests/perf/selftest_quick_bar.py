@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""The quick start-up self-test's bars (issue 14), on what users run: the shipped configuration
+on the built-in simulated front end, through `sonolink-cli selftest --quick`:
+  - it finishes, link up to verdict, in <= 30 s (wall clock of the whole command);
+  - the bits it compared match its plan (the bits that show ber_quick_limit at ber_confidence,
+    -ln(1 - CL) / limit with no error) within 5 %.
+Prints the figures; exits 1 when a bar is missed. Usage: selftest_quick_bar.py --cli PATH --config FILE"""
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cli", required=True)
+    parser.add_argument("--config", required=True)
+    parser.add_argument("--seconds", type=float, default=30)
+    args = parser.parse_args()
+    with open(args.config) as f:
+        selftest = json.load(f)["selftest"]
+    planned = -math.log(1 - selftest["ber_confidence"]) / selftest["ber_quick_limit"]
+    start = time.monotonic()
+    proc = subprocess.run([args.cli, "selftest", "--in-process", "--quick", "--config", args.config, "--json"],
+                          capture_output=True, text=True, timeout=600)
+    wall = time.monotonic() - start
+    if proc.returncode != 0:
+        print(proc.stdout, proc.stderr, sep="\n")
+        print(f"FAIL: the quick self-test did not pass (exit {proc.returncode})")
+        return 1
+    step = json.loads(proc.stdout)["steps"][0]
+    ratio = step["bits_checked"] / planned
+    print(f"quick self-test (shipped configuration, built-in front end): {wall:.1f} s in all, link BER step {step['seconds']:.1f} s; "
+          f"{step['bits_checked']:.4g} bits compared of {planned:.4g} planned ({ratio:.3f} x)")
+    ok = wall <= args.seconds and 1.0 <= ratio <= 1.05
+    print(f"bars: <= {args.seconds:.0f} s: {wall:.1f} s; bits within 5 % of the plan: {ratio:.3f} -> {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
