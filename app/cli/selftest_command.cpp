@@ -1,7 +1,7 @@
 // sonolink-cli selftest: the start-up self-test through the engine, as the GUI's start-up runs
-// it: the link comes up, the link BER test runs in a session of its own (quick: shows
-// selftest.ber_quick_limit; full: selftest.ber_limit), and each step's verdict, figures, limit
-// and fix are printed. Exit 0: every step passed; 1: a step failed; 3: the link or the front end
+// it: the link comes up, March C- runs over the DMA ring, the link BER test runs in a session of
+// its own (quick: shows selftest.ber_quick_limit; full: selftest.ber_limit), and each step's
+// verdict, figures, limit and fix are printed. Exit 0: every step passed; 1: a step failed; 3: the link or the front end
 // could not be reached; 2: a bad command line or configuration value.
 #include <iostream>
 #include <memory>
@@ -70,10 +70,11 @@ int runSelfTest(const SelfTestOptions& o) {
         problem = "the self-test did not finish in time";
         exitCode = kExitFailed;
     } else if (end->to == engine::EngineState::Error) {
-        const auto errors = events.all<engine::EngineError>();
-        problem = errors.empty() ? end->reason : errors.back().describe();
-        const bool unreachable = !errors.empty() && errors.back().code == ErrorCode::Unavailable;
-        exitCode = unreachable ? kExitUnavailable : kExitFailed;
+        // The error's event follows the state's at once.
+        const auto error = events.waitFor<engine::EngineError>([](const engine::EngineError& e) { return e.origin == engine::ErrorOrigin::Link; },
+                                                               std::chrono::seconds(2));
+        problem = error ? error->describe() : end->reason;
+        exitCode = error && error->code == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
     } else if (steps.empty()) {
         problem = "no self-test step ran";
         exitCode = kExitFailed;
@@ -97,7 +98,7 @@ int runSelfTest(const SelfTestOptions& o) {
 
 void addSelfTestCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<SelfTestOptions>();
-    auto* cmd = app.add_subcommand("selftest", "The start-up self-test (link BER) through the engine, with verdicts and figures");
+    auto* cmd = app.add_subcommand("selftest", "The start-up self-test (ring memory, link BER) through the engine, with verdicts and figures");
     cmd->add_option("--config", o->configFile, "Configuration file (JSON); defaults otherwise");
     cmd->add_option("--link-name", o->linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim (default: link.shm_name)");
     cmd->add_flag("--in-process", o->inProcess, "Test the built-in simulated front end");

@@ -154,7 +154,9 @@ class FeSimProcessTest(unittest.TestCase):
         self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
         report = json.loads(clean.stdout)
         self.assertTrue(report["pass"], report)
-        step = report["steps"][0]
+        self.assertEqual([s["step"] for s in report["steps"]], ["ring memory", "link BER"], report)
+        self.assertEqual(report["steps"][0]["verdict"], "pass", report)
+        step = report["steps"][1]
         self.assertEqual((step["step"], step["verdict"], step["bit_errors"]), ("link BER", "pass", 0), step)
         self.assertGreaterEqual(step["bits_checked"], 2.99e10, step)  # -ln(0.05) / 1e-10
         self.assertLessEqual(step["ber_upper_bound"], 1e-10, step)
@@ -165,8 +167,8 @@ class FeSimProcessTest(unittest.TestCase):
         out = host.stdout.read()
         self.assertEqual(host.wait(timeout=120), 1, out)
         report = json.loads(out)
-        step = report["steps"][0]
-        self.assertEqual(step["verdict"], "fail", step)
+        step = report["steps"][1]
+        self.assertEqual((step["step"], step["verdict"]), ("link BER", "fail"), step)
         self.assertGreater(step["bit_errors"], 0, step)
         self.assertIn("bit errors", step["figures"], step)
         self.assertIn("1e-10", step["limit"], step)

@@ -109,13 +109,15 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::unique_ptr<FrameImager> imagerFor(const ImagingSetup& setup);
     Status startPacsSide();  // announces queue changes (QueueChanged), every 100 ms while the engine runs
 
-    // The start-up link BER test (self_test_control.cpp): its own session with the front end
-    // sending the pattern, then the acquisition session.
+    // The start-up self-test (self_test_control.cpp): March C- over the DMA ring, then the link
+    // BER test in a session of its own (the front end sending the pattern), then the acquisition
+    // session.
     void openLinkBerTest();
     void onLinkBerTestOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened, std::uint32_t frames);
     void onLinkBerTestEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended);
     void linkBerTestTimedOut(std::uint64_t gen);
     void finishLinkBerTest(const ingest::IngestStats& stats, bool timedOut);
+    void selfTestStep(SelfTestStep step);
     [[nodiscard]] std::string streamingBlock() const;
 
     // Recording (recording_control.cpp).

@@ -1,7 +1,7 @@
-// The start-up self-test on the ctl thread: the link BER test in a session of its own (the
-// front end sends the pattern as fast as the link takes it, ingest checks every block), its
-// verdict as a SelfTestStep event, then the acquisition session; a failed test blocks streaming
-// until an engineer's override (with a reason, recorded as SelfTestOverridden).
+// The start-up self-test on the ctl thread: March C- over the DMA ring's memory, then the link
+// BER test in a session of its own (the front end sends the pattern as fast as the link takes it,
+// ingest checks every block), each verdict a SelfTestStep event, then the acquisition session; a
+// failed step blocks streaming until an engineer's override (a reason, recorded as SelfTestOverridden).
 #include <pwd.h>
 #include <unistd.h>
 
@@ -11,6 +11,7 @@
 
 #include "engine_impl.h"
 #include "sonolink/selftest/ber_statistics.h"
+#include "sonolink/selftest/memory_tests.h"
 #include "sonolink/transport/protocol/test_patterns.h"
 
 namespace sonolink::engine {
@@ -23,6 +24,32 @@ std::string stationUser() {
 
 std::uint64_t payloadBitsPerFrame(const transport::Configure& c) {
     return std::uint64_t{c.channelCount} * c.samplesPerChannel * std::max<std::size_t>(c.anglesMilliDeg.size(), 1) * 16;
+}
+
+// March C- over the DMA ring's memory (pinned and registered), before the front end is
+// configured: nothing is resident in it yet, and the front end writes only once streaming.
+SelfTestStep ringMemoryStep(const transport::RingView& ring) {
+    const std::size_t bytes = std::size_t{ring.slotBytes} * ring.slotCount;
+    selftest::WordMemory memory({reinterpret_cast<std::uint64_t*>(ring.base), bytes / 8});
+    const auto r = selftest::runMemoryTest(selftest::MemoryAlgorithm::MarchCMinus, memory);
+    SelfTestStep step;
+    step.step = "ring memory";
+    step.verdict = r.passed() ? SelfTestVerdict::Pass : SelfTestVerdict::Fail;
+    step.seconds = r.seconds;
+    step.limit = "no mismatch (March C-: stuck-at, transition, coupling and address-decoder faults)";
+    step.figures = fmt::format("March C- over the DMA ring, {:.1f} MiB ({} slots of {} KiB), in {:.2f} s ({:.1f} GB/s read and written): {} mismatches",
+                               static_cast<double>(bytes) / (1 << 20), ring.slotCount, ring.slotBytes >> 10, r.seconds,
+                               r.seconds > 0 ? static_cast<double>(r.bytesMoved) / r.seconds / 1e9 : 0.0, r.mismatches);
+    if (!r.passed()) {
+        const auto& first = r.first.front();
+        const auto offset = first.word * 8;
+        step.figures += fmt::format("; the first at {} (slot {}, byte {}): wrote {:#018x}, read {:#018x}",
+                                    static_cast<const void*>(ring.base + offset), offset / ring.slotBytes, offset % ring.slotBytes,
+                                    first.expected, first.actual);
+        step.fix = "the host memory under the DMA ring is faulty: do not scan; run a full memory test (memtest86+) and replace the "
+                   "module that fails";
+    }
+    return step;
 }
 
 }  // namespace
@@ -49,7 +76,9 @@ void Engine::Impl::openLinkBerTest() {
     {
         std::lock_guard lock(statsMutex);
         selfTestProgress = {};
+        selfTestBlock.clear();
     }
+    selfTestStep(ringMemoryStep((*made)->ring()));
     selfTestStarted = std::chrono::steady_clock::now();
     std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
@@ -138,14 +167,19 @@ void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool time
                        : "too few bits compared to show the limit: the link is slower than planned, or the test's time "
                          "(selftest.ber_timeout_s) too short";
     }
+    selfTestStep(std::move(step));
+    openSession();  // the acquisition session: Ready (streaming refused while blocked)
+}
+
+// A step's verdict: logged, announced, and a failure added to what blocks streaming.
+void Engine::Impl::selfTestStep(SelfTestStep step) {
     log::log(engineLog(), step.verdict == SelfTestVerdict::Pass ? log::Level::Info : log::Level::Error, "start-up self-test, {}: {}: {} ({})",
              step.step, toString(step.verdict), step.figures, step.limit);
-    {
+    if (step.verdict == SelfTestVerdict::Fail) {
         std::lock_guard lock(statsMutex);
-        selfTestBlock = step.verdict == SelfTestVerdict::Pass ? "" : fmt::format("the start-up link BER test failed: {}", step.figures);
+        selfTestBlock += fmt::format("{}the start-up {} test failed: {}", selfTestBlock.empty() ? "" : "; ", step.step, step.figures);
     }
     emit(step);
-    openSession();  // the acquisition session: Ready (streaming refused while blocked)
 }
 
 std::string Engine::Impl::streamingBlock() const {
