@@ -5,6 +5,8 @@
 #   guest_tests.sh ber         a PRBS-31 run, every bit compared
 #   guest_tests.sh reconnect   the front end vanishes mid-stream, the host says so, a new front end resumes
 #   guest_tests.sh busypoll    completions busy-polled on a pinned thread instead of event-driven
+#   guest_tests.sh selftest    sonolink-cli selftest over verbs: March C- over the registered ring,
+#                              the link BER test's session, then the acquisition's (fe-sim --reconnect)
 set -u
 GEOMETRY="--channels 32 --samples 248 --slot-bytes 16384 --slots 64"
 HOST="sonolink-cli stream --link verbs --address $RDMA_IP --json $GEOMETRY"
@@ -56,6 +58,24 @@ case "${1:-}" in
     expect_at_least frames_delivered 500
     expect_zero $ERRORS
     ;;
-  *) echo "usage: guest_tests.sh stream|ber|reconnect|busypoll"; exit 2 ;;
+  selftest)
+    cat >/tmp/selftest.json <<EOF
+{"link": {"backend": "verbs", "address": "$RDMA_IP", "slot_size_bytes": 16384, "slot_count": 64},
+ "probe": {"element_count": 32}, "acquisition": {"samples_per_channel": 248},
+ "selftest": {"ber_quick_limit": 1e-7}}
+EOF
+    sonolink-cli selftest --config /tmp/selftest.json --json >/tmp/host.json 2>/tmp/host.err & HOST_PID=$!
+    sleep 0.3
+    $FE --reconnect 2>/tmp/fe1.err & FE_PID=$!
+    wait $HOST_PID || fail "selftest exited with $?"
+    kill $FE_PID 2>/dev/null; wait $FE_PID 2>/dev/null
+    cat /tmp/host.json
+    grep -q '"step": "ring memory"' /tmp/host.json || fail "no ring memory step"
+    grep -q '"step": "link BER"' /tmp/host.json || fail "no link BER step"
+    grep -q '"pass": true' /tmp/host.json || fail "the self-test did not pass"
+    bits=$(grep -o '"bits_checked": [0-9]*' /tmp/host.json | tail -1 | grep -o '[0-9]*$')
+    [ "${bits:-0}" -ge 29957323 ] || fail "the link BER step compared $bits bits, fewer than the 2.996e7 that show 1e-7"
+    ;;
+  *) echo "usage: guest_tests.sh stream|ber|reconnect|busypoll|selftest"; exit 2 ;;
 esac
 echo "PASS: $1"
