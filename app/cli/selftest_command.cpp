@@ -1,8 +1,10 @@
 // sonolink-cli selftest: the start-up self-test through the engine, as the GUI's start-up runs
 // it: the link comes up, March C- runs over the DMA ring, the link BER test runs in a session of
 // its own (quick: shows selftest.ber_quick_limit; full: selftest.ber_limit), and each step's
-// verdict, figures, limit and fix are printed. Exit 0: every step passed; 1: a step failed; 3: the link or the front end
-// could not be reached; 2: a bad command line or configuration value.
+// verdict, figures, limit and fix are printed. Exit 0: every step passed; 1: a step failed or
+// the configuration is invalid; 3: the link or the front end could not be reached; 2: a bad
+// command line.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -35,8 +37,11 @@ int runSelfTest(const SelfTestOptions& o) {
     if (o.linkName) overrides.push_back({"/link/shm_name", nlohmann::json(*o.linkName).dump(), "--link-name"});
     auto loaded = config::loadConfig(o.configFile, overrides);
     if (!loaded) {
+        // A bad value on the command line is a usage error; one in the file, a problem found.
         std::cerr << "sonolink-cli selftest: " << loaded.error().describe() << '\n';
-        return kExitUsage;
+        const auto& details = loaded.error().details();
+        const bool commandLine = std::any_of(details.begin(), details.end(), [](const auto& d) { return d.starts_with("command line: "); });
+        return commandLine ? kExitUsage : kExitFailed;
     }
     if (auto logging = log::configure(loaded->log); !logging) std::cerr << "sonolink-cli selftest: " << logging.error().message() << '\n';
     app::EngineChoice choice;

@@ -10,6 +10,7 @@ import math
 import os
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 import unittest
@@ -173,6 +174,18 @@ class FeSimProcessTest(unittest.TestCase):
         self.assertIn("bit errors", step["figures"], step)
         self.assertIn("1e-10", step["limit"], step)
         self.assertIn("cable", step["fix"], step)
+
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as bad:
+            bad.write('{"selftest": {"ber_limit": 5}}')
+        try:
+            invalid = subprocess.run([CLI, "selftest", "--in-process", "--config", bad.name], capture_output=True, text=True, timeout=60)
+        finally:
+            os.unlink(bad.name)
+        self.assertEqual(invalid.returncode, 1, invalid.stderr)  # a bad file: a problem found, named
+        self.assertIn("/selftest/ber_limit", invalid.stderr)
+        usage = subprocess.run([CLI, "selftest", "--in-process", "--link-name", "a/b"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(usage.returncode, 2, usage.stderr)  # a bad command line
+        self.assertIn("--link-name", usage.stderr)
 
         alone = subprocess.run([CLI, "selftest", "--link-name", link_name("nobody"), "--accept-timeout", "1", "--json"],
                                capture_output=True, text=True, timeout=60)

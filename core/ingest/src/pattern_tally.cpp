@@ -24,18 +24,26 @@ void checkCounter(std::span<const std::byte> payload, transport::PrbsCounts& c) 
 }  // namespace
 
 void PatternTally::check(transport::PayloadKind kind, std::span<const std::byte> payload) noexcept {
-    transport::PrbsCounts total;
     if (transport::isPrbs(kind)) {
         auto& checker = prbs_[static_cast<std::size_t>(kind) - static_cast<std::size_t>(transport::PayloadKind::Prbs7)];
         if (!checker) checker.emplace(transport::prbsSpec(kind));
+        const auto checked = checker->counts().bitsChecked, outOfLock = checker->counts().bitsOutOfLock;
+        const auto errors = checker->counts().bitErrors, losses = checker->counts().lockLosses;
         checker->check(payload);
         checker->restart();  // each block on its own: a damaged or lost block cannot unlock the next
+        const auto& c = checker->counts();
+        std::lock_guard lock(mutex_);
+        if (c.bitErrors == errors && c.lockLosses == losses) {  // a clean block (the usual one): its bits only
+            published_.bitsChecked += c.bitsChecked - checked;
+            published_.bitsOutOfLock += c.bitsOutOfLock - outOfLock;
+            return;
+        }
     } else if (kind == transport::PayloadKind::Counter) {
         checkCounter(payload, counter_);
     } else {
         return;
     }
-    total = counter_;
+    transport::PrbsCounts total = counter_;  // errors: every count and histogram again
     for (const auto& checker : prbs_) {
         if (checker) total += checker->counts();
     }
