@@ -28,7 +28,7 @@ json eventJson(const e::SettingsChanged& s) {
 json eventJson(const e::WorklistResult& w) { return {{"event", "worklist"}, {"job", w.job}, {"exams", w.exams.size()}}; }
 json eventJson(const e::SelfTestStep& t) {
     return {{"event", "selftest"}, {"step", t.step}, {"verdict", e::toString(t.verdict)}, {"figures", t.figures}, {"limit", t.limit},
-            {"fix", t.fix}, {"bits_checked", t.bitsChecked}, {"bit_errors", t.bitErrors}, {"lock_losses", t.lockLosses},
+            {"fix", t.fix}, {"blocks_streaming", t.blocksStreaming}, {"bits_checked", t.bitsChecked}, {"bit_errors", t.bitErrors}, {"lock_losses", t.lockLosses},
             {"crc_errors", t.crcErrors}, {"ber", t.ber}, {"ber_upper_bound", t.berUpperBound}, {"seconds", t.seconds}};
 }
 json eventJson(const e::SelfTestOverridden& o) {

@@ -150,7 +150,8 @@ class FeSimProcessTest(unittest.TestCase):
     def test_selftest_passes_on_a_clean_link_and_fails_naming_the_figures_on_a_bad_one(self):
         """sonolink-cli selftest through the engine: the built-in front end passes (exit 0); a
         front end that flips bits at 1e-6 fails the link BER step (exit 1) with its figures, the
-        limit and what to do; no front end at all is exit 3."""
+        limit and what to do; so does a PACS that does not answer, named with its failure's class;
+        no front end at all is exit 3."""
         clean = subprocess.run([CLI, "selftest", "--in-process", "--json"], capture_output=True, text=True, timeout=120)
         self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
         report = json.loads(clean.stdout)
@@ -186,6 +187,16 @@ class FeSimProcessTest(unittest.TestCase):
         usage = subprocess.run([CLI, "selftest", "--in-process", "--link-name", "a/b"], capture_output=True, text=True, timeout=60)
         self.assertEqual(usage.returncode, 2, usage.stderr)  # a bad command line
         self.assertIn("--link-name", usage.stderr)
+
+        with tempfile.TemporaryDirectory() as work:  # a PACS that does not answer: the PACS step fails, named, with its class
+            station = os.path.join(work, "station.json")
+            with open(station, "w") as f:
+                json.dump({"dicom": {"nodes": [{"name": "archive", "ae_title": "NOBODY", "host": "127.0.0.1", "port": 1}]}}, f)
+            nopacs = subprocess.run([CLI, "selftest", "--in-process", "--config", station], capture_output=True, text=True,
+                                    timeout=120, cwd=work)
+        self.assertEqual(nopacs.returncode, 1, nopacs.stdout + nopacs.stderr)
+        self.assertIn("PACS: fail\n  C-ECHO to 1 nodes, 0 answered: archive (NOBODY at 127.0.0.1:1): nothing listening", nopacs.stdout)
+        self.assertIn("self-test FAILED", nopacs.stdout)
 
         alone = subprocess.run([CLI, "selftest", "--link-name", link_name("nobody"), "--accept-timeout", "1", "--json"],
                                capture_output=True, text=True, timeout=60)

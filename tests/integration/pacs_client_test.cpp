@@ -190,6 +190,35 @@ TEST_F(PacsClientTest, NothingListeningIsNamedAndRetryable) {
     EXPECT_NE(result.error().message().find(fmt::format("PACS NOBODY at 127.0.0.1:{}", nobody.port)), std::string::npos) << result.error().message();
 }
 
+// The self-test's PACS step names why a node did not answer: each class from a real peer.
+TEST_F(PacsClientTest, AFailedEchoIsClassedAsNothingListeningRejectedTimeoutOrTls) {
+    const PacsNode nobody{"NOBODY", "127.0.0.1", freeLoopbackPort()};
+    auto refused = echo(nobody);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(classifyEchoFailure(refused.error()), EchoFailure::NothingListening) << refused.error().message();
+    StoreScp pacs(dir / "inbox", {"--refuse"});
+    ASSERT_TRUE(pacs.waitUntilListening());
+    auto rejected = echo(pacs.node());
+    ASSERT_FALSE(rejected);
+    EXPECT_EQ(classifyEchoFailure(rejected.error()), EchoFailure::Rejected) << rejected.error().message();
+    MisbehavingPeer silent([](int, const std::atomic<bool>& stop) { MisbehavingPeer::idle(stop, 120); });
+    AssociationSettings quick;
+    quick.connectTimeoutS = 1;
+    quick.acseTimeoutS = 1;
+    quick.dimseTimeoutS = 1;
+    auto unanswered = echo(silent.node(), quick);
+    ASSERT_FALSE(unanswered);
+    EXPECT_EQ(classifyEchoFailure(unanswered.error()), EchoFailure::Timeout) << unanswered.error().message();
+    StoreScp plain(dir / "inbox2", {});
+    ASSERT_TRUE(plain.waitUntilListening());
+    auto tlsNode = plain.node();
+    tlsNode.tls = true;  // TLS asked of a plain port, with no certificate of ours
+    auto tls = echo(tlsNode, quick);
+    ASSERT_FALSE(tls);
+    EXPECT_EQ(classifyEchoFailure(tls.error()), EchoFailure::Tls) << tls.error().message();
+    EXPECT_EQ(toString(EchoFailure::NothingListening), "nothing listening");
+}
+
 TEST_F(PacsClientTest, ARefusingPacsIsNotRetried) {
     StoreScp pacs(dir / "inbox", {"--refuse"});
     ASSERT_TRUE(pacs.waitUntilListening());

@@ -71,6 +71,29 @@ Status echo(const PacsNode& node, const AssociationSettings& settings) {
     return {};
 }
 
+std::string_view toString(EchoFailure failure) {
+    switch (failure) {
+        case EchoFailure::NothingListening: return "nothing listening";
+        case EchoFailure::Rejected: return "rejected";
+        case EchoFailure::Timeout: return "timeout";
+        case EchoFailure::Tls: return "TLS";
+        case EchoFailure::Other: break;
+    }
+    return "other";
+}
+
+EchoFailure classifyEchoFailure(const Error& error) {
+    const auto& text = error.message();
+    const auto has = [&text](std::string_view what) { return text.find(what) != std::string::npos; };
+    if (has("TLS") || has("SSL") || has("certificate") || has("private key")) return EchoFailure::Tls;
+    if (has("Rejected")) return EchoFailure::Rejected;
+    if (has("Connection refused") || has("No route to host") || has("Network is unreachable")) return EchoFailure::NothingListening;
+    if (error.code() == ErrorCode::DeadlineExceeded || has("in time") || has("timeout") || has("Timeout") || has("timed out")) {
+        return EchoFailure::Timeout;
+    }
+    return EchoFailure::Other;
+}
+
 Result<ObjectInfo> inspectObject(const std::string& file) {
     setUpDcmtk();
     DcmFileFormat object;

@@ -1,15 +1,18 @@
 // The start-up self-test on the ctl thread: March C- over the DMA ring's memory, then the link
 // BER test in a session of its own (the front end sends the pattern as fast as the link takes it,
-// ingest checks every block), each verdict a SelfTestStep event, then the acquisition session; a
-// failed step blocks streaming until an engineer's override (a reason, recorded as SelfTestOverridden).
+// ingest checks every block), a C-ECHO to every PACS node, each verdict a SelfTestStep event, then
+// the acquisition session; a failed step blocks streaming (but for PACS) until an engineer's
+// override (a reason, recorded as SelfTestOverridden).
 #include <pwd.h>
 #include <unistd.h>
 
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "engine_impl.h"
+#include "sonolink/dicom/pacs_client.h"
 #include "sonolink/selftest/ber_statistics.h"
 #include "sonolink/selftest/memory_tests.h"
 #include "sonolink/transport/protocol/test_patterns.h"
@@ -48,6 +51,38 @@ SelfTestStep ringMemoryStep(const transport::RingView& ring) {
                                     first.expected, first.actual);
         step.fix = "the host memory under the DMA ring is faulty: do not scan; run a full memory test (memtest86+) and replace the "
                    "module that fails";
+    }
+    return step;
+}
+
+// C-ECHO to every configured PACS node, each failure with its class. Not answered, studies wait
+// in the store-and-forward queue: the step fails without blocking streaming.
+SelfTestStep pacsStep(const std::vector<dicom::Destination>& destinations, const dicom::AssociationSettings& association) {
+    SelfTestStep step;
+    step.step = "PACS";
+    step.blocksStreaming = false;
+    step.limit = "every configured node answers a C-ECHO";
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<std::string> answers, failures;
+    for (const auto& d : destinations) {
+        const auto where = fmt::format("{} ({} at {}:{}{})", d.name, d.node.aeTitle, d.node.host, d.node.port, d.node.tls ? ", TLS" : "");
+        const auto echoStarted = std::chrono::steady_clock::now();
+        if (auto ok = dicom::echo(d.node, association); ok) {
+            answers.push_back(fmt::format("{} answered in {:.0f} ms", where,
+                                          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - echoStarted).count()));
+        } else {
+            failures.push_back(fmt::format("{}: {}: {}", where, dicom::toString(dicom::classifyEchoFailure(ok.error())), ok.error().message()));
+        }
+    }
+    step.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    step.verdict = failures.empty() ? SelfTestVerdict::Pass : SelfTestVerdict::Fail;
+    answers.insert(answers.end(), failures.begin(), failures.end());
+    step.figures = fmt::format("C-ECHO to {} nodes, {} answered: {}", destinations.size(), destinations.size() - failures.size(),
+                               fmt::join(answers, "; "));
+    if (!failures.empty()) {
+        step.fix = "studies wait in the queue until the node answers. Nothing listening: the PACS is down or its address or port is "
+                   "wrong; rejected: our AE title (dicom.station_ae_title) is unknown to it; timeout: a firewall or a busy PACS; "
+                   "TLS: the certificates, or TLS set for a plain port";
     }
     return step;
 }
@@ -168,14 +203,20 @@ void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool time
                          "(selftest.ber_timeout_s) too short";
     }
     selfTestStep(std::move(step));
+    if (!config.dicom.forwarder.destinations.empty()) {
+        selfTestStep(pacsStep(config.dicom.forwarder.destinations, config.dicom.forwarder.association));
+    }
     openSession();  // the acquisition session: Ready (streaming refused while blocked)
 }
 
 // A step's verdict: logged, announced, and a failure added to what blocks streaming.
 void Engine::Impl::selfTestStep(SelfTestStep step) {
-    log::log(engineLog(), step.verdict == SelfTestVerdict::Pass ? log::Level::Info : log::Level::Error, "start-up self-test, {}: {}: {} ({})",
+    const auto level = step.verdict == SelfTestVerdict::Pass                          ? log::Level::Info
+                       : step.verdict == SelfTestVerdict::Fail && step.blocksStreaming ? log::Level::Error
+                                                                                         : log::Level::Warn;
+    log::log(engineLog(), level, "start-up self-test, {}: {}: {} ({})",
              step.step, toString(step.verdict), step.figures, step.limit);
-    if (step.verdict == SelfTestVerdict::Fail) {
+    if (step.verdict == SelfTestVerdict::Fail && step.blocksStreaming) {
         std::lock_guard lock(statsMutex);
         selfTestBlock += fmt::format("{}the start-up {} test failed: {}", selfTestBlock.empty() ? "" : "; ", step.step, step.figures);
     }

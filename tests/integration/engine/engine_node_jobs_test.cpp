@@ -47,5 +47,29 @@ TEST_F(EngineTest, VerifyingANodeThatDoesNotAnswerSaysWhereAndThatARetryMayHelp)
     EXPECT_EQ(engine->state(), EngineState::Idle) << "a verification touches no session";
 }
 
+// The start-up self-test echoes every node (issue 14): one that does not answer fails the PACS
+// step, naming the node and the failure's class, but does not block streaming (studies queue).
+TEST_F(EngineTest, APacsThatDoesNotAnswerFailsItsSelfTestStepWithoutBlockingStreaming) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-7;
+    auto engine = make(oneNodeOnAClosedPort());
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    const auto steps = log.all<SelfTestStep>();
+    ASSERT_EQ(steps.size(), 3u);
+    EXPECT_EQ(steps[1].verdict, SelfTestVerdict::Pass) << steps[1].figures;
+    EXPECT_EQ(steps[2].step, "PACS");
+    EXPECT_EQ(steps[2].verdict, SelfTestVerdict::Fail);
+    EXPECT_FALSE(steps[2].blocksStreaming);
+    EXPECT_NE(steps[2].figures.find("C-ECHO to 1 nodes, 0 answered: down (NOBODY at 127.0.0.1:1): nothing listening"), std::string::npos)
+        << steps[2].figures;
+    EXPECT_FALSE(steps[2].fix.empty());
+    EXPECT_TRUE(engine->stats().selfTestBlock.empty()) << engine->stats().selfTestBlock;
+    engine->startStreaming();
+    ASSERT_TRUE(log.waitForState(EngineState::Streaming));
+}
+
 }  // namespace
 }  // namespace sonolink::engine::testing

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sonolink/dicom/pacs_node.h"
@@ -18,6 +19,13 @@
 namespace sonolink::dicom {
 
 [[nodiscard]] Status echo(const PacsNode& node, const AssociationSettings& settings = {});
+
+// Why a node did not answer (a failed echo's class, for the self-test and its report): nothing
+// listening at the address, the association rejected (AE titles, contexts), no answer in time,
+// a TLS failure (handshake, certificates, or TLS asked of a plain port), anything else.
+enum class EchoFailure { NothingListening, Rejected, Timeout, Tls, Other };
+[[nodiscard]] std::string_view toString(EchoFailure failure);
+[[nodiscard]] EchoFailure classifyEchoFailure(const Error& error);
 
 // What a DICOM file is (its meta header), and whose (for the audit trail).
 struct ObjectInfo {

@@ -94,9 +94,11 @@ struct SettingsChanged {
     std::string reason;              // refused: why; applied: when it takes effect
 };
 
-// A start-up self-test step's outcome (the link BER test): what was measured, the limit, the
-// verdict and, when it did not pass, what to check. A failed step blocks streaming until the
-// next connect passes or an engineer overrides it (overrideSelfTest, with the reason: SelfTestOverridden).
+// A start-up self-test step's outcome (ring memory, link BER, PACS): what was measured, the
+// limit, the verdict and, when it did not pass, what to check. A failed step that blocks
+// streaming does so until the next connect passes or an engineer overrides it
+// (overrideSelfTest, with the reason: SelfTestOverridden); a PACS that does not answer does not
+// (studies wait in the store-and-forward queue).
 enum class SelfTestVerdict { Pass, Warn, Fail };
 std::string_view toString(SelfTestVerdict verdict);
 struct SelfTestStep {
@@ -105,6 +107,7 @@ struct SelfTestStep {
     std::string figures;           // the measurement, in one line
     std::string limit;             // what it was held to
     std::string fix;               // not passed: what to check
+    bool blocksStreaming = true;   // a failure of this step blocks streaming
     std::uint64_t bitsChecked = 0;
     std::uint64_t bitErrors = 0;
     std::uint64_t lockLosses = 0;
