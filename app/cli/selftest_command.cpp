@@ -1,8 +1,10 @@
 // sonolink-cli selftest: the start-up self-test through the engine, as the GUI's start-up runs
-// it: the link comes up, March C- runs over the DMA ring, the link BER test runs in a session of
-// its own (quick: shows selftest.ber_quick_limit; full: selftest.ber_limit), and each step's
-// verdict, figures, limit and fix are printed. Exit 0: every step passed; 1: a step failed or
-// the configuration is invalid; 3: the link or the front end could not be reached; 2: a bad
+// it: the station's set-up is checked, the link comes up, March C- runs over the DMA ring, the
+// link BER test runs in a session of its own (quick: shows selftest.ber_quick_limit; full:
+// selftest.ber_limit), every PACS node is echoed, and each step's verdict, figures, limit and
+// fix are printed (a warning does not fail the test); --report DIR also writes the JSON QA
+// report. Exit 0: every step passed; 1: a step failed, the configuration is invalid or the
+// report could not be written; 3: the link or the front end could not be reached; 2: a bad
 // command line.
 #include <algorithm>
 #include <iostream>
@@ -14,6 +16,7 @@
 #include "commands.h"
 #include "engine_event_json.h"
 #include "exit_codes.h"
+#include "selftest_report.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/engine/event_log.h"
@@ -29,6 +32,7 @@ struct SelfTestOptions {
     bool quick = false;
     bool full = false;
     bool json = false;
+    std::string reportDir;
     double acceptTimeoutS = 30;
 };
 
@@ -58,11 +62,14 @@ int runSelfTest(const SelfTestOptions& o) {
     auto& engine = **made;
     engine::EventLog events;
     auto subscription = engine.subscribe(std::ref(events));
+    const auto started = std::chrono::system_clock::now();
     engine.connect();
     const auto settled = [](const engine::StateChanged& s) { return s.to == engine::EngineState::Ready || s.to == engine::EngineState::Error; };
     const auto timeout = std::chrono::milliseconds(static_cast<long>((loaded->selftest.berTimeoutS + o.acceptTimeoutS + 30) * 1000));
     const auto end = events.waitFor<engine::StateChanged>(settled, timeout);
     const auto steps = events.all<engine::SelfTestStep>();
+    const auto stats = engine.stats();
+    const auto finished = std::chrono::system_clock::now();
     engine.disconnect();
     int exitCode = kExitOk;
     nlohmann::json out{{"steps", nlohmann::json::array()}};
@@ -86,6 +93,16 @@ int runSelfTest(const SelfTestOptions& o) {
     }
     out["pass"] = exitCode == kExitOk;
     out["problem"] = problem;
+    if (!o.reportDir.empty()) {
+        const auto report = selfTestReport({o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem});
+        auto written = writeSelfTestReport(o.reportDir, report);
+        if (!written) {
+            std::cerr << "sonolink-cli selftest: " << written.error().describe() << '\n';
+            exitCode = kExitFailed;
+        } else {
+            out["report"] = written->string();
+        }
+    }
     if (o.json) {
         std::cout << out.dump(2) << '\n';
     } else {
@@ -94,6 +111,7 @@ int runSelfTest(const SelfTestOptions& o) {
             if (!step.fix.empty()) std::cout << "  what to do: " << step.fix << '\n';
         }
         if (!problem.empty()) std::cout << "self-test: " << problem << '\n';
+        if (out.contains("report")) std::cout << "report: " << out["report"].get<std::string>() << '\n';
         std::cout << (exitCode == kExitOk ? "self-test passed\n" : "self-test FAILED\n");
     }
     return exitCode;
@@ -103,7 +121,7 @@ int runSelfTest(const SelfTestOptions& o) {
 
 void addSelfTestCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<SelfTestOptions>();
-    auto* cmd = app.add_subcommand("selftest", "The start-up self-test (ring memory, link BER) through the engine, with verdicts and figures");
+    auto* cmd = app.add_subcommand("selftest", "The start-up self-test (station set-up, ring memory, link BER, PACS) through the engine, with verdicts and figures");
     cmd->add_option("--config", o->configFile, "Configuration file (JSON); defaults otherwise");
     cmd->add_option("--link-name", o->linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim (default: link.shm_name)");
     cmd->add_flag("--in-process", o->inProcess, "Test the built-in simulated front end");
@@ -111,6 +129,7 @@ void addSelfTestCommand(CLI::App& app, int& exitCode) {
     cmd->add_flag("--full", o->full, "Show selftest.ber_limit (1e-12 at 95 %: 2.996e12 bits, about 30 s at 100 Gb/s)")->excludes(quick);
     cmd->add_option("--accept-timeout", o->acceptTimeoutS, "Seconds to wait for the front end")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON");
+    cmd->add_option("--report", o->reportDir, "Also write the QA report (JSON, with its SHA-256) into this folder");
     cmd->callback([o, &exitCode] { exitCode = runSelfTest(*o); });
 }
 

@@ -5,9 +5,12 @@ front end restarts), and the host killed mid-stream (the front end says so and s
 the next host). Verdicts are read from the JSON events both print (--json-events), never from
 their wording; every process started here is stopped by its PID.
 Run by CTest with SONOLINK_CLI and SONOLINK_FE_SIM set."""
+import hashlib
 import json
 import math
 import os
+import pwd
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -152,13 +155,28 @@ class FeSimProcessTest(unittest.TestCase):
         front end that flips bits at 1e-6 fails the link BER step (exit 1) with its figures, the
         limit and what to do; so does a PACS that does not answer, named with its failure's class;
         no front end at all is exit 3."""
-        clean = subprocess.run([CLI, "selftest", "--in-process", "--json"], capture_output=True, text=True, timeout=120)
+        reports = tempfile.mkdtemp()
+        clean = subprocess.run([CLI, "selftest", "--in-process", "--json", "--report", reports], capture_output=True, text=True, timeout=120)
         self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
         report = json.loads(clean.stdout)
         self.assertTrue(report["pass"], report)
-        self.assertEqual([s["step"] for s in report["steps"]], ["ring memory", "link BER"], report)
-        self.assertEqual(report["steps"][0]["verdict"], "pass", report)
-        step = report["steps"][1]
+        with open(report["report"]) as f:  # the QA report: who, what, which front end, every step, its hash
+            qa = json.load(f)
+        shutil.rmtree(reports)
+        self.assertEqual(qa["verdict"], "pass", qa)
+        self.assertEqual(qa["front_end"]["serial"], "SIM-0001", qa)
+        self.assertEqual(qa["operator"], pwd.getpwuid(os.geteuid()).pw_name, qa)
+        self.assertTrue(qa["software"]["version"] and qa["software"]["build"], qa)
+        self.assertEqual([s["step"] for s in qa["steps"]], [s["step"] for s in report["steps"]], qa)
+        body = {k: v for k, v in qa.items() if k != "sha256"}
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        self.assertEqual(qa["sha256"], hashlib.sha256(canonical.encode()).hexdigest(), "the hash is of the report's canonical form")
+        steps = {s["step"]: s for s in report["steps"]}
+        self.assertEqual([s["step"] for s in report["steps"]][-2:], ["ring memory", "link BER"], report)
+        self.assertIn("station: memlock limit", steps, report)  # the station's set-up first
+        self.assertEqual(steps["station: memlock limit"]["verdict"], "pass", report)
+        self.assertEqual(steps["ring memory"]["verdict"], "pass", report)
+        step = steps["link BER"]
         self.assertEqual((step["step"], step["verdict"], step["bit_errors"]), ("link BER", "pass", 0), step)
         self.assertGreaterEqual(step["bits_checked"], 2.99e10, step)  # -ln(0.05) / 1e-10
         self.assertLessEqual(step["ber_upper_bound"], 1e-10, step)
@@ -169,7 +187,7 @@ class FeSimProcessTest(unittest.TestCase):
         out = host.stdout.read()
         self.assertEqual(host.wait(timeout=120), 1, out)
         report = json.loads(out)
-        step = report["steps"][1]
+        step = next(s for s in report["steps"] if s["step"] == "link BER")
         self.assertEqual((step["step"], step["verdict"]), ("link BER", "fail"), step)
         self.assertGreater(step["bit_errors"], 0, step)
         self.assertIn("bit errors", step["figures"], step)
@@ -197,6 +215,16 @@ class FeSimProcessTest(unittest.TestCase):
         self.assertEqual(nopacs.returncode, 1, nopacs.stdout + nopacs.stderr)
         self.assertIn("PACS: fail\n  C-ECHO to 1 nodes, 0 answered: archive (NOBODY at 127.0.0.1:1): nothing listening", nopacs.stdout)
         self.assertIn("self-test FAILED", nopacs.stdout)
+
+        # The locked-memory limit lowered as prlimit does it, CAP_IPC_LOCK dropped: the station
+        # step says so (a warning on the simulated link, whose ring is not locked memory).
+        lowered = subprocess.run(["prlimit", "--memlock=1048576:1048576", "setpriv", "--bounding-set", "-ipc_lock",
+                                  CLI, "selftest", "--in-process", "--json"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(lowered.returncode, 0, lowered.stdout + lowered.stderr)
+        memlock = next(s for s in json.loads(lowered.stdout)["steps"] if s["step"] == "station: memlock limit")
+        self.assertEqual(memlock["verdict"], "warn", memlock)
+        self.assertIn("locked memory limit 1.0 MiB", memlock["figures"], memlock)
+        self.assertIn("memlock", memlock["fix"], memlock)
 
         alone = subprocess.run([CLI, "selftest", "--link-name", link_name("nobody"), "--accept-timeout", "1", "--json"],
                                capture_output=True, text=True, timeout=60)

@@ -62,7 +62,8 @@ case "${1:-}" in
     cat >/tmp/selftest.json <<EOF
 {"link": {"backend": "verbs", "address": "$RDMA_IP", "slot_size_bytes": 16384, "slot_count": 64},
  "probe": {"element_count": 32}, "acquisition": {"samples_per_channel": 248},
- "selftest": {"ber_quick_limit": 1e-7}}
+ "selftest": {"ber_quick_limit": 1e-7},
+ "recording": {"directory": "/tmp/recordings"}, "dicom": {"queue_directory": "/tmp/dicom-queue"}}
 EOF
     sonolink-cli selftest --config /tmp/selftest.json --json >/tmp/host.json 2>/tmp/host.err & HOST_PID=$!
     sleep 0.3
@@ -70,6 +71,7 @@ EOF
     wait $HOST_PID || fail "selftest exited with $?"
     kill $FE_PID 2>/dev/null; wait $FE_PID 2>/dev/null
     cat /tmp/host.json
+    grep -q '"step": "station: memlock limit"' /tmp/host.json || fail "no station memlock step"
     grep -q '"step": "ring memory"' /tmp/host.json || fail "no ring memory step"
     grep -q '"step": "link BER"' /tmp/host.json || fail "no link BER step"
     grep -q '"pass": true' /tmp/host.json || fail "the self-test did not pass"

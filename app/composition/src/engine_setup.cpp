@@ -1,5 +1,7 @@
 #include "sonolink/app/engine_setup.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "sonolink/app/acquisition_setup.h"
@@ -136,6 +138,19 @@ std::optional<engine::LinkBerTest> linkBerTestFrom(const config::AppConfig& conf
     return t;
 }
 
+engine::StationCheck stationCheckFrom(const config::AppConfig& config, const LinkChoice& link) {
+    engine::StationCheck c;
+    c.ringBytes = std::uint64_t{link.slotBytes} * link.slotCount;
+    c.ringLocked = link.backend == LinkChoice::Backend::Verbs;
+    c.ringHugePages = c.ringLocked && link.hugePages;
+    const auto frameBytes = std::uint64_t(config.probe.elementCount) * config.acquisition.samplesPerChannel * 2 *
+                            std::max<std::size_t>(config.acquisition.planeWaveAnglesDeg.size(), 1);
+    c.recordingBytesNeeded = static_cast<std::uint64_t>(static_cast<double>(frameBytes) * config.acquisition.frameRateHz * 60);
+    c.folders.emplace_back("recordings", config.recording.directory);
+    if (!config.dicom.queueDirectory.empty()) c.folders.emplace_back("DICOM queue", config.dicom.queueDirectory);
+    return c;
+}
+
 Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice) {
     engine::EngineConfig e;
     e.session.configure = choice.configure ? *choice.configure : configureFrom(config);
@@ -148,6 +163,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.imaging = imagingSettingsFrom(config);
     e.cineFrames = choice.cineFrames;
     e.selfTest = linkBerTestFrom(config, choice.selfTest);
+    if (e.selfTest) e.station = stationCheckFrom(config, choice.link);
     // The nodes, the station's identity and the audit trail always (worklist queries, exports);
     // the queue only where this engine runs it (one process holds a queue at a time).
     if (choice.dicomQueue) e.dicom.queueDirectory = config.dicom.queueDirectory;

@@ -135,6 +135,7 @@ void Engine::Impl::onOpened(std::uint64_t gen, const Result<transport::LinkInfo>
         const auto& c = opened->capabilities;
         std::lock_guard lock(statsMutex);
         linkDevice = opened->localDevice;
+        frontEndIdentity = {opened->peerHello.serial, opened->peerHello.firmware};
         linkDescription = linkDevice.empty() ? fmt::format("{}, {}", opened->backend, opened->peer)
                                              : fmt::format("{} (firmware {}), {} {} MTU {}, {} WRs/QP, {} CQEs, CQ moderation {}, completion timestamps {}",
                                                            c.device, c.firmware, c.linkLayer, c.rate, c.activeMtuBytes, c.maxQueuePairWorkRequests,

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <string>
 
 #include "acquisition.h"
@@ -53,6 +54,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::uint64_t finishedTriggers = 0, finishedMalformed = 0;
     std::vector<std::string> lastRejections;
     std::string linkDevice, linkDescription;
+    std::pair<std::string, std::string> frontEndIdentity;  // serial, firmware of the last session opened
     std::uint64_t recordedBefore = 0, refusedBefore = 0, skippedBefore = 0;
     std::uint64_t frontEndErrors = 0;
     std::string lastFrontEndError;

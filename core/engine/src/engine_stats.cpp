@@ -49,6 +49,8 @@ EngineStats Engine::Impl::snapshot() const {
             s.frontEnd.framesDropped = current.frontEnd.framesDropped;
             s.frontEnd.temperatureC = current.frontEnd.temperatureMilliC / 1000.0;
         }
+        s.frontEnd.serial = frontEndIdentity.first;
+        s.frontEnd.firmware = frontEndIdentity.second;
         s.frontEnd.errorReports = frontEndErrors;
         s.frontEnd.lastError = lastFrontEndError;
         // Read under the lock the rx thread's progress takes, so a reader never sees a display or

@@ -1,4 +1,4 @@
-// The start-up self-test on the ctl thread: March C- over the DMA ring's memory, then the link
+// The start-up self-test on the ctl thread: the station's set-up, March C- over the DMA ring's memory, then the link
 // BER test in a session of its own (the front end sends the pattern as fast as the link takes it,
 // ingest checks every block), a C-ECHO to every PACS node, each verdict a SelfTestStep event, then
 // the acquisition session; a failed step blocks streaming (but for PACS) until an engineer's
@@ -15,6 +15,7 @@
 #include "sonolink/dicom/pacs_client.h"
 #include "sonolink/selftest/ber_statistics.h"
 #include "sonolink/selftest/memory_tests.h"
+#include "sonolink/selftest/station_diagnostics.h"
 #include "sonolink/transport/protocol/test_patterns.h"
 
 namespace sonolink::engine {
@@ -53,6 +54,41 @@ SelfTestStep ringMemoryStep(const transport::RingView& ring) {
                    "module that fails";
     }
     return step;
+}
+
+// The station's set-up, each check a step. On a link whose ring is not locked memory (the
+// simulated link) a memlock failure is a warning: a verbs link would fail.
+std::vector<SelfTestStep> stationSteps(const StationCheck& check) {
+    const auto facts = selftest::readStationFacts();
+    std::vector<std::pair<selftest::Diagnostic, bool>> found;  // the diagnostic, whether a failure blocks streaming
+    auto memlock = selftest::checkMemlock(facts, check.ringBytes);
+    if (!check.ringLocked && memlock.verdict == selftest::DiagnosticVerdict::Fail) {
+        memlock.verdict = selftest::DiagnosticVerdict::Warn;
+        memlock.figures += " (this link's ring is not locked memory; a verbs link's would fail)";
+    }
+    found.emplace_back(std::move(memlock), true);
+    found.emplace_back(selftest::checkHugePages(facts, check.ringHugePages, check.ringBytes), true);
+    found.emplace_back(selftest::checkGovernor(facts), false);
+    for (std::size_t i = 0; i < check.folders.size(); ++i) {
+        const auto& [what, where] = check.folders[i];
+        const auto folder = selftest::readFolderFacts(where);
+        found.emplace_back(selftest::checkWritable(folder, what), false);
+        if (i == 0) found.emplace_back(selftest::checkFreeDisk(folder, check.recordingBytesNeeded, what), false);
+    }
+    std::vector<SelfTestStep> steps;
+    for (auto& [d, blocks] : found) {
+        SelfTestStep step;
+        step.step = "station: " + d.check;
+        step.verdict = d.verdict == selftest::DiagnosticVerdict::Pass   ? SelfTestVerdict::Pass
+                       : d.verdict == selftest::DiagnosticVerdict::Warn ? SelfTestVerdict::Warn
+                                                                        : SelfTestVerdict::Fail;
+        step.figures = std::move(d.figures);
+        step.limit = std::move(d.limit);
+        step.fix = std::move(d.fix);
+        step.blocksStreaming = blocks;
+        steps.push_back(std::move(step));
+    }
+    return steps;
 }
 
 // C-ECHO to every configured PACS node, each failure with its class. Not answered, studies wait
@@ -103,15 +139,18 @@ void Engine::Impl::openLinkBerTest() {
     setState(EngineState::SelfTest, fmt::format("link BER test: PRBS-{} until {:.3g} bits show BER <= {:.0e} at {:.0f} % confidence",
                                                 transport::prbsSpec(test.pattern).order, static_cast<double>(planned), test.limit,
                                                 100 * test.confidence));
-    auto made = sessionLink();
-    if (!made) {
-        setState(EngineState::Error, made.error().message());
-        return report(ErrorOrigin::Link, Severity::Error, made.error());
-    }
     {
         std::lock_guard lock(statsMutex);
         selfTestProgress = {};
         selfTestBlock.clear();
+    }
+    if (config.station) {
+        for (auto& step : stationSteps(*config.station)) selfTestStep(std::move(step));
+    }
+    auto made = sessionLink();
+    if (!made) {
+        setState(EngineState::Error, made.error().message());
+        return report(ErrorOrigin::Link, Severity::Error, made.error());
     }
     selfTestStep(ringMemoryStep((*made)->ring()));
     selfTestStarted = std::chrono::steady_clock::now();

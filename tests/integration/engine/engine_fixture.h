@@ -31,6 +31,7 @@ protected:
     bool firstLinkFails = false;                    // the first link cannot be made (no device)
     double bitErrorRate = 0;                        // every front end flips bits at this rate
     std::optional<LinkBerTest> selfTest;            // the start-up link BER test at every connect
+    std::optional<StationCheck> station;            // the station's set-up, checked with it
 
     void SetUp() override { fs::create_directories(dir); }
     void TearDown() override {
@@ -67,6 +68,7 @@ protected:
         e.cineFrames = 16;
         e.dicom = std::move(dicomSetup);
         e.selfTest = selfTest;
+        e.station = station;
         Backends backends;
         backends.makeLink = [this]() -> Result<LinkHandle> {
             app::LinkChoice choice;

@@ -2,6 +2,8 @@
 // the wrong state (with the command named), Connecting -> SelfTest -> Ready, streaming
 // calibrated images and RF traces, freeze, stop and a second session, the front end lost
 // (mid-stream, while frozen) and reconnecting, a link that cannot be made, a sink dropping itself.
+#include <fstream>
+
 #include "engine_fixture.h"
 
 namespace sonolink::engine::testing {
@@ -56,6 +58,42 @@ TEST_F(EngineTest, ConnectRunsTheLinkBerTestAndAPassLetsTheStationStream) {
     EXPECT_EQ(engine->stats().link.patternBitsChecked, steps[1].bitsChecked);
     engine->startStreaming();
     ASSERT_TRUE(log.waitForState(EngineState::Streaming));
+}
+
+// The station's set-up is checked before the link comes up, each check a step: a ring that asks
+// for more huge pages than there are blocks streaming; a data folder that cannot be written is
+// a failure that does not (live imaging goes on; recording will say why it cannot).
+TEST_F(EngineTest, TheStationChecksComeFirstAndOnlyThoseTheRingNeedsBlockStreaming) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-7;
+    std::ofstream(dir / "a-file") << "not a folder";
+    station = StationCheck{};
+    station->ringBytes = std::uint64_t{1} << 40;  // 1 TiB of huge pages: no station has them free
+    station->ringHugePages = true;
+    station->recordingBytesNeeded = 1 << 20;
+    station->folders = {{"recordings", dir / "recordings"}, {"DICOM queue", dir / "a-file" / "queue"}};
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    std::vector<std::string> names;
+    for (const auto& s : log.all<SelfTestStep>()) names.push_back(s.step);
+    EXPECT_EQ(names, (std::vector<std::string>{"station: memlock limit", "station: huge pages", "station: CPU governor",
+                                               "station: writable folder (recordings)", "station: free disk (recordings)",
+                                               "station: writable folder (DICOM queue)", "ring memory", "link BER"}));
+    const auto steps = log.all<SelfTestStep>();
+    ASSERT_EQ(steps.size(), 8u);
+    EXPECT_EQ(steps[1].verdict, SelfTestVerdict::Fail);
+    EXPECT_NE(steps[1].limit.find("free huge pages for the 1048576 MiB ring"), std::string::npos) << steps[1].limit;
+    EXPECT_NE(steps[1].fix.find("/proc/sys/vm/nr_hugepages"), std::string::npos) << steps[1].fix;
+    EXPECT_EQ(steps[3].verdict, SelfTestVerdict::Pass) << steps[3].figures;
+    EXPECT_EQ(steps[5].verdict, SelfTestVerdict::Fail);
+    EXPECT_FALSE(steps[5].blocksStreaming);
+    EXPECT_NE(steps[5].figures.find("cannot create the folder"), std::string::npos) << steps[5].figures;
+    const auto block = engine->stats().selfTestBlock;
+    EXPECT_NE(block.find("station: huge pages"), std::string::npos) << block;
+    EXPECT_EQ(block.find("DICOM queue"), std::string::npos) << "a folder does not block streaming: " << block;
 }
 
 // Bit errors above the limit fail the test: streaming is refused, naming the step and its

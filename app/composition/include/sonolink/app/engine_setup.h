@@ -37,6 +37,9 @@ struct EngineChoice {
 [[nodiscard]] engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& config);
 // The start-up link BER test the configuration (or the choice) asks for; none when off.
 [[nodiscard]] std::optional<engine::LinkBerTest> linkBerTestFrom(const config::AppConfig& config, SelfTestChoice choice);
+// What the station's set-up must hold for this link and configuration: the ring in locked memory
+// (verbs), huge pages when asked for, a minute of recording on disk, writable data folders.
+[[nodiscard]] engine::StationCheck stationCheckFrom(const config::AppConfig& config, const LinkChoice& link);
 // The engine's acquisition planner: the configuration with the settings' probe and acquisition,
 // as a Configure and the geometry it stands for.
 [[nodiscard]] std::function<Result<engine::AcquisitionPlan>(const engine::AcquisitionSettings&)> acquisitionPlanner(const config::AppConfig& config);

@@ -6,10 +6,14 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sonolink/beamform/acquisition_geometry.h"
 #include "sonolink/beamform/beamform_types.h"
@@ -64,6 +68,18 @@ struct LinkBerTest {
     std::chrono::milliseconds timeout{120'000};
 };
 
+// The station's set-up, checked at connect before the link comes up, each check a SelfTestStep
+// "station: <check>" (selftest/station_diagnostics.h). A failed memlock or huge-page check
+// blocks streaming (the ring could not be registered); a warning, a full disk or a folder that
+// cannot be written do not: live imaging goes on, and recording says why it cannot.
+struct StationCheck {
+    std::uint64_t ringBytes = 0;               // the DMA ring the link registers
+    bool ringLocked = false;                   // locked, registered memory (verbs): memlock applies
+    bool ringHugePages = false;
+    std::uint64_t recordingBytesNeeded = 0;    // free disk for a minute of recording
+    std::vector<std::pair<std::string, std::filesystem::path>> folders;  // (what, where) to write; the first holds recordings
+};
+
 struct EngineConfig {
     ingest::SessionOptions session;          // the Configure sent to the front end
     int rxCpu = -1;                          // >= 0: the rx thread pinned to this CPU
@@ -80,6 +96,7 @@ struct EngineConfig {
     // Run at every connect() before Ready (none: no start-up self-test); a failure blocks streaming
     // until overrideSelfTest().
     std::optional<LinkBerTest> selfTest;
+    std::optional<StationCheck> station;     // checked with the self-test (none: not checked)
 };
 
 // Turns one frame into its envelope image on the display grid: the CPU reference by default;

@@ -15,6 +15,8 @@ namespace sonolink::engine {
 
 // The front end's health, from its status reports and error reports (the last session's).
 struct FrontEndHealth {
+    std::string serial;                 // as its Hello said, of the last session opened ("" before)
+    std::string firmware;
     std::string state;                  // "idle", "streaming", ... ("" before the first report)
     std::uint64_t framesAcquired = 0;   // its own count
     std::uint64_t framesDropped = 0;    // whole frames it dropped for want of a credit

@@ -1,0 +1,92 @@
+// The self-test's JSON QA report, its hash (OpenSSL's SHA-256) and its file, written whole to a
+// temporary name and renamed, so a crash leaves no half report.
+#include "selftest_report.h"
+
+#include <openssl/sha.h>
+#include <pwd.h>
+#include <unistd.h>
+
+#include <array>
+#include <fstream>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include "engine_event_json.h"
+#include "sonolink/util/build_info.h"
+
+namespace sonolink::cli {
+namespace {
+
+std::string utc(std::chrono::system_clock::time_point t) {
+    return fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", std::chrono::floor<std::chrono::seconds>(t));
+}
+
+std::string stationName() {
+    std::array<char, 256> name{};
+    return ::gethostname(name.data(), name.size() - 1) == 0 ? std::string(name.data()) : std::string("unknown");
+}
+
+std::string stationUser() {
+    const auto* account = ::getpwuid(::geteuid());
+    return account != nullptr ? account->pw_name : fmt::format("uid {}", ::geteuid());
+}
+
+}  // namespace
+
+nlohmann::json selfTestReport(const SelfTestRun& run) {
+    const auto& build = buildInfo();
+    nlohmann::json report{
+        {"report", "SonoLink start-up self-test"},
+        {"station", stationName()},
+        {"operator", stationUser()},
+        {"software", {{"version", build.version}, {"build", build.gitHash}, {"build_type", build.buildType}}},
+        {"front_end", {{"serial", run.stats.frontEnd.serial}, {"firmware", run.stats.frontEnd.firmware}}},
+        {"link", run.stats.link.description},
+        {"mode", run.mode},
+        {"started_utc", utc(run.started)},
+        {"finished_utc", utc(run.finished)},
+        {"steps", nlohmann::json::array()},
+        {"verdict", run.passed ? "pass" : "fail"},
+        {"problem", run.problem},
+        {"streaming_blocked_by", run.stats.selfTestBlock},
+    };
+    for (const auto& step : run.steps) {
+        auto j = toJson(step);
+        j.erase("event");
+        report["steps"].push_back(std::move(j));
+    }
+    report["sha256"] = reportHash(report);
+    return report;
+}
+
+std::string reportHash(const nlohmann::json& report) {
+    auto body = report;
+    body.erase("sha256");
+    const auto text = body.dump();  // canonical: compact, members in sorted order
+    std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
+    SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest.data());
+    std::string hex;
+    for (const auto byte : digest) hex += fmt::format("{:02x}", byte);
+    return hex;
+}
+
+Result<std::filesystem::path> writeSelfTestReport(const std::filesystem::path& dir, const nlohmann::json& report) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return fail(ErrorCode::InvalidArgument, fmt::format("cannot create the report folder {}: {}", dir.string(), ec.message()));
+    auto stamp = report.value("finished_utc", std::string("unknown"));
+    std::erase(stamp, ':');
+    const auto path = dir / fmt::format("selftest-{}.json", stamp);
+    const auto partial = path.string() + ".partial";
+    {
+        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+        out << report.dump(2) << '\n';
+        if (!out.flush()) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}", partial));
+    }
+    std::filesystem::rename(partial, path, ec);
+    if (ec) return fail(ErrorCode::DataLoss, fmt::format("cannot put the report at {}: {}", path.string(), ec.message()));
+    return path;
+}
+
+}  // namespace sonolink::cli
