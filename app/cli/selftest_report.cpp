@@ -1,5 +1,5 @@
 // The self-test's JSON QA report, its hash (OpenSSL's SHA-256) and its file, written whole to a
-// temporary name and renamed, so a crash leaves no half report.
+// temporary name and linked to its own, so a crash leaves no half report and no report replaces another.
 #include "selftest_report.h"
 
 #include <openssl/sha.h>
@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include <fmt/chrono.h>
@@ -77,16 +79,27 @@ Result<std::filesystem::path> writeSelfTestReport(const std::filesystem::path& d
     if (ec) return fail(ErrorCode::InvalidArgument, fmt::format("cannot create the report folder {}: {}", dir.string(), ec.message()));
     auto stamp = report.value("finished_utc", std::string("unknown"));
     std::erase(stamp, ':');
-    const auto path = dir / fmt::format("selftest-{}.json", stamp);
-    const auto partial = path.string() + ".partial";
+    const auto partial = dir / fmt::format(".selftest-{}-{}.partial", stamp, ::getpid());  // one per process
     {
         std::ofstream out(partial, std::ios::binary | std::ios::trunc);
         out << report.dump(2) << '\n';
-        if (!out.flush()) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}", partial));
+        if (!out.flush()) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}", partial.string()));
     }
-    std::filesystem::rename(partial, path, ec);
-    if (ec) return fail(ErrorCode::DataLoss, fmt::format("cannot put the report at {}: {}", path.string(), ec.message()));
-    return path;
+    // link() never replaces: a report of the same second (another run, another process) is kept.
+    for (int n = 1; n < 1000; ++n) {
+        const auto path = dir / (n == 1 ? fmt::format("selftest-{}.json", stamp) : fmt::format("selftest-{}-{}.json", stamp, n));
+        if (::link(partial.c_str(), path.c_str()) == 0) {
+            std::filesystem::remove(partial, ec);
+            return path;
+        }
+        if (errno != EEXIST) {
+            const auto why = std::string(std::strerror(errno));
+            std::filesystem::remove(partial, ec);
+            return fail(ErrorCode::DataLoss, fmt::format("cannot put the report at {}: {}", path.string(), why));
+        }
+    }
+    std::filesystem::remove(partial, ec);
+    return fail(ErrorCode::DataLoss, fmt::format("cannot name the report in {}: 999 of this second exist", dir.string()));
 }
 
 }  // namespace sonolink::cli
