@@ -58,6 +58,9 @@ int main(int argc, char** argv) {
     app.add_option("--stall-ms", stallMs, "Stall duration in ms");
     app.add_option("--disconnect-after", options.faults.disconnectAfterBlocks, "Vanish without a word after N blocks");
     app.add_option("--fault-seed", options.faults.seed, "Seed of the fault injector");
+    std::int64_t corruptSlot = -1;
+    app.add_option("--corrupt-slot", corruptSlot, "A ring slot with a bit stuck at 1 on the DMA path (every block written there arrives damaged)")
+        ->check(CLI::NonNegativeNumber);
     app.add_flag("--resident", options.payloadResident, "Benchmark mode: payloads preloaded, writes carry headers only");
     std::string replayFile;
     app.add_option("--replay", replayFile, "Send the frames of this UFF recording (the host must configure its geometry)");
@@ -73,6 +76,7 @@ int main(int argc, char** argv) {
         return kExitUsage;
     }
     options.faults.stallDuration = std::chrono::milliseconds(stallMs);
+    if (corruptSlot >= 0) options.faults.corruptSlot = static_cast<std::uint32_t>(corruptSlot);
     if (!replayFile.empty()) {
         auto recording = sonolink::app::RecordingReplay::open(replayFile);
         if (!recording) {

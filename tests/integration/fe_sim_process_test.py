@@ -172,7 +172,8 @@ class FeSimProcessTest(unittest.TestCase):
         canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         self.assertEqual(qa["sha256"], hashlib.sha256(canonical.encode()).hexdigest(), "the hash is of the report's canonical form")
         steps = {s["step"]: s for s in report["steps"]}
-        self.assertEqual([s["step"] for s in report["steps"]][-2:], ["ring memory", "link BER"], report)
+        self.assertEqual([s["step"] for s in report["steps"]][-3:], ["ring memory", "link BER", "ring slots (DMA path)"], report)
+        self.assertEqual(steps["ring slots (DMA path)"]["verdict"], "pass", report)
         self.assertIn("station: memlock limit", steps, report)  # the station's set-up first
         self.assertEqual(steps["station: memlock limit"]["verdict"], "pass", report)
         self.assertEqual(steps["ring memory"]["verdict"], "pass", report)
@@ -193,6 +194,17 @@ class FeSimProcessTest(unittest.TestCase):
         self.assertIn("bit errors", step["figures"], step)
         self.assertIn("1e-10", step["limit"], step)
         self.assertIn("cable", step["fix"], step)
+
+        # A ring slot whose DMA path sets a bit in everything written there: its own step fails,
+        # naming the slot, and selftest exits 1.
+        name = link_name("slot")
+        host = self.p.start([CLI, "selftest", "--link-name", name, "--json"])
+        self.front_end(name, "--corrupt-slot", "5", "--reconnect")
+        out = host.stdout.read()
+        self.assertEqual(host.wait(timeout=120), 1, out)
+        step = next(s for s in json.loads(out)["steps"] if s["step"] == "ring slots (DMA path)")
+        self.assertEqual(step["verdict"], "fail", step)
+        self.assertIn("1 slot whose errors repeat there: slot 5: ", step["figures"], step)
 
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as bad:
             bad.write('{"selftest": {"ber_limit": 5}}')

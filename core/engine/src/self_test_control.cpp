@@ -1,6 +1,6 @@
 // The start-up self-test on the ctl thread: the station's set-up, March C- over the DMA ring's memory, then the link
 // BER test in a session of its own (the front end sends the pattern as fast as the link takes it,
-// ingest checks every block), a C-ECHO to every PACS node, each verdict a SelfTestStep event, then
+// ingest checks every block in its ring slot: the slots' step), a C-ECHO to every PACS node, each verdict a SelfTestStep event, then
 // the acquisition session; a failed step blocks streaming (but for PACS) until an engineer's
 // override (a reason, recorded as SelfTestOverridden).
 #include <pwd.h>
@@ -52,6 +52,39 @@ SelfTestStep ringMemoryStep(const transport::RingView& ring) {
                                     first.expected, first.actual);
         step.fix = "the host memory under the DMA ring is faulty: do not scan; run a full memory test (memtest86+) and replace the "
                    "module that fails";
+    }
+    return step;
+}
+
+// The link-level integrity test: the front end wrote the BER test's pattern into the ring's
+// slots over the DMA path and ingest checked each block in place. A slot whose errors repeat
+// there (not line noise, which spreads over every slot) is a fault of its memory or its path.
+SelfTestStep ringSlotsStep(const ingest::RingSlotCounts& r, transport::PayloadKind pattern) {
+    SelfTestStep step;
+    step.step = "ring slots (DMA path)";
+    step.limit = "every slot written by the front end and checked in place; no slot whose errors repeat there";
+    const auto faults = r.repeatedFaults();
+    const auto name = fmt::format("PRBS-{}", transport::prbsSpec(pattern).order);
+    step.figures = fmt::format("{} written by the front end into {} of {} ring slots ({} blocks, {:.1f} a slot) and checked in place: {} blocks "
+                               "with errors; {} {} whose errors repeat there",
+                               name, r.slotsReached, r.slots, r.blocks, r.slotsReached > 0 ? static_cast<double>(r.blocks) / r.slotsReached : 0.0,
+                               r.erroredBlocks, faults.size(), faults.size() == 1 ? "slot" : "slots");
+    std::vector<std::string> named;
+    for (const auto& f : faults) {
+        named.push_back(fmt::format("slot {}: {} of {} blocks with errors ({} bit errors)", f.slot, f.erroredBlocks, f.blocks, f.bitErrors));
+    }
+    if (!named.empty()) {
+        const auto restBlocks = r.blocks - faults.front().blocks;
+        step.figures += fmt::format(": {} (the rest of the ring: {} of {} blocks)", fmt::join(named, "; "), r.erroredBlocks - faults.front().erroredBlocks,
+                                    restBlocks);
+    }
+    if (!faults.empty()) {
+        step.verdict = SelfTestVerdict::Fail;
+        step.fix = "the host memory under those slots, or the DMA path to them (the NIC, its PCIe slot, the IOMMU), damages what the "
+                   "front end writes: do not scan; run a full memory test, reseat the NIC, then connect again";
+    } else if (r.slotsReached < r.slots) {
+        step.verdict = SelfTestVerdict::Warn;
+        step.fix = "the test's pattern did not reach every slot: a longer BER test (sonolink-cli selftest --full) covers the ring";
     }
     return step;
 }
@@ -242,6 +275,7 @@ void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool time
                          "(selftest.ber_timeout_s) too short";
     }
     selfTestStep(std::move(step));
+    selfTestStep(ringSlotsStep(stats.ringSlots, test.pattern));
     if (!config.dicom.forwarder.destinations.empty()) {
         selfTestStep(pacsStep(config.dicom.forwarder.destinations, config.dicom.forwarder.association));
     }

@@ -42,6 +42,7 @@ IngestStats& IngestStats::operator+=(const IngestStats& o) noexcept {
     bytesOk += o.bytesOk;
     headerErrors += o.headerErrors;
     patterns += o.patterns;
+    ringSlots += o.ringSlots;
     for (std::size_t i = 0; i < headerErrorsByCheck.size(); ++i) headerErrorsByCheck[i] += o.headerErrorsByCheck[i];
     payloadCrcErrors += o.payloadCrcErrors;
     lengthMismatches += o.lengthMismatches;
@@ -79,7 +80,7 @@ Result<std::unique_ptr<IngestEngine>> IngestEngine::create(transport::Link& link
 }
 
 IngestEngine::IngestEngine(transport::Link& link, IngestOptions options)
-    : link_(link), options_(options), ring_(link.ring()), completions_(options.completionBatch), slotFree_(ring_.slotCount, 0) {
+    : link_(link), options_(options), ring_(link.ring()), completions_(options.completionBatch), slotFree_(ring_.slotCount, 0), patterns_(ring_.slotCount) {
     delivered_.reserve(options_.framePoolSize);
     FrameAssembler::Events events;
     events.complete = [this](Frame& frame) { deliver(frame); };
@@ -152,7 +153,7 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     }
     const auto payload = slot.subspan(transport::kBlockHeaderSize, header.payloadBytes);
     // A test pattern is checked whatever its CRC says: the bits that arrived, right or wrong.
-    if (options_.checkTestPatterns && (header.flags & transport::block_flags::kTestPattern) != 0) patterns_.check(header.payloadKind, payload);
+    if (options_.checkTestPatterns && (header.flags & transport::block_flags::kTestPattern) != 0) patterns_.check(header.payloadKind, payload, static_cast<std::uint32_t>(index % ring_.slotCount));
     const auto crc = transport::crc32c(payload);
     if (crc != header.payloadCrc) {
         counters_.payloadCrcErrors.add();
@@ -297,6 +298,7 @@ IngestStats IngestEngine::stats() const noexcept {
     s.firstCompletionNs = c.firstCompletionNs.get();
     s.lastCompletionNs = c.lastCompletionNs.get();
     s.patterns = patterns_.counts();
+    s.ringSlots = patterns_.ringSlots();
     return s;
 }
 

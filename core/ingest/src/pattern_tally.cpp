@@ -1,5 +1,6 @@
 #include "sonolink/ingest/pattern_tally.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -23,7 +24,24 @@ void checkCounter(std::span<const std::byte> payload, transport::PrbsCounts& c) 
 
 }  // namespace
 
-void PatternTally::check(transport::PayloadKind kind, std::span<const std::byte> payload) noexcept {
+void PatternTally::check(transport::PayloadKind kind, std::span<const std::byte> payload, std::uint32_t slot) noexcept {
+    const auto found = checkPayload(kind, payload);
+    if (!found) return;
+    const bool errored = found->bitErrors > 0 || found->lockLosses > 0;
+    std::lock_guard lock(mutex_);
+    ++blocks_;
+    erroredBlocks_ += errored ? 1 : 0;
+    if (slot < slots_.size()) {
+        auto& s = slots_[slot];
+        slotsReached_ += s.blocks == 0 ? 1 : 0;
+        ++s.blocks;
+        s.erroredBlocks += errored ? 1 : 0;
+        s.bitErrors += found->bitErrors;
+    }
+}
+
+std::optional<PatternTally::BlockErrors> PatternTally::checkPayload(transport::PayloadKind kind, std::span<const std::byte> payload) noexcept {
+    BlockErrors found;
     if (transport::isPrbs(kind)) {
         auto& checker = prbs_[static_cast<std::size_t>(kind) - static_cast<std::size_t>(transport::PayloadKind::Prbs7)];
         if (!checker) checker.emplace(transport::prbsSpec(kind));
@@ -32,16 +50,19 @@ void PatternTally::check(transport::PayloadKind kind, std::span<const std::byte>
         checker->check(payload);
         checker->restart();  // each block on its own: a damaged or lost block cannot unlock the next
         const auto& c = checker->counts();
-        std::lock_guard lock(mutex_);
-        if (c.bitErrors == errors && c.lockLosses == losses) {  // a clean block (the usual one): its bits only
+        found = {c.bitErrors - errors, c.lockLosses - losses};
+        if (found.bitErrors == 0 && found.lockLosses == 0) {  // a clean block (the usual one): its bits only
+            std::lock_guard lock(mutex_);
             published_.bitsChecked += c.bitsChecked - checked;
             published_.bitsOutOfLock += c.bitsOutOfLock - outOfLock;
-            return;
+            return found;
         }
     } else if (kind == transport::PayloadKind::Counter) {
+        const auto errors = counter_.bitErrors;
         checkCounter(payload, counter_);
+        found.bitErrors = counter_.bitErrors - errors;
     } else {
-        return;
+        return std::nullopt;
     }
     transport::PrbsCounts total = counter_;  // errors: every count and histogram again
     for (const auto& checker : prbs_) {
@@ -49,11 +70,37 @@ void PatternTally::check(transport::PayloadKind kind, std::span<const std::byte>
     }
     std::lock_guard lock(mutex_);
     published_ = total;
+    return found;
 }
 
 transport::PrbsCounts PatternTally::counts() const {
     std::lock_guard lock(mutex_);
     return published_;
+}
+
+RingSlotCounts PatternTally::ringSlots() const {
+    RingSlotCounts r;
+    std::lock_guard lock(mutex_);
+    r.slots = static_cast<std::uint32_t>(slots_.size());
+    r.slotsReached = slotsReached_;
+    r.blocks = blocks_;
+    r.erroredBlocks = erroredBlocks_;
+    // The most errored slots, most first (the lower slot first of equals): an insertion into a short list.
+    std::array<SlotErrors, RingSlotCounts::kWorst + 1> top{};
+    for (std::uint32_t i = 0; i < slots_.size(); ++i) {
+        if (slots_[i].erroredBlocks == 0) continue;
+        SlotErrors s = slots_[i];
+        s.slot = i;
+        std::size_t at = r.worstCount;
+        while (at > 0 && top[at - 1].erroredBlocks < s.erroredBlocks) {
+            top[at] = top[at - 1];
+            --at;
+        }
+        top[at] = s;
+        r.worstCount = std::min<std::uint32_t>(r.worstCount + 1, RingSlotCounts::kWorst);
+    }
+    std::copy_n(top.begin(), r.worstCount, r.worst.begin());
+    return r;
 }
 
 }  // namespace sonolink::ingest

@@ -30,6 +30,7 @@ protected:
     std::uint64_t disconnectFirstAfterBlocks = 0;  // the first front end vanishes after this many blocks
     bool firstLinkFails = false;                    // the first link cannot be made (no device)
     double bitErrorRate = 0;                        // every front end flips bits at this rate
+    std::optional<std::uint32_t> corruptSlot;       // every front end's writes into this ring slot arrive with a bit set
     std::optional<LinkBerTest> selfTest;            // the start-up link BER test at every connect
     std::optional<StationCheck> station;            // the station's set-up, checked with it
 
@@ -79,6 +80,7 @@ protected:
             if (first && firstLinkFails) return fail(ErrorCode::Unavailable, "RDMA device mlx5_0 is down (test)");
             if (first) choice.frontEnd.faults.disconnectAfterBlocks = disconnectFirstAfterBlocks;
             choice.frontEnd.faults.bitErrorRate = bitErrorRate;
+            choice.frontEnd.faults.corruptSlot = corruptSlot;
             auto parts = app::makeLink(choice);
             if (!parts) return fail(std::move(parts.error()));
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};

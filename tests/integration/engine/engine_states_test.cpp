@@ -44,7 +44,7 @@ TEST_F(EngineTest, ConnectRunsTheLinkBerTestAndAPassLetsTheStationStream) {
     ASSERT_TRUE(log.waitForState(EngineState::Ready));
     EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Connecting, EngineState::Ready}));
     const auto steps = log.all<SelfTestStep>();
-    ASSERT_EQ(steps.size(), 2u);
+    ASSERT_EQ(steps.size(), 3u);
     EXPECT_EQ(steps[0].step, "ring memory");  // March C- over the DMA ring, before the front end writes to it
     EXPECT_EQ(steps[0].verdict, SelfTestVerdict::Pass) << steps[0].figures;
     EXPECT_NE(steps[0].figures.find("March C- over the DMA ring, 8.0 MiB (128 slots of 64 KiB)"), std::string::npos) << steps[0].figures;
@@ -56,6 +56,9 @@ TEST_F(EngineTest, ConnectRunsTheLinkBerTestAndAPassLetsTheStationStream) {
     EXPECT_NE(steps[1].figures.find("bits compared"), std::string::npos);
     EXPECT_TRUE(engine->stats().selfTestBlock.empty());
     EXPECT_EQ(engine->stats().link.patternBitsChecked, steps[1].bitsChecked);
+    EXPECT_EQ(steps[2].step, "ring slots (DMA path)");  // the pattern the front end wrote, checked in every slot
+    EXPECT_EQ(steps[2].verdict, SelfTestVerdict::Pass) << steps[2].figures;
+    EXPECT_NE(steps[2].figures.find("PRBS-31 written by the front end into 128 of 128 ring slots"), std::string::npos) << steps[2].figures;
     engine->startStreaming();
     ASSERT_TRUE(log.waitForState(EngineState::Streaming));
 }
@@ -81,9 +84,9 @@ TEST_F(EngineTest, TheStationChecksComeFirstAndOnlyThoseTheRingNeedsBlockStreami
     for (const auto& s : log.all<SelfTestStep>()) names.push_back(s.step);
     EXPECT_EQ(names, (std::vector<std::string>{"station: memlock limit", "station: huge pages", "station: CPU governor",
                                                "station: writable folder (recordings)", "station: free disk (recordings)",
-                                               "station: writable folder (DICOM queue)", "ring memory", "link BER"}));
+                                               "station: writable folder (DICOM queue)", "ring memory", "link BER", "ring slots (DMA path)"}));
     const auto steps = log.all<SelfTestStep>();
-    ASSERT_EQ(steps.size(), 8u);
+    ASSERT_EQ(steps.size(), 9u);
     EXPECT_EQ(steps[1].verdict, SelfTestVerdict::Fail);
     EXPECT_NE(steps[1].limit.find("free huge pages for the 1048576 MiB ring"), std::string::npos) << steps[1].limit;
     EXPECT_NE(steps[1].fix.find("/proc/sys/vm/nr_hugepages"), std::string::npos) << steps[1].fix;
@@ -108,7 +111,8 @@ TEST_F(EngineTest, ALinkWithBitErrorsFailsTheSelfTestAndStreamingWaitsForAnOverr
     engine->connect();
     ASSERT_TRUE(log.waitForState(EngineState::Ready));
     const auto steps = log.all<SelfTestStep>();
-    ASSERT_EQ(steps.size(), 2u);
+    ASSERT_EQ(steps.size(), 3u);
+    EXPECT_EQ(steps[2].verdict, SelfTestVerdict::Pass) << "line noise errs in every slot alike: no slot's fault. " << steps[2].figures;
     EXPECT_EQ(steps[1].verdict, SelfTestVerdict::Fail);
     EXPECT_GT(steps[1].bitErrors, 0u);
     EXPECT_GT(steps[1].crcErrors, 0u);
@@ -135,6 +139,29 @@ TEST_F(EngineTest, ALinkWithBitErrorsFailsTheSelfTestAndStreamingWaitsForAnOverr
     EXPECT_NE(overridden->blocked.find("link BER test failed"), std::string::npos);
     engine->startStreaming();
     ASSERT_TRUE(log.waitForState(EngineState::Streaming));
+}
+
+// The link-level integrity test: a ring slot whose DMA path sets a bit in everything written
+// there fails its own step, naming the slot and its figures, and blocks streaming; the link's
+// BER step sees the bit errors too.
+TEST_F(EngineTest, ARingSlotThatDamagesWhatTheFrontEndWritesFailsTheSlotsStepNamingIt) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-8;
+    corruptSlot = 37;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    const auto steps = log.all<SelfTestStep>();
+    ASSERT_EQ(steps.size(), 3u);
+    const auto& slots = steps[2];
+    EXPECT_EQ(slots.step, "ring slots (DMA path)");
+    EXPECT_EQ(slots.verdict, SelfTestVerdict::Fail) << slots.figures;
+    EXPECT_NE(slots.figures.find("1 slot whose errors repeat there: slot 37: "), std::string::npos) << slots.figures;
+    EXPECT_NE(slots.figures.find("(the rest of the ring: 0 of "), std::string::npos) << slots.figures;
+    EXPECT_NE(slots.fix.find("DMA path"), std::string::npos) << slots.fix;
+    EXPECT_NE(engine->stats().selfTestBlock.find("ring slots (DMA path) test failed"), std::string::npos) << engine->stats().selfTestBlock;
 }
 
 TEST_F(EngineTest, StreamingPublishesCalibratedImages) {

@@ -277,6 +277,17 @@ Status FrontEndSimulator::waitForCredit(bool& streaming) {
 Status FrontEndSimulator::writeBlock(std::span<const std::byte> header, std::span<const std::byte> payload,
                                      std::uint32_t immediate, std::span<const std::uint32_t> flips) {
     const auto slot = writeCursor_ % ring_->slotCount;
+    if (options_.faults.corruptSlot == slot && !payload.empty()) {  // its stuck bit: set, whatever was sent
+        const auto bit = static_cast<std::uint32_t>(payload.size() * 4);  // the payload's middle bit
+        const auto at = static_cast<std::uint32_t>(kBlockHeaderSize * 8) + bit;
+        const bool flipped = std::find(flips.begin(), flips.end(), at) != flips.end();
+        const bool sent = ((std::to_integer<unsigned>(payload[bit / 8]) >> (bit % 8)) & 1u) != 0;
+        if (sent == flipped) {  // it would arrive as 0
+            slotFlips_.assign(flips.begin(), flips.end());
+            slotFlips_.push_back(at);
+            flips = slotFlips_;
+        }
+    }
     NicWrite write{ring_->address + slot * ring_->slotBytes, ring_->rkey, header, payload, immediate, flips, resident_};
     auto posted = port_.postWrite(write);
     ++writeCursor_;

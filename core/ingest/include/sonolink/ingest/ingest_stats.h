@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sonolink/ingest/ring_slot_counts.h"
 #include "sonolink/transport/protocol/block_header.h"
 #include "sonolink/transport/protocol/prbs_checker.h"
 
@@ -39,6 +40,7 @@ struct IngestStats {
     std::uint64_t firstCompletionNs = 0;   // steady clock: when the first and the latest
     std::uint64_t lastCompletionNs = 0;    // completions were taken (the streaming window)
     transport::PrbsCounts patterns;        // test-pattern payloads, CRC-good or not (PatternTally)
+    RingSlotCounts ringSlots;              // the same blocks by the ring slot they were checked in
 
     [[nodiscard]] std::uint64_t blocksRejected() const noexcept {
         return headerErrors + payloadCrcErrors + lengthMismatches + immediateMismatches + completionErrors;

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -21,8 +22,11 @@ struct FaultPlan {
     std::chrono::milliseconds stallDuration{0};
     std::uint64_t disconnectAfterBlocks = 0;  // 0 = never: vanish without a word after N blocks
     std::uint64_t seed = 1;
+    // A ring slot whose memory on the DMA path holds one bit stuck at 1 (the middle bit of the
+    // payload): every block written into it reads back with that bit set.
+    std::optional<std::uint32_t> corruptSlot;
     [[nodiscard]] bool any() const noexcept {
-        return bitErrorRate > 0 || dropRate > 0 || duplicateRate > 0 || reorderRate > 0;
+        return bitErrorRate > 0 || dropRate > 0 || duplicateRate > 0 || reorderRate > 0 || corruptSlot.has_value();
     }
 };
 

@@ -111,6 +111,7 @@ private:
     FrameLayout layout_;
     std::vector<std::vector<std::byte>> variants_;   // pre-generated frame payloads
     std::vector<std::vector<std::uint32_t>> crcs_;   // payload CRC per variant and block
+    std::vector<std::uint32_t> slotFlips_;           // a write into the corrupt slot: its flips
     std::uint32_t replayFrames_ = 0;                 // replay: the source's frame count (0: no replay)
     std::vector<std::uint32_t> replayHeld_;          // replay: the source frame each variant holds
     std::vector<std::uint64_t> variantLastWrite_;    // replay: writes posted when each variant was last sent
