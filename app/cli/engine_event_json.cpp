@@ -26,10 +26,20 @@ json eventJson(const e::SettingsChanged& s) {
 }
 
 json eventJson(const e::WorklistResult& w) { return {{"event", "worklist"}, {"job", w.job}, {"exams", w.exams.size()}}; }
+json elementsJson(const std::vector<e::ElementFigures>& elements) {
+    json out = json::array();
+    for (const auto& c : elements) {
+        out.push_back({{"rms", c.rms}, {"snr_db", c.snrDb}, {"neighbour_correlation", c.neighbourCorrelation}, {"fault", c.fault},
+                       {"swapped_with", c.swappedWith}});
+    }
+    return out;
+}
 json eventJson(const e::SelfTestStep& t) {
-    return {{"event", "selftest"}, {"step", t.step}, {"verdict", e::toString(t.verdict)}, {"figures", t.figures}, {"limit", t.limit},
-            {"fix", t.fix}, {"blocks_streaming", t.blocksStreaming}, {"bits_checked", t.bitsChecked}, {"bit_errors", t.bitErrors}, {"lock_losses", t.lockLosses},
-            {"crc_errors", t.crcErrors}, {"ber", t.ber}, {"ber_upper_bound", t.berUpperBound}, {"seconds", t.seconds}};
+    json out{{"event", "selftest"}, {"step", t.step}, {"verdict", e::toString(t.verdict)}, {"figures", t.figures}, {"limit", t.limit},
+             {"fix", t.fix}, {"blocks_streaming", t.blocksStreaming}, {"bits_checked", t.bitsChecked}, {"bit_errors", t.bitErrors}, {"lock_losses", t.lockLosses},
+             {"crc_errors", t.crcErrors}, {"ber", t.ber}, {"ber_upper_bound", t.berUpperBound}, {"seconds", t.seconds}};
+    if (!t.elements.empty()) out["elements"] = elementsJson(t.elements);  // the element check: by channel
+    return out;
 }
 json eventJson(const e::SelfTestOverridden& o) {
     return {{"event", "selftest_override"}, {"reason", o.reason}, {"by", o.by}, {"blocked", o.blocked}};

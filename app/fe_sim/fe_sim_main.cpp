@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include <CLI/CLI.hpp>
@@ -58,6 +59,11 @@ int main(int argc, char** argv) {
     app.add_option("--stall-ms", stallMs, "Stall duration in ms");
     app.add_option("--disconnect-after", options.faults.disconnectAfterBlocks, "Vanish without a word after N blocks");
     app.add_option("--fault-seed", options.faults.seed, "Seed of the fault injector");
+    app.add_option("--dead-channels", options.channelFaults.dead, "Channels whose element is dead (e.g. 3,17)")->delimiter(',');
+    app.add_option("--weak-channels", options.channelFaults.weak, "Channels at a quarter of their signal")->delimiter(',');
+    app.add_option("--noisy-channels", options.channelFaults.noisy, "Channels with noise of their own")->delimiter(',');
+    std::vector<std::string> swaps;
+    app.add_option("--swap-channels", swaps, "Pairs of channels swapped in the cable (e.g. 20:90)")->delimiter(',');
     std::int64_t corruptSlot = -1;
     app.add_option("--corrupt-slot", corruptSlot, "A ring slot with a bit stuck at 1 on the DMA path (every block written there arrives damaged)")
         ->check(CLI::NonNegativeNumber);
@@ -77,6 +83,16 @@ int main(int argc, char** argv) {
     }
     options.faults.stallDuration = std::chrono::milliseconds(stallMs);
     if (corruptSlot >= 0) options.faults.corruptSlot = static_cast<std::uint32_t>(corruptSlot);
+    for (const auto& pair : swaps) {
+        unsigned a = 0, b = 0;
+        char colon = 0;
+        std::istringstream in(pair);
+        if (!(in >> a >> colon >> b) || colon != ':' || !in.eof() || a > 65535 || b > 65535) {
+            std::cerr << "sonolink-fe-sim: --swap-channels " << pair << ": expected two channels as A:B\n";
+            return kExitUsage;
+        }
+        options.channelFaults.swapped.emplace_back(static_cast<std::uint16_t>(a), static_cast<std::uint16_t>(b));
+    }
     if (!replayFile.empty()) {
         auto recording = sonolink::app::RecordingReplay::open(replayFile);
         if (!recording) {

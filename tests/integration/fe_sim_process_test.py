@@ -172,8 +172,9 @@ class FeSimProcessTest(unittest.TestCase):
         canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         self.assertEqual(qa["sha256"], hashlib.sha256(canonical.encode()).hexdigest(), "the hash is of the report's canonical form")
         steps = {s["step"]: s for s in report["steps"]}
-        self.assertEqual([s["step"] for s in report["steps"]][-3:], ["ring memory", "link BER", "ring slots (DMA path)"], report)
+        self.assertEqual([s["step"] for s in report["steps"]][-4:], ["ring memory", "link BER", "ring slots (DMA path)", "element check"], report)
         self.assertEqual(steps["ring slots (DMA path)"]["verdict"], "pass", report)
+        self.assertEqual(steps["element check"]["verdict"], "pass", report)
         self.assertIn("station: memlock limit", steps, report)  # the station's set-up first
         self.assertEqual(steps["station: memlock limit"]["verdict"], "pass", report)
         self.assertEqual(steps["ring memory"]["verdict"], "pass", report)
@@ -205,6 +206,18 @@ class FeSimProcessTest(unittest.TestCase):
         step = next(s for s in json.loads(out)["steps"] if s["step"] == "ring slots (DMA path)")
         self.assertEqual(step["verdict"], "fail", step)
         self.assertIn("1 slot whose errors repeat there: slot 5: ", step["figures"], step)
+
+        # A probe with a dead element and a weak one: the element check names both, exit 1.
+        name = link_name("elements")
+        host = self.p.start([CLI, "selftest", "--link-name", name, "--json"])
+        self.front_end(name, "--dead-channels", "9", "--weak-channels", "100", "--reconnect")
+        out = host.stdout.read()
+        self.assertEqual(host.wait(timeout=120), 1, out)
+        step = next(s for s in json.loads(out)["steps"] if s["step"] == "element check")
+        self.assertEqual(step["verdict"], "fail", step)
+        self.assertIn("2 flagged: channel 9 dead (RMS", step["figures"], step)
+        self.assertIn("channel 100 weak (RMS", step["figures"], step)
+        self.assertEqual([e["fault"] for e in step["elements"]].count("ok"), 126, step)
 
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as bad:
             bad.write('{"selftest": {"ber_limit": 5}}')

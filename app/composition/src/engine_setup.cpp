@@ -138,6 +138,18 @@ std::optional<engine::LinkBerTest> linkBerTestFrom(const config::AppConfig& conf
     return t;
 }
 
+std::optional<engine::ElementCheckSetup> elementCheckFrom(const config::AppConfig& config) {
+    const auto& s = config.selftest;
+    if (!s.elementCheck) return std::nullopt;
+    engine::ElementCheckSetup c;
+    c.frames = static_cast<std::uint32_t>(s.elementFrames);
+    c.limits.deadRmsFraction = s.elementDeadRmsFraction;
+    c.limits.weakRmsFraction = s.elementWeakRmsFraction;
+    c.limits.noisySnrDropDb = s.elementNoisySnrDropDb;
+    c.limits.neighbourCorrelationFraction = s.elementCorrelationFraction;
+    return c;
+}
+
 engine::StationCheck stationCheckFrom(const config::AppConfig& config, const LinkChoice& link) {
     engine::StationCheck c;
     c.ringBytes = std::uint64_t{link.slotBytes} * link.slotCount;
@@ -164,6 +176,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.cineFrames = choice.cineFrames;
     e.selfTest = linkBerTestFrom(config, choice.selfTest);
     if (e.selfTest) e.station = stationCheckFrom(config, choice.link);
+    if (e.selfTest) e.elementCheck = elementCheckFrom(config);
     // The nodes, the station's identity and the audit trail always (worklist queries, exports);
     // the queue only where this engine runs it (one process holds a queue at a time).
     if (choice.dicomQueue) e.dicom.queueDirectory = config.dicom.queueDirectory;

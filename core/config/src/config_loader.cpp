@@ -150,6 +150,12 @@ void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
     section.number("ber_quick_limit", out.berQuickLimit, 1e-15, 1e-3);
     section.number("ber_confidence", out.berConfidence, 0.5, 0.9999);
     section.number("ber_timeout_s", out.berTimeoutS, 1, 3600, "s");
+    section.boolean("element_check", out.elementCheck);
+    section.integer("element_frames", out.elementFrames, 2, 64);
+    section.number("element_dead_rms_fraction", out.elementDeadRmsFraction, 0.0, 1.0);
+    section.number("element_weak_rms_fraction", out.elementWeakRmsFraction, 0.0, 1.0);
+    section.number("element_noisy_snr_drop_db", out.elementNoisySnrDropDb, 0.0, 60.0, "dB");
+    section.number("element_correlation_fraction", out.elementCorrelationFraction, 0.0, 1.0);
 }
 
 void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {

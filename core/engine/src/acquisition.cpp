@@ -68,6 +68,7 @@ void Acquisition::run() {
         if (!session) return callbacks_.opened(fail(std::move(session.error())));
         if (consumers_.display) (*session)->ingest().addSink(*consumers_.display);
         if (consumers_.recording) (*session)->ingest().addSink(*consumers_.recording);
+        if (consumers_.capture) (*session)->ingest().addSink(*consumers_.capture);
         callbacks_.opened((*session)->linkInfo());
         stream(**session);
     } catch (const std::exception& e) {

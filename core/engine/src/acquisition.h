@@ -32,6 +32,7 @@ public:
     struct Consumers {
         DisplayPipeline* display = nullptr;           // null: no display products
         RecordingTap* recording = nullptr;
+        ingest::FrameSink* capture = nullptr;         // null: none (the element check's frames)
     };
     // rxCpu >= 0 pins the rx thread to that CPU (a failure to pin fails the session with the reason).
     Acquisition(transport::Link& link, ingest::SessionOptions options, int rxCpu, Consumers consumers, Callbacks callbacks);

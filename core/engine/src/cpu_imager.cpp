@@ -24,19 +24,21 @@ CpuImager::CpuImager(const beamform::AcquisitionGeometry& geometry, const Imagin
     samples_.resize(geometry_.samplesPerFrame());
 }
 
-Status CpuImager::load(const ingest::Frame& frame) {
-    const auto channels = static_cast<std::size_t>(geometry_.channels), samples = static_cast<std::size_t>(geometry_.samples);
+Status gatherFrameSamples(const ingest::Frame& frame, const beamform::AcquisitionGeometry& g, std::span<std::int16_t> out) {
+    const auto channels = static_cast<std::size_t>(g.channels), samples = static_cast<std::size_t>(g.samples);
     for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {
-        if (auto ok = checkBlockFits(frame, b, geometry_); !ok) return ok;
+        if (auto ok = checkBlockFits(frame, b, g); !ok) return ok;
         const auto& block = frame.block(b);
         const auto& h = block.header;
         for (std::size_t c = 0; c < h.channelCount; ++c) {
-            std::memcpy(&samples_[(h.waveIndex * channels + h.firstChannel + c) * samples + h.firstSample],
+            std::memcpy(&out[(h.waveIndex * channels + h.firstChannel + c) * samples + h.firstSample],
                         block.payload.data() + c * h.sampleCount * 2, h.sampleCount * 2);
         }
     }
     return {};
 }
+
+Status CpuImager::load(const ingest::Frame& frame) { return gatherFrameSamples(frame, geometry_, samples_); }
 
 Result<beamform::BeamformedImage> CpuImager::envelope() {
     auto rf = beamform::delayAndSum(beamform::ChannelDataView{&geometry_, {}, samples_}, imaging_.grid, imaging_.params, imaging_.beamformThreads);

@@ -26,5 +26,7 @@ private:
 // Where a block's samples go in a frame laid out waves x channels x samples: InvalidArgument
 // when the block does not fit the geometry. Shared by the imagers.
 [[nodiscard]] Status checkBlockFits(const ingest::Frame& frame, std::uint16_t block, const beamform::AcquisitionGeometry& geometry);
+// The frame's blocks copied into out (geometry.samplesPerFrame() samples, waves x channels x samples).
+[[nodiscard]] Status gatherFrameSamples(const ingest::Frame& frame, const beamform::AcquisitionGeometry& geometry, std::span<std::int16_t> out);
 
 }  // namespace sonolink::engine

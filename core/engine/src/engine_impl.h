@@ -15,6 +15,7 @@
 #include <string>
 
 #include "acquisition.h"
+#include "frame_capture.h"
 #include "display_pipeline.h"
 #include "event_hub.h"
 #include "recording_tap.h"
@@ -42,6 +43,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     RecordingTap recording;
     std::optional<LinkHandle> link;            // ctl thread only: kept between sessions when reusable
     bool linkFresh = false;                    // ctl thread: made or reset since its last session
+    std::unique_ptr<FrameCapture> elementFrames;  // ctl thread: the element check session's sink (declared before acquisition: outlives it)
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
     std::atomic<std::uint64_t> sessions{0};
@@ -119,6 +121,10 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void onLinkBerTestEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended);
     void linkBerTestTimedOut(std::uint64_t gen);
     void finishLinkBerTest(const ingest::IngestStats& stats, bool timedOut);
+    // The element check's session (element_check_control.cpp), then PACS and the acquisition session.
+    void openElementCheck();
+    void onElementCheckEnded(std::uint64_t gen, bool timedOut);
+    void finishSelfTest();
     void selfTestStep(SelfTestStep step);
     [[nodiscard]] std::string streamingBlock() const;
 

@@ -276,6 +276,11 @@ void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool time
     }
     selfTestStep(std::move(step));
     selfTestStep(ringSlotsStep(stats.ringSlots, test.pattern));
+    if (config.elementCheck) return openElementCheck();
+    finishSelfTest();
+}
+
+void Engine::Impl::finishSelfTest() {
     if (!config.dicom.forwarder.destinations.empty()) {
         selfTestStep(pacsStep(config.dicom.forwarder.destinations, config.dicom.forwarder.association));
     }

@@ -31,6 +31,8 @@ protected:
     bool firstLinkFails = false;                    // the first link cannot be made (no device)
     double bitErrorRate = 0;                        // every front end flips bits at this rate
     std::optional<std::uint32_t> corruptSlot;       // every front end's writes into this ring slot arrive with a bit set
+    transport::sim::ChannelFaults channelFaults;    // every front end's probe fails these elements
+    std::optional<ElementCheckSetup> elementCheck;  // run with the self-test
     std::optional<LinkBerTest> selfTest;            // the start-up link BER test at every connect
     std::optional<StationCheck> station;            // the station's set-up, checked with it
 
@@ -49,6 +51,24 @@ protected:
     static void stream(Engine& engine, EventLog& log) {
         ASSERT_NO_FATAL_FAILURE(connectAndStart(engine, log));
         ASSERT_TRUE(waitUntil([&] { return engine.stats().framesDisplayed >= 3; }));
+    }
+
+    // An engine connected through its start-up self-test to Ready, and the steps it announced.
+    struct SelfTested {
+        std::unique_ptr<Engine> engine;
+        std::unique_ptr<EventLog> log = std::make_unique<EventLog>();
+        Subscription subscription;
+        std::vector<SelfTestStep> steps;
+    };
+    SelfTested connectThroughSelfTest(DicomSetup dicomSetup = {}) {
+        SelfTested t;
+        t.engine = make(std::move(dicomSetup));
+        if (!t.engine) return t;
+        t.subscription = t.engine->subscribe(std::ref(*t.log));
+        t.engine->connect();
+        EXPECT_TRUE(t.log->waitForState(EngineState::Ready));
+        t.steps = t.log->all<SelfTestStep>();
+        return t;
     }
 
     std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}) {
@@ -70,6 +90,7 @@ protected:
         e.dicom = std::move(dicomSetup);
         e.selfTest = selfTest;
         e.station = station;
+        e.elementCheck = elementCheck;
         Backends backends;
         backends.makeLink = [this]() -> Result<LinkHandle> {
             app::LinkChoice choice;
@@ -81,6 +102,7 @@ protected:
             if (first) choice.frontEnd.faults.disconnectAfterBlocks = disconnectFirstAfterBlocks;
             choice.frontEnd.faults.bitErrorRate = bitErrorRate;
             choice.frontEnd.faults.corruptSlot = corruptSlot;
+            choice.frontEnd.channelFaults = channelFaults;
             auto parts = app::makeLink(choice);
             if (!parts) return fail(std::move(parts.error()));
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};

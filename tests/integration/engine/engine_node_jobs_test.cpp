@@ -52,23 +52,19 @@ TEST_F(EngineTest, VerifyingANodeThatDoesNotAnswerSaysWhereAndThatARetryMayHelp)
 TEST_F(EngineTest, APacsThatDoesNotAnswerFailsItsSelfTestStepWithoutBlockingStreaming) {
     selfTest = LinkBerTest{};
     selfTest->limit = 1e-7;
-    auto engine = make(oneNodeOnAClosedPort());
-    EventLog log;
-    auto subscription = engine->subscribe(std::ref(log));
-    engine->connect();
-    ASSERT_TRUE(log.waitForState(EngineState::Ready));
-    const auto steps = log.all<SelfTestStep>();
-    ASSERT_EQ(steps.size(), 3u);
-    EXPECT_EQ(steps[1].verdict, SelfTestVerdict::Pass) << steps[1].figures;
-    EXPECT_EQ(steps[2].step, "PACS");
-    EXPECT_EQ(steps[2].verdict, SelfTestVerdict::Fail);
-    EXPECT_FALSE(steps[2].blocksStreaming);
-    EXPECT_NE(steps[2].figures.find("C-ECHO to 1 nodes, 0 answered: down (NOBODY at 127.0.0.1:1): nothing listening"), std::string::npos)
-        << steps[2].figures;
-    EXPECT_FALSE(steps[2].fix.empty());
-    EXPECT_TRUE(engine->stats().selfTestBlock.empty()) << engine->stats().selfTestBlock;
-    engine->startStreaming();
-    ASSERT_TRUE(log.waitForState(EngineState::Streaming));
+    const auto t = connectThroughSelfTest(oneNodeOnAClosedPort());
+    ASSERT_EQ(t.steps.size(), 4u);
+    EXPECT_EQ(t.steps[1].verdict, SelfTestVerdict::Pass) << t.steps[1].figures;
+    const auto& pacs = t.steps[3];
+    EXPECT_EQ(pacs.step, "PACS");
+    EXPECT_EQ(pacs.verdict, SelfTestVerdict::Fail);
+    EXPECT_FALSE(pacs.blocksStreaming);
+    EXPECT_NE(pacs.figures.find("C-ECHO to 1 nodes, 0 answered: down (NOBODY at 127.0.0.1:1): nothing listening"), std::string::npos)
+        << pacs.figures;
+    EXPECT_FALSE(pacs.fix.empty());
+    EXPECT_TRUE(t.engine->stats().selfTestBlock.empty()) << t.engine->stats().selfTestBlock;
+    t.engine->startStreaming();
+    ASSERT_TRUE(t.log->waitForState(EngineState::Streaming));
 }
 
 }  // namespace

@@ -148,20 +148,48 @@ TEST_F(EngineTest, ARingSlotThatDamagesWhatTheFrontEndWritesFailsTheSlotsStepNam
     selfTest = LinkBerTest{};
     selfTest->limit = 1e-8;
     corruptSlot = 37;
-    auto engine = make();
-    EventLog log;
-    auto subscription = engine->subscribe(std::ref(log));
-    engine->connect();
-    ASSERT_TRUE(log.waitForState(EngineState::Ready));
-    const auto steps = log.all<SelfTestStep>();
-    ASSERT_EQ(steps.size(), 3u);
-    const auto& slots = steps[2];
+    const auto t = connectThroughSelfTest();
+    ASSERT_EQ(t.steps.size(), 3u);
+    const auto& slots = t.steps[2];
     EXPECT_EQ(slots.step, "ring slots (DMA path)");
     EXPECT_EQ(slots.verdict, SelfTestVerdict::Fail) << slots.figures;
     EXPECT_NE(slots.figures.find("1 slot whose errors repeat there: slot 37: "), std::string::npos) << slots.figures;
     EXPECT_NE(slots.figures.find("(the rest of the ring: 0 of "), std::string::npos) << slots.figures;
     EXPECT_NE(slots.fix.find("DMA path"), std::string::npos) << slots.fix;
-    EXPECT_NE(engine->stats().selfTestBlock.find("ring slots (DMA path) test failed"), std::string::npos) << engine->stats().selfTestBlock;
+    EXPECT_NE(t.engine->stats().selfTestBlock.find("ring slots (DMA path) test failed"), std::string::npos) << t.engine->stats().selfTestBlock;
+}
+
+// The element check after the BER test, on the front end's phantom: a clean probe passes with
+// every channel's figures; a dead element and two swapped channels fail the step, each named
+// with its figures, and block streaming.
+TEST_F(EngineTest, TheElementCheckNamesADeadAndTwoSwappedChannelsAndBlocksStreaming) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-7;
+    elementCheck = ElementCheckSetup{};
+    {
+        const auto t = connectThroughSelfTest();
+        ASSERT_EQ(t.steps.size(), 4u);
+        const auto& check = t.steps[3];
+        EXPECT_EQ(check.step, "element check");
+        EXPECT_EQ(check.verdict, SelfTestVerdict::Pass) << check.figures;
+        EXPECT_NE(check.figures.find("4 frames of the phantom, 64 channels"), std::string::npos) << check.figures;
+        ASSERT_EQ(check.elements.size(), 64u);
+        EXPECT_EQ(check.elements[10].fault, "ok");
+        EXPECT_GT(check.elements[10].snrDb, 20);
+        EXPECT_TRUE(t.engine->stats().selfTestBlock.empty()) << t.engine->stats().selfTestBlock;
+    }
+    channelFaults.dead = {7};
+    channelFaults.swapped = {{15, 40}};
+    const auto t = connectThroughSelfTest();
+    ASSERT_EQ(t.steps.size(), 4u);
+    const auto& check = t.steps[3];
+    EXPECT_EQ(check.verdict, SelfTestVerdict::Fail) << check.figures;
+    EXPECT_NE(check.figures.find("3 flagged: channel 7 dead (RMS "), std::string::npos) << check.figures;
+    EXPECT_NE(check.figures.find("channels 15 and 40 swapped"), std::string::npos) << check.figures;
+    EXPECT_EQ(check.elements[7].fault, "dead");
+    EXPECT_EQ(check.elements[40].swappedWith, 15);
+    EXPECT_NE(check.fix.find("cable"), std::string::npos) << check.fix;
+    EXPECT_NE(t.engine->stats().selfTestBlock.find("element check test failed"), std::string::npos) << t.engine->stats().selfTestBlock;
 }
 
 TEST_F(EngineTest, StreamingPublishesCalibratedImages) {

@@ -90,6 +90,7 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
                 const auto noiseSeed = options_.seed * 1000 + v * 64 + w;
                 if (configure.photoacoustic) scene.renderPhotoacoustic(noiseSeed, wave);
                 else scene.renderPlaneWave(configure.anglesMilliDeg[w] * 1e-3 * std::numbers::pi / 180, noiseSeed, wave);
+                applyChannelFaults(options_.channelFaults, wave, layout_.channels, static_cast<int>(layout_.samples), scene.spec().noiseRms, noiseSeed);
                 auto* out = variants_[v].data() + w * waveSamples * 2;
                 for (std::size_t i = 0; i < waveSamples; ++i) {  // little-endian int16 on the wire
                     const auto u = static_cast<std::uint16_t>(wave[i]);

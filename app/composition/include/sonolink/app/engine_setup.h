@@ -39,6 +39,8 @@ struct EngineChoice {
 [[nodiscard]] std::optional<engine::LinkBerTest> linkBerTestFrom(const config::AppConfig& config, SelfTestChoice choice);
 // What the station's set-up must hold for this link and configuration: the ring in locked memory
 // (verbs), huge pages when asked for, a minute of recording on disk, writable data folders.
+// The element check from selftest.element_*: none when selftest.element_check is false.
+[[nodiscard]] std::optional<engine::ElementCheckSetup> elementCheckFrom(const config::AppConfig& config);
 [[nodiscard]] engine::StationCheck stationCheckFrom(const config::AppConfig& config, const LinkChoice& link);
 // The engine's acquisition planner: the configuration with the settings' probe and acquisition,
 // as a Configure and the geometry it stands for.

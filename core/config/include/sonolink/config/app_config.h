@@ -114,6 +114,12 @@ struct SelfTestSettings {
     double berQuickLimit = 1e-10;
     double berConfidence = 0.95;
     double berTimeoutS = 120;
+    bool elementCheck = true;                // after the BER test, on the front end's phantom
+    int elementFrames = 4;
+    double elementDeadRmsFraction = 0.05;    // of the median channel's RMS
+    double elementWeakRmsFraction = 0.5;
+    double elementNoisySnrDropDb = 10;       // under the median channel's SNR
+    double elementCorrelationFraction = 0.7; // of the median envelope correlation with the neighbours
 };
 
 struct MetricsSettings {

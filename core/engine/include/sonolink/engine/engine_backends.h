@@ -23,6 +23,7 @@
 #include "sonolink/engine/engine.h"
 #include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/stream_session.h"
+#include "sonolink/selftest/element_check.h"
 #include "sonolink/transport/link.h"
 
 namespace sonolink::engine {
@@ -68,6 +69,15 @@ struct LinkBerTest {
     std::chrono::milliseconds timeout{120'000};
 };
 
+// The element check, after the link BER test: a short session of the front end's phantom (RF),
+// its first frames' channels checked (selftest/element_check.h). A flagged channel fails the
+// step and blocks streaming.
+struct ElementCheckSetup {
+    std::uint32_t frames = 4;            // frames of the phantom (their noise differs: SNR)
+    selftest::ElementLimits limits;
+    std::chrono::milliseconds timeout{20'000};  // no frames by then: the step fails, saying so
+};
+
 // The station's set-up, checked at connect before the link comes up, each check a SelfTestStep
 // "station: <check>" (selftest/station_diagnostics.h). A failed memlock or huge-page check
 // blocks streaming (the ring could not be registered); a warning, a full disk or a folder that
@@ -97,6 +107,7 @@ struct EngineConfig {
     // until overrideSelfTest().
     std::optional<LinkBerTest> selfTest;
     std::optional<StationCheck> station;     // checked with the self-test (none: not checked)
+    std::optional<ElementCheckSetup> elementCheck;  // run with the self-test (none: not run)
 };
 
 // Turns one frame into its envelope image on the display grid: the CPU reference by default;

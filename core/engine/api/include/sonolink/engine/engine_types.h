@@ -101,6 +101,14 @@ struct SettingsChanged {
 // (studies wait in the store-and-forward queue).
 enum class SelfTestVerdict { Pass, Warn, Fail };
 std::string_view toString(SelfTestVerdict verdict);
+// One channel's figures in the element check.
+struct ElementFigures {
+    double rms = 0;                // ADC counts
+    double snrDb = 0;              // 0: not measured
+    double neighbourCorrelation = 0;  // of its envelope, with the better neighbour
+    std::string fault;             // "ok", "dead", "weak", "noisy", "swapped", "uncorrelated"
+    int swappedWith = -1;
+};
 struct SelfTestStep {
     std::string step;              // "link BER"
     SelfTestVerdict verdict = SelfTestVerdict::Pass;
@@ -115,6 +123,7 @@ struct SelfTestStep {
     double ber = 0;
     double berUpperBound = 0;      // at the confidence
     double seconds = 0;
+    std::vector<ElementFigures> elements;  // the element check: by channel, from 0 as the front end numbers them
 };
 struct SelfTestOverridden {
     std::string reason;

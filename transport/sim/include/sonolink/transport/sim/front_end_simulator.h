@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "sonolink/transport/sim/channel_faults.h"
 #include "sonolink/transport/sim/fault_injector.h"
 #include "sonolink/transport/sim/frame_layout.h"
 #include "sonolink/transport/front_end_port.h"
@@ -46,6 +47,7 @@ struct FrontEndOptions {
     std::string firmware = "sonolink-sim 1";
     Capabilities capabilities;
     FaultPlan faults;
+    ChannelFaults channelFaults;       // elements made to fail in every RF frame (the element check's proof)
     int postBatch = 8;                 // writes per doorbell (completion moderation)
     bool payloadResident = false;      // bench: payloads preloaded, each write carries the header only
     std::chrono::milliseconds statusInterval{100};

@@ -1,0 +1,145 @@
+// The element check on the ctl thread, after the link BER test: a short session of the front
+// end's phantom (RF frames, as fast as the link takes them), its first frames captured
+// (FrameCapture), each channel's RMS, SNR and envelope correlation with its neighbours held to
+// the limits (selftest::checkElements). A flagged channel fails the step, naming the channel and
+// its figures, and blocks streaming; then PACS and the acquisition session.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "engine_impl.h"
+#include "sonolink/selftest/element_check.h"
+
+namespace sonolink::engine {
+namespace {
+
+std::string describeFlagged(const selftest::ElementCheck& r) {
+    std::vector<std::string> named;
+    for (const int c : r.flagged()) {
+        const auto& ch = r.channels[static_cast<std::size_t>(c)];
+        switch (ch.fault) {
+        case selftest::ElementFault::Dead:
+        case selftest::ElementFault::Weak:
+            named.push_back(fmt::format("channel {} {} (RMS {:.1f} counts, {:.1f} % of the median)", c, toString(ch.fault), ch.rms,
+                                        r.medianRms > 0 ? 100 * ch.rms / r.medianRms : 0.0));
+            break;
+        case selftest::ElementFault::Noisy:
+            named.push_back(fmt::format("channel {} noisy (SNR {:.1f} dB, {:.1f} dB under the median)", c, ch.snrDb, r.medianSnrDb - ch.snrDb));
+            break;
+        case selftest::ElementFault::Swapped:
+            if (ch.swappedWith > c) {
+                named.push_back(fmt::format("channels {} and {} swapped (their envelopes correlate {:.2f} and {:.2f} with their neighbours, "
+                                            "each fits the other's place)",
+                                            c, ch.swappedWith, ch.neighbourCorrelation,
+                                            r.channels[static_cast<std::size_t>(ch.swappedWith)].neighbourCorrelation));
+            }
+            break;
+        case selftest::ElementFault::Uncorrelated:
+            named.push_back(fmt::format("channel {} uncorrelated with its neighbours ({:.2f})", c, ch.neighbourCorrelation));
+            break;
+        case selftest::ElementFault::None: break;
+        }
+    }
+    return fmt::format("{}", fmt::join(named, "; "));
+}
+
+SelfTestStep elementStep(const FrameCapture& capture, const beamform::AcquisitionGeometry& g, const ElementCheckSetup& setup,
+                         std::uint32_t centreFrequencyHz, bool timedOut, double seconds) {
+    SelfTestStep step;
+    step.step = "element check";
+    step.seconds = seconds;
+    const auto& l = setup.limits;
+    step.limit = fmt::format("no channel dead (RMS under {:.0f} % of the median), weak (under {:.0f} %), noisy (SNR {:.0f} dB under the "
+                             "median) or swapped (envelope correlation with its neighbours under {:.1f} x the median)",
+                             100 * l.deadRmsFraction, 100 * l.weakRmsFraction, l.noisySnrDropDb, l.neighbourCorrelationFraction);
+    step.verdict = SelfTestVerdict::Fail;
+    if (capture.refused()) {
+        step.figures = "the phantom's frames do not fit the configured geometry: " + capture.refused()->message();
+        step.fix = "the front end sends another geometry than the one configured: check its firmware and the acquisition settings";
+        return step;
+    }
+    if (capture.captured() < setup.frames) {
+        step.figures = fmt::format("{} of {} frames of the phantom arrived{}", capture.captured(), setup.frames,
+                                   timedOut ? fmt::format(" in {:.0f} s", seconds) : std::string(" before the session ended"));
+        step.fix = "the front end did not send its phantom's frames: check the link (sonolink-cli link status), then connect again";
+        return step;
+    }
+    selftest::ChannelFrames frames{static_cast<int>(capture.captured()), g.waves, g.channels, g.samples, capture.samples(),
+                                   centreFrequencyHz > 0 ? g.samplingRateHz / centreFrequencyHz : 8.0};
+    const auto checked = selftest::checkElements(frames, l);
+    if (!checked) {
+        step.figures = checked.error().message();
+        return step;
+    }
+    const auto& r = *checked;
+    for (const auto& ch : r.channels) step.elements.push_back({ch.rms, ch.snrDb, ch.neighbourCorrelation, toString(ch.fault), ch.swappedWith});
+    const auto flagged = r.flagged();
+    step.figures = fmt::format("{} frames of the phantom, {} channels: median RMS {:.0f} counts, SNR {}, envelope correlation with the "
+                               "neighbours {:.2f}; {} flagged",
+                               frames.frames, g.channels, r.medianRms,
+                               r.snrMeasured ? fmt::format("{:.1f} dB", r.medianSnrDb) : std::string("not measured (identical frames)"),
+                               r.medianCorrelation, flagged.size());
+    if (flagged.empty()) {
+        step.verdict = SelfTestVerdict::Pass;
+        return step;
+    }
+    step.figures += ": " + describeFlagged(r);
+    step.fix = "dead or weak: the element, its cable or its receive channel (swap the probe to tell which); noisy: the channel's "
+               "preamplifier or a ground fault; swapped: the probe's connector or cable wiring. Do not scan with this probe";
+    return step;
+}
+
+}  // namespace
+
+void Engine::Impl::openElementCheck() {
+    const auto& setup = *config.elementCheck;
+    auto options = config.session;
+    options.configure.payloadKind = transport::PayloadKind::Rf;  // the front end's phantom
+    options.configure.photoacoustic = false;
+    options.configure.frameRateMilliHz = 0;  // as fast as the link takes it
+    log::info(engineLog(), "start-up self-test: element check on {} frames of the phantom", setup.frames);
+    auto made = sessionLink();
+    if (!made) {
+        setState(EngineState::Error, made.error().message());
+        return report(ErrorOrigin::Link, Severity::Error, made.error());
+    }
+    elementFrames = std::make_unique<FrameCapture>(config.geometry, setup.frames);
+    selfTestStarted = std::chrono::steady_clock::now();
+    std::weak_ptr<Impl> self = weak_from_this();
+    const auto gen = ++generation;
+    const auto frames = setup.frames;
+    Acquisition::Callbacks callbacks;
+    callbacks.opened = [self, gen, frames](const Result<transport::LinkInfo>& opened) {
+        if (auto impl = self.lock()) {
+            impl->ctl->post([impl, gen, opened, frames] {
+                if (gen != impl->generation || impl->state != EngineState::SelfTest) return;
+                if (!opened) {
+                    impl->closeSession();
+                    impl->setState(EngineState::Error, opened.error().message());
+                    return impl->report(ErrorOrigin::Link, Severity::Error, Error(opened.error()).addContext("starting the element check"));
+                }
+                impl->acquisition->go(frames);
+            });
+        }
+    };
+    callbacks.ended = [self, gen](const Result<ingest::SessionSummary>&, const ingest::SessionSummary& accounted) {
+        if (auto impl = self.lock()) {
+            impl->account(accounted);
+            impl->ctl->post([impl, gen] { impl->onElementCheckEnded(gen, false); });
+        }
+    };
+    Acquisition::Consumers consumers;
+    consumers.capture = elementFrames.get();
+    acquisition = std::make_unique<Acquisition>(**made, options, config.rxCpu, consumers, std::move(callbacks));
+    ctl->postAfter(setup.timeout, [this, gen] { onElementCheckEnded(gen, true); });
+}
+
+void Engine::Impl::onElementCheckEnded(std::uint64_t gen, bool timedOut) {
+    if (gen != generation || state != EngineState::SelfTest) return;
+    closeSession();  // joins the session: the capture is complete
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - selfTestStarted).count();
+    selfTestStep(elementStep(*elementFrames, config.geometry, *config.elementCheck, config.session.configure.centerFrequencyHz, timedOut, seconds));
+    elementFrames.reset();
+    finishSelfTest();
+}
+
+}  // namespace sonolink::engine

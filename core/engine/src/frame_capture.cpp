@@ -1,0 +1,24 @@
+#include "frame_capture.h"
+
+#include "cpu_imager.h"
+
+namespace sonolink::engine {
+
+FrameCapture::FrameCapture(const beamform::AcquisitionGeometry& geometry, std::uint32_t frames)
+    : geometry_(geometry), wanted_(frames), samples_(geometry.samplesPerFrame() * frames) {}
+
+void FrameCapture::onFrame(const ingest::FrameRef& frame) noexcept {
+    if (captured_ >= wanted_ || refused_ || frame->payloadKind() != transport::PayloadKind::Rf) return;
+    const auto per = geometry_.samplesPerFrame();
+    if (auto ok = gatherFrameSamples(*frame, geometry_, std::span(samples_).subspan(captured_ * per, per)); !ok) {
+        refused_ = std::move(ok.error());
+        return;
+    }
+    ++captured_;
+}
+
+std::span<const std::int16_t> FrameCapture::samples() const noexcept {
+    return std::span(samples_).first(captured_ * geometry_.samplesPerFrame());
+}
+
+}  // namespace sonolink::engine
