@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     app.add_option("--noisy-channels", options.channelFaults.noisy, "Channels with noise of their own")->delimiter(',');
     std::vector<std::string> swaps;
     app.add_option("--swap-channels", swaps, "Pairs of channels swapped in the cable (e.g. 20:90)")->delimiter(',');
+    app.add_flag("--reverse-channels", options.channelFaults.reversed, "The array's channel order reversed (a connector the wrong way round)");
     std::int64_t corruptSlot = -1;
     app.add_option("--corrupt-slot", corruptSlot, "A ring slot with a bit stuck at 1 on the DMA path (every block written there arrives damaged)")
         ->check(CLI::NonNegativeNumber);

@@ -172,7 +172,9 @@ class FeSimProcessTest(unittest.TestCase):
         canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         self.assertEqual(qa["sha256"], hashlib.sha256(canonical.encode()).hexdigest(), "the hash is of the report's canonical form")
         steps = {s["step"]: s for s in report["steps"]}
-        self.assertEqual([s["step"] for s in report["steps"]][-4:], ["ring memory", "link BER", "ring slots (DMA path)", "element check"], report)
+        self.assertEqual([s["step"] for s in report["steps"]][-5:],
+                         ["ring memory", "link BER", "ring slots (DMA path)", "element check", "phantom check"], report)
+        self.assertEqual(steps["phantom check"]["verdict"], "pass", report)
         self.assertEqual(steps["ring slots (DMA path)"]["verdict"], "pass", report)
         self.assertEqual(steps["element check"]["verdict"], "pass", report)
         self.assertIn("station: memlock limit", steps, report)  # the station's set-up first
@@ -218,6 +220,18 @@ class FeSimProcessTest(unittest.TestCase):
         self.assertIn("2 flagged: channel 9 dead (RMS", step["figures"], step)
         self.assertIn("channel 100 weak (RMS", step["figures"], step)
         self.assertEqual([e["fault"] for e in step["elements"]].count("ok"), 126, step)
+
+        # The array's order reversed: every neighbour is still a neighbour (the element check
+        # passes), but the phantom's image is mirrored: the phantom check fails, exit 1.
+        name = link_name("reversed")
+        host = self.p.start([CLI, "selftest", "--link-name", name, "--json"])
+        self.front_end(name, "--reverse-channels", "--reconnect")
+        out = host.stdout.read()
+        self.assertEqual(host.wait(timeout=120), 1, out)
+        steps = {s["step"]: s for s in json.loads(out)["steps"]}
+        self.assertEqual(steps["element check"]["verdict"], "pass", steps["element check"])
+        self.assertEqual(steps["phantom check"]["verdict"], "fail", steps["phantom check"])
+        self.assertIn("FAILED (", steps["phantom check"]["figures"], steps["phantom check"])
 
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as bad:
             bad.write('{"selftest": {"ber_limit": 5}}')

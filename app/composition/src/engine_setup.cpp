@@ -7,6 +7,7 @@
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/app/hardware_probe.h"
+#include "sonolink/app/phantom_reference.h"
 #include "sonolink/app/replay_source.h"
 #if SONOLINK_HAVE_CUDA
 #include "gpu_frame_imager.h"
@@ -147,6 +148,9 @@ std::optional<engine::ElementCheckSetup> elementCheckFrom(const config::AppConfi
     c.limits.weakRmsFraction = s.elementWeakRmsFraction;
     c.limits.noisySnrDropDb = s.elementNoisySnrDropDb;
     c.limits.neighbourCorrelationFraction = s.elementCorrelationFraction;
+    c.phantom.minNcc = s.phantomMinNcc;
+    c.phantom.maxPositionErrorM = s.phantomMaxPositionErrorMm * 1e-3;
+    c.phantom.maxFwhmError = s.phantomMaxFwhmError;
     return c;
 }
 
@@ -190,6 +194,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     engine::Backends backends;
     if (choice.display) backends.makeImager = displayImagers(config);
     backends.planAcquisition = acquisitionPlanner(config);
+    backends.phantomReference = phantomReference;
     backends.makeLink = [link = choice.link]() -> Result<engine::LinkHandle> {
         auto parts = makeLink(link);
         if (!parts) return fail(std::move(parts.error()));

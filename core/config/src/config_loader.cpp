@@ -156,6 +156,9 @@ void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
     section.number("element_weak_rms_fraction", out.elementWeakRmsFraction, 0.0, 1.0);
     section.number("element_noisy_snr_drop_db", out.elementNoisySnrDropDb, 0.0, 60.0, "dB");
     section.number("element_correlation_fraction", out.elementCorrelationFraction, 0.0, 1.0);
+    section.number("phantom_min_ncc", out.phantomMinNcc, 0.0, 1.0);
+    section.number("phantom_max_position_error_mm", out.phantomMaxPositionErrorMm, 0.01, 10.0, "mm");
+    section.number("phantom_max_fwhm_error", out.phantomMaxFwhmError, 0.01, 10.0);
 }
 
 void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {

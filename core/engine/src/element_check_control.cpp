@@ -2,12 +2,15 @@
 // end's phantom (RF frames, as fast as the link takes them), its first frames captured
 // (FrameCapture), each channel's RMS, SNR and envelope correlation with its neighbours held to
 // the limits (selftest::checkElements). A flagged channel fails the step, naming the channel and
-// its figures, and blocks streaming; then PACS and the acquisition session.
+// its figures, and blocks streaming. With a phantom reference (Backends::phantomReference), the
+// first frame, beamformed there by the display's imager (GPU when present), is held to it: the
+// phantom check. Then PACS and the acquisition session.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "engine_impl.h"
 #include "sonolink/selftest/element_check.h"
+#include "sonolink/selftest/phantom_check.h"
 
 namespace sonolink::engine {
 namespace {
@@ -88,6 +91,57 @@ SelfTestStep elementStep(const FrameCapture& capture, const beamform::Acquisitio
     return step;
 }
 
+SelfTestStep phantomStep(const FrameCapture& capture, const ImagingSetup& setup, const Result<PhantomReference>& reference,
+                         const selftest::PhantomLimits& limits, const std::string& imager) {
+    SelfTestStep step;
+    step.step = "phantom check";
+    step.limit = fmt::format("NCC of the log envelopes (60 dB) >= {:.2f}; each point target within {:.2f} mm of the reference's peak, "
+                             "its lateral and axial FWHM within {:.0f} % of the reference's",
+                             limits.minNcc, limits.maxPositionErrorM * 1e3, 100 * limits.maxFwhmError);
+    step.verdict = SelfTestVerdict::Fail;
+    step.fix = "the image of the known phantom is not what it must be: check the probe's connector (the element order), the probe "
+               "definition and sound speed in the configuration, and the front end's timing; then connect again";
+    if (!reference) {
+        step.figures = "no reference image of the phantom: " + reference.error().message();
+        return step;
+    }
+    if (!capture.image()) {
+        step.figures = "no frame of the phantom arrived";
+        return step;
+    }
+    if (!*capture.image()) {
+        step.figures = fmt::format("the {} imager could not beamform the phantom: {}", imager, capture.image()->error().message());
+        return step;
+    }
+    const auto& live = **capture.image();
+    const std::vector<double> x(setup.grid.x.begin(), setup.grid.x.end()), z(setup.grid.z.begin(), setup.grid.z.end());
+    const auto compared = selftest::comparePhantom({live.nx, live.nz, live.columns, x, z},
+                                                   {reference->envelope.nx, reference->envelope.nz, reference->envelope.columns, x, z},
+                                                   reference->points, limits);
+    if (!compared) {
+        step.figures = compared.error().message();
+        return step;
+    }
+    const auto& r = *compared;
+    const auto mm = [](double m) { return std::abs(m) < 5e-5 ? 0.0 : m * 1e3; };  // no "-0.0"
+    std::vector<std::string> points;
+    double worst = 0;
+    for (const auto& p : r.points) {
+        worst = std::max(worst, p.errorM);
+        points.push_back(fmt::format("{}({:.1f}, {:.1f}) mm: {:.2f} mm off, FWHM {:.2f} x {:.2f} mm (reference {:.2f} x {:.2f})",
+                                     p.passed ? "" : "FAILED ", mm(p.xM), mm(p.zM), p.errorM * 1e3, p.fwhmLateralM * 1e3, p.fwhmAxialM * 1e3,
+                                     p.referenceFwhmLateralM * 1e3, p.referenceFwhmAxialM * 1e3));
+    }
+    step.figures = fmt::format("the phantom beamformed on the {} imager ({} x {} grid): NCC {:.3f} with the reference; {} point targets, "
+                               "the farthest {:.2f} mm from its place: {}",
+                               imager, live.nx, live.nz, r.ncc, r.points.size(), worst * 1e3, fmt::join(points, "; "));
+    if (r.passed(limits)) {
+        step.verdict = SelfTestVerdict::Pass;
+        step.fix.clear();
+    }
+    return step;
+}
+
 }  // namespace
 
 void Engine::Impl::openElementCheck() {
@@ -102,7 +156,18 @@ void Engine::Impl::openElementCheck() {
         setState(EngineState::Error, made.error().message());
         return report(ErrorOrigin::Link, Severity::Error, made.error());
     }
-    elementFrames = std::make_unique<FrameCapture>(config.geometry, setup.frames);
+    phantomImager.reset();
+    phantomSetup.reset();
+    if (backends.phantomReference && !config.session.configure.photoacoustic) {
+        ImagingSettings imaging;
+        {
+            std::lock_guard lock(settingsMutex);
+            imaging = imagingSettings;
+        }
+        phantomSetup = imagingSetupFor(imaging, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
+        phantomImager = imagerFor(*phantomSetup);
+    }
+    elementFrames = std::make_unique<FrameCapture>(config.geometry, setup.frames, phantomImager.get());
     selfTestStarted = std::chrono::steady_clock::now();
     std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
@@ -138,7 +203,15 @@ void Engine::Impl::onElementCheckEnded(std::uint64_t gen, bool timedOut) {
     closeSession();  // joins the session: the capture is complete
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - selfTestStarted).count();
     selfTestStep(elementStep(*elementFrames, config.geometry, *config.elementCheck, config.session.configure.centerFrequencyHz, timedOut, seconds));
+    if (phantomImager) {
+        const auto started = std::chrono::steady_clock::now();
+        const auto reference = backends.phantomReference(config.session.configure, config.geometry, *phantomSetup);
+        auto step = phantomStep(*elementFrames, *phantomSetup, reference, config.elementCheck->phantom, phantomImager->name());
+        step.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        selfTestStep(std::move(step));
+    }
     elementFrames.reset();
+    phantomImager.reset();
     finishSelfTest();
 }
 

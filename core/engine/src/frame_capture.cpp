@@ -4,8 +4,8 @@
 
 namespace sonolink::engine {
 
-FrameCapture::FrameCapture(const beamform::AcquisitionGeometry& geometry, std::uint32_t frames)
-    : geometry_(geometry), wanted_(frames), samples_(geometry.samplesPerFrame() * frames) {}
+FrameCapture::FrameCapture(const beamform::AcquisitionGeometry& geometry, std::uint32_t frames, FrameImager* imager)
+    : geometry_(geometry), wanted_(frames), samples_(geometry.samplesPerFrame() * frames), imager_(imager) {}
 
 void FrameCapture::onFrame(const ingest::FrameRef& frame) noexcept {
     if (captured_ >= wanted_ || refused_ || frame->payloadKind() != transport::PayloadKind::Rf) return;
@@ -13,6 +13,14 @@ void FrameCapture::onFrame(const ingest::FrameRef& frame) noexcept {
     if (auto ok = gatherFrameSamples(*frame, geometry_, std::span(samples_).subspan(captured_ * per, per)); !ok) {
         refused_ = std::move(ok.error());
         return;
+    }
+    if (imager_ != nullptr && !image_) {
+        try {
+            if (auto loaded = imager_->load(*frame); !loaded) image_ = fail(std::move(loaded.error()));
+            else image_ = imager_->envelope();
+        } catch (const std::exception& e) {  // the ingest thread goes on
+            image_ = fail(ErrorCode::Internal, std::string("beamforming the phantom: ") + e.what());
+        }
     }
     ++captured_;
 }

@@ -1,5 +1,6 @@
 // FrameCapture: the frame sink of the element check's session: copies the first N RF frames
-// (waves x channels x samples, int16) out of the ring as they arrive, and holds no frame.
+// (waves x channels x samples, int16) out of the ring as they arrive, and holds no frame; with
+// an imager, the first is also beamformed there (the phantom check's live image).
 // Thread contract: onFrame on the ingest thread; the rest on the ctl thread once the session
 // has ended (its thread joined).
 #pragma once
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "sonolink/beamform/acquisition_geometry.h"
+#include "sonolink/engine/engine_backends.h"
 #include "sonolink/ingest/frame.h"
 #include "sonolink/util/error.h"
 
@@ -17,12 +19,15 @@ namespace sonolink::engine {
 
 class FrameCapture final : public ingest::FrameSink {
 public:
-    FrameCapture(const beamform::AcquisitionGeometry& geometry, std::uint32_t frames);
+    // imager: null, or one that outlives the session (used on the ingest thread only meanwhile).
+    FrameCapture(const beamform::AcquisitionGeometry& geometry, std::uint32_t frames, FrameImager* imager = nullptr);
     void onFrame(const ingest::FrameRef& frame) noexcept override;
 
     [[nodiscard]] std::uint32_t captured() const noexcept { return captured_; }
     [[nodiscard]] std::span<const std::int16_t> samples() const noexcept;  // captured() frames, one after the other
     [[nodiscard]] const std::optional<Error>& refused() const noexcept { return refused_; }  // the first frame that did not fit
+    // The first frame's envelope (with an imager), or why not; nullopt before a frame arrived.
+    [[nodiscard]] const std::optional<Result<beamform::BeamformedImage>>& image() const noexcept { return image_; }
 
 private:
     beamform::AcquisitionGeometry geometry_;
@@ -30,6 +35,8 @@ private:
     std::uint32_t captured_ = 0;
     std::vector<std::int16_t> samples_;
     std::optional<Error> refused_;
+    FrameImager* imager_;
+    std::optional<Result<beamform::BeamformedImage>> image_;
 };
 
 }  // namespace sonolink::engine

@@ -15,6 +15,7 @@
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/app/link_factory.h"
+#include "sonolink/app/phantom_reference.h"
 #include "sonolink/app/replay_source.h"
 #include "sonolink/engine/engine_backends.h"
 
@@ -33,6 +34,7 @@ protected:
     std::optional<std::uint32_t> corruptSlot;       // every front end's writes into this ring slot arrive with a bit set
     transport::sim::ChannelFaults channelFaults;    // every front end's probe fails these elements
     std::optional<ElementCheckSetup> elementCheck;  // run with the self-test
+    bool phantomCheck = false;                      // with it, the phantom check (the composition root's reference)
     std::optional<LinkBerTest> selfTest;            // the start-up link BER test at every connect
     std::optional<StationCheck> station;            // the station's set-up, checked with it
 
@@ -108,6 +110,7 @@ protected:
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
         };
         backends.planAcquisition = app::acquisitionPlanner(config);
+        if (phantomCheck) backends.phantomReference = app::phantomReference;
         auto engine = createEngine(std::move(e), std::move(backends));
         EXPECT_TRUE(engine) << engine.error().message();
         return engine ? std::move(*engine) : nullptr;

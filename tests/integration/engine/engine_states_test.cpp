@@ -192,6 +192,35 @@ TEST_F(EngineTest, TheElementCheckNamesADeadAndTwoSwappedChannelsAndBlocksStream
     EXPECT_NE(t.engine->stats().selfTestBlock.find("element check test failed"), std::string::npos) << t.engine->stats().selfTestBlock;
 }
 
+// The phantom check after the element check: the first frame of the phantom, beamformed by the
+// display's imager, against the composition root's reference. It passes on the built-in front
+// end; with the array's order reversed (a connector the wrong way round) the element check
+// still passes, but the phantom check fails with its figures and blocks streaming.
+TEST_F(EngineTest, ThePhantomCheckCatchesAReversedArrayThatTheElementCheckCannotSee) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-7;
+    elementCheck = ElementCheckSetup{};
+    phantomCheck = true;
+    {
+        const auto t = connectThroughSelfTest();
+        ASSERT_EQ(t.steps.size(), 5u);
+        const auto& phantom = t.steps[4];
+        EXPECT_EQ(phantom.step, "phantom check");
+        EXPECT_EQ(phantom.verdict, SelfTestVerdict::Pass) << phantom.figures;
+        EXPECT_NE(phantom.figures.find("on the CPU imager (48 x "), std::string::npos) << phantom.figures;
+        EXPECT_TRUE(t.engine->stats().selfTestBlock.empty()) << t.engine->stats().selfTestBlock;
+    }
+    channelFaults.reversed = true;
+    const auto t = connectThroughSelfTest();
+    ASSERT_EQ(t.steps.size(), 5u);
+    EXPECT_EQ(t.steps[3].verdict, SelfTestVerdict::Pass) << "every neighbour is still a neighbour: " << t.steps[3].figures;
+    const auto& phantom = t.steps[4];
+    EXPECT_EQ(phantom.verdict, SelfTestVerdict::Fail) << phantom.figures;
+    EXPECT_NE(phantom.figures.find("FAILED ("), std::string::npos) << phantom.figures;
+    EXPECT_NE(phantom.fix.find("element order"), std::string::npos) << phantom.fix;
+    EXPECT_NE(t.engine->stats().selfTestBlock.find("phantom check test failed"), std::string::npos) << t.engine->stats().selfTestBlock;
+}
+
 TEST_F(EngineTest, StreamingPublishesCalibratedImages) {
     auto engine = make();
     EventLog log;

@@ -34,6 +34,12 @@ void applyChannelFaults(const ChannelFaults& faults, std::span<std::int16_t> wav
         if (!valid(a) || !valid(b) || a == b) continue;
         std::swap_ranges(trace(a).begin(), trace(a).end(), trace(b).begin());
     }
+    if (faults.reversed) {
+        for (int c = 0; c < channels / 2; ++c) {
+            const auto a = trace(static_cast<std::uint16_t>(c)), b = trace(static_cast<std::uint16_t>(channels - 1 - c));
+            std::swap_ranges(a.begin(), a.end(), b.begin());
+        }
+    }
 }
 
 }  // namespace sonolink::transport::sim

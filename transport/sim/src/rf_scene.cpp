@@ -76,7 +76,7 @@ void RfScene::render(const std::vector<Scatterer>& scatterers, Delay transmitDel
     const int halfTaps = static_cast<int>(table.size() / 2);
     std::vector<float> trace(samples);
     std::mt19937_64 random(noiseSeed);
-    std::normal_distribution<float> noise(0.0f, static_cast<float>(spec_.noiseRms));
+    std::normal_distribution<float> noise(0.0f, static_cast<float>(std::max(spec_.noiseRms, 1e-6)));
     for (int e = 0; e < spec_.elementCount; ++e) {
         std::fill(trace.begin(), trace.end(), 0.0f);
         const double xe = elementX(e);
@@ -93,7 +93,7 @@ void RfScene::render(const std::vector<Scatterer>& scatterers, Delay transmitDel
         }
         auto* row = out.data() + static_cast<std::size_t>(e) * samples;
         for (std::size_t k = 0; k < samples; ++k) {
-            const float v = std::round(trace[k] + noise(random));
+            const float v = std::round(trace[k] + (spec_.noiseRms > 0 ? noise(random) : 0.0f));  // noiseRms 0: the noise-free reference
             row[k] = static_cast<std::int16_t>(std::clamp(v, -32768.0f, 32767.0f));
         }
     }

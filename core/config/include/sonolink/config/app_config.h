@@ -120,6 +120,9 @@ struct SelfTestSettings {
     double elementWeakRmsFraction = 0.5;
     double elementNoisySnrDropDb = 10;       // under the median channel's SNR
     double elementCorrelationFraction = 0.7; // of the median envelope correlation with the neighbours
+    double phantomMinNcc = 0.9;              // the phantom check, on the element check's first frame
+    double phantomMaxPositionErrorMm = 0.5;
+    double phantomMaxFwhmError = 0.25;       // |live / reference - 1|
 };
 
 struct MetricsSettings {

@@ -24,6 +24,7 @@
 #include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/selftest/element_check.h"
+#include "sonolink/selftest/phantom_check.h"
 #include "sonolink/transport/link.h"
 
 namespace sonolink::engine {
@@ -70,11 +71,13 @@ struct LinkBerTest {
 };
 
 // The element check, after the link BER test: a short session of the front end's phantom (RF),
-// its first frames' channels checked (selftest/element_check.h). A flagged channel fails the
-// step and blocks streaming.
+// its first frames' channels checked (selftest/element_check.h); then the phantom check: the
+// first frame beamformed by the display's imager against Backends::phantomReference
+// (selftest/phantom_check.h). A flagged channel or a mismatch fails its step and blocks streaming.
 struct ElementCheckSetup {
     std::uint32_t frames = 4;            // frames of the phantom (their noise differs: SNR)
     selftest::ElementLimits limits;
+    selftest::PhantomLimits phantom;     // the phantom check's, on the first frame (with Backends::phantomReference)
     std::chrono::milliseconds timeout{20'000};  // no frames by then: the step fails, saying so
 };
 
@@ -137,6 +140,11 @@ struct AcquisitionPlan {
     beamform::AcquisitionGeometry geometry;
 };
 
+struct PhantomReference {
+    beamform::BeamformedImage envelope;                  // column-major ([x][z]) on the grid
+    std::vector<std::pair<double, double>> points;       // the point targets, (x, z) in metres
+};
+
 struct Backends {
     // Called when a session needs a link (the first connect, and whenever the last one cannot
     // be reused), on the ctl thread.
@@ -145,6 +153,10 @@ struct Backends {
     // null, or a null result: the CPU reference. Called at the start and whenever either
     // changes, on the ctl thread.
     std::function<std::unique_ptr<FrameImager>(const beamform::AcquisitionGeometry&, const ImagingSetup&)> makeImager;
+    // The reference image of the front end's test phantom, computed from its definition, on the
+    // imaging's grid, and its point targets (x, z in metres), for the phantom check after the
+    // element check. Null: no phantom check. Called at connect, on the ctl thread.
+    std::function<Result<PhantomReference>(const transport::Configure&, const beamform::AcquisitionGeometry&, const ImagingSetup&)> phantomReference;
     // The plan for new acquisition settings, or why not (InvalidArgument). Null: the
     // acquisition cannot change at run time.
     std::function<Result<AcquisitionPlan>(const AcquisitionSettings&)> planAcquisition;
