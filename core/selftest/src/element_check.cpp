@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "correlation.h"
+
 namespace sonolink::selftest {
 namespace {
 
@@ -13,25 +15,6 @@ double median(std::vector<double> v) {
     const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
     std::nth_element(v.begin(), mid, v.end());
     return *mid;
-}
-
-// Pearson correlation of two equally long series.
-double correlation(std::span<const float> a, std::span<const float> b) {
-    double ma = 0, mb = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        ma += a[i];
-        mb += b[i];
-    }
-    ma /= static_cast<double>(a.size());
-    mb /= static_cast<double>(b.size());
-    double ab = 0, aa = 0, bb = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        const double x = a[i] - ma, y = b[i] - mb;
-        ab += x * y;
-        aa += x * x;
-        bb += y * y;
-    }
-    return aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
 }
 
 // The frames' mean per channel (waves x samples each, channel-major), and each channel's power
@@ -145,7 +128,7 @@ Result<ElementCheck> checkElements(const ChannelFrames& f, const ElementLimits& 
     const int width = std::max(2, static_cast<int>(std::lround(2 * f.samplesPerPeriod)));
     std::vector<std::vector<float>> env(channels);
     for (std::size_t c = 0; c < channels; ++c) env[c] = envelope(m.mean[c], f.samples, width);
-    const auto rho = [&](std::size_t a, std::size_t b) { return correlation(env[a], env[b]); };
+    const auto rho = [&](std::size_t a, std::size_t b) { return pearson<float>(env[a], env[b]); };
     // Where channel c's signal fits: its correlation with the better neighbour of position p (not c itself).
     const auto fitAt = [&](std::size_t c, std::size_t p) {
         double best = -1;

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "correlation.h"
+
 namespace sonolink::selftest {
 namespace {
 
@@ -19,23 +21,6 @@ std::vector<double> logCompressed(const ImageOnGrid& im) {
         out[i] = v > 0 ? std::max(20 * std::log10(v), kFloorDb) : kFloorDb;
     }
     return out;
-}
-
-double ncc(const std::vector<double>& a, const std::vector<double>& b) {
-    double ma = 0, mb = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        ma += a[i];
-        mb += b[i];
-    }
-    ma /= static_cast<double>(a.size());
-    mb /= static_cast<double>(b.size());
-    double ab = 0, aa = 0, bb = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        ab += (a[i] - ma) * (b[i] - mb);
-        aa += (a[i] - ma) * (a[i] - ma);
-        bb += (b[i] - mb) * (b[i] - mb);
-    }
-    return aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
 }
 
 // The index range of axis within [lo, hi].
@@ -116,7 +101,7 @@ Result<PhantomFigures> comparePhantom(const ImageOnGrid& live, const ImageOnGrid
         return fail(ErrorCode::InvalidArgument, "phantom check: the live image and the reference are on different grids");
     }
     PhantomFigures r;
-    r.ncc = ncc(logCompressed(live), logCompressed(reference));
+    r.ncc = pearson<double>(logCompressed(live), logCompressed(reference));
     for (const auto& [x, z] : points) {
         if (x - kSearchM < live.x.front() || x + kSearchM > live.x.back() || z - kSearchM < live.z.front() || z + kSearchM > live.z.back()) continue;
         const auto ref = peakNear(reference, x, z);
