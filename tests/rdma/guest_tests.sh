@@ -74,6 +74,8 @@ EOF
     cat /tmp/host.json
     grep -q '"step": "station: memlock limit"' /tmp/host.json || fail "no station memlock step"
     grep -q '"step": "ring memory"' /tmp/host.json || fail "no ring memory step"
+    grep -q '"step": "station: RDMA port"' /tmp/host.json || fail "no RDMA port step"
+    grep -q '"figures": "rxe0 port 1: active' /tmp/host.json || fail "the RDMA port step did not find rxe0 up"
     grep -q '"step": "link BER"' /tmp/host.json || fail "no link BER step"
     grep -q '"step": "ring slots (DMA path)"' /tmp/host.json || fail "no ring slots step"
     grep -q '"step": "element check"' /tmp/host.json || fail "no element check step"

@@ -6,6 +6,7 @@
 
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/dicom_setup.h"
+#include "sonolink/app/hardware_facts.h"
 #include "sonolink/app/hardware_probe.h"
 #include "sonolink/app/phantom_reference.h"
 #include "sonolink/app/replay_source.h"
@@ -162,6 +163,9 @@ engine::StationCheck stationCheckFrom(const config::AppConfig& config, const Lin
     const auto frameBytes = std::uint64_t(config.probe.elementCount) * config.acquisition.samplesPerChannel * 2 *
                             std::max<std::size_t>(config.acquisition.planeWaveAnglesDeg.size(), 1);
     c.recordingBytesNeeded = static_cast<std::uint64_t>(static_cast<double>(frameBytes) * config.acquisition.frameRateHz * 60);
+    c.readHardware = readHardwareFacts;
+    c.rdmaLink = link.backend == LinkChoice::Backend::Verbs;
+    if (c.rdmaLink) c.linkAddress = link.address;
     c.folders.emplace_back("recordings", config.recording.directory);
     if (!config.dicom.queueDirectory.empty()) c.folders.emplace_back("DICOM queue", config.dicom.queueDirectory);
     return c;

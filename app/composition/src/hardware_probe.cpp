@@ -47,8 +47,8 @@ void probeRdma([[maybe_unused]] HardwareReport& report) {
     }
     for (const auto& device : *devices) {
         for (const auto& port : device.ports) {
-            report.rdmaPorts.push_back({device.name, port.portNumber, port.state,
-                                        port.activeMtuBytes, port.linkLayer});
+            report.rdmaPorts.push_back({device.name, port.portNumber, port.state, port.activeMtuBytes, port.linkLayer, port.rate, port.gids,
+                                        port.counters});
         }
     }
     report.rdmaStatus = fmt::format("{} device{}", devices->size(), devices->size() == 1 ? "" : "s");

@@ -102,6 +102,13 @@ std::vector<SelfTestStep> stationSteps(const StationCheck& check) {
     found.emplace_back(std::move(memlock), true);
     found.emplace_back(selftest::checkHugePages(facts, check.ringHugePages, check.ringBytes), true);
     found.emplace_back(selftest::checkGovernor(facts), false);
+    if (check.readHardware) {
+        const auto hardware = check.readHardware();
+        found.emplace_back(selftest::checkGpu(hardware), false);
+        if (check.rdmaLink) found.emplace_back(selftest::checkRdmaPort(hardware, check.linkAddress), true);
+        found.emplace_back(selftest::checkNumaLocality(hardware, check.rdmaLink ? std::optional(check.linkAddress) : std::nullopt), false);
+        found.emplace_back(selftest::checkPtp(hardware), false);
+    }
     for (std::size_t i = 0; i < check.folders.size(); ++i) {
         const auto& [what, where] = check.folders[i];
         const auto folder = selftest::readFolderFacts(where);

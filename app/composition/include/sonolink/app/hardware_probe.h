@@ -4,6 +4,8 @@
 // Thread contract: probeHardware() is thread-safe and may take ~100 ms (driver start-up).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,9 @@ struct RdmaPortSummary {
     std::string state;
     int activeMtuBytes = 0;
     std::string linkLayer;
+    std::string rate;                   // "100 Gb/sec (4X EDR)"
+    std::vector<std::string> gids;      // "1 ::ffff:10.233.0.1 RoCE v2"
+    std::map<std::string, std::uint64_t> counters;
 };
 
 struct HardwareReport {

@@ -24,6 +24,7 @@
 #include "sonolink/ingest/frame.h"
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/selftest/element_check.h"
+#include "sonolink/selftest/hardware_diagnostics.h"
 #include "sonolink/selftest/phantom_check.h"
 #include "sonolink/transport/link.h"
 
@@ -83,14 +84,19 @@ struct ElementCheckSetup {
 
 // The station's set-up, checked at connect before the link comes up, each check a SelfTestStep
 // "station: <check>" (selftest/station_diagnostics.h). A failed memlock or huge-page check
-// blocks streaming (the ring could not be registered); a warning, a full disk or a folder that
-// cannot be written do not: live imaging goes on, and recording says why it cannot.
+// blocks streaming (the ring could not be registered), and so does an RDMA port that is not up;
+// a warning, a full disk, a folder that cannot be written or the other hardware checks do not:
+// live imaging goes on, and recording says why it cannot.
 struct StationCheck {
     std::uint64_t ringBytes = 0;               // the DMA ring the link registers
     bool ringLocked = false;                   // locked, registered memory (verbs): memlock applies
     bool ringHugePages = false;
     std::uint64_t recordingBytesNeeded = 0;    // free disk for a minute of recording
     std::vector<std::pair<std::string, std::filesystem::path>> folders;  // (what, where) to write; the first holds recordings
+    // The station's hardware (GPU, RDMA ports, NUMA, PTP), read at each check; null: not checked.
+    std::function<selftest::HardwareFacts()> readHardware;
+    bool rdmaLink = false;                     // a verbs link: its RDMA port is checked
+    std::string linkAddress;                   // its local address (empty: any; the first port that is up)
 };
 
 struct EngineConfig {
