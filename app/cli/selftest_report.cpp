@@ -3,7 +3,6 @@
 #include "selftest_report.h"
 
 #include <openssl/sha.h>
-#include <pwd.h>
 #include <unistd.h>
 
 #include <array>
@@ -16,6 +15,7 @@
 
 #include "engine_event_json.h"
 #include "sonolink/util/build_info.h"
+#include "sonolink/util/station_user.h"
 
 namespace sonolink::cli {
 namespace {
@@ -27,11 +27,6 @@ std::string utc(std::chrono::system_clock::time_point t) {
 std::string stationName() {
     std::array<char, 256> name{};
     return ::gethostname(name.data(), name.size() - 1) == 0 ? std::string(name.data()) : std::string("unknown");
-}
-
-std::string stationUser() {
-    const auto* account = ::getpwuid(::geteuid());
-    return account != nullptr ? account->pw_name : fmt::format("uid {}", ::geteuid());
 }
 
 }  // namespace

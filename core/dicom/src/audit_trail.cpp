@@ -3,7 +3,6 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
-#include <pwd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -16,6 +15,8 @@
 #include <tuple>
 
 #include <fmt/format.h>
+
+#include "sonolink/util/station_user.h"
 
 namespace sonolink::dicom {
 namespace {
@@ -55,11 +56,6 @@ std::string base64(const std::string& text) {
     return out;
 }
 
-std::string currentUser() {
-    if (const auto* pw = ::getpwuid(::geteuid())) return pw->pw_name;
-    return std::to_string(::geteuid());
-}
-
 std::string hostName() {
     char name[256] = {};
     ::gethostname(name, sizeof name - 1);
@@ -83,12 +79,16 @@ std::string nowIso8601() {
 
 std::string auditMessageXml(const AuditEvent& e, const std::string& userId, const std::string& host, const std::string& sourceId,
                             const std::string& dateTime) {
-    const char* action = e.kind == AuditEventKind::Query ? "E" : "R";  // execute a query; read (send, copy) instances
+    const bool executed = e.kind == AuditEventKind::Query || e.kind == AuditEventKind::EmergencyOverride;
+    const char* action = executed ? "E" : "R";  // execute a query or an override; read (send, copy) instances
     std::string eventId;
     switch (e.kind) {
         case AuditEventKind::InstancesTransferred: eventId = code("EventID", "110104", "DCM", "DICOM Instances Transferred"); break;
         case AuditEventKind::Export: eventId = code("EventID", "110106", "DCM", "Export"); break;
         case AuditEventKind::Query: eventId = code("EventID", "110112", "DCM", "Query"); break;
+        case AuditEventKind::EmergencyOverride:
+            eventId = code("EventID", "110113", "DCM", "Security Alert") + code("EventTypeCode", "110127", "DCM", "Emergency Override");
+            break;
     }
     std::string xml = R"(<?xml version="1.0" encoding="UTF-8"?><AuditMessage>)";
     xml += fmt::format(R"(<EventIdentification EventActionCode="{}" EventDateTime="{}" EventOutcomeIndicator="{}">)", action, dateTime,
@@ -98,22 +98,28 @@ std::string auditMessageXml(const AuditEvent& e, const std::string& userId, cons
     xml += "</EventIdentification>";
     // The station (source of a transfer or export; requestor of a query) and the person using it.
     const bool queried = e.kind == AuditEventKind::Query;
+    const bool alert = e.kind == AuditEventKind::EmergencyOverride;
     xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="true" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
                        escapeXml(e.localAeTitle), escapeXml(e.localAeTitle), escapeXml(host));
-    xml += queried ? "" : code("RoleIDCode", "110153", "DCM", "Source Role ID");
+    xml += queried || alert ? "" : code("RoleIDCode", "110153", "DCM", "Source Role ID");
     xml += "</ActiveParticipant>";
     xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="true"/>)", escapeXml(userId));
     if (e.kind == AuditEventKind::Export) {
         xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="false" MediaType="filesystem">)", escapeXml(e.destination));
         xml += code("RoleIDCode", "110154", "DCM", "Destination Media") + "</ActiveParticipant>";
-    } else {
+    } else if (!alert) {  // an override has no destination: its subject is the object below
         xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="false" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
                            escapeXml(e.remoteAeTitle), escapeXml(e.remoteAeTitle), escapeXml(e.remoteHost));
         xml += code("RoleIDCode", "110152", "DCM", "Destination Role ID") + "</ActiveParticipant>";
     }
     xml += fmt::format(R"(<AuditSourceIdentification AuditSourceID="{}">)", escapeXml(sourceId));
     xml += R"(<AuditSourceTypeCode csd-code="4" codeSystemName="DCM" originalText="Application Server Process"/></AuditSourceIdentification>)";
-    if (queried) {
+    if (alert) {  // the alert's subject: a system object (2) in the role of a security resource (13)
+        xml += fmt::format(R"(<ParticipantObjectIdentification ParticipantObjectID="{}" ParticipantObjectTypeCode="2" ParticipantObjectTypeCodeRole="13">)",
+                           escapeXml(e.alertSubject));
+        xml += R"(<ParticipantObjectIDTypeCode csd-code="12" codeSystemName="RFC-3881" originalText="URI"/>)";
+        xml += fmt::format(R"(<ParticipantObjectDetail type="Alert Description" value="{}"/></ParticipantObjectIdentification>)", base64(e.alertDescription));
+    } else if (queried) {
         xml += R"(<ParticipantObjectIdentification ParticipantObjectID="1.2.840.10008.5.1.4.31" ParticipantObjectTypeCode="2" ParticipantObjectTypeCodeRole="3">)";
         xml += R"(<ParticipantObjectIDTypeCode csd-code="110181" codeSystemName="DCM" originalText="SOP Class UID"/>)";
         xml += "<ParticipantObjectQuery>" + base64(e.query) + "</ParticipantObjectQuery>";
@@ -216,6 +222,17 @@ AuditEvent queryEvent(const std::string& localAeTitle, const PacsNode& node, con
     return event;
 }
 
+AuditEvent overrideEvent(const std::string& localAeTitle, const std::string& subject, const std::string& reason, const std::string& overridden) {
+    AuditEvent event;
+    event.kind = AuditEventKind::EmergencyOverride;
+    event.outcome = AuditOutcome::Success;
+    event.outcomeDescription = fmt::format("overridden: {}; reason: {}", overridden, reason);
+    event.localAeTitle = localAeTitle;
+    event.alertSubject = subject;
+    event.alertDescription = fmt::format("reason: {}; it overrode: {}", reason, overridden);
+    return event;
+}
+
 AuditTrail::AuditTrail(AuditSettings settings) : settings_(std::move(settings)) {
     if (!settings_.syslogHost.empty()) socket_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 }
@@ -226,7 +243,7 @@ AuditTrail::~AuditTrail() {
 
 Status AuditTrail::record(const std::vector<AuditEvent>& events) {
     if (events.empty()) return {};
-    static const std::string user = currentUser();
+    static const std::string user = stationUser();
     static const std::string host = hostName();
     const auto when = nowIso8601();
     std::vector<std::string> messages;

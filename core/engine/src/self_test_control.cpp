@@ -2,8 +2,7 @@
 // BER test in a session of its own (the front end sends the pattern as fast as the link takes it,
 // ingest checks every block in its ring slot: the slots' step), a C-ECHO to every PACS node, each verdict a SelfTestStep event, then
 // the acquisition session; a failed step blocks streaming (but for PACS) until an engineer's
-// override (a reason, recorded as SelfTestOverridden).
-#include <pwd.h>
+// override (a reason, recorded as SelfTestOverridden and in the audit trail).
 #include <unistd.h>
 
 #include <cmath>
@@ -17,14 +16,10 @@
 #include "sonolink/selftest/memory_tests.h"
 #include "sonolink/selftest/station_diagnostics.h"
 #include "sonolink/transport/protocol/test_patterns.h"
+#include "sonolink/util/station_user.h"
 
 namespace sonolink::engine {
 namespace {
-
-std::string stationUser() {
-    const auto* account = ::getpwuid(::geteuid());
-    return account != nullptr ? account->pw_name : fmt::format("uid {}", ::geteuid());
-}
 
 std::uint64_t payloadBitsPerFrame(const transport::Configure& c) {
     return std::uint64_t{c.channelCount} * c.samplesPerChannel * std::max<std::size_t>(c.anglesMilliDeg.size(), 1) * 16;
@@ -322,6 +317,11 @@ void Engine::overrideSelfTest(std::string reason) {
         }
         const auto by = stationUser();
         log::warn(engineLog(), "self-test overridden by {}: {} (it blocked: {})", by, reason, blocked);
+        if (impl->audit) {
+            if (auto ok = impl->audit->record(dicom::overrideEvent(impl->config.dicom.stationAeTitle, "start-up self-test", reason, blocked)); !ok) {
+                impl->report(ErrorOrigin::Engine, Severity::Warning, ok.error(), "audit trail");
+            }
+        }
         {
             std::lock_guard lock(impl->statsMutex);
             impl->selfTestBlock.clear();

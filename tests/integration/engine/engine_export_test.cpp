@@ -15,13 +15,6 @@
 namespace sonolink::engine::testing {
 namespace {
 
-std::string readFile(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 Exam testExam() {
     Exam exam;
     exam.patient = {"Test^Engine", "E-1", "", ""};

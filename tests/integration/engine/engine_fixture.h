@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -22,6 +24,13 @@
 namespace sonolink::engine::testing {
 
 namespace fs = std::filesystem;
+
+inline std::string readFile(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 class EngineTest : public ::testing::Test {
 protected:

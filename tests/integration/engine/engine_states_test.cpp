@@ -105,7 +105,10 @@ TEST_F(EngineTest, ALinkWithBitErrorsFailsTheSelfTestAndStreamingWaitsForAnOverr
     selfTest = LinkBerTest{};
     selfTest->limit = 1e-8;
     bitErrorRate = 1e-6;
-    auto engine = make();
+    DicomSetup audited;
+    audited.stationAeTitle = "SONOLINK_T";
+    audited.audit.file = (dir / "audit.log").string();
+    auto engine = make(std::move(audited));
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
     engine->connect();
@@ -137,6 +140,13 @@ TEST_F(EngineTest, ALinkWithBitErrorsFailsTheSelfTestAndStreamingWaitsForAnOverr
     EXPECT_EQ(overridden->reason, "bench station, cable under test; no patient data");
     EXPECT_FALSE(overridden->by.empty());
     EXPECT_NE(overridden->blocked.find("link BER test failed"), std::string::npos);
+    std::string audit;
+    ASSERT_TRUE(waitUntil([&] {
+        audit = readFile(dir / "audit.log");
+        return audit.find("110127") != std::string::npos;
+    })) << "the override is in the audit trail: " << audit;
+    EXPECT_NE(audit.find("reason: bench station, cable under test; no patient data"), std::string::npos) << audit;
+    EXPECT_NE(audit.find(R"(UserID=")" + overridden->by + R"(" UserIsRequestor="true"/>)"), std::string::npos) << audit;
     engine->startStreaming();
     ASSERT_TRUE(log.waitForState(EngineState::Streaming));
 }

@@ -37,6 +37,20 @@ TEST(AuditTrail, MessageNamesEventOutcomeAndParticipantsAndEscapesText) {
     EXPECT_NE(xml.find(R"(NetworkAccessPointID="10.0.0.9")"), std::string::npos);
 }
 
+TEST(AuditTrail, AnOverrideIsASecurityAlertNamingWhoWhyAndWhat) {
+    const auto xml = auditMessageXml(overrideEvent("SONOLINK_T", "start-up self-test", "bench station <no patients>", "link BER test failed"),
+                                     "engineer", "station-1", "SONOLINK", "2026-12-02T02:30:00+00:00");
+    EXPECT_NE(xml.find(R"(<EventIdentification EventActionCode="E" EventDateTime="2026-12-02T02:30:00+00:00" EventOutcomeIndicator="0">)"),
+              std::string::npos) << xml;
+    EXPECT_NE(xml.find(R"(csd-code="110113")"), std::string::npos) << "Security Alert";
+    EXPECT_NE(xml.find(R"(csd-code="110127")"), std::string::npos) << "Emergency Override";
+    EXPECT_NE(xml.find(R"(<ActiveParticipant UserID="engineer" UserIsRequestor="true"/>)"), std::string::npos) << "who";
+    EXPECT_NE(xml.find("reason: bench station &lt;no patients&gt;"), std::string::npos) << "why, escaped";
+    EXPECT_NE(xml.find(R"(ParticipantObjectID="start-up self-test" ParticipantObjectTypeCode="2" ParticipantObjectTypeCodeRole="13")"), std::string::npos);
+    EXPECT_EQ(xml.find("110152"), std::string::npos) << "no destination";
+    EXPECT_EQ(xml.find("ParticipantObjectTypeCode=\"1\""), std::string::npos) << "no patient";
+}
+
 TEST(AuditTrail, TransfersAreGroupedByPatientStudyAndOutcome) {
     const PacsNode node{"PACS", "10.0.0.9", 104, false};
     ObjectInfo a{"a", "1.2.3", "9.1", "1.2.840.10008.1.2.1", "2.25.1", "P1", "One^Patient"};

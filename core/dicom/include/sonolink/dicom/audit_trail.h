@@ -1,6 +1,7 @@
 // AuditTrail: who did what with which patient's data, when and where, as DICOM audit messages
 // (PS3.15 A.5, the IHE ATNA schema): instances transferred to a PACS (110104), exported to files
-// (110106), worklist queries (110112), each with its outcome (0 success, 4 minor, 8 serious
+// (110106), worklist queries (110112), an engineer's override of a safety check (110113 Security
+// Alert, 110127 Emergency Override: who, why, what it overrode), each with its outcome (0 success, 4 minor, 8 serious
 // failure) and one patient per message. Messages go, one per line, to an append-only file that
 // is also the buffer when the audit repository is down, and optionally to a syslog collector
 // (RFC 5424 over UDP, MSGID IHE+RFC-3881). The audit trail is the one place that names the
@@ -19,7 +20,7 @@
 
 namespace sonolink::dicom {
 
-enum class AuditEventKind { InstancesTransferred, Export, Query };
+enum class AuditEventKind { InstancesTransferred, Export, Query, EmergencyOverride };
 enum class AuditOutcome { Success = 0, MinorFailure = 4, SeriousFailure = 8 };
 
 struct AuditEvent {
@@ -35,6 +36,8 @@ struct AuditEvent {
     std::string studyInstanceUid;
     std::vector<std::pair<std::string, int>> sopClasses;  // SOP Class UID, number of instances
     std::string query;                     // worklist: the query keys, in words
+    std::string alertSubject;              // override: what was overridden ("start-up self-test")
+    std::string alertDescription;          // override: the reason given and what it overrode
 };
 
 struct AuditSettings {
@@ -73,6 +76,11 @@ struct ExportAttempt {
 // query names no patient).
 [[nodiscard]] AuditEvent queryEvent(const std::string& localAeTitle, const PacsNode& node, const std::string& query,
                                     const std::optional<Error>& failure, std::size_t items);
+
+// The 110113 (110127 Emergency Override) message for an override of subject: the reason the
+// engineer gave and what it let through (the user is the audit trail's own: the station user).
+[[nodiscard]] AuditEvent overrideEvent(const std::string& localAeTitle, const std::string& subject, const std::string& reason,
+                                       const std::string& overridden);
 
 class AuditTrail {
 public:
