@@ -94,7 +94,8 @@ int runSelfTest(const SelfTestOptions& o) {
     out["pass"] = exitCode == kExitOk;
     out["problem"] = problem;
     if (!o.reportDir.empty()) {
-        const auto report = selfTestReport({o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem});
+        const auto report = selfTestReport({o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem},
+                                           lastPassingReport(o.reportDir));
         auto written = writeSelfTestReport(o.reportDir, report);
         if (!written) {
             std::cerr << "sonolink-cli selftest: " << written.error().describe() << '\n';

@@ -31,7 +31,27 @@ std::string stationName() {
 
 }  // namespace
 
-nlohmann::json selfTestReport(const SelfTestRun& run) {
+std::optional<KeptReport> lastPassingReport(const std::filesystem::path& dir) {
+    std::optional<KeptReport> best;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const auto name = entry.path().filename().string();
+        if (!name.starts_with("selftest-") || entry.path().extension() != ".json") continue;
+        std::ifstream in(entry.path());
+        auto report = nlohmann::json::parse(in, nullptr, false);
+        if (report.is_discarded() || !report.is_object() || report.value("verdict", "") != "pass" ||
+            report.value("sha256", "") != reportHash(report)) {
+            continue;
+        }
+        const auto finished = report.value("finished_utc", "");
+        if (!best || std::make_pair(finished, name) > std::make_pair(best->report.value("finished_utc", ""), best->file.filename().string())) {
+            best = KeptReport{entry.path(), std::move(report)};
+        }
+    }
+    return best;
+}
+
+nlohmann::json selfTestReport(const SelfTestRun& run, const std::optional<KeptReport>& baseline) {
     const auto& build = buildInfo();
     nlohmann::json report{
         {"report", "SonoLink start-up self-test"},
@@ -51,7 +71,17 @@ nlohmann::json selfTestReport(const SelfTestRun& run) {
     for (const auto& step : run.steps) {
         auto j = toJson(step);
         j.erase("event");
+        if (baseline) {
+            for (const auto& before : baseline->report["steps"]) {
+                if (before.value("step", "") != step.step) continue;
+                j["baseline"] = {{"verdict", before.value("verdict", "")}, {"figures", before.value("figures", "")}, {"limit", before.value("limit", "")}};
+            }
+        }
         report["steps"].push_back(std::move(j));
+    }
+    if (baseline) {
+        report["baseline_report"] = {{"file", baseline->file.filename().string()}, {"finished_utc", baseline->report.value("finished_utc", "")},
+                                     {"sha256", baseline->report.value("sha256", "")}};
     }
     report["sha256"] = reportHash(report);
     return report;

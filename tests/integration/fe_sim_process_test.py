@@ -162,7 +162,25 @@ class FeSimProcessTest(unittest.TestCase):
         self.assertTrue(report["pass"], report)
         with open(report["report"]) as f:  # the QA report: who, what, which front end, every step, its hash
             qa = json.load(f)
+        self.assertNotIn("baseline_report", qa, "the folder's first report has no baseline")
+        # A second run into the same folder: each step carries its figures of the last passing run.
+        again = subprocess.run([CLI, "selftest", "--in-process", "--json", "--report", reports], capture_output=True, text=True, timeout=120)
+        self.assertEqual(again.returncode, 0, again.stdout + again.stderr)
+        second_path = json.loads(again.stdout)["report"]
+        with open(second_path) as f:
+            second = json.load(f)
+        edited = dict(second, operator="someone else")  # its hash no longer holds: no baseline
+        with open(second_path, "w") as f:
+            json.dump(edited, f)
+        third = subprocess.run([CLI, "selftest", "--in-process", "--json", "--report", reports], capture_output=True, text=True, timeout=120)
+        with open(json.loads(third.stdout)["report"]) as f:
+            self.assertEqual(json.load(f)["baseline_report"]["file"], os.path.basename(report["report"]), "the edited report is passed over")
         shutil.rmtree(reports)
+        self.assertEqual(second["baseline_report"]["file"], os.path.basename(report["report"]), second["baseline_report"])
+        self.assertEqual(second["baseline_report"]["sha256"], qa["sha256"])
+        first_ber = next(s for s in qa["steps"] if s["step"] == "link BER")
+        second_ber = next(s for s in second["steps"] if s["step"] == "link BER")
+        self.assertEqual(second_ber["baseline"], {"verdict": "pass", "figures": first_ber["figures"], "limit": first_ber["limit"]})
         self.assertEqual(qa["verdict"], "pass", qa)
         self.assertEqual(qa["front_end"]["serial"], "SIM-0001", qa)
         self.assertEqual(qa["operator"], pwd.getpwuid(os.geteuid()).pw_name, qa)
