@@ -33,6 +33,7 @@ struct SelfTestOptions {
     bool full = false;
     bool json = false;
     std::string reportDir;
+    std::vector<std::string> steps;
     double acceptTimeoutS = 30;
 };
 
@@ -54,6 +55,7 @@ int runSelfTest(const SelfTestOptions& o) {
     choice.dicomQueue = false;
     choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
     choice.selfTest = o.full ? app::SelfTestChoice::Full : app::SelfTestChoice::Quick;
+    choice.selfTestSteps = o.steps;
     auto made = app::makeEngine(*loaded, choice);
     if (!made) {
         std::cerr << "sonolink-cli selftest: " << made.error().describe() << '\n';
@@ -131,6 +133,13 @@ void addSelfTestCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--accept-timeout", o->acceptTimeoutS, "Seconds to wait for the front end")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->add_option("--report", o->reportDir, "Also write the QA report (JSON, with its SHA-256) into this folder");
+    cmd->add_option("--step", o->steps, "Run only this step (repeatable): station (or one as \"station: <check>\"), ring memory, link BER, "
+                                        "ring slots (DMA path), element check, phantom check, PACS")
+        ->check([](const std::string& name) {
+            const bool known = name.starts_with("station: ") ||
+                               std::find(engine::kSelfTestSteps.begin(), engine::kSelfTestSteps.end(), name) != engine::kSelfTestSteps.end();
+            return known ? std::string() : "no self-test step is named '" + name + "'";
+        });
     cmd->callback([o, &exitCode] { exitCode = runSelfTest(*o); });
 }
 

@@ -259,6 +259,17 @@ class FeSimProcessTest(unittest.TestCase):
             os.unlink(bad.name)
         self.assertEqual(invalid.returncode, 1, invalid.stderr)  # a bad file: a problem found, named
         self.assertIn("/selftest/ber_limit", invalid.stderr)
+        # --step runs only the steps named: the link BER test's session alone, or the station's checks alone (no session).
+        only = subprocess.run([CLI, "selftest", "--in-process", "--json", "--step", "link BER", "--step", "station: memlock limit"],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(only.returncode, 0, only.stdout + only.stderr)
+        self.assertEqual([s["step"] for s in json.loads(only.stdout)["steps"]], ["station: memlock limit", "link BER"], only.stdout)
+        station = subprocess.run([CLI, "selftest", "--in-process", "--json", "--step", "station"], capture_output=True, text=True, timeout=120)
+        names = [s["step"] for s in json.loads(station.stdout)["steps"]]
+        self.assertTrue(names and all(n.startswith("station: ") for n in names), names)
+        unknown = subprocess.run([CLI, "selftest", "--in-process", "--step", "link ber"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(unknown.returncode, 2, unknown.stderr)
+        self.assertIn("no self-test step is named 'link ber'", unknown.stderr)
         usage = subprocess.run([CLI, "selftest", "--in-process", "--link-name", "a/b"], capture_output=True, text=True, timeout=60)
         self.assertEqual(usage.returncode, 2, usage.stderr)  # a bad command line
         self.assertIn("--link-name", usage.stderr)

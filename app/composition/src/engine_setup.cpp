@@ -183,6 +183,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.imaging = imagingSettingsFrom(config);
     e.cineFrames = choice.cineFrames;
     e.selfTest = linkBerTestFrom(config, choice.selfTest);
+    e.selfTestSteps = choice.selfTestSteps;
     if (e.selfTest) e.station = stationCheckFrom(config, choice.link);
     if (e.selfTest) e.elementCheck = elementCheckFrom(config);
     // The nodes, the station's identity and the audit trail always (worklist queries, exports);

@@ -202,8 +202,10 @@ void Engine::Impl::onElementCheckEnded(std::uint64_t gen, bool timedOut) {
     if (gen != generation || state != EngineState::SelfTest) return;
     closeSession();  // joins the session: the capture is complete
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - selfTestStarted).count();
-    selfTestStep(elementStep(*elementFrames, config.geometry, *config.elementCheck, config.session.configure.centerFrequencyHz, timedOut, seconds));
-    if (phantomImager) {
+    if (selfTestWants("element check")) {
+        selfTestStep(elementStep(*elementFrames, config.geometry, *config.elementCheck, config.session.configure.centerFrequencyHz, timedOut, seconds));
+    }
+    if (phantomImager && selfTestWants("phantom check")) {
         const auto started = std::chrono::steady_clock::now();
         const auto reference = backends.phantomReference(config.session.configure, config.geometry, *phantomSetup);
         auto step = phantomStep(*elementFrames, *phantomSetup, reference, config.elementCheck->phantom, phantomImager->name());

@@ -126,7 +126,9 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     // The element check's session (element_check_control.cpp), then PACS and the acquisition session.
     void openElementCheck();
     void onElementCheckEnded(std::uint64_t gen, bool timedOut);
+    void afterLinkBerTest();  // the element check's session, or finishSelfTest()
     void finishSelfTest();
+    [[nodiscard]] bool selfTestWants(std::string_view step) const;  // config.selfTestSteps
     void selfTestStep(SelfTestStep step);
     [[nodiscard]] std::string streamingBlock() const;
 

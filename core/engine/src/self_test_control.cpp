@@ -5,6 +5,7 @@
 // override (a reason, recorded as SelfTestOverridden and in the audit trail).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -160,6 +161,15 @@ SelfTestStep pacsStep(const std::vector<dicom::Destination>& destinations, const
 
 }  // namespace
 
+bool selfTestStepWanted(const std::vector<std::string>& selected, std::string_view step) {
+    if (selected.empty()) return true;
+    return std::any_of(selected.begin(), selected.end(), [&](const std::string& s) {
+        return step == s || (s == "station" && step.starts_with("station: ")) || (step == "station" && s.starts_with("station"));
+    });
+}
+
+bool Engine::Impl::selfTestWants(std::string_view step) const { return selfTestStepWanted(config.selfTestSteps, step); }
+
 void Engine::Impl::openLinkBerTest() {
     selfTestDue = false;
     const auto& test = *config.selfTest;
@@ -179,15 +189,18 @@ void Engine::Impl::openLinkBerTest() {
         selfTestProgress = {};
         selfTestBlock.clear();
     }
-    if (config.station) {
-        for (auto& step : stationSteps(*config.station)) selfTestStep(std::move(step));
+    if (config.station && selfTestWants("station")) {
+        for (auto& step : stationSteps(*config.station)) {
+            if (selfTestWants(step.step)) selfTestStep(std::move(step));
+        }
     }
     auto made = sessionLink();
     if (!made) {
         setState(EngineState::Error, made.error().message());
         return report(ErrorOrigin::Link, Severity::Error, made.error());
     }
-    selfTestStep(ringMemoryStep((*made)->ring()));
+    if (selfTestWants("ring memory")) selfTestStep(ringMemoryStep((*made)->ring()));
+    if (!selfTestWants("link BER") && !selfTestWants("ring slots (DMA path)")) return afterLinkBerTest();
     selfTestStarted = std::chrono::steady_clock::now();
     std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
@@ -276,14 +289,18 @@ void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool time
                        : "too few bits compared to show the limit: the link is slower than planned, or the test's time "
                          "(selftest.ber_timeout_s) too short";
     }
-    selfTestStep(std::move(step));
-    selfTestStep(ringSlotsStep(stats.ringSlots, test.pattern));
-    if (config.elementCheck) return openElementCheck();
+    if (selfTestWants("link BER")) selfTestStep(std::move(step));
+    if (selfTestWants("ring slots (DMA path)")) selfTestStep(ringSlotsStep(stats.ringSlots, test.pattern));
+    afterLinkBerTest();
+}
+
+void Engine::Impl::afterLinkBerTest() {
+    if (config.elementCheck && (selfTestWants("element check") || selfTestWants("phantom check"))) return openElementCheck();
     finishSelfTest();
 }
 
 void Engine::Impl::finishSelfTest() {
-    if (!config.dicom.forwarder.destinations.empty()) {
+    if (!config.dicom.forwarder.destinations.empty() && selfTestWants("PACS")) {
         selfTestStep(pacsStep(config.dicom.forwarder.destinations, config.dicom.forwarder.association));
     }
     openSession();  // the acquisition session: Ready (streaming refused while blocked)

@@ -29,6 +29,7 @@ struct EngineChoice {
     int rxCpu = -1;                   // >= 0: pin the rx thread (else link.rx_cpu)
     bool reopenAfterSession = true;   // false: a session the front end ends leaves the engine Idle (a timed run)
     SelfTestChoice selfTest = SelfTestChoice::AsConfigured;
+    std::vector<std::string> selfTestSteps;  // only these steps (engine::kSelfTestSteps' names); empty: all
 };
 
 [[nodiscard]] Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice);

@@ -5,6 +5,7 @@
 // the display thread only; makeLink is called on the ctl thread.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -99,6 +101,13 @@ struct StationCheck {
     std::string linkAddress;                   // its local address (empty: any; the first port that is up)
 };
 
+// The start-up self-test's steps in the order they run, as EngineConfig::selfTestSteps names
+// them ("station" for all of the station's, or one as "station: <check>").
+inline constexpr std::array<std::string_view, 7> kSelfTestSteps{"station", "ring memory", "link BER", "ring slots (DMA path)",
+                                                               "element check", "phantom check", "PACS"};
+// Whether a step named `step` runs when only `selected` do (empty: every step).
+[[nodiscard]] bool selfTestStepWanted(const std::vector<std::string>& selected, std::string_view step);
+
 struct EngineConfig {
     ingest::SessionOptions session;          // the Configure sent to the front end
     int rxCpu = -1;                          // >= 0: the rx thread pinned to this CPU
@@ -116,6 +125,7 @@ struct EngineConfig {
     // until overrideSelfTest().
     std::optional<LinkBerTest> selfTest;
     std::optional<StationCheck> station;     // checked with the self-test (none: not checked)
+    std::vector<std::string> selfTestSteps;  // only these run (kSelfTestSteps' names); empty: all
     std::optional<ElementCheckSetup> elementCheck;  // run with the self-test (none: not run)
 };
 
