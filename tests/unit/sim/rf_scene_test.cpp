@@ -63,6 +63,20 @@ TEST(RfSceneTest, PhotoacousticIsOneWay) {
     EXPECT_GT(std::abs(high - low), 2);
 }
 
+TEST(RfSceneTest, SeveralBuffersAtOnceEachEqualThatSeedRenderedAlone) {
+    auto spec = SceneSpec::standardPhantom(32, 0.3e-3, 5e6, 40e6, 512, 1540);
+    const RfScene scene(spec);
+    std::vector<std::int16_t> alone3(32 * 512), alone9(32 * 512), both3(32 * 512), both9(32 * 512);
+    scene.renderPlaneWave(0.1, 3, alone3);
+    scene.renderPlaneWave(0.1, 9, alone9);
+    const std::uint64_t seeds[] = {3, 9};
+    const std::span<std::int16_t> outs[] = {both3, both9};
+    scene.renderPlaneWaves(0.1, seeds, outs);
+    EXPECT_EQ(both3, alone3);
+    EXPECT_EQ(both9, alone9);
+    EXPECT_NE(both3, both9);
+}
+
 TEST(RfSceneTest, NoiseVariesWithTheSeedOnly) {
     auto spec = onePoint(0, 10e-3);
     spec.noiseRms = 10;

@@ -84,16 +84,19 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
                                                        static_cast<int>(configure.samplesPerChannel),
                                                        configure.soundSpeedMmPerS * 1e-3));
         const std::size_t waveSamples = std::size_t(layout_.channels) * layout_.samples;
-        std::vector<std::int16_t> wave(waveSamples);
-        for (std::size_t v = 0; v < variantCount; ++v) {
-            for (std::uint16_t w = 0; w < layout_.waves; ++w) {
-                const auto noiseSeed = options_.seed * 1000 + v * 64 + w;
-                if (configure.photoacoustic) scene.renderPhotoacoustic(noiseSeed, wave);
-                else scene.renderPlaneWave(configure.anglesMilliDeg[w] * 1e-3 * std::numbers::pi / 180, noiseSeed, wave);
-                applyChannelFaults(options_.channelFaults, wave, layout_.channels, static_cast<int>(layout_.samples), scene.spec().noiseRms, noiseSeed);
+        // Every variant's wave at once: the echoes computed once, each variant with noise of its own.
+        std::vector<std::vector<std::int16_t>> waves(variantCount, std::vector<std::int16_t>(waveSamples));
+        const std::vector<std::span<std::int16_t>> outs(waves.begin(), waves.end());
+        std::vector<std::uint64_t> seeds(variantCount);
+        for (std::uint16_t w = 0; w < layout_.waves; ++w) {
+            for (std::size_t v = 0; v < variantCount; ++v) seeds[v] = options_.seed * 1000 + v * 64 + w;
+            if (configure.photoacoustic) scene.renderPhotoacoustics(seeds, outs);
+            else scene.renderPlaneWaves(configure.anglesMilliDeg[w] * 1e-3 * std::numbers::pi / 180, seeds, outs);
+            for (std::size_t v = 0; v < variantCount; ++v) {
+                applyChannelFaults(options_.channelFaults, waves[v], layout_.channels, static_cast<int>(layout_.samples), scene.spec().noiseRms, seeds[v]);
                 auto* out = variants_[v].data() + w * waveSamples * 2;
                 for (std::size_t i = 0; i < waveSamples; ++i) {  // little-endian int16 on the wire
-                    const auto u = static_cast<std::uint16_t>(wave[i]);
+                    const auto u = static_cast<std::uint16_t>(waves[v][i]);
                     out[2 * i] = static_cast<std::byte>(u & 0xFF);
                     out[2 * i + 1] = static_cast<std::byte>(u >> 8);
                 }

@@ -69,13 +69,14 @@ double RfScene::elementX(int element) const noexcept {
 
 template <typename Delay>
 void RfScene::render(const std::vector<Scatterer>& scatterers, Delay transmitDelay, bool bipolar,
-                     std::uint64_t noiseSeed, std::span<std::int16_t> out) const {
+                     std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const {
     const auto samples = static_cast<std::size_t>(spec_.samplesPerChannel);
-    SONOLINK_ASSERT(out.size() == samples * static_cast<std::size_t>(spec_.elementCount), "RF buffer size mismatch");
+    SONOLINK_ASSERT(noiseSeeds.size() == outs.size(), "one noise seed per RF buffer");
+    for (const auto& out : outs) SONOLINK_ASSERT(out.size() == samples * static_cast<std::size_t>(spec_.elementCount), "RF buffer size mismatch");
     const auto& table = bipolar ? bipolarPulse_ : pulse_;
     const int halfTaps = static_cast<int>(table.size() / 2);
     std::vector<float> trace(samples);
-    std::mt19937_64 random(noiseSeed);
+    std::vector<std::mt19937_64> randoms(noiseSeeds.begin(), noiseSeeds.end());  // each buffer's own noise, as if rendered alone
     std::normal_distribution<float> noise(0.0f, static_cast<float>(std::max(spec_.noiseRms, 1e-6)));
     for (int e = 0; e < spec_.elementCount; ++e) {
         std::fill(trace.begin(), trace.end(), 0.0f);
@@ -91,21 +92,34 @@ void RfScene::render(const std::vector<Scatterer>& scatterers, Delay transmitDel
                 if (tap >= 0 && tap < static_cast<long>(table.size())) trace[static_cast<std::size_t>(k)] += amplitude * table[static_cast<std::size_t>(tap)];
             }
         }
-        auto* row = out.data() + static_cast<std::size_t>(e) * samples;
-        for (std::size_t k = 0; k < samples; ++k) {
-            const float v = std::round(trace[k] + (spec_.noiseRms > 0 ? noise(random) : 0.0f));  // noiseRms 0: the noise-free reference
-            row[k] = static_cast<std::int16_t>(std::clamp(v, -32768.0f, 32767.0f));
+        for (std::size_t o = 0; o < outs.size(); ++o) {  // the echoes once, the noise of each buffer on them
+            auto* row = outs[o].data() + static_cast<std::size_t>(e) * samples;
+            auto& random = randoms[o];
+            for (std::size_t k = 0; k < samples; ++k) {
+                const float v = std::round(trace[k] + (spec_.noiseRms > 0 ? noise(random) : 0.0f));  // noiseRms 0: the noise-free reference
+                row[k] = static_cast<std::int16_t>(std::clamp(v, -32768.0f, 32767.0f));
+            }
         }
     }
 }
 
 void RfScene::renderPlaneWave(double angleRad, std::uint64_t noiseSeed, std::span<std::int16_t> out) const {
+    const std::span<std::int16_t> outs[] = {out};
+    renderPlaneWaves(angleRad, std::span(&noiseSeed, 1), outs);
+}
+
+void RfScene::renderPlaneWaves(double angleRad, std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const {
     const double sinA = std::sin(angleRad), cosA = std::cos(angleRad), c = spec_.soundSpeedMps;
-    render(echoes_, [=](const Scatterer& s) { return (s.x * sinA + s.z * cosA) / c; }, false, noiseSeed, out);
+    render(echoes_, [=](const Scatterer& s) { return (s.x * sinA + s.z * cosA) / c; }, false, noiseSeeds, outs);
 }
 
 void RfScene::renderPhotoacoustic(std::uint64_t noiseSeed, std::span<std::int16_t> out) const {
-    render(absorbers_, [](const Scatterer&) { return 0.0; }, true, noiseSeed, out);
+    const std::span<std::int16_t> outs[] = {out};
+    renderPhotoacoustics(std::span(&noiseSeed, 1), outs);
+}
+
+void RfScene::renderPhotoacoustics(std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const {
+    render(absorbers_, [](const Scatterer&) { return 0.0; }, true, noiseSeeds, outs);
 }
 
 }  // namespace sonolink::transport::sim

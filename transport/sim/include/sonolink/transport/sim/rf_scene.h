@@ -55,8 +55,12 @@ public:
     // Channel data for one plane-wave transmit, [channel][sample], int16 (clipped).
     // noiseSeed varies the thermal noise from frame to frame.
     void renderPlaneWave(double angleRad, std::uint64_t noiseSeed, std::span<std::int16_t> out) const;
+    // The same transmit into several buffers, each with the noise of its own seed (the echoes
+    // computed once): each equals renderPlaneWave with that seed.
+    void renderPlaneWaves(double angleRad, std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const;
     // Receive-only photoacoustic frame: the point targets emit at t = 0 (the laser trigger).
     void renderPhotoacoustic(std::uint64_t noiseSeed, std::span<std::int16_t> out) const;
+    void renderPhotoacoustics(std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const;
 
 private:
     struct Scatterer {
@@ -64,7 +68,7 @@ private:
     };
     template <typename Delay>
     void render(const std::vector<Scatterer>& scatterers, Delay transmitDelay, bool bipolar,
-                std::uint64_t noiseSeed, std::span<std::int16_t> out) const;
+                std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const;
 
     SceneSpec spec_;
     std::vector<Scatterer> echoes_;    // speckle + point targets
