@@ -5,6 +5,8 @@
 // its figures, and blocks streaming. With a phantom reference (Backends::phantomReference), the
 // first frame, beamformed there by the display's imager (GPU when present), is held to it: the
 // phantom check. Then PACS and the acquisition session.
+#include <future>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -166,6 +168,12 @@ void Engine::Impl::openElementCheck() {
         }
         phantomSetup = imagingSetupFor(imaging, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
         phantomImager = imagerFor(*phantomSetup);
+        // The reference on a thread of its own while the session runs: nothing holds up the ctl
+        // thread between one session's end and the next one's accept (a front end attaches at once).
+        phantomReferenceDue = std::async(std::launch::async, [reference = backends.phantomReference, configure = config.session.configure,
+                                                              geometry = config.geometry, setup = *phantomSetup] {
+            return reference(configure, geometry, setup);
+        });
     }
     elementFrames = std::make_unique<FrameCapture>(config.geometry, setup.frames, phantomImager.get());
     selfTestStarted = std::chrono::steady_clock::now();
@@ -207,11 +215,13 @@ void Engine::Impl::onElementCheckEnded(std::uint64_t gen, bool timedOut) {
     }
     if (phantomImager && selfTestWants("phantom check")) {
         const auto started = std::chrono::steady_clock::now();
-        const auto reference = backends.phantomReference(config.session.configure, config.geometry, *phantomSetup);
+        const auto reference = phantomReferenceDue.get();
         auto step = phantomStep(*elementFrames, *phantomSetup, reference, config.elementCheck->phantom, phantomImager->name());
         step.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         selfTestStep(std::move(step));
     }
+    if (phantomReferenceDue.valid()) phantomReferenceDue.wait();  // not asked for (--step): still finished before it goes
+    phantomReferenceDue = {};
     elementFrames.reset();
     phantomImager.reset();
     finishSelfTest();

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     bool linkFresh = false;                    // ctl thread: made or reset since its last session
     std::unique_ptr<FrameImager> phantomImager;   // ctl thread: the phantom check's (declared before acquisition: outlives it)
     std::optional<ImagingSetup> phantomSetup;     // ctl thread: the grid it beamforms on
+    std::future<Result<PhantomReference>> phantomReferenceDue;  // ctl thread: computed beside the element check's session
     std::unique_ptr<FrameCapture> elementFrames;  // ctl thread: the element check session's sink (declared before acquisition: outlives it)
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
