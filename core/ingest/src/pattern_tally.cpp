@@ -25,10 +25,16 @@ void checkCounter(std::span<const std::byte> payload, transport::PrbsCounts& c) 
 }  // namespace
 
 void PatternTally::check(transport::PayloadKind kind, std::span<const std::byte> payload, std::uint32_t slot) noexcept {
-    const auto found = checkPayload(kind, payload);
+    auto found = checkPayload(kind, payload);
     if (!found) return;
     const bool errored = found->bitErrors > 0 || found->lockLosses > 0;
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(mutex_);  // one lock a block: the counts and the slot's together
+    if (found->total) {
+        published_ = *found->total;
+    } else {
+        published_.bitsChecked += found->bitsChecked;
+        published_.bitsOutOfLock += found->bitsOutOfLock;
+    }
     ++blocks_;
     erroredBlocks_ += errored ? 1 : 0;
     if (slot < slots_.size()) {
@@ -50,11 +56,11 @@ std::optional<PatternTally::BlockErrors> PatternTally::checkPayload(transport::P
         checker->check(payload);
         checker->restart();  // each block on its own: a damaged or lost block cannot unlock the next
         const auto& c = checker->counts();
-        found = {c.bitErrors - errors, c.lockLosses - losses};
+        found.bitErrors = c.bitErrors - errors;
+        found.lockLosses = c.lockLosses - losses;
         if (found.bitErrors == 0 && found.lockLosses == 0) {  // a clean block (the usual one): its bits only
-            std::lock_guard lock(mutex_);
-            published_.bitsChecked += c.bitsChecked - checked;
-            published_.bitsOutOfLock += c.bitsOutOfLock - outOfLock;
+            found.bitsChecked = c.bitsChecked - checked;
+            found.bitsOutOfLock = c.bitsOutOfLock - outOfLock;
             return found;
         }
     } else if (kind == transport::PayloadKind::Counter) {
@@ -64,12 +70,10 @@ std::optional<PatternTally::BlockErrors> PatternTally::checkPayload(transport::P
     } else {
         return std::nullopt;
     }
-    transport::PrbsCounts total = counter_;  // errors: every count and histogram again
+    found.total = counter_;  // errors: every count and histogram again
     for (const auto& checker : prbs_) {
-        if (checker) total += checker->counts();
+        if (checker) *found.total += checker->counts();
     }
-    std::lock_guard lock(mutex_);
-    published_ = total;
     return found;
 }
 

@@ -84,6 +84,14 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
                                                        static_cast<int>(configure.samplesPerChannel),
                                                        configure.soundSpeedMmPerS * 1e-3));
         const std::size_t waveSamples = std::size_t(layout_.channels) * layout_.samples;
+        const auto& f = options_.channelFaults;
+        std::vector<std::uint16_t> named(f.dead.begin(), f.dead.end());
+        named.insert(named.end(), f.weak.begin(), f.weak.end());
+        named.insert(named.end(), f.noisy.begin(), f.noisy.end());
+        for (const auto& [a, b] : f.swapped) named.insert(named.end(), {a, b});
+        for (const auto c : named) {
+            if (c >= layout_.channels) log::warn(simLog(), "channel fault on channel {}: the host configured {} channels (0 to {}); it has no effect", c, layout_.channels, layout_.channels - 1);
+        }
         // Every variant's wave at once: the echoes computed once, each variant with noise of its own.
         std::vector<std::vector<std::int16_t>> waves(variantCount, std::vector<std::int16_t>(waveSamples));
         const std::vector<std::span<std::int16_t>> outs(waves.begin(), waves.end());

@@ -30,8 +30,11 @@ private:
     struct BlockErrors {
         std::uint64_t bitErrors = 0;
         std::uint64_t lockLosses = 0;
+        std::uint64_t bitsChecked = 0, bitsOutOfLock = 0;  // a clean block: what it adds
+        std::optional<transport::PrbsCounts> total;         // a block with errors: every count again
     };
-    // The block's errors; nullopt for a payload that is no test pattern.
+    // The block's errors and what to publish, checked outside the lock; nullopt for a payload
+    // that is no test pattern.
     std::optional<BlockErrors> checkPayload(transport::PayloadKind kind, std::span<const std::byte> payload) noexcept;
 
     std::array<std::optional<transport::PrbsChecker>, 4> prbs_;  // by kind: PRBS-7, 15, 23, 31
