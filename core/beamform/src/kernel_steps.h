@@ -1,7 +1,7 @@
 // The steps the delay-and-sum inner loops share, RF (cpu_beamformer.cpp) and IQ
 // (iq_beamformer.cpp): which vector units this CPU has, the transmit delay two ways, the receive
 // apodization as a weight per depth, the depths of a column that read inside the record, and
-// (x86) eight depths' sample indices and the AVX-512 sample window.
+// (x86) eight or sixteen depths' sample indices and the AVX-512 sample window.
 // Private to sonolink_beamform. Thread contract: pure functions and plain values.
 #pragma once
 
@@ -48,6 +48,9 @@ struct PlaneWaveDelay {
     __attribute__((target("avx2,fma"))) __m256 at8(std::size_t i) const noexcept {
         return _mm256_fmadd_ps(_mm256_loadu_ps(z + i), _mm256_set1_ps(txZ), _mm256_set1_ps(txX));
     }
+    __attribute__((target("avx2,fma,avx512f"))) __m512 at16(std::size_t i) const noexcept {
+        return _mm512_fmadd_ps(_mm512_loadu_ps(z + i), _mm512_set1_ps(txZ), _mm512_set1_ps(txX));
+    }
 #endif
 };
 
@@ -56,6 +59,7 @@ struct TabulatedDelay {
     float at(std::size_t i) const noexcept { return tx[i]; }
 #if defined(__x86_64__)
     __attribute__((target("avx2,fma"))) __m256 at8(std::size_t i) const noexcept { return _mm256_loadu_ps(tx + i); }
+    __attribute__((target("avx2,fma,avx512f"))) __m512 at16(std::size_t i) const noexcept { return _mm512_loadu_ps(tx + i); }
 #endif
 };
 
@@ -69,6 +73,7 @@ struct NoWeight {
     float at(std::size_t) const noexcept { return 1.0f; }
 #if defined(__x86_64__)
     __attribute__((target("avx2,fma"))) __m256 at8(std::size_t) const noexcept { return _mm256_set1_ps(1.0f); }
+    __attribute__((target("avx2,fma,avx512f"))) __m512 at16(std::size_t) const noexcept { return _mm512_set1_ps(1.0f); }
 #endif
 };
 
@@ -94,6 +99,15 @@ struct CosSquaredWeight {
         c = _mm256_fmadd_ps(u2, c, _mm256_set1_ps(kC1));
         c = _mm256_fmadd_ps(u2, c, _mm256_set1_ps(1.0f));
         return _mm256_mul_ps(c, c);
+    }
+    __attribute__((target("avx2,fma,avx512f"))) __m512 at16(std::size_t iz) const noexcept {
+        const __m512 u = _mm512_max_ps(_mm512_fmsub_ps(_mm512_set1_ps(aK), _mm512_loadu_ps(invZ + iz), _mm512_set1_ps(b)), _mm512_setzero_ps());
+        const __m512 u2 = _mm512_mul_ps(u, u);
+        __m512 c = _mm512_fmadd_ps(u2, _mm512_set1_ps(kC4), _mm512_set1_ps(kC3));
+        c = _mm512_fmadd_ps(u2, c, _mm512_set1_ps(kC2));
+        c = _mm512_fmadd_ps(u2, c, _mm512_set1_ps(kC1));
+        c = _mm512_fmadd_ps(u2, c, _mm512_set1_ps(1.0f));
+        return _mm512_mul_ps(c, c);
     }
 #endif
 };
@@ -153,6 +167,21 @@ __attribute__((target("avx2,fma"))) inline EightDepths sampleIndices(const Delay
     const __m256 s = _mm256_fmadd_ps(rx, samplesPerMetre, tx.at8(iz));
     const __m256i index = _mm256_cvttps_epi32(s);
     return {_mm256_sub_ps(s, _mm256_cvtepi32_ps(index)), index};
+}
+
+// The same for sixteen depths (AVX-512).
+struct SixteenDepths {
+    __m512 frac;
+    __m512i index;
+};
+
+template <typename Delay>
+__attribute__((target("avx2,fma,avx512f"))) inline SixteenDepths sampleIndices16(const Delay& tx, std::span<const float> zSquared, std::size_t iz,
+                                                                                 __m512 dx2, __m512 samplesPerMetre) noexcept {
+    const __m512 rx = _mm512_sqrt_ps(_mm512_add_ps(dx2, _mm512_loadu_ps(zSquared.data() + iz)));
+    const __m512 s = _mm512_fmadd_ps(rx, samplesPerMetre, tx.at16(iz));
+    const __m512i index = _mm512_cvttps_epi32(s);
+    return {_mm512_sub_ps(s, _mm512_cvtepi32_ps(index)), index};
 }
 
 // With AVX-512: the sample pairs eight consecutive depths read usually lie within 32 samples, so

@@ -29,7 +29,10 @@ struct IqChannelData {
 // The decimation the baseband allows: the low-pass filter passes |f| < f_d, kept at 2.5 f_d or
 // more samples per second (at least 1).
 [[nodiscard]] int iqDecimation(double samplingRateHz, double modulationFrequencyHz);
-[[nodiscard]] Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation);
+// loop: VectorLoop::Scalar filters one output at a time (the reference); otherwise eight
+// outputs at a time with AVX2 where the CPU has it.
+[[nodiscard]] Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation,
+                                                   VectorLoop loop = VectorLoop::Best);
 // Not decimated: on the RF's time grid.
 [[nodiscard]] Result<std::vector<std::complex<float>>> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz);
 
