@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     addDemoCommand(app, exitCode);
     addSoakCommand(app, exitCode);
     addSelfTestCommand(app, exitCode);
+    addReportCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

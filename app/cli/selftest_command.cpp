@@ -2,8 +2,8 @@
 // it: the station's set-up is checked, the link comes up, March C- runs over the DMA ring, the
 // link BER test runs in a session of its own (quick: shows selftest.ber_quick_limit; full:
 // selftest.ber_limit), every PACS node is echoed, and each step's verdict, figures, limit and
-// fix are printed (a warning does not fail the test); --report DIR also writes the JSON QA
-// report. Exit 0: every step passed; 1: a step failed, the configuration is invalid or the
+// fix are printed (a warning does not fail the test); --report DIR also writes the QA report,
+// JSON and PDF. Exit 0: every step passed; 1: a step failed, the configuration is invalid or the
 // report could not be written; 3: the link or the front end could not be reached; 2: a bad
 // command line.
 #include <algorithm>
@@ -96,7 +96,8 @@ int runSelfTest(const SelfTestOptions& o) {
     out["pass"] = exitCode == kExitOk;
     out["problem"] = problem;
     if (!o.reportDir.empty()) {
-        const auto report = selfTestReport({o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem},
+        const auto report = selfTestReport({o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem,
+                                            loaded->dicom.stationName},
                                            lastPassingReport(o.reportDir));
         auto written = writeSelfTestReport(o.reportDir, report);
         if (!written) {
@@ -132,7 +133,7 @@ void addSelfTestCommand(CLI::App& app, int& exitCode) {
     cmd->add_flag("--full", o->full, "Show selftest.ber_limit (1e-12 at 95 %: 2.996e12 bits, about 30 s at 100 Gb/s)")->excludes(quick);
     cmd->add_option("--accept-timeout", o->acceptTimeoutS, "Seconds to wait for the front end")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON");
-    cmd->add_option("--report", o->reportDir, "Also write the QA report (JSON, with its SHA-256) into this folder");
+    cmd->add_option("--report", o->reportDir, "Also write the QA report (JSON, with its SHA-256, and PDF) into this folder");
     cmd->add_option("--step", o->steps, "Run only this step (repeatable): station (or one as \"station: <check>\"), ring memory, link BER, "
                                         "ring slots (DMA path), element check, phantom check, PACS")
         ->check([](const std::string& name) {

@@ -1,5 +1,6 @@
 // The self-test's JSON QA report, its hash (OpenSSL's SHA-256) and its file, written whole to a
-// temporary name and linked to its own, so a crash leaves no half report and no report replaces another.
+// temporary name and linked to its own, so a crash leaves no half report and no report replaces
+// another; then its PDF beside it.
 #include "selftest_report.h"
 
 #include <openssl/sha.h>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "engine_event_json.h"
+#include "sonolink/report/qa_report_pdf.h"
 #include "sonolink/util/build_info.h"
 #include "sonolink/util/station_user.h"
 
@@ -55,7 +57,7 @@ nlohmann::json selfTestReport(const SelfTestRun& run, const std::optional<KeptRe
     const auto& build = buildInfo();
     nlohmann::json report{
         {"report", "SonoLink start-up self-test"},
-        {"station", stationName()},
+        {"station", run.station.empty() ? stationName() : run.station},
         {"operator", stationUser()},
         {"software", {{"version", build.version}, {"build", build.gitHash}, {"build_type", build.buildType}}},
         {"front_end", {{"serial", run.stats.frontEnd.serial}, {"firmware", run.stats.frontEnd.firmware}}},
@@ -98,6 +100,42 @@ std::string reportHash(const nlohmann::json& report) {
     return hex;
 }
 
+Result<nlohmann::json> signedReport(const nlohmann::json& report, const ReportSignature& signature) {
+    if (!report.is_object() || report.value("sha256", "") != reportHash(report)) {
+        return fail(ErrorCode::FailedPrecondition, "the report's SHA-256 does not hold: it was changed after it was written, and is not signed");
+    }
+    if (report.contains("signature")) {
+        return fail(ErrorCode::FailedPrecondition,
+                    fmt::format("the report is signed already (by {})", report["signature"].value("user", std::string("someone"))));
+    }
+    auto out = report;
+    out["signature"] = {{"user", signature.user},
+                        {"printed_name", signature.printedName},
+                        {"meaning", signature.meaning},
+                        {"signed_utc", utc(signature.when)},
+                        {"authentication", signature.authentication}};
+    out["sha256"] = reportHash(out);
+    return out;
+}
+
+Status rewriteSelfTestReport(const std::filesystem::path& file, const nlohmann::json& report) {
+    const auto partial = std::filesystem::path(file).concat(fmt::format(".{}.partial", ::getpid()));
+    {
+        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+        out << report.dump(2) << '\n';
+        if (!out.flush()) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}", partial.string()));
+    }
+    std::error_code ec;
+    std::filesystem::rename(partial, file, ec);
+    if (ec) {
+        std::filesystem::remove(partial, ec);
+        return fail(ErrorCode::DataLoss, fmt::format("cannot replace the report {}: {}", file.string(), ec.message()));
+    }
+    auto pdf = file;
+    pdf.replace_extension(".pdf");
+    return report::writeQaReportPdf(report, pdf);
+}
+
 Result<std::filesystem::path> writeSelfTestReport(const std::filesystem::path& dir, const nlohmann::json& report) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -115,6 +153,9 @@ Result<std::filesystem::path> writeSelfTestReport(const std::filesystem::path& d
         const auto path = dir / (n == 1 ? fmt::format("selftest-{}.json", stamp) : fmt::format("selftest-{}-{}.json", stamp, n));
         if (::link(partial.c_str(), path.c_str()) == 0) {
             std::filesystem::remove(partial, ec);
+            auto pdf = path;
+            pdf.replace_extension(".pdf");
+            if (auto drawn = report::writeQaReportPdf(report, pdf); !drawn) return fail(std::move(drawn.error()));
             return path;
         }
         if (errno != EEXIST) {

@@ -1,4 +1,4 @@
-// The self-test's QA report in JSON: the station, its operator (the station user the process
+// The self-test's QA report in JSON: the station (as configured, else its host name), its operator (the station user the process
 // runs as), the software's version and build hash, the front end's serial and firmware, when it
 // ran, every step's verdict, figures, limit and fix, the overall verdict, and the SHA-256 of all
 // of that (the report's canonical compact form without the hash), so that an edit shows; and
@@ -27,6 +27,7 @@ struct SelfTestRun {
     engine::EngineStats stats;                         // read when it settled
     bool passed = false;
     std::string problem;
+    std::string station;                               // dicom.station_name; empty: the host name
 };
 
 // A report kept in the report folder.
@@ -40,7 +41,22 @@ struct KeptReport {
 [[nodiscard]] nlohmann::json selfTestReport(const SelfTestRun& run, const std::optional<KeptReport>& baseline = std::nullopt);
 // The hex SHA-256 of the report's canonical form without its "sha256" member.
 [[nodiscard]] std::string reportHash(const nlohmann::json& report);
-// DIR/selftest-<UTC time>.json (the folder created); the file's path.
+// The operator's electronic signature, after PAM re-authenticated them (sonolink-cli report sign).
+struct ReportSignature {
+    std::string user;          // the station user who signed
+    std::string printedName;   // their full name, from the account
+    std::string meaning;       // what the signature means, e.g. "reviewed and approved"
+    std::chrono::system_clock::time_point when;
+    std::string authentication;  // how they proved who they are
+};
+// The report with its signature block completed and its hash renewed over both. Refused when
+// its hash does not hold (it was edited) or it is signed already.
+[[nodiscard]] Result<nlohmann::json> signedReport(const nlohmann::json& report, const ReportSignature& signature);
+// Replaces the report file at `file` (written whole, then renamed over it) and redraws its PDF.
+[[nodiscard]] Status rewriteSelfTestReport(const std::filesystem::path& file, const nlohmann::json& report);
+
+// DIR/selftest-<UTC time>.json (the folder created), and beside it the same report as a PDF
+// (selftest-<UTC time>.pdf, sonolink/report/qa_report_pdf.h); the JSON file's path.
 [[nodiscard]] Result<std::filesystem::path> writeSelfTestReport(const std::filesystem::path& dir, const nlohmann::json& report);
 
 }  // namespace sonolink::cli

@@ -27,6 +27,7 @@ constexpr int kSchemaVersion = 1;
 std::string checkAeTitle(const std::string& ae) { return dicom::aeTitleProblem(ae); }
 std::string checkUidRoot(const std::string& root) { return root.empty() ? "" : dicom::uidRootProblem(root); }  // empty: 2.25 UUIDs
 std::string checkLongString(const std::string& text) { return dicom::longStringProblem(text); }
+std::string checkShortString(const std::string& text) { return dicom::shortStringProblem(text); }
 
 std::string checkNotEmpty(const std::string& text) { return text.empty() ? "must not be empty" : ""; }
 
@@ -164,6 +165,7 @@ void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
 void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     auto section = root.object("dicom");
     section.string("station_ae_title", out.stationAeTitle, checkAeTitle);
+    section.string("station_name", out.stationName, checkShortString);
     section.string("uid_root", out.uidRoot, checkUidRoot);
     section.integer("listen_port", out.listenPort, 1, 65535);
     section.string("device_serial_number", out.deviceSerialNumber, checkLongString);

@@ -56,6 +56,16 @@ std::string longStringProblem(std::string_view text) {
     return {};
 }
 
+std::string shortStringProblem(std::string_view text) {
+    // Characters, not bytes: a UTF-8 continuation byte starts none.
+    const auto characters = static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    if (characters > 16) return fmt::format("must be at most 16 characters (got {})", characters);
+    if (std::any_of(text.begin(), text.end(), [](char c) { return isControlOrBackslash(static_cast<unsigned char>(c)); })) {
+        return "may not hold a backslash or a control character";
+    }
+    return {};
+}
+
 std::string personNameProblem(std::string_view name) {
     int groups = 0;
     std::size_t start = 0;

@@ -17,6 +17,7 @@ std::string_view toString(ErrorCode code) noexcept {
     case ErrorCode::DataLoss: return "DataLoss";
     case ErrorCode::Unimplemented: return "Unimplemented";
     case ErrorCode::Internal: return "Internal";
+    case ErrorCode::PermissionDenied: return "PermissionDenied";
     }
     return "Unknown";
 }

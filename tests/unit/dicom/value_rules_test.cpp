@@ -32,6 +32,17 @@ TEST(ValueRulesTest, UidRootsOfThirtyOneCharactersOrDcmtksAreRefused) {
     EXPECT_NE(uidRootProblem("1.2a"), "");
 }
 
+// SH counts characters: 16 Chinese characters (48 bytes of UTF-8) fit, a 17th does not.
+TEST(ValueRulesTest, ShortStringsCountCharactersNotBytes) {
+    std::string sixteen;
+    for (int i = 0; i < 16; ++i) sixteen += "超";
+    EXPECT_EQ(shortStringProblem(sixteen), "");
+    EXPECT_NE(shortStringProblem(sixteen + "x"), "");
+    EXPECT_NE(shortStringProblem(std::string(17, 'x')), "");
+    EXPECT_NE(shortStringProblem("a\\b"), "");
+    EXPECT_NE(shortStringProblem("a\nb"), "");
+}
+
 TEST(ValueRulesTest, LongStringsAndPersonNames) {
     EXPECT_EQ(longStringProblem(std::string(64, 'x')), "");
     EXPECT_NE(longStringProblem(std::string(65, 'x')), "");

@@ -87,6 +87,7 @@ struct DicomTls {
 
 struct DicomSettings {
     std::string stationAeTitle = "SONOLINK";
+    std::string stationName;             // Station Name (SH) as reports show it; empty: the host name
     std::string uidRoot;                 // empty = a 2.25 UUID-derived root
     int listenPort = 11112;              // storage commitment replies
     std::string deviceSerialNumber;      // Device Serial Number of our objects; empty: the front end's, as it reports it

@@ -19,6 +19,7 @@ inline constexpr std::size_t kMaxUidRootLength = 30;
 [[nodiscard]] std::string uidProblem(std::string_view uid);           // 1-64 characters, numbers without leading zeros, dots
 [[nodiscard]] std::string uidRootProblem(std::string_view root);      // a UID of at most 30 characters, not DCMTK's root
 [[nodiscard]] std::string longStringProblem(std::string_view text);   // LO: at most 64 characters, no backslash or control character
+[[nodiscard]] std::string shortStringProblem(std::string_view text);  // SH: at most 16 characters (UTF-8 counted by character), the same
 // PN: at most three component groups (alphabetic=ideographic=phonetic), each at most five
 // components and 64 characters, no backslash or control character.
 [[nodiscard]] std::string personNameProblem(std::string_view name);

@@ -25,6 +25,7 @@ enum class ErrorCode : std::uint8_t {
     DataLoss,
     Unimplemented,
     Internal,
+    PermissionDenied,  // the caller could not prove who they are, or may not do this
 };
 
 [[nodiscard]] std::string_view toString(ErrorCode code) noexcept;

@@ -1,0 +1,98 @@
+// The QA report's PDF: its HTML laid out by QTextDocument onto QPdfWriter's A4 pages, each with
+// a footer (report, time, hash, page i of n). Qt embeds the glyphs it uses, with their Unicode,
+// so pdftotext reads the text back. A CJK family is
+// named after the Latin one, so that Chinese text never falls to a font without its glyphs.
+#include <memory>
+
+#include <QFile>
+#include <QFont>
+#include <QGuiApplication>
+#include <QMarginsF>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QAbstractTextDocumentLayout>
+#include <QTextDocument>
+
+#include <fmt/format.h>
+
+#include "sonolink/report/qa_report_pdf.h"
+#include "sonolink/util/build_info.h"
+
+namespace sonolink::report {
+namespace {
+
+// A Qt application for the call's length where the process has none (the CLI): offscreen, so
+// that no display is needed, and fonts from fontconfig as on the desktop.
+class OffscreenApplication {
+public:
+    OffscreenApplication() {
+        if (QCoreApplication::instance() != nullptr) return;
+        app_ = std::make_unique<QGuiApplication>(argc_, argv_);
+    }
+
+private:
+    int argc_ = 3;
+    char name_[16] = "sonolink";
+    char option_[16] = "-platform";
+    char platform_[16] = "offscreen";
+    char* argv_[4] = {name_, option_, platform_, nullptr};
+    std::unique_ptr<QGuiApplication> app_;
+};
+
+}  // namespace
+
+Status writeQaReportPdf(const nlohmann::json& report, const std::filesystem::path& file) {
+    OffscreenApplication application;
+    const auto path = QString::fromStdString(file.string());
+    {
+        QFile probe(path);  // QPdfWriter says nothing when it cannot open its file
+        if (!probe.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}: {}", file.string(), probe.errorString().toStdString()));
+        }
+    }
+    {
+        QPdfWriter writer(path);
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter));
+        writer.setResolution(300);
+        writer.setTitle(QString::fromStdString(report.value("report", std::string("SonoLink QA report"))));
+        writer.setCreator(QString::fromStdString(fmt::format("SonoLink {}", buildInfo().version)));
+        QTextDocument document;
+        QFont font;
+        font.setFamilies({"DejaVu Sans", "Noto Sans CJK SC", "WenQuanYi Micro Hei", "AR PL UMing CN"});
+        font.setPointSizeF(8.5);
+        font.setStyleStrategy(QFont::PreferNoShaping);  // no ligatures: "fi" stays two letters that a search finds
+        document.setDefaultFont(font);
+        document.setHtml(QString::fromStdString(qaReportHtml(report)));
+        // Laid out in the writer's own pixels, page by page, each with its footer (print()
+        // would add margins of its own to the writer's).
+        document.documentLayout()->setPaintDevice(&writer);
+        const QRect area = writer.pageLayout().paintRectPixels(writer.resolution());
+        const int footer = writer.resolution() / 4;  // a quarter inch
+        const QSizeF page(area.width(), area.height() - footer);
+        document.setPageSize(page);
+        const int pages = document.pageCount();
+        const auto caption = fmt::format("SonoLink QA report, {}, SHA-256 {}", report.value("finished_utc", std::string()),
+                                         report.value("sha256", std::string()).substr(0, 16));
+        QPainter painter;
+        if (!painter.begin(&writer)) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}", file.string()));
+        QFont small = font;
+        small.setPointSizeF(7);
+        for (int i = 0; i < pages; ++i) {
+            if (i > 0) writer.newPage();
+            painter.save();
+            painter.translate(0, -i * page.height());
+            document.drawContents(&painter, QRectF(QPointF(0, i * page.height()), page));
+            painter.restore();
+            painter.setFont(small);
+            painter.drawText(QRectF(0, page.height(), page.width(), footer), Qt::AlignRight | Qt::AlignBottom,
+                             QString::fromStdString(fmt::format("{}, page {} of {}", caption, i + 1, pages)));
+        }
+        painter.end();
+    }
+    if (QFile(path).size() == 0) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}: nothing was written", file.string()));
+    return {};
+}
+
+}  // namespace sonolink::report

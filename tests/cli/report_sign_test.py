@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""sonolink-cli report sign: the operator signs a QA report as the station user, re-authenticated
+through PAM. PAM is real (Linux-PAM, the sonolink service) with pam_wrapper's pam_matrix
+module and a password file of the test's own (LD_PRELOAD=libpam_wrapper.so, no system account
+touched). A wrong password signs nothing and leaves the file as it was; the right one completes
+the signature block (user, printed name, meaning, time, how they were authenticated) in the
+JSON and the PDF, and the renewed hash holds (the next run takes the signed report as its
+baseline); a signed or an edited report is refused; with no terminal and no --password-stdin
+the command says how to give the password. Run by CTest with SONOLINK_CLI."""
+import json
+import os
+import pwd
+import subprocess
+import tempfile
+import unittest
+
+CLI = os.environ["SONOLINK_CLI"]
+PAM_WRAPPER = "/usr/lib/x86_64-linux-gnu/libpam_wrapper.so"
+PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
+USER = pwd.getpwuid(os.geteuid()).pw_name
+
+
+class ReportSignTest(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp()
+        services = os.path.join(self.work, "pam.d")
+        os.makedirs(services)
+        passdb = os.path.join(self.work, "passdb")
+        with open(passdb, "w") as f:
+            f.write(f"{USER}:right horse battery:sonolink\n")
+        with open(os.path.join(services, "sonolink"), "w") as f:
+            f.write(f"auth required {PAM_MATRIX} passdb={passdb}\naccount required {PAM_MATRIX} passdb={passdb}\n")
+        self.env = dict(os.environ, LD_PRELOAD=PAM_WRAPPER, PAM_WRAPPER="1", PAM_WRAPPER_SERVICE_DIR=services)
+        self.reports = os.path.join(self.work, "reports")
+        self.report = self.selftest()
+
+    def selftest(self):
+        proc = subprocess.run([CLI, "selftest", "--in-process", "--step", "station", "--json", "--report", self.reports],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        return json.loads(proc.stdout)["report"]
+
+    def sign(self, password, *extra, report=None):
+        return subprocess.run([CLI, "report", "sign", report or self.report, "--meaning", "reviewed and approved", "--password-stdin", *extra],
+                              input=password + "\n", capture_output=True, text=True, timeout=60, env=self.env)
+
+    def test_a_wrong_password_signs_nothing(self):
+        with open(self.report, "rb") as f:
+            before = f.read()
+        proc = self.sign("wrong horse")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("refused authentication", proc.stderr)
+        self.assertIn(USER, proc.stderr)
+        self.assertNotIn("wrong horse", proc.stderr + proc.stdout)
+        with open(self.report, "rb") as f:
+            self.assertEqual(f.read(), before)
+
+    def test_the_right_password_completes_the_signature_block(self):
+        proc = self.sign("right horse battery", "--json")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        with open(self.report, encoding="utf-8") as f:
+            report = json.load(f)
+        signature = report["signature"]
+        self.assertEqual(signature["user"], USER)
+        self.assertEqual(signature["meaning"], "reviewed and approved")
+        self.assertIn("PAM", signature["authentication"])
+        self.assertRegex(signature["signed_utc"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        self.assertEqual(json.loads(proc.stdout)["sha256"], report["sha256"])
+        text = subprocess.run(["pdftotext", "-layout", self.report[:-5] + ".pdf", "-"], capture_output=True, text=True, check=True).stdout
+        self.assertIn("reviewed and approved", text)
+        self.assertIn("Signed electronically", text)
+        self.assertIn(signature["printed_name"], text)
+        self.assertNotIn("Not signed", text)
+        again = self.sign("right horse battery")
+        self.assertEqual(again.returncode, 1)
+        self.assertIn("signed already", again.stderr)
+        # The renewed hash holds: the next run into the folder takes the signed report as its baseline.
+        with open(self.selftest(), encoding="utf-8") as f:
+            self.assertEqual(json.load(f)["baseline_report"]["file"], os.path.basename(self.report))
+
+    def test_an_edited_report_is_not_signed(self):
+        with open(self.report, encoding="utf-8") as f:
+            report = json.load(f)
+        report["verdict"] = "pass" if report["verdict"] == "fail" else "fail"
+        with open(self.report, "w", encoding="utf-8") as f:
+            json.dump(report, f)
+        proc = self.sign("right horse battery")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("SHA-256 does not hold", proc.stderr)
+
+    def test_without_a_terminal_it_asks_for_password_stdin(self):
+        proc = subprocess.run([CLI, "report", "sign", self.report, "--meaning", "approved"], stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=60, env=self.env, start_new_session=True)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        self.assertIn("--password-stdin", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
