@@ -38,6 +38,12 @@ sonolink_require("Qwt 6.3 for Qt 6" "libqwt-qt6-dev, or run installer/install-de
 sonolink_require("ISA-L" libisal-dev ISAL)
 sonolink_require("zlib" zlib1g-dev ZLIB)
 sonolink_require("SQLite 3" libsqlite3-dev SQLite3)
+# Linux-PAM (re-authentication for a signature or an override): no CMake package of its own.
+find_library(SONOLINK_PAM_LIBRARY pam)
+find_path(SONOLINK_PAM_INCLUDE security/pam_appl.h)
+if(NOT SONOLINK_PAM_LIBRARY OR NOT SONOLINK_PAM_INCLUDE)
+  list(APPEND _sonolink_missing "  Linux-PAM (libpam): install the Debian package 'libpam0g-dev'")
+endif()
 if(SONOLINK_BUILD_TESTS)
   sonolink_require("GoogleTest/GMock" "libgtest-dev libgmock-dev" GTest)
   sonolink_require("Google Benchmark" libbenchmark-dev benchmark)
