@@ -4,9 +4,6 @@
 // name typed in; the report's signature block is completed, its hash renewed, and its PDF
 // redrawn. Exit 0: signed; 1: PAM refused, or the report is edited, signed already or
 // unreadable; 2: a bad command line (no terminal and no --password-stdin).
-#include <termios.h>
-#include <unistd.h>
-
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -16,6 +13,7 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "password_prompt.h"
 #include "selftest_report.h"
 #include "sonolink/auth/reauthenticate.h"
 #include "sonolink/util/station_user.h"
@@ -30,28 +28,6 @@ struct SignOptions {
     bool json = false;
 };
 
-// The password typed at the terminal with echo off, or nothing when there is no terminal.
-std::optional<std::string> passwordFromTerminal(const std::string& user) {
-    std::FILE* tty = std::fopen("/dev/tty", "r+");
-    if (tty == nullptr) return std::nullopt;
-    termios before{};
-    const int fd = ::fileno(tty);
-    const bool quiet = ::tcgetattr(fd, &before) == 0;
-    if (quiet) {
-        termios silent = before;
-        silent.c_lflag &= static_cast<tcflag_t>(~ECHO);
-        ::tcsetattr(fd, TCSAFLUSH, &silent);
-    }
-    std::fprintf(tty, "Password for %s (to sign): ", user.c_str());
-    std::fflush(tty);
-    std::string password;
-    for (int c = std::fgetc(tty); c != EOF && c != '\n'; c = std::fgetc(tty)) password += static_cast<char>(c);
-    if (quiet) ::tcsetattr(fd, TCSAFLUSH, &before);
-    std::fputc('\n', tty);
-    std::fclose(tty);
-    return password;
-}
-
 int sign(const SignOptions& o) {
     std::ifstream in(o.file);
     auto report = nlohmann::json::parse(in, nullptr, false);
@@ -60,14 +36,7 @@ int sign(const SignOptions& o) {
         return kExitFailed;
     }
     const auto user = stationUser();
-    std::optional<std::string> password;
-    if (o.passwordStdin) {
-        std::string line;
-        std::getline(std::cin, line);
-        password = line;
-    } else {
-        password = passwordFromTerminal(user);
-    }
+    auto password = readPassword(user, "to sign", o.passwordStdin);
     if (!password) {
         std::cerr << "sonolink-cli report sign: no terminal to ask the password at: give it on standard input with --password-stdin\n";
         return kExitUsage;

@@ -3,24 +3,31 @@
 // link BER test runs in a session of its own (quick: shows selftest.ber_quick_limit; full:
 // selftest.ber_limit), every PACS node is echoed, and each step's verdict, figures, limit and
 // fix are printed (a warning does not fail the test); --report DIR also writes the QA report,
-// JSON and PDF. Exit 0: every step passed; 1: a step failed, the configuration is invalid or the
+// JSON and PDF; --override REASON, after a failure that blocks streaming, gives the engineer
+// override as the station user re-authenticated through PAM (recorded in the report and the
+// audit trail; the exit code stays 1). Exit 0: every step passed; 1: a step failed, the configuration is invalid or the
 // report could not be written; 3: the link or the front end could not be reached; 2: a bad
 // command line.
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <memory>
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "engine_event_json.h"
 #include "exit_codes.h"
+#include "password_prompt.h"
 #include "selftest_report.h"
 #include "sonolink/app/engine_setup.h"
+#include "sonolink/auth/reauthenticate.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/engine/event_log.h"
 #include "sonolink/util/log.h"
+#include "sonolink/util/station_user.h"
 
 namespace sonolink::cli {
 namespace {
@@ -35,7 +42,42 @@ struct SelfTestOptions {
     std::string reportDir;
     std::vector<std::string> steps;
     double acceptTimeoutS = 30;
+    std::string overrideReason;
+    bool passwordStdin = false;
 };
+
+// After a failed run: the engineer override, given as the station user once PAM has
+// re-authenticated them, through the facade (which audits it). The record for the report, or
+// null; `problem` says why there is none.
+nlohmann::json giveOverride(const SelfTestOptions& o, engine::Engine& engine, engine::EventLog& events, const engine::EngineStats& stats,
+                            std::string& problem, int& exitCode) {
+    if (stats.selfTestBlock.empty()) {
+        problem = "nothing blocks streaming: no override was given";
+        return nullptr;
+    }
+    const auto user = stationUser();
+    auto password = readPassword(user, "to override the self-test", o.passwordStdin);
+    if (!password) {
+        problem = "no terminal to ask the password at for the override: give it on standard input with --password-stdin";
+        exitCode = kExitUsage;
+        return nullptr;
+    }
+    const auto checked = auth::reauthenticate(user, *password);
+    std::fill(password->begin(), password->end(), '\0');
+    if (!checked) {
+        problem = checked.error().message() + ": no override was given";
+        return nullptr;
+    }
+    engine.overrideSelfTest(o.overrideReason);
+    const auto given = events.waitFor<engine::SelfTestOverridden>([](const engine::SelfTestOverridden&) { return true; }, std::chrono::seconds(5));
+    if (!given) {
+        problem = "the engine did not take the override";
+        return nullptr;
+    }
+    return {{"user", given->by}, {"reason", given->reason}, {"overrode", given->blocked},
+            {"time_utc", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()))},
+            {"authentication", fmt::format("password, PAM service {}", auth::kPamService)}};
+}
 
 int runSelfTest(const SelfTestOptions& o) {
     std::vector<config::ConfigOverride> overrides;
@@ -72,7 +114,6 @@ int runSelfTest(const SelfTestOptions& o) {
     const auto steps = events.all<engine::SelfTestStep>();
     const auto stats = engine.stats();
     const auto finished = std::chrono::system_clock::now();
-    engine.disconnect();
     int exitCode = kExitOk;
     nlohmann::json out{{"steps", nlohmann::json::array()}};
     for (const auto& step : steps) {
@@ -93,11 +134,19 @@ int runSelfTest(const SelfTestOptions& o) {
         problem = "no self-test step ran";
         exitCode = kExitFailed;
     }
+    nlohmann::json overrideRecord;
+    if (!o.overrideReason.empty() && exitCode == kExitFailed && end && end->to != engine::EngineState::Error) {
+        std::string why;
+        overrideRecord = giveOverride(o, engine, events, engine.stats(), why, exitCode);
+        if (overrideRecord.is_null()) problem += (problem.empty() ? "" : "; ") + why;
+    }
+    engine.disconnect();
     out["pass"] = exitCode == kExitOk;
     out["problem"] = problem;
+    if (!overrideRecord.is_null()) out["override"] = overrideRecord;
     if (!o.reportDir.empty()) {
         const auto report = selfTestReport({o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem,
-                                            loaded->dicom.stationName},
+                                            loaded->dicom.stationName, overrideRecord},
                                            lastPassingReport(o.reportDir));
         auto written = writeSelfTestReport(o.reportDir, report);
         if (!written) {
@@ -115,6 +164,10 @@ int runSelfTest(const SelfTestOptions& o) {
             if (!step.fix.empty()) std::cout << "  what to do: " << step.fix << '\n';
         }
         if (!problem.empty()) std::cout << "self-test: " << problem << '\n';
+        if (!overrideRecord.is_null()) {
+            std::cout << fmt::format("overridden by {}: {} (it overrode: {})\n", overrideRecord["user"].get<std::string>(),
+                                     overrideRecord["reason"].get<std::string>(), overrideRecord["overrode"].get<std::string>());
+        }
         if (out.contains("report")) std::cout << "report: " << out["report"].get<std::string>() << '\n';
         std::cout << (exitCode == kExitOk ? "self-test passed\n" : "self-test FAILED\n");
     }
@@ -134,6 +187,10 @@ void addSelfTestCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--accept-timeout", o->acceptTimeoutS, "Seconds to wait for the front end")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->add_option("--report", o->reportDir, "Also write the QA report (JSON, with its SHA-256, and PDF) into this folder");
+    cmd->add_option("--override", o->overrideReason,
+                    "Should the test fail a step that blocks streaming: override it for this reason, as the station user re-authenticated "
+                    "through PAM (recorded in the report and the audit trail)");
+    cmd->add_flag("--password-stdin", o->passwordStdin, "Read the override's password from the first line of standard input");
     cmd->add_option("--step", o->steps, "Run only this step (repeatable): station (or one as \"station: <check>\"), ring memory, link BER, "
                                         "ring slots (DMA path), element check, phantom check, PACS")
         ->check([](const std::string& name) {

@@ -81,6 +81,7 @@ nlohmann::json selfTestReport(const SelfTestRun& run, const std::optional<KeptRe
         }
         report["steps"].push_back(std::move(j));
     }
+    if (!run.override.is_null()) report["override"] = run.override;
     if (baseline) {
         report["baseline_report"] = {{"file", baseline->file.filename().string()}, {"finished_utc", baseline->report.value("finished_utc", "")},
                                      {"sha256", baseline->report.value("sha256", "")}};

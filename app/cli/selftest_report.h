@@ -28,6 +28,7 @@ struct SelfTestRun {
     bool passed = false;
     std::string problem;
     std::string station;                               // dicom.station_name; empty: the host name
+    nlohmann::json override;                           // the engineer override given after it, if any (null: none)
 };
 
 // A report kept in the report folder.

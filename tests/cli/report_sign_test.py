@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""sonolink-cli report sign: the operator signs a QA report as the station user, re-authenticated
-through PAM. PAM is real (Linux-PAM, the sonolink service) with pam_wrapper's pam_matrix
+"""sonolink-cli report sign and selftest --override: the operator signs a QA report, and an
+engineer overrides a failed self-test, each as the station user re-authenticated through PAM. PAM is real (Linux-PAM, the sonolink service) with pam_wrapper's pam_matrix
 module and a password file of the test's own (LD_PRELOAD=libpam_wrapper.so, no system account
 touched). A wrong password signs nothing and leaves the file as it was; the right one completes
 the signature block (user, printed name, meaning, time, how they were authenticated) in the
 JSON and the PDF, and the renewed hash holds (the next run takes the signed report as its
 baseline); a signed or an edited report is refused; with no terminal and no --password-stdin
-the command says how to give the password. Run by CTest with SONOLINK_CLI."""
+the command says how to give the password. An override after an element check that fails (its
+limit set so that half the channels count as dead) is recorded with who, why and what it
+overrode in the report (JSON and PDF) and as a DICOM audit Security Alert (110113, Emergency
+Override 110127); with a wrong password there is none, in neither. Run by CTest with SONOLINK_CLI."""
 import json
 import os
 import pwd
@@ -93,6 +96,45 @@ class ReportSignTest(unittest.TestCase):
                               text=True, timeout=60, env=self.env, start_new_session=True)
         self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
         self.assertIn("--password-stdin", proc.stderr)
+
+
+    def override(self, password):
+        audit = os.path.join(self.work, "audit.log")
+        config = os.path.join(self.work, "dead.json")
+        with open(config, "w") as f:  # under the median RMS counts as dead: half the channels
+            json.dump({"selftest": {"element_dead_rms_fraction": 1.0}, "dicom": {"audit_file": audit, "nodes": []}}, f)
+        reports = os.path.join(self.work, "overridden")
+        proc = subprocess.run([CLI, "selftest", "--in-process", "--config", config, "--step", "element check", "--json", "--report", reports,
+                               "--override", "phantom scan only; probe replacement ordered", "--password-stdin"],
+                              input=password + "\n", capture_output=True, text=True, timeout=120, env=self.env)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)  # the test failed, overridden or not
+        out = json.loads(proc.stdout)
+        with open(out["report"], encoding="utf-8") as f:
+            report = json.load(f)
+        trail = open(audit, encoding="utf-8").read() if os.path.exists(audit) else ""
+        text = subprocess.run(["pdftotext", "-raw", out["report"][:-5] + ".pdf", "-"], capture_output=True, text=True, check=True).stdout
+        return out, report, trail, text
+
+    def test_an_override_is_recorded_with_who_why_and_what(self):
+        out, report, trail, text = self.override("right horse battery")
+        self.assertEqual(report["verdict"], "fail")
+        given = report["override"]
+        self.assertEqual(given, out["override"])
+        self.assertEqual((given["user"], given["reason"]), (USER, "phantom scan only; probe replacement ordered"))
+        self.assertIn("element check", given["overrode"])
+        self.assertIn("PAM", given["authentication"])
+        self.assertIn("Override", text)
+        self.assertIn("probe replacement ordered", text)
+        self.assertIn("110127", trail)
+        self.assertIn("probe replacement ordered", trail)
+
+    def test_a_wrong_password_gives_no_override(self):
+        out, report, trail, text = self.override("wrong horse")
+        self.assertNotIn("override", report)
+        self.assertNotIn("override", out)
+        self.assertIn("refused authentication", out["problem"])
+        self.assertNotIn("110127", trail)
+        self.assertNotIn("Override", text)
 
 
 if __name__ == "__main__":

@@ -153,6 +153,7 @@ void Engine::Impl::openElementCheck() {
     options.configure.photoacoustic = false;
     options.configure.frameRateMilliHz = 0;  // as fast as the link takes it
     log::info(engineLog(), "start-up self-test: element check on {} frames of the phantom", setup.frames);
+    underWay(selfTestWants("element check") ? "element check" : "phantom check", fmt::format("{} frames of the phantom", setup.frames));
     auto made = sessionLink();
     if (!made) {
         setState(EngineState::Error, made.error().message());

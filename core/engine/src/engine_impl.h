@@ -66,6 +66,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::string lastFrontEndError;
     std::string selfTestBlock;                // under statsMutex: why streaming is refused (a failed self-test)
     ingest::IngestStats selfTestProgress;     // under statsMutex: the running link BER test's counts
+    SelfTestProgress selfTestUnderWay;        // under statsMutex: the step under way
+    std::uint64_t selfTestPlannedBits = 0;    // under statsMutex: the link BER test's plan
 
     // The start-up self-test (ctl thread, self_test_control.cpp).
     bool selfTestDue = false;                 // connect() asked for it; the next session runs it first
@@ -132,6 +134,9 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void finishSelfTest();
     [[nodiscard]] bool selfTestWants(std::string_view step) const;  // config.selfTestSteps
     void selfTestStep(SelfTestStep step);
+    // The step under way from now (empty: none), for stats().selfTest.
+    void underWay(std::string step, std::string detail = {});
+    void cancelRunningSelfTest();
     [[nodiscard]] std::string streamingBlock() const;
 
     // Recording (recording_control.cpp).

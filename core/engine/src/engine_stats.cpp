@@ -1,6 +1,9 @@
 // Engine::stats(): one snapshot of cumulative counters and times, read without moving any mark,
 // so any number of readers may poll at their own rates.
+#include <algorithm>
 #include <chrono>
+
+#include <fmt/format.h>
 
 #include "engine_impl.h"
 
@@ -42,6 +45,12 @@ EngineStats Engine::Impl::snapshot() const {
         s.framesRecorded = recordedBefore;
         s.framesRecordRefused = refusedBefore;
         s.selfTestBlock = selfTestBlock;
+        s.selfTest = selfTestUnderWay;
+        if (s.selfTest.step == "link BER" && selfTestPlannedBits > 0) {
+            const auto bits = static_cast<double>(selfTestProgress.patterns.bitsChecked);
+            s.selfTest.fraction = std::min(1.0, bits / static_cast<double>(selfTestPlannedBits));
+            s.selfTest.detail = fmt::format("{:.3g} of {:.3g} bits compared", bits, static_cast<double>(selfTestPlannedBits));
+        }
         s.framesRecordSkipped = skippedBefore;
         if (current.frontEnd.framesAcquired > 0 || current.frontEnd.state != transport::FrontEndState::Idle) {
             s.frontEnd.state = frontEndStateName(current.frontEnd.state);

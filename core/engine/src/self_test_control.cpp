@@ -188,8 +188,10 @@ void Engine::Impl::openLinkBerTest() {
         std::lock_guard lock(statsMutex);
         selfTestProgress = {};
         selfTestBlock.clear();
+        selfTestPlannedBits = planned;
     }
     if (config.station && selfTestWants("station")) {
+        underWay("station", "the station's set-up");
         for (auto& step : stationSteps(*config.station)) {
             if (selfTestWants(step.step)) selfTestStep(std::move(step));
         }
@@ -199,8 +201,12 @@ void Engine::Impl::openLinkBerTest() {
         setState(EngineState::Error, made.error().message());
         return report(ErrorOrigin::Link, Severity::Error, made.error());
     }
-    if (selfTestWants("ring memory")) selfTestStep(ringMemoryStep((*made)->ring()));
+    if (selfTestWants("ring memory")) {
+        underWay("ring memory", "March C- over the DMA ring");
+        selfTestStep(ringMemoryStep((*made)->ring()));
+    }
     if (!selfTestWants("link BER") && !selfTestWants("ring slots (DMA path)")) return afterLinkBerTest();
+    underWay("link BER");  // its fraction: the bits compared against the plan
     selfTestStarted = std::chrono::steady_clock::now();
     std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
@@ -301,8 +307,10 @@ void Engine::Impl::afterLinkBerTest() {
 
 void Engine::Impl::finishSelfTest() {
     if (!config.dicom.forwarder.destinations.empty() && selfTestWants("PACS")) {
+        underWay("PACS", fmt::format("C-ECHO to {} nodes", config.dicom.forwarder.destinations.size()));
         selfTestStep(pacsStep(config.dicom.forwarder.destinations, config.dicom.forwarder.association));
     }
+    underWay({});
     openSession();  // the acquisition session: Ready (streaming refused while blocked)
 }
 
@@ -318,6 +326,44 @@ void Engine::Impl::selfTestStep(SelfTestStep step) {
         selfTestBlock += fmt::format("{}the start-up {} test failed: {}", selfTestBlock.empty() ? "" : "; ", step.step, step.figures);
     }
     emit(step);
+}
+
+void Engine::Impl::underWay(std::string step, std::string detail) {
+    std::lock_guard lock(statsMutex);
+    selfTestUnderWay = {std::move(step), 0.0, std::move(detail)};
+}
+
+// The step under way fails as cancelled and the rest do not run: the session closed (its
+// callbacks and timeouts stale from here), the station Ready with streaming blocked.
+void Engine::Impl::cancelRunningSelfTest() {
+    std::string step;
+    {
+        std::lock_guard lock(statsMutex);
+        step = selfTestUnderWay.step.empty() ? "self-test" : selfTestUnderWay.step;
+    }
+    ++generation;
+    closeSession();
+    if (phantomReferenceDue.valid()) phantomReferenceDue.wait();
+    phantomReferenceDue = {};
+    elementFrames.reset();
+    phantomImager.reset();
+    SelfTestStep cancelled;
+    cancelled.step = step;
+    cancelled.verdict = SelfTestVerdict::Fail;
+    cancelled.figures = fmt::format("cancelled by {} while it ran; the steps after it did not run", stationUser());
+    cancelled.limit = "the self-test runs to its end";
+    cancelled.fix = "connect again to run the self-test (or override it, with a reason)";
+    selfTestStep(std::move(cancelled));
+    underWay({});
+    openSession();
+}
+
+void Engine::cancelSelfTest() {
+    impl_->ctl->post([impl = impl_.get()] {
+        if (impl->state != EngineState::SelfTest) return impl->refuse("cancelSelfTest", ErrorCode::FailedPrecondition, "no self-test runs");
+        log::warn(engineLog(), "start-up self-test cancelled by {}", stationUser());
+        impl->cancelRunningSelfTest();
+    });
 }
 
 std::string Engine::Impl::streamingBlock() const {

@@ -101,6 +101,43 @@ TEST_F(EngineTest, TheStationChecksComeFirstAndOnlyThoseTheRingNeedsBlockStreami
 
 // Bit errors above the limit fail the test: streaming is refused, naming the step and its
 // figures, until an engineer overrides it with a reason (who and why recorded in an event).
+// The runner's progress and cancel, as the wizard shows and offers them: while the link BER test
+// runs, stats().selfTest names it and counts its bits against the plan; cancelled, that step fails
+// naming who, the element check after it never runs, and the station is Ready with streaming
+// blocked. A cancel with no self-test running is refused.
+TEST_F(EngineTest, ASelfTestShowsItsProgressAndACancelFailsTheStepUnderWay) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-13;  // 3e13 bits: minutes on this link, so it is still running when cancelled
+    selfTest->timeout = std::chrono::seconds(300);
+    elementCheck = ElementCheckSetup{};
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->cancelSelfTest();
+    ASSERT_TRUE(log.waitFor<EngineError>([](const EngineError& e) { return e.source == "cancelSelfTest"; }, std::chrono::seconds(5)));
+    engine->connect();
+    SelfTestProgress seen;
+    ASSERT_TRUE(waitUntil([&] {
+        seen = engine->stats().selfTest;
+        return seen.step == "link BER" && seen.fraction > 0;
+    }, std::chrono::seconds(30))) << "the link BER test under way: " << seen.step << " " << seen.fraction;
+    EXPECT_LT(seen.fraction, 1.0);
+    EXPECT_NE(seen.detail.find("bits compared"), std::string::npos) << seen.detail;
+    const auto mark = log.size();
+    engine->cancelSelfTest();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready, std::chrono::seconds(30)));
+    const auto steps = log.all<SelfTestStep>();
+    ASSERT_FALSE(steps.empty());
+    EXPECT_EQ(steps.back().step, "link BER") << "nothing runs after the cancelled step";
+    EXPECT_EQ(steps.back().verdict, SelfTestVerdict::Fail);
+    EXPECT_NE(steps.back().figures.find("cancelled by"), std::string::npos) << steps.back().figures;
+    for (const auto& step : steps) EXPECT_NE(step.step, "element check");
+    EXPECT_NE(engine->stats().selfTestBlock.find("link BER test failed"), std::string::npos);
+    EXPECT_TRUE(engine->stats().selfTest.step.empty());
+    engine->startStreaming();
+    ASSERT_TRUE(log.waitFor<EngineError>([](const EngineError& e) { return e.source == "startStreaming"; }, std::chrono::seconds(5), mark));
+}
+
 TEST_F(EngineTest, ALinkWithBitErrorsFailsTheSelfTestAndStreamingWaitsForAnOverride) {
     selfTest = LinkBerTest{};
     selfTest->limit = 1e-8;

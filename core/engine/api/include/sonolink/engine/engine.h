@@ -57,6 +57,10 @@ public:
     // and its figures); an engineer's override, with its reason (empty is refused), lets the
     // station stream until the next connect. A SelfTestOverridden event records who and why.
     void overrideSelfTest(std::string reason);
+    // Stops the running start-up self-test: the step under way (stats().selfTest) fails as
+    // cancelled, naming who, the steps after it do not run, and the station comes Ready with
+    // streaming blocked (connect again, or override). Refused when no self-test runs.
+    void cancelSelfTest();
     // Every frame, losslessly, until stopRecording() or a failure (RecordingChanged events).
     void startRecording(std::string path);
     void stopRecording();

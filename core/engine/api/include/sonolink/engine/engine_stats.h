@@ -52,10 +52,18 @@ struct LinkCounters {
     std::vector<std::string> recentRejections;  // the last session's last rejected blocks, described
 };
 
+// The start-up self-test under way: the step and how far it has come (a wizard's progress bar).
+struct SelfTestProgress {
+    std::string step;       // as its SelfTestStep will name it; empty: no self-test runs
+    double fraction = 0;    // of that step, 0 to 1 (0 while a step cannot tell)
+    std::string detail;     // what runs, and what the fraction counts
+};
+
 struct EngineStats {
     std::uint64_t steadyNs = 0;          // steady clock when read
     EngineState state = EngineState::Idle;
     std::string selfTestBlock;           // why streaming is refused (a failed start-up self-test); empty: it is not
+    SelfTestProgress selfTest;           // the self-test step under way (state SelfTest)
     std::uint64_t framesDelivered = 0;   // by ingest, intact
     std::uint64_t framesIncomplete = 0;
     std::uint64_t framesMissing = 0;
