@@ -193,11 +193,7 @@ void addSelfTestCommand(CLI::App& app, int& exitCode) {
     cmd->add_flag("--password-stdin", o->passwordStdin, "Read the override's password from the first line of standard input");
     cmd->add_option("--step", o->steps, "Run only this step (repeatable): station (or one as \"station: <check>\"), ring memory, link BER, "
                                         "ring slots (DMA path), element check, phantom check, PACS")
-        ->check([](const std::string& name) {
-            const bool known = name.starts_with("station: ") ||
-                               std::find(engine::kSelfTestSteps.begin(), engine::kSelfTestSteps.end(), name) != engine::kSelfTestSteps.end();
-            return known ? std::string() : "no self-test step is named '" + name + "'";
-        });
+        ->check([](const std::string& name) { return engine::isSelfTestStepName(name) ? std::string() : "no self-test step is named '" + name + "'"; });
     cmd->callback([o, &exitCode] { exitCode = runSelfTest(*o); });
 }
 

@@ -4,7 +4,8 @@ reads back every step, its verdict and the report's hash, and the station's Chin
 pdffonts shows the CJK font embedded; pdftoppm renders the first page (ink on it, the page A4).
 A failing run's PDF says FAIL and names the step. Then the PDF as Encapsulated PDF
 (sonolink-cli dicom export --pdf): dciodvfy finds no error, dcm2pdf gives the same bytes back,
-and the store-and-forward queue delivers it to Orthanc on loopback (stopped by PID).
+and the store-and-forward queue delivers it to Orthanc on loopback (stopped by PID). The steps a
+site configures (selftest.steps) are the ones that run, and the report and its PDF hold only them.
 Run by CTest with SONOLINK_CLI."""
 import glob
 import json
@@ -89,6 +90,17 @@ class SelfTestReportPdfTest(unittest.TestCase):
         self.assertAlmostEqual(height / width, 297 / 210, delta=0.02, msg="an A4 page")
         self.assertGreater(ink, 0.005, "the first page has text on it")
         self.assertLess(ink, 0.5, "and is not black")
+
+    def test_the_configured_steps_run_and_only_they(self):
+        with open(self.config, encoding="utf-8") as f:
+            config = json.load(f)
+        config["selftest"] = {"steps": ["station: memlock limit", "link BER"]}
+        with open(self.config, "w", encoding="utf-8") as f:
+            json.dump(config, f)
+        proc, report, pdf = self.selftest()
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual([s["step"] for s in report["steps"]], ["station: memlock limit", "link BER"])
+        self.assertNotIn("element check", self.pdftotext(pdf))
 
     def test_a_failing_run_says_fail_and_names_the_step(self):
         self.config = sonolink_config(os.path.join(self.work, "down.json"), [{"name": "down", "ae_title": "DOWN", "port": free_port()}],

@@ -183,7 +183,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.imaging = imagingSettingsFrom(config);
     e.cineFrames = choice.cineFrames;
     e.selfTest = linkBerTestFrom(config, choice.selfTest);
-    e.selfTestSteps = choice.selfTestSteps;
+    e.selfTestSteps = choice.selfTestSteps.empty() ? config.selftest.steps : choice.selfTestSteps;  // --step before selftest.steps
     if (e.selfTest) e.station = stationCheckFrom(config, choice.link);
     if (e.selfTest) e.elementCheck = elementCheckFrom(config);
     // The nodes, the station's identity and the audit trail always (worklist queries, exports);

@@ -12,8 +12,11 @@
 #include <cstring>
 #include <set>
 
+#include <fmt/ranges.h>
+
 #include "object_reader.h"
 #include "sonolink/dicom/value_rules.h"
+#include "sonolink/engine/engine_types.h"
 #include "sonolink/engine/settings.h"
 
 namespace sonolink::config {
@@ -160,6 +163,17 @@ void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
     section.number("phantom_min_ncc", out.phantomMinNcc, 0.0, 1.0);
     section.number("phantom_max_position_error_mm", out.phantomMaxPositionErrorMm, 0.01, 10.0, "mm");
     section.number("phantom_max_fwhm_error", out.phantomMaxFwhmError, 0.01, 10.0);
+    std::vector<std::string> steps;
+    std::string unknown;
+    section.array("steps", [&](const json& value, const std::string&) {
+        if (!value.is_string() || !engine::isSelfTestStepName(value.get<std::string>())) unknown = value.is_string() ? value.get<std::string>() : value.dump();
+        else steps.push_back(value.get<std::string>());
+    });
+    if (!unknown.empty()) {
+        section.issue("steps", fmt::format("no self-test step is named '{}' (the steps: {})", unknown, fmt::join(engine::kSelfTestSteps, ", ")));
+    } else {
+        out.steps = std::move(steps);
+    }
 }
 
 void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {

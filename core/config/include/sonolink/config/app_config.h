@@ -124,6 +124,7 @@ struct SelfTestSettings {
     double phantomMinNcc = 0.9;              // the phantom check, on the element check's first frame
     double phantomMaxPositionErrorMm = 0.5;
     double phantomMaxFwhmError = 0.25;       // |live / reference - 1|
+    std::vector<std::string> steps;          // the steps that run at connect (engine::kSelfTestSteps' names); empty: all
 };
 
 struct MetricsSettings {

@@ -101,10 +101,7 @@ struct StationCheck {
     std::string linkAddress;                   // its local address (empty: any; the first port that is up)
 };
 
-// The start-up self-test's steps in the order they run, as EngineConfig::selfTestSteps names
-// them ("station" for all of the station's, or one as "station: <check>").
-inline constexpr std::array<std::string_view, 7> kSelfTestSteps{"station", "ring memory", "link BER", "ring slots (DMA path)",
-                                                               "element check", "phantom check", "PACS"};
+// The steps' names: kSelfTestSteps (engine_types.h).
 // Whether a step named `step` runs when only `selected` do (empty: every step).
 [[nodiscard]] bool selfTestStepWanted(const std::vector<std::string>& selected, std::string_view step);
 

@@ -5,6 +5,7 @@
 // Thread contract: plain values, copy freely.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -100,6 +101,17 @@ struct SettingsChanged {
 // (overrideSelfTest, with the reason: SelfTestOverridden); a PACS that does not answer does not
 // (studies wait in the store-and-forward queue).
 enum class SelfTestVerdict { Pass, Warn, Fail };
+// The start-up self-test's steps in the order they run, as EngineConfig::selfTestSteps and
+// selftest.steps name them ("station" for all of the station's, or one as "station: <check>").
+inline constexpr std::array<std::string_view, 7> kSelfTestSteps{"station", "ring memory", "link BER", "ring slots (DMA path)",
+                                                               "element check", "phantom check", "PACS"};
+[[nodiscard]] constexpr bool isSelfTestStepName(std::string_view name) {
+    if (name.starts_with("station: ") && name.size() > 9) return true;
+    for (const auto step : kSelfTestSteps) {
+        if (step == name) return true;
+    }
+    return false;
+}
 std::string_view toString(SelfTestVerdict verdict);
 // One channel's figures in the element check.
 struct ElementFigures {
