@@ -210,27 +210,38 @@ struct Rotation {
 // (iq[k], iq[k + 1]) turned by exp(i phi_k), phi_k the phase of the point between them, as four
 // planes A re, A im, B re, B im of n floats. Interpolating a pair and turning the result by
 // exp(i w (f - 1/2)) then equals interpolating the baseband and turning it by its own phase.
+// Paired (for AVX2's gathers): the same as two planes of n (A, B) pairs, re then im, so that one
+// 64-bit gather element brings both samples of a pair.
 struct IqTables {
     std::size_t n = 0;
+    bool paired = false;
     std::vector<float> planes;  // waves x channels x 4 x n
     const float* trace(std::size_t index) const noexcept { return planes.data() + index * 4 * n; }
 };
 
 void buildTables(std::span<const std::complex<float>> iq, std::size_t traces, std::size_t n, double radiansAtFirst, double radiansPerSample,
-                 unsigned threads, IqTables& tables) {
+                 unsigned threads, bool paired, IqTables& tables) {
     std::vector<std::complex<float>> phasor(n);
     for (std::size_t k = 0; k < n; ++k) phasor[k] = std::polar(1.0, radiansAtFirst + radiansPerSample * (static_cast<double>(k) + 0.5));
     tables.n = n;
+    tables.paired = paired;
     tables.planes.resize(traces * 4 * n);
     parallelFor(traces, threads, [&](std::size_t t) {
         const auto* in = iq.data() + t * n;
         auto* out = tables.planes.data() + t * 4 * n;
         for (std::size_t k = 0; k < n; ++k) {
             const auto a = in[k] * phasor[k], b = in[std::min(k + 1, n - 1)] * phasor[k];
-            out[k] = a.real();
-            out[n + k] = a.imag();
-            out[2 * n + k] = b.real();
-            out[3 * n + k] = b.imag();
+            if (paired) {
+                out[2 * k] = a.real();
+                out[2 * k + 1] = b.real();
+                out[2 * n + 2 * k] = a.imag();
+                out[2 * n + 2 * k + 1] = b.imag();
+            } else {
+                out[k] = a.real();
+                out[n + k] = a.imag();
+                out[2 * n + k] = b.real();
+                out[3 * n + k] = b.imag();
+            }
         }
     });
 }
@@ -239,13 +250,15 @@ void buildTables(std::span<const std::complex<float>> iq, std::size_t traces, st
 template <typename Delay, typename Weight>
 void accumulateIqRange(const float* table, std::size_t n, float lastIndex, const Delay& tx, const Weight& weight, float omega,
                        float samplesPerMetre, float dx2, std::span<const float> zSquared, std::size_t first, std::size_t last, float* re,
-                       float* im) noexcept {
+                       float* im, bool paired = false) noexcept {
     for (std::size_t iz = first; iz < last; ++iz) {
         const float s = tx.at(iz) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
         if (!(s >= 0.0f && s < lastIndex)) continue;
         const auto i = static_cast<std::size_t>(s);
         const float f = s - static_cast<float>(i);
-        const std::complex<float> a(table[i], table[n + i]), b(table[2 * n + i], table[3 * n + i]);
+        const std::complex<float> a = paired ? std::complex<float>(table[2 * i], table[2 * n + 2 * i]) : std::complex<float>(table[i], table[n + i]);
+        const std::complex<float> b =
+            paired ? std::complex<float>(table[2 * i + 1], table[2 * n + 2 * i + 1]) : std::complex<float>(table[2 * n + i], table[3 * n + i]);
         const auto v = (a + f * (b - a)) * Rotation::at(omega * (f - 0.5f)) * weight.at(iz);
         re[iz] += v.real();
         im[iz] += v.imag();
@@ -278,7 +291,22 @@ __attribute__((target("avx2,fma"))) inline void gatherPlanes(const float* table,
     for (std::size_t k = 0; k < 4; ++k) p[k] = _mm256_i32gather_ps(table + k * n, index, 4);
 }
 
-// Eight depths at a time with AVX2.
+// The same from the paired table: per plane (re, im) two 64-bit gathers of four pairs, whose
+// indices are ordered (depths 0, 1, 4, 5 and 2, 3, 6, 7) so that one in-lane shuffle splits the
+// A's from the B's in depth order: half the gather elements of four 32-bit gathers.
+__attribute__((target("avx2,fma"))) inline void gatherPairedPlanes(const float* table, std::size_t n, __m256i index, __m256 p[4]) noexcept {
+    const __m128i low = _mm256_castsi256_si128(index), high = _mm256_extracti128_si256(index, 1);
+    const __m128i first = _mm_unpacklo_epi64(low, high), second = _mm_unpackhi_epi64(low, high);
+    for (std::size_t part = 0; part < 2; ++part) {  // re, im
+        const auto* pairs = reinterpret_cast<const long long*>(table + part * 2 * n);
+        const __m256 g1 = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, first, 8));
+        const __m256 g2 = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, second, 8));
+        p[part] = _mm256_shuffle_ps(g1, g2, 0x88);      // A
+        p[2 + part] = _mm256_shuffle_ps(g1, g2, 0xDD);  // B
+    }
+}
+
+// Eight depths at a time with AVX2, from the paired table.
 template <typename Delay, typename Weight>
 __attribute__((target("avx2,fma"))) void accumulateIqAvx2(const float* table, std::size_t n, float lastIndex, const Delay& tx, const Weight& weight,
                                                           float omega, float samplesPerMetre, float dx2, std::span<const float> zSquared,
@@ -289,10 +317,10 @@ __attribute__((target("avx2,fma"))) void accumulateIqAvx2(const float* table, st
     for (; iz + 8 <= end; iz += 8) {
         const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
         __m256 p[4];
-        gatherPlanes(table, n, d.index, p);
+        gatherPairedPlanes(table, n, d.index, p);
         addRotated(re, im, iz, d.frac, p[0], p[1], p[2], p[3], vOmega, weight);
     }
-    accumulateIqRange(table, n, lastIndex, tx, weight, omega, samplesPerMetre, dx2, zSquared, iz, end, re, im);
+    accumulateIqRange(table, n, lastIndex, tx, weight, omega, samplesPerMetre, dx2, zSquared, iz, end, re, im, true);
 }
 
 // (GCC 12 takes the placeholder inside its own 512-bit intrinsics for an uninitialised value.)
@@ -550,9 +578,9 @@ Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const
     }
     thread_local IqTables callerTables;  // the caller's own, grown once: rebuilt each frame without allocating
     IqTables& tables = callerTables;     // (a lambda would reach a worker's own thread_local by name)
-    buildTables(iq, static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels), n, radiansAtFirst, radiansPerSample,
-                threads, tables);
     const IqLoop which = loop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2;
+    buildTables(iq, static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels), n, radiansAtFirst, radiansPerSample,
+                threads, which == IqLoop::Avx2, tables);
     parallelFor(image.nx, threads, [&](std::size_t ix) {
         fastColumn(layout, tables, z, zSquared, invZ, grid.x[ix], params, static_cast<float>(radiansPerSample), which,
                    image.columns.data() + ix * image.nz);
