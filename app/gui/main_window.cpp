@@ -1,0 +1,80 @@
+#include "main_window.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "sonolink/gui/views/bmode_view.h"
+
+namespace sonolink::app {
+
+MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent)
+    : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), state_(new QLabel),
+      rate_(new QLabel), problem_(new QLabel), gain_(new QSlider(Qt::Vertical)), range_(new QSlider(Qt::Vertical)) {
+    setObjectName("mainWindow");
+    setWindowTitle(tr("SonoLink"));
+    auto* controls = new QVBoxLayout;
+    const auto addSlider = [&](QSlider* slider, const QString& name, const QString& objectName, int low, int high, int value) {
+        slider->setObjectName(objectName);
+        slider->setRange(low, high);
+        slider->setValue(value);
+        auto* label = new QLabel(name);
+        label->setAlignment(Qt::AlignHCenter);
+        controls->addWidget(label);
+        controls->addWidget(slider, 1, Qt::AlignHCenter);
+    };
+    addSlider(gain_, tr("Gain\n(dB)"), "gainSlider", -30, 30, 0);
+    addSlider(range_, tr("Range\n(dB)"), "dynamicRangeSlider", 20, 100, 60);
+    connect(gain_, &QSlider::valueChanged, this, [this](int db) { bridge_.setGainDb(db); });
+    connect(range_, &QSlider::valueChanged, this, [this](int db) { bridge_.setDynamicRangeDb(db); });
+    auto* central = new QWidget;
+    auto* layout = new QHBoxLayout(central);
+    layout->addWidget(view_, 1);
+    layout->addLayout(controls);
+    setCentralWidget(central);
+
+    auto* tools = addToolBar(tr("Acquisition"));
+    tools->setObjectName("acquisitionToolBar");
+    tools->addAction(tr("Connect"), this, [this] { bridge_.connectLink(); })->setObjectName("connectAction");
+    tools->addAction(tr("Live"), this, [this] { bridge_.startStreaming(); })->setObjectName("liveAction");
+    auto* freeze = tools->addAction(tr("Freeze"), this, [this] { bridge_.freeze(); });
+    freeze->setObjectName("freezeAction");
+    freeze->setShortcut(Qt::Key_F);
+
+    state_->setObjectName("stateLabel");
+    rate_->setObjectName("rateLabel");
+    problem_->setObjectName("problemLabel");
+    statusBar()->addWidget(state_);
+    statusBar()->addWidget(rate_);
+    statusBar()->addPermanentWidget(problem_, 1);
+    connect(&bridge_, &gui::EngineBridge::stateChanged, this, &MainWindow::onState);
+    connect(&bridge_, &gui::EngineBridge::imageReady, this, &MainWindow::onImage);
+    connect(&bridge_, &gui::EngineBridge::problem, this, [this](const QString& text, bool isError) {
+        problem_->setText(text);
+        problem_->setStyleSheet(isError ? "color: #d03030" : "color: #b07000");
+    });
+    onState(bridge_.stateName(), {});
+    clock_.start();
+    resize(1100, 800);
+}
+
+void MainWindow::onState(const QString& state, const QString& reason) {
+    state_->setText(reason.isEmpty() ? tr("Engine: %1").arg(state) : tr("Engine: %1 (%2)").arg(state, reason));
+    if (autoStream_ && state == "ready") bridge_.startStreaming();
+}
+
+void MainWindow::onImage(const gui::BModeImage& image) {
+    view_->showImage(image);
+    const auto elapsed = clock_.elapsed();
+    if (elapsed >= 1000) {
+        const double fps = 1000.0 * static_cast<double>(bridge_.framesShown() - framesAtMark_) / static_cast<double>(elapsed);
+        rate_->setText(tr("%1 frames/s, latency %2 ms").arg(fps, 0, 'f', 1).arg(image.latencyMs, 0, 'f', 1));
+        framesAtMark_ = bridge_.framesShown();
+        clock_.restart();
+    }
+}
+
+}  // namespace sonolink::app

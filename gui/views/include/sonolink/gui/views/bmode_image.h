@@ -1,0 +1,24 @@
+// BModeImage: one B-mode picture as the views draw it: 8-bit grey, rows along depth, square
+// pixels of mmPerPixel in both directions, and where its first pixel's centre lies. The bridge
+// (gui/bridge) makes these from the engine's display frames; views never see the engine.
+// Thread contract: a plain value (QImage is implicitly shared): copy freely.
+#pragma once
+
+#include <QImage>
+#include <QtGlobal>
+
+namespace sonolink::gui {
+
+struct BModeImage {
+    QImage image;              // Format_Grayscale8, rows along depth
+    double mmPerPixel = 0;     // the same along width and depth (true proportions)
+    double xStartMm = 0;       // lateral position of the first column's centre (0 under the array's centre)
+    double zStartMm = 0;       // depth of the first row's centre from the array's face
+    quint64 session = 0;
+    quint32 frameId = 0;
+    double latencyMs = 0;      // the frame's last block to the picture
+    [[nodiscard]] double widthMm() const { return image.width() * mmPerPixel; }
+    [[nodiscard]] double depthMm() const { return image.height() * mmPerPixel; }
+};
+
+}  // namespace sonolink::gui

@@ -1,0 +1,54 @@
+// QtTest for EngineBridge against the real engine on the built-in simulated front end: the
+// engine's state changes arrive as signals on the GUI thread, and once streaming the bridge
+// hands on display frames as BModeImages in true proportions, each frame once; a freeze stops
+// them. The GUI thread is never blocked (every wait is QTRY_*, which runs the event loop).
+#include <QtTest>
+
+#include "sonolink/app/engine_setup.h"
+#include "sonolink/config/config_loader.h"
+#include "sonolink/gui/bridge/engine_bridge.h"
+
+using sonolink::gui::BModeImage;
+using sonolink::gui::EngineBridge;
+
+class TestEngineBridge : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void framesFromTheRealEngine() {
+        auto config = sonolink::config::loadConfig("", {});
+        QVERIFY(config.has_value());
+        sonolink::app::EngineChoice choice;
+        choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
+        choice.selfTest = sonolink::app::SelfTestChoice::Off;
+        auto engine = sonolink::app::makeEngine(*config, choice);
+        QVERIFY(engine.has_value());
+        EngineBridge bridge(**engine);
+        QStringList states;
+        QList<BModeImage> images;
+        connect(&bridge, &EngineBridge::stateChanged, this, [&](const QString& state, const QString&) { states << state; });
+        connect(&bridge, &EngineBridge::imageReady, this, [&](const BModeImage& image) { images << image; });
+        bridge.connectLink();
+        QTRY_VERIFY_WITH_TIMEOUT(states.contains("ready"), 20000);
+        bridge.startStreaming();
+        QTRY_VERIFY_WITH_TIMEOUT(images.size() >= 5, 20000);
+        const auto& last = images.last();
+        QVERIFY(last.mmPerPixel > 0);
+        QCOMPARE(last.image.format(), QImage::Format_Grayscale8);
+        QVERIFY(last.depthMm() > 20 && last.depthMm() < 60);
+        for (int i = 1; i < images.size(); ++i) {
+            QVERIFY2(images[i].frameId != images[i - 1].frameId || images[i].session != images[i - 1].session, "each frame once");
+        }
+        QCOMPARE(bridge.framesShown(), static_cast<quint64>(images.size()));
+        bridge.freeze();
+        QTRY_VERIFY_WITH_TIMEOUT(states.contains("frozen"), 10000);
+        QTest::qWait(300);
+        const auto frozenAt = images.size();
+        QTest::qWait(500);
+        QCOMPARE(images.size(), frozenAt);
+        bridge.disconnectLink();
+        QTRY_VERIFY_WITH_TIMEOUT(states.contains("idle"), 10000);
+    }
+};
+
+QTEST_MAIN(TestEngineBridge)
+#include "tst_engine_bridge.moc"
