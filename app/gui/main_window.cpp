@@ -54,8 +54,17 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     connect(&bridge_, &gui::EngineBridge::imageReady, this, &MainWindow::onImage);
     connect(&bridge_, &gui::EngineBridge::problem, this, [this](const QString& text, bool isError) {
         problem_->setText(text);
+        problem_->setToolTip(text);
         problem_->setStyleSheet(isError ? "color: #d03030" : "color: #b07000");
     });
+    // A self-test step that did not pass, until the wizard shows them all: its figures and fix.
+    connect(&bridge_, &gui::EngineBridge::selfTestStepEnded, this,
+            [this](const QString& step, const QString& verdict, const QString& figures, const QString& fix) {
+                if (verdict == "pass") return;
+                problem_->setText(tr("Self-test, %1: %2: %3%4").arg(step, verdict, figures, fix.isEmpty() ? QString() : tr(" What to do: %1").arg(fix)));
+                problem_->setToolTip(problem_->text());  // the whole of it where the bar cuts it short
+                problem_->setStyleSheet(verdict == "fail" ? "color: #d03030" : "color: #b07000");
+            });
     onState(bridge_.stateName(), {});
     clock_.start();
     resize(1100, 800);

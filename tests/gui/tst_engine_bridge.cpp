@@ -1,5 +1,5 @@
 // QtTest for EngineBridge against the real engine on the built-in simulated front end: the
-// engine's state changes arrive as signals on the GUI thread, and once streaming the bridge
+// engine's state changes and the self-test's steps arrive as signals on the GUI thread, and once streaming the bridge
 // hands on display frames as BModeImages in true proportions, each frame once; a freeze stops
 // them. The GUI thread is never blocked (every wait is QTRY_*, which runs the event loop).
 #include <QtTest>
@@ -19,16 +19,23 @@ private Q_SLOTS:
         QVERIFY(config.has_value());
         sonolink::app::EngineChoice choice;
         choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
-        choice.selfTest = sonolink::app::SelfTestChoice::Off;
+        choice.selfTest = sonolink::app::SelfTestChoice::Quick;
+        choice.selfTestSteps = {"station: memlock limit", "link BER"};
         auto engine = sonolink::app::makeEngine(*config, choice);
         QVERIFY(engine.has_value());
         EngineBridge bridge(**engine);
-        QStringList states;
+        QStringList states, steps;
+        connect(&bridge, &EngineBridge::selfTestStepEnded, this,
+                [&](const QString& step, const QString& verdict, const QString&, const QString&) { steps << step + ": " + verdict; });
         QList<BModeImage> images;
         connect(&bridge, &EngineBridge::stateChanged, this, [&](const QString& state, const QString&) { states << state; });
         connect(&bridge, &EngineBridge::imageReady, this, [&](const BModeImage& image) { images << image; });
         bridge.connectLink();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("ready"), 20000);
+        QCOMPARE(steps.size(), 2);  // the start-up self-test's steps, in order
+        QVERIFY2(steps[0] == "station: memlock limit: pass" || steps[0] == "station: memlock limit: warn", qPrintable(steps[0]));  // warn: a low limit (the sim ring is not locked)
+        QCOMPARE(steps[1], QString("link BER: pass"));
+        QVERIFY(states.contains("self-test"));
         bridge.startStreaming();
         QTRY_VERIFY_WITH_TIMEOUT(images.size() >= 5, 20000);
         const auto& last = images.last();

@@ -14,6 +14,13 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
             const auto state = QString::fromUtf8(engine::toString(s->to).data(), static_cast<qsizetype>(engine::toString(s->to).size()));
             const auto reason = QString::fromStdString(s->reason);
             QMetaObject::invokeMethod(self.data(), [self, state, reason] { if (self) Q_EMIT self->stateChanged(state, reason); }, Qt::QueuedConnection);
+        } else if (const auto* t = std::get_if<engine::SelfTestStep>(&event)) {
+            const auto verdictName = engine::toString(t->verdict);
+            const auto step = QString::fromStdString(t->step), figures = QString::fromStdString(t->figures), fix = QString::fromStdString(t->fix);
+            const auto verdict = QString::fromUtf8(verdictName.data(), static_cast<qsizetype>(verdictName.size()));
+            QMetaObject::invokeMethod(
+                self.data(), [self, step, verdict, figures, fix] { if (self) Q_EMIT self->selfTestStepEnded(step, verdict, figures, fix); },
+                Qt::QueuedConnection);
         } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
             const auto text = QString::fromStdString(e->describe());
             const bool isError = e->severity != engine::Severity::Warning;

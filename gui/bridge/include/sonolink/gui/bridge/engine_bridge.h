@@ -36,6 +36,8 @@ Q_SIGNALS:
     // An error or warning in one line: where it came from, what, and what to do.
     void problem(const QString& description, bool isError);
     void imageReady(const sonolink::gui::BModeImage& image);
+    // A start-up self-test step ended: its verdict ("pass", "warn", "fail"), figures and fix.
+    void selfTestStepEnded(const QString& step, const QString& verdict, const QString& figures, const QString& fix);
 
 private:
     void pull();
