@@ -107,7 +107,8 @@ Result<nlohmann::json> signedReport(const nlohmann::json& report, const ReportSi
     }
     if (report.contains("signature")) {
         return fail(ErrorCode::FailedPrecondition,
-                    fmt::format("the report is signed already (by {})", report["signature"].value("user", std::string("someone"))));
+                    fmt::format("the report is signed already (by {})",
+                                report["signature"].is_object() ? report["signature"].value("user", std::string("someone")) : std::string("someone")));
     }
     auto out = report;
     out["signature"] = {{"user", signature.user},

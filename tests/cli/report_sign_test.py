@@ -5,16 +5,19 @@ module and a password file of the test's own (LD_PRELOAD=libpam_wrapper.so, no s
 touched). A wrong password signs nothing and leaves the file as it was; the right one completes
 the signature block (user, printed name, meaning, time, how they were authenticated) in the
 JSON and the PDF, and the renewed hash holds (the next run takes the signed report as its
-baseline); a signed or an edited report is refused; with no terminal and no --password-stdin
+baseline); a signed or an edited report is refused, and a signer waits while another holds the report's
+folder (so that of two at once the second finds it signed); with no terminal and no --password-stdin
 the command says how to give the password. An override after an element check that fails (its
 limit set so that half the channels count as dead) is recorded with who, why and what it
 overrode in the report (JSON and PDF) and as a DICOM audit Security Alert (110113, Emergency
 Override 110127); with a wrong password there is none, in neither. Run by CTest with SONOLINK_CLI."""
+import fcntl
 import json
 import os
 import pwd
 import subprocess
 import tempfile
+import time
 import unittest
 
 CLI = os.environ["SONOLINK_CLI"]
@@ -80,6 +83,23 @@ class ReportSignTest(unittest.TestCase):
         # The renewed hash holds: the next run into the folder takes the signed report as its baseline.
         with open(self.selftest(), encoding="utf-8") as f:
             self.assertEqual(json.load(f)["baseline_report"]["file"], os.path.basename(self.report))
+
+    def test_a_signer_waits_for_the_folder_lock_of_another(self):
+        folder = os.open(os.path.dirname(self.report), os.O_RDONLY)
+        fcntl.flock(folder, fcntl.LOCK_EX)  # another signer in the middle of its read, check and write
+        try:
+            proc = subprocess.Popen([CLI, "report", "sign", self.report, "--meaning", "approved", "--password-stdin"], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env)
+            proc.stdin.write("right horse battery\n")
+            proc.stdin.close()
+            time.sleep(1.5)
+            self.assertIsNone(proc.poll(), "it waits: it must not read the report while another replaces it")
+        finally:
+            fcntl.flock(folder, fcntl.LOCK_UN)
+            os.close(folder)
+        self.assertEqual(proc.wait(timeout=60), 0, proc.stderr.read())
+        with open(self.report, encoding="utf-8") as f:
+            self.assertEqual(json.load(f)["signature"]["meaning"], "approved")
 
     def test_an_edited_report_is_not_signed(self):
         with open(self.report, encoding="utf-8") as f:

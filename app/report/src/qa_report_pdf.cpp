@@ -45,7 +45,10 @@ private:
 
 Status writeQaReportPdf(const nlohmann::json& report, const std::filesystem::path& file) {
     OffscreenApplication application;
-    const auto path = QString::fromStdString(file.string());
+    // Drawn under a temporary name and renamed over the file: a crash or a failure mid-way leaves
+    // the report's earlier PDF as it was, never half of a new one.
+    const auto partial = std::filesystem::path(file).concat(".partial");
+    const auto path = QString::fromStdString(partial.string());
     {
         QFile probe(path);  // QPdfWriter says nothing when it cannot open its file
         if (!probe.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
@@ -76,7 +79,7 @@ Status writeQaReportPdf(const nlohmann::json& report, const std::filesystem::pat
         const auto caption = fmt::format("SonoLink QA report, {}, SHA-256 {}", report.value("finished_utc", std::string()),
                                          report.value("sha256", std::string()).substr(0, 16));
         QPainter painter;
-        if (!painter.begin(&writer)) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}", file.string()));
+        if (!painter.begin(&writer)) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}", partial.string()));
         QFont small = font;
         small.setPointSizeF(7);
         for (int i = 0; i < pages; ++i) {
@@ -91,7 +94,16 @@ Status writeQaReportPdf(const nlohmann::json& report, const std::filesystem::pat
         }
         painter.end();
     }
-    if (QFile(path).size() == 0) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}: nothing was written", file.string()));
+    std::error_code ec;
+    if (QFile(path).size() == 0) {
+        std::filesystem::remove(partial, ec);
+        return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}: nothing was written", file.string()));
+    }
+    std::filesystem::rename(partial, file, ec);
+    if (ec) {
+        std::filesystem::remove(partial, ec);
+        return fail(ErrorCode::DataLoss, fmt::format("cannot put the report at {}: {}", file.string(), ec.message()));
+    }
     return {};
 }
 
