@@ -46,6 +46,10 @@ private Q_SLOTS:
             QVERIFY2(images[i].frameId != images[i - 1].frameId || images[i].session != images[i - 1].session, "each frame once");
         }
         QCOMPARE(bridge.framesShown(), static_cast<quint64>(images.size()));
+        // Two changes at once: the second must not undo the first (each is applied on the engine's thread).
+        bridge.setGainDb(6);
+        bridge.setDynamicRangeDb(50);
+        QTRY_VERIFY_WITH_TIMEOUT(images.last().gainDb == 6 && images.last().dynamicRangeDb == 50, 10000);
         bridge.freeze();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("frozen"), 10000);
         QTest::qWait(300);

@@ -5,7 +5,8 @@
 
 namespace sonolink::gui {
 
-EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* parent) : QObject(parent), engine_(engine) {
+EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* parent)
+    : QObject(parent), engine_(engine), imaging_(engine.imaging()) {
     setObjectName("engineBridge");
     QPointer<EngineBridge> self(this);
     // On an engine thread: copy what the GUI needs and post it; the bridge's thread emits it.
@@ -41,16 +42,16 @@ QString EngineBridge::stateName() const {
     return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
+// The settings asked for are the bridge's own copy: the engine applies them on its thread, so a
+// second change read from engine.imaging() before the first is applied would undo the first.
 void EngineBridge::setGainDb(double gainDb) {
-    auto imaging = engine_.imaging();
-    imaging.gainDb = gainDb;
-    engine_.setImaging(imaging);
+    imaging_.gainDb = gainDb;
+    engine_.setImaging(imaging_);
 }
 
 void EngineBridge::setDynamicRangeDb(double rangeDb) {
-    auto imaging = engine_.imaging();
-    imaging.dynamicRangeDb = rangeDb;
-    engine_.setImaging(imaging);
+    imaging_.dynamicRangeDb = rangeDb;
+    engine_.setImaging(imaging_);
 }
 
 // The newest frame, once: its pixels wrapped (the frame is immutable once published; the image
@@ -73,6 +74,8 @@ void EngineBridge::pull() {
     out.session = frame->session;
     out.frameId = frame->frameId;
     out.latencyMs = frame->latencyUs / 1000;
+    out.gainDb = frame->imaging.gainDb;
+    out.dynamicRangeDb = frame->imaging.dynamicRangeDb;
     ++framesShown_;
     Q_EMIT imageReady(out);
 }

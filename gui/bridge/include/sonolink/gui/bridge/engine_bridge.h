@@ -43,6 +43,7 @@ private:
     void pull();
 
     engine::Engine& engine_;
+    engine::ImagingSettings imaging_;  // as asked for last (the engine applies them later)
     engine::Subscription subscription_;
     QTimer timer_;
     quint64 lastSession_ = 0;

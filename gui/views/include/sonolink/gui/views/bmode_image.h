@@ -17,6 +17,8 @@ struct BModeImage {
     quint64 session = 0;
     quint32 frameId = 0;
     double latencyMs = 0;      // the frame's last block to the picture
+    double gainDb = 0;         // the settings that made the picture
+    double dynamicRangeDb = 0;
     [[nodiscard]] double widthMm() const { return image.width() * mmPerPixel; }
     [[nodiscard]] double depthMm() const { return image.height() * mmPerPixel; }
 };
