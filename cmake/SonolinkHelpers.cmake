@@ -39,6 +39,7 @@ function(sonolink_add_test)
   sonolink_set_warnings(${ARG_NAME})
   if(ARG_QTEST)
     target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} Qt6::Test)
+    set_target_properties(${ARG_NAME} PROPERTIES AUTOMOC ON)
     add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME})
     set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}"
       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;${ARG_ENVIRONMENT}")

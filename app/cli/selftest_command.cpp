@@ -18,10 +18,10 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "engine_event_json.h"
+#include "sonolink/report/engine_event_json.h"
 #include "exit_codes.h"
 #include "password_prompt.h"
-#include "selftest_report.h"
+#include "sonolink/report/selftest_report.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/auth/reauthenticate.h"
 #include "sonolink/config/config_loader.h"
@@ -30,6 +30,10 @@
 #include "sonolink/util/station_user.h"
 
 namespace sonolink::cli {
+using report::toJson;
+using report::selfTestReport;
+using report::lastPassingReport;
+using report::writeSelfTestReport;
 namespace {
 
 struct SelfTestOptions {
@@ -74,9 +78,7 @@ nlohmann::json giveOverride(const SelfTestOptions& o, engine::Engine& engine, en
         problem = "the engine did not take the override";
         return nullptr;
     }
-    return {{"user", given->by}, {"reason", given->reason}, {"overrode", given->blocked},
-            {"time_utc", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()))},
-            {"authentication", fmt::format("password, PAM service {}", auth::kPamService)}};
+    return report::overrideRecord(*given, std::chrono::system_clock::now(), fmt::format("password, PAM service {}", auth::kPamService));
 }
 
 int runSelfTest(const SelfTestOptions& o) {

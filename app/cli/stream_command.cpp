@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "engine_event_json.h"
+#include "sonolink/report/engine_event_json.h"
 #include "exit_codes.h"
 #include "link_diagnostics.h"
 #include "sonolink/app/acquisition_setup.h"
@@ -25,6 +25,7 @@
 #include "sonolink/util/log.h"
 
 namespace sonolink::cli {
+using report::toJson;
 namespace {
 
 std::atomic<bool> interrupted{false};

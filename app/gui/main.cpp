@@ -1,19 +1,25 @@
 // sonolink: the SonoLink console (Qt Widgets) on the engine, through the facade and its bridge.
 // By default on the built-in simulated front end (link.backend "sim" without a shared-memory
-// front end attached is served in-process), the start-up self-test as configured, then live.
-//   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG --quit-after S]
-// --screenshot grabs the main window after --quit-after seconds and quits (the screenshot
-// script runs it under Xvfb). Exit 0, or 1 when the configuration or the engine cannot be made.
+// front end attached is served in-process), the start-up self-test as configured (its wizard
+// shown at launch with selftest.at_connect), then live.
+//   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG [--screenshot-wizard PNG]
+//            [--screenshot-report PNG] --quit-after S]
+// --screenshot grabs the main window (and the wizard's pages) after --quit-after seconds and
+// quits (the screenshot script runs it under Xvfb). Exit 0, or 1 when the configuration or the
+// engine cannot be made.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 
 #include <iostream>
 
-#include "main_window.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/console/main_window.h"
+#include "sonolink/console/self_test_session.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
+#include "sonolink/gui/dialogs/self_test_wizard.h"
+#include "sonolink/util/station_user.h"
 
 int main(int argc, char** argv) {
     QApplication application(argc, argv);
@@ -24,8 +30,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption configOption("config", "Configuration file (JSON); defaults otherwise.", "file");
     const QCommandLineOption linkOption("link-name", "Attach to sonolink-fe-sim on this shared-memory link instead of the built-in front end.", "name");
     const QCommandLineOption screenshotOption("screenshot", "Save the main window as this PNG, then quit.", "png");
+    const QCommandLineOption wizardShotOption("screenshot-wizard", "Also save the self-test wizard's steps page as this PNG.", "png");
+    const QCommandLineOption reportShotOption("screenshot-report", "Also save the self-test wizard's report page as this PNG.", "png");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
-    options.addOptions({configOption, linkOption, screenshotOption, quitOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, quitOption});
     options.process(application);
 
     std::vector<sonolink::config::ConfigOverride> overrides;
@@ -47,12 +55,31 @@ int main(int argc, char** argv) {
     {
         sonolink::gui::EngineBridge bridge(engine);
         sonolink::app::MainWindow window(bridge, /*autoStream=*/true);
+        sonolink::gui::SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()), &window);
+        wizard.setWindowFlag(Qt::Window);
+        const auto& selftest = loaded->selftest;
+        sonolink::app::SelfTestSession session(bridge, wizard, {selftest.reportDirectory, selftest.mode == sonolink::config::SelfTestMode::Full ? "full" : "quick",
+                                                                loaded->dicom.stationName});
+        QObject::connect(&window, &sonolink::app::MainWindow::selfTestRequested, &wizard, [&wizard] {
+            wizard.show();
+            wizard.raise();
+        });
+        // "Start scanning": the tests passed or were overridden.
+        QObject::connect(&wizard, &QWizard::accepted, &bridge, [&bridge] { if (bridge.stateName() == "ready") bridge.startStreaming(); });
         window.show();
+        if (selftest.atConnect) wizard.show();
         bridge.connectLink();
         if (options.isSet(screenshotOption)) {
-            const auto file = options.value(screenshotOption);
-            QTimer::singleShot(static_cast<int>(options.value(quitOption).toDouble() * 1000), &window, [&window, file] {
-                if (!window.grab().save(file)) std::cerr << "sonolink: cannot save the screenshot " << file.toStdString() << '\n';
+            QTimer::singleShot(static_cast<int>(options.value(quitOption).toDouble() * 1000), &window, [&] {
+                const auto save = [](QWidget& widget, const QString& file) {
+                    if (!widget.grab().save(file)) std::cerr << "sonolink: cannot save the screenshot " << file.toStdString() << '\n';
+                };
+                save(window, options.value(screenshotOption));
+                if (options.isSet(wizardShotOption)) save(wizard, options.value(wizardShotOption));
+                if (options.isSet(reportShotOption)) {
+                    wizard.next();
+                    save(wizard, options.value(reportShotOption));
+                }
                 QApplication::quit();
             });
         }

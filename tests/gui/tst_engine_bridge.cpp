@@ -26,7 +26,7 @@ private Q_SLOTS:
         EngineBridge bridge(**engine);
         QStringList states, steps;
         connect(&bridge, &EngineBridge::selfTestStepEnded, this,
-                [&](const QString& step, const QString& verdict, const QString&, const QString&) { steps << step + ": " + verdict; });
+                [&](const sonolink::gui::SelfTestResult& r) { steps << r.step + ": " + r.verdict; });
         QList<BModeImage> images;
         connect(&bridge, &EngineBridge::stateChanged, this, [&](const QString& state, const QString&) { states << state; });
         connect(&bridge, &EngineBridge::imageReady, this, [&](const BModeImage& image) { images << image; });

@@ -276,7 +276,12 @@ void Engine::connect() {
     impl_->ctl->post([impl = impl_.get()] {
         if (impl->state != EngineState::Idle && impl->state != EngineState::Error) return;
         impl->closeSession();
-        impl->selfTestDue = impl->config.selfTest.has_value();  // at every start
+        impl->selfTestDue = impl->config.selfTest.has_value();  // at every start, every step configured
+        impl->selfTestSelection = impl->config.selfTestSteps;
+        {
+            std::lock_guard lock(impl->statsMutex);
+            impl->selfTestBlocks.clear();
+        }
         impl->openSession();
     });
 }

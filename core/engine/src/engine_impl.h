@@ -64,13 +64,16 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::uint64_t recordedBefore = 0, refusedBefore = 0, skippedBefore = 0;
     std::uint64_t frontEndErrors = 0;
     std::string lastFrontEndError;
-    std::string selfTestBlock;                // under statsMutex: why streaming is refused (a failed self-test)
+    // Under statsMutex: why streaming is refused, by the failed self-test step that blocks it
+    // (in the order they failed); empty: it is not.
+    std::vector<std::pair<std::string, std::string>> selfTestBlocks;
     ingest::IngestStats selfTestProgress;     // under statsMutex: the running link BER test's counts
     SelfTestProgress selfTestUnderWay;        // under statsMutex: the step under way
     std::uint64_t selfTestPlannedBits = 0;    // under statsMutex: the link BER test's plan
 
     // The start-up self-test (ctl thread, self_test_control.cpp).
-    bool selfTestDue = false;                 // connect() asked for it; the next session runs it first
+    bool selfTestDue = false;                 // connect() or runSelfTest() asked for it; the next session runs it first
+    std::vector<std::string> selfTestSelection;  // the steps it runs (kSelfTestSteps' names); empty: all
     std::chrono::steady_clock::time_point selfTestStarted;
 
     // Recording (ctl thread): which one is on, and whether its failure was reported already.
@@ -132,12 +135,13 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void onElementCheckEnded(std::uint64_t gen, bool timedOut);
     void afterLinkBerTest();  // the element check's session, or finishSelfTest()
     void finishSelfTest();
-    [[nodiscard]] bool selfTestWants(std::string_view step) const;  // config.selfTestSteps
+    [[nodiscard]] bool selfTestWants(std::string_view step) const;  // selfTestSelection
     void selfTestStep(SelfTestStep step);
     // The step under way from now (empty: none), for stats().selfTest.
     void underWay(std::string step, std::string detail = {});
     void cancelRunningSelfTest();
-    [[nodiscard]] std::string streamingBlock() const;
+    [[nodiscard]] std::string streamingBlock() const;       // takes statsMutex
+    [[nodiscard]] std::string joinedSelfTestBlocks() const;  // under statsMutex
 
     // Recording (recording_control.cpp).
     void startRecording(const std::string& path);

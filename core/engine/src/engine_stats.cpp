@@ -44,7 +44,7 @@ EngineStats Engine::Impl::snapshot() const {
         s.link.description = linkDescription;
         s.framesRecorded = recordedBefore;
         s.framesRecordRefused = refusedBefore;
-        s.selfTestBlock = selfTestBlock;
+        s.selfTestBlock = joinedSelfTestBlocks();
         s.selfTest = selfTestUnderWay;
         if (s.selfTest.step == "link BER" && selfTestPlannedBits > 0) {
             const auto bits = static_cast<double>(selfTestProgress.patterns.bitsChecked);

@@ -168,7 +168,7 @@ bool selfTestStepWanted(const std::vector<std::string>& selected, std::string_vi
     });
 }
 
-bool Engine::Impl::selfTestWants(std::string_view step) const { return selfTestStepWanted(config.selfTestSteps, step); }
+bool Engine::Impl::selfTestWants(std::string_view step) const { return selfTestStepWanted(selfTestSelection, step); }
 
 void Engine::Impl::openLinkBerTest() {
     selfTestDue = false;
@@ -187,7 +187,8 @@ void Engine::Impl::openLinkBerTest() {
     {
         std::lock_guard lock(statsMutex);
         selfTestProgress = {};
-        selfTestBlock.clear();
+        // The steps that run now replace their earlier verdicts; the others' failures stand.
+        std::erase_if(selfTestBlocks, [this](const auto& block) { return selfTestWants(block.first); });
         selfTestPlannedBits = planned;
     }
     if (config.station && selfTestWants("station")) {
@@ -328,7 +329,7 @@ void Engine::Impl::selfTestStep(SelfTestStep step) {
              step.step, toString(step.verdict), step.figures, step.limit);
     if (step.verdict == SelfTestVerdict::Fail && step.blocksStreaming) {
         std::lock_guard lock(statsMutex);
-        selfTestBlock += fmt::format("{}the start-up {} test failed: {}", selfTestBlock.empty() ? "" : "; ", step.step, step.figures);
+        selfTestBlocks.emplace_back(step.step, fmt::format("the start-up {} test failed: {}", step.step, step.figures));
     }
     emit(step);
 }
@@ -371,9 +372,33 @@ void Engine::cancelSelfTest() {
     });
 }
 
+std::string Engine::Impl::joinedSelfTestBlocks() const {
+    std::string joined;
+    for (const auto& [step, why] : selfTestBlocks) joined += (joined.empty() ? "" : "; ") + why;
+    return joined;
+}
+
 std::string Engine::Impl::streamingBlock() const {
     std::lock_guard lock(statsMutex);
-    return selfTestBlock;
+    return joinedSelfTestBlocks();
+}
+
+void Engine::runSelfTest(std::vector<std::string> steps) {
+    impl_->ctl->post([impl = impl_.get(), steps = std::move(steps)] {
+        if (!impl->config.selfTest) return impl->refuse("runSelfTest", ErrorCode::FailedPrecondition, "this station has no self-test configured");
+        if (impl->state != EngineState::Ready && impl->state != EngineState::Idle && impl->state != EngineState::Error) {
+            return impl->refuse("runSelfTest", ErrorCode::FailedPrecondition,
+                                fmt::format("cannot run the self-test while {}: stop streaming first", toString(impl->state)));
+        }
+        for (const auto& step : steps) {
+            if (!isSelfTestStepName(step)) return impl->refuse("runSelfTest", ErrorCode::InvalidArgument, fmt::format("no self-test step is named '{}'", step));
+        }
+        log::info(engineLog(), "start-up self-test run again by {}: {}", stationUser(), steps.empty() ? std::string("every step") : fmt::format("{}", fmt::join(steps, ", ")));
+        impl->closeSession();
+        impl->selfTestDue = true;
+        impl->selfTestSelection = steps.empty() ? impl->config.selfTestSteps : steps;
+        impl->openSession();
+    });
 }
 
 void Engine::overrideSelfTest(std::string reason) {
@@ -392,7 +417,7 @@ void Engine::overrideSelfTest(std::string reason) {
         }
         {
             std::lock_guard lock(impl->statsMutex);
-            impl->selfTestBlock.clear();
+            impl->selfTestBlocks.clear();
         }
         impl->emit(SelfTestOverridden{reason, by, std::move(blocked)});
     });

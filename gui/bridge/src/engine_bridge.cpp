@@ -3,7 +3,34 @@
 #include <QMetaObject>
 #include <QPointer>
 
+#include <algorithm>
+#include <cmath>
+
 namespace sonolink::gui {
+namespace {
+
+QString text(std::string_view view) { return QString::fromUtf8(view.data(), static_cast<qsizetype>(view.size())); }
+
+SelfTestResult resultOf(const engine::SelfTestStep& s) {
+    SelfTestResult r;
+    r.step = QString::fromStdString(s.step);
+    r.verdict = text(engine::toString(s.verdict));
+    r.figures = QString::fromStdString(s.figures);
+    r.limit = QString::fromStdString(s.limit);
+    r.fix = QString::fromStdString(s.fix);
+    r.blocksStreaming = s.blocksStreaming;
+    r.seconds = s.seconds;
+    r.bitsChecked = s.bitsChecked;
+    r.bitErrors = s.bitErrors;
+    r.lockLosses = s.lockLosses;
+    r.crcErrors = s.crcErrors;
+    r.ber = s.ber;
+    r.berUpperBound = s.berUpperBound;
+    for (const auto& e : s.elements) r.elements.push_back({e.rms, e.snrDb, e.neighbourCorrelation, QString::fromStdString(e.fault), e.swappedWith});
+    return r;
+}
+
+}  // namespace
 
 EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* parent)
     : QObject(parent), engine_(engine), imaging_(engine.imaging()) {
@@ -12,16 +39,15 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
     // On an engine thread: copy what the GUI needs and post it; the bridge's thread emits it.
     subscription_ = engine_.subscribe([self](const engine::EngineEvent& event) {
         if (const auto* s = std::get_if<engine::StateChanged>(&event)) {
-            const auto state = QString::fromUtf8(engine::toString(s->to).data(), static_cast<qsizetype>(engine::toString(s->to).size()));
+            const auto state = text(engine::toString(s->to));
             const auto reason = QString::fromStdString(s->reason);
             QMetaObject::invokeMethod(self.data(), [self, state, reason] { if (self) Q_EMIT self->stateChanged(state, reason); }, Qt::QueuedConnection);
         } else if (const auto* t = std::get_if<engine::SelfTestStep>(&event)) {
-            const auto verdictName = engine::toString(t->verdict);
-            const auto step = QString::fromStdString(t->step), figures = QString::fromStdString(t->figures), fix = QString::fromStdString(t->fix);
-            const auto verdict = QString::fromUtf8(verdictName.data(), static_cast<qsizetype>(verdictName.size()));
-            QMetaObject::invokeMethod(
-                self.data(), [self, step, verdict, figures, fix] { if (self) Q_EMIT self->selfTestStepEnded(step, verdict, figures, fix); },
-                Qt::QueuedConnection);
+            QMetaObject::invokeMethod(self.data(), [self, step = *t] { if (self) self->onSelfTestStep(step); }, Qt::QueuedConnection);
+        } else if (const auto* o = std::get_if<engine::SelfTestOverridden>(&event)) {
+            const auto by = QString::fromStdString(o->by), reason = QString::fromStdString(o->reason), blocked = QString::fromStdString(o->blocked);
+            QMetaObject::invokeMethod(self.data(), [self, by, reason, blocked] { if (self) Q_EMIT self->selfTestOverridden(by, reason, blocked); },
+                                      Qt::QueuedConnection);
         } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
             const auto text = QString::fromStdString(e->describe());
             const bool isError = e->severity != engine::Severity::Warning;
@@ -37,9 +63,38 @@ EngineBridge::~EngineBridge() {
     subscription_ = {};  // no sink runs after this
 }
 
-QString EngineBridge::stateName() const {
-    const auto name = engine::toString(engine_.state());
-    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+QString EngineBridge::stateName() const { return text(engine::toString(engine_.state())); }
+
+QString EngineBridge::streamingBlock() const { return QString::fromStdString(engine_.stats().selfTestBlock); }
+
+void EngineBridge::connectLink() {
+    selfTestSteps_.clear();
+    engine_.connect();
+}
+
+void EngineBridge::runSelfTest(const QStringList& steps) {
+    std::vector<std::string> names;
+    for (const auto& step : steps) names.push_back(step.toStdString());
+    engine_.runSelfTest(std::move(names));
+}
+
+void EngineBridge::onSelfTestStep(const engine::SelfTestStep& step) {
+    const auto same = std::find_if(selfTestSteps_.begin(), selfTestSteps_.end(), [&](const auto& s) { return s.step == step.step; });
+    if (same != selfTestSteps_.end()) *same = step;
+    else selfTestSteps_.push_back(step);
+    Q_EMIT selfTestStepEnded(resultOf(step));
+}
+
+// About ten times a second: the step under way, announced when it or its fraction moved.
+void EngineBridge::pollSelfTest() {
+    if (++ticks_ % 12 != 0) return;
+    if (engine_.state() != engine::EngineState::SelfTest && progressStep_.isEmpty()) return;
+    const auto progress = engine_.stats().selfTest;
+    const auto step = QString::fromStdString(progress.step);
+    if (step == progressStep_ && std::abs(progress.fraction - progressFraction_) < 0.005) return;
+    progressStep_ = step;
+    progressFraction_ = progress.fraction;
+    Q_EMIT selfTestProgress(step, progress.fraction, QString::fromStdString(progress.detail));
 }
 
 // The settings asked for are the bridge's own copy: the engine applies them on its thread, so a
@@ -57,6 +112,7 @@ void EngineBridge::setDynamicRangeDb(double rangeDb) {
 // The newest frame, once: its pixels wrapped (the frame is immutable once published; the image
 // keeps it alive), then handed to the views.
 void EngineBridge::pull() {
+    pollSelfTest();
     auto frame = engine_.latestFrame();
     if (!frame || frame->rows <= 0 || frame->columns <= 0) return;
     if (seenOne_ && frame->session == lastSession_ && frame->frameId == lastFrame_) return;

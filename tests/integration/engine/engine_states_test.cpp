@@ -138,6 +138,57 @@ TEST_F(EngineTest, ASelfTestShowsItsProgressAndACancelFailsTheStepUnderWay) {
     ASSERT_TRUE(log.waitFor<EngineError>([](const EngineError& e) { return e.source == "startStreaming"; }, std::chrono::seconds(5), mark));
 }
 
+// An engineer re-runs one step (the wizard's "Run again"): only that step runs, its new verdict
+// replaces its failure in what blocks streaming, and another step's failure stands. An unknown
+// step, or a re-run while streaming, is refused naming the command.
+TEST_F(EngineTest, ReRunningAStepReplacesItsVerdictAndLeavesTheOthersStanding) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-8;
+    bitErrorRate = 1e-6;
+    station = StationCheck{};
+    station->ringBytes = std::uint64_t{1} << 40;  // 1 TiB of huge pages: the huge-pages check fails
+    station->ringHugePages = true;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    auto block = engine->stats().selfTestBlock;
+    EXPECT_NE(block.find("link BER test failed"), std::string::npos) << block;
+    EXPECT_NE(block.find("station: huge pages"), std::string::npos) << block;
+
+    bitErrorRate = 0;  // the cable replaced: the next link the engine makes is clean
+    auto mark = log.size();
+    engine->runSelfTest({"link BER"});
+    ASSERT_TRUE(log.waitFor<StateChanged>([](const StateChanged& s) { return s.to == EngineState::SelfTest; }, std::chrono::seconds(10), mark));
+    ASSERT_TRUE(log.waitForState(EngineState::Ready, std::chrono::seconds(30), mark));
+    const auto rerun = log.all<SelfTestStep>(mark);
+    ASSERT_EQ(rerun.size(), 1u) << "only the step asked for runs";
+    EXPECT_EQ(rerun[0].step, "link BER");
+    EXPECT_EQ(rerun[0].verdict, SelfTestVerdict::Pass) << rerun[0].figures;
+    block = engine->stats().selfTestBlock;
+    EXPECT_EQ(block.find("link BER"), std::string::npos) << "its pass replaced its failure: " << block;
+    EXPECT_NE(block.find("station: huge pages"), std::string::npos) << "a step not re-run still blocks: " << block;
+
+    mark = log.size();
+    engine->runSelfTest({"link speed"});
+    const auto unknown = log.waitFor<EngineError>([](const EngineError& e) { return e.source == "runSelfTest"; }, std::chrono::seconds(5), mark);
+    ASSERT_TRUE(unknown);
+    EXPECT_EQ(unknown->code, ErrorCode::InvalidArgument);
+    EXPECT_NE(unknown->message.find("'link speed'"), std::string::npos) << unknown->message;
+
+    engine->overrideSelfTest("bench station without huge pages; no patient data");
+    ASSERT_TRUE(log.waitFor<SelfTestOverridden>([](const SelfTestOverridden&) { return true; }, std::chrono::seconds(5), mark));
+    engine->startStreaming();
+    ASSERT_TRUE(log.waitForState(EngineState::Streaming, std::chrono::seconds(10), mark));
+    mark = log.size();
+    engine->runSelfTest();
+    const auto busy = log.waitFor<EngineError>([](const EngineError& e) { return e.source == "runSelfTest"; }, std::chrono::seconds(5), mark);
+    ASSERT_TRUE(busy);
+    EXPECT_NE(busy->message.find("stop streaming first"), std::string::npos) << busy->message;
+    EXPECT_EQ(engine->state(), EngineState::Streaming);
+}
+
 TEST_F(EngineTest, ALinkWithBitErrorsFailsTheSelfTestAndStreamingWaitsForAnOverride) {
     selfTest = LinkBerTest{};
     selfTest->limit = 1e-8;

@@ -208,15 +208,17 @@ TEST(ConfigLoaderTest, TheSelfTestSectionIsReadAndEveryBadValueNamed) {
 // The steps a site runs at connect, as data: named as the engine names them, an unknown one
 // refused listing the steps; the station's name as the QA report shows it.
 TEST(ConfigLoaderTest, TheSelfTestStepsAndTheStationNameAreChecked) {
-    auto good = parseConfig(R"({"selftest": {"steps": ["station: memlock limit", "link BER", "PACS"]},
+    auto good = parseConfig(R"({"selftest": {"steps": ["station: memlock limit", "link BER", "PACS"], "report_directory": "/var/lib/sonolink/qa"},
                                 "dicom": {"station_name": "超声科三号机"}})", "a.json");
     ASSERT_TRUE(good.issues.empty()) << dump(good);
     EXPECT_EQ(good.config.selftest.steps, (std::vector<std::string>{"station: memlock limit", "link BER", "PACS"}));
     EXPECT_EQ(good.config.dicom.stationName, "超声科三号机");
+    EXPECT_EQ(good.config.selftest.reportDirectory, "/var/lib/sonolink/qa");
     EXPECT_TRUE(parseConfig("{}", "a.json").config.selftest.steps.empty()) << "every step by default";
-    auto bad = parseConfig(R"({"selftest": {"steps": ["link BER", "memory"]}, "dicom": {"station_name": "a station name too long"}})", "a.json");
+    auto bad = parseConfig(R"({"selftest": {"steps": ["link BER", "memory"], "report_directory": ""}, "dicom": {"station_name": "a station name too long"}})", "a.json");
     EXPECT_TRUE(hasIssue(bad, "/selftest/steps", "no self-test step is named 'memory' (the steps: station, ring memory")) << dump(bad);
     EXPECT_TRUE(hasIssue(bad, "/dicom/station_name", "at most 16 characters")) << dump(bad);
+    EXPECT_TRUE(hasIssue(bad, "/selftest/report_directory", "must not be empty")) << dump(bad);
     EXPECT_TRUE(bad.config.selftest.steps.empty()) << "a bad list keeps the default";
 }
 

@@ -125,6 +125,7 @@ struct SelfTestSettings {
     double phantomMaxPositionErrorMm = 0.5;
     double phantomMaxFwhmError = 0.25;       // |live / reference - 1|
     std::vector<std::string> steps;          // the steps that run at connect (engine::kSelfTestSteps' names); empty: all
+    std::string reportDirectory = "qa-reports";  // where the console keeps each run's QA report (JSON and PDF)
 };
 
 struct MetricsSettings {

@@ -61,6 +61,12 @@ public:
     // cancelled, naming who, the steps after it do not run, and the station comes Ready with
     // streaming blocked (connect again, or override). Refused when no self-test runs.
     void cancelSelfTest();
+    // Runs the start-up self-test again (an engineer re-running a step), only these steps
+    // (kSelfTestSteps' names, or "station: <check>"; empty: every configured step), from Ready,
+    // Idle or Error: the session closes, the steps run as at connect, the station comes Ready.
+    // The steps run replace their earlier verdicts in what blocks streaming; the others' stand.
+    // Refused while streaming, frozen or testing, for an unknown step, or with no self-test set up.
+    void runSelfTest(std::vector<std::string> steps = {});
     // Every frame, losslessly, until stopRecording() or a failure (RecordingChanged events).
     void startRecording(std::string path);
     void stopRecording();

@@ -38,13 +38,13 @@ public:
         }
         return reason;
     }
-    // All events of type T so far, in order.
+    // All events of type T so far (from the mark `from` on), in order.
     template <typename T>
-    [[nodiscard]] std::vector<T> all() const {
+    [[nodiscard]] std::vector<T> all(std::size_t from = 0) const {
         std::lock_guard lock(mutex_);
         std::vector<T> out;
-        for (const auto& e : events_) {
-            if (const auto* t = std::get_if<T>(&e)) out.push_back(*t);
+        for (std::size_t i = from; i < events_.size(); ++i) {
+            if (const auto* t = std::get_if<T>(&events_[i])) out.push_back(*t);
         }
         return out;
     }
@@ -69,8 +69,8 @@ public:
         });
         return found;
     }
-    [[nodiscard]] bool waitForState(EngineState state, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-        return waitFor<StateChanged>([state](const StateChanged& s) { return s.to == state; }, timeout).has_value();
+    [[nodiscard]] bool waitForState(EngineState state, std::chrono::milliseconds timeout = std::chrono::seconds(20), std::size_t from = 0) {
+        return waitFor<StateChanged>([state](const StateChanged& s) { return s.to == state; }, timeout, from).has_value();
     }
     void clear() {
         std::lock_guard lock(mutex_);

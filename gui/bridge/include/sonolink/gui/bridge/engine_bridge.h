@@ -1,16 +1,21 @@
 // EngineBridge: the one adapter between the engine's facade and the GUI. Engine events (from
 // engine threads) become queued Qt signals on the bridge's thread; a timer on that thread pulls
-// the newest display frame at the screen's pace and hands it on as a BModeImage; commands go
-// straight to the facade (which queues them and returns at once). The only GUI code that
+// the newest display frame at the screen's pace and hands it on as a BModeImage, and the
+// self-test's progress while it runs; commands go straight to the facade (which queues them and
+// returns at once). The only GUI code that
 // includes the facade's headers. Thread contract: GUI thread only (the signals arrive there).
 #pragma once
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
+
+#include <vector>
 
 #include "sonolink/engine/engine.h"
 #include "sonolink/gui/views/bmode_image.h"
+#include "sonolink/gui/views/self_test_result.h"
 
 namespace sonolink::gui {
 
@@ -21,26 +26,43 @@ public:
     explicit EngineBridge(engine::Engine& engine, int intervalMs = 8, QObject* parent = nullptr);
     ~EngineBridge() override;
 
-    void connectLink() { engine_.connect(); }
+    void connectLink();  // a new start: its self-test's steps replace the last one's
     void startStreaming() { engine_.startStreaming(); }
     void freeze() { engine_.freeze(); }
     void disconnectLink() { engine_.disconnect(); }
     void setGainDb(double gainDb);
     void setDynamicRangeDb(double rangeDb);
+    // The start-up self-test: run again (these steps; empty: all), cancel, override with a reason.
+    void runSelfTest(const QStringList& steps = {});
+    void cancelSelfTest() { engine_.cancelSelfTest(); }
+    void overrideSelfTest(const QString& reason) { engine_.overrideSelfTest(reason.toStdString()); }
 
     [[nodiscard]] QString stateName() const;
     [[nodiscard]] quint64 framesShown() const { return framesShown_; }
+    // Why streaming is refused (a failed self-test step); empty: it is not.
+    [[nodiscard]] QString streamingBlock() const;
+    // The self-test's steps since the last connectLink(), each as it ran last (a re-run replaces its
+    // earlier verdict, in place): what the QA report is made from. Engine values, for app code.
+    [[nodiscard]] const std::vector<engine::SelfTestStep>& selfTestSteps() const { return selfTestSteps_; }
+    [[nodiscard]] engine::EngineStats stats() const { return engine_.stats(); }
 
 Q_SIGNALS:
     void stateChanged(const QString& state, const QString& reason);
     // An error or warning in one line: where it came from, what, and what to do.
     void problem(const QString& description, bool isError);
     void imageReady(const sonolink::gui::BModeImage& image);
-    // A start-up self-test step ended: its verdict ("pass", "warn", "fail"), figures and fix.
-    void selfTestStepEnded(const QString& step, const QString& verdict, const QString& figures, const QString& fix);
+    // A start-up self-test step ended: its verdict, figures, limit, fix and numbers.
+    void selfTestStepEnded(const sonolink::gui::SelfTestResult& result);
+    // While the self-test runs (about ten times a second): the step under way, how far (0 to 1),
+    // what it counts. An empty step: none runs any more.
+    void selfTestProgress(const QString& step, double fraction, const QString& detail);
+    // An engineer's override was taken: by whom, why, and what it let through.
+    void selfTestOverridden(const QString& by, const QString& reason, const QString& blocked);
 
 private:
     void pull();
+    void pollSelfTest();
+    void onSelfTestStep(const engine::SelfTestStep& step);
 
     engine::Engine& engine_;
     engine::ImagingSettings imaging_;  // as asked for last (the engine applies them later)
@@ -50,6 +72,10 @@ private:
     quint32 lastFrame_ = 0;
     bool seenOne_ = false;
     quint64 framesShown_ = 0;
+    std::vector<engine::SelfTestStep> selfTestSteps_;
+    int ticks_ = 0;
+    QString progressStep_;  // as last announced
+    double progressFraction_ = -1;
 };
 
 }  // namespace sonolink::gui

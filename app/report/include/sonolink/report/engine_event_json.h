@@ -7,8 +7,8 @@
 
 #include "sonolink/engine/engine_types.h"
 
-namespace sonolink::cli {
+namespace sonolink::report {
 
 [[nodiscard]] nlohmann::json toJson(const engine::EngineEvent& event);
 
-}  // namespace sonolink::cli
+}  // namespace sonolink::report

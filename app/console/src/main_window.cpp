@@ -1,4 +1,4 @@
-#include "main_window.h"
+#include "sonolink/console/main_window.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -43,6 +43,10 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     auto* freeze = tools->addAction(tr("Freeze"), this, [this] { bridge_.freeze(); });
     freeze->setObjectName("freezeAction");
     freeze->setShortcut(Qt::Key_F);
+    tools->addSeparator();
+    auto* selfTest = tools->addAction(tr("Self-test…"), this, [this] { Q_EMIT selfTestRequested(); });
+    selfTest->setObjectName("selfTestAction");
+    selfTest->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
 
     state_->setObjectName("stateLabel");
     rate_->setObjectName("rateLabel");
@@ -57,13 +61,13 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
         problem_->setToolTip(text);
         problem_->setStyleSheet(isError ? "color: #d03030" : "color: #b07000");
     });
-    // A self-test step that did not pass, until the wizard shows them all: its figures and fix.
+    // A self-test step that did not pass, in the status bar too (the wizard has them all): its figures and fix.
     connect(&bridge_, &gui::EngineBridge::selfTestStepEnded, this,
-            [this](const QString& step, const QString& verdict, const QString& figures, const QString& fix) {
-                if (verdict == "pass") return;
-                problem_->setText(tr("Self-test, %1: %2: %3%4").arg(step, verdict, figures, fix.isEmpty() ? QString() : tr(" What to do: %1").arg(fix)));
+            [this](const gui::SelfTestResult& r) {
+                if (r.verdict == "pass") return;
+                problem_->setText(tr("Self-test, %1: %2: %3%4").arg(r.step, r.verdict, r.figures, r.fix.isEmpty() ? QString() : tr(" What to do: %1").arg(r.fix)));
                 problem_->setToolTip(problem_->text());  // the whole of it where the bar cuts it short
-                problem_->setStyleSheet(verdict == "fail" ? "color: #d03030" : "color: #b07000");
+                problem_->setStyleSheet(r.verdict == "fail" ? "color: #d03030" : "color: #b07000");
             });
     onState(bridge_.stateName(), {});
     clock_.start();
@@ -72,7 +76,8 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
 
 void MainWindow::onState(const QString& state, const QString& reason) {
     state_->setText(reason.isEmpty() ? tr("Engine: %1").arg(state) : tr("Engine: %1 (%2)").arg(state, reason));
-    if (autoStream_ && state == "ready") bridge_.startStreaming();
+    // Streaming while a failed self-test blocks it would only be refused: the wizard says why.
+    if (autoStream_ && state == "ready" && bridge_.streamingBlock().isEmpty()) bridge_.startStreaming();
 }
 
 void MainWindow::onImage(const gui::BModeImage& image) {

@@ -1,9 +1,11 @@
 // The self-test's JSON QA report, its hash (OpenSSL's SHA-256) and its file, written whole to a
 // temporary name and linked to its own, so a crash leaves no half report and no report replaces
 // another; then its PDF beside it.
-#include "selftest_report.h"
+#include "sonolink/report/selftest_report.h"
 
+#include <fcntl.h>
 #include <openssl/sha.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <array>
@@ -14,12 +16,12 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include "engine_event_json.h"
+#include "sonolink/report/engine_event_json.h"
 #include "sonolink/report/qa_report_pdf.h"
 #include "sonolink/util/build_info.h"
 #include "sonolink/util/station_user.h"
 
-namespace sonolink::cli {
+namespace sonolink::report {
 namespace {
 
 std::string utc(std::chrono::system_clock::time_point t) {
@@ -31,7 +33,49 @@ std::string stationName() {
     return ::gethostname(name.data(), name.size() - 1) == 0 ? std::string(name.data()) : std::string("unknown");
 }
 
+// The report's folder locked (flock) while a signature reads, checks and replaces a report in it
+// (after PAM: no one waits on another's typing): two signers at once cannot both sign the same
+// version, the later one dropping the earlier's signature; the second waits, then finds the
+// report signed already.
+class FolderLock {
+public:
+    explicit FolderLock(const std::filesystem::path& file) {
+        const auto dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+        fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0) {
+            ::close(fd_);
+            fd_ = -1;
+        }
+    }
+    ~FolderLock() {
+        if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+    }
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+    [[nodiscard]] bool held() const { return fd_ >= 0; }
+
+private:
+    int fd_ = -1;
+};
+
 }  // namespace
+
+Result<nlohmann::json> signReportFile(const std::filesystem::path& file, const ReportSignature& signature) {
+    const FolderLock lock(file);
+    if (!lock.held()) return fail(ErrorCode::Unavailable, fmt::format("cannot lock the folder of {}: {}", file.string(), std::strerror(errno)));
+    std::ifstream in(file);
+    auto report = nlohmann::json::parse(in, nullptr, false);
+    if (!in || report.is_discarded()) return fail(ErrorCode::InvalidArgument, fmt::format("cannot read the report {}: not a JSON file", file.string()));
+    auto signedOne = signedReport(report, signature);
+    if (!signedOne) return fail(std::move(signedOne.error().addContext(file.string())));
+    if (auto written = rewriteSelfTestReport(file, *signedOne); !written) return fail(std::move(written.error()));
+    return signedOne;
+}
+
+nlohmann::json overrideRecord(const engine::SelfTestOverridden& given, std::chrono::system_clock::time_point when,
+                              const std::string& authentication) {
+    return {{"user", given.by}, {"reason", given.reason}, {"overrode", given.blocked}, {"time_utc", utc(when)}, {"authentication", authentication}};
+}
 
 std::optional<KeptReport> lastPassingReport(const std::filesystem::path& dir) {
     std::optional<KeptReport> best;
@@ -170,4 +214,4 @@ Result<std::filesystem::path> writeSelfTestReport(const std::filesystem::path& d
     return fail(ErrorCode::DataLoss, fmt::format("cannot name the report in {}: 999 of this second exist", dir.string()));
 }
 
-}  // namespace sonolink::cli
+}  // namespace sonolink::report

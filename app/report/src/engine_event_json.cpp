@@ -1,6 +1,6 @@
-#include "engine_event_json.h"
+#include "sonolink/report/engine_event_json.h"
 
-namespace sonolink::cli {
+namespace sonolink::report {
 namespace {
 
 using nlohmann::json;
@@ -51,4 +51,4 @@ json toJson(const engine::EngineEvent& event) {
     return std::visit([](const auto& e) { return eventJson(e); }, event);
 }
 
-}  // namespace sonolink::cli
+}  // namespace sonolink::report

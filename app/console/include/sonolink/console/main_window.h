@@ -1,6 +1,7 @@
 // MainWindow: the SonoLink console's first screen: the live B-mode view in true proportions,
 // Connect / Live / Freeze, gain and dynamic range, and a status bar with the engine's state, the
-// frame rate and latency, and the newest problem with its origin and what to do.
+// frame rate and latency, and the newest problem with its origin and what to do; Self-test opens
+// the start-up self-test wizard again.
 // Thread contract: GUI thread only.
 #pragma once
 
@@ -25,6 +26,9 @@ public:
     MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent = nullptr);
 
     [[nodiscard]] gui::BModeView* view() const { return view_; }
+
+Q_SIGNALS:
+    void selfTestRequested();  // the engineer asked for the self-test wizard
 
 private:
     void onState(const QString& state, const QString& reason);

@@ -3,7 +3,7 @@
 // ran, every step's verdict, figures, limit and fix, the overall verdict, and the SHA-256 of all
 // of that (the report's canonical compact form without the hash), so that an edit shows; and
 // each step's baseline: its verdict, figures and limit in the last passing report of the folder.
-// Thread contract: pure functions, but writeSelfTestReport's file.
+// Thread contract: pure functions, but those that read or write files (main thread: the PDF).
 #pragma once
 
 #include <chrono>
@@ -18,7 +18,7 @@
 #include "sonolink/engine/engine_types.h"
 #include "sonolink/util/result.h"
 
-namespace sonolink::cli {
+namespace sonolink::report {
 
 struct SelfTestRun {
     std::string mode;                                  // "quick", "full"
@@ -30,6 +30,11 @@ struct SelfTestRun {
     std::string station;                               // dicom.station_name; empty: the host name
     nlohmann::json override;                           // the engineer override given after it, if any (null: none)
 };
+
+// The engineer override's record for the report: who gave it (re-authenticated), why, what it
+// overrode, when, and how they proved who they are.
+[[nodiscard]] nlohmann::json overrideRecord(const engine::SelfTestOverridden& given, std::chrono::system_clock::time_point when,
+                                            const std::string& authentication);
 
 // A report kept in the report folder.
 struct KeptReport {
@@ -53,6 +58,9 @@ struct ReportSignature {
 // The report with its signature block completed and its hash renewed over both. Refused when
 // its hash does not hold (it was edited) or it is signed already.
 [[nodiscard]] Result<nlohmann::json> signedReport(const nlohmann::json& report, const ReportSignature& signature);
+// Signs the report kept at `file`: its folder locked (a second signer waits, then finds it signed),
+// read, signed (signedReport) and rewritten with its PDF. The signed report, or why not.
+[[nodiscard]] Result<nlohmann::json> signReportFile(const std::filesystem::path& file, const ReportSignature& signature);
 // Replaces the report file at `file` (written whole, then renamed over it) and redraws its PDF.
 [[nodiscard]] Status rewriteSelfTestReport(const std::filesystem::path& file, const nlohmann::json& report);
 
@@ -60,4 +68,4 @@ struct ReportSignature {
 // (selftest-<UTC time>.pdf, sonolink/report/qa_report_pdf.h); the JSON file's path.
 [[nodiscard]] Result<std::filesystem::path> writeSelfTestReport(const std::filesystem::path& dir, const nlohmann::json& report);
 
-}  // namespace sonolink::cli
+}  // namespace sonolink::report

@@ -1,0 +1,141 @@
+#include "sonolink/console/self_test_session.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sonolink/auth/reauthenticate.h"
+#include "sonolink/gui/dialogs/self_test_wizard.h"
+#include "sonolink/report/qa_report_pdf.h"
+#include "sonolink/report/selftest_report.h"
+#include "sonolink/util/station_user.h"
+
+namespace sonolink::app {
+namespace {
+
+std::string authentication() { return fmt::format("password, PAM service {}", auth::kPamService); }
+
+// PAM on a worker thread; `then` runs on the GUI thread with its verdict. The password is wiped.
+template <typename Then>
+void reauthenticateThen(QObject* owner, QString password, Then then) {
+    auto* watcher = new QFutureWatcher<Status>(owner);
+    QObject::connect(watcher, &QFutureWatcher<Status>::finished, owner, [watcher, then] {
+        then(watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run([user = stationUser(), secret = password.toStdString()]() mutable {
+        auto checked = auth::reauthenticate(user, secret);
+        std::fill(secret.begin(), secret.end(), '\0');
+        return checked;
+    }));
+    password.fill(QChar('\0'));
+}
+
+}  // namespace
+
+SelfTestSession::SelfTestSession(gui::EngineBridge& bridge, gui::SelfTestWizard& wizard, SelfTestReporting reporting, QObject* parent)
+    : QObject(parent), bridge_(bridge), wizard_(wizard), reporting_(std::move(reporting)) {
+    connect(&bridge_, &gui::EngineBridge::stateChanged, this, &SelfTestSession::onState);
+    connect(&bridge_, &gui::EngineBridge::selfTestStepEnded, &wizard_, &gui::SelfTestWizard::showStep);
+    connect(&bridge_, &gui::EngineBridge::selfTestProgress, &wizard_, &gui::SelfTestWizard::showProgress);
+    connect(&bridge_, &gui::EngineBridge::selfTestOverridden, this, [this](const QString& by, const QString& reason, const QString& blocked) {
+        override_ = report::overrideRecord({reason.toStdString(), by.toStdString(), blocked.toStdString()}, std::chrono::system_clock::now(),
+                                           authentication());
+        keepReport(lastProblem_);  // a new report, with the override; the failed one stays as it was
+        wizard_.showOverride(by, reason);
+        Q_EMIT actionFinished(true);
+    });
+    connect(&wizard_, &gui::SelfTestWizard::runAgainRequested, this, [this](const QStringList& steps) {
+        rerunPending_ = true;
+        bridge_.runSelfTest(steps);
+    });
+    connect(&wizard_, &gui::SelfTestWizard::cancelRequested, &bridge_, &gui::EngineBridge::cancelSelfTest);
+    connect(&wizard_, &gui::SelfTestWizard::signRequested, this, &SelfTestSession::sign);
+    connect(&wizard_, &gui::SelfTestWizard::overrideRequested, this, &SelfTestSession::giveOverride);
+    connect(&wizard_, &gui::SelfTestWizard::savePdfRequested, this, [this](const QString& file) {
+        if (report_.is_null()) return wizard_.showActionResult(tr("No report yet: the self-test has not finished."), false);
+        const auto written = report::writeQaReportPdf(report_, file.toStdString());
+        wizard_.showActionResult(written ? tr("Saved as %1").arg(file) : QString::fromStdString(written.error().describe()), written.has_value());
+    });
+}
+
+void SelfTestSession::onState(const QString& state, const QString& reason) {
+    if (state == "self-test" && !running_) {
+        running_ = true;
+        started_ = std::chrono::system_clock::now();
+        override_ = nullptr;  // a new run needs its own override
+        if (!rerunPending_) wizard_.showRunning();
+        rerunPending_ = false;
+        return;
+    }
+    if (!running_ || (state != "ready" && state != "error")) return;
+    running_ = false;
+    const auto problem = state == "error" ? tr("the self-test could not finish: %1").arg(reason) : QString();
+    keepReport(problem);
+    const auto block = bridge_.streamingBlock();
+    wizard_.showSettled(block.isEmpty() ? problem : block);
+}
+
+void SelfTestSession::keepReport(const QString& problem) {
+    lastProblem_ = problem;
+    const auto& steps = bridge_.selfTestSteps();
+    const bool failed = std::any_of(steps.begin(), steps.end(), [](const auto& s) { return s.verdict == engine::SelfTestVerdict::Fail; });
+    report::SelfTestRun run{reporting_.mode, started_, std::chrono::system_clock::now(), steps, bridge_.stats(),
+                            !failed && problem.isEmpty() && !steps.empty(), problem.toStdString(), reporting_.station, override_};
+    report_ = report::selfTestReport(run, report::lastPassingReport(reporting_.directory));
+    auto written = report::writeSelfTestReport(reporting_.directory, report_);
+    if (!written) {
+        reportFile_.clear();
+        wizard_.showActionResult(tr("The QA report could not be kept: %1").arg(QString::fromStdString(written.error().describe())), false);
+    } else {
+        reportFile_ = *written;
+        Q_EMIT reportKept(QString::fromStdString(reportFile_.string()));
+    }
+    showReport();
+}
+
+void SelfTestSession::showReport() {
+    wizard_.showReport(QString::fromStdString(report::qaReportHtml(report_)), QString::fromStdString(reportFile_.string()),
+                       report_.contains("signature"));
+}
+
+void SelfTestSession::sign(const QString& meaning, const QString& password) {
+    if (reportFile_.empty()) {
+        wizard_.showActionResult(tr("There is no kept report to sign."), false);
+        return Q_EMIT actionFinished(false);
+    }
+    reauthenticateThen(this, password, [this, meaning, file = reportFile_](const Status& checked) {
+        if (!checked) {
+            wizard_.showActionResult(tr("Not signed: %1").arg(QString::fromStdString(checked.error().message())), false);
+            return Q_EMIT actionFinished(false);
+        }
+        const auto user = stationUser();
+        auto signedOne = report::signReportFile(file, {user, auth::printedName(user), meaning.toStdString(), std::chrono::system_clock::now(),
+                                                      authentication()});
+        if (!signedOne) {
+            wizard_.showActionResult(tr("Not signed: %1").arg(QString::fromStdString(signedOne.error().describe())), false);
+            return Q_EMIT actionFinished(false);
+        }
+        if (file == reportFile_) report_ = std::move(*signedOne);
+        showReport();
+        wizard_.showActionResult(tr("Signed by %1 (%2), meaning: %3").arg(QString::fromStdString(user),
+                                                                          QString::fromStdString(auth::printedName(user)), meaning), true);
+        Q_EMIT reportKept(QString::fromStdString(file.string()));
+        Q_EMIT actionFinished(true);
+    });
+}
+
+void SelfTestSession::giveOverride(const QString& reason, const QString& password) {
+    reauthenticateThen(this, password, [this, reason](const Status& checked) {
+        if (!checked) {
+            wizard_.showActionResult(tr("No override was given: %1").arg(QString::fromStdString(checked.error().message())), false);
+            return Q_EMIT actionFinished(false);
+        }
+        bridge_.overrideSelfTest(reason);  // the engine takes it (selfTestOverridden) or refuses it (a problem)
+    });
+}
+
+}  // namespace sonolink::app
