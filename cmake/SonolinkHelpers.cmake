@@ -40,7 +40,10 @@ function(sonolink_add_test)
   if(ARG_QTEST)
     target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} Qt6::Test)
     set_target_properties(${ARG_NAME} PROPERTIES AUTOMOC ON)
-    add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME})
+    # Each in its own folder: the engine's relative data folders (the DICOM queue, held by a
+    # lock) are not shared by the GUI tests that run at once.
+    file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}.work)
+    add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/${ARG_NAME}.work)
     set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}"
       ENVIRONMENT "QT_QPA_PLATFORM=offscreen;${ARG_ENVIRONMENT}")
   else()

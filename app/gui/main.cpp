@@ -3,7 +3,7 @@
 // front end attached is served in-process), the start-up self-test as configured (its wizard
 // shown at launch with selftest.at_connect), then live.
 //   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG [--screenshot-wizard PNG]
-//            [--screenshot-report PNG] --quit-after S]
+//            [--screenshot-report PNG] --quit-after S] [--language en|zh_CN]
 // --screenshot grabs the main window (and the wizard's pages) after --quit-after seconds and
 // quits (the screenshot script runs it under Xvfb). Exit 0, or 1 when the configuration or the
 // engine cannot be made.
@@ -17,6 +17,7 @@
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/console/self_test_session.h"
+#include "sonolink/console/translations.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/self_test_wizard.h"
 #include "sonolink/util/station_user.h"
@@ -24,6 +25,7 @@
 int main(int argc, char** argv) {
     QApplication application(argc, argv);
     QApplication::setApplicationName("SonoLink");
+    QApplication::setOrganizationName("SonoLink");
     QCommandLineParser options;
     options.setApplicationDescription("SonoLink acquisition and QA console");
     options.addHelpOption();
@@ -33,8 +35,11 @@ int main(int argc, char** argv) {
     const QCommandLineOption wizardShotOption("screenshot-wizard", "Also save the self-test wizard's steps page as this PNG.", "png");
     const QCommandLineOption reportShotOption("screenshot-report", "Also save the self-test wizard's report page as this PNG.", "png");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, quitOption});
+    const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, quitOption, languageOption});
     options.process(application);
+    const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
+    if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
 
     std::vector<sonolink::config::ConfigOverride> overrides;
     if (options.isSet(linkOption)) overrides.push_back({"/link/shm_name", "\"" + options.value(linkOption).toStdString() + "\"", "--link-name"});

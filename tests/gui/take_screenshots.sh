@@ -4,7 +4,9 @@
 # configuration, and saves what it shows once the start-up self-test is over, streaming:
 # OUT_DIR/main_window_streaming.png, and the self-test wizard's two pages,
 # OUT_DIR/selftest_wizard_steps.png and OUT_DIR/selftest_wizard_report.png (default OUT_DIR:
-# docs/screenshots). The QA reports it keeps go to a temporary folder. Needs xvfb-run.
+# docs/screenshots). Then the same in Simplified Chinese (--language zh_CN):
+# main_window_streaming_zh_CN.png and selftest_wizard_steps_zh_CN.png. The QA reports it keeps
+# go to a temporary folder. Needs xvfb-run.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$(mkdir -p "${1:-$root/docs/screenshots}" && cd "${1:-$root/docs/screenshots}" && pwd)
@@ -14,5 +16,9 @@ cd "$work"  # selftest.report_directory is relative: the reports land here
 QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
   "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
   --screenshot "$out/main_window_streaming.png" --screenshot-wizard "$out/selftest_wizard_steps.png" \
-  --screenshot-report "$out/selftest_wizard_report.png" --quit-after 12
-echo "saved $out/main_window_streaming.png, $out/selftest_wizard_steps.png, $out/selftest_wizard_report.png"
+  --screenshot-report "$out/selftest_wizard_report.png" --quit-after 12 --language en
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
+  "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
+  --screenshot "$out/main_window_streaming_zh_CN.png" --screenshot-wizard "$out/selftest_wizard_steps_zh_CN.png" \
+  --quit-after 12 --language zh_CN
+echo "saved $out/main_window_streaming{,_zh_CN}.png, $out/selftest_wizard_steps{,_zh_CN}.png, $out/selftest_wizard_report.png"

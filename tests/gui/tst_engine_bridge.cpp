@@ -3,6 +3,7 @@
 // hands on display frames as BModeImages in true proportions, each frame once; a freeze stops
 // them. The GUI thread is never blocked (every wait is QTRY_*, which runs the event loop).
 #include <QtTest>
+#include <unistd.h>
 
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
@@ -17,12 +18,13 @@ private Q_SLOTS:
     void framesFromTheRealEngine() {
         auto config = sonolink::config::loadConfig("", {});
         QVERIFY(config.has_value());
+        config->link.shmName = "tst_engine_bridge_" + std::to_string(::getpid());  // its own link: the GUI tests run at once
         sonolink::app::EngineChoice choice;
         choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
         choice.selfTest = sonolink::app::SelfTestChoice::Quick;
         choice.selfTestSteps = {"station: memlock limit", "link BER"};
         auto engine = sonolink::app::makeEngine(*config, choice);
-        QVERIFY(engine.has_value());
+        QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
         EngineBridge bridge(**engine);
         QStringList states, steps;
         connect(&bridge, &EngineBridge::selfTestStepEnded, this,

@@ -72,6 +72,7 @@ private Q_SLOTS:
         fs::remove_all(reports);
         auto config = sonolink::config::loadConfig("", {});
         QVERIFY(config.has_value());
+        config->link.shmName = "tst_self_test_wizard_" + std::to_string(::getpid());  // its own link: the GUI tests run at once
         config->selftest.berQuickLimit = 1e-10;  // 3.0e10 bits: about a second on the built-in front end
         sonolink::app::EngineChoice choice;
         choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
@@ -79,7 +80,7 @@ private Q_SLOTS:
         choice.selfTest = sonolink::app::SelfTestChoice::Quick;
         choice.selfTestSteps = {"station: memlock limit", "link BER"};
         auto engine = sonolink::app::makeEngine(*config, choice);
-        QVERIFY(engine.has_value());
+        QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
         sonolink::gui::EngineBridge bridge(**engine);
         SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()));
         sonolink::app::SelfTestSession session(bridge, wizard, {reports, "quick", "BENCH-3"});

@@ -10,6 +10,21 @@
 #include "sonolink/gui/views/bmode_view.h"
 
 namespace sonolink::app {
+namespace {
+
+// The engine's state as the status bar names it, in the user's language.
+QString stateTitle(const QString& state) {
+    if (state == "idle") return MainWindow::tr("idle");
+    if (state == "connecting") return MainWindow::tr("connecting");
+    if (state == "self-test") return MainWindow::tr("self-test");
+    if (state == "ready") return MainWindow::tr("ready");
+    if (state == "streaming") return MainWindow::tr("streaming");
+    if (state == "frozen") return MainWindow::tr("frozen");
+    if (state == "error") return MainWindow::tr("error");
+    return state;
+}
+
+}  // namespace
 
 MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent)
     : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), state_(new QLabel),
@@ -75,7 +90,7 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
 }
 
 void MainWindow::onState(const QString& state, const QString& reason) {
-    state_->setText(reason.isEmpty() ? tr("Engine: %1").arg(state) : tr("Engine: %1 (%2)").arg(state, reason));
+    state_->setText(reason.isEmpty() ? tr("Engine: %1").arg(stateTitle(state)) : tr("Engine: %1 (%2)").arg(stateTitle(state), reason));
     // Streaming while a failed self-test blocks it would only be refused: the wizard says why.
     if (autoStream_ && state == "ready" && bridge_.streamingBlock().isEmpty()) bridge_.startStreaming();
 }

@@ -24,6 +24,52 @@ enum Column { StepColumn, VerdictColumn, TimeColumn, FiguresColumn };
 
 }  // namespace
 
+QString stepTitle(const QString& step) {
+    static const QHash<QString, const char*> names{
+        {"station", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "station")},
+        {"ring memory", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "ring memory")},
+        {"link BER", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "link BER")},
+        {"ring slots (DMA path)", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "ring slots (DMA path)")},
+        {"element check", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "element check")},
+        {"phantom check", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "phantom check")},
+        {"PACS", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "PACS")},
+        {"memlock limit", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "memlock limit")},
+        {"huge pages", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "huge pages")},
+        {"CPU governor", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "CPU governor")},
+        {"GPU", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "GPU")},
+        {"RDMA port", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "RDMA port")},
+        {"NUMA locality", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "NUMA locality")},
+        {"PTP clock", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "PTP clock")},
+        {"writable folder", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "writable folder")},
+        {"free disk", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "free disk")},
+        {"recordings", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "recordings")},
+        {"DICOM queue", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "DICOM queue")},
+    };
+    const auto name = [](const QString& part) {
+        const auto found = names.constFind(part);
+        return found == names.cend() ? part : SelfTestPage::tr(found.value());
+    };
+    if (!step.startsWith("station: ")) return name(step);
+    auto check = step.mid(9);
+    QString what;
+    if (const auto open = check.indexOf(" ("); open > 0 && check.endsWith(')')) {  // "writable folder (recordings)"
+        what = check.mid(open + 2, check.size() - open - 3);
+        check = check.left(open);
+    }
+    const auto title = SelfTestPage::tr("%1: %2").arg(name("station"), name(check));
+    return what.isEmpty() ? title : SelfTestPage::tr("%1 (%2)").arg(title, name(what));
+}
+
+QString faultText(const QString& fault) {
+    if (fault == "ok") return SelfTestPage::tr("ok");
+    if (fault == "dead") return SelfTestPage::tr("dead");
+    if (fault == "weak") return SelfTestPage::tr("weak");
+    if (fault == "noisy") return SelfTestPage::tr("noisy");
+    if (fault == "swapped") return SelfTestPage::tr("swapped");
+    if (fault == "uncorrelated") return SelfTestPage::tr("uncorrelated");
+    return fault;
+}
+
 QString verdictText(const QString& verdict) {
     if (verdict == "pass") return SelfTestPage::tr("pass");
     if (verdict == "warn") return SelfTestPage::tr("warning");
@@ -90,7 +136,7 @@ QTreeWidgetItem* SelfTestPage::rowFor(const QString& step) {
     }
     auto* item = new QTreeWidgetItem(list_);
     item->setData(StepColumn, Qt::UserRole, step);
-    item->setText(StepColumn, step);
+    item->setText(StepColumn, stepTitle(step));
     return item;
 }
 
@@ -130,7 +176,7 @@ void SelfTestPage::showStep(const SelfTestResult& r) {
 
 void SelfTestPage::showProgress(const QString& step, double fraction, const QString& detail) {
     if (step.isEmpty()) return;
-    underWay_->setText(detail.isEmpty() ? tr("Under way: %1").arg(step) : tr("Under way: %1 (%2)").arg(step, detail));
+    underWay_->setText(detail.isEmpty() ? tr("Under way: %1").arg(stepTitle(step)) : tr("Under way: %1 (%2)").arg(stepTitle(step), detail));
     progress_->setValue(static_cast<int>(fraction * 1000));
 }
 
@@ -165,7 +211,7 @@ void SelfTestPage::showDetails() {
     if (!item) return;
     const auto step = item->data(StepColumn, Qt::UserRole).toString();
     if (!results_.contains(step)) return;
-    auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Self-test step: %1").arg(step), stepDetailsHtml(results_.value(step)), QMessageBox::Close, this);
+    auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Self-test step: %1").arg(stepTitle(step)), stepDetailsHtml(results_.value(step)), QMessageBox::Close, this);
     box->setObjectName("stepDetails");
     box->setTextFormat(Qt::RichText);
     box->setAttribute(Qt::WA_DeleteOnClose);

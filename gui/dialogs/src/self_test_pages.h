@@ -21,8 +21,11 @@ namespace sonolink::gui {
 class SelfTestWizard;
 
 [[nodiscard]] QString stepDetailsHtml(const SelfTestResult& result);
+// A step's name as the views show it, in the user's language ("station: memlock limit").
+[[nodiscard]] QString stepTitle(const QString& step);
 // The verdict's words and colour as every view shows them.
 [[nodiscard]] QString verdictText(const QString& verdict);
+[[nodiscard]] QString faultText(const QString& fault);  // an element's fault ("dead")
 [[nodiscard]] QColor verdictColor(const QString& verdict);
 
 class SelfTestPage : public QWizardPage {

@@ -24,7 +24,7 @@ QString elementMap(const QList<ElementResult>& elements) {
         if ((channel + 1) % 32 == 0) map += "</tr><tr>";
         if (ok) continue;
         ++bad;
-        const auto fault = e.swappedWith >= 0 ? SelfTestPage::tr("%1 (with channel %2)").arg(e.fault).arg(e.swappedWith) : e.fault;
+        const auto fault = e.swappedWith >= 0 ? SelfTestPage::tr("%1 (with channel %2)").arg(faultText(e.fault)).arg(e.swappedWith) : faultText(e.fault);
         flagged += QString("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>")
                        .arg(channel)
                        .arg(fault.toHtmlEscaped())
@@ -48,7 +48,7 @@ QString elementMap(const QList<ElementResult>& elements) {
 
 QString stepDetailsHtml(const SelfTestResult& r) {
     QString html = QString("<h3 style=\"color:%1\">%2: %3</h3><table cellpadding=\"2\">")
-                       .arg(verdictColor(r.verdict).name(), r.step.toHtmlEscaped(), verdictText(r.verdict).toHtmlEscaped());
+                       .arg(verdictColor(r.verdict).name(), stepTitle(r.step).toHtmlEscaped(), verdictText(r.verdict).toHtmlEscaped());
     html += row(SelfTestPage::tr("Figures"), r.figures);
     html += row(SelfTestPage::tr("Limit"), r.limit);
     if (!r.fix.isEmpty()) html += row(SelfTestPage::tr("What to do"), r.fix);

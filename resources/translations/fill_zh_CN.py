@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Fills resources/translations/sonolink_zh_CN.ts from the glossary below: every message whose
+source is in it gets its Simplified Chinese text (marked finished); the rest are left for a
+translator and listed (exit 1). Run after `cmake --build build/default --target
+update_translations` brings new strings in. The glossary is the one place the Chinese lives
+besides the .ts: edit a translation here, run this, commit both."""
+import pathlib
+import sys
+import xml.etree.ElementTree as ET
+
+ZH = {
+    # main window
+    "SonoLink": "SonoLink",
+    "Gain\n(dB)": "增益\n(dB)",
+    "Range\n(dB)": "动态范围\n(dB)",
+    "Acquisition": "采集",
+    "Connect": "连接",
+    "Live": "实时",
+    "Freeze": "冻结",
+    "Self-test…": "自检…",
+    "Self-test, %1: %2: %3%4": "自检，%1：%2：%3%4",
+    " What to do: %1": " 处理方法：%1",
+    "Engine: %1": "引擎：%1",
+    "Engine: %1 (%2)": "引擎：%1（%2）",
+    "%1 frames/s, latency %2 ms": "%1 帧/秒，延迟 %2 毫秒",
+    "idle": "空闲",
+    "connecting": "正在连接",
+    "self-test": "自检中",
+    "ready": "就绪",
+    "streaming": "采集中",
+    "frozen": "已冻结",
+    "error": "错误",
+    # self-test session
+    "No report yet: the self-test has not finished.": "尚无报告：自检尚未结束。",
+    "Saved as %1": "已保存为 %1",
+    "the self-test could not finish: %1": "自检未能完成：%1",
+    "The QA report could not be kept: %1": "无法保存质控报告：%1",
+    "There is no kept report to sign.": "没有可签名的已保存报告。",
+    "Not signed: %1": "未签名：%1",
+    "Signed by %1 (%2), meaning: %3": "签名人 %1（%2），含义：%3",
+    "No override was given: %1": "未执行越权放行：%1",
+    # B-mode view, RF plot
+    "No image yet": "尚无图像",
+    "mm": "mm",
+    "time (µs)": "时间 (µs)",
+    "amplitude (ADC counts)": "幅度 (ADC 计数)",
+    "channel %1": "通道 %1",
+    # QA report page
+    "Sign…": "签名…",
+    "Override…": "越权放行…",
+    "QA report": "质控报告",
+    "The record of this start: every step's verdict, figures, limit and baseline, under its SHA-256. Sign it to approve it; print or save it for the station's file.":
+        "本次启动的记录：每个步骤的结论、测量值、限值与基线，并以 SHA-256 保护。签名即表示批准；可打印或保存以归入本工作站档案。",
+    "Save PDF…": "保存 PDF…",
+    "Print…": "打印…",
+    "Not kept yet": "尚未保存",
+    "Kept as %1 (and its PDF beside it)": "已保存为 %1（同目录下另有 PDF）",
+    "Signed already": "已签名",
+    "Acquisition is blocked: %1": "采集被阻止：%1",
+    "Save the QA report": "保存质控报告",
+    "PDF (*.pdf)": "PDF (*.pdf)",
+    "Sign": "签名",
+    "Your signature is bound to this report's content: your password proves who you are, and the meaning says what you sign for.":
+        "您的签名与本报告内容绑定：密码证明您的身份，含义说明您签署的内容。",
+    "Meaning": "含义",
+    "reviewed and approved": "已审阅并批准",
+    "performed the tests": "已执行测试",
+    "reviewed": "已审阅",
+    "Override": "越权放行",
+    "A failed step blocks acquisition: %1. An override lets this station acquire until the next start. It is recorded, with your name and reason, in the QA report and the audit trail.":
+        "有未通过的步骤阻止采集：%1。越权放行后本工作站可采集至下次启动。放行将连同您的姓名与理由记入质控报告和审计日志。",
+    "Reason": "理由",
+    # re-authentication dialog
+    "User": "用户",
+    "Password": "密码",
+    # self-test page
+    "pass": "通过",
+    "warning": "警告",
+    "FAIL": "失败",
+    "running": "进行中",
+    "Run again": "重新运行",
+    "Cancel test": "取消测试",
+    "Details…": "详情…",
+    "Start-up self-test": "启动自检",
+    "Before anyone scans, the station proves its set-up, the DMA ring's memory, the link's bit error rate, the probe's elements and the imaging chain on the front end's phantom, and that the PACS answers.":
+        "在任何扫描之前，工作站逐项验证：系统设置、DMA 环形缓冲区内存、链路误码率、探头阵元、基于前端体模的成像链路，以及 PACS 是否应答。",
+    "Step": "步骤",
+    "Verdict": "结论",
+    "Time (s)": "用时 (秒)",
+    "Figures": "测量值",
+    "Runs the selected steps again (every step when none is selected)": "重新运行所选步骤（未选择时运行全部步骤）",
+    "Starting…": "正在开始…",
+    "%1\n\nWhat to do: %2": "%1\n\n处理方法：%2",
+    "Under way: %1": "进行中：%1",
+    "Under way: %1 (%2)": "进行中：%1（%2）",
+    "Finished: %1 passed, %2 with a warning, %3 failed": "已完成：%1 项通过，%2 项警告，%3 项失败",
+    "Acquisition may start.": "可以开始采集。",
+    "Acquisition is blocked: %1. Run the step again once fixed, or give an override with its reason on the next page.":
+        "采集被阻止：%1。排除故障后请重新运行该步骤，或在下一页填写理由执行越权放行。",
+    "Self-test step: %1": "自检步骤：%1",
+    "%1 (with channel %2)": "%1（与通道 %2）",
+    "Element map, %1 channels (green: ok; amber: weak or noisy; red: dead, swapped or uncorrelated)":
+        "阵元图，共 %1 个通道（绿色：正常；琥珀色：信号弱或噪声大；红色：失效、接错或不相关）",
+    "%n flagged channel(s)": "%n 个异常通道",
+    "Channel": "通道",
+    "Fault": "故障",
+    "RMS (counts)": "均方根 (计数)",
+    "SNR (dB)": "信噪比 (dB)",
+    "Neighbour correlation": "相邻相关性",
+    "Limit": "限值",
+    "What to do": "处理方法",
+    "Time": "用时",
+    "%1 s": "%1 秒",
+    "Blocks acquisition": "阻止采集",
+    "yes": "是",
+    "no": "否",
+    "Bits compared": "比对比特数",
+    "Bit errors": "误码数",
+    "Losses of pattern lock": "码型失锁次数",
+    "Blocks with CRC errors": "CRC 错误块数",
+    "BER measured": "实测误码率",
+    "BER upper bound": "误码率上限",
+    "%1: %2": "%1：%2",
+    "%1 (%2)": "%1（%2）",
+    "station": "工作站",
+    "ring memory": "环形缓冲区内存",
+    "link BER": "链路误码率",
+    "ring slots (DMA path)": "环形缓冲区槽位（DMA 通路）",
+    "element check": "阵元检查",
+    "phantom check": "体模检查",
+    "PACS": "PACS",
+    "memlock limit": "内存锁定上限",
+    "huge pages": "大页内存",
+    "CPU governor": "CPU 调频策略",
+    "GPU": "GPU",
+    "RDMA port": "RDMA 端口",
+    "NUMA locality": "NUMA 亲和性",
+    "PTP clock": "PTP 时钟",
+    "writable folder": "可写文件夹",
+    "free disk": "磁盘剩余空间",
+    "recordings": "录制数据",
+    "DICOM queue": "DICOM 队列",
+    "ok": "正常",
+    "dead": "失效",
+    "weak": "信号弱",
+    "noisy": "噪声大",
+    "swapped": "接错",
+    "uncorrelated": "不相关",
+    # wizard
+    "SonoLink start-up self-test": "SonoLink 启动自检",
+    "Close": "关闭",
+    "Start scanning": "开始扫描",
+    "Overridden by %1: %2. Acquisition may start; the override is in the report and the audit trail.":
+        "已由 %1 越权放行：%2。可以开始采集；此次放行已记入报告和审计日志。",
+}
+
+
+def main():
+    path = pathlib.Path(__file__).with_name("sonolink_zh_CN.ts")
+    tree = ET.parse(path)
+    missing = []
+    for message in tree.getroot().iter("message"):
+        source = message.find("source").text or ""
+        translation = message.find("translation")
+        if source not in ZH:
+            missing.append(source)
+            continue
+        for child in list(translation):
+            translation.remove(child)
+        translation.attrib.pop("type", None)
+        if message.get("numerus") == "yes":
+            translation.text = None
+            form = ET.SubElement(translation, "numerusform")
+            form.text = ZH[source]
+        else:
+            translation.text = ZH[source]
+    ET.indent(tree, space="    ")
+    with open(path, "wb") as f:
+        f.write(b'<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n')
+        tree.write(f, encoding="utf-8", xml_declaration=False)
+        f.write(b"\n")
+    for source in missing:
+        print(f"no translation for: {source!r}")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

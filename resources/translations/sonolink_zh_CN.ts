@@ -1,0 +1,554 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+    <context>
+        <name>sonolink::app::MainWindow</name>
+        <message>
+            <source>SonoLink</source>
+            <translation>SonoLink</translation>
+        </message>
+        <message>
+            <source>Gain
+(dB)</source>
+            <translation>增益
+(dB)</translation>
+        </message>
+        <message>
+            <source>Range
+(dB)</source>
+            <translation>动态范围
+(dB)</translation>
+        </message>
+        <message>
+            <source>Acquisition</source>
+            <translation>采集</translation>
+        </message>
+        <message>
+            <source>Connect</source>
+            <translation>连接</translation>
+        </message>
+        <message>
+            <source>Live</source>
+            <translation>实时</translation>
+        </message>
+        <message>
+            <source>Freeze</source>
+            <translation>冻结</translation>
+        </message>
+        <message>
+            <source>Self-test…</source>
+            <translation>自检…</translation>
+        </message>
+        <message>
+            <source>Self-test, %1: %2: %3%4</source>
+            <translation>自检，%1：%2：%3%4</translation>
+        </message>
+        <message>
+            <source> What to do: %1</source>
+            <translation> 处理方法：%1</translation>
+        </message>
+        <message>
+            <source>Engine: %1</source>
+            <translation>引擎：%1</translation>
+        </message>
+        <message>
+            <source>Engine: %1 (%2)</source>
+            <translation>引擎：%1（%2）</translation>
+        </message>
+        <message>
+            <source>%1 frames/s, latency %2 ms</source>
+            <translation>%1 帧/秒，延迟 %2 毫秒</translation>
+        </message>
+        <message>
+            <source>idle</source>
+            <translation>空闲</translation>
+        </message>
+        <message>
+            <source>connecting</source>
+            <translation>正在连接</translation>
+        </message>
+        <message>
+            <source>self-test</source>
+            <translation>自检中</translation>
+        </message>
+        <message>
+            <source>ready</source>
+            <translation>就绪</translation>
+        </message>
+        <message>
+            <source>streaming</source>
+            <translation>采集中</translation>
+        </message>
+        <message>
+            <source>frozen</source>
+            <translation>已冻结</translation>
+        </message>
+        <message>
+            <source>error</source>
+            <translation>错误</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::app::SelfTestSession</name>
+        <message>
+            <source>No report yet: the self-test has not finished.</source>
+            <translation>尚无报告：自检尚未结束。</translation>
+        </message>
+        <message>
+            <source>Saved as %1</source>
+            <translation>已保存为 %1</translation>
+        </message>
+        <message>
+            <source>the self-test could not finish: %1</source>
+            <translation>自检未能完成：%1</translation>
+        </message>
+        <message>
+            <source>The QA report could not be kept: %1</source>
+            <translation>无法保存质控报告：%1</translation>
+        </message>
+        <message>
+            <source>There is no kept report to sign.</source>
+            <translation>没有可签名的已保存报告。</translation>
+        </message>
+        <message>
+            <source>Not signed: %1</source>
+            <translation>未签名：%1</translation>
+        </message>
+        <message>
+            <source>Signed by %1 (%2), meaning: %3</source>
+            <translation>签名人 %1（%2），含义：%3</translation>
+        </message>
+        <message>
+            <source>No override was given: %1</source>
+            <translation>未执行越权放行：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::BModeView</name>
+        <message>
+            <source>No image yet</source>
+            <translation>尚无图像</translation>
+        </message>
+        <message>
+            <source>mm</source>
+            <translation>mm</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::QaReportPage</name>
+        <message>
+            <source>Sign…</source>
+            <translation>签名…</translation>
+        </message>
+        <message>
+            <source>Override…</source>
+            <translation>越权放行…</translation>
+        </message>
+        <message>
+            <source>QA report</source>
+            <translation>质控报告</translation>
+        </message>
+        <message>
+            <source>The record of this start: every step's verdict, figures, limit and baseline, under its SHA-256. Sign it to approve it; print or save it for the station's file.</source>
+            <translation>本次启动的记录：每个步骤的结论、测量值、限值与基线，并以 SHA-256 保护。签名即表示批准；可打印或保存以归入本工作站档案。</translation>
+        </message>
+        <message>
+            <source>Save PDF…</source>
+            <translation>保存 PDF…</translation>
+        </message>
+        <message>
+            <source>Print…</source>
+            <translation>打印…</translation>
+        </message>
+        <message>
+            <source>Not kept yet</source>
+            <translation>尚未保存</translation>
+        </message>
+        <message>
+            <source>Kept as %1 (and its PDF beside it)</source>
+            <translation>已保存为 %1（同目录下另有 PDF）</translation>
+        </message>
+        <message>
+            <source>Signed already</source>
+            <translation>已签名</translation>
+        </message>
+        <message>
+            <source>Acquisition is blocked: %1</source>
+            <translation>采集被阻止：%1</translation>
+        </message>
+        <message>
+            <source>Save the QA report</source>
+            <translation>保存质控报告</translation>
+        </message>
+        <message>
+            <source>PDF (*.pdf)</source>
+            <translation>PDF (*.pdf)</translation>
+        </message>
+        <message>
+            <source>Sign</source>
+            <translation>签名</translation>
+        </message>
+        <message>
+            <source>Your signature is bound to this report's content: your password proves who you are, and the meaning says what you sign for.</source>
+            <translation>您的签名与本报告内容绑定：密码证明您的身份，含义说明您签署的内容。</translation>
+        </message>
+        <message>
+            <source>Meaning</source>
+            <translation>含义</translation>
+        </message>
+        <message>
+            <source>reviewed and approved</source>
+            <translation>已审阅并批准</translation>
+        </message>
+        <message>
+            <source>performed the tests</source>
+            <translation>已执行测试</translation>
+        </message>
+        <message>
+            <source>reviewed</source>
+            <translation>已审阅</translation>
+        </message>
+        <message>
+            <source>Override</source>
+            <translation>越权放行</translation>
+        </message>
+        <message>
+            <source>A failed step blocks acquisition: %1. An override lets this station acquire until the next start. It is recorded, with your name and reason, in the QA report and the audit trail.</source>
+            <translation>有未通过的步骤阻止采集：%1。越权放行后本工作站可采集至下次启动。放行将连同您的姓名与理由记入质控报告和审计日志。</translation>
+        </message>
+        <message>
+            <source>Reason</source>
+            <translation>理由</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::ReauthenticationDialog</name>
+        <message>
+            <source>User</source>
+            <translation>用户</translation>
+        </message>
+        <message>
+            <source>Password</source>
+            <translation>密码</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::RfTracePlot</name>
+        <message>
+            <source>time (µs)</source>
+            <translation>时间 (µs)</translation>
+        </message>
+        <message>
+            <source>amplitude (ADC counts)</source>
+            <translation>幅度 (ADC 计数)</translation>
+        </message>
+        <message>
+            <source>channel %1</source>
+            <translation>通道 %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::SelfTestPage</name>
+        <message>
+            <source>pass</source>
+            <translation>通过</translation>
+        </message>
+        <message>
+            <source>warning</source>
+            <translation>警告</translation>
+        </message>
+        <message>
+            <source>FAIL</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>running</source>
+            <translation>进行中</translation>
+        </message>
+        <message>
+            <source>Run again</source>
+            <translation>重新运行</translation>
+        </message>
+        <message>
+            <source>Cancel test</source>
+            <translation>取消测试</translation>
+        </message>
+        <message>
+            <source>Details…</source>
+            <translation>详情…</translation>
+        </message>
+        <message>
+            <source>Start-up self-test</source>
+            <translation>启动自检</translation>
+        </message>
+        <message>
+            <source>Before anyone scans, the station proves its set-up, the DMA ring's memory, the link's bit error rate, the probe's elements and the imaging chain on the front end's phantom, and that the PACS answers.</source>
+            <translation>在任何扫描之前，工作站逐项验证：系统设置、DMA 环形缓冲区内存、链路误码率、探头阵元、基于前端体模的成像链路，以及 PACS 是否应答。</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>步骤</translation>
+        </message>
+        <message>
+            <source>Verdict</source>
+            <translation>结论</translation>
+        </message>
+        <message>
+            <source>Time (s)</source>
+            <translation>用时 (秒)</translation>
+        </message>
+        <message>
+            <source>Figures</source>
+            <translation>测量值</translation>
+        </message>
+        <message>
+            <source>Runs the selected steps again (every step when none is selected)</source>
+            <translation>重新运行所选步骤（未选择时运行全部步骤）</translation>
+        </message>
+        <message>
+            <source>Starting…</source>
+            <translation>正在开始…</translation>
+        </message>
+        <message>
+            <source>%1
+
+What to do: %2</source>
+            <translation>%1
+
+处理方法：%2</translation>
+        </message>
+        <message>
+            <source>Under way: %1</source>
+            <translation>进行中：%1</translation>
+        </message>
+        <message>
+            <source>Under way: %1 (%2)</source>
+            <translation>进行中：%1（%2）</translation>
+        </message>
+        <message>
+            <source>Finished: %1 passed, %2 with a warning, %3 failed</source>
+            <translation>已完成：%1 项通过，%2 项警告，%3 项失败</translation>
+        </message>
+        <message>
+            <source>Acquisition may start.</source>
+            <translation>可以开始采集。</translation>
+        </message>
+        <message>
+            <source>Acquisition is blocked: %1. Run the step again once fixed, or give an override with its reason on the next page.</source>
+            <translation>采集被阻止：%1。排除故障后请重新运行该步骤，或在下一页填写理由执行越权放行。</translation>
+        </message>
+        <message>
+            <source>Self-test step: %1</source>
+            <translation>自检步骤：%1</translation>
+        </message>
+        <message>
+            <source>%1 (with channel %2)</source>
+            <translation>%1（与通道 %2）</translation>
+        </message>
+        <message>
+            <source>Element map, %1 channels (green: ok; amber: weak or noisy; red: dead, swapped or uncorrelated)</source>
+            <translation>阵元图，共 %1 个通道（绿色：正常；琥珀色：信号弱或噪声大；红色：失效、接错或不相关）</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n flagged channel(s)</source>
+            <translation>
+                <numerusform>%n 个异常通道</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Channel</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>Fault</source>
+            <translation>故障</translation>
+        </message>
+        <message>
+            <source>RMS (counts)</source>
+            <translation>均方根 (计数)</translation>
+        </message>
+        <message>
+            <source>SNR (dB)</source>
+            <translation>信噪比 (dB)</translation>
+        </message>
+        <message>
+            <source>Neighbour correlation</source>
+            <translation>相邻相关性</translation>
+        </message>
+        <message>
+            <source>Limit</source>
+            <translation>限值</translation>
+        </message>
+        <message>
+            <source>What to do</source>
+            <translation>处理方法</translation>
+        </message>
+        <message>
+            <source>Time</source>
+            <translation>用时</translation>
+        </message>
+        <message>
+            <source>%1 s</source>
+            <translation>%1 秒</translation>
+        </message>
+        <message>
+            <source>Blocks acquisition</source>
+            <translation>阻止采集</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>是</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>否</translation>
+        </message>
+        <message>
+            <source>Bits compared</source>
+            <translation>比对比特数</translation>
+        </message>
+        <message>
+            <source>Bit errors</source>
+            <translation>误码数</translation>
+        </message>
+        <message>
+            <source>Losses of pattern lock</source>
+            <translation>码型失锁次数</translation>
+        </message>
+        <message>
+            <source>Blocks with CRC errors</source>
+            <translation>CRC 错误块数</translation>
+        </message>
+        <message>
+            <source>BER measured</source>
+            <translation>实测误码率</translation>
+        </message>
+        <message>
+            <source>BER upper bound</source>
+            <translation>误码率上限</translation>
+        </message>
+        <message>
+            <source>station</source>
+            <translation>工作站</translation>
+        </message>
+        <message>
+            <source>ring memory</source>
+            <translation>环形缓冲区内存</translation>
+        </message>
+        <message>
+            <source>link BER</source>
+            <translation>链路误码率</translation>
+        </message>
+        <message>
+            <source>ring slots (DMA path)</source>
+            <translation>环形缓冲区槽位（DMA 通路）</translation>
+        </message>
+        <message>
+            <source>element check</source>
+            <translation>阵元检查</translation>
+        </message>
+        <message>
+            <source>phantom check</source>
+            <translation>体模检查</translation>
+        </message>
+        <message>
+            <source>PACS</source>
+            <translation>PACS</translation>
+        </message>
+        <message>
+            <source>memlock limit</source>
+            <translation>内存锁定上限</translation>
+        </message>
+        <message>
+            <source>huge pages</source>
+            <translation>大页内存</translation>
+        </message>
+        <message>
+            <source>CPU governor</source>
+            <translation>CPU 调频策略</translation>
+        </message>
+        <message>
+            <source>GPU</source>
+            <translation>GPU</translation>
+        </message>
+        <message>
+            <source>RDMA port</source>
+            <translation>RDMA 端口</translation>
+        </message>
+        <message>
+            <source>NUMA locality</source>
+            <translation>NUMA 亲和性</translation>
+        </message>
+        <message>
+            <source>PTP clock</source>
+            <translation>PTP 时钟</translation>
+        </message>
+        <message>
+            <source>writable folder</source>
+            <translation>可写文件夹</translation>
+        </message>
+        <message>
+            <source>free disk</source>
+            <translation>磁盘剩余空间</translation>
+        </message>
+        <message>
+            <source>recordings</source>
+            <translation>录制数据</translation>
+        </message>
+        <message>
+            <source>DICOM queue</source>
+            <translation>DICOM 队列</translation>
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation>%1：%2</translation>
+        </message>
+        <message>
+            <source>%1 (%2)</source>
+            <translation>%1（%2）</translation>
+        </message>
+        <message>
+            <source>ok</source>
+            <translation>正常</translation>
+        </message>
+        <message>
+            <source>dead</source>
+            <translation>失效</translation>
+        </message>
+        <message>
+            <source>weak</source>
+            <translation>信号弱</translation>
+        </message>
+        <message>
+            <source>noisy</source>
+            <translation>噪声大</translation>
+        </message>
+        <message>
+            <source>swapped</source>
+            <translation>接错</translation>
+        </message>
+        <message>
+            <source>uncorrelated</source>
+            <translation>不相关</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::SelfTestWizard</name>
+        <message>
+            <source>SonoLink start-up self-test</source>
+            <translation>SonoLink 启动自检</translation>
+        </message>
+        <message>
+            <source>Close</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
+            <source>Start scanning</source>
+            <translation>开始扫描</translation>
+        </message>
+        <message>
+            <source>Overridden by %1: %2. Acquisition may start; the override is in the report and the audit trail.</source>
+            <translation>已由 %1 越权放行：%2。可以开始采集；此次放行已记入报告和审计日志。</translation>
+        </message>
+    </context>
+</TS>

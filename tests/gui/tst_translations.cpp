@@ -1,0 +1,145 @@
+// QtTest for the console in Simplified Chinese: with the zh_CN translations installed as the
+// console installs them, every text the main window, the self-test wizard (both pages, a step
+// of each verdict shown, the run settled and blocked, the details box) and the
+// re-authentication dialog show is Chinese: after the words that stay as they are (units,
+// acronyms, the product's name) and the engine's own data (step figures, the report document),
+// no Latin letters are left. A string outside tr(), or one the .ts lacks, fails it by name.
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QTreeWidget>
+#include <QWizard>
+#include <QtTest>
+#include <unistd.h>
+
+#include "sonolink/app/engine_setup.h"
+#include "sonolink/config/config_loader.h"
+#include "sonolink/console/main_window.h"
+#include "sonolink/console/translations.h"
+#include "sonolink/gui/bridge/engine_bridge.h"
+#include "sonolink/gui/dialogs/reauthentication_dialog.h"
+#include "sonolink/gui/dialogs/self_test_wizard.h"
+
+namespace {
+
+// What may stay Latin in a Chinese text: units, acronyms and names, and the test's own data.
+QString withoutAllowedWords(QString text) {
+    static const QRegularExpression allowed(
+        R"(/\S+\.(json|pdf)|SonoLink|SHA-256|PACS|GPU|CPU|DMA|RDMA|NUMA|PTP|CRC|ADC|RMS|BER|PDF|\*\.pdf|dB|mm|µs|DICOM|test-user|DATA|&[a-z]+;|<[^>]*>|\(&\w\))");
+    return text.remove(allowed);
+}
+
+class TestTranslations : public QObject {
+    Q_OBJECT
+    QStringList untranslated_;
+
+    void check(const QString& where, const QString& text) {
+        static const QRegularExpression latin("[A-Za-z]{2,}");
+        if (text.isEmpty()) return;
+        if (latin.match(withoutAllowedWords(text)).hasMatch()) untranslated_ << where + ": " + text;
+    }
+
+    void checkWidgets(QWidget& root) {
+        check(root.objectName() + " window title", root.windowTitle());
+        for (auto* label : root.findChildren<QLabel*>()) {
+            if (label->isVisibleTo(&root)) check(label->objectName() + " (label)", label->text());
+        }
+        for (auto* button : root.findChildren<QAbstractButton*>()) {
+            if (button->isVisibleTo(&root)) check(button->objectName() + " (button)", button->text());
+            check(button->objectName() + " (tooltip)", button->toolTip());
+        }
+        for (auto* action : root.findChildren<QAction*>()) {
+            if (!action->isSeparator()) check(action->objectName() + " (action)", action->text());
+        }
+        for (auto* page : root.findChildren<QWizardPage*>()) {
+            check(page->objectName() + " title", page->title());
+            check(page->objectName() + " subtitle", page->subTitle());
+        }
+        for (auto* list : root.findChildren<QTreeWidget*>()) {
+            for (int c = 0; c < list->columnCount(); ++c) check(list->objectName() + " header", list->headerItem()->text(c));
+            for (int i = 0; i < list->topLevelItemCount(); ++i) {
+                check(list->objectName() + " step", list->topLevelItem(i)->text(0));     // the figures (column 3) are the engine's data
+                check(list->objectName() + " verdict", list->topLevelItem(i)->text(1));
+            }
+        }
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(sonolink::app::installTranslations(*QCoreApplication::instance(), "zh_CN")); }
+
+    void theLanguageComesFromTheOverrideElseTheSettingElseTheLocale() {
+        QCOMPARE(sonolink::app::chooseLanguage("zh_CN"), QString("zh_CN"));
+        QCOMPARE(sonolink::app::chooseLanguage("zh_TW"), QString("zh_CN"));
+        QCOMPARE(sonolink::app::chooseLanguage("en"), QString("en"));
+        QCOMPARE(sonolink::app::chooseLanguage("de_DE"), QString("en"));  // no German: English
+    }
+
+    void everyVisibleStringIsChinese() {
+        using sonolink::gui::SelfTestResult;
+        sonolink::gui::SelfTestWizard wizard("test-user");
+        wizard.show();
+        wizard.showRunning();
+        wizard.showProgress("link BER", 0.4, "DATA");  // the detail is the engine's
+        checkWidgets(wizard);
+        const auto result = [](const QString& step, const QString& verdict) {
+            SelfTestResult r;
+            r.step = step;
+            r.verdict = verdict;
+            r.figures = r.limit = "DATA";
+            if (verdict != "pass") r.fix = "DATA";
+            return r;
+        };
+        const auto pass = result("station: writable folder (recordings)", "pass");
+        const auto warn = result("station: GPU", "warn");
+        auto fail = result("link BER", "fail");
+        fail.seconds = 0.4;
+        fail.bitsChecked = 30000000000ULL;
+        fail.bitErrors = 3000;
+        fail.ber = 1e-7;
+        fail.berUpperBound = 1.2e-7;
+        fail.elements = {{640, 38, 0.9, "ok", -1}, {2, 1, 0.1, "dead", -1}, {600, 30, 0.2, "swapped", 5}};
+        for (const auto& r : {pass, warn, fail}) wizard.showStep(r);
+        wizard.showSettled("DATA");
+        wizard.showReport("<p>DATA</p>", "/tmp/DATA.json", false);
+        checkWidgets(wizard);
+        wizard.stepList()->setCurrentItem(wizard.stepList()->topLevelItem(2));
+        wizard.findChild<QPushButton*>("detailsButton")->click();
+        QMessageBox* details = nullptr;
+        QTRY_VERIFY((details = wizard.findChild<QMessageBox*>("stepDetails")) != nullptr);
+        QTextDocument document;
+        document.setHtml(details->text());
+        check("step details", document.toPlainText());
+        check("step details title", details->windowTitle());
+        details->close();
+        wizard.next();
+        checkWidgets(wizard);
+        wizard.showOverride("test-user", "DATA");
+        checkWidgets(wizard);
+
+        sonolink::gui::ReauthenticationDialog dialog(QCoreApplication::translate("sonolink::gui::QaReportPage", "Override"), "", "", {}, "test-user");
+        checkWidgets(dialog);
+
+        auto config = sonolink::config::loadConfig("", {});
+        QVERIFY(config.has_value());
+        config->link.shmName = "tst_translations_" + std::to_string(::getpid());  // its own link: the GUI tests run at once
+        sonolink::app::EngineChoice choice;
+        choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
+        auto engine = sonolink::app::makeEngine(*config, choice);
+        QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
+        sonolink::gui::EngineBridge bridge(**engine);
+        sonolink::app::MainWindow window(bridge, /*autoStream=*/false);
+        window.show();
+        checkWidgets(window);
+
+        QVERIFY2(untranslated_.isEmpty(), qPrintable("not in Chinese:\n" + untranslated_.join('\n')));
+    }
+};
+
+}  // namespace
+
+QTEST_MAIN(TestTranslations)
+#include "tst_translations.moc"
