@@ -8,18 +8,6 @@
             <translation>SonoLink</translation>
         </message>
         <message>
-            <source>Gain
-(dB)</source>
-            <translation>增益
-(dB)</translation>
-        </message>
-        <message>
-            <source>Range
-(dB)</source>
-            <translation>动态范围
-(dB)</translation>
-        </message>
-        <message>
             <source>Acquisition</source>
             <translation>采集</translation>
         </message>
@@ -87,6 +75,42 @@
             <source>error</source>
             <translation>错误</translation>
         </message>
+        <message>
+            <source>Save image…</source>
+            <translation>保存图像…</translation>
+        </message>
+        <message>
+            <source>Save image</source>
+            <translation>保存图像</translation>
+        </message>
+        <message>
+            <source>PNG images (*.png)</source>
+            <translation>PNG 图像 (*.png)</translation>
+        </message>
+        <message>
+            <source>Fit image</source>
+            <translation>适合窗口</translation>
+        </message>
+        <message>
+            <source>Link health</source>
+            <translation>链路状态</translation>
+        </message>
+        <message>
+            <source>RF</source>
+            <translation>射频</translation>
+        </message>
+        <message>
+            <source>View</source>
+            <translation>视图</translation>
+        </message>
+        <message>
+            <source>No image to save yet.</source>
+            <translation>尚无可保存的图像。</translation>
+        </message>
+        <message>
+            <source>The image could not be written to %1.</source>
+            <translation>无法将图像写入 %1。</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>
@@ -132,6 +156,156 @@
         <message>
             <source>mm</source>
             <translation>mm</translation>
+        </message>
+        <message>
+            <source>mm ×%1</source>
+            <translation>毫米 ×%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::ImagingPanel</name>
+        <message>
+            <source>Picture</source>
+            <translation>图像</translation>
+        </message>
+        <message>
+            <source>Gain (dB)</source>
+            <translation>增益 (dB)</translation>
+        </message>
+        <message>
+            <source>Range (dB)</source>
+            <translation>动态范围 (dB)</translation>
+        </message>
+        <message>
+            <source> mm</source>
+            <translation> 毫米</translation>
+        </message>
+        <message>
+            <source>Depth</source>
+            <translation>深度</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>关</translation>
+        </message>
+        <message>
+            <source>Persistence</source>
+            <translation>帧平均</translation>
+        </message>
+        <message>
+            <source>TGC (dB)</source>
+            <translation>时间增益补偿 (dB)</translation>
+        </message>
+        <message>
+            <source>Time-gain compensation, band %1 of %2 (near to far)</source>
+            <translation>时间增益补偿，第 %1 段，共 %2 段（由浅至深）</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::LinkHealthPanel</name>
+        <message>
+            <source>Throughput</source>
+            <translation>吞吐量</translation>
+        </message>
+        <message>
+            <source>Gb/s</source>
+            <translation>Gb/s</translation>
+        </message>
+        <message>
+            <source>payload</source>
+            <translation>有效载荷</translation>
+        </message>
+        <message>
+            <source>CRC / header errors</source>
+            <translation>CRC / 包头错误</translation>
+        </message>
+        <message>
+            <source>per 0.5 s</source>
+            <translation>每 0.5 秒</translation>
+        </message>
+        <message>
+            <source>CRC</source>
+            <translation>CRC</translation>
+        </message>
+        <message>
+            <source>header</source>
+            <translation>包头</translation>
+        </message>
+        <message>
+            <source>Frames dropped</source>
+            <translation>丢帧</translation>
+        </message>
+        <message>
+            <source>dropped</source>
+            <translation>丢弃</translation>
+        </message>
+        <message>
+            <source>Latency</source>
+            <translation>延迟</translation>
+        </message>
+        <message>
+            <source>ms</source>
+            <translation>毫秒</translation>
+        </message>
+        <message>
+            <source>p50</source>
+            <translation>p50</translation>
+        </message>
+        <message>
+            <source>p99</source>
+            <translation>p99</translation>
+        </message>
+        <message>
+            <source>PTP offset</source>
+            <translation>PTP 偏差</translation>
+        </message>
+        <message>
+            <source>µs</source>
+            <translation>微秒</translation>
+        </message>
+        <message>
+            <source>offset</source>
+            <translation>偏差</translation>
+        </message>
+        <message>
+            <source>Front-end temperature</source>
+            <translation>前端温度</translation>
+        </message>
+        <message>
+            <source>°C</source>
+            <translation>°C</translation>
+        </message>
+        <message>
+            <source>temperature</source>
+            <translation>温度</translation>
+        </message>
+        <message>
+            <source>not measured</source>
+            <translation>未测量</translation>
+        </message>
+        <message>
+            <source>no free buffer</source>
+            <translation>无空闲缓冲区</translation>
+        </message>
+        <message>
+            <source>blocks missing</source>
+            <translation>数据块缺失</translation>
+        </message>
+        <message>
+            <source>frames never seen</source>
+            <translation>帧未到达</translation>
+        </message>
+        <message>
+            <source>front end out of credit</source>
+            <translation>前端信用不足</translation>
+        </message>
+        <message>
+            <source>Most dropped: %1 (%2)</source>
+            <translation>丢帧主因：%1（%2）</translation>
+        </message>
+        <message>
+            <source>not reported</source>
+            <translation>未上报</translation>
         </message>
     </context>
     <context>
@@ -230,6 +404,29 @@
         <message>
             <source>Password</source>
             <translation>密码</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::RfPanel</name>
+        <message>
+            <source>e.g. 0, 63, 127</source>
+            <translation>例如 0, 63, 127</translation>
+        </message>
+        <message>
+            <source>Channels to show, 0 to %1, up to %2, separated by commas or spaces</source>
+            <translation>要显示的通道，0 至 %1，最多 %2 个，以逗号或空格分隔</translation>
+        </message>
+        <message>
+            <source>Channels</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>%1 is not a channel (0 to %2)</source>
+            <translation>%1 不是有效通道（0 至 %2）</translation>
+        </message>
+        <message>
+            <source>at most %1 channels at once</source>
+            <translation>一次最多 %1 个通道</translation>
         </message>
     </context>
     <context>

@@ -1,13 +1,19 @@
 #include "sonolink/console/main_window.h"
 
+#include <QDockWidget>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QSlider>
+#include <QMenu>
+#include <QMenuBar>
 #include <QStatusBar>
 #include <QToolBar>
-#include <QVBoxLayout>
+#include <QVariantAnimation>
 
+#include "sonolink/gui/plot/link_health_panel.h"
+#include "sonolink/gui/plot/rf_panel.h"
 #include "sonolink/gui/views/bmode_view.h"
+#include "sonolink/gui/views/imaging_panel.h"
 
 namespace sonolink::app {
 namespace {
@@ -24,45 +30,43 @@ QString stateTitle(const QString& state) {
     return state;
 }
 
+gui::ImagingValues imagingOf(const gui::EngineBridge& bridge) {
+    gui::ImagingValues v;
+    v.depthStartMm = bridge.depthStartMm();
+    v.depthEndMm = bridge.depthEndMm();
+    v.persistence = bridge.persistence();
+    v.tgcDb = bridge.tgcDb();
+    return v;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent)
-    : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), state_(new QLabel),
-      rate_(new QLabel), problem_(new QLabel), gain_(new QSlider(Qt::Vertical)), range_(new QSlider(Qt::Vertical)) {
+    : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), imaging_(new gui::ImagingPanel(imagingOf(bridge))),
+      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), state_(new QLabel), rate_(new QLabel),
+      problem_(new QLabel), tgcFade_(new QVariantAnimation(this)) {
     setObjectName("mainWindow");
     setWindowTitle(tr("SonoLink"));
-    auto* controls = new QVBoxLayout;
-    const auto addSlider = [&](QSlider* slider, const QString& name, const QString& objectName, int low, int high, int value) {
-        slider->setObjectName(objectName);
-        slider->setRange(low, high);
-        slider->setValue(value);
-        auto* label = new QLabel(name);
-        label->setAlignment(Qt::AlignHCenter);
-        controls->addWidget(label);
-        controls->addWidget(slider, 1, Qt::AlignHCenter);
-    };
-    addSlider(gain_, tr("Gain\n(dB)"), "gainSlider", -30, 30, 0);
-    addSlider(range_, tr("Range\n(dB)"), "dynamicRangeSlider", 20, 100, 60);
-    connect(gain_, &QSlider::valueChanged, this, [this](int db) { bridge_.setGainDb(db); });
-    connect(range_, &QSlider::valueChanged, this, [this](int db) { bridge_.setDynamicRangeDb(db); });
     auto* central = new QWidget;
     auto* layout = new QHBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(view_, 1);
-    layout->addLayout(controls);
+    imaging_->setFixedWidth(250);
+    layout->addWidget(imaging_);
     setCentralWidget(central);
+    connect(imaging_, &gui::ImagingPanel::gainChanged, this, [this](double db) { bridge_.setGainDb(db); });
+    connect(imaging_, &gui::ImagingPanel::dynamicRangeChanged, this, [this](double db) { bridge_.setDynamicRangeDb(db); });
+    connect(imaging_, &gui::ImagingPanel::depthEndChanged, this, [this](double mm) { bridge_.setDepthEndMm(mm); });
+    connect(imaging_, &gui::ImagingPanel::persistenceChanged, this, [this](double w) { bridge_.setPersistence(w); });
+    connect(imaging_, &gui::ImagingPanel::tgcChanged, this, &MainWindow::onTgc);
+    // The TGC curve: fully shown while adjusted, held a second, faded over the next.
+    tgcFade_->setDuration(2000);
+    tgcFade_->setKeyValues({{0.0, 1.0}, {0.5, 1.0}, {1.0, 0.0}});
+    connect(tgcFade_, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) { view_->setTgcCurve(imaging_->tgcDb(), v.toDouble()); });
+    view_->setTgcCurve(imaging_->tgcDb(), 0);
 
-    auto* tools = addToolBar(tr("Acquisition"));
-    tools->setObjectName("acquisitionToolBar");
-    tools->addAction(tr("Connect"), this, [this] { bridge_.connectLink(); })->setObjectName("connectAction");
-    tools->addAction(tr("Live"), this, [this] { bridge_.startStreaming(); })->setObjectName("liveAction");
-    auto* freeze = tools->addAction(tr("Freeze"), this, [this] { bridge_.freeze(); });
-    freeze->setObjectName("freezeAction");
-    freeze->setShortcut(Qt::Key_F);
-    tools->addSeparator();
-    auto* selfTest = tools->addAction(tr("Self-test…"), this, [this] { Q_EMIT selfTestRequested(); });
-    selfTest->setObjectName("selfTestAction");
-    selfTest->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
-
+    buildActions();
+    buildDocks();
     state_->setObjectName("stateLabel");
     rate_->setObjectName("rateLabel");
     problem_->setObjectName("problemLabel");
@@ -86,7 +90,72 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
             });
     onState(bridge_.stateName(), {});
     clock_.start();
-    resize(1100, 800);
+    resize(1280, 900);
+}
+
+void MainWindow::buildActions() {
+    auto* tools = addToolBar(tr("Acquisition"));
+    tools->setObjectName("acquisitionToolBar");
+    tools->addAction(tr("Connect"), this, [this] { bridge_.connectLink(); })->setObjectName("connectAction");
+    tools->addAction(tr("Live"), this, [this] { bridge_.startStreaming(); })->setObjectName("liveAction");
+    auto* freeze = tools->addAction(tr("Freeze"), this, [this] { bridge_.freeze(); });
+    freeze->setObjectName("freezeAction");
+    freeze->setShortcut(Qt::Key_F);
+    auto* save = tools->addAction(tr("Save image…"), this, [this] {
+        const auto path = QFileDialog::getSaveFileName(this, tr("Save image"), QString(), tr("PNG images (*.png)"));
+        QString why;
+        if (!path.isEmpty() && !saveImage(path, &why)) problem_->setText(why);
+    });
+    save->setObjectName("saveImageAction");
+    save->setShortcut(QKeySequence::Save);
+    tools->addSeparator();
+    auto* selfTest = tools->addAction(tr("Self-test…"), this, [this] { Q_EMIT selfTestRequested(); });
+    selfTest->setObjectName("selfTestAction");
+    selfTest->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    auto* reset = tools->addAction(tr("Fit image"), this, [this] { view_->resetView(); });
+    reset->setObjectName("fitImageAction");
+    reset->setShortcut(Qt::Key_0);
+}
+
+// The engineer's docks, tabbed under the image: the link's health first, the RF beside it.
+void MainWindow::buildDocks() {
+    auto* healthDock = new QDockWidget(tr("Link health"), this);
+    healthDock->setObjectName("linkHealthDock");
+    healthDock->setWidget(health_);
+    auto* rfDock = new QDockWidget(tr("RF"), this);
+    rfDock->setObjectName("rfDock");
+    rfDock->setWidget(rf_);
+    addDockWidget(Qt::BottomDockWidgetArea, healthDock);
+    addDockWidget(Qt::BottomDockWidgetArea, rfDock);
+    tabifyDockWidget(healthDock, rfDock);
+    healthDock->raise();
+    resizeDocks({healthDock}, {250}, Qt::Vertical);  // the image keeps most of the height
+    auto* viewMenu = menuBar()->addMenu(tr("View"));
+    viewMenu->addAction(healthDock->toggleViewAction());
+    viewMenu->addAction(rfDock->toggleViewAction());
+    connect(&bridge_, &gui::EngineBridge::healthSampled, health_, &gui::LinkHealthPanel::addSample);
+    connect(&bridge_, &gui::EngineBridge::rfReady, rf_, &gui::RfPanel::showTraces);
+    connect(rf_, &gui::RfPanel::channelsChosen, this, [this](const QList<int>& channels) { bridge_.setRfChannels(channels); });
+}
+
+void MainWindow::onTgc(const std::vector<double>& db) {
+    bridge_.setTgcDb(db);
+    tgcFade_->stop();
+    view_->setTgcCurve(db, 1.0);
+    tgcFade_->start();
+}
+
+bool MainWindow::saveImage(const QString& path, QString* why) {
+    const auto& image = view_->image().image;
+    if (image.isNull()) {
+        *why = tr("No image to save yet.");
+        return false;
+    }
+    if (!image.save(path, "PNG")) {
+        *why = tr("The image could not be written to %1.").arg(path);
+        return false;
+    }
+    return true;
 }
 
 void MainWindow::onState(const QString& state, const QString& reason) {

@@ -129,6 +129,8 @@ std::shared_ptr<RfLines> DisplayPipeline::rfLines(const ingest::Frame& frame, co
     rf->frameId = frame.frameId();
     rf->channels = channels;
     rf->samplesPerChannel = geometry_.samples;
+    rf->samplingRateHz = geometry_.samplingRateHz;
+    rf->initialTimeUs = geometry_.initialTimeS * 1e6;
     rf->samples.assign(channels.size() * static_cast<std::size_t>(geometry_.samples), 0);
     for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {  // the first transmit's blocks, straight from the ring
         if (!checkBlockFits(frame, b, geometry_)) continue;

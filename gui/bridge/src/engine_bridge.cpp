@@ -56,6 +56,8 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
     });
     connect(&timer_, &QTimer::timeout, this, &EngineBridge::pull);
     timer_.start(intervalMs);
+    lastStats_ = engine_.stats();
+    sinceStart_.start();
 }
 
 EngineBridge::~EngineBridge() {
@@ -109,10 +111,72 @@ void EngineBridge::setDynamicRangeDb(double rangeDb) {
     engine_.setImaging(imaging_);
 }
 
+void EngineBridge::setTgcDb(std::vector<double> tgcDb) {
+    imaging_.tgcDb = std::move(tgcDb);
+    engine_.setImaging(imaging_);
+}
+
+void EngineBridge::setPersistence(double weight) {
+    imaging_.persistence = weight;
+    engine_.setImaging(imaging_);
+}
+
+void EngineBridge::setDepthEndMm(double depthEndMm) {
+    imaging_.depthEndMm = depthEndMm;
+    engine_.setImaging(imaging_);
+}
+
+void EngineBridge::setRfChannels(const QList<int>& channels) {
+    rfWanted_ = !channels.isEmpty();
+    engine_.setRfChannels({channels.begin(), channels.end()});
+}
+
+// The chosen channels' RF of the newest frame, once per frame, about 30 times a second at most.
+void EngineBridge::pullRf() {
+    if (!rfWanted_ || ticks_ % 4 != 0) return;
+    const auto rf = engine_.latestRf();
+    if (!rf || rf->channels.empty() || rf->samplingRateHz <= 0 || rf->frameId == lastRfFrame_) return;
+    lastRfFrame_ = rf->frameId;
+    RfTraces out;
+    out.session = rf->session;
+    out.frameId = rf->frameId;
+    out.channels = QList<int>(rf->channels.begin(), rf->channels.end());
+    out.samplesPerChannel = rf->samplesPerChannel;
+    out.t0Us = rf->initialTimeUs;
+    out.dtUs = 1e6 / rf->samplingRateHz;
+    out.samples = rf->samples;
+    Q_EMIT rfReady(out);
+}
+
+// Twice a second: what changed since the sample before.
+void EngineBridge::sampleHealth() {
+    if (ticks_ % 62 != 0) return;
+    const auto now = engine_.stats();
+    const auto rate = engine::rates(lastStats_, now);
+    LinkHealth h;
+    h.seconds = static_cast<double>(sinceStart_.elapsed()) / 1000.0;
+    h.throughputGbps = rate.throughputGbps;
+    h.crcErrors = now.crcErrors - lastStats_.crcErrors;
+    h.headerErrors = now.headerErrors - lastStats_.headerErrors;
+    h.droppedNoBuffer = now.framesDroppedNoBuffer - lastStats_.framesDroppedNoBuffer;
+    h.droppedIncomplete = now.framesIncomplete - lastStats_.framesIncomplete;
+    h.droppedMissing = now.framesMissing - lastStats_.framesMissing;
+    // The front end's own count restarts with each session.
+    h.droppedFrontEnd = now.frontEnd.framesDropped >= lastStats_.frontEnd.framesDropped ? now.frontEnd.framesDropped - lastStats_.frontEnd.framesDropped
+                                                                                          : now.frontEnd.framesDropped;
+    h.latencyP50Ms = now.latencyP50Us / 1000;
+    h.latencyP99Ms = now.latencyP99Us / 1000;
+    h.temperatureC = now.frontEnd.state.empty() ? std::nan("") : now.frontEnd.temperatureC;
+    lastStats_ = now;
+    Q_EMIT healthSampled(h);
+}
+
 // The newest frame, once: its pixels wrapped (the frame is immutable once published; the image
 // keeps it alive), then handed to the views.
 void EngineBridge::pull() {
     pollSelfTest();
+    pullRf();
+    sampleHealth();
     auto frame = engine_.latestFrame();
     if (!frame || frame->rows <= 0 || frame->columns <= 0) return;
     if (seenOne_ && frame->session == lastSession_ && frame->frameId == lastFrame_) return;
@@ -132,6 +196,8 @@ void EngineBridge::pull() {
     out.latencyMs = frame->latencyUs / 1000;
     out.gainDb = frame->imaging.gainDb;
     out.dynamicRangeDb = frame->imaging.dynamicRangeDb;
+    out.tgcDb = frame->imaging.tgcDb;
+    out.persistence = frame->imaging.persistence;
     ++framesShown_;
     Q_EMIT imageReady(out);
 }

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
+#include <QWheelEvent>
 
 namespace sonolink::gui {
 namespace {
@@ -11,6 +14,9 @@ namespace {
 constexpr int kRulerLeft = 44;  // room for the depth ruler's labels
 constexpr int kRulerTop = 26;   // and the lateral ruler's
 constexpr int kMargin = 8;
+constexpr double kMaxZoom = 8;
+constexpr double kTgcSpanDb = 40;   // the curve's band spans -40 to +40 dB
+constexpr double kTgcBandPx = 70;   // its width on screen
 
 }  // namespace
 
@@ -25,18 +31,111 @@ void BModeView::showImage(BModeImage image) {
     update();
 }
 
+QRectF BModeView::viewport() const {
+    return {static_cast<double>(kRulerLeft), static_cast<double>(kRulerTop), std::max(1.0, width() - kRulerLeft - kMargin * 1.0),
+            std::max(1.0, height() - kRulerTop - kMargin * 1.0)};
+}
+
 double BModeView::screenPixelsPerMm() const {
     if (image_.image.isNull() || image_.mmPerPixel <= 0) return 0;
-    const double room = std::max(1, width() - kRulerLeft - kMargin), roomDown = std::max(1, height() - kRulerTop - kMargin);
-    return std::min(room / image_.widthMm(), roomDown / image_.depthMm());
+    const QRectF room = viewport();
+    return zoom_ * std::min(room.width() / image_.widthMm(), room.height() / image_.depthMm());
 }
 
 QRectF BModeView::imageRect() const {
     const double scale = screenPixelsPerMm();
     if (scale <= 0) return {};
+    const QRectF room = viewport();
     const double w = image_.widthMm() * scale, h = image_.depthMm() * scale;
-    const double left = kRulerLeft + (width() - kRulerLeft - kMargin - w) / 2;
-    return {left, static_cast<double>(kRulerTop), w, h};
+    // Fitted: centred across, from the top; zoomed about the viewport's centre, then panned.
+    const double fit = std::min(room.width() / image_.widthMm(), room.height() / image_.depthMm());
+    const QPointF fittedCentre(room.center().x(), room.top() + image_.depthMm() * fit / 2);
+    const QPointF centre = room.center() + (fittedCentre - room.center()) * zoom_ + pan_;
+    return {centre.x() - w / 2, centre.y() - h / 2, w, h};
+}
+
+QPointF BModeView::mmAt(QPointF p) const {
+    const QRectF r = imageRect();
+    const double scale = screenPixelsPerMm();
+    if (scale <= 0) return {};
+    return {image_.xStartMm - image_.mmPerPixel / 2 + (p.x() - r.left()) / scale,
+            image_.zStartMm - image_.mmPerPixel / 2 + (p.y() - r.top()) / scale};
+}
+
+QPointF BModeView::widgetPositionOf(QPointF mm) const {
+    const QRectF r = imageRect();
+    const double scale = screenPixelsPerMm();
+    return {r.left() + (mm.x() - image_.xStartMm + image_.mmPerPixel / 2) * scale,
+            r.top() + (mm.y() - image_.zStartMm + image_.mmPerPixel / 2) * scale};
+}
+
+void BModeView::zoomAbout(double zoom, std::optional<QPointF> at) {
+    const QPointF anchor = at.value_or(viewport().center());
+    const QPointF mm = mmAt(anchor);
+    zoom_ = std::clamp(zoom, 1.0, kMaxZoom);
+    if (zoom_ == 1.0) pan_ = {};
+    else if (screenPixelsPerMm() > 0) pan_ += anchor - widgetPositionOf(mm);  // the point under the cursor stays put
+    keepInView();
+    update();
+}
+
+void BModeView::panBy(QPointF d) {
+    if (zoom_ == 1.0) return;
+    pan_ += d;
+    keepInView();
+    update();
+}
+
+void BModeView::resetView() {
+    zoom_ = 1;
+    pan_ = {};
+    update();
+}
+
+// Panned no further than to bring an edge of the picture to the viewport's centre.
+void BModeView::keepInView() {
+    const QRectF r = imageRect();
+    if (r.isEmpty()) return;
+    const QPointF c = viewport().center();
+    if (r.left() > c.x()) pan_.rx() -= r.left() - c.x();
+    if (r.right() < c.x()) pan_.rx() += c.x() - r.right();
+    if (r.top() > c.y()) pan_.ry() -= r.top() - c.y();
+    if (r.bottom() < c.y()) pan_.ry() += c.y() - r.bottom();
+}
+
+void BModeView::setTgcCurve(std::vector<double> db, double opacity) {
+    tgcDb_ = std::move(db);
+    tgcOpacity_ = std::clamp(opacity, 0.0, 1.0);
+    update();
+}
+
+void BModeView::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    zoomAbout(zoom_ * std::pow(1.25, steps), event->position());
+    event->accept();
+}
+
+void BModeView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && zoom_ > 1.0) dragFrom_ = event->position();
+    QWidget::mousePressEvent(event);
+}
+
+void BModeView::mouseMoveEvent(QMouseEvent* event) {
+    if (dragFrom_) {
+        panBy(event->position() - *dragFrom_);
+        dragFrom_ = event->position();
+    }
+    QWidget::mouseMoveEvent(event);
+}
+
+void BModeView::mouseReleaseEvent(QMouseEvent* event) {
+    dragFrom_.reset();
+    QWidget::mouseReleaseEvent(event);
+}
+
+void BModeView::mouseDoubleClickEvent(QMouseEvent* event) {
+    resetView();
+    event->accept();
 }
 
 void BModeView::paintEvent(QPaintEvent*) {
@@ -48,28 +147,72 @@ void BModeView::paintEvent(QPaintEvent*) {
         painter.drawText(rect(), Qt::AlignCenter, tr("No image yet"));
         return;
     }
+    painter.save();
+    painter.setClipRect(viewport());
     painter.setRenderHint(QPainter::SmoothPixmapTransform);
     painter.drawImage(target, image_.image);
-    // Rulers: the picture's edges are half a pixel beyond the first and last centres.
+    drawTgc(painter, target.intersected(viewport()));
+    painter.restore();
+    drawRulers(painter, target);
+}
+
+// Ticks along the viewport's left and top edges for what is in view: the picture's edges are half
+// a pixel beyond the first and last centres.
+void BModeView::drawRulers(QPainter& painter, const QRectF& target) const {
+    const QRectF room = viewport();
+    const QRectF shown = target.intersected(room);
     const double scale = screenPixelsPerMm();
-    const double zTop = image_.zStartMm - image_.mmPerPixel / 2, xLeft = image_.xStartMm - image_.mmPerPixel / 2;
     painter.setPen(QColor(200, 200, 200));
     QFont small = font();
     small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1));
     painter.setFont(small);
-    for (int mm = static_cast<int>(std::ceil(zTop / 5)) * 5; mm <= zTop + image_.depthMm(); mm += 5) {
-        const double y = target.top() + (mm - zTop) * scale;
-        const bool labelled = mm % 10 == 0;
-        painter.drawLine(QPointF(target.left() - (labelled ? 8 : 4), y), QPointF(target.left() - 1, y));
-        if (labelled) painter.drawText(QRectF(0, y - 8, target.left() - 10, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(mm));
+    const QPointF topLeftMm = mmAt(shown.topLeft()), bottomRightMm = mmAt(shown.bottomRight());
+    const int tick = scale * 5 < 12 ? 10 : scale > 60 ? 1 : 5;  // about a tick every 12 px or more
+    const int label = tick * 2;
+    for (int mm = static_cast<int>(std::ceil(topLeftMm.y() / tick)) * tick; mm <= bottomRightMm.y(); mm += tick) {
+        const double y = widgetPositionOf({0, static_cast<double>(mm)}).y();
+        const double x = std::max(room.left(), target.left());
+        const bool labelled = mm % label == 0;
+        painter.drawLine(QPointF(x - (labelled ? 8 : 4), y), QPointF(x - 1, y));
+        if (labelled) painter.drawText(QRectF(0, y - 8, x - 10, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(mm));
     }
-    for (int mm = static_cast<int>(std::ceil(xLeft / 5)) * 5; mm <= xLeft + image_.widthMm(); mm += 5) {
-        const double x = target.left() + (mm - xLeft) * scale;
-        const bool labelled = mm % 10 == 0;
-        painter.drawLine(QPointF(x, target.top() - (labelled ? 8 : 4)), QPointF(x, target.top() - 1));
-        if (labelled) painter.drawText(QRectF(x - 20, 0, 40, target.top() - 9), Qt::AlignHCenter | Qt::AlignBottom, QString::number(mm));
+    for (int mm = static_cast<int>(std::ceil(topLeftMm.x() / tick)) * tick; mm <= bottomRightMm.x(); mm += tick) {
+        const double x = widgetPositionOf({static_cast<double>(mm), 0}).x();
+        const double y = std::max(room.top(), target.top());
+        const bool labelled = mm % label == 0;
+        painter.drawLine(QPointF(x, y - (labelled ? 8 : 4)), QPointF(x, y - 1));
+        if (labelled) painter.drawText(QRectF(x - 20, 0, 40, y - 9), Qt::AlignHCenter | Qt::AlignBottom, QString::number(mm));
     }
-    painter.drawText(QRectF(2, 2, kRulerLeft, kRulerTop - 10), Qt::AlignLeft | Qt::AlignTop, tr("mm"));
+    painter.drawText(QRectF(2, 2, kRulerLeft, kRulerTop - 10), Qt::AlignLeft | Qt::AlignTop, zoom_ > 1.0 ? tr("mm ×%1").arg(zoom_, 0, 'f', 1) : tr("mm"));
+}
+
+// TGC markers (small ticks at the control points' depths on the picture's right edge, always)
+// and, while adjusted, the curve: 0 dB at the band's middle, ±40 dB at its edges.
+void BModeView::drawTgc(QPainter& painter, const QRectF& shown) const {
+    const auto n = tgcDb_.size();
+    if (n < 2) return;
+    const double zTop = image_.zStartMm - image_.mmPerPixel / 2;
+    const auto yOf = [&](std::size_t i) { return widgetPositionOf({0, zTop + image_.depthMm() * static_cast<double>(i) / static_cast<double>(n - 1)}).y(); };
+    const double edge = shown.right() - 2;
+    painter.setPen(QPen(QColor(255, 200, 60, 200), 1));
+    for (std::size_t i = 0; i < n; ++i) painter.drawLine(QPointF(edge - 6, yOf(i)), QPointF(edge, yOf(i)));
+    if (tgcOpacity_ <= 0) return;
+    const double middle = edge - 12 - kTgcBandPx / 2;
+    const auto xOf = [&](double db) { return middle + std::clamp(db, -kTgcSpanDb, kTgcSpanDb) / kTgcSpanDb * kTgcBandPx / 2; };
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setOpacity(tgcOpacity_);
+    painter.setPen(QPen(QColor(255, 200, 60, 90), 1, Qt::DashLine));
+    painter.drawLine(QPointF(middle, yOf(0)), QPointF(middle, yOf(n - 1)));
+    QPainterPath curve(QPointF(xOf(tgcDb_[0]), yOf(0)));
+    for (std::size_t i = 1; i < n; ++i) {  // smooth through the points, as the engine joins them
+        const QPointF a(xOf(tgcDb_[i - 1]), yOf(i - 1)), b(xOf(tgcDb_[i]), yOf(i));
+        curve.cubicTo(QPointF(a.x(), (a.y() + b.y()) / 2), QPointF(b.x(), (a.y() + b.y()) / 2), b);
+    }
+    painter.setPen(QPen(QColor(255, 200, 60), 2));
+    painter.drawPath(curve);
+    painter.setBrush(QColor(255, 200, 60));
+    for (std::size_t i = 0; i < n; ++i) painter.drawEllipse(QPointF(xOf(tgcDb_[i]), yOf(i)), 3.5, 3.5);
+    painter.setOpacity(1);
 }
 
 }  // namespace sonolink::gui

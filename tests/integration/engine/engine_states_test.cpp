@@ -346,6 +346,8 @@ TEST_F(EngineTest, RfTracesOfTheChosenChannels) {
     const auto rf = engine->latestRf();
     EXPECT_EQ(rf->channels, (std::vector<int>{0, 31, 63}));
     EXPECT_EQ(rf->samples.size(), 3u * 1024u);
+    EXPECT_EQ(rf->samplingRateHz, 40e6) << "the front end's rate: the RF view's time axis";
+    EXPECT_GE(rf->initialTimeUs, 0.0);
     EXPECT_TRUE(std::any_of(rf->samples.begin(), rf->samples.end(), [](std::int16_t v) { return v != 0; })) << "echoes, not silence";
 }
 

@@ -1,7 +1,8 @@
-// MainWindow: the SonoLink console's first screen: the live B-mode view in true proportions,
-// Connect / Live / Freeze, gain and dynamic range, and a status bar with the engine's state, the
-// frame rate and latency, and the newest problem with its origin and what to do; Self-test opens
-// the start-up self-test wizard again.
+// MainWindow: the SonoLink console: the live B-mode view in true proportions (zoom and pan, the
+// TGC curve shown while adjusted and fading after) with the picture's controls beside it (gain,
+// dynamic range, depth, persistence, eight TGC sliders); the RF view and the link-health strip
+// charts in docks; Connect / Live / Freeze / Save image and the self-test; a status bar with the
+// engine's state, frame rate and latency, and the newest problem with its origin and what to do.
 // Thread contract: GUI thread only.
 #pragma once
 
@@ -11,11 +12,14 @@
 #include "sonolink/gui/bridge/engine_bridge.h"
 
 class QLabel;
-class QSlider;
+class QVariantAnimation;
 
 namespace sonolink::gui {
 class BModeView;
-}
+class ImagingPanel;
+class LinkHealthPanel;
+class RfPanel;
+}  // namespace sonolink::gui
 
 namespace sonolink::app {
 
@@ -26,22 +30,32 @@ public:
     MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent = nullptr);
 
     [[nodiscard]] gui::BModeView* view() const { return view_; }
+    [[nodiscard]] gui::ImagingPanel* imagingPanel() const { return imaging_; }
+    [[nodiscard]] gui::RfPanel* rfPanel() const { return rf_; }
+    [[nodiscard]] gui::LinkHealthPanel* linkHealth() const { return health_; }
+    // The picture shown now, as a PNG at its own pixels (true proportions); false with why.
+    bool saveImage(const QString& path, QString* why);
 
 Q_SIGNALS:
     void selfTestRequested();  // the engineer asked for the self-test wizard
 
 private:
+    void buildActions();
+    void buildDocks();
     void onState(const QString& state, const QString& reason);
     void onImage(const gui::BModeImage& image);
+    void onTgc(const std::vector<double>& db);
 
     gui::EngineBridge& bridge_;
     bool autoStream_;
     gui::BModeView* view_;
+    gui::ImagingPanel* imaging_;
+    gui::RfPanel* rf_;
+    gui::LinkHealthPanel* health_;
     QLabel* state_;
     QLabel* rate_;
     QLabel* problem_;
-    QSlider* gain_;
-    QSlider* range_;
+    QVariantAnimation* tgcFade_;
     QElapsedTimer clock_;
     quint64 framesAtMark_ = 0;
 };

@@ -35,6 +35,8 @@ struct RfLines {
     std::uint32_t frameId = 0;
     std::vector<int> channels;
     int samplesPerChannel = 0;
+    double samplingRateHz = 0;          // sample k at initialTimeUs + k / samplingRateHz
+    double initialTimeUs = 0;
     std::vector<std::int16_t> samples;  // channel-major
 };
 

@@ -1,11 +1,13 @@
 // EngineBridge: the one adapter between the engine's facade and the GUI. Engine events (from
 // engine threads) become queued Qt signals on the bridge's thread; a timer on that thread pulls
-// the newest display frame at the screen's pace and hands it on as a BModeImage, and the
+// the newest display frame at the screen's pace and hands it on as a BModeImage, the chosen
+// channels' RF (about 30 times a second), the link's health (twice a second) and the
 // self-test's progress while it runs; commands go straight to the facade (which queues them and
 // returns at once). The only GUI code that
 // includes the facade's headers. Thread contract: GUI thread only (the signals arrive there).
 #pragma once
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -15,6 +17,8 @@
 
 #include "sonolink/engine/engine.h"
 #include "sonolink/gui/views/bmode_image.h"
+#include "sonolink/gui/views/link_health.h"
+#include "sonolink/gui/views/rf_traces.h"
 #include "sonolink/gui/views/self_test_result.h"
 
 namespace sonolink::gui {
@@ -32,6 +36,17 @@ public:
     void disconnectLink() { engine_.disconnect(); }
     void setGainDb(double gainDb);
     void setDynamicRangeDb(double rangeDb);
+    void setTgcDb(std::vector<double> tgcDb);   // one value per control point
+    void setPersistence(double weight);         // 0: off
+    void setDepthEndMm(double depthEndMm);
+    // The picture's settings as asked for last.
+    [[nodiscard]] std::vector<double> tgcDb() const { return imaging_.tgcDb; }
+    [[nodiscard]] double persistence() const { return imaging_.persistence; }
+    [[nodiscard]] double depthEndMm() const { return imaging_.depthEndMm; }
+    [[nodiscard]] double depthStartMm() const { return imaging_.depthStartMm; }
+    [[nodiscard]] int channelCount() const { return engine_.acquisition().elementCount; }
+    // Channels whose RF rfReady() brings (none: no RF is pulled).
+    void setRfChannels(const QList<int>& channels);
     // The start-up self-test: run again (these steps; empty: all), cancel, override with a reason.
     void runSelfTest(const QStringList& steps = {});
     void cancelSelfTest() { engine_.cancelSelfTest(); }
@@ -51,6 +66,8 @@ Q_SIGNALS:
     // An error or warning in one line: where it came from, what, and what to do.
     void problem(const QString& description, bool isError);
     void imageReady(const sonolink::gui::BModeImage& image);
+    void rfReady(const sonolink::gui::RfTraces& traces);
+    void healthSampled(const sonolink::gui::LinkHealth& health);
     // A start-up self-test step ended: its verdict, figures, limit, fix and numbers.
     void selfTestStepEnded(const sonolink::gui::SelfTestResult& result);
     // While the self-test runs (about ten times a second): the step under way, how far (0 to 1),
@@ -62,6 +79,8 @@ Q_SIGNALS:
 private:
     void pull();
     void pollSelfTest();
+    void pullRf();
+    void sampleHealth();
     void onSelfTestStep(const engine::SelfTestStep& step);
 
     engine::Engine& engine_;
@@ -74,6 +93,10 @@ private:
     quint64 framesShown_ = 0;
     std::vector<engine::SelfTestStep> selfTestSteps_;
     int ticks_ = 0;
+    bool rfWanted_ = false;
+    quint32 lastRfFrame_ = 0;
+    engine::EngineStats lastStats_;  // the health sample before
+    QElapsedTimer sinceStart_;
     QString progressStep_;  // as last announced
     double progressFraction_ = -1;
 };

@@ -7,6 +7,8 @@
 #include <QImage>
 #include <QtGlobal>
 
+#include <vector>
+
 namespace sonolink::gui {
 
 struct BModeImage {
@@ -19,6 +21,8 @@ struct BModeImage {
     double latencyMs = 0;      // the frame's last block to the picture
     double gainDb = 0;         // the settings that made the picture
     double dynamicRangeDb = 0;
+    std::vector<double> tgcDb;  // at points spread evenly over the picture's depth
+    double persistence = 0;
     [[nodiscard]] double widthMm() const { return image.width() * mmPerPixel; }
     [[nodiscard]] double depthMm() const { return image.height() * mmPerPixel; }
 };

@@ -1,11 +1,17 @@
-// BModeView: the live (or frozen) B-mode picture in true proportions: scaled to fit the widget
-// with equal millimetres per screen pixel across and down, black around it, a depth ruler on
-// the left and a lateral ruler on top in mm (a tick every 5 mm, labelled every 10 mm).
+// BModeView: the live (or frozen) B-mode picture in true proportions: fitted to the widget with
+// equal millimetres per screen pixel across and down, black around it, a depth ruler on the
+// left and a lateral ruler on top in mm (a tick every 5 mm, labelled every 10 mm, for what is in
+// view); zoom (the wheel, about the cursor, 1 to 8 x) and pan (drag); the TGC curve with its
+// control points on the right while it is adjusted (the caller fades it), and TGC markers.
 // Thread contract: GUI thread only.
 #pragma once
 
+#include <QPointF>
 #include <QRectF>
 #include <QWidget>
+
+#include <optional>
+#include <vector>
 
 #include "sonolink/gui/views/bmode_image.h"
 
@@ -18,15 +24,44 @@ public:
 
     void showImage(BModeImage image);
     [[nodiscard]] const BModeImage& image() const { return image_; }
-    // Where the picture is drawn in the widget, and its scale there (0 before the first image).
+    // Where the whole picture lies in the widget (beyond it when zoomed), and its scale there (0
+    // before the first image).
     [[nodiscard]] QRectF imageRect() const;
     [[nodiscard]] double screenPixelsPerMm() const;
+    // The picture's point (lateral x, depth z, mm) under a widget position, and back.
+    [[nodiscard]] QPointF mmAt(QPointF widgetPosition) const;
+    [[nodiscard]] QPointF widgetPositionOf(QPointF mm) const;
+
+    // Zoom (1: the whole picture fits) about a widget position (the view's centre by default).
+    void zoomAbout(double zoom, std::optional<QPointF> widgetPosition = {});
+    void panBy(QPointF screenPixels);
+    void resetView();
+    [[nodiscard]] double zoom() const { return zoom_; }
+
+    // The TGC curve (dB per control point, spread over the depth) drawn with this opacity (0: not drawn).
+    void setTgcCurve(std::vector<double> db, double opacity);
+    [[nodiscard]] double tgcOpacity() const { return tgcOpacity_; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
+    [[nodiscard]] QRectF viewport() const;
+    void keepInView();
+    void drawRulers(QPainter& painter, const QRectF& target) const;
+    void drawTgc(QPainter& painter, const QRectF& target) const;
+
     BModeImage image_;
+    double zoom_ = 1;
+    QPointF pan_;  // screen pixels from the fitted position
+    std::optional<QPointF> dragFrom_;
+    std::vector<double> tgcDb_;
+    double tgcOpacity_ = 0;
 };
 
 }  // namespace sonolink::gui

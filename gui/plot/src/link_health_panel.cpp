@@ -1,0 +1,62 @@
+#include "sonolink/gui/plot/link_health_panel.h"
+
+#include <QGridLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace sonolink::gui {
+namespace {
+
+StripChart* chart(const QString& objectName, const QString& title, const QString& unit, const QStringList& series) {
+    auto* c = new StripChart(title, unit, series);
+    c->setObjectName(objectName);
+    c->setMinimumSize(220, 110);
+    return c;
+}
+
+}  // namespace
+
+LinkHealthPanel::LinkHealthPanel(QWidget* parent)
+    : QWidget(parent),
+      throughput_(chart("throughputChart", tr("Throughput"), tr("Gb/s"), {tr("payload")})),
+      errors_(chart("errorsChart", tr("CRC / header errors"), tr("per 0.5 s"), {tr("CRC"), tr("header")})),
+      drops_(chart("dropsChart", tr("Frames dropped"), tr("per 0.5 s"), {tr("dropped")})),
+      latency_(chart("latencyChart", tr("Latency"), tr("ms"), {tr("p50"), tr("p99")})),
+      ptp_(chart("ptpChart", tr("PTP offset"), tr("µs"), {tr("offset")})),
+      temperature_(chart("temperatureChart", tr("Front-end temperature"), tr("°C"), {tr("temperature")})) {
+    setObjectName("linkHealthPanel");
+    errors_->setThresholds(1, 10);        // any error is worth a look; ten in half a second is a bad link
+    drops_->setThresholds(1, 5);
+    latency_->setThresholds(100, 250);    // the picture more than a few frame periods behind the probe
+    ptp_->setThresholds(100, 1000);       // the self-test's PTP limit is 1 ms
+    temperature_->setThresholds(60, 75);  // an FPGA board's usual warn and shut-down margins
+    ptp_->setUnavailable(tr("not measured"));
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(2, 2, 2, 2);
+    StripChart* const charts[] = {throughput_, errors_, drops_, latency_, ptp_, temperature_};
+    for (int i = 0; i < 6; ++i) grid->addWidget(charts[i], i / 3, i % 3);
+}
+
+void LinkHealthPanel::addSample(const LinkHealth& h) {
+    throughput_->addSample(h.seconds, {h.throughputGbps});
+    errors_->addSample(h.seconds, {static_cast<double>(h.crcErrors), static_cast<double>(h.headerErrors)});
+    drops_->addSample(h.seconds, {static_cast<double>(h.dropped())});
+    if (h.dropped() > 0) {  // the cause, where the engineer looks first
+        const std::pair<quint64, QString> causes[] = {{h.droppedNoBuffer, tr("no free buffer")}, {h.droppedIncomplete, tr("blocks missing")},
+                                                      {h.droppedMissing, tr("frames never seen")}, {h.droppedFrontEnd, tr("front end out of credit")}};
+        const auto worst = std::max_element(std::begin(causes), std::end(causes), [](const auto& a, const auto& b) { return a.first < b.first; });
+        drops_->setToolTip(tr("Most dropped: %1 (%2)").arg(worst->second).arg(worst->first));
+    }
+    latency_->addSample(h.seconds, {h.latencyP50Ms, h.latencyP99Ms});
+    if (std::isnan(h.temperatureC)) temperature_->setUnavailable(tr("not reported"));
+    else temperature_->addSample(h.seconds, {h.temperatureC});
+}
+
+HealthLevel LinkHealthPanel::worst() const {
+    HealthLevel w = HealthLevel::Good;
+    for (const auto* c : {throughput_, errors_, drops_, latency_, ptp_, temperature_}) w = std::max(w, c->level());
+    return w;
+}
+
+}  // namespace sonolink::gui

@@ -1,0 +1,51 @@
+// ImagingPanel: the sonographer's picture controls beside the image: gain and dynamic range
+// (dB), depth (mm), persistence (frame averaging, 0 off to 0.95), and eight TGC sliders, one per
+// depth band from near (top) to far (bottom), -40 to +40 dB like a console's slide pots. Each
+// change is a signal; the panel knows nothing of the engine.
+// Thread contract: GUI thread only.
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+class QSlider;
+class QSpinBox;
+class QLabel;
+
+namespace sonolink::gui {
+
+struct ImagingValues {
+    double gainDb = 0;
+    double dynamicRangeDb = 60;
+    double depthStartMm = 3;
+    double depthEndMm = 38;
+    double persistence = 0;
+    std::vector<double> tgcDb = std::vector<double>(8, 0.0);
+};
+
+class ImagingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ImagingPanel(const ImagingValues& start, QWidget* parent = nullptr);
+
+    [[nodiscard]] std::vector<double> tgcDb() const;
+    [[nodiscard]] QSlider* tgcSlider(int index) const { return tgc_.at(static_cast<std::size_t>(index)); }
+
+Q_SIGNALS:
+    void gainChanged(double db);
+    void dynamicRangeChanged(double db);
+    void depthEndChanged(double mm);
+    void persistenceChanged(double weight);
+    void tgcChanged(const std::vector<double>& db);  // every control point, near to far
+
+private:
+    QSlider* gain_;
+    QSlider* range_;
+    QSpinBox* depth_;
+    QSlider* persistence_;
+    QLabel* persistenceValue_;
+    std::vector<QSlider*> tgc_;
+};
+
+}  // namespace sonolink::gui

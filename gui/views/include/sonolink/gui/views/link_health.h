@@ -1,0 +1,29 @@
+// LinkHealth: one sample of the link's health for the link-health panel, over the interval since
+// the sample before: throughput, CRC errors, frames lost by cause, latency, the front end's
+// temperature (NaN: not reported). The bridge makes these from the engine's statistics about
+// twice a second; views never see the engine.
+// Thread contract: a plain value: copy freely.
+#pragma once
+
+#include <QtGlobal>
+
+namespace sonolink::gui {
+
+struct LinkHealth {
+    double seconds = 0;             // since the bridge started
+    double throughputGbps = 0;
+    quint64 crcErrors = 0;          // in this interval
+    quint64 headerErrors = 0;
+    // Frames lost in this interval, by cause: no free buffer on the host, blocks missing (frame
+    // incomplete), frames never seen, and whole frames the front end dropped for want of credit.
+    quint64 droppedNoBuffer = 0;
+    quint64 droppedIncomplete = 0;
+    quint64 droppedMissing = 0;
+    quint64 droppedFrontEnd = 0;
+    double latencyP50Ms = 0;        // block written -> picture ready
+    double latencyP99Ms = 0;
+    double temperatureC = 0;        // NaN before the front end reports one
+    [[nodiscard]] quint64 dropped() const { return droppedNoBuffer + droppedIncomplete + droppedMissing + droppedFrontEnd; }
+};
+
+}  // namespace sonolink::gui

@@ -1,0 +1,99 @@
+#include "sonolink/gui/views/imaging_panel.h"
+
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace sonolink::gui {
+namespace {
+
+QSlider* slider(Qt::Orientation orientation, const QString& objectName, int low, int high, int value) {
+    auto* s = new QSlider(orientation);
+    s->setObjectName(objectName);
+    s->setRange(low, high);
+    s->setValue(value);
+    return s;
+}
+
+}  // namespace
+
+ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
+    : QWidget(parent),
+      gain_(slider(Qt::Horizontal, "gainSlider", -30, 30, static_cast<int>(std::lround(start.gainDb)))),
+      range_(slider(Qt::Horizontal, "dynamicRangeSlider", 20, 100, static_cast<int>(std::lround(start.dynamicRangeDb)))),
+      depth_(new QSpinBox),
+      persistence_(slider(Qt::Horizontal, "persistenceSlider", 0, 95, static_cast<int>(std::lround(start.persistence * 100)))),
+      persistenceValue_(new QLabel) {
+    setObjectName("imagingPanel");
+    auto* layout = new QVBoxLayout(this);
+    auto* picture = new QGroupBox(tr("Picture"));
+    auto* form = new QFormLayout(picture);
+    auto* gainValue = new QLabel(QString::number(gain_->value()));
+    auto* rangeValue = new QLabel(QString::number(range_->value()));
+    const auto row = [](QSlider* s, QLabel* value) {
+        auto* box = new QHBoxLayout;
+        value->setMinimumWidth(28);
+        value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        box->addWidget(s, 1);
+        box->addWidget(value);
+        return box;
+    };
+    form->addRow(tr("Gain (dB)"), row(gain_, gainValue));
+    form->addRow(tr("Range (dB)"), row(range_, rangeValue));
+    depth_->setObjectName("depthSpin");
+    depth_->setRange(static_cast<int>(std::ceil(start.depthStartMm)) + 5, 300);
+    depth_->setValue(static_cast<int>(std::lround(start.depthEndMm)));
+    depth_->setSuffix(tr(" mm"));
+    depth_->setKeyboardTracking(false);  // a new depth once typed, not at every digit
+    form->addRow(tr("Depth"), depth_);
+    persistenceValue_->setText(persistence_->value() == 0 ? tr("off") : QString::number(persistence_->value() / 100.0, 'f', 2));
+    form->addRow(tr("Persistence"), row(persistence_, persistenceValue_));
+    layout->addWidget(picture);
+
+    auto* tgcBox = new QGroupBox(tr("TGC (dB)"));
+    auto* grid = new QGridLayout(tgcBox);
+    for (std::size_t i = 0; i < start.tgcDb.size(); ++i) {
+        auto* s = slider(Qt::Horizontal, QString("tgcSlider%1").arg(i), -40, 40, static_cast<int>(std::lround(start.tgcDb[i])));
+        s->setToolTip(tr("Time-gain compensation, band %1 of %2 (near to far)").arg(i + 1).arg(start.tgcDb.size()));
+        auto* value = new QLabel(QString::number(s->value()));
+        value->setMinimumWidth(28);
+        value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        grid->addWidget(s, static_cast<int>(i), 0);
+        grid->addWidget(value, static_cast<int>(i), 1);
+        connect(s, &QSlider::valueChanged, this, [this, value](int db) {
+            value->setText(QString::number(db));
+            Q_EMIT tgcChanged(tgcDb());
+        });
+        tgc_.push_back(s);
+    }
+    layout->addWidget(tgcBox);
+    layout->addStretch(1);
+
+    connect(gain_, &QSlider::valueChanged, this, [this, gainValue](int db) {
+        gainValue->setText(QString::number(db));
+        Q_EMIT gainChanged(db);
+    });
+    connect(range_, &QSlider::valueChanged, this, [this, rangeValue](int db) {
+        rangeValue->setText(QString::number(db));
+        Q_EMIT dynamicRangeChanged(db);
+    });
+    connect(depth_, &QSpinBox::valueChanged, this, [this](int mm) { Q_EMIT depthEndChanged(mm); });
+    connect(persistence_, &QSlider::valueChanged, this, [this](int percent) {
+        persistenceValue_->setText(percent == 0 ? tr("off") : QString::number(percent / 100.0, 'f', 2));
+        Q_EMIT persistenceChanged(percent / 100.0);
+    });
+}
+
+std::vector<double> ImagingPanel::tgcDb() const {
+    std::vector<double> out;
+    for (const auto* s : tgc_) out.push_back(s->value());
+    return out;
+}
+
+}  // namespace sonolink::gui

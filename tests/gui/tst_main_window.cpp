@@ -1,0 +1,196 @@
+// QtTest for the console's main window on the real engine and the built-in simulated front end
+// (in-process): the picture's controls reach the engine and come back in the frames' settings
+// (TGC, persistence, depth), the TGC curve shows while adjusted and fades; zoom about a point
+// keeps it put and pan moves the picture; the RF view shows the channels typed and refuses
+// others; the link-health charts fill, and a bad cable (bit errors) turns the error chart to
+// alarm; Save image writes the picture at its own pixels.
+#include <QtTest>
+#include <unistd.h>
+
+#include <QDir>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+#include "sonolink/app/engine_setup.h"
+#include "sonolink/config/config_loader.h"
+#include "sonolink/console/main_window.h"
+#include "sonolink/gui/plot/link_health_panel.h"
+#include "sonolink/gui/plot/rf_panel.h"
+#include "sonolink/gui/plot/rf_trace_plot.h"
+#include "sonolink/gui/views/bmode_view.h"
+
+using sonolink::app::MainWindow;
+using sonolink::gui::BModeImage;
+using sonolink::gui::EngineBridge;
+
+namespace {
+
+std::unique_ptr<sonolink::engine::Engine> engineFor(double bitErrorRate = 0) {
+    auto config = sonolink::config::loadConfig("", {});
+    if (!config) return nullptr;
+    config->link.shmName = "tst_main_window_" + std::to_string(::getpid());
+    sonolink::app::EngineChoice choice;
+    choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
+    choice.link.frontEnd.faults.bitErrorRate = bitErrorRate;
+    choice.selfTest = sonolink::app::SelfTestChoice::Off;
+    auto engine = sonolink::app::makeEngine(*config, choice);
+    if (!engine) qWarning("%s", engine.error().message().c_str());
+    return engine ? std::move(*engine) : nullptr;
+}
+
+// Waits for a frame shown that satisfies wanted (the engine applies settings from a later frame).
+bool frameWhere(EngineBridge& bridge, const std::function<bool(const BModeImage&)>& wanted, int timeoutMs = 8000) {
+    bool seen = false;
+    auto c = QObject::connect(&bridge, &EngineBridge::imageReady, [&](const BModeImage& image) { seen = seen || wanted(image); });
+    QElapsedTimer clock;
+    clock.start();
+    while (!seen && clock.elapsed() < timeoutMs) QTest::qWait(20);
+    QObject::disconnect(c);
+    return seen;
+}
+
+// The console as launched: the engine, its bridge and the main window shown, the link connected
+// (it streams once Ready).
+struct Console {
+    std::unique_ptr<sonolink::engine::Engine> engine;
+    std::unique_ptr<EngineBridge> bridge;
+    std::unique_ptr<MainWindow> window;
+    explicit Console(double bitErrorRate = 0) : engine(engineFor(bitErrorRate)) {
+        if (!engine) return;
+        bridge = std::make_unique<EngineBridge>(*engine);
+        window = std::make_unique<MainWindow>(*bridge, /*autoStream=*/true);
+        window->show();
+    }
+    // Connected and showing frames.
+    bool live() {
+        if (!engine) return false;
+        bridge->connectLink();
+        return frameWhere(*bridge, [](const BModeImage&) { return true; });
+    }
+    ~Console() {  // the window before the bridge it holds, the bridge before the engine
+        window.reset();
+        bridge.reset();
+    }
+};
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void thePictureControlsReachTheFramesAndTheTgcCurveFades() {
+        Console console;
+        QVERIFY(console.live());
+        auto& bridge = *console.bridge;
+        auto& window = *console.window;
+
+        auto* tgc = window.findChild<QSlider*>("tgcSlider3");
+        QVERIFY(tgc);
+        tgc->setValue(20);
+        QCOMPARE(window.view()->tgcOpacity(), 1.0);  // shown while adjusted
+        QVERIFY(frameWhere(bridge, [](const BModeImage& i) { return i.tgcDb.size() == 8 && i.tgcDb[3] == 20 && i.tgcDb[2] == 0; }));
+        QTRY_COMPARE_WITH_TIMEOUT(window.view()->tgcOpacity(), 0.0, 4000);  // and faded after
+
+        window.findChild<QSlider*>("persistenceSlider")->setValue(50);
+        QVERIFY(frameWhere(bridge, [](const BModeImage& i) { return std::abs(i.persistence - 0.5) < 1e-9; }));
+
+        auto* depth = window.findChild<QSpinBox*>("depthSpin");
+        QVERIFY(depth);
+        depth->setValue(30);  // 3 to 30 mm
+        QVERIFY(frameWhere(bridge, [](const BModeImage& i) { return std::abs(i.zStartMm + i.depthMm() - i.mmPerPixel / 2 - 30) < 2 * i.mmPerPixel; }));
+    }
+
+    void zoomKeepsThePointUnderTheCursorAndPanMovesThePicture() {
+        Console console;
+        QVERIFY(console.live());
+        auto& window = *console.window;
+        auto* view = window.view();
+        const double fitted = view->screenPixelsPerMm();
+        const QPointF at = view->imageRect().center() + QPointF(30, 40);
+        const QPointF mm = view->mmAt(at);
+        view->zoomAbout(2, at);
+        QCOMPARE(view->zoom(), 2.0);
+        QVERIFY(std::abs(view->screenPixelsPerMm() - 2 * fitted) < 1e-9);
+        const QPointF still = view->widgetPositionOf(mm);
+        QVERIFY2(std::hypot(still.x() - at.x(), still.y() - at.y()) < 0.5, "the point under the cursor moved");
+        const QRectF before = view->imageRect();
+        view->panBy({-25, 10});
+        QVERIFY(std::abs(view->imageRect().left() - (before.left() - 25)) < 1e-6);
+        QVERIFY(std::abs(view->imageRect().top() - (before.top() + 10)) < 1e-6);
+        view->resetView();
+        QCOMPARE(view->screenPixelsPerMm(), fitted);
+    }
+
+    void theRfViewShowsTheChannelsTypedAndRefusesOthers() {
+        Console console;
+        QVERIFY(console.engine);
+        auto& bridge = *console.bridge;
+        auto& window = *console.window;
+        bridge.connectLink();
+        window.resize(900, 800);  // a plot narrower than half a trace's 2048 samples
+        window.findChild<QDockWidget*>("rfDock")->raise();  // its tab, as the engineer clicks it
+        auto* edit = window.findChild<QLineEdit*>("rfChannelsEdit");
+        QVERIFY(edit);
+        edit->setText("5, 70");
+        Q_EMIT edit->editingFinished();
+        auto* plot = window.rfPanel()->plot();
+        QTRY_COMPARE_WITH_TIMEOUT(plot->traceCount(), 2, 8000);
+        QCOMPARE(plot->traceTitle(0), QString("channel 5"));
+        QCOMPARE(plot->traceTitle(1), QString("channel 70"));
+        // min/max decimated to the plot's width (2048 samples on a narrower plot): two points a pixel
+        QVERIFY(plot->canvas()->width() < 1024);
+        QTRY_VERIFY_WITH_TIMEOUT(plot->pointCount(0) <= 2 * static_cast<std::size_t>(std::max(16, plot->canvas()->width())), 2000);
+        QVERIFY(plot->pointCount(0) > 0);
+        edit->setText("5, 300");
+        Q_EMIT edit->editingFinished();
+        QVERIFY(window.findChild<QLabel*>("rfProblemLabel")->text().contains("300"));
+        QCOMPARE(plot->traceCount(), 2);  // what was shown stays
+    }
+
+    void theLinkHealthChartsFillAndBitErrorsRaiseTheAlarm() {
+        {
+            Console console;
+            QVERIFY(console.engine);
+            console.bridge->connectLink();
+            auto* health = console.window->linkHealth();
+            QTRY_VERIFY_WITH_TIMEOUT(health->throughput()->sampleCount() >= 3 && health->throughput()->latest(0) > 0, 8000);
+            QCOMPARE(health->errors()->level(), sonolink::gui::HealthLevel::Good);
+            QVERIFY(health->latency()->latest(1) > 0);
+            QVERIFY(health->temperature()->latest(0) > 0);
+        }
+        Console console(1e-6);  // a bad cable: most blocks fail their CRC
+        QVERIFY(console.engine);
+        console.bridge->connectLink();
+        auto* health = console.window->linkHealth();
+        QTRY_COMPARE_WITH_TIMEOUT(health->errors()->level(), sonolink::gui::HealthLevel::Alarm, 8000);
+        QVERIFY(health->errors()->latest(0) >= 10);
+        QCOMPARE(health->worst(), sonolink::gui::HealthLevel::Alarm);
+    }
+
+    void saveImageWritesThePictureAtItsOwnPixels() {
+        Console console;
+        QVERIFY(console.engine);
+        auto& bridge = *console.bridge;
+        auto& window = *console.window;
+        QTemporaryDir dir;
+        QString why;
+        QVERIFY(!window.saveImage(dir.filePath("none.png"), &why));  // before the first image
+        QVERIFY(!why.isEmpty());
+        bridge.connectLink();
+        QVERIFY(frameWhere(bridge, [](const BModeImage&) { return true; }));
+        QVERIFY2(window.saveImage(dir.filePath("shot.png"), &why), qPrintable(why));
+        const QImage saved(dir.filePath("shot.png"));
+        QCOMPARE(saved.size(), window.view()->image().image.size());
+        QVERIFY(!window.saveImage(dir.filePath("no/such/folder/shot.png"), &why));
+        QVERIFY(why.contains("no/such/folder"));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"
