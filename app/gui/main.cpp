@@ -3,12 +3,14 @@
 // front end attached is served in-process), the start-up self-test as configured (its wizard
 // shown at launch with selftest.at_connect), then live.
 //   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG [--screenshot-wizard PNG]
-//            [--screenshot-report PNG] --quit-after S] [--language en|zh_CN]
+//            [--screenshot-report PNG] [--screenshot-exam PNG] --quit-after S] [--language en|zh_CN]
 // --screenshot grabs the main window (and the wizard's pages) after --quit-after seconds and
 // quits (the screenshot script runs it under Xvfb). Exit 0, or 1 when the configuration or the
 // engine cannot be made.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QPushButton>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <iostream>
@@ -34,9 +36,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption screenshotOption("screenshot", "Save the main window as this PNG, then quit.", "png");
     const QCommandLineOption wizardShotOption("screenshot-wizard", "Also save the self-test wizard's steps page as this PNG.", "png");
     const QCommandLineOption reportShotOption("screenshot-report", "Also save the self-test wizard's report page as this PNG.", "png");
+    const QCommandLineOption examShotOption("screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, quitOption, languageOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, quitOption, languageOption});
     options.process(application);
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
@@ -60,6 +63,9 @@ int main(int argc, char** argv) {
     {
         sonolink::gui::EngineBridge bridge(engine);
         sonolink::app::MainWindow window(bridge, /*autoStream=*/true);
+        QStringList nodes;
+        for (const auto& node : loaded->dicom.nodes) nodes << QString::fromStdString(node.name);
+        window.setDicomNodes(nodes);
         sonolink::gui::SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()), &window);
         wizard.setWindowFlag(Qt::Window);
         const auto& selftest = loaded->selftest;
@@ -74,13 +80,22 @@ int main(int argc, char** argv) {
         window.show();
         if (selftest.atConnect) wizard.show();
         bridge.connectLink();
+        const int quitMs = static_cast<int>(options.value(quitOption).toDouble() * 1000);
+        if (options.isSet(examShotOption)) {  // the worklist asked 3 s before the screenshot
+            QTimer::singleShot(std::max(0, quitMs - 3000), &window, [&window] {
+                window.openExam();
+                window.examDialog()->findChild<QTabWidget*>()->setCurrentIndex(1);
+                window.examDialog()->findChild<QPushButton*>("worklistQueryButton")->click();
+            });
+        }
         if (options.isSet(screenshotOption)) {
-            QTimer::singleShot(static_cast<int>(options.value(quitOption).toDouble() * 1000), &window, [&] {
+            QTimer::singleShot(quitMs, &window, [&] {
                 const auto save = [](QWidget& widget, const QString& file) {
                     if (!widget.grab().save(file)) std::cerr << "sonolink: cannot save the screenshot " << file.toStdString() << '\n';
                 };
                 save(window, options.value(screenshotOption));
                 if (options.isSet(wizardShotOption)) save(wizard, options.value(wizardShotOption));
+                if (options.isSet(examShotOption) && window.examDialog()) save(*window.examDialog(), options.value(examShotOption));
                 if (options.isSet(reportShotOption)) {
                     wizard.next();
                     save(wizard, options.value(reportShotOption));

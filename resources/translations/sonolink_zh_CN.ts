@@ -111,6 +111,22 @@
             <source>The image could not be written to %1.</source>
             <translation>无法将图像写入 %1。</translation>
         </message>
+        <message>
+            <source>Exam…</source>
+            <translation>检查…</translation>
+        </message>
+        <message>
+            <source>End exam</source>
+            <translation>结束检查</translation>
+        </message>
+        <message>
+            <source>No exam</source>
+            <translation>无检查</translation>
+        </message>
+        <message>
+            <source>Patient: %1 (%2)</source>
+            <translation>患者：%1（%2）</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>
@@ -160,6 +176,204 @@
         <message>
             <source>mm ×%1</source>
             <translation>毫米 ×%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::ExamDialog</name>
+        <message>
+            <source>e.g. 王</source>
+            <translation>例如 王</translation>
+        </message>
+        <message>
+            <source>e.g. 小明</source>
+            <translation>例如 小明</translation>
+        </message>
+        <message>
+            <source>unknown</source>
+            <translation>未知</translation>
+        </message>
+        <message>
+            <source>Start exam</source>
+            <translation>开始检查</translation>
+        </message>
+        <message>
+            <source>Query</source>
+            <translation>查询</translation>
+        </message>
+        <message>
+            <source>Exam</source>
+            <translation>检查</translation>
+        </message>
+        <message>
+            <source>Family name</source>
+            <translation>姓（拼音）</translation>
+        </message>
+        <message>
+            <source>Given name</source>
+            <translation>名（拼音）</translation>
+        </message>
+        <message>
+            <source>Family name (characters)</source>
+            <translation>姓（汉字）</translation>
+        </message>
+        <message>
+            <source>Given name (characters)</source>
+            <translation>名（汉字）</translation>
+        </message>
+        <message>
+            <source>Patient ID</source>
+            <translation>患者编号</translation>
+        </message>
+        <message>
+            <source>Birth date</source>
+            <translation>出生日期</translation>
+        </message>
+        <message>
+            <source>female</source>
+            <translation>女</translation>
+        </message>
+        <message>
+            <source>male</source>
+            <translation>男</translation>
+        </message>
+        <message>
+            <source>other</source>
+            <translation>其他</translation>
+        </message>
+        <message>
+            <source>Sex</source>
+            <translation>性别</translation>
+        </message>
+        <message>
+            <source>Accession number</source>
+            <translation>检查号</translation>
+        </message>
+        <message>
+            <source>Study description</source>
+            <translation>检查描述</translation>
+        </message>
+        <message>
+            <source>Patient</source>
+            <translation>患者</translation>
+        </message>
+        <message>
+            <source>Node</source>
+            <translation>节点</translation>
+        </message>
+        <message>
+            <source>Date</source>
+            <translation>日期</translation>
+        </message>
+        <message>
+            <source>ID</source>
+            <translation>编号</translation>
+        </message>
+        <message>
+            <source>Procedure</source>
+            <translation>检查项目</translation>
+        </message>
+        <message>
+            <source>Accession</source>
+            <translation>检查号</translation>
+        </message>
+        <message>
+            <source>No worklist node is configured (Settings).</source>
+            <translation>未配置工作列表节点（设置）。</translation>
+        </message>
+        <message>
+            <source>Use</source>
+            <translation>使用</translation>
+        </message>
+        <message>
+            <source>Worklist</source>
+            <translation>工作列表</translation>
+        </message>
+        <message>
+            <source>Asking %1…</source>
+            <translation>正在查询 %1…</translation>
+        </message>
+        <message>
+            <source>The worklist query failed: %1</source>
+            <translation>工作列表查询失败：%1</translation>
+        </message>
+        <message>
+            <source>Nothing scheduled.</source>
+            <translation>没有预约的检查。</translation>
+        </message>
+        <message>
+            <source>Scheduled exams: %1</source>
+            <translation>预约检查：%1</translation>
+        </message>
+        <message>
+            <source>Scheduled</source>
+            <translation>预约时间</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::ExamEntry</name>
+        <message>
+            <source>family name</source>
+            <translation>姓</translation>
+        </message>
+        <message>
+            <source>given name</source>
+            <translation>名</translation>
+        </message>
+        <message>
+            <source>family name (characters)</source>
+            <translation>姓（汉字）</translation>
+        </message>
+        <message>
+            <source>given name (characters)</source>
+            <translation>名（汉字）</translation>
+        </message>
+        <message>
+            <source>The %1 may not contain ^, =, \ or a line break.</source>
+            <translation>%1不能包含 ^、=、\ 或换行。</translation>
+        </message>
+        <message>
+            <source>A family name is needed.</source>
+            <translation>需要填写姓。</translation>
+        </message>
+        <message>
+            <source>The name is longer than DICOM's 64 characters.</source>
+            <translation>姓名超过 DICOM 规定的 64 个字符。</translation>
+        </message>
+        <message>
+            <source>The name in characters is longer than DICOM's 64 characters.</source>
+            <translation>汉字姓名超过 DICOM 规定的 64 个字符。</translation>
+        </message>
+        <message>
+            <source>A patient ID is needed.</source>
+            <translation>需要填写患者编号。</translation>
+        </message>
+        <message>
+            <source>The patient ID is longer than DICOM's 64 characters.</source>
+            <translation>患者编号超过 DICOM 规定的 64 个字符。</translation>
+        </message>
+        <message>
+            <source>The patient ID may not contain \ or a line break.</source>
+            <translation>患者编号不能包含 \ 或换行。</translation>
+        </message>
+        <message>
+            <source>The birth date is in the future.</source>
+            <translation>出生日期晚于今天。</translation>
+        </message>
+        <message>
+            <source>The birth date is before 1900.</source>
+            <translation>出生日期早于 1900 年。</translation>
+        </message>
+        <message>
+            <source>Sex must be M, F, O or unknown.</source>
+            <translation>性别必须为 M、F、O 或未知。</translation>
+        </message>
+        <message>
+            <source>The accession number is longer than DICOM's 16 characters.</source>
+            <translation>检查号超过 DICOM 规定的 16 个字符。</translation>
+        </message>
+        <message>
+            <source>The study description is longer than DICOM's 64 characters.</source>
+            <translation>检查描述超过 DICOM 规定的 64 个字符。</translation>
         </message>
     </context>
     <context>

@@ -19,6 +19,7 @@
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
+#include "sonolink/gui/dialogs/exam_dialog.h"
 #include "sonolink/console/translations.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/reauthentication_dialog.h"
@@ -119,6 +120,13 @@ private Q_SLOTS:
         checkWidgets(wizard);
         wizard.showOverride("test-user", "DATA");
         checkWidgets(wizard);
+
+        sonolink::gui::ExamDialog exam({"worklist"}, {});
+        checkWidgets(exam);
+        exam.showWorklist({}, {});
+        checkWidgets(exam);
+        exam.findChild<QPushButton*>("startExamButton")->click();  // every problem, listed
+        checkWidgets(exam);
 
         sonolink::gui::ReauthenticationDialog dialog(QCoreApplication::translate("sonolink::gui::QaReportPage", "Override"), "", "", {}, "test-user");
         checkWidgets(dialog);

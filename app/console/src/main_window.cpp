@@ -10,6 +10,7 @@
 #include <QToolBar>
 #include <QVariantAnimation>
 
+#include "sonolink/gui/dialogs/exam_dialog.h"
 #include "sonolink/gui/plot/link_health_panel.h"
 #include "sonolink/gui/plot/rf_panel.h"
 #include "sonolink/gui/views/bmode_view.h"
@@ -43,7 +44,7 @@ gui::ImagingValues imagingOf(const gui::EngineBridge& bridge) {
 
 MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent)
     : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), imaging_(new gui::ImagingPanel(imagingOf(bridge))),
-      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), state_(new QLabel), rate_(new QLabel),
+      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
       problem_(new QLabel), tgcFade_(new QVariantAnimation(this)) {
     setObjectName("mainWindow");
     setWindowTitle(tr("SonoLink"));
@@ -67,6 +68,10 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
 
     buildActions();
     buildDocks();
+    patient_->setObjectName("patientLabel");
+    statusBar()->addWidget(patient_);
+    connect(&bridge_, &gui::EngineBridge::examChanged, this, &MainWindow::showPatient);
+    showPatient(bridge_.exam());
     state_->setObjectName("stateLabel");
     rate_->setObjectName("rateLabel");
     problem_->setObjectName("problemLabel");
@@ -109,6 +114,13 @@ void MainWindow::buildActions() {
     save->setObjectName("saveImageAction");
     save->setShortcut(QKeySequence::Save);
     tools->addSeparator();
+    auto* exam = tools->addAction(tr("Exam…"), this, &MainWindow::openExam);
+    exam->setObjectName("examAction");
+    exam->setShortcut(QKeySequence::New);
+    auto* endExam = tools->addAction(tr("End exam"), this, [this] { bridge_.endExam(); });
+    endExam->setObjectName("endExamAction");
+    endExam->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    tools->addSeparator();
     auto* selfTest = tools->addAction(tr("Self-test…"), this, [this] { Q_EMIT selfTestRequested(); });
     selfTest->setObjectName("selfTestAction");
     selfTest->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
@@ -143,6 +155,30 @@ void MainWindow::onTgc(const std::vector<double>& db) {
     tgcFade_->stop();
     view_->setTgcCurve(db, 1.0);
     tgcFade_->start();
+}
+
+void MainWindow::openExam() {
+    if (examDialog_ && examDialog_->isVisible()) {  // a closed one awaits its deletion
+        examDialog_->raise();
+        return;
+    }
+    auto* dialog = new gui::ExamDialog(nodes_, bridge_.exam(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &gui::ExamDialog::worklistQueryRequested, &bridge_, &gui::EngineBridge::queryWorklist);
+    connect(&bridge_, &gui::EngineBridge::worklistAnswered, dialog, &gui::ExamDialog::showWorklist);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { bridge_.setExam(dialog->entry()); });
+    examDialog_ = dialog;
+    dialog->open();
+}
+
+void MainWindow::showPatient(const gui::ExamEntry& exam) {
+    if (exam.empty()) {
+        patient_->setText(tr("No exam"));
+        return;
+    }
+    const QString ideographic = exam.ideographicFamily + exam.ideographicGiven;
+    const QString name = ideographic.isEmpty() ? (exam.familyName + ' ' + exam.givenName).trimmed() : ideographic;
+    patient_->setText(tr("Patient: %1 (%2)").arg(name, exam.id));
 }
 
 bool MainWindow::saveImage(const QString& path, QString* why) {

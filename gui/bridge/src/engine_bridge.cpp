@@ -30,6 +30,41 @@ SelfTestResult resultOf(const engine::SelfTestStep& s) {
     return r;
 }
 
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+engine::Exam examOf(const ExamEntry& e) {
+    engine::Exam x;
+    x.patient.name = pnOf(e).toStdString();
+    x.patient.id = e.id.toStdString();
+    x.patient.birthDate = e.birthDate.isValid() ? e.birthDate.toString("yyyyMMdd").toStdString() : std::string();
+    x.patient.sex = e.sex.toStdString();
+    x.studyInstanceUid = e.studyInstanceUid.toStdString();
+    x.accessionNumber = e.accessionNumber.toStdString();
+    x.referringPhysician = e.referringPhysician.toStdString();
+    x.studyDescription = e.studyDescription.toStdString();
+    x.requestedProcedureId = e.requestedProcedureId.toStdString();
+    x.requestedProcedureDescription = e.requestedProcedureDescription.toStdString();
+    x.scheduledProcedureStepId = e.scheduledProcedureStepId.toStdString();
+    x.scheduledProcedureStepDescription = e.scheduledProcedureStepDescription.toStdString();
+    return x;
+}
+
+ExamEntry entryOf(const engine::Exam& x) {
+    ExamEntry e = entryFromPn(q(x.patient.name));
+    e.id = q(x.patient.id);
+    e.birthDate = QDate::fromString(q(x.patient.birthDate), "yyyyMMdd");
+    e.sex = q(x.patient.sex);
+    e.studyInstanceUid = q(x.studyInstanceUid);
+    e.accessionNumber = q(x.accessionNumber);
+    e.referringPhysician = q(x.referringPhysician);
+    e.studyDescription = q(x.studyDescription);
+    e.requestedProcedureId = q(x.requestedProcedureId);
+    e.requestedProcedureDescription = q(x.requestedProcedureDescription);
+    e.scheduledProcedureStepId = q(x.scheduledProcedureStepId);
+    e.scheduledProcedureStepDescription = q(x.scheduledProcedureStepDescription);
+    return e;
+}
+
 }  // namespace
 
 EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* parent)
@@ -48,6 +83,10 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
             const auto by = QString::fromStdString(o->by), reason = QString::fromStdString(o->reason), blocked = QString::fromStdString(o->blocked);
             QMetaObject::invokeMethod(self.data(), [self, by, reason, blocked] { if (self) Q_EMIT self->selfTestOverridden(by, reason, blocked); },
                                       Qt::QueuedConnection);
+        } else if (const auto* j = std::get_if<engine::JobUpdate>(&event)) {
+            QMetaObject::invokeMethod(self.data(), [self, job = *j] { if (self) self->onJob(job); }, Qt::QueuedConnection);
+        } else if (const auto* w = std::get_if<engine::WorklistResult>(&event)) {
+            QMetaObject::invokeMethod(self.data(), [self, result = *w] { if (self) self->onWorklist(result); }, Qt::QueuedConnection);
         } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
             const auto text = QString::fromStdString(e->describe());
             const bool isError = e->severity != engine::Severity::Warning;
@@ -78,6 +117,44 @@ void EngineBridge::runSelfTest(const QStringList& steps) {
     std::vector<std::string> names;
     for (const auto& step : steps) names.push_back(step.toStdString());
     engine_.runSelfTest(std::move(names));
+}
+
+void EngineBridge::setExam(const ExamEntry& exam) {
+    engine_.setExam(examOf(exam));
+    Q_EMIT examChanged(exam);
+}
+
+void EngineBridge::endExam() {
+    engine_.setExam({});
+    Q_EMIT examChanged({});
+}
+
+ExamEntry EngineBridge::exam() const { return entryOf(engine_.exam()); }
+
+void EngineBridge::queryWorklist(const QString& node, const QString& date) {
+    engine::WorklistQuery query;
+    query.node = node.toStdString();
+    query.date = date.toStdString();
+    worklistJob_ = engine_.queryWorklist(std::move(query));
+}
+
+void EngineBridge::onWorklist(const engine::WorklistResult& result) {
+    if (result.job != worklistJob_) return;  // an earlier query's late answer
+    QList<ScheduledRow> rows;
+    for (const auto& s : result.exams) {
+        ScheduledRow r;
+        r.exam = entryOf(s.exam);
+        r.date = q(s.scheduledStartDate);
+        r.time = q(s.scheduledStartTime);
+        r.modality = q(s.modality);
+        r.stationAeTitle = q(s.scheduledStationAeTitle);
+        rows << r;
+    }
+    Q_EMIT worklistAnswered(rows, {});
+}
+
+void EngineBridge::onJob(const engine::JobUpdate& job) {
+    if (job.id == worklistJob_ && job.status == engine::JobStatus::Failed) Q_EMIT worklistAnswered({}, q(job.message));
 }
 
 void EngineBridge::onSelfTestStep(const engine::SelfTestStep& step) {

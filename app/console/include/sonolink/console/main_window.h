@@ -1,15 +1,19 @@
 // MainWindow: the SonoLink console: the live B-mode view in true proportions (zoom and pan, the
 // TGC curve shown while adjusted and fading after) with the picture's controls beside it (gain,
 // dynamic range, depth, persistence, eight TGC sliders); the RF view and the link-health strip
-// charts in docks; Connect / Live / Freeze / Save image and the self-test; a status bar with the
-// engine's state, frame rate and latency, and the newest problem with its origin and what to do.
+// charts in docks; Connect / Live / Freeze / Save image, the exam (entered or picked from the
+// worklist, and ended) and the self-test; a status bar with the patient, the engine's state,
+// frame rate and latency, and the newest problem with its origin and what to do.
 // Thread contract: GUI thread only.
 #pragma once
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
 
 #include "sonolink/gui/bridge/engine_bridge.h"
+#include "sonolink/gui/dialogs/exam_dialog.h"
 
 class QLabel;
 class QVariantAnimation;
@@ -33,6 +37,11 @@ public:
     [[nodiscard]] gui::ImagingPanel* imagingPanel() const { return imaging_; }
     [[nodiscard]] gui::RfPanel* rfPanel() const { return rf_; }
     [[nodiscard]] gui::LinkHealthPanel* linkHealth() const { return health_; }
+    // The configured DICOM nodes a worklist can be asked of.
+    void setDicomNodes(const QStringList& nodes) { nodes_ = nodes; }
+    // Opens the exam dialog (window-modal, not blocking); the one open now, if any.
+    void openExam();
+    [[nodiscard]] gui::ExamDialog* examDialog() const { return examDialog_; }
     // The picture shown now, as a PNG at its own pixels (true proportions); false with why.
     bool saveImage(const QString& path, QString* why);
 
@@ -45,6 +54,7 @@ private:
     void onState(const QString& state, const QString& reason);
     void onImage(const gui::BModeImage& image);
     void onTgc(const std::vector<double>& db);
+    void showPatient(const gui::ExamEntry& exam);
 
     gui::EngineBridge& bridge_;
     bool autoStream_;
@@ -52,10 +62,13 @@ private:
     gui::ImagingPanel* imaging_;
     gui::RfPanel* rf_;
     gui::LinkHealthPanel* health_;
+    QLabel* patient_;
     QLabel* state_;
     QLabel* rate_;
     QLabel* problem_;
     QVariantAnimation* tgcFade_;
+    QStringList nodes_;
+    QPointer<gui::ExamDialog> examDialog_;
     QElapsedTimer clock_;
     quint64 framesAtMark_ = 0;
 };

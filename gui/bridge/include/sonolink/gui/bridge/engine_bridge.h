@@ -17,6 +17,7 @@
 
 #include "sonolink/engine/engine.h"
 #include "sonolink/gui/views/bmode_image.h"
+#include "sonolink/gui/views/exam_entry.h"
 #include "sonolink/gui/views/link_health.h"
 #include "sonolink/gui/views/rf_traces.h"
 #include "sonolink/gui/views/self_test_result.h"
@@ -44,6 +45,13 @@ public:
     [[nodiscard]] double persistence() const { return imaging_.persistence; }
     [[nodiscard]] double depthEndMm() const { return imaging_.depthEndMm; }
     [[nodiscard]] double depthStartMm() const { return imaging_.depthStartMm; }
+    // The exam every export names from now on (the engine checks it: a refusal comes back as a
+    // problem); end: a blank exam, so nothing more is filed under the last patient.
+    void setExam(const ExamEntry& exam);
+    void endExam();
+    [[nodiscard]] ExamEntry exam() const;
+    // A Modality Worklist query (US, this date) to the named node: worklistAnswered() follows.
+    void queryWorklist(const QString& node, const QString& date);
     [[nodiscard]] int channelCount() const { return engine_.acquisition().elementCount; }
     // Channels whose RF rfReady() brings (none: no RF is pulled).
     void setRfChannels(const QList<int>& channels);
@@ -67,6 +75,9 @@ Q_SIGNALS:
     void problem(const QString& description, bool isError);
     void imageReady(const sonolink::gui::BModeImage& image);
     void rfReady(const sonolink::gui::RfTraces& traces);
+    // The last worklist query's scheduled exams, or why it failed (error non-empty).
+    void worklistAnswered(const QList<sonolink::gui::ScheduledRow>& rows, const QString& error);
+    void examChanged(const sonolink::gui::ExamEntry& exam);
     void healthSampled(const sonolink::gui::LinkHealth& health);
     // A start-up self-test step ended: its verdict, figures, limit, fix and numbers.
     void selfTestStepEnded(const sonolink::gui::SelfTestResult& result);
@@ -82,6 +93,8 @@ private:
     void pullRf();
     void sampleHealth();
     void onSelfTestStep(const engine::SelfTestStep& step);
+    void onJob(const engine::JobUpdate& job);
+    void onWorklist(const engine::WorklistResult& result);
 
     engine::Engine& engine_;
     engine::ImagingSettings imaging_;  // as asked for last (the engine applies them later)
@@ -93,6 +106,7 @@ private:
     quint64 framesShown_ = 0;
     std::vector<engine::SelfTestStep> selfTestSteps_;
     int ticks_ = 0;
+    engine::JobId worklistJob_ = 0;
     bool rfWanted_ = false;
     quint32 lastRfFrame_ = 0;
     engine::EngineStats lastStats_;  // the health sample before
