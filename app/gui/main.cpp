@@ -3,12 +3,14 @@
 // front end attached is served in-process), the start-up self-test as configured (its wizard
 // shown at launch with selftest.at_connect), then live.
 //   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG [--screenshot-wizard PNG]
-//            [--screenshot-report PNG] [--screenshot-exam PNG] --quit-after S] [--language en|zh_CN]
+//            [--screenshot-report PNG] [--screenshot-exam PNG]
+//            [--screenshot-queue PNG] --quit-after S] [--language en|zh_CN]
 // --screenshot grabs the main window (and the wizard's pages) after --quit-after seconds and
 // quits (the screenshot script runs it under Xvfb). Exit 0, or 1 when the configuration or the
 // engine cannot be made.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTimer>
@@ -37,9 +39,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption wizardShotOption("screenshot-wizard", "Also save the self-test wizard's steps page as this PNG.", "png");
     const QCommandLineOption reportShotOption("screenshot-report", "Also save the self-test wizard's report page as this PNG.", "png");
     const QCommandLineOption examShotOption("screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png");
+    const QCommandLineOption queueShotOption("screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.", "png");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, quitOption, languageOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, quitOption, languageOption});
     options.process(application);
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
@@ -66,6 +69,7 @@ int main(int argc, char** argv) {
         QStringList nodes;
         for (const auto& node : loaded->dicom.nodes) nodes << QString::fromStdString(node.name);
         window.setDicomNodes(nodes);
+        window.setExportTarget(QString::fromStdString(loaded->recording.directory), nodes.value(0));
         sonolink::gui::SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()), &window);
         wizard.setWindowFlag(Qt::Window);
         const auto& selftest = loaded->selftest;
@@ -88,6 +92,17 @@ int main(int argc, char** argv) {
                 window.examDialog()->findChild<QPushButton*>("worklistQueryButton")->click();
             });
         }
+        if (options.isSet(queueShotOption)) {  // exported 5 s before the screenshot
+            QTimer::singleShot(std::max(0, quitMs - 5000), &window, [&window, &bridge] {
+                sonolink::gui::ExamEntry demo;  // an export needs an exam
+                demo.familyName = "Demo";
+                demo.givenName = "Phantom";
+                demo.ideographicFamily = "演示";
+                demo.id = "DEMO-0001";
+                bridge.setExam(demo);
+                window.exportCine();
+            });
+        }
         if (options.isSet(screenshotOption)) {
             QTimer::singleShot(quitMs, &window, [&] {
                 const auto save = [](QWidget& widget, const QString& file) {
@@ -95,6 +110,11 @@ int main(int argc, char** argv) {
                 };
                 save(window, options.value(screenshotOption));
                 if (options.isSet(wizardShotOption)) save(wizard, options.value(wizardShotOption));
+                if (options.isSet(queueShotOption)) {
+                    window.findChild<QDockWidget*>("queueDock")->raise();
+                    QApplication::processEvents();
+                    save(window, options.value(queueShotOption));
+                }
                 if (options.isSet(examShotOption) && window.examDialog()) save(*window.examDialog(), options.value(examShotOption));
                 if (options.isSet(reportShotOption)) {
                     wizard.next();

@@ -124,8 +124,36 @@
             <translation>无检查</translation>
         </message>
         <message>
-            <source>Patient: %1 (%2)</source>
-            <translation>患者：%1（%2）</translation>
+            <source>Export failed: %1</source>
+            <translation>导出失败：%1</translation>
+        </message>
+        <message>
+            <source>Exported: %1</source>
+            <translation>已导出：%1</translation>
+        </message>
+        <message>
+            <source>Exporting… %1 %</source>
+            <translation>正在导出… %1 %</translation>
+        </message>
+        <message>
+            <source>Export cine</source>
+            <translation>导出动态图像</translation>
+        </message>
+        <message>
+            <source>PACS queue</source>
+            <translation>PACS 队列</translation>
+        </message>
+        <message>
+            <source>Exporting…</source>
+            <translation>正在导出…</translation>
+        </message>
+        <message>
+            <source>Not exported: start an exam first (Exam…, Ctrl+N).</source>
+            <translation>未导出：请先开始检查（检查…，Ctrl+N）。</translation>
+        </message>
+        <message>
+            <source>Patient: %1, %2</source>
+            <translation>患者：%1，%2</translation>
         </message>
     </context>
     <context>
@@ -607,6 +635,73 @@
         <message>
             <source>Reason</source>
             <translation>理由</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::QueueView</name>
+        <message>
+            <source>queued</source>
+            <translation>排队中</translation>
+        </message>
+        <message>
+            <source>sending</source>
+            <translation>发送中</translation>
+        </message>
+        <message>
+            <source>sent</source>
+            <translation>已发送</translation>
+        </message>
+        <message>
+            <source>committed</source>
+            <translation>已确认存储</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>Retry</source>
+            <translation>重试</translation>
+        </message>
+        <message>
+            <source>Withdraw</source>
+            <translation>撤回</translation>
+        </message>
+        <message>
+            <source>Item</source>
+            <translation>条目</translation>
+        </message>
+        <message>
+            <source>Patient</source>
+            <translation>患者</translation>
+        </message>
+        <message>
+            <source>File</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>Node</source>
+            <translation>节点</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Attempts</source>
+            <translation>尝试次数</translation>
+        </message>
+        <message>
+            <source>Next attempt</source>
+            <translation>下次尝试</translation>
+        </message>
+        <message>
+            <source>Last error</source>
+            <translation>最近错误</translation>
+        </message>
+        <message>
+            <source>%1 waiting, %2 failed, %3 in all</source>
+            <translation>%1 个等待，%2 个失败，共 %3 个</translation>
         </message>
     </context>
     <context>

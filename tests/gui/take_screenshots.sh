@@ -6,7 +6,8 @@
 # OUT_DIR/selftest_wizard_steps.png and OUT_DIR/selftest_wizard_report.png (default OUT_DIR:
 # docs/screenshots). Then the same in Simplified Chinese (--language zh_CN):
 # main_window_streaming_zh_CN.png and selftest_wizard_steps_zh_CN.png; and the exam dialog
-# answering a real worklist (take_exam_screenshots.py: exam_worklist{,_zh_CN}.png). The QA
+# answering a real worklist and the PACS queue after an export to a real storescp
+# (take_dicom_screenshots.py: exam_worklist{,_zh_CN}.png, pacs_queue{,_zh_CN}.png). The QA
 # reports it keeps go to a temporary folder. Needs xvfb-run and dcmtk.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -23,4 +24,4 @@ QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
   --screenshot "$out/main_window_streaming_zh_CN.png" --screenshot-wizard "$out/selftest_wizard_steps_zh_CN.png" \
   --quit-after 12 --language zh_CN
 echo "saved $out/main_window_streaming{,_zh_CN}.png, $out/selftest_wizard_steps{,_zh_CN}.png, $out/selftest_wizard_report.png"
-/usr/bin/python3 "$root/tests/gui/take_exam_screenshots.py" "$root" "$out"
+/usr/bin/python3 "$root/tests/gui/take_dicom_screenshots.py" "$root" "$out"

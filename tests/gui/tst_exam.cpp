@@ -5,7 +5,6 @@
 // (SONOLINK_TEST_CONFIG naming the nodes "worklist" and the closed "nobody"), the console's
 // worklist query, the pick, the exam set on the real engine, a failed query's reason, End exam.
 #include <QtTest>
-#include <unistd.h>
 
 #include <QComboBox>
 #include <QDateEdit>
@@ -13,8 +12,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 
-#include "sonolink/app/engine_setup.h"
-#include "sonolink/config/config_loader.h"
+#include "console_engine.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
 #include "sonolink/gui/views/exam_entry.h"
@@ -57,6 +55,9 @@ private Q_SLOTS:
         QCOMPARE(back.givenName, QString("Xiaoming"));
         QCOMPARE(back.ideographicFamily, QString("王"));
         QCOMPARE(back.ideographicGiven, QString("小明"));
+        QCOMPARE(sonolink::gui::displayName(back), QString("Wang Xiaoming (王小明)"));
+        QCOMPARE(sonolink::gui::displayName(sonolink::gui::entryFromPn("=李^娜")), QString("李娜"));
+        QCOMPARE(sonolink::gui::displayName(alphabetic), QString("Smith"));
     }
 
     void theValuesAreCheckedAsDicomWould() {
@@ -129,15 +130,9 @@ private Q_SLOTS:
     void theConsolePicksFromARealWorklist() {
         const QByteArray path = qgetenv("SONOLINK_TEST_CONFIG");
         if (path.isEmpty()) QSKIP("needs wlmscpfs: run by tests/gui/exam_worklist_test.py");
-        auto config = sonolink::config::loadConfig(path.toStdString(), {});
-        QVERIFY2(config.has_value(), config ? "" : config.error().message().c_str());
-        config->link.shmName = "tst_exam_" + std::to_string(::getpid());
-        sonolink::app::EngineChoice choice;
-        choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
-        choice.selfTest = sonolink::app::SelfTestChoice::Off;
-        auto engine = sonolink::app::makeEngine(*config, choice);
-        QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
-        sonolink::gui::EngineBridge bridge(**engine);
+        auto engine = sonolink::testing::consoleEngine(path.toStdString(), "tst_exam");
+        QVERIFY(engine);
+        sonolink::gui::EngineBridge bridge(*engine);
         sonolink::app::MainWindow window(bridge, false);
         window.setDicomNodes({"worklist", "nobody"});
         window.show();
@@ -154,10 +149,10 @@ private Q_SLOTS:
         QCOMPARE(dialog->findChild<QLineEdit*>("ideographicGivenEdit")->text(), QString("小明"));
         QCOMPARE(dialog->findChild<QLineEdit*>("patientIdEdit")->text(), QString("P0001"));
         dialog->findChild<QPushButton*>("startExamButton")->click();
-        QTRY_COMPARE_WITH_TIMEOUT((*engine)->exam().patient.name, std::string("Wang^Xiaoming=王^小明"), 5000);
-        QCOMPARE((*engine)->exam().studyInstanceUid, std::string("2.25.1234567890"));  // the order's study
-        QCOMPARE((*engine)->exam().patient.birthDate, std::string("19800101"));
-        QCOMPARE((*engine)->exam().requestedProcedureId, std::string("RP0001"));
+        QTRY_COMPARE_WITH_TIMEOUT(engine->exam().patient.name, std::string("Wang^Xiaoming=王^小明"), 5000);
+        QCOMPARE(engine->exam().studyInstanceUid, std::string("2.25.1234567890"));  // the order's study
+        QCOMPARE(engine->exam().patient.birthDate, std::string("19800101"));
+        QCOMPARE(engine->exam().requestedProcedureId, std::string("RP0001"));
         QVERIFY(window.findChild<QLabel*>("patientLabel")->text().contains("王小明"));
 
         window.openExam();  // a node that does not answer: the reason, in the dialog
@@ -169,7 +164,7 @@ private Q_SLOTS:
         dialog->reject();
 
         window.findChild<QAction*>("endExamAction")->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT((*engine)->exam().patient.name.empty(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(engine->exam().patient.name.empty(), 5000);
         QVERIFY(window.findChild<QLabel*>("patientLabel")->text().contains("No exam"));
     }
 };

@@ -5,7 +5,6 @@
 // others; the link-health charts fill, and a bad cable (bit errors) turns the error chart to
 // alarm; Save image writes the picture at its own pixels.
 #include <QtTest>
-#include <unistd.h>
 
 #include <QDir>
 #include <QDockWidget>
@@ -17,8 +16,7 @@
 
 #include <cmath>
 
-#include "sonolink/app/engine_setup.h"
-#include "sonolink/config/config_loader.h"
+#include "console_engine.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/gui/plot/link_health_panel.h"
 #include "sonolink/gui/plot/rf_panel.h"
@@ -30,19 +28,6 @@ using sonolink::gui::BModeImage;
 using sonolink::gui::EngineBridge;
 
 namespace {
-
-std::unique_ptr<sonolink::engine::Engine> engineFor(double bitErrorRate = 0) {
-    auto config = sonolink::config::loadConfig("", {});
-    if (!config) return nullptr;
-    config->link.shmName = "tst_main_window_" + std::to_string(::getpid());
-    sonolink::app::EngineChoice choice;
-    choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
-    choice.link.frontEnd.faults.bitErrorRate = bitErrorRate;
-    choice.selfTest = sonolink::app::SelfTestChoice::Off;
-    auto engine = sonolink::app::makeEngine(*config, choice);
-    if (!engine) qWarning("%s", engine.error().message().c_str());
-    return engine ? std::move(*engine) : nullptr;
-}
 
 // Waits for a frame shown that satisfies wanted (the engine applies settings from a later frame).
 bool frameWhere(EngineBridge& bridge, const std::function<bool(const BModeImage&)>& wanted, int timeoutMs = 8000) {
@@ -61,7 +46,7 @@ struct Console {
     std::unique_ptr<sonolink::engine::Engine> engine;
     std::unique_ptr<EngineBridge> bridge;
     std::unique_ptr<MainWindow> window;
-    explicit Console(double bitErrorRate = 0) : engine(engineFor(bitErrorRate)) {
+    explicit Console(double bitErrorRate = 0) : engine(sonolink::testing::consoleEngine("", "tst_main_window", bitErrorRate)) {
         if (!engine) return;
         bridge = std::make_unique<EngineBridge>(*engine);
         window = std::make_unique<MainWindow>(*bridge, /*autoStream=*/true);

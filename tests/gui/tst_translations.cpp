@@ -6,6 +6,10 @@
 // no Latin letters are left. A string outside tr(), or one the .ts lacks, fails it by name.
 #include <QAbstractButton>
 #include <QAction>
+#include <QDockWidget>
+#include <QGroupBox>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QApplication>
 #include <QLabel>
 #include <QMessageBox>
@@ -20,6 +24,7 @@
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
+#include "sonolink/gui/views/queue_view.h"
 #include "sonolink/console/translations.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/reauthentication_dialog.h"
@@ -60,6 +65,15 @@ class TestTranslations : public QObject {
             check(page->objectName() + " title", page->title());
             check(page->objectName() + " subtitle", page->subTitle());
         }
+        for (auto* table : root.findChildren<QTableWidget*>()) {
+            for (int c = 0; c < table->columnCount(); ++c) check(table->objectName() + " header", table->horizontalHeaderItem(c)->text());
+        }
+        if (auto* queue = root.findChild<QTableWidget*>("queueTable"); queue && queue->rowCount() > 0) check("queue state", queue->item(0, 4)->text());
+        for (auto* tabs : root.findChildren<QTabWidget*>()) {
+            for (int i = 0; i < tabs->count(); ++i) check(tabs->objectName() + " tab", tabs->tabText(i));
+        }
+        for (auto* group : root.findChildren<QGroupBox*>()) check(group->objectName() + " group", group->title());
+        for (auto* dock : root.findChildren<QDockWidget*>()) check(dock->objectName() + " dock", dock->windowTitle());
         for (auto* list : root.findChildren<QTreeWidget*>()) {
             for (int c = 0; c < list->columnCount(); ++c) check(list->objectName() + " header", list->headerItem()->text(c));
             for (int i = 0; i < list->topLevelItemCount(); ++i) {
@@ -127,6 +141,13 @@ private Q_SLOTS:
         checkWidgets(exam);
         exam.findChild<QPushButton*>("startExamButton")->click();  // every problem, listed
         checkWidgets(exam);
+
+        sonolink::gui::QueueView queue;
+        sonolink::gui::QueueRow item;
+        item.id = "000001";
+        item.state = "failed";
+        queue.showQueue({item});
+        checkWidgets(queue);
 
         sonolink::gui::ReauthenticationDialog dialog(QCoreApplication::translate("sonolink::gui::QaReportPage", "Override"), "", "", {}, "test-user");
         checkWidgets(dialog);

@@ -1,5 +1,7 @@
 #include "sonolink/console/main_window.h"
 
+#include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -15,6 +17,7 @@
 #include "sonolink/gui/plot/rf_panel.h"
 #include "sonolink/gui/views/bmode_view.h"
 #include "sonolink/gui/views/imaging_panel.h"
+#include "sonolink/gui/views/queue_view.h"
 
 namespace sonolink::app {
 namespace {
@@ -44,7 +47,7 @@ gui::ImagingValues imagingOf(const gui::EngineBridge& bridge) {
 
 MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent)
     : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), imaging_(new gui::ImagingPanel(imagingOf(bridge))),
-      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
+      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), queue_(new gui::QueueView), export_(new QLabel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
       problem_(new QLabel), tgcFade_(new QVariantAnimation(this)) {
     setObjectName("mainWindow");
     setWindowTitle(tr("SonoLink"));
@@ -68,6 +71,13 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
 
     buildActions();
     buildDocks();
+    export_->setObjectName("exportLabel");
+    connect(&bridge_, &gui::EngineBridge::exportUpdate, this, [this](const QString& message, double progress, bool failed, bool done) {
+        export_->setText(done ? (failed ? tr("Export failed: %1").arg(message) : tr("Exported: %1").arg(message))
+                              : tr("Exporting… %1 %").arg(static_cast<int>(progress * 100)));
+        export_->setToolTip(message);
+        export_->setStyleSheet(failed ? "color: #d03030" : "");
+    });
     patient_->setObjectName("patientLabel");
     statusBar()->addWidget(patient_);
     connect(&bridge_, &gui::EngineBridge::examChanged, this, &MainWindow::showPatient);
@@ -77,6 +87,7 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     problem_->setObjectName("problemLabel");
     statusBar()->addWidget(state_);
     statusBar()->addWidget(rate_);
+    statusBar()->addWidget(export_);
     statusBar()->addPermanentWidget(problem_, 1);
     connect(&bridge_, &gui::EngineBridge::stateChanged, this, &MainWindow::onState);
     connect(&bridge_, &gui::EngineBridge::imageReady, this, &MainWindow::onImage);
@@ -117,6 +128,9 @@ void MainWindow::buildActions() {
     auto* exam = tools->addAction(tr("Exam…"), this, &MainWindow::openExam);
     exam->setObjectName("examAction");
     exam->setShortcut(QKeySequence::New);
+    auto* exportAction = tools->addAction(tr("Export cine"), this, &MainWindow::exportCine);
+    exportAction->setObjectName("exportCineAction");
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     auto* endExam = tools->addAction(tr("End exam"), this, [this] { bridge_.endExam(); });
     endExam->setObjectName("endExamAction");
     endExam->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -137,14 +151,24 @@ void MainWindow::buildDocks() {
     auto* rfDock = new QDockWidget(tr("RF"), this);
     rfDock->setObjectName("rfDock");
     rfDock->setWidget(rf_);
+    auto* queueDock = new QDockWidget(tr("PACS queue"), this);
+    queueDock->setObjectName("queueDock");
+    queueDock->setWidget(queue_);
     addDockWidget(Qt::BottomDockWidgetArea, healthDock);
     addDockWidget(Qt::BottomDockWidgetArea, rfDock);
+    addDockWidget(Qt::BottomDockWidgetArea, queueDock);
     tabifyDockWidget(healthDock, rfDock);
+    tabifyDockWidget(rfDock, queueDock);
     healthDock->raise();
     resizeDocks({healthDock}, {250}, Qt::Vertical);  // the image keeps most of the height
     auto* viewMenu = menuBar()->addMenu(tr("View"));
     viewMenu->addAction(healthDock->toggleViewAction());
     viewMenu->addAction(rfDock->toggleViewAction());
+    viewMenu->addAction(queueDock->toggleViewAction());
+    connect(&bridge_, &gui::EngineBridge::queueChanged, queue_, &gui::QueueView::showQueue);
+    connect(queue_, &gui::QueueView::retryRequested, &bridge_, &gui::EngineBridge::retryQueueItem);
+    connect(queue_, &gui::QueueView::withdrawRequested, &bridge_, &gui::EngineBridge::withdrawQueueItem);
+    queue_->showQueue(bridge_.queue());
     connect(&bridge_, &gui::EngineBridge::healthSampled, health_, &gui::LinkHealthPanel::addSample);
     connect(&bridge_, &gui::EngineBridge::rfReady, rf_, &gui::RfPanel::showTraces);
     connect(rf_, &gui::RfPanel::channelsChosen, this, [this](const QList<int>& channels) { bridge_.setRfChannels(channels); });
@@ -171,14 +195,30 @@ void MainWindow::openExam() {
     dialog->open();
 }
 
+void MainWindow::setExportTarget(const QString& folder, const QString& node) {
+    exportFolder_ = folder;
+    exportNode_ = node;
+}
+
+void MainWindow::exportCine() {
+    if (bridge_.exam().empty()) {  // an image filed under no patient is lost in the PACS
+        export_->setText(tr("Not exported: start an exam first (Exam…, Ctrl+N)."));
+        export_->setStyleSheet("color: #d03030");
+        return;
+    }
+    const QString name = QStringLiteral("cine_%1.dcm").arg(QDateTime::currentDateTime().toString("yyyyMMdd_HHmmss_zzz"));
+    const QString file = exportFolder_.isEmpty() ? name : QDir(exportFolder_).filePath(name);
+    export_->setText(tr("Exporting…"));
+    export_->setStyleSheet({});
+    bridge_.exportCine(file, exportNode_);
+}
+
 void MainWindow::showPatient(const gui::ExamEntry& exam) {
     if (exam.empty()) {
         patient_->setText(tr("No exam"));
         return;
     }
-    const QString ideographic = exam.ideographicFamily + exam.ideographicGiven;
-    const QString name = ideographic.isEmpty() ? (exam.familyName + ' ' + exam.givenName).trimmed() : ideographic;
-    patient_->setText(tr("Patient: %1 (%2)").arg(name, exam.id));
+    patient_->setText(tr("Patient: %1, %2").arg(gui::displayName(exam), exam.id));
 }
 
 bool MainWindow::saveImage(const QString& path, QString* why) {

@@ -1,5 +1,6 @@
 #include "sonolink/gui/bridge/engine_bridge.h"
 
+#include <QDateTime>
 #include <QMetaObject>
 #include <QPointer>
 
@@ -85,6 +86,8 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
                                       Qt::QueuedConnection);
         } else if (const auto* j = std::get_if<engine::JobUpdate>(&event)) {
             QMetaObject::invokeMethod(self.data(), [self, job = *j] { if (self) self->onJob(job); }, Qt::QueuedConnection);
+        } else if (std::holds_alternative<engine::QueueChanged>(event)) {
+            QMetaObject::invokeMethod(self.data(), [self] { if (self) self->refreshQueue(); }, Qt::QueuedConnection);
         } else if (const auto* w = std::get_if<engine::WorklistResult>(&event)) {
             QMetaObject::invokeMethod(self.data(), [self, result = *w] { if (self) self->onWorklist(result); }, Qt::QueuedConnection);
         } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
@@ -155,6 +158,40 @@ void EngineBridge::onWorklist(const engine::WorklistResult& result) {
 
 void EngineBridge::onJob(const engine::JobUpdate& job) {
     if (job.id == worklistJob_ && job.status == engine::JobStatus::Failed) Q_EMIT worklistAnswered({}, q(job.message));
+    const auto mine = std::find(exportJobs_.begin(), exportJobs_.end(), job.id);
+    if (mine == exportJobs_.end()) return;
+    const bool done = job.status != engine::JobStatus::Running;
+    if (done) exportJobs_.erase(mine);
+    Q_EMIT exportUpdate(q(job.message), job.progress, job.status == engine::JobStatus::Failed, done);
+}
+
+void EngineBridge::exportCine(const QString& file, const QString& node) {
+    exportJobs_.push_back(engine_.exportCine({file.toStdString(), node.toStdString(), 0}));
+}
+
+QList<QueueRow> EngineBridge::queue() const {
+    QList<QueueRow> rows;
+    for (const auto& item : engine_.dicomQueue()) {
+        QueueRow r;
+        r.id = q(item.id);
+        r.node = q(item.node);
+        r.file = q(item.sourceFile);
+        r.patient = q(item.patientName);
+        r.state = text(engine::toString(item.state));
+        r.attempts = item.attempts;
+        if (item.nextAttemptAtMs > 0) r.nextAttempt = QDateTime::fromMSecsSinceEpoch(item.nextAttemptAtMs);
+        r.lastError = q(item.lastError);
+        rows << r;
+    }
+    return rows;
+}
+
+// At every change the engine announces (and once at start): the queue, when it differs.
+void EngineBridge::refreshQueue() {
+    auto rows = queue();
+    if (rows == queueShown_) return;
+    queueShown_ = rows;
+    Q_EMIT queueChanged(rows);
 }
 
 void EngineBridge::onSelfTestStep(const engine::SelfTestStep& step) {
@@ -225,9 +262,11 @@ void EngineBridge::pullRf() {
     Q_EMIT rfReady(out);
 }
 
-// Twice a second: what changed since the sample before.
+// Twice a second: what changed since the sample before (and the PACS queue, should an
+// attempt's time have moved without an announcement).
 void EngineBridge::sampleHealth() {
     if (ticks_ % 62 != 0) return;
+    refreshQueue();
     const auto now = engine_.stats();
     const auto rate = engine::rates(lastStats_, now);
     LinkHealth h;

@@ -25,12 +25,6 @@ QLineEdit* edit(const QString& objectName, int maxLength, const QString& placeho
     return e;
 }
 
-QString nameShown(const ExamEntry& e) {
-    const QString alphabetic = (e.familyName + ' ' + e.givenName).trimmed();
-    const QString ideographic = e.ideographicFamily + e.ideographicGiven;
-    return ideographic.isEmpty() ? alphabetic : alphabetic + QStringLiteral(" (") + ideographic + ')';
-}
-
 }  // namespace
 
 ExamDialog::ExamDialog(const QStringList& nodes, const ExamEntry& current, QWidget* parent)
@@ -191,7 +185,7 @@ void ExamDialog::showWorklist(const QList<ScheduledRow>& rows, const QString& er
         worklist_->insertRow(i);
         const QString time = r.time.size() >= 4 ? r.time.left(2) + ':' + r.time.mid(2, 2) : r.time;
         const QString when = r.date.size() == 8 ? QDate::fromString(r.date, "yyyyMMdd").toString("yyyy-MM-dd") + ' ' + time : time;
-        const QString cells[] = {when, nameShown(r.exam), r.exam.id, r.exam.requestedProcedureDescription, r.exam.accessionNumber};
+        const QString cells[] = {when, displayName(r.exam), r.exam.id, r.exam.requestedProcedureDescription, r.exam.accessionNumber};
         for (int c = 0; c < 5; ++c) worklist_->setItem(i, c, new QTableWidgetItem(cells[c]));
     }
     worklist_->resizeColumnsToContents();

@@ -32,6 +32,13 @@ QString pnOf(const ExamEntry& e) {
     return ideographic.isEmpty() ? alphabetic : alphabetic + '=' + ideographic;
 }
 
+QString displayName(const ExamEntry& e) {
+    const QString alphabetic = (e.familyName + ' ' + e.givenName).trimmed();
+    const QString ideographic = e.ideographicFamily + e.ideographicGiven;
+    if (alphabetic.isEmpty()) return ideographic;
+    return ideographic.isEmpty() ? alphabetic : alphabetic + QStringLiteral(" (") + ideographic + ')';
+}
+
 ExamEntry entryFromPn(const QString& pn) {
     ExamEntry e;
     const auto groups = pn.split('=');

@@ -23,6 +23,7 @@ class BModeView;
 class ImagingPanel;
 class LinkHealthPanel;
 class RfPanel;
+class QueueView;
 }  // namespace sonolink::gui
 
 namespace sonolink::app {
@@ -39,6 +40,11 @@ public:
     [[nodiscard]] gui::LinkHealthPanel* linkHealth() const { return health_; }
     // The configured DICOM nodes a worklist can be asked of.
     void setDicomNodes(const QStringList& nodes) { nodes_ = nodes; }
+    // Where Export cine writes its file, and the node it queues it for (empty: the file only).
+    void setExportTarget(const QString& folder, const QString& node);
+    // The cine as a DICOM file under the exam, queued for the export node (Ctrl+E).
+    void exportCine();
+    [[nodiscard]] gui::QueueView* queueView() const { return queue_; }
     // Opens the exam dialog (window-modal, not blocking); the one open now, if any.
     void openExam();
     [[nodiscard]] gui::ExamDialog* examDialog() const { return examDialog_; }
@@ -62,6 +68,10 @@ private:
     gui::ImagingPanel* imaging_;
     gui::RfPanel* rf_;
     gui::LinkHealthPanel* health_;
+    gui::QueueView* queue_;
+    QLabel* export_;
+    QString exportFolder_;
+    QString exportNode_;
     QLabel* patient_;
     QLabel* state_;
     QLabel* rate_;

@@ -19,6 +19,7 @@
 #include "sonolink/gui/views/bmode_image.h"
 #include "sonolink/gui/views/exam_entry.h"
 #include "sonolink/gui/views/link_health.h"
+#include "sonolink/gui/views/queue_view.h"
 #include "sonolink/gui/views/rf_traces.h"
 #include "sonolink/gui/views/self_test_result.h"
 
@@ -52,6 +53,12 @@ public:
     [[nodiscard]] ExamEntry exam() const;
     // A Modality Worklist query (US, this date) to the named node: worklistAnswered() follows.
     void queryWorklist(const QString& node, const QString& date);
+    // The cine exported as a DICOM file under the current exam, queued for node (empty: the
+    // file only); exportUpdate() follows it. The PACS queue: queueChanged() at every change.
+    void exportCine(const QString& file, const QString& node);
+    void retryQueueItem(const QString& id) { engine_.retryQueueItem(id.toStdString()); }
+    void withdrawQueueItem(const QString& id) { engine_.withdrawQueueItem(id.toStdString()); }
+    [[nodiscard]] QList<QueueRow> queue() const;
     [[nodiscard]] int channelCount() const { return engine_.acquisition().elementCount; }
     // Channels whose RF rfReady() brings (none: no RF is pulled).
     void setRfChannels(const QList<int>& channels);
@@ -78,6 +85,9 @@ Q_SIGNALS:
     // The last worklist query's scheduled exams, or why it failed (error non-empty).
     void worklistAnswered(const QList<sonolink::gui::ScheduledRow>& rows, const QString& error);
     void examChanged(const sonolink::gui::ExamEntry& exam);
+    // An export's progress (0 to 1) and what it did or why it failed; done when it ended.
+    void exportUpdate(const QString& message, double progress, bool failed, bool done);
+    void queueChanged(const QList<sonolink::gui::QueueRow>& rows);
     void healthSampled(const sonolink::gui::LinkHealth& health);
     // A start-up self-test step ended: its verdict, figures, limit, fix and numbers.
     void selfTestStepEnded(const sonolink::gui::SelfTestResult& result);
@@ -95,6 +105,7 @@ private:
     void onSelfTestStep(const engine::SelfTestStep& step);
     void onJob(const engine::JobUpdate& job);
     void onWorklist(const engine::WorklistResult& result);
+    void refreshQueue();
 
     engine::Engine& engine_;
     engine::ImagingSettings imaging_;  // as asked for last (the engine applies them later)
@@ -107,6 +118,8 @@ private:
     std::vector<engine::SelfTestStep> selfTestSteps_;
     int ticks_ = 0;
     engine::JobId worklistJob_ = 0;
+    std::vector<engine::JobId> exportJobs_;
+    QList<QueueRow> queueShown_;
     bool rfWanted_ = false;
     quint32 lastRfFrame_ = 0;
     engine::EngineStats lastStats_;  // the health sample before

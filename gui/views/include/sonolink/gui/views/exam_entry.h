@@ -44,6 +44,8 @@ struct ScheduledRow {
 // "Family^Given" and, with an ideographic part, "=Family^Given" after it; trailing empty
 // components dropped as DICOM asks.
 [[nodiscard]] QString pnOf(const ExamEntry& entry);
+// The name as people read it: "Wang Xiaoming (王小明)", either part alone when the other is empty.
+[[nodiscard]] QString displayName(const ExamEntry& entry);
 // The name's components from a PN value (its first two groups); other fields left empty.
 [[nodiscard]] ExamEntry entryFromPn(const QString& pn);
 // What DICOM would refuse, each in words naming the field; empty when all is well. today: the

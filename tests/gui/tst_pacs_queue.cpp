@@ -1,0 +1,86 @@
+// QtTest for the console's export and PACS queue view, run by pacs_queue_test.py against
+// dcmtk's storescp ("pacs") and a closed loopback port ("down") named in SONOLINK_TEST_CONFIG:
+// Export cine (Ctrl+E) refuses without an exam, then writes the cine under the exam and queues it; the queue view shows the
+// item and follows it to sent; an export to a node that is down shows its attempts and the
+// reason; Withdraw takes it out (failed, withdrawn) and Retry queues it again. The real engine
+// on the built-in simulated front end; EXPORT_DIR receives the files.
+#include <QtTest>
+
+#include <QAction>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+
+#include "console_engine.h"
+#include "sonolink/console/main_window.h"
+#include "sonolink/gui/views/queue_view.h"
+
+namespace {
+
+QString cell(const QTableWidget& table, int row, const QString& header) {
+    for (int c = 0; c < table.columnCount(); ++c) {
+        if (table.horizontalHeaderItem(c)->text() == header) return table.item(row, c) ? table.item(row, c)->text() : QString();
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestPacsQueue : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void exportsAreQueuedFollowedRetriedAndWithdrawn() {
+        const QByteArray path = qgetenv("SONOLINK_TEST_CONFIG"), exports = qgetenv("EXPORT_DIR");
+        if (path.isEmpty()) QSKIP("needs storescp: run by tests/gui/pacs_queue_test.py");
+        auto engine = sonolink::testing::consoleEngine(path.toStdString(), "tst_pacs_queue");
+        QVERIFY(engine);
+        sonolink::gui::EngineBridge bridge(*engine);
+        sonolink::app::MainWindow window(bridge, /*autoStream=*/true);
+        window.setExportTarget(QString::fromUtf8(exports), "pacs");
+        window.show();
+        bridge.connectLink();
+        auto* view = window.queueView();
+        auto* table = view->findChild<QTableWidget*>("queueTable");
+        auto* status = window.findChild<QLabel*>("exportLabel");
+        window.findChild<QAction*>("exportCineAction")->trigger();  // no exam: refused, said
+        QVERIFY(status->text().contains("start an exam first"));
+        sonolink::gui::ExamEntry exam;
+        exam.familyName = "Queue";
+        exam.givenName = "Test";
+        exam.ideographicFamily = "李";
+        exam.ideographicGiven = "娜";
+        exam.id = "Q0001";
+        bridge.setExam(exam);
+        QTRY_VERIFY_WITH_TIMEOUT(engine->cine().size() >= 5, 10000);  // frames to export
+
+        QCOMPARE(view->rowCount(), 0);
+        window.findChild<QAction*>("exportCineAction")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(view->rowCount(), 1, 15000);
+        QCOMPARE(cell(*table, 0, "Patient"), QString("Queue Test (李娜)"));
+        QCOMPARE(cell(*table, 0, "Node"), QString("pacs"));
+        QTRY_COMPARE_WITH_TIMEOUT(view->stateOf(cell(*table, 0, "Item")), QString("sent"), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().startsWith("Exported"), 10000);
+
+        window.setExportTarget(QString::fromUtf8(exports), "down");  // a PACS that is down
+        window.findChild<QAction*>("exportCineAction")->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(view->rowCount(), 2, 15000);
+        const QString down = cell(*table, 1, "Item");
+        QTRY_VERIFY_WITH_TIMEOUT(cell(*table, 1, "Attempts").toInt() >= 1 && cell(*table, 1, "Last error").contains("refused"), 20000);
+        QCOMPARE(view->stateOf(down), QString("queued"));  // waiting for the next attempt
+        view->select(down);
+        auto* withdraw = view->findChild<QPushButton*>("queueWithdrawButton");
+        auto* retry = view->findChild<QPushButton*>("queueRetryButton");
+        QVERIFY(!retry->isEnabled());
+        // Caught mid-attempt the engine refuses (and says so): ask again until it is out.
+        QTRY_VERIFY_WITH_TIMEOUT((view->select(down), withdraw->isEnabled() ? withdraw->click() : void(), view->stateOf(down) == "failed"), 30000);
+        QVERIFY(cell(*table, 1, "Last error").contains("withdrawn"));
+        view->select(down);
+        QVERIFY(retry->isEnabled());
+        retry->click();
+        QTRY_VERIFY_WITH_TIMEOUT(view->stateOf(down) != "failed", 10000);
+        QVERIFY(view->findChild<QLabel*>("queueSummaryLabel")->text().contains("2 in all"));
+    }
+};
+
+QTEST_MAIN(TestPacsQueue)
+#include "tst_pacs_queue.moc"
