@@ -4,19 +4,16 @@
 // shown at launch with selftest.at_connect), then live.
 //   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG [--screenshot-wizard PNG]
 //            [--screenshot-report PNG] [--screenshot-exam PNG]
-//            [--screenshot-queue PNG] --quit-after S] [--language en|zh_CN]
-// --screenshot grabs the main window (and the wizard's pages) after --quit-after seconds and
-// quits (the screenshot script runs it under Xvfb). Exit 0, or 1 when the configuration or the
+//            [--screenshot-queue PNG] [--screenshot-calipers PNG] --quit-after S] [--language en|zh_CN]
+// --screenshot grabs the main window (and the other screens asked for, screenshots.h) after
+// --quit-after seconds and quits (the screenshot script runs it under Xvfb). Exit 0, or 1 when the configuration or the
 // engine cannot be made.
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QDockWidget>
-#include <QPushButton>
-#include <QTabWidget>
-#include <QTimer>
 
 #include <iostream>
 
+#include "screenshots.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
@@ -25,6 +22,8 @@
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/self_test_wizard.h"
 #include "sonolink/util/station_user.h"
+
+using sonolink::app::ScreenshotPlan;
 
 int main(int argc, char** argv) {
     QApplication application(argc, argv);
@@ -40,9 +39,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption reportShotOption("screenshot-report", "Also save the self-test wizard's report page as this PNG.", "png");
     const QCommandLineOption examShotOption("screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png");
     const QCommandLineOption queueShotOption("screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.", "png");
+    const QCommandLineOption calipersShotOption("screenshot-calipers", "Also freeze, put calipers on the phantom's targets and save the main window, as this PNG.", "png");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, quitOption, languageOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, quitOption, languageOption});
     options.process(application);
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
@@ -84,45 +84,12 @@ int main(int argc, char** argv) {
         window.show();
         if (selftest.atConnect) wizard.show();
         bridge.connectLink();
-        const int quitMs = static_cast<int>(options.value(quitOption).toDouble() * 1000);
-        if (options.isSet(examShotOption)) {  // the worklist asked 3 s before the screenshot
-            QTimer::singleShot(std::max(0, quitMs - 3000), &window, [&window] {
-                window.openExam();
-                window.examDialog()->findChild<QTabWidget*>()->setCurrentIndex(1);
-                window.examDialog()->findChild<QPushButton*>("worklistQueryButton")->click();
-            });
-        }
-        if (options.isSet(queueShotOption)) {  // exported 5 s before the screenshot
-            QTimer::singleShot(std::max(0, quitMs - 5000), &window, [&window, &bridge] {
-                sonolink::gui::ExamEntry demo;  // an export needs an exam
-                demo.familyName = "Demo";
-                demo.givenName = "Phantom";
-                demo.ideographicFamily = "演示";
-                demo.id = "DEMO-0001";
-                bridge.setExam(demo);
-                window.exportCine();
-            });
-        }
+        ScreenshotPlan plan;
         if (options.isSet(screenshotOption)) {
-            QTimer::singleShot(quitMs, &window, [&] {
-                const auto save = [](QWidget& widget, const QString& file) {
-                    if (!widget.grab().save(file)) std::cerr << "sonolink: cannot save the screenshot " << file.toStdString() << '\n';
-                };
-                save(window, options.value(screenshotOption));
-                if (options.isSet(wizardShotOption)) save(wizard, options.value(wizardShotOption));
-                if (options.isSet(queueShotOption)) {
-                    window.findChild<QDockWidget*>("queueDock")->raise();
-                    QApplication::processEvents();
-                    save(window, options.value(queueShotOption));
-                }
-                if (options.isSet(examShotOption) && window.examDialog()) save(*window.examDialog(), options.value(examShotOption));
-                if (options.isSet(reportShotOption)) {
-                    wizard.next();
-                    save(wizard, options.value(reportShotOption));
-                }
-                QApplication::quit();
-            });
+            plan = {options.value(screenshotOption), options.value(wizardShotOption), options.value(reportShotOption), options.value(examShotOption),
+                    options.value(queueShotOption), options.value(calipersShotOption), static_cast<int>(options.value(quitOption).toDouble() * 1000)};
         }
+        sonolink::app::scheduleScreenshots(plan, *loaded, window, wizard, bridge);
         status = QApplication::exec();
         engine.disconnect();
     }

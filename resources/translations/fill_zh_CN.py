@@ -9,6 +9,24 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    # cine review and calipers
+    "Note": "注释",
+    "Text at %1, %2 mm:": "位置 %1, %2 mm 处的文字：",
+    "Burn measurements into saved images": "将测量结果烧录到保存的图像中",
+    "The measurements could not be written to %1: %2": "无法将测量结果写入 %1：%2",
+    "Play": "播放",
+    "Loop": "循环",
+    "Cine": "电影回放",
+    "Pause": "暂停",
+    "%1 / %2": "%1 / %2",
+    "no cine": "无电影回放",
+    "%1  %2 mm": "%1  %2 mm",
+    "%1  %2 mm², circumference %3 mm": "%1  %2 mm²，周长 %3 mm",
+    "Measurements": "测量",
+    "Distance": "距离",
+    "Ellipse": "椭圆",
+    "Text": "文字",
+    "Clear": "清除",
     # export and the PACS queue
     "Export failed: %1": "导出失败：%1",
     "Exported: %1": "已导出：%1",

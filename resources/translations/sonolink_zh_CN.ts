@@ -155,6 +155,22 @@
             <source>Patient: %1, %2</source>
             <translation>患者：%1，%2</translation>
         </message>
+        <message>
+            <source>Note</source>
+            <translation>注释</translation>
+        </message>
+        <message>
+            <source>Text at %1, %2 mm:</source>
+            <translation>位置 %1, %2 mm 处的文字：</translation>
+        </message>
+        <message>
+            <source>Burn measurements into saved images</source>
+            <translation>将测量结果烧录到保存的图像中</translation>
+        </message>
+        <message>
+            <source>The measurements could not be written to %1: %2</source>
+            <translation>无法将测量结果写入 %1：%2</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>
@@ -204,6 +220,33 @@
         <message>
             <source>mm ×%1</source>
             <translation>毫米 ×%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::CineBar</name>
+        <message>
+            <source>Play</source>
+            <translation>播放</translation>
+        </message>
+        <message>
+            <source>Loop</source>
+            <translation>循环</translation>
+        </message>
+        <message>
+            <source>Cine</source>
+            <translation>电影回放</translation>
+        </message>
+        <message>
+            <source>Pause</source>
+            <translation>暂停</translation>
+        </message>
+        <message>
+            <source>%1 / %2</source>
+            <translation>%1 / %2</translation>
+        </message>
+        <message>
+            <source>no cine</source>
+            <translation>无电影回放</translation>
         </message>
     </context>
     <context>
@@ -548,6 +591,40 @@
         <message>
             <source>not reported</source>
             <translation>未上报</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::Measurement</name>
+        <message>
+            <source>%1  %2 mm</source>
+            <translation>%1  %2 mm</translation>
+        </message>
+        <message>
+            <source>%1  %2 mm², circumference %3 mm</source>
+            <translation>%1  %2 mm²，周长 %3 mm</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::MeasurementPanel</name>
+        <message>
+            <source>Measurements</source>
+            <translation>测量</translation>
+        </message>
+        <message>
+            <source>Distance</source>
+            <translation>距离</translation>
+        </message>
+        <message>
+            <source>Ellipse</source>
+            <translation>椭圆</translation>
+        </message>
+        <message>
+            <source>Text</source>
+            <translation>文字</translation>
+        </message>
+        <message>
+            <source>Clear</source>
+            <translation>清除</translation>
         </message>
     </context>
     <context>

@@ -24,6 +24,7 @@
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
+#include "sonolink/gui/views/cine_bar.h"
 #include "sonolink/gui/views/queue_view.h"
 #include "sonolink/console/translations.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
@@ -141,6 +142,12 @@ private Q_SLOTS:
         checkWidgets(exam);
         exam.findChild<QPushButton*>("startExamButton")->click();  // every problem, listed
         checkWidgets(exam);
+
+        sonolink::gui::CineBar cine;
+        cine.load(5, 33);
+        checkWidgets(cine);
+        cine.play();
+        checkWidgets(cine);
 
         sonolink::gui::QueueView queue;
         sonolink::gui::QueueRow item;

@@ -3,6 +3,9 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
+#include <QInputDialog>
+#include <QTextStream>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -11,12 +14,15 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QVariantAnimation>
+#include <QVBoxLayout>
 
 #include "sonolink/gui/dialogs/exam_dialog.h"
 #include "sonolink/gui/plot/link_health_panel.h"
 #include "sonolink/gui/plot/rf_panel.h"
 #include "sonolink/gui/views/bmode_view.h"
+#include "sonolink/gui/views/cine_bar.h"
 #include "sonolink/gui/views/imaging_panel.h"
+#include "sonolink/gui/views/measurement_panel.h"
 #include "sonolink/gui/views/queue_view.h"
 
 namespace sonolink::app {
@@ -47,16 +53,41 @@ gui::ImagingValues imagingOf(const gui::EngineBridge& bridge) {
 
 MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent)
     : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), imaging_(new gui::ImagingPanel(imagingOf(bridge))),
-      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), queue_(new gui::QueueView), export_(new QLabel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
+      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), queue_(new gui::QueueView), cineBar_(new gui::CineBar), measurementPanel_(new gui::MeasurementPanel(*view_)), export_(new QLabel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
       problem_(new QLabel), tgcFade_(new QVariantAnimation(this)) {
     setObjectName("mainWindow");
     setWindowTitle(tr("SonoLink"));
     auto* central = new QWidget;
     auto* layout = new QHBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(view_, 1);
+    auto* imageColumn = new QVBoxLayout;
+    imageColumn->addWidget(view_, 1);
+    imageColumn->addWidget(cineBar_);
+    cineBar_->hide();  // shown while frozen
+    layout->addLayout(imageColumn, 1);
+    connect(cineBar_, &gui::CineBar::frameChosen, this, [this](int i) { if (i >= 0 && i < cine_.size()) view_->showImage(cine_[i]); });
+    auto* controls = new QVBoxLayout;
+    controls->addWidget(imaging_);
+    controls->addWidget(measurementPanel_);
     imaging_->setFixedWidth(250);
-    layout->addWidget(imaging_);
+    measurementPanel_->setFixedWidth(250);
+    layout->addLayout(controls);
+    connect(view_, &gui::BModeView::textRequested, this, [this](QPointF mm) {
+        auto* ask = new QInputDialog(this);
+        ask->setObjectName("annotationDialog");
+        ask->setAttribute(Qt::WA_DeleteOnClose);
+        ask->setWindowTitle(tr("Note"));
+        ask->setLabelText(tr("Text at %1, %2 mm:").arg(mm.x(), 0, 'f', 1).arg(mm.y(), 0, 'f', 1));
+        connect(ask, &QInputDialog::textValueSelected, this, [this, mm](const QString& text) {
+            if (text.trimmed().isEmpty()) return;
+            gui::Measurement note;
+            note.kind = gui::MeasurementKind::Text;
+            note.pointsMm = {mm};
+            note.text = text.trimmed();
+            view_->addMeasurement(note);
+        });
+        ask->open();
+    });
     setCentralWidget(central);
     connect(imaging_, &gui::ImagingPanel::gainChanged, this, [this](double db) { bridge_.setGainDb(db); });
     connect(imaging_, &gui::ImagingPanel::dynamicRangeChanged, this, [this](double db) { bridge_.setDynamicRangeDb(db); });
@@ -114,7 +145,8 @@ void MainWindow::buildActions() {
     tools->setObjectName("acquisitionToolBar");
     tools->addAction(tr("Connect"), this, [this] { bridge_.connectLink(); })->setObjectName("connectAction");
     tools->addAction(tr("Live"), this, [this] { bridge_.startStreaming(); })->setObjectName("liveAction");
-    auto* freeze = tools->addAction(tr("Freeze"), this, [this] { bridge_.freeze(); });
+    // F: freeze, and F again: live (as on every console).
+    auto* freeze = tools->addAction(tr("Freeze"), this, [this] { bridge_.stateName() == "frozen" ? bridge_.startStreaming() : bridge_.freeze(); });
     freeze->setObjectName("freezeAction");
     freeze->setShortcut(Qt::Key_F);
     auto* save = tools->addAction(tr("Save image…"), this, [this] {
@@ -165,6 +197,10 @@ void MainWindow::buildDocks() {
     viewMenu->addAction(healthDock->toggleViewAction());
     viewMenu->addAction(rfDock->toggleViewAction());
     viewMenu->addAction(queueDock->toggleViewAction());
+    viewMenu->addSeparator();
+    burnIn_ = viewMenu->addAction(tr("Burn measurements into saved images"));
+    burnIn_->setObjectName("burnInAction");
+    burnIn_->setCheckable(true);
     connect(&bridge_, &gui::EngineBridge::queueChanged, queue_, &gui::QueueView::showQueue);
     connect(queue_, &gui::QueueView::retryRequested, &bridge_, &gui::EngineBridge::retryQueueItem);
     connect(queue_, &gui::QueueView::withdrawRequested, &bridge_, &gui::EngineBridge::withdrawQueueItem);
@@ -211,6 +247,28 @@ void MainWindow::exportCine() {
     export_->setText(tr("Exporting…"));
     export_->setStyleSheet({});
     bridge_.exportCine(file, exportNode_);
+    QString why;
+    if (!view_->measurements().isEmpty() && !saveMeasurements(file + QStringLiteral(".measurements.csv"), &why)) export_->setText(why);
+}
+
+bool MainWindow::saveMeasurements(const QString& path, QString* why) const {
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        *why = tr("The measurements could not be written to %1: %2").arg(path, out.errorString());
+        return false;
+    }
+    QTextStream csv(&out);
+    csv << "label,kind,value,unit,points_mm\n";
+    for (const auto& m : view_->measurements()) {
+        QStringList points;
+        for (const auto& p : m.pointsMm) points << QStringLiteral("%1 %2").arg(p.x(), 0, 'f', 3).arg(p.y(), 0, 'f', 3);
+        const bool distance = m.kind == gui::MeasurementKind::Distance, ellipse = m.kind == gui::MeasurementKind::Ellipse;
+        const QString value = distance ? QString::number(gui::distanceMm(m), 'f', 3) : ellipse ? QString::number(gui::areaMm2(m), 'f', 2)
+                                                                                                : QStringLiteral("\"%1\"").arg(QString(m.text).replace('"', "\"\""));
+        csv << m.label << ',' << (distance ? "distance" : ellipse ? "ellipse area" : "text") << ',' << value << ','
+            << (distance ? "mm" : ellipse ? "mm2" : "") << ',' << points.join(';') << '\n';
+    }
+    return true;
 }
 
 void MainWindow::showPatient(const gui::ExamEntry& exam) {
@@ -222,12 +280,11 @@ void MainWindow::showPatient(const gui::ExamEntry& exam) {
 }
 
 bool MainWindow::saveImage(const QString& path, QString* why) {
-    const auto& image = view_->image().image;
-    if (image.isNull()) {
+    if (view_->image().image.isNull()) {
         *why = tr("No image to save yet.");
         return false;
     }
-    if (!image.save(path, "PNG")) {
+    if (!view_->renderImage(burnIn_ && burnIn_->isChecked()).save(path, "PNG")) {
         *why = tr("The image could not be written to %1.").arg(path);
         return false;
     }
@@ -235,9 +292,28 @@ bool MainWindow::saveImage(const QString& path, QString* why) {
 }
 
 void MainWindow::onState(const QString& state, const QString& reason) {
+    reviewCine(state == "frozen");
     state_->setText(reason.isEmpty() ? tr("Engine: %1").arg(stateTitle(state)) : tr("Engine: %1 (%2)").arg(stateTitle(state), reason));
     // Streaming while a failed self-test blocks it would only be refused: the wizard says why.
     if (autoStream_ && state == "ready" && bridge_.streamingBlock().isEmpty()) bridge_.startStreaming();
+}
+
+// Frozen: the cine held still, shown from its last frame, to scrub and play at the pace it was
+// acquired; live again: the bar goes and the frames are let go.
+void MainWindow::reviewCine(bool frozen) {
+    measurementPanel_->setToolsEnabled(frozen);
+    if (!frozen) {
+        view_->clearMeasurements();
+        cineBar_->pause();
+        cineBar_->hide();
+        cine_.clear();
+        return;
+    }
+    cine_ = bridge_.cine();
+    const double intervalMs = cine_.size() > 1 ? static_cast<double>(cine_.back().readyNs - cine_.front().readyNs) / 1e6 / static_cast<double>(cine_.size() - 1) : 33.0;
+    cineBar_->load(static_cast<int>(cine_.size()), intervalMs);
+    cineBar_->show();
+    if (!cine_.isEmpty()) view_->showImage(cine_.back());
 }
 
 void MainWindow::onImage(const gui::BModeImage& image) {

@@ -66,6 +66,28 @@ ExamEntry entryOf(const engine::Exam& x) {
     return e;
 }
 
+// A display frame as the views draw it: its pixels wrapped, not copied (the frame is immutable
+// once published; the image keeps it alive).
+BModeImage imageOf(const std::shared_ptr<const engine::DisplayFrame>& frame) {
+    auto* keep = new std::shared_ptr<const engine::DisplayFrame>(frame);
+    QImage image(frame->pixels.data(), frame->columns, frame->rows, frame->columns, QImage::Format_Grayscale8,
+                 [](void* held) { delete static_cast<std::shared_ptr<const engine::DisplayFrame>*>(held); }, keep);
+    BModeImage out;
+    out.image = std::move(image);
+    out.mmPerPixel = frame->cmPerPixelX * 10;
+    out.xStartMm = frame->xStartCm * 10;
+    out.zStartMm = frame->zStartCm * 10;
+    out.session = frame->session;
+    out.frameId = frame->frameId;
+    out.latencyMs = frame->latencyUs / 1000;
+    out.readyNs = frame->readyNs;
+    out.gainDb = frame->imaging.gainDb;
+    out.dynamicRangeDb = frame->imaging.dynamicRangeDb;
+    out.tgcDb = frame->imaging.tgcDb;
+    out.persistence = frame->imaging.persistence;
+    return out;
+}
+
 }  // namespace
 
 EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* parent)
@@ -105,6 +127,14 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
 EngineBridge::~EngineBridge() {
     timer_.stop();
     subscription_ = {};  // no sink runs after this
+}
+
+QList<BModeImage> EngineBridge::cine() const {
+    QList<BModeImage> out;
+    for (const auto& frame : engine_.cine()) {
+        if (frame && frame->rows > 0 && frame->columns > 0) out << imageOf(frame);
+    }
+    return out;
 }
 
 QString EngineBridge::stateName() const { return text(engine::toString(engine_.state())); }
@@ -299,21 +329,7 @@ void EngineBridge::pull() {
     seenOne_ = true;
     lastSession_ = frame->session;
     lastFrame_ = frame->frameId;
-    auto* keep = new std::shared_ptr<const engine::DisplayFrame>(frame);
-    QImage image(frame->pixels.data(), frame->columns, frame->rows, frame->columns, QImage::Format_Grayscale8,
-                 [](void* held) { delete static_cast<std::shared_ptr<const engine::DisplayFrame>*>(held); }, keep);
-    BModeImage out;
-    out.image = std::move(image);
-    out.mmPerPixel = frame->cmPerPixelX * 10;
-    out.xStartMm = frame->xStartCm * 10;
-    out.zStartMm = frame->zStartCm * 10;
-    out.session = frame->session;
-    out.frameId = frame->frameId;
-    out.latencyMs = frame->latencyUs / 1000;
-    out.gainDb = frame->imaging.gainDb;
-    out.dynamicRangeDb = frame->imaging.dynamicRangeDb;
-    out.tgcDb = frame->imaging.tgcDb;
-    out.persistence = frame->imaging.persistence;
+    auto out = imageOf(frame);
     ++framesShown_;
     Q_EMIT imageReady(out);
 }

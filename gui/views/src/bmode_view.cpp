@@ -8,6 +8,8 @@
 #include <QPainterPath>
 #include <QWheelEvent>
 
+#include "measurement_overlay.h"
+
 namespace sonolink::gui {
 namespace {
 
@@ -116,8 +118,60 @@ void BModeView::wheelEvent(QWheelEvent* event) {
 }
 
 void BModeView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && tool_ && imageRect().contains(event->position())) {
+        const QPointF mm = mmAt(event->position());
+        if (*tool_ == MeasurementKind::Text) {
+            Q_EMIT textRequested(mm);
+        } else {
+            pending_.kind = *tool_;
+            pending_.pointsMm << mm;
+            if (pending_.complete()) {
+                addMeasurement(pending_);
+                pending_ = {};
+            }
+            update();
+        }
+        event->accept();
+        return;
+    }
     if (event->button() == Qt::LeftButton && zoom_ > 1.0) dragFrom_ = event->position();
     QWidget::mousePressEvent(event);
+}
+
+void BModeView::setTool(std::optional<MeasurementKind> tool) {
+    tool_ = tool;
+    pending_ = {};
+    setCursor(tool ? Qt::CrossCursor : Qt::ArrowCursor);
+    update();
+}
+
+void BModeView::addMeasurement(Measurement m) {
+    int same = 1;
+    for (const auto& other : measurements_) same += other.kind == m.kind;
+    const char* prefix = m.kind == MeasurementKind::Distance ? "D" : m.kind == MeasurementKind::Ellipse ? "A" : "T";
+    m.label = QStringLiteral("%1%2").arg(QLatin1String(prefix)).arg(same);
+    measurements_ << m;
+    update();
+    Q_EMIT measurementsChanged();
+}
+
+void BModeView::clearMeasurements() {
+    pending_ = {};
+    if (measurements_.isEmpty()) return;
+    measurements_.clear();
+    update();
+    Q_EMIT measurementsChanged();
+}
+
+QImage BModeView::renderImage(bool overlays) const {
+    QImage out = image_.image.convertToFormat(overlays ? QImage::Format_RGB32 : QImage::Format_Grayscale8);
+    if (!overlays || out.isNull() || image_.mmPerPixel <= 0) return out;
+    QPainter painter(&out);
+    const double px = 1 / image_.mmPerPixel;
+    drawMeasurements(painter, measurements_, [&](QPointF mm) {
+        return QPointF((mm.x() - image_.xStartMm) * px + 0.5, (mm.y() - image_.zStartMm) * px + 0.5);
+    }, px);
+    return out;
 }
 
 void BModeView::mouseMoveEvent(QMouseEvent* event) {
@@ -152,6 +206,9 @@ void BModeView::paintEvent(QPaintEvent*) {
     painter.setRenderHint(QPainter::SmoothPixmapTransform);
     painter.drawImage(target, image_.image);
     drawTgc(painter, target.intersected(viewport()));
+    QList<Measurement> shown = measurements_;
+    if (!pending_.pointsMm.isEmpty()) shown << pending_;
+    drawMeasurements(painter, shown, [this](QPointF mm) { return widgetPositionOf(mm); }, screenPixelsPerMm());
     painter.restore();
     drawRulers(painter, target);
 }

@@ -1,6 +1,8 @@
 // MainWindow: the SonoLink console: the live B-mode view in true proportions (zoom and pan, the
 // TGC curve shown while adjusted and fading after) with the picture's controls beside it (gain,
-// dynamic range, depth, persistence, eight TGC sliders); the RF view and the link-health strip
+// dynamic range, depth, persistence, eight TGC sliders), frozen: the cine to scrub and play and
+// calipers and notes to place (listed, exported beside the cine, burnt into a saved image when
+// asked); the RF view and the link-health strip
 // charts in docks; Connect / Live / Freeze / Save image, the exam (entered or picked from the
 // worklist, and ended) and the self-test; a status bar with the patient, the engine's state,
 // frame rate and latency, and the newest problem with its origin and what to do.
@@ -24,6 +26,8 @@ class ImagingPanel;
 class LinkHealthPanel;
 class RfPanel;
 class QueueView;
+class CineBar;
+class MeasurementPanel;
 }  // namespace sonolink::gui
 
 namespace sonolink::app {
@@ -45,10 +49,15 @@ public:
     // The cine as a DICOM file under the exam, queued for the export node (Ctrl+E).
     void exportCine();
     [[nodiscard]] gui::QueueView* queueView() const { return queue_; }
+    [[nodiscard]] gui::CineBar* cineBar() const { return cineBar_; }
+    [[nodiscard]] gui::MeasurementPanel* measurementPanel() const { return measurementPanel_; }
+    // The measurements beside an export, one per line (CSV: label, kind, value, unit, points in mm).
+    bool saveMeasurements(const QString& path, QString* why) const;
     // Opens the exam dialog (window-modal, not blocking); the one open now, if any.
     void openExam();
     [[nodiscard]] gui::ExamDialog* examDialog() const { return examDialog_; }
-    // The picture shown now, as a PNG at its own pixels (true proportions); false with why.
+    // The picture shown now, as a PNG at its own pixels (true proportions), the measurements
+    // burnt in when the View menu says so; false with why.
     bool saveImage(const QString& path, QString* why);
 
 Q_SIGNALS:
@@ -61,6 +70,7 @@ private:
     void onImage(const gui::BModeImage& image);
     void onTgc(const std::vector<double>& db);
     void showPatient(const gui::ExamEntry& exam);
+    void reviewCine(bool frozen);
 
     gui::EngineBridge& bridge_;
     bool autoStream_;
@@ -69,6 +79,10 @@ private:
     gui::RfPanel* rf_;
     gui::LinkHealthPanel* health_;
     gui::QueueView* queue_;
+    gui::CineBar* cineBar_;
+    gui::MeasurementPanel* measurementPanel_;
+    QAction* burnIn_ = nullptr;
+    QList<gui::BModeImage> cine_;  // while frozen: the frames under review
     QLabel* export_;
     QString exportFolder_;
     QString exportNode_;

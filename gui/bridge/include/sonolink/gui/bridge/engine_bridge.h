@@ -67,6 +67,8 @@ public:
     void cancelSelfTest() { engine_.cancelSelfTest(); }
     void overrideSelfTest(const QString& reason) { engine_.overrideSelfTest(reason.toStdString()); }
 
+    // The cine, oldest first: the last frames shown (held still while frozen).
+    [[nodiscard]] QList<BModeImage> cine() const;
     [[nodiscard]] QString stateName() const;
     [[nodiscard]] quint64 framesShown() const { return framesShown_; }
     // Why streaming is refused (a failed self-test step); empty: it is not.

@@ -19,6 +19,7 @@ struct BModeImage {
     quint64 session = 0;
     quint32 frameId = 0;
     double latencyMs = 0;      // the frame's last block to the picture
+    quint64 readyNs = 0;       // steady clock when the engine published it
     double gainDb = 0;         // the settings that made the picture
     double dynamicRangeDb = 0;
     std::vector<double> tgcDb;  // at points spread evenly over the picture's depth

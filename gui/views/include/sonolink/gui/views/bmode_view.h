@@ -2,7 +2,8 @@
 // equal millimetres per screen pixel across and down, black around it, a depth ruler on the
 // left and a lateral ruler on top in mm (a tick every 5 mm, labelled every 10 mm, for what is in
 // view); zoom (the wheel, about the cursor, 1 to 8 x) and pan (drag); the TGC curve with its
-// control points on the right while it is adjusted (the caller fades it), and TGC markers.
+// control points on the right while it is adjusted (the caller fades it), and TGC markers;
+// calipers (distance, ellipse) and text notes placed by clicks with a tool chosen, in mm.
 // Thread contract: GUI thread only.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "sonolink/gui/views/bmode_image.h"
+#include "sonolink/gui/views/measurement.h"
 
 namespace sonolink::gui {
 
@@ -42,6 +44,20 @@ public:
     void setTgcCurve(std::vector<double> db, double opacity);
     [[nodiscard]] double tgcOpacity() const { return tgcOpacity_; }
 
+    // Clicks place the chosen tool's points (none: they pan); a text note asks for its text by
+    // textRequested(), then addMeasurement(). Measurements are numbered per kind (D1, A1, T1).
+    void setTool(std::optional<MeasurementKind> tool);
+    [[nodiscard]] std::optional<MeasurementKind> tool() const { return tool_; }
+    void addMeasurement(Measurement m);
+    void clearMeasurements();
+    [[nodiscard]] const QList<Measurement>& measurements() const { return measurements_; }
+    // The picture at its own pixels, with the calipers and notes burnt in when overlays.
+    [[nodiscard]] QImage renderImage(bool overlays) const;
+
+Q_SIGNALS:
+    void measurementsChanged();
+    void textRequested(QPointF mm);
+
 protected:
     void paintEvent(QPaintEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -62,6 +78,9 @@ private:
     std::optional<QPointF> dragFrom_;
     std::vector<double> tgcDb_;
     double tgcOpacity_ = 0;
+    std::optional<MeasurementKind> tool_;
+    Measurement pending_;  // the caliper being placed
+    QList<Measurement> measurements_;
 };
 
 }  // namespace sonolink::gui
