@@ -5,20 +5,26 @@
 //   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG [--screenshot-wizard PNG]
 //            [--screenshot-report PNG] [--screenshot-exam PNG]
 //            [--screenshot-queue PNG] [--screenshot-calipers PNG] --quit-after S] [--language en|zh_CN]
+//            [--probe-ui SECONDS]
+// --probe-ui measures the console while it streams and prints the report (probe_run.h).
 // --screenshot grabs the main window (and the other screens asked for, screenshots.h) after
 // --quit-after seconds and quits (the screenshot script runs it under Xvfb). Exit 0, or 1 when the configuration or the
 // engine cannot be made.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QTimer>
 
 #include <iostream>
 
+#include "probe_run.h"
 #include "screenshots.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/console/self_test_session.h"
 #include "sonolink/console/translations.h"
+#include "sonolink/console/ui_probe.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/self_test_wizard.h"
 #include "sonolink/util/station_user.h"
@@ -26,6 +32,8 @@
 using sonolink::app::ScreenshotPlan;
 
 int main(int argc, char** argv) {
+    QElapsedTimer sinceStart;
+    sinceStart.start();
     QApplication application(argc, argv);
     QApplication::setApplicationName("SonoLink");
     QApplication::setOrganizationName("SonoLink");
@@ -40,9 +48,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption examShotOption("screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png");
     const QCommandLineOption queueShotOption("screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.", "png");
     const QCommandLineOption calipersShotOption("screenshot-calipers", "Also freeze, put calipers on the phantom's targets and save the main window, as this PNG.", "png");
+    const QCommandLineOption probeOption("probe-ui", "Measure the console for this many seconds of streaming (probe_run.h), print the report as JSON and quit.", "seconds");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, quitOption, languageOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, probeOption, quitOption, languageOption});
     options.process(application);
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
@@ -81,8 +90,11 @@ int main(int argc, char** argv) {
         });
         // "Start scanning": the tests passed or were overridden.
         QObject::connect(&wizard, &QWizard::accepted, &bridge, [&bridge] { if (bridge.stateName() == "ready") bridge.startStreaming(); });
+        sonolink::app::UiProbe probe(bridge, *window.view());
         window.show();
         if (selftest.atConnect) wizard.show();
+        QTimer::singleShot(0, &window, [&probe, &sinceStart] { probe.markStartup(static_cast<double>(sinceStart.nsecsElapsed()) / 1e6); });
+        if (options.isSet(probeOption)) sonolink::app::scheduleUiProbe(options.value(probeOption).toDouble(), window, bridge, probe);
         bridge.connectLink();
         ScreenshotPlan plan;
         if (options.isSet(screenshotOption)) {

@@ -1,5 +1,7 @@
 #include "parallel_for.h"
 
+#include "sonolink/util/thread_affinity.h"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -56,6 +58,8 @@ private:
         for (auto i = next_.fetch_add(1, std::memory_order_relaxed); i < count; i = next_.fetch_add(1, std::memory_order_relaxed)) body(i);
     }
     void work(unsigned t) {
+        // Beamforming is throughput work: it gives way to the threads that must not wait.
+        yieldCurrentThreadToInteractive(kThroughputWorkNice);
         std::uint64_t seen = 0;
         for (;;) {
             std::unique_lock lock(mutex_);

@@ -113,6 +113,9 @@ void DisplayPipeline::apply(Reconfiguration next) {
     imaging_ = std::move(next.imaging);
     pictures_.submit([this, grid = imaging_.grid, settings = imaging_.settings] { preparePicture(grid, settings); });
     nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
+    // Lossy by design (a newer frame replaces one not yet imaged): under contention the link and
+    // the GUI come first.
+    yieldCurrentThreadToInteractive(kThroughputWorkNice);
     std::lock_guard lock(mutex_);
     geometry_ = std::move(next.geometry);
     imagerName_ = imager_->name();
@@ -214,6 +217,9 @@ void DisplayPipeline::drawAndPublish(const beamform::BeamformedImage& envelope, 
 
 void DisplayPipeline::run() {
     nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
+    // Lossy by design (a newer frame replaces one not yet imaged): under contention the link and
+    // the GUI come first.
+    yieldCurrentThreadToInteractive(kThroughputWorkNice);
     if (announce_) log::info(logCategory(), "display beamforming on the {}", imager_->name());
     std::string escaped;
     try {

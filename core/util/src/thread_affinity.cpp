@@ -2,6 +2,12 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 
 #include <cstring>
 #include <string>
@@ -23,6 +29,13 @@ Status pinCurrentThread(int cpu) {
         return fail(ErrorCode::Internal, fmt::format("pinning to CPU {} failed: {}", cpu, std::strerror(rc)));
     }
     return {};
+}
+
+void yieldCurrentThreadToInteractive(int niceIncrement) noexcept {
+    const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, tid);
+    if (errno == 0) (void)::setpriority(PRIO_PROCESS, tid, std::min(19, now + niceIncrement));
 }
 
 void nameCurrentThread(std::string_view name) noexcept {

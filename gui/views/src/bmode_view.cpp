@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -30,6 +32,7 @@ BModeView::BModeView(QWidget* parent) : QWidget(parent) {
 
 void BModeView::showImage(BModeImage image) {
     image_ = std::move(image);
+    drawn_ = {};  // converted at the next paint, once, whatever the paints that follow
     update();
 }
 
@@ -192,7 +195,23 @@ void BModeView::mouseDoubleClickEvent(QMouseEvent* event) {
     event->accept();
 }
 
+namespace {
+double threadCpuMs() {
+    timespec t{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+}  // namespace
+
 void BModeView::paintEvent(QPaintEvent*) {
+    QElapsedTimer clock;
+    clock.start();
+    const double cpu = threadCpuMs();
+    paint();
+    Q_EMIT painted(static_cast<double>(clock.nsecsElapsed()) / 1e6, threadCpuMs() - cpu);
+}
+
+void BModeView::paint() {
     QPainter painter(this);
     painter.fillRect(rect(), Qt::black);
     const QRectF target = imageRect();
@@ -204,7 +223,9 @@ void BModeView::paintEvent(QPaintEvent*) {
     painter.save();
     painter.setClipRect(viewport());
     painter.setRenderHint(QPainter::SmoothPixmapTransform);
-    painter.drawImage(target, image_.image);
+    // The raster engine scales RGB32 on its fast path; 8-bit grey it converts at every draw.
+    if (drawn_.isNull()) drawn_ = image_.image.convertToFormat(QImage::Format_RGB32);
+    painter.drawImage(target, drawn_);
     drawTgc(painter, target.intersected(viewport()));
     QList<Measurement> shown = measurements_;
     if (!pending_.pointsMm.isEmpty()) shown << pending_;

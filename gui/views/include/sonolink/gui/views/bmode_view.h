@@ -56,6 +56,9 @@ public:
 
 Q_SIGNALS:
     void measurementsChanged();
+    // What drawing the picture took: wall time, and the GUI thread's own CPU time (its cost,
+    // without the time other threads held the core).
+    void painted(double wallMs, double cpuMs);
     void textRequested(QPointF mm);
 
 protected:
@@ -67,12 +70,14 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
+    void paint();
     [[nodiscard]] QRectF viewport() const;
     void keepInView();
     void drawRulers(QPainter& painter, const QRectF& target) const;
     void drawTgc(QPainter& painter, const QRectF& target) const;
 
     BModeImage image_;
+    QImage drawn_;  // image_ as drawn (RGB32), made at its first paint
     double zoom_ = 1;
     QPointF pan_;  // screen pixels from the fitted position
     std::optional<QPointF> dragFrom_;
