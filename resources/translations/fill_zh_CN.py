@@ -9,6 +9,13 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    # recording
+    "Record": "录制",
+    "Starting the recording…": "正在开始录制…",
+    "● REC %1 frames, %2": "● 录制中 %1 帧，%2",
+    ", %1 never arrived": "，%1 帧未到达",
+    "Recording failed: %1 (%2 frames kept in %3)": "录制失败：%1（%2 帧已保存在 %3）",
+    "Recorded %1 frames, %2, to %3": "已录制 %1 帧，%2，保存到 %3",
     # cine review and calipers
     "Note": "注释",
     "Text at %1, %2 mm:": "位置 %1, %2 mm 处的文字：",

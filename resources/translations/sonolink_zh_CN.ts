@@ -171,6 +171,30 @@
             <source>The measurements could not be written to %1: %2</source>
             <translation>无法将测量结果写入 %1：%2</translation>
         </message>
+        <message>
+            <source>Record</source>
+            <translation>录制</translation>
+        </message>
+        <message>
+            <source>Starting the recording…</source>
+            <translation>正在开始录制…</translation>
+        </message>
+        <message>
+            <source>● REC %1 frames, %2</source>
+            <translation>● 录制中 %1 帧，%2</translation>
+        </message>
+        <message>
+            <source>, %1 never arrived</source>
+            <translation>，%1 帧未到达</translation>
+        </message>
+        <message>
+            <source>Recording failed: %1 (%2 frames kept in %3)</source>
+            <translation>录制失败：%1（%2 帧已保存在 %3）</translation>
+        </message>
+        <message>
+            <source>Recorded %1 frames, %2, to %3</source>
+            <translation>已录制 %1 帧，%2，保存到 %3</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>

@@ -6,7 +6,9 @@
 // alarm; Save image writes the picture at its own pixels.
 #include <QtTest>
 
+#include <QAction>
 #include <QDir>
+#include <QFileInfo>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
@@ -46,7 +48,7 @@ struct Console {
     std::unique_ptr<sonolink::engine::Engine> engine;
     std::unique_ptr<EngineBridge> bridge;
     std::unique_ptr<MainWindow> window;
-    explicit Console(double bitErrorRate = 0) : engine(sonolink::testing::consoleEngine("", "tst_main_window", bitErrorRate)) {
+    explicit Console(sonolink::transport::sim::FaultPlan faults = {}) : engine(sonolink::testing::consoleEngine("", "tst_main_window", faults)) {
         if (!engine) return;
         bridge = std::make_unique<EngineBridge>(*engine);
         window = std::make_unique<MainWindow>(*bridge, /*autoStream=*/true);
@@ -149,13 +151,54 @@ private Q_SLOTS:
             QVERIFY(health->latency()->latest(1) > 0);
             QVERIFY(health->temperature()->latest(0) > 0);
         }
-        Console console(1e-6);  // a bad cable: most blocks fail their CRC
+        sonolink::transport::sim::FaultPlan badCable;
+        badCable.bitErrorRate = 1e-6;  // most blocks fail their CRC
+        Console console(badCable);
         QVERIFY(console.engine);
         console.bridge->connectLink();
         auto* health = console.window->linkHealth();
         QTRY_COMPARE_WITH_TIMEOUT(health->errors()->level(), sonolink::gui::HealthLevel::Alarm, 8000);
         QVERIFY(health->errors()->latest(0) >= 10);
         QCOMPARE(health->worst(), sonolink::gui::HealthLevel::Alarm);
+    }
+
+    void recordingShowsItsProgressTheTotalAndAFailureAtOnce() {
+        Console console;
+        QVERIFY(console.live());
+        auto& window = *console.window;
+        QTemporaryDir dir;
+        window.setExportTarget(dir.path(), {});
+        auto* record = window.findChild<QAction*>("recordAction");
+        auto* label = window.findChild<QLabel*>("recordingLabel");
+        record->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().contains("REC") && !label->text().contains("REC 0 frames"), 8000);
+        record->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().startsWith("Recorded"), 8000);
+        QVERIFY(!record->isChecked());
+        const auto files = QDir(dir.path()).entryList({"rec_*.uff"});
+        QCOMPARE(files.size(), 1);
+        QVERIFY(QFileInfo(dir.filePath(files[0])).size() > 0);
+        window.setExportTarget(dir.filePath("no/such/folder"), {});  // a recording that cannot start
+        record->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(label->text().startsWith("Recording failed"), 8000);
+        QVERIFY(label->text().contains("no/such/folder"));
+        QVERIFY(!record->isChecked());
+    }
+
+    void aFrontEndLostIsShownWithItsReasonAndConnectBringsTheImageBack() {
+        sonolink::transport::sim::FaultPlan vanishing;
+        vanishing.disconnectAfterBlocks = 400;  // about 45 frames a session, then not a word
+        Console console(vanishing);
+        QVERIFY(console.live());
+        auto& window = *console.window;
+        auto* state = window.findChild<QLabel*>("stateLabel");
+        auto* problem = window.findChild<QLabel*>("problemLabel");
+        QTRY_VERIFY_WITH_TIMEOUT(state->text().contains("error"), 20000);
+        QVERIFY2(problem->text().contains("front end"), qPrintable(problem->text()));
+        QVERIFY2(problem->styleSheet().contains("d03030"), "an error, in red");
+        const quint64 before = console.bridge->framesShown();
+        window.findChild<QAction*>("connectAction")->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(window.view()->image().session >= 2 && console.bridge->framesShown() > before, 15000);  // streaming again
     }
 
     void saveImageWritesThePictureAtItsOwnPixels() {

@@ -1,6 +1,7 @@
 // consoleEngine(): the real engine as the console's QtTests drive it: the configuration from a
 // file (empty: the built-in defaults), the built-in simulated front end in-process on a link of
-// its own (the GUI tests run at once), no start-up self-test, optional bit errors on the link.
+// its own (the GUI tests run at once), no start-up self-test, the faults its front end injects
+// (bit errors, vanishing after N blocks).
 // Null, with the reason logged, when it cannot be made. Thread contract: call from the test.
 #pragma once
 
@@ -12,10 +13,11 @@
 
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/transport/sim/fault_injector.h"
 
 namespace sonolink::testing {
 
-inline std::unique_ptr<engine::Engine> consoleEngine(const std::string& configPath, const std::string& testName, double bitErrorRate = 0) {
+inline std::unique_ptr<engine::Engine> consoleEngine(const std::string& configPath, const std::string& testName, transport::sim::FaultPlan faults = {}) {
     auto config = config::loadConfig(configPath, {});
     if (!config) {
         qWarning("%s", config.error().describe().c_str());
@@ -24,7 +26,7 @@ inline std::unique_ptr<engine::Engine> consoleEngine(const std::string& configPa
     config->link.shmName = testName + "_" + std::to_string(::getpid());
     app::EngineChoice choice;
     choice.link = app::linkChoiceFrom(*config, /*inProcess=*/true);
-    choice.link.frontEnd.faults.bitErrorRate = bitErrorRate;
+    choice.link.frontEnd.faults = faults;
     choice.selfTest = app::SelfTestChoice::Off;
     auto engine = app::makeEngine(*config, choice);
     if (!engine) {

@@ -5,6 +5,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QInputDialog>
+#include <QLocale>
 #include <QTextStream>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -53,7 +54,7 @@ gui::ImagingValues imagingOf(const gui::EngineBridge& bridge) {
 
 MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent)
     : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), imaging_(new gui::ImagingPanel(imagingOf(bridge))),
-      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), queue_(new gui::QueueView), cineBar_(new gui::CineBar), measurementPanel_(new gui::MeasurementPanel(*view_)), export_(new QLabel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
+      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), queue_(new gui::QueueView), cineBar_(new gui::CineBar), measurementPanel_(new gui::MeasurementPanel(*view_)), export_(new QLabel), recording_(new QLabel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
       problem_(new QLabel), tgcFade_(new QVariantAnimation(this)) {
     setObjectName("mainWindow");
     setWindowTitle(tr("SonoLink"));
@@ -102,6 +103,8 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
 
     buildActions();
     buildDocks();
+    recording_->setObjectName("recordingLabel");
+    connect(&bridge_, &gui::EngineBridge::recordingChanged, this, &MainWindow::showRecording);
     export_->setObjectName("exportLabel");
     connect(&bridge_, &gui::EngineBridge::exportUpdate, this, [this](const QString& message, double progress, bool failed, bool done) {
         export_->setText(done ? (failed ? tr("Export failed: %1").arg(message) : tr("Exported: %1").arg(message))
@@ -118,6 +121,7 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     problem_->setObjectName("problemLabel");
     statusBar()->addWidget(state_);
     statusBar()->addWidget(rate_);
+    statusBar()->addWidget(recording_);
     statusBar()->addWidget(export_);
     statusBar()->addPermanentWidget(problem_, 1);
     connect(&bridge_, &gui::EngineBridge::stateChanged, this, &MainWindow::onState);
@@ -156,6 +160,10 @@ void MainWindow::buildActions() {
     });
     save->setObjectName("saveImageAction");
     save->setShortcut(QKeySequence::Save);
+    record_ = tools->addAction(tr("Record"), this, &MainWindow::toggleRecording);
+    record_->setObjectName("recordAction");
+    record_->setCheckable(true);
+    record_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     tools->addSeparator();
     auto* exam = tools->addAction(tr("Exam…"), this, &MainWindow::openExam);
     exam->setObjectName("examAction");
@@ -269,6 +277,36 @@ bool MainWindow::saveMeasurements(const QString& path, QString* why) const {
             << (distance ? "mm" : ellipse ? "mm2" : "") << ',' << points.join(';') << '\n';
     }
     return true;
+}
+
+void MainWindow::toggleRecording() {
+    if (!record_->isChecked()) {
+        bridge_.stopRecording();
+        return;
+    }
+    const QString name = QStringLiteral("rec_%1.uff").arg(QDateTime::currentDateTime().toString("yyyyMMdd_HHmmss"));
+    recording_->setText(tr("Starting the recording…"));
+    recording_->setStyleSheet({});
+    bridge_.startRecording(exportFolder_.isEmpty() ? name : QDir(exportFolder_).filePath(name));
+}
+
+// The recording as it goes: frames and size while it runs, the total when stopped, the reason at
+// once when it fails (the action unchecked: it is not recording any more).
+void MainWindow::showRecording(const gui::RecordingStatus& r) {
+    const QString size = QLocale().formattedDataSize(static_cast<qint64>(r.bytes));
+    const bool failed = r.phase == "failed" || !r.error.isEmpty();
+    if (r.phase == "started" || r.phase == "progress") {
+        recording_->setText(tr("● REC %1 frames, %2").arg(r.frames).arg(size) + (r.framesSkipped ? tr(", %1 never arrived").arg(r.framesSkipped) : QString()));
+        record_->setChecked(true);
+    } else if (failed) {
+        recording_->setText(tr("Recording failed: %1 (%2 frames kept in %3)").arg(r.error).arg(r.frames).arg(r.path));
+        record_->setChecked(false);
+    } else {
+        recording_->setText(tr("Recorded %1 frames, %2, to %3").arg(r.frames).arg(size, r.path));
+        record_->setChecked(false);
+    }
+    recording_->setToolTip(r.path);
+    recording_->setStyleSheet(failed || r.phase != "stopped" ? "color: #d03030" : "");
 }
 
 void MainWindow::showPatient(const gui::ExamEntry& exam) {

@@ -108,6 +108,10 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
                                       Qt::QueuedConnection);
         } else if (const auto* j = std::get_if<engine::JobUpdate>(&event)) {
             QMetaObject::invokeMethod(self.data(), [self, job = *j] { if (self) self->onJob(job); }, Qt::QueuedConnection);
+        } else if (const auto* r = std::get_if<engine::RecordingChanged>(&event)) {
+            RecordingStatus status{text(engine::toString(r->phase)), QString::fromStdString(r->path), r->frames, r->bytes, r->framesRefused, r->framesSkipped,
+                                   QString::fromStdString(r->error)};
+            QMetaObject::invokeMethod(self.data(), [self, status] { if (self) Q_EMIT self->recordingChanged(status); }, Qt::QueuedConnection);
         } else if (std::holds_alternative<engine::QueueChanged>(event)) {
             QMetaObject::invokeMethod(self.data(), [self] { if (self) self->refreshQueue(); }, Qt::QueuedConnection);
         } else if (const auto* w = std::get_if<engine::WorklistResult>(&event)) {

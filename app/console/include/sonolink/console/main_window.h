@@ -3,7 +3,7 @@
 // dynamic range, depth, persistence, eight TGC sliders), frozen: the cine to scrub and play and
 // calipers and notes to place (listed, exported beside the cine, burnt into a saved image when
 // asked); the RF view and the link-health strip
-// charts in docks; Connect / Live / Freeze / Save image, the exam (entered or picked from the
+// charts in docks; Connect / Live / Freeze / Save image, Record, the exam (entered or picked from the
 // worklist, and ended) and the self-test; a status bar with the patient, the engine's state,
 // frame rate and latency, and the newest problem with its origin and what to do.
 // Thread contract: GUI thread only.
@@ -49,6 +49,8 @@ public:
     // The cine as a DICOM file under the exam, queued for the export node (Ctrl+E).
     void exportCine();
     [[nodiscard]] gui::QueueView* queueView() const { return queue_; }
+    // Record (Ctrl+R): every frame into <folder>/rec_<time>.uff, or stop; the status bar follows.
+    void toggleRecording();
     [[nodiscard]] gui::CineBar* cineBar() const { return cineBar_; }
     [[nodiscard]] gui::MeasurementPanel* measurementPanel() const { return measurementPanel_; }
     // The measurements beside an export, one per line (CSV: label, kind, value, unit, points in mm).
@@ -71,6 +73,7 @@ private:
     void onTgc(const std::vector<double>& db);
     void showPatient(const gui::ExamEntry& exam);
     void reviewCine(bool frozen);
+    void showRecording(const gui::RecordingStatus& status);
 
     gui::EngineBridge& bridge_;
     bool autoStream_;
@@ -84,6 +87,8 @@ private:
     QAction* burnIn_ = nullptr;
     QList<gui::BModeImage> cine_;  // while frozen: the frames under review
     QLabel* export_;
+    QLabel* recording_;
+    QAction* record_ = nullptr;
     QString exportFolder_;
     QString exportNode_;
     QLabel* patient_;

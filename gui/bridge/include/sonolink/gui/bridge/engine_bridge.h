@@ -20,6 +20,7 @@
 #include "sonolink/gui/views/exam_entry.h"
 #include "sonolink/gui/views/link_health.h"
 #include "sonolink/gui/views/queue_view.h"
+#include "sonolink/gui/views/recording_status.h"
 #include "sonolink/gui/views/rf_traces.h"
 #include "sonolink/gui/views/self_test_result.h"
 
@@ -36,6 +37,9 @@ public:
     void startStreaming() { engine_.startStreaming(); }
     void freeze() { engine_.freeze(); }
     void disconnectLink() { engine_.disconnect(); }
+    // Every frame, losslessly, into a UFF file until stopped or a failure: recordingChanged() follows.
+    void startRecording(const QString& path) { engine_.startRecording(path.toStdString()); }
+    void stopRecording() { engine_.stopRecording(); }
     void setGainDb(double gainDb);
     void setDynamicRangeDb(double rangeDb);
     void setTgcDb(std::vector<double> tgcDb);   // one value per control point
@@ -90,6 +94,7 @@ Q_SIGNALS:
     // An export's progress (0 to 1) and what it did or why it failed; done when it ended.
     void exportUpdate(const QString& message, double progress, bool failed, bool done);
     void queueChanged(const QList<sonolink::gui::QueueRow>& rows);
+    void recordingChanged(const sonolink::gui::RecordingStatus& status);
     void healthSampled(const sonolink::gui::LinkHealth& health);
     // A start-up self-test step ended: its verdict, figures, limit, fix and numbers.
     void selfTestStepEnded(const sonolink::gui::SelfTestResult& result);
