@@ -9,6 +9,11 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    # the language menu
+    "Language": "语言",
+    "English": "英语",
+    "Simplified Chinese (简体中文)": "简体中文",
+    "The language changes at the next start.": "语言将在下次启动时更改。",
     # recording
     "Record": "录制",
     "Starting the recording…": "正在开始录制…",

@@ -195,6 +195,22 @@
             <source>Recorded %1 frames, %2, to %3</source>
             <translation>已录制 %1 帧，%2，保存到 %3</translation>
         </message>
+        <message>
+            <source>Language</source>
+            <translation>语言</translation>
+        </message>
+        <message>
+            <source>English</source>
+            <translation>英语</translation>
+        </message>
+        <message>
+            <source>Simplified Chinese (简体中文)</source>
+            <translation>简体中文</translation>
+        </message>
+        <message>
+            <source>The language changes at the next start.</source>
+            <translation>语言将在下次启动时更改。</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>

@@ -8,6 +8,8 @@
 
 #include <QAction>
 #include <QDir>
+#include <QSettings>
+#include <QStatusBar>
 #include <QFileInfo>
 #include <QDockWidget>
 #include <QLabel>
@@ -20,6 +22,7 @@
 
 #include "console_engine.h"
 #include "sonolink/console/main_window.h"
+#include "sonolink/console/translations.h"
 #include "sonolink/gui/plot/link_health_panel.h"
 #include "sonolink/gui/plot/rf_panel.h"
 #include "sonolink/gui/plot/rf_trace_plot.h"
@@ -70,7 +73,28 @@ struct Console {
 
 class TestMainWindow : public QObject {
     Q_OBJECT
+    QTemporaryDir settings_;
 private Q_SLOTS:
+    void initTestCase() {  // settings in a folder of the test's own, not the user's
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings_.path());
+        QSettings::setDefaultFormat(QSettings::NativeFormat);
+    }
+
+    void theLanguageChosenIsKeptForTheNextStart() {
+        Console console;
+        QVERIFY(console.engine);
+        auto& window = *console.window;
+        const bool english = sonolink::app::chooseLanguage({}) == "en";  // the menu shows the language in use
+        QCOMPARE(window.findChild<QAction*>("languageEnAction")->isChecked(), english);
+        QCOMPARE(window.findChild<QAction*>("languageZhAction")->isChecked(), !english);
+        window.findChild<QAction*>("languageZhAction")->trigger();
+        QCOMPARE(QSettings().value(sonolink::app::kLanguageSetting).toString(), QString("zh_CN"));
+        QCOMPARE(sonolink::app::chooseLanguage({}), QString("zh_CN"));
+        QVERIFY(window.statusBar()->currentMessage().contains("next start"));
+        window.findChild<QAction*>("languageEnAction")->trigger();
+        QCOMPARE(sonolink::app::chooseLanguage({}), QString("en"));
+    }
+
     void thePictureControlsReachTheFramesAndTheTgcCurveFades() {
         Console console;
         QVERIFY(console.live());

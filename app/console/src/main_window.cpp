@@ -4,7 +4,9 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QActionGroup>
 #include <QInputDialog>
+#include <QSettings>
 #include <QLocale>
 #include <QTextStream>
 #include <QFileDialog>
@@ -17,6 +19,7 @@
 #include <QVariantAnimation>
 #include <QVBoxLayout>
 
+#include "sonolink/console/translations.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
 #include "sonolink/gui/plot/link_health_panel.h"
 #include "sonolink/gui/plot/rf_panel.h"
@@ -209,6 +212,22 @@ void MainWindow::buildDocks() {
     burnIn_ = viewMenu->addAction(tr("Burn measurements into saved images"));
     burnIn_->setObjectName("burnInAction");
     burnIn_->setCheckable(true);
+    // The language, kept for the next start (every window is built in it).
+    auto* languages = viewMenu->addMenu(tr("Language"));
+    auto* group = new QActionGroup(this);
+    const QString now = chooseLanguage({});
+    for (const auto& [code, title, name] : {std::tuple{QStringLiteral("en"), tr("English"), "languageEnAction"},
+                                            std::tuple{QStringLiteral("zh_CN"), tr("Simplified Chinese (简体中文)"), "languageZhAction"}}) {
+        auto* action = languages->addAction(title);
+        action->setObjectName(name);
+        action->setCheckable(true);
+        action->setChecked(code == now);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code] {
+            QSettings().setValue(kLanguageSetting, code);
+            statusBar()->showMessage(tr("The language changes at the next start."), 8000);
+        });
+    }
     connect(&bridge_, &gui::EngineBridge::queueChanged, queue_, &gui::QueueView::showQueue);
     connect(queue_, &gui::QueueView::retryRequested, &bridge_, &gui::EngineBridge::retryQueueItem);
     connect(queue_, &gui::QueueView::withdrawRequested, &bridge_, &gui::EngineBridge::withdrawQueueItem);
