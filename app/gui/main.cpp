@@ -4,7 +4,8 @@
 // shown at launch with selftest.at_connect), then live.
 //   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG [--screenshot-wizard PNG]
 //            [--screenshot-report PNG] [--screenshot-exam PNG]
-//            [--screenshot-queue PNG] [--screenshot-calipers PNG] --quit-after S] [--language en|zh_CN]
+//            [--screenshot-queue PNG] [--screenshot-calipers PNG]
+//            [--screenshot-settings PNG] --quit-after S] [--language en|zh_CN]
 //            [--probe-ui SECONDS]
 // --probe-ui measures the console while it streams and prints the report (probe_run.h).
 // --screenshot grabs the main window (and the other screens asked for, screenshots.h) after
@@ -23,6 +24,7 @@
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/console/self_test_session.h"
+#include "sonolink/console/settings_store.h"
 #include "sonolink/console/translations.h"
 #include "sonolink/console/ui_probe.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
@@ -30,6 +32,25 @@
 #include "sonolink/util/station_user.h"
 
 using sonolink::app::ScreenshotPlan;
+
+namespace {
+
+// The settings the station runs with, as the settings dialog shows them.
+sonolink::gui::StationSettings stationSettingsOf(const sonolink::config::AppConfig& c) {
+    sonolink::gui::StationSettings s;
+    const auto q = [](const std::string& v) { return QString::fromStdString(v); };
+    s.stationAeTitle = q(c.dicom.stationAeTitle);
+    s.stationName = q(c.dicom.stationName);
+    for (const auto& n : c.dicom.nodes) s.nodes << sonolink::gui::PacsNodeEntry{q(n.name), q(n.aeTitle), q(n.host), n.port, n.tls};
+    s.tlsCertificate = q(c.dicom.tls.certificate);
+    s.tlsPrivateKey = q(c.dicom.tls.privateKey);
+    s.tlsTrustedCertificates = q(c.dicom.tls.trustedCertificates);
+    s.selfTestAtConnect = c.selftest.atConnect;
+    s.selfTestMode = c.selftest.mode == sonolink::config::SelfTestMode::Full ? "full" : "quick";
+    return s;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     QElapsedTimer sinceStart;
@@ -48,15 +69,20 @@ int main(int argc, char** argv) {
     const QCommandLineOption examShotOption("screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png");
     const QCommandLineOption queueShotOption("screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.", "png");
     const QCommandLineOption calipersShotOption("screenshot-calipers", "Also freeze, put calipers on the phantom's targets and save the main window, as this PNG.", "png");
+    const QCommandLineOption settingsShotOption("screenshot-settings", "Also save the settings dialog, its first node's C-ECHO answered, as this PNG.", "png");
     const QCommandLineOption probeOption("probe-ui", "Measure the console for this many seconds of streaming (probe_run.h), print the report as JSON and quit.", "seconds");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, probeOption, quitOption, languageOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, settingsShotOption, probeOption, quitOption, languageOption});
     options.process(application);
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
 
     std::vector<sonolink::config::ConfigOverride> overrides;
+    // What Settings… kept, checked by the loader like the file (the command line's options after it).
+    if (const auto kept = sonolink::app::loadStationSettings()) {
+        for (auto& [key, value] : sonolink::app::configOverridesOf(*kept)) overrides.push_back({key, value, "the console's settings (Settings…)"});
+    }
     if (options.isSet(linkOption)) overrides.push_back({"/link/shm_name", "\"" + options.value(linkOption).toStdString() + "\"", "--link-name"});
     auto loaded = sonolink::config::loadConfig(options.value(configOption).toStdString(), overrides);
     if (!loaded) {
@@ -78,6 +104,7 @@ int main(int argc, char** argv) {
         QStringList nodes;
         for (const auto& node : loaded->dicom.nodes) nodes << QString::fromStdString(node.name);
         window.setDicomNodes(nodes);
+        window.setStationSettings(stationSettingsOf(*loaded), nodes);
         window.setExportTarget(QString::fromStdString(loaded->recording.directory), nodes.value(0));
         sonolink::gui::SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()), &window);
         wizard.setWindowFlag(Qt::Window);
@@ -99,7 +126,7 @@ int main(int argc, char** argv) {
         ScreenshotPlan plan;
         if (options.isSet(screenshotOption)) {
             plan = {options.value(screenshotOption), options.value(wizardShotOption), options.value(reportShotOption), options.value(examShotOption),
-                    options.value(queueShotOption), options.value(calipersShotOption), static_cast<int>(options.value(quitOption).toDouble() * 1000)};
+                    options.value(queueShotOption), options.value(calipersShotOption), options.value(settingsShotOption), static_cast<int>(options.value(quitOption).toDouble() * 1000)};
         }
         sonolink::app::scheduleScreenshots(plan, *loaded, window, wizard, bridge);
         status = QApplication::exec();

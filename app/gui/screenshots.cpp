@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTimer>
 
 #include <algorithm>
@@ -69,10 +70,18 @@ void scheduleScreenshots(const ScreenshotPlan& plan, const config::AppConfig& co
             window.exportCine();
         });
     }
+    if (!plan.settings.isEmpty()) {  // the first node's C-ECHO asked 3 s before
+        before(3000, [&window] {
+            window.openSettings();
+            if (auto* table = window.settingsDialog()->findChild<QTableWidget*>("nodesTable"); table && table->rowCount() > 0) table->selectRow(0);
+            if (auto* echo = window.settingsDialog()->findChild<QPushButton*>("echoButton"); echo && echo->isEnabled()) echo->click();
+        });
+    }
     QTimer::singleShot(plan.quitMs, &window, [plan, &config, &window, &wizard, &bridge] {
         save(window, plan.main);
         if (!plan.wizard.isEmpty()) save(wizard, plan.wizard);
         if (!plan.exam.isEmpty() && window.examDialog()) save(*window.examDialog(), plan.exam);
+        if (!plan.settings.isEmpty() && window.settingsDialog()) save(*window.settingsDialog(), plan.settings);
         if (!plan.queue.isEmpty()) {
             window.findChild<QDockWidget*>("queueDock")->raise();
             QApplication::processEvents();

@@ -25,6 +25,7 @@ struct ScreenshotPlan {
     QString exam;      // the exam dialog answering the first DICOM node's worklist
     QString queue;     // the main window's PACS queue after a cine export to the first node
     QString calipers;  // the main window frozen, calipers on the phantom's targets
+    QString settings;  // the settings dialog, its first node's C-ECHO answered
     int quitMs = 6000;
 };
 

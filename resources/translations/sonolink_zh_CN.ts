@@ -211,6 +211,14 @@
             <source>The language changes at the next start.</source>
             <translation>语言将在下次启动时更改。</translation>
         </message>
+        <message>
+            <source>Settings…</source>
+            <translation>设置…</translation>
+        </message>
+        <message>
+            <source>Settings kept: they apply at the next start.</source>
+            <translation>设置已保存：下次启动时生效。</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>
@@ -1172,6 +1180,216 @@ What to do: %2</source>
         <message>
             <source>Overridden by %1: %2. Acquisition may start; the override is in the report and the audit trail.</source>
             <translation>已由 %1 越权放行：%2。可以开始采集；此次放行已记入报告和审计日志。</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::SettingsDialog</name>
+        <message>
+            <source>Browse…</source>
+            <translation>浏览…</translation>
+        </message>
+        <message>
+            <source>PEM file</source>
+            <translation>PEM 文件</translation>
+        </message>
+        <message>
+            <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
+            <translation>PEM 文件 (*.pem *.crt *.key);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Run the self-test at every connect</source>
+            <translation>每次连接时运行自检</translation>
+        </message>
+        <message>
+            <source>Settings</source>
+            <translation>设置</translation>
+        </message>
+        <message>
+            <source>Station AE title</source>
+            <translation>本机 AE 名称</translation>
+        </message>
+        <message>
+            <source>Station name</source>
+            <translation>工作站名称</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>AE title</source>
+            <translation>AE 名称</translation>
+        </message>
+        <message>
+            <source>Host</source>
+            <translation>主机</translation>
+        </message>
+        <message>
+            <source>Port</source>
+            <translation>端口</translation>
+        </message>
+        <message>
+            <source>TLS</source>
+            <translation>TLS</translation>
+        </message>
+        <message>
+            <source>Add</source>
+            <translation>添加</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Test (C-ECHO)</source>
+            <translation>测试 (C-ECHO)</translation>
+        </message>
+        <message>
+            <source>DICOM</source>
+            <translation>DICOM</translation>
+        </message>
+        <message>
+            <source>new-node</source>
+            <translation>新节点</translation>
+        </message>
+        <message>
+            <source>Asking %1…</source>
+            <translation>正在查询 %1…</translation>
+        </message>
+        <message>
+            <source>For the nodes marked TLS: this station's certificate and key, and the CAs that sign the nodes'.</source>
+            <translation>用于标记为 TLS 的节点：本机的证书和私钥，以及签发节点证书的 CA。</translation>
+        </message>
+        <message>
+            <source>Certificate</source>
+            <translation>证书</translation>
+        </message>
+        <message>
+            <source>Private key</source>
+            <translation>私钥</translation>
+        </message>
+        <message>
+            <source>Trusted certificates</source>
+            <translation>受信任的证书</translation>
+        </message>
+        <message>
+            <source>quick</source>
+            <translation>快速</translation>
+        </message>
+        <message>
+            <source>full</source>
+            <translation>完整</translation>
+        </message>
+        <message>
+            <source>English</source>
+            <translation>英语</translation>
+        </message>
+        <message>
+            <source>Simplified Chinese (简体中文)</source>
+            <translation>简体中文</translation>
+        </message>
+        <message>
+            <source>Self-test</source>
+            <translation>自检</translation>
+        </message>
+        <message>
+            <source>Language</source>
+            <translation>语言</translation>
+        </message>
+        <message>
+            <source>Start-up</source>
+            <translation>启动</translation>
+        </message>
+        <message>
+            <source>Kept settings apply at the next start.</source>
+            <translation>保存的设置在下次启动时生效。</translation>
+        </message>
+        <message>
+            <source>Send a C-ECHO to this node</source>
+            <translation>向此节点发送 C-ECHO</translation>
+        </message>
+        <message>
+            <source>Only a node in use, as it is in use: keep the change and restart to test it</source>
+            <translation>只能测试正在使用且未修改的节点：请保存更改并重启后再测试</translation>
+        </message>
+        <message>
+            <source>%1 answered: %2</source>
+            <translation>%1 已应答：%2</translation>
+        </message>
+        <message>
+            <source>%1 did not answer: %2</source>
+            <translation>%1 未应答：%2</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::StationSettings</name>
+        <message>
+            <source>TLS needs the %1 file.</source>
+            <translation>TLS 需要%1文件。</translation>
+        </message>
+        <message>
+            <source>The %1 file %2 cannot be read.</source>
+            <translation>无法读取%1文件 %2。</translation>
+        </message>
+        <message>
+            <source>is empty</source>
+            <translation>为空</translation>
+        </message>
+        <message>
+            <source>is longer than 16 characters</source>
+            <translation>超过 16 个字符</translation>
+        </message>
+        <message>
+            <source>may hold only printable ASCII characters, no backslash</source>
+            <translation>只能包含可打印的 ASCII 字符，不能有反斜杠</translation>
+        </message>
+        <message>
+            <source>The station's AE title %1.</source>
+            <translation>本机 AE 名称%1。</translation>
+        </message>
+        <message>
+            <source>The station name is longer than DICOM's 16 characters.</source>
+            <translation>工作站名称超过 DICOM 规定的 16 个字符。</translation>
+        </message>
+        <message>
+            <source>Node %1</source>
+            <translation>节点 %1</translation>
+        </message>
+        <message>
+            <source>%1 has no name.</source>
+            <translation>%1没有名称。</translation>
+        </message>
+        <message>
+            <source>%1 is named twice.</source>
+            <translation>%1名称重复。</translation>
+        </message>
+        <message>
+            <source>%1: its AE title %2.</source>
+            <translation>%1：其 AE 名称%2。</translation>
+        </message>
+        <message>
+            <source>%1 has no host.</source>
+            <translation>%1没有主机。</translation>
+        </message>
+        <message>
+            <source>%1: port %2 is not 1 to 65535.</source>
+            <translation>%1：端口 %2 不在 1 至 65535 之间。</translation>
+        </message>
+        <message>
+            <source>certificate</source>
+            <translation>证书</translation>
+        </message>
+        <message>
+            <source>private key</source>
+            <translation>私钥</translation>
+        </message>
+        <message>
+            <source>trusted certificates</source>
+            <translation>受信任的证书</translation>
+        </message>
+        <message>
+            <source>The self-test mode must be quick or full.</source>
+            <translation>自检模式必须为快速或完整。</translation>
         </message>
     </context>
 </TS>

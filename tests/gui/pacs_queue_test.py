@@ -37,6 +37,7 @@ class PacsQueueTest(unittest.TestCase):
                 pacs.stop()
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
             self.assertIn("PASS   : TestPacsQueue::exportsAreQueuedFollowedRetriedAndWithdrawn()", run.stdout)
+            self.assertIn("PASS   : TestPacsQueue::settingsTestsANodeWithACEcho()", run.stdout)
             received = glob.glob(os.path.join(pacs.inbox, "*"))
             self.assertEqual(len(received), 1, received)
             ds = pydicom.dcmread(received[0])

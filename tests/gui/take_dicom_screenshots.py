@@ -44,7 +44,8 @@ with tempfile.TemporaryDirectory() as work:
         worklist.stop()
     pacs = Storescp(work, free_port())
     try:
-        run_console(work, {"name": "hospital-pacs", "ae_title": "STORESCP", "port": pacs.port}, [("--screenshot-queue", "pacs_queue")])
+        run_console(work, {"name": "hospital-pacs", "ae_title": "STORESCP", "port": pacs.port},
+                    [("--screenshot-queue", "pacs_queue"), ("--screenshot-settings", "settings")])
     finally:
         pacs.stop()
-print(f"saved {out}/exam_worklist{{,_zh_CN}}.png, {out}/pacs_queue{{,_zh_CN}}.png")
+print(f"saved {out}/exam_worklist{{,_zh_CN}}.png, {out}/pacs_queue{{,_zh_CN}}.png, {out}/settings{{,_zh_CN}}.png")

@@ -2,7 +2,8 @@
 // dcmtk's storescp ("pacs") and a closed loopback port ("down") named in SONOLINK_TEST_CONFIG:
 // Export cine (Ctrl+E) refuses without an exam, then writes the cine under the exam and queues it; the queue view shows the
 // item and follows it to sent; an export to a node that is down shows its attempts and the
-// reason; Withdraw takes it out (failed, withdrawn) and Retry queues it again. The real engine
+// reason; Withdraw takes it out (failed, withdrawn) and Retry queues it again; Settings' Test
+// sends a C-ECHO to each node and shows the answer, or why there was none. The real engine
 // on the built-in simulated front end; EXPORT_DIR receives the files.
 #include <QtTest>
 
@@ -12,6 +13,7 @@
 #include <QTableWidget>
 
 #include "console_engine.h"
+#include "sonolink/gui/dialogs/settings_dialog.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/gui/views/queue_view.h"
 
@@ -79,6 +81,39 @@ private Q_SLOTS:
         retry->click();
         QTRY_VERIFY_WITH_TIMEOUT(view->stateOf(down) != "failed", 10000);
         QVERIFY(view->findChild<QLabel*>("queueSummaryLabel")->text().contains("2 in all"));
+    }
+    void settingsTestsANodeWithACEcho() {
+        const QByteArray path = qgetenv("SONOLINK_TEST_CONFIG");
+        if (path.isEmpty()) QSKIP("needs storescp: run by tests/gui/pacs_queue_test.py");
+        auto config = sonolink::config::loadConfig(path.toStdString(), {});
+        QVERIFY(config.has_value());
+        auto engine = sonolink::testing::consoleEngine(path.toStdString(), "tst_pacs_queue_echo");
+        QVERIFY(engine);
+        sonolink::gui::EngineBridge bridge(*engine);
+        sonolink::app::MainWindow window(bridge, /*autoStream=*/false);
+        sonolink::gui::StationSettings station;
+        QStringList names;
+        for (const auto& n : config->dicom.nodes) {
+            station.nodes << sonolink::gui::PacsNodeEntry{QString::fromStdString(n.name), QString::fromStdString(n.aeTitle), QString::fromStdString(n.host), n.port, n.tls};
+            names << QString::fromStdString(n.name);
+        }
+        window.setStationSettings(station, names);
+        window.show();
+        window.openSettings();
+        auto* dialog = window.settingsDialog();
+        QVERIFY(dialog);
+        auto* table = dialog->findChild<QTableWidget*>("nodesTable");
+        auto* echo = dialog->findChild<QPushButton*>("echoButton");
+        auto* result = dialog->findChild<QLabel*>("echoResultLabel");
+        table->selectRow(0);  // "pacs": storescp
+        QVERIFY(echo->isEnabled());
+        echo->click();
+        QTRY_VERIFY_WITH_TIMEOUT(result->text().contains("pacs answered"), 15000);
+        table->selectRow(1);  // "down": nothing listening
+        echo->click();
+        QTRY_VERIFY_WITH_TIMEOUT(result->text().contains("down did not answer"), 15000);
+        QVERIFY2(result->text().contains("refused") || result->text().contains("nothing listening"), qPrintable(result->text()));
+        dialog->reject();
     }
 };
 

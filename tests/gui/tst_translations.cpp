@@ -24,6 +24,7 @@
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
+#include "sonolink/gui/dialogs/settings_dialog.h"
 #include "sonolink/gui/views/cine_bar.h"
 #include "sonolink/gui/views/queue_view.h"
 #include "sonolink/console/translations.h"
@@ -36,7 +37,7 @@ namespace {
 // What may stay Latin in a Chinese text: units, acronyms and names, and the test's own data.
 QString withoutAllowedWords(QString text) {
     static const QRegularExpression allowed(
-        R"(/\S+\.(json|pdf)|SonoLink|SHA-256|PACS|GPU|CPU|DMA|RDMA|NUMA|PTP|CRC|ADC|RMS|BER|PDF|\*\.pdf|dB|mm|µs|DICOM|test-user|DATA|&[a-z]+;|<[^>]*>|\(&\w\))");
+        R"(/\S+\.(json|pdf)|SonoLink|SHA-256|PACS|GPU|CPU|DMA|RDMA|NUMA|PTP|CRC|ADC|RMS|BER|PDF|\*\.pdf|dB|mm|µs|DICOM|TLS|AE|C-ECHO|PEM|Ctrl\+\w|test-user|DATA|&[a-z]+;|<[^>]*>|\(&\w\))");
     return text.remove(allowed);
 }
 
@@ -142,6 +143,15 @@ private Q_SLOTS:
         checkWidgets(exam);
         exam.findChild<QPushButton*>("startExamButton")->click();  // every problem, listed
         checkWidgets(exam);
+
+        sonolink::gui::StationSettings station;
+        station.nodes << sonolink::gui::PacsNodeEntry{"影像科", "ORTHANC", "127.0.0.1", 4242, true};  // a node name is the user's data
+        sonolink::gui::SettingsDialog settings(station, {"影像科"}, "zh_CN");
+        checkWidgets(settings);
+        settings.findChild<QPushButton*>("settingsOkButton")->click();  // every problem, listed (TLS without its files)
+        checkWidgets(settings);
+        settings.showEcho("影像科", false, {});
+        checkWidgets(settings);
 
         sonolink::gui::CineBar cine;
         cine.load(5, 33);

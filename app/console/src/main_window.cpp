@@ -19,6 +19,7 @@
 #include <QVariantAnimation>
 #include <QVBoxLayout>
 
+#include "sonolink/console/settings_store.h"
 #include "sonolink/console/translations.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
 #include "sonolink/gui/plot/link_health_panel.h"
@@ -181,6 +182,9 @@ void MainWindow::buildActions() {
     auto* selfTest = tools->addAction(tr("Self-test…"), this, [this] { Q_EMIT selfTestRequested(); });
     selfTest->setObjectName("selfTestAction");
     selfTest->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    auto* settings = tools->addAction(tr("Settings…"), this, &MainWindow::openSettings);
+    settings->setObjectName("settingsAction");
+    settings->setShortcut(QKeySequence::Preferences);
     auto* reset = tools->addAction(tr("Fit image"), this, [this] { view_->resetView(); });
     reset->setObjectName("fitImageAction");
     reset->setShortcut(Qt::Key_0);
@@ -255,6 +259,29 @@ void MainWindow::openExam() {
     connect(&bridge_, &gui::EngineBridge::worklistAnswered, dialog, &gui::ExamDialog::showWorklist);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { bridge_.setExam(dialog->entry()); });
     examDialog_ = dialog;
+    dialog->open();
+}
+
+void MainWindow::setStationSettings(const gui::StationSettings& settings, const QStringList& nodesInUse) {
+    station_ = settings;
+    nodesInUse_ = nodesInUse;
+}
+
+void MainWindow::openSettings() {
+    if (settingsDialog_ && settingsDialog_->isVisible()) {
+        settingsDialog_->raise();
+        return;
+    }
+    auto* dialog = new gui::SettingsDialog(loadStationSettings().value_or(station_), nodesInUse_, chooseLanguage({}), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &gui::SettingsDialog::echoRequested, &bridge_, &gui::EngineBridge::verifyNode);
+    connect(&bridge_, &gui::EngineBridge::nodeVerified, dialog, &gui::SettingsDialog::showEcho);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        saveStationSettings(dialog->values());
+        QSettings().setValue(kLanguageSetting, dialog->language());
+        statusBar()->showMessage(tr("Settings kept: they apply at the next start."), 8000);
+    });
+    settingsDialog_ = dialog;
     dialog->open();
 }
 

@@ -190,8 +190,16 @@ void EngineBridge::onWorklist(const engine::WorklistResult& result) {
     Q_EMIT worklistAnswered(rows, {});
 }
 
+void EngineBridge::verifyNode(const QString& node) { echoJobs_.emplace_back(engine_.verifyNode(node.toStdString()), node); }
+
 void EngineBridge::onJob(const engine::JobUpdate& job) {
     if (job.id == worklistJob_ && job.status == engine::JobStatus::Failed) Q_EMIT worklistAnswered({}, q(job.message));
+    const auto echo = std::find_if(echoJobs_.begin(), echoJobs_.end(), [&](const auto& e) { return e.first == job.id; });
+    if (echo != echoJobs_.end() && job.status != engine::JobStatus::Running) {
+        const QString node = echo->second;
+        echoJobs_.erase(echo);
+        Q_EMIT nodeVerified(node, job.status == engine::JobStatus::Done, q(job.message));
+    }
     const auto mine = std::find(exportJobs_.begin(), exportJobs_.end(), job.id);
     if (mine == exportJobs_.end()) return;
     const bool done = job.status != engine::JobStatus::Running;

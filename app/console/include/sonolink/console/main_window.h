@@ -5,7 +5,7 @@
 // asked); the RF view and the link-health strip
 // charts in docks; Connect / Live / Freeze / Save image, Record, the exam (entered or picked from the
 // worklist, and ended) and the self-test; a status bar with the patient, the engine's state,
-// frame rate and latency, and the newest problem with its origin and what to do.
+// frame rate and latency, and the newest problem with its origin and what to do; Settings….
 // Thread contract: GUI thread only.
 #pragma once
 
@@ -16,6 +16,7 @@
 
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
+#include "sonolink/gui/dialogs/settings_dialog.h"
 
 class QLabel;
 class QVariantAnimation;
@@ -44,6 +45,11 @@ public:
     [[nodiscard]] gui::LinkHealthPanel* linkHealth() const { return health_; }
     // The configured DICOM nodes a worklist can be asked of.
     void setDicomNodes(const QStringList& nodes) { nodes_ = nodes; }
+    // The station's settings as the station runs them, and the nodes it uses (Settings… edits
+    // them, keeps them for the next start, and tests those nodes).
+    void setStationSettings(const gui::StationSettings& settings, const QStringList& nodesInUse);
+    void openSettings();
+    [[nodiscard]] gui::SettingsDialog* settingsDialog() const { return settingsDialog_; }
     // Where Export cine writes its file, and the node it queues it for (empty: the file only).
     void setExportTarget(const QString& folder, const QString& node);
     // The cine as a DICOM file under the exam, queued for the export node (Ctrl+E).
@@ -98,6 +104,9 @@ private:
     QVariantAnimation* tgcFade_;
     QStringList nodes_;
     QPointer<gui::ExamDialog> examDialog_;
+    QPointer<gui::SettingsDialog> settingsDialog_;
+    gui::StationSettings station_;
+    QStringList nodesInUse_;
     QElapsedTimer clock_;
     quint64 framesAtMark_ = 0;
 };

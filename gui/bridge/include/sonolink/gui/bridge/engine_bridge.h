@@ -55,6 +55,8 @@ public:
     void setExam(const ExamEntry& exam);
     void endExam();
     [[nodiscard]] ExamEntry exam() const;
+    // A C-ECHO to a configured node: nodeVerified() says whether it answered, and what it said or why not.
+    void verifyNode(const QString& node);
     // A Modality Worklist query (US, this date) to the named node: worklistAnswered() follows.
     void queryWorklist(const QString& node, const QString& date);
     // The cine exported as a DICOM file under the current exam, queued for node (empty: the
@@ -91,6 +93,7 @@ Q_SIGNALS:
     // The last worklist query's scheduled exams, or why it failed (error non-empty).
     void worklistAnswered(const QList<sonolink::gui::ScheduledRow>& rows, const QString& error);
     void examChanged(const sonolink::gui::ExamEntry& exam);
+    void nodeVerified(const QString& node, bool answered, const QString& message);
     // An export's progress (0 to 1) and what it did or why it failed; done when it ended.
     void exportUpdate(const QString& message, double progress, bool failed, bool done);
     void queueChanged(const QList<sonolink::gui::QueueRow>& rows);
@@ -126,6 +129,7 @@ private:
     int ticks_ = 0;
     engine::JobId worklistJob_ = 0;
     std::vector<engine::JobId> exportJobs_;
+    std::vector<std::pair<engine::JobId, QString>> echoJobs_;
     QList<QueueRow> queueShown_;
     bool rfWanted_ = false;
     quint32 lastRfFrame_ = 0;

@@ -1,0 +1,71 @@
+#include "sonolink/console/settings_store.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+
+namespace sonolink::app {
+namespace {
+
+constexpr const char* kKey = "station/settings";
+
+QJsonArray nodesJson(const gui::StationSettings& s) {
+    QJsonArray nodes;
+    for (const auto& n : s.nodes) nodes.append(QJsonObject{{"name", n.name}, {"ae_title", n.aeTitle}, {"host", n.host}, {"port", n.port}, {"tls", n.tls}});
+    return nodes;
+}
+
+std::string text(const QJsonValue& v) {
+    if (v.isString()) return QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString();  // a quoted string
+    if (v.isArray()) return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString();
+    if (v.isObject()) return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString();
+    return v.toBool() ? "true" : "false";
+}
+
+}  // namespace
+
+std::optional<gui::StationSettings> loadStationSettings() {
+    const auto stored = QSettings().value(kKey).toByteArray();
+    if (stored.isEmpty()) return std::nullopt;
+    const auto o = QJsonDocument::fromJson(stored).object();
+    gui::StationSettings s;
+    s.stationAeTitle = o["station_ae_title"].toString(s.stationAeTitle);
+    s.stationName = o["station_name"].toString();
+    for (const auto& v : o["nodes"].toArray()) {
+        const auto n = v.toObject();
+        s.nodes << gui::PacsNodeEntry{n["name"].toString(), n["ae_title"].toString(), n["host"].toString(), n["port"].toInt(104), n["tls"].toBool()};
+    }
+    const auto tls = o["tls"].toObject();
+    s.tlsCertificate = tls["certificate"].toString();
+    s.tlsPrivateKey = tls["private_key"].toString();
+    s.tlsTrustedCertificates = tls["trusted_certificates"].toString();
+    s.selfTestAtConnect = o["selftest_at_connect"].toBool(true);
+    s.selfTestMode = o["selftest_mode"].toString("quick");
+    return s;
+}
+
+void saveStationSettings(const gui::StationSettings& s) {
+    const QJsonObject o{{"station_ae_title", s.stationAeTitle},
+                        {"station_name", s.stationName},
+                        {"nodes", nodesJson(s)},
+                        {"tls", QJsonObject{{"certificate", s.tlsCertificate}, {"private_key", s.tlsPrivateKey}, {"trusted_certificates", s.tlsTrustedCertificates}}},
+                        {"selftest_at_connect", s.selfTestAtConnect},
+                        {"selftest_mode", s.selfTestMode}};
+    QSettings().setValue(kKey, QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+std::vector<std::pair<std::string, std::string>> configOverridesOf(const gui::StationSettings& s) {
+    std::vector<std::pair<std::string, std::string>> out{
+        {"/dicom/station_ae_title", text(s.stationAeTitle)},
+        {"/dicom/station_name", text(s.stationName)},
+        {"/dicom/nodes", text(nodesJson(s))},
+        {"/selftest/at_connect", text(QJsonValue(s.selfTestAtConnect))},
+        {"/selftest/mode", text(s.selfTestMode)}};
+    if (!s.tlsCertificate.isEmpty() || !s.tlsPrivateKey.isEmpty() || !s.tlsTrustedCertificates.isEmpty()) {
+        out.emplace_back("/dicom/tls", text(QJsonObject{{"certificate", s.tlsCertificate}, {"private_key", s.tlsPrivateKey}, {"trusted_certificates", s.tlsTrustedCertificates}}));
+    }
+    return out;
+}
+
+}  // namespace sonolink::app

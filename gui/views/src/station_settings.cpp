@@ -1,0 +1,59 @@
+#include "sonolink/gui/views/station_settings.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QSet>
+
+namespace sonolink::gui {
+namespace {
+
+struct SettingsText {
+    Q_DECLARE_TR_FUNCTIONS(sonolink::gui::StationSettings)
+};
+
+QString fileProblem(const QString& what, const QString& path) {
+    if (path.isEmpty()) return SettingsText::tr("TLS needs the %1 file.").arg(what);
+    const QFileInfo file(path);
+    if (!file.isFile() || !file.isReadable()) return SettingsText::tr("The %1 file %2 cannot be read.").arg(what, path);
+    return {};
+}
+
+}  // namespace
+
+QString aeTitleProblem(const QString& ae) {
+    if (ae.trimmed().isEmpty()) return SettingsText::tr("is empty");
+    if (ae.size() > 16) return SettingsText::tr("is longer than 16 characters");
+    for (const QChar c : ae) {
+        if (c.unicode() < 0x20 || c.unicode() > 0x7e || c == '\\') return SettingsText::tr("may hold only printable ASCII characters, no backslash");
+    }
+    return {};
+}
+
+QStringList problemsOf(const StationSettings& s) {
+    QStringList out;
+    if (const auto p = aeTitleProblem(s.stationAeTitle); !p.isEmpty()) out << SettingsText::tr("The station's AE title %1.").arg(p);
+    if (s.stationName.size() > 16) out << SettingsText::tr("The station name is longer than DICOM's 16 characters.");
+    QSet<QString> names;
+    bool anyTls = false;
+    for (int i = 0; i < s.nodes.size(); ++i) {
+        const auto& n = s.nodes[i];
+        const QString which = n.name.isEmpty() ? SettingsText::tr("Node %1").arg(i + 1) : SettingsText::tr("Node %1").arg(n.name);
+        if (n.name.trimmed().isEmpty()) out << SettingsText::tr("%1 has no name.").arg(which);
+        else if (names.contains(n.name)) out << SettingsText::tr("%1 is named twice.").arg(which);
+        names.insert(n.name);
+        if (const auto p = aeTitleProblem(n.aeTitle); !p.isEmpty()) out << SettingsText::tr("%1: its AE title %2.").arg(which, p);
+        if (n.host.trimmed().isEmpty()) out << SettingsText::tr("%1 has no host.").arg(which);
+        if (n.port < 1 || n.port > 65535) out << SettingsText::tr("%1: port %2 is not 1 to 65535.").arg(which).arg(n.port);
+        anyTls = anyTls || n.tls;
+    }
+    if (anyTls) {
+        for (const auto& [what, path] : {std::pair{SettingsText::tr("certificate"), s.tlsCertificate}, std::pair{SettingsText::tr("private key"), s.tlsPrivateKey},
+                                          std::pair{SettingsText::tr("trusted certificates"), s.tlsTrustedCertificates}}) {
+            if (const auto p = fileProblem(what, path); !p.isEmpty()) out << p;
+        }
+    }
+    if (s.selfTestMode != "quick" && s.selfTestMode != "full") out << SettingsText::tr("The self-test mode must be quick or full.");
+    return out;
+}
+
+}  // namespace sonolink::gui
