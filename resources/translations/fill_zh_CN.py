@@ -9,6 +9,16 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    # imaging presets
+    "General": "常规",
+    "Superficial": "浅表",
+    "Deep": "深部",
+    "Save preset": "保存预设",
+    "Name of the preset:": "预设名称：",
+    "Preset %1 kept.": "预设 %1 已保存。",
+    "Save…": "保存…",
+    "Keep these settings as a preset": "将当前设置保存为预设",
+    "Preset": "预设",
     # settings
     "Settings…": "设置…",
     "Settings kept: they apply at the next start.": "设置已保存：下次启动时生效。",

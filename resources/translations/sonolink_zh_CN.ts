@@ -2,6 +2,21 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
     <context>
+        <name>QObject</name>
+        <message>
+            <source>General</source>
+            <translation>常规</translation>
+        </message>
+        <message>
+            <source>Superficial</source>
+            <translation>浅表</translation>
+        </message>
+        <message>
+            <source>Deep</source>
+            <translation>深部</translation>
+        </message>
+    </context>
+    <context>
         <name>sonolink::app::MainWindow</name>
         <message>
             <source>SonoLink</source>
@@ -218,6 +233,18 @@
         <message>
             <source>Settings kept: they apply at the next start.</source>
             <translation>设置已保存：下次启动时生效。</translation>
+        </message>
+        <message>
+            <source>Save preset</source>
+            <translation>保存预设</translation>
+        </message>
+        <message>
+            <source>Name of the preset:</source>
+            <translation>预设名称：</translation>
+        </message>
+        <message>
+            <source>Preset %1 kept.</source>
+            <translation>预设 %1 已保存。</translation>
         </message>
     </context>
     <context>
@@ -532,6 +559,18 @@
         <message>
             <source>Time-gain compensation, band %1 of %2 (near to far)</source>
             <translation>时间增益补偿，第 %1 段，共 %2 段（由浅至深）</translation>
+        </message>
+        <message>
+            <source>Save…</source>
+            <translation>保存…</translation>
+        </message>
+        <message>
+            <source>Keep these settings as a preset</source>
+            <translation>将当前设置保存为预设</translation>
+        </message>
+        <message>
+            <source>Preset</source>
+            <translation>预设</translation>
         </message>
     </context>
     <context>

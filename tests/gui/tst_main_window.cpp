@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QSettings>
 #include <QStatusBar>
@@ -115,6 +116,32 @@ private Q_SLOTS:
         QVERIFY(depth);
         depth->setValue(30);  // 3 to 30 mm
         QVERIFY(frameWhere(bridge, [](const BModeImage& i) { return std::abs(i.zStartMm + i.depthMm() - i.mmPerPixel / 2 - 30) < 2 * i.mmPerPixel; }));
+    }
+
+    void presetsSetThePictureAndTheOnesKeptComeBack() {
+        Console console;
+        QVERIFY(console.live());
+        auto& bridge = *console.bridge;
+        auto& window = *console.window;
+        auto* presets = window.findChild<QComboBox*>("presetCombo");
+        QVERIFY(presets);
+        QCOMPARE(presets->count(), 3);  // General, Superficial, Deep
+        presets->setCurrentIndex(1);
+        Q_EMIT presets->activated(1);
+        QCOMPARE(window.findChild<QSpinBox*>("depthSpin")->value(), 25);
+        QVERIFY(frameWhere(bridge, [](const BModeImage& i) { return i.gainDb == 3 && std::abs(i.zStartMm + i.depthMm() - i.mmPerPixel / 2 - 25) < 2 * i.mmPerPixel; }));
+        window.findChild<QSlider*>("tgcSlider7")->setValue(15);
+        window.savePreset("Liver");
+        QCOMPARE(presets->count(), 4);
+        QCOMPARE(presets->itemText(3), QString("Liver"));
+        Q_EMIT presets->activated(0);  // General: the station's own settings again
+        QCOMPARE(window.findChild<QSlider*>("tgcSlider7")->value(), 0);
+        MainWindow again(bridge, false);  // a later start lists the kept one, and it sets what was kept
+        auto* later = again.findChild<QComboBox*>("presetCombo");
+        QCOMPARE(later->count(), 4);
+        Q_EMIT later->activated(3);
+        QCOMPARE(again.findChild<QSlider*>("tgcSlider7")->value(), 15);
+        QCOMPARE(again.findChild<QSpinBox*>("depthSpin")->value(), 25);
     }
 
     void zoomKeepsThePointUnderTheCursorAndPanMovesThePicture() {

@@ -47,6 +47,8 @@ QString stateTitle(const QString& state) {
 
 gui::ImagingValues imagingOf(const gui::EngineBridge& bridge) {
     gui::ImagingValues v;
+    v.gainDb = bridge.gainDb();
+    v.dynamicRangeDb = bridge.dynamicRangeDb();
     v.depthStartMm = bridge.depthStartMm();
     v.depthEndMm = bridge.depthEndMm();
     v.persistence = bridge.persistence();
@@ -99,6 +101,22 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     connect(imaging_, &gui::ImagingPanel::depthEndChanged, this, [this](double mm) { bridge_.setDepthEndMm(mm); });
     connect(imaging_, &gui::ImagingPanel::persistenceChanged, this, [this](double w) { bridge_.setPersistence(w); });
     connect(imaging_, &gui::ImagingPanel::tgcChanged, this, &MainWindow::onTgc);
+    imagingDefaults_ = imaging_->values();
+    refreshPresets();
+    connect(imaging_, &gui::ImagingPanel::presetChosen, this, [this](const QString& name) {
+        for (const auto& p : imagingPresets(imagingDefaults_)) {
+            if (p.name == name) imaging_->apply(p.values);
+        }
+    });
+    connect(imaging_, &gui::ImagingPanel::savePresetRequested, this, [this] {
+        auto* ask = new QInputDialog(this);
+        ask->setObjectName("presetNameDialog");
+        ask->setAttribute(Qt::WA_DeleteOnClose);
+        ask->setWindowTitle(tr("Save preset"));
+        ask->setLabelText(tr("Name of the preset:"));
+        connect(ask, &QInputDialog::textValueSelected, this, [this](const QString& name) { if (!name.trimmed().isEmpty()) savePreset(name.trimmed()); });
+        ask->open();
+    });
     // The TGC curve: fully shown while adjusted, held a second, faded over the next.
     tgcFade_->setDuration(2000);
     tgcFade_->setKeyValues({{0.0, 1.0}, {0.5, 1.0}, {1.0, 0.0}});
@@ -260,6 +278,18 @@ void MainWindow::openExam() {
     connect(dialog, &QDialog::accepted, this, [this, dialog] { bridge_.setExam(dialog->entry()); });
     examDialog_ = dialog;
     dialog->open();
+}
+
+void MainWindow::refreshPresets() {
+    QStringList names;
+    for (const auto& p : imagingPresets(imagingDefaults_)) names << p.name;
+    imaging_->setPresets(names);
+}
+
+void MainWindow::savePreset(const QString& name) {
+    saveImagingPreset({name, imaging_->values()});
+    refreshPresets();
+    statusBar()->showMessage(tr("Preset %1 kept.").arg(name), 5000);
 }
 
 void MainWindow::setStationSettings(const gui::StationSettings& settings, const QStringList& nodesInUse) {

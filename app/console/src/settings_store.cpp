@@ -3,7 +3,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QObject>
 #include <QSettings>
+
+#include <algorithm>
 
 namespace sonolink::app {
 namespace {
@@ -53,6 +56,59 @@ void saveStationSettings(const gui::StationSettings& s) {
                         {"selftest_at_connect", s.selfTestAtConnect},
                         {"selftest_mode", s.selfTestMode}};
     QSettings().setValue(kKey, QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+namespace {
+
+constexpr const char* kPresetsKey = "imaging/presets";
+
+QJsonObject presetJson(const gui::ImagingValues& v) {
+    QJsonArray tgc;
+    for (double db : v.tgcDb) tgc.append(db);
+    return {{"gain_db", v.gainDb}, {"dynamic_range_db", v.dynamicRangeDb}, {"depth_end_mm", v.depthEndMm}, {"persistence", v.persistence}, {"tgc_db", tgc}};
+}
+
+gui::ImagingValues presetValues(const QJsonObject& o, const gui::ImagingValues& defaults) {
+    gui::ImagingValues v = defaults;
+    v.gainDb = o["gain_db"].toDouble(v.gainDb);
+    v.dynamicRangeDb = o["dynamic_range_db"].toDouble(v.dynamicRangeDb);
+    v.depthEndMm = o["depth_end_mm"].toDouble(v.depthEndMm);
+    v.persistence = o["persistence"].toDouble(v.persistence);
+    const auto tgc = o["tgc_db"].toArray();
+    if (static_cast<std::size_t>(tgc.size()) == v.tgcDb.size()) {
+        for (qsizetype i = 0; i < tgc.size(); ++i) v.tgcDb[static_cast<std::size_t>(i)] = tgc[i].toDouble();
+    }
+    return v;
+}
+
+}  // namespace
+
+QList<ImagingPreset> imagingPresets(const gui::ImagingValues& defaults) {
+    QList<ImagingPreset> out;
+    out << ImagingPreset{QObject::tr("General"), defaults};
+    auto superficial = defaults;
+    superficial.depthEndMm = std::max(defaults.depthStartMm + 5, 25.0);
+    superficial.gainDb = defaults.gainDb + 3;
+    out << ImagingPreset{QObject::tr("Superficial"), superficial};
+    auto deep = defaults;
+    for (std::size_t i = 0; i < deep.tgcDb.size(); ++i) deep.tgcDb[i] = 12.0 * static_cast<double>(i) / static_cast<double>(std::max<std::size_t>(1, deep.tgcDb.size() - 1));
+    deep.persistence = 0.3;
+    out << ImagingPreset{QObject::tr("Deep"), deep};
+    const auto kept = QJsonDocument::fromJson(QSettings().value(kPresetsKey).toByteArray()).object();
+    for (auto it = kept.begin(); it != kept.end(); ++it) {
+        const ImagingPreset preset{it.key(), presetValues(it.value().toObject(), defaults)};
+        auto same = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.name == preset.name; });
+        if (same != out.end()) *same = preset;
+        else out << preset;
+    }
+    return out;
+}
+
+void saveImagingPreset(const ImagingPreset& preset) {
+    QSettings store;
+    auto kept = QJsonDocument::fromJson(store.value(kPresetsKey).toByteArray()).object();
+    kept[preset.name] = presetJson(preset.values);
+    store.setValue(kPresetsKey, QJsonDocument(kept).toJson(QJsonDocument::Compact));
 }
 
 std::vector<std::pair<std::string, std::string>> configOverridesOf(const gui::StationSettings& s) {

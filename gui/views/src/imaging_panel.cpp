@@ -3,7 +3,10 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -25,6 +28,8 @@ QSlider* slider(Qt::Orientation orientation, const QString& objectName, int low,
 
 ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
     : QWidget(parent),
+      depthStartMm_(start.depthStartMm),
+      presets_(new QComboBox),
       gain_(slider(Qt::Horizontal, "gainSlider", -30, 30, static_cast<int>(std::lround(start.gainDb)))),
       range_(slider(Qt::Horizontal, "dynamicRangeSlider", 20, 100, static_cast<int>(std::lround(start.dynamicRangeDb)))),
       depth_(new QSpinBox),
@@ -34,6 +39,16 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     auto* picture = new QGroupBox(tr("Picture"));
     auto* form = new QFormLayout(picture);
+    presets_->setObjectName("presetCombo");
+    auto* save = new QPushButton(tr("Save…"));
+    save->setObjectName("savePresetButton");
+    save->setToolTip(tr("Keep these settings as a preset"));
+    auto* presetRow = new QHBoxLayout;
+    presetRow->addWidget(presets_, 1);
+    presetRow->addWidget(save);
+    form->addRow(tr("Preset"), presetRow);
+    connect(presets_, &QComboBox::activated, this, [this](int i) { Q_EMIT presetChosen(presets_->itemText(i)); });
+    connect(save, &QPushButton::clicked, this, &ImagingPanel::savePresetRequested);
     auto* gainValue = new QLabel(QString::number(gain_->value()));
     auto* rangeValue = new QLabel(QString::number(range_->value()));
     const auto row = [](QSlider* s, QLabel* value) {
@@ -88,6 +103,32 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
         persistenceValue_->setText(percent == 0 ? tr("off") : QString::number(percent / 100.0, 'f', 2));
         Q_EMIT persistenceChanged(percent / 100.0);
     });
+}
+
+ImagingValues ImagingPanel::values() const {
+    ImagingValues v;
+    v.gainDb = gain_->value();
+    v.dynamicRangeDb = range_->value();
+    v.depthStartMm = depthStartMm_;
+    v.depthEndMm = depth_->value();
+    v.persistence = persistence_->value() / 100.0;
+    v.tgcDb = tgcDb();
+    return v;
+}
+
+void ImagingPanel::apply(const ImagingValues& v) {
+    gain_->setValue(static_cast<int>(std::lround(v.gainDb)));
+    range_->setValue(static_cast<int>(std::lround(v.dynamicRangeDb)));
+    depth_->setValue(static_cast<int>(std::lround(v.depthEndMm)));
+    persistence_->setValue(static_cast<int>(std::lround(v.persistence * 100)));
+    for (std::size_t i = 0; i < tgc_.size() && i < v.tgcDb.size(); ++i) tgc_[i]->setValue(static_cast<int>(std::lround(v.tgcDb[i])));
+}
+
+void ImagingPanel::setPresets(const QStringList& names) {
+    const QString now = presets_->currentText();
+    presets_->clear();
+    presets_->addItems(names);
+    if (names.contains(now)) presets_->setCurrentText(now);
 }
 
 std::vector<double> ImagingPanel::tgcDb() const {

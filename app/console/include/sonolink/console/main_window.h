@@ -17,13 +17,13 @@
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
 #include "sonolink/gui/dialogs/settings_dialog.h"
+#include "sonolink/gui/views/imaging_panel.h"
 
 class QLabel;
 class QVariantAnimation;
 
 namespace sonolink::gui {
 class BModeView;
-class ImagingPanel;
 class LinkHealthPanel;
 class RfPanel;
 class QueueView;
@@ -49,6 +49,8 @@ public:
     // them, keeps them for the next start, and tests those nodes).
     void setStationSettings(const gui::StationSettings& settings, const QStringList& nodesInUse);
     void openSettings();
+    // The picture's current settings kept as the preset of this name (in the list from then on).
+    void savePreset(const QString& name);
     [[nodiscard]] gui::SettingsDialog* settingsDialog() const { return settingsDialog_; }
     // Where Export cine writes its file, and the node it queues it for (empty: the file only).
     void setExportTarget(const QString& folder, const QString& node);
@@ -78,6 +80,7 @@ private:
     void onImage(const gui::BModeImage& image);
     void onTgc(const std::vector<double>& db);
     void showPatient(const gui::ExamEntry& exam);
+    void refreshPresets();
     void reviewCine(bool frozen);
     void showRecording(const gui::RecordingStatus& status);
 
@@ -107,6 +110,7 @@ private:
     QPointer<gui::SettingsDialog> settingsDialog_;
     gui::StationSettings station_;
     QStringList nodesInUse_;
+    gui::ImagingValues imagingDefaults_;  // as the station started: the General preset
     QElapsedTimer clock_;
     quint64 framesAtMark_ = 0;
 };

@@ -46,6 +46,8 @@ public:
     void setPersistence(double weight);         // 0: off
     void setDepthEndMm(double depthEndMm);
     // The picture's settings as asked for last.
+    [[nodiscard]] double gainDb() const { return imaging_.gainDb; }
+    [[nodiscard]] double dynamicRangeDb() const { return imaging_.dynamicRangeDb; }
     [[nodiscard]] std::vector<double> tgcDb() const { return imaging_.tgcDb; }
     [[nodiscard]] double persistence() const { return imaging_.persistence; }
     [[nodiscard]] double depthEndMm() const { return imaging_.depthEndMm; }

@@ -1,14 +1,18 @@
 // ImagingPanel: the sonographer's picture controls beside the image: gain and dynamic range
 // (dB), depth (mm), persistence (frame averaging, 0 off to 0.95), and eight TGC sliders, one per
-// depth band from near (top) to far (bottom), -40 to +40 dB like a console's slide pots. Each
+// depth band from near (top) to far (bottom), -40 to +40 dB like a console's slide pots; a
+// preset (named picture settings) chosen from a list or the current ones saved as one. Each
 // change is a signal; the panel knows nothing of the engine.
 // Thread contract: GUI thread only.
 #pragma once
 
 #include <QWidget>
 
+#include <QStringList>
+
 #include <vector>
 
+class QComboBox;
 class QSlider;
 class QSpinBox;
 class QLabel;
@@ -30,6 +34,9 @@ public:
     explicit ImagingPanel(const ImagingValues& start, QWidget* parent = nullptr);
 
     [[nodiscard]] std::vector<double> tgcDb() const;
+    [[nodiscard]] ImagingValues values() const;
+    void apply(const ImagingValues& values);  // every control set (each says so by its signal)
+    void setPresets(const QStringList& names);
     [[nodiscard]] QSlider* tgcSlider(int index) const { return tgc_.at(static_cast<std::size_t>(index)); }
 
 Q_SIGNALS:
@@ -38,8 +45,12 @@ Q_SIGNALS:
     void depthEndChanged(double mm);
     void persistenceChanged(double weight);
     void tgcChanged(const std::vector<double>& db);  // every control point, near to far
+    void presetChosen(const QString& name);
+    void savePresetRequested();
 
 private:
+    double depthStartMm_;
+    QComboBox* presets_;
     QSlider* gain_;
     QSlider* range_;
     QSpinBox* depth_;
