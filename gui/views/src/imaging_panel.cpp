@@ -40,6 +40,8 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
     auto* picture = new QGroupBox(tr("Picture"));
     auto* form = new QFormLayout(picture);
     presets_->setObjectName("presetCombo");
+    presets_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    presets_->setMinimumContentsLength(10);
     auto* save = new QPushButton(tr("Save…"));
     save->setObjectName("savePresetButton");
     save->setToolTip(tr("Keep these settings as a preset"));
