@@ -78,13 +78,26 @@ int main(int argc, char** argv) {
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
 
+    std::vector<sonolink::config::ConfigOverride> commandLine;
+    if (options.isSet(linkOption)) commandLine.push_back({"/link/shm_name", "\"" + options.value(linkOption).toStdString() + "\"", "--link-name"});
+    // What Settings… kept, checked by the loader like the file (the command line's options after
+    // it). Kept settings the station can no longer use (a TLS file since removed) do not lock the
+    // console out: it starts without them, says why, and Settings… can put them right.
     std::vector<sonolink::config::ConfigOverride> overrides;
-    // What Settings… kept, checked by the loader like the file (the command line's options after it).
     if (const auto kept = sonolink::app::loadStationSettings()) {
         for (auto& [key, value] : sonolink::app::configOverridesOf(*kept)) overrides.push_back({key, value, "the console's settings (Settings…)"});
     }
-    if (options.isSet(linkOption)) overrides.push_back({"/link/shm_name", "\"" + options.value(linkOption).toStdString() + "\"", "--link-name"});
-    auto loaded = sonolink::config::loadConfig(options.value(configOption).toStdString(), overrides);
+    overrides.insert(overrides.end(), commandLine.begin(), commandLine.end());
+    const auto configFile = options.value(configOption).toStdString();
+    auto loaded = sonolink::config::loadConfig(configFile, overrides);
+    QString keptRefused;
+    if (!loaded && overrides.size() > commandLine.size()) {
+        if (auto without = sonolink::config::loadConfig(configFile, commandLine)) {
+            keptRefused = QString::fromStdString(loaded.error().describe());
+            std::cerr << "sonolink: the kept settings were not used: " << keptRefused.toStdString() << '\n';
+            loaded = std::move(without);
+        }
+    }
     if (!loaded) {
         std::cerr << "sonolink: " << loaded.error().describe() << '\n';
         return 1;
@@ -119,6 +132,7 @@ int main(int argc, char** argv) {
         QObject::connect(&wizard, &QWizard::accepted, &bridge, [&bridge] { if (bridge.stateName() == "ready") bridge.startStreaming(); });
         sonolink::app::UiProbe probe(bridge, *window.view());
         window.show();
+        if (!keptRefused.isEmpty()) window.showKeptSettingsRefused(keptRefused);
         if (selftest.atConnect) wizard.show();
         QTimer::singleShot(0, &window, [&probe, &sinceStart] { probe.markStartup(static_cast<double>(sinceStart.nsecsElapsed()) / 1e6); });
         if (options.isSet(probeOption)) sonolink::app::scheduleUiProbe(options.value(probeOption).toDouble(), window, bridge, probe);

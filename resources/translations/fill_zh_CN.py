@@ -21,6 +21,7 @@ ZH = {
     "Preset": "预设",
     # settings
     "Settings…": "设置…",
+    "The kept settings were not used (Settings… to correct them): %1": "保存的设置未被采用（请在“设置…”中更正）：%1",
     "Settings kept: they apply at the next start.": "设置已保存：下次启动时生效。",
     "Browse…": "浏览…",
     "PEM file": "PEM 文件",

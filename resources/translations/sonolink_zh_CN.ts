@@ -246,6 +246,10 @@
             <source>Preset %1 kept.</source>
             <translation>预设 %1 已保存。</translation>
         </message>
+        <message>
+            <source>The kept settings were not used (Settings… to correct them): %1</source>
+            <translation>保存的设置未被采用（请在“设置…”中更正）：%1</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>

@@ -315,6 +315,12 @@ void MainWindow::openSettings() {
     dialog->open();
 }
 
+void MainWindow::showKeptSettingsRefused(const QString& reasons) {
+    problem_->setText(tr("The kept settings were not used (Settings… to correct them): %1").arg(reasons));
+    problem_->setToolTip(problem_->text());
+    problem_->setStyleSheet("color: #b07000");
+}
+
 void MainWindow::setExportTarget(const QString& folder, const QString& node) {
     exportFolder_ = folder;
     exportNode_ = node;
@@ -360,7 +366,7 @@ void MainWindow::toggleRecording() {
         bridge_.stopRecording();
         return;
     }
-    const QString name = QStringLiteral("rec_%1.uff").arg(QDateTime::currentDateTime().toString("yyyyMMdd_HHmmss"));
+    const QString name = QStringLiteral("rec_%1.uff").arg(QDateTime::currentDateTime().toString("yyyyMMdd_HHmmss_zzz"));  // the recorder never overwrites: a name of its own
     recording_->setText(tr("Starting the recording…"));
     recording_->setStyleSheet({});
     bridge_.startRecording(exportFolder_.isEmpty() ? name : QDir(exportFolder_).filePath(name));

@@ -304,11 +304,9 @@ void EngineBridge::pullRf() {
     Q_EMIT rfReady(out);
 }
 
-// Twice a second: what changed since the sample before (and the PACS queue, should an
-// attempt's time have moved without an announcement).
+// Twice a second: what changed since the sample before.
 void EngineBridge::sampleHealth() {
     if (ticks_ % 62 != 0) return;
-    refreshQueue();
     const auto now = engine_.stats();
     const auto rate = engine::rates(lastStats_, now);
     LinkHealth h;

@@ -49,6 +49,8 @@ public:
     // them, keeps them for the next start, and tests those nodes).
     void setStationSettings(const gui::StationSettings& settings, const QStringList& nodesInUse);
     void openSettings();
+    // The kept settings could not be used at this start (the loader's reasons): said in the status bar.
+    void showKeptSettingsRefused(const QString& reasons);
     // The picture's current settings kept as the preset of this name (in the list from then on).
     void savePreset(const QString& name);
     [[nodiscard]] gui::SettingsDialog* settingsDialog() const { return settingsDialog_; }
