@@ -4,6 +4,8 @@
 // figure the performance bar is stated in (docs/performance.md).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -68,6 +70,39 @@ void delayAndSumCpu(benchmark::State& state) {
 }
 BENCHMARK(delayAndSumCpu)
     ->ArgsProduct({{1, 2}, {0, 1}, {0, 1}, {0, 1, 2}})
+    ->ArgNames({"threads", "int16", "avx2", "window"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// A window against the rectangular path, paired: each iteration beamforms one frame of each (in
+// turn first, so that neither always follows the other) and takes the ratio of their times;
+// vs_rectangular is the median ratio. On a shared machine whose speed drifts over seconds, two
+// frames milliseconds apart see the same machine: the ratio the bar holds (beamform_bar.py).
+void windowVsRectangularCpu(benchmark::State& state) {
+    static const Setup setup;
+    const Arguments a(state, setup);
+    BeamformParams rectangular = a.params;
+    rectangular.window = Window::Rectangular;
+    const auto seconds = [&](const BeamformParams& params) {
+        const auto start = std::chrono::steady_clock::now();
+        auto image = delayAndSum(*a.view, setup.grid, params, a.threads, a.loop);
+        benchmark::DoNotOptimize(image->columns.data());
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    std::vector<double> ratios;
+    bool windowFirst = false;
+    for (auto _ : state) {
+        windowFirst = !windowFirst;
+        const double first = seconds(windowFirst ? a.params : rectangular);
+        const double second = seconds(windowFirst ? rectangular : a.params);
+        ratios.push_back(windowFirst ? second / first : first / second);
+    }
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+    state.counters["vs_rectangular"] = ratios.empty() ? 0 : ratios[ratios.size() / 2];
+    state.counters["pairs"] = static_cast<double>(ratios.size());
+}
+BENCHMARK(windowVsRectangularCpu)
+    ->ArgsProduct({{2}, {0, 1}, {0, 1}, {1, 2}})
     ->ArgNames({"threads", "int16", "avx2", "window"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

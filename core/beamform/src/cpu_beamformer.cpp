@@ -7,6 +7,7 @@
 #include <limits>
 #include <numbers>
 #include <thread>
+#include <type_traits>
 
 #include "fft.h"
 #include "kernel_steps.h"
@@ -45,15 +46,68 @@ void accumulateChannel(const T* trace, float lastIndex, const Delay& tx, const W
 }
 
 #if defined(__x86_64__)
-// column[iz .. iz + 8) += weight (a + frac (b - a))
-template <typename Weight>
-__attribute__((target("avx2,fma"))) inline void addInterpolated(std::span<float> column, std::size_t iz, __m256 frac, __m256 a, __m256 b,
-                                                                const Weight& weight) noexcept {
+// column[iz .. iz + 8) += w (a + frac (b - a)), w being 1 for a unit weight
+template <bool kUnit>
+__attribute__((target("avx2,fma"))) inline void addWeighted(std::span<float> column, std::size_t iz, __m256 frac, __m256 a, __m256 b, __m256 w) noexcept {
     const __m256 sample = _mm256_fmadd_ps(frac, _mm256_sub_ps(b, a), a);
     const __m256 sum = _mm256_loadu_ps(column.data() + iz);
-    if constexpr (Weight::kUnit) _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(sum, sample));
-    else _mm256_storeu_ps(column.data() + iz, _mm256_fmadd_ps(weight.at8(iz), sample, sum));
+    if constexpr (kUnit) _mm256_storeu_ps(column.data() + iz, _mm256_add_ps(sum, sample));
+    else _mm256_storeu_ps(column.data() + iz, _mm256_fmadd_ps(w, sample, sum));
 }
+
+// Where a channel's weighted vector steps end: at the window's flat part (none for a unit
+// weight), in whole steps of 8 from begin: those wholly before it (unclamped), and the one that
+// reaches into it, if any (clamped: weight 1 past the taper), so that the weighted steps leave no
+// scalar tail before the unweighted ones.
+struct Taper {
+    std::size_t unclamped;
+    std::size_t end;
+};
+template <typename Weight>
+inline Taper taperOf(const Weight& weight, std::size_t begin, std::size_t end) noexcept {
+    if constexpr (Weight::kUnit) return {begin, begin};
+    else {
+        const std::size_t flat = std::clamp(weight.flat, begin, end);
+        return {begin + (flat - begin) / 8 * 8, std::min(end, begin + (flat - begin + 7) / 8 * 8)};
+    }
+}
+
+// A channel's depths [begin, end) in steps of 8, step(iz, weight, unit): weighted where the
+// window tapers, unweighted where it is flat. Returns where the scalar tail starts.
+template <typename Weight, typename Step>
+__attribute__((target("avx2,fma"))) inline std::size_t stepsOf8(const Weight& weight, std::size_t begin, std::size_t end, Step&& step) noexcept {
+    std::size_t iz = begin;
+    if constexpr (!Weight::kUnit) {
+        const auto taper = taperOf(weight, begin, end);
+        for (; iz + 8 <= taper.unclamped; iz += 8) step(iz, weight.at8(iz), std::false_type{});
+        if (iz + 8 <= taper.end) step(iz, weight.at8Clamped(iz), std::false_type{}), iz += 8;
+    }
+    for (; iz + 8 <= end; iz += 8) step(iz, _mm256_set1_ps(1.0f), std::true_type{});
+    return iz;
+}
+
+// The same for the AVX-512 loops: the weight for 16 depths at once in one 512-bit register (half
+// the instructions of two 256-bit ones), each half to a step of 8. (GCC 12 takes the placeholder
+// inside its own 256 <-> 512-bit cast and extract intrinsics for an uninitialised value.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+template <typename Weight, typename Step>
+__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline std::size_t stepsOf16(const Weight& weight, std::size_t begin, std::size_t end, Step&& step) noexcept {
+    std::size_t iz = begin;
+    if constexpr (!Weight::kUnit) {
+        const auto taper = taperOf(weight, begin, end);
+        for (; iz + 16 <= taper.unclamped; iz += 16) {
+            const __m512 w = weight.at16(iz);
+            step(iz, _mm512_castps512_ps256(w), std::false_type{});
+            step(iz + 8, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(w), 1)), std::false_type{});
+        }
+        for (; iz + 8 <= taper.unclamped; iz += 8) step(iz, weight.at8(iz), std::false_type{});
+        if (iz + 8 <= taper.end) step(iz, weight.at8Clamped(iz), std::false_type{}), iz += 8;
+    }
+    for (; iz + 8 <= end; iz += 8) step(iz, _mm256_set1_ps(1.0f), std::true_type{});
+    return iz;
+}
+#pragma GCC diagnostic pop
 
 // float: each sample pair (trace[i], trace[i+1]) gathered as one 64-bit element (half the
 // gather elements of two 32-bit gathers), then split into the a's and the b's.
@@ -80,13 +134,12 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
                                                               std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
-    std::size_t iz = begin;
-    for (; iz + 8 <= end; iz += 8) {
-        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+    const std::size_t iz = stepsOf8(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma"))) {
+        const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
         __m256 a, b;
         gatherPairs(trace, d.index, a, b);
-        addInterpolated(column, iz, d.frac, a, b, weight);
-    }
+        addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
+    });
     accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 
@@ -97,13 +150,12 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_
                                                               std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
-    std::size_t iz = begin;
-    for (; iz + 8 <= end; iz += 8) {
-        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+    const std::size_t iz = stepsOf8(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma"))) {
+        const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
         __m256 a, b;
         splitPairs(_mm256_i32gather_epi32(reinterpret_cast<const int*>(trace), d.index, 2), a, b);
-        addInterpolated(column, iz, d.frac, a, b, weight);
-    }
+        addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
+    });
     accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 
@@ -118,9 +170,8 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
     std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
-    std::size_t iz = begin;
-    for (; iz + 8 <= end; iz += 8) {
-        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+    const std::size_t iz = stepsOf16(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) {
+        const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
         __m256i rel;
         __m256 a, b;
         if (const int low = windowStart(d.index, lastIndex, rel); low >= 0) {
@@ -131,8 +182,8 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
         } else {
             gatherPairs(trace, d.index, a, b);
         }
-        addInterpolated(column, iz, d.frac, a, b, weight);
-    }
+        addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
+    });
     accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 #pragma GCC diagnostic pop
@@ -140,14 +191,13 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
 // int16: 32 samples in two 256-bit registers; vpermt2w picks each lane's pair as one 32-bit
 // element (word 2k: a at rel, word 2k + 1: b at rel + 1), the layout the gather gives.
 template <typename Delay, typename Weight>
-__attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl"))) void accumulateChannelWindowed(
+__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accumulateChannelWindowed(
     const std::int16_t* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
     std::size_t first, std::span<float> column) noexcept {
     const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
-    std::size_t iz = begin;
-    for (; iz + 8 <= end; iz += 8) {
-        const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+    const std::size_t iz = stepsOf16(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) {
+        const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
         __m256i rel, pair;
         if (const int low = windowStart(d.index, lastIndex, rel); low >= 0) {
             const __m256i words = _mm256_add_epi32(_mm256_or_si256(rel, _mm256_slli_epi32(rel, 16)), _mm256_set1_epi32(0x10000));
@@ -158,8 +208,8 @@ __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl"))) void accumulateCha
         }
         __m256 a, b;
         splitPairs(pair, a, b);
-        addInterpolated(column, iz, d.frac, a, b, weight);
-    }
+        addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
+    });
     accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
 }
 #endif
@@ -222,7 +272,7 @@ struct Avx512Loop {
 
 // One image column (pixel x): the sum over waves and channels, written into column[0..nz).
 template <typename T>
-void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, std::span<const float> zSquared, const std::vector<float>& invZ,
+void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, std::span<const float> zSquared, const std::vector<float>& invZ, const std::vector<float>& invZ2,
                     double x, const BeamformParams& params, const Accumulators<T>& accumulate, std::span<float> column) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(data.geometry->samplingRateHz / data.geometry->soundSpeedMps);
@@ -252,16 +302,9 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, st
                 else accumulate.tabulated(trace, lastIndex, table, NoWeight{}, samplesPerMetre, dx2, zSquared, first, column);
             } else if (!accumulate.exactWindow) {
                 // Weighted where the window tapers, unweighted where it is flat (Tukey, deep).
-                const auto weight = cosSquaredWeight(params, dx, invZ);
-                const auto flat = flatFrom(params, dx, z, first);
-                const auto tapered = zSquared.first(flat);
-                if (planeWave) {
-                    accumulate.planeWaveWeighted(trace, lastIndex, plane, weight, samplesPerMetre, dx2, tapered, first, column);
-                    accumulate.planeWave(trace, lastIndex, plane, NoWeight{}, samplesPerMetre, dx2, zSquared, flat, column);
-                } else {
-                    accumulate.tabulatedWeighted(trace, lastIndex, table, weight, samplesPerMetre, dx2, tapered, first, column);
-                    accumulate.tabulated(trace, lastIndex, table, NoWeight{}, samplesPerMetre, dx2, zSquared, flat, column);
-                }
+                const auto weight = cosSquaredWeight(params, dx, invZ, invZ2, flatFrom(params, dx, z, first));
+                if (planeWave) accumulate.planeWaveWeighted(trace, lastIndex, plane, weight, samplesPerMetre, dx2, zSquared, first, column);
+                else accumulate.tabulatedWeighted(trace, lastIndex, table, weight, samplesPerMetre, dx2, zSquared, first, column);
             } else {
                 for (std::size_t iz = first; iz < nz; ++iz) {  // the reference: the exact window, per pixel
                     const float s = (planeWave ? plane.at(iz) : table.at(iz)) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
@@ -287,10 +330,11 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     image.nx = grid.x.size();
     image.nz = grid.z.size();
     image.columns.resize(image.nx * image.nz);
-    std::vector<float> z(grid.z.begin(), grid.z.end()), zSquared(z.size()), invZ(z.size());
+    std::vector<float> z(grid.z.begin(), grid.z.end()), zSquared(z.size()), invZ(z.size()), invZ2(z.size());
     for (std::size_t i = 0; i < z.size(); ++i) {
         zSquared[i] = z[i] * z[i];
         invZ[i] = 1.0f / z[i];
+        invZ2[i] = invZ[i] * invZ[i];
     }
     const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
     const bool avx512 = avx2 && loop == VectorLoop::Best && cpuHasAvx512();
@@ -303,7 +347,7 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
         if (avx512) accumulate = accumulatorsOf<T, Avx512Loop<T>::template Of>();
 #endif
         parallelFor(image.nx, threads, [&](std::size_t ix) {
-            beamformColumn<T>(data, z, zSquared, invZ, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
+            beamformColumn<T>(data, z, zSquared, invZ, invZ2, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
         });
     };
     if (data.samples16.empty()) run(float{});

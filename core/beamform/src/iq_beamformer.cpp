@@ -173,32 +173,26 @@ __attribute__((target("avx2,fma"))) void demodulateTraceAvx2(const T* rf, int n,
 #endif
 
 // The residual rotation exp(i x) of a sample interpolated between two that the table turned by
-// their midpoint's phase, |x| <= pi/2: cos as an even polynomial of degree 6 and sin as an odd one
-// of degree 7, each fitted to the least maximum error on [-pi/2, pi/2] (iteratively reweighted
-// least squares on Chebyshev nodes): errors below 6.8e-6 and 6e-7, four multiply-adds each,
-// no transcendental per pixel.
+// their midpoint's phase, |x| <= pi/2: cos is EvenCosine (kernel_steps.h), sin an odd polynomial
+// of degree 7 fitted the same way (error below 6e-7): three and four multiply-adds, no
+// transcendental per pixel.
 struct Rotation {
-    static constexpr float kC0 = 0.99999330f, kC1 = -0.49991244f, kC2 = 0.041487750f, kC3 = -0.0012712100f;
     static constexpr float kS0 = 0.99999662f, kS1 = -0.16664828f, kS2 = 0.0083063250f, kS3 = -0.00018363647f;
     static std::complex<float> at(float x) noexcept {
         const float x2 = x * x;
-        return {kC0 + x2 * (kC1 + x2 * (kC2 + x2 * kC3)), x * (kS0 + x2 * (kS1 + x2 * (kS2 + x2 * kS3)))};
+        return {EvenCosine::at(x2), x * (kS0 + x2 * (kS1 + x2 * (kS2 + x2 * kS3)))};
     }
 #if defined(__x86_64__)
     __attribute__((target("avx2,fma"))) static void at8(__m256 x, __m256& c, __m256& s) noexcept {
         const __m256 x2 = _mm256_mul_ps(x, x);
-        c = _mm256_fmadd_ps(x2, _mm256_set1_ps(kC3), _mm256_set1_ps(kC2));
-        c = _mm256_fmadd_ps(x2, c, _mm256_set1_ps(kC1));
-        c = _mm256_fmadd_ps(x2, c, _mm256_set1_ps(kC0));
+        c = EvenCosine::at8(x2);
         s = _mm256_fmadd_ps(x2, _mm256_set1_ps(kS3), _mm256_set1_ps(kS2));
         s = _mm256_fmadd_ps(x2, s, _mm256_set1_ps(kS1));
         s = _mm256_mul_ps(x, _mm256_fmadd_ps(x2, s, _mm256_set1_ps(kS0)));
     }
     __attribute__((target("avx2,fma,avx512f"))) static void at16(__m512 x, __m512& c, __m512& s) noexcept {
         const __m512 x2 = _mm512_mul_ps(x, x);
-        c = _mm512_fmadd_ps(x2, _mm512_set1_ps(kC3), _mm512_set1_ps(kC2));
-        c = _mm512_fmadd_ps(x2, c, _mm512_set1_ps(kC1));
-        c = _mm512_fmadd_ps(x2, c, _mm512_set1_ps(kC0));
+        c = EvenCosine::at16(x2);
         s = _mm512_fmadd_ps(x2, _mm512_set1_ps(kS3), _mm512_set1_ps(kS2));
         s = _mm512_fmadd_ps(x2, s, _mm512_set1_ps(kS1));
         s = _mm512_mul_ps(x, _mm512_fmadd_ps(x2, s, _mm512_set1_ps(kS0)));
@@ -442,7 +436,7 @@ void referenceColumn(const AcquisitionGeometry& layout, std::span<const std::com
 
 // A column through the tables and the vector loops.
 void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const std::vector<float>& z, std::span<const float> zSquared,
-                const std::vector<float>& invZ, double x, const BeamformParams& params, float omega, IqLoop loop, std::complex<float>* column) {
+                const std::vector<float>& invZ, const std::vector<float>& invZ2, double x, const BeamformParams& params, float omega, IqLoop loop, std::complex<float>* column) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
     const float lastIndex = static_cast<float>(layout.samples - 1);
@@ -474,7 +468,7 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
                 run(NoWeight{}, zSquared, first);
             } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)
                 const auto flat = flatFrom(params, dx, z, first);
-                run(cosSquaredWeight(params, dx, invZ), zSquared.first(flat), first);
+                run(cosSquaredWeight(params, dx, invZ, invZ2, flat), zSquared.first(flat), first);
                 run(NoWeight{}, zSquared, flat);
             }
         }
@@ -565,10 +559,11 @@ Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const
     // sampling rate) and without rotation, the reference serves.
     const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
     const bool fast = rotate && avx2 && radiansPerSample <= std::numbers::pi;
-    std::vector<float> zSquared(z.size()), invZ(z.size());
+    std::vector<float> zSquared(z.size()), invZ(z.size()), invZ2(z.size());
     for (std::size_t i = 0; i < z.size(); ++i) {
         zSquared[i] = z[i] * z[i];
         invZ[i] = 1.0f / z[i];
+        invZ2[i] = invZ[i] * invZ[i];
     }
     if (!fast) {
         parallelFor(image.nx, threads, [&](std::size_t ix) {
@@ -582,7 +577,7 @@ Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const
     buildTables(iq, static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels), n, radiansAtFirst, radiansPerSample,
                 threads, which == IqLoop::Avx2, tables);
     parallelFor(image.nx, threads, [&](std::size_t ix) {
-        fastColumn(layout, tables, z, zSquared, invZ, grid.x[ix], params, static_cast<float>(radiansPerSample), which,
+        fastColumn(layout, tables, z, zSquared, invZ, invZ2, grid.x[ix], params, static_cast<float>(radiansPerSample), which,
                    image.columns.data() + ix * image.nz);
     });
     return image;
