@@ -58,6 +58,9 @@ EngineStats Engine::Impl::snapshot() const {
             s.frontEnd.framesDropped = current.frontEnd.framesDropped;
             s.frontEnd.temperatureC = current.frontEnd.temperatureMilliC / 1000.0;
         }
+        s.frontEnd.clockExchanges = current.clock.exchanges;
+        s.frontEnd.clockOffsetUs = static_cast<double>(current.clock.offsetNs) / 1e3;
+        s.frontEnd.clockPathDelayUs = static_cast<double>(current.clock.pathDelayNs) / 1e3;
         s.frontEnd.serial = frontEndIdentity.first;
         s.frontEnd.firmware = frontEndIdentity.second;
         s.frontEnd.errorReports = frontEndErrors;

@@ -46,7 +46,7 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                                           const std::function<void(const SessionSummary&)>& progress) {
     if (auto started = link_.sendControl(transport::Start{frameLimit}); !started) return fail(std::move(started.error()));
     const auto start = std::chrono::steady_clock::now();
-    auto lastControl = start, lastProgress = start;
+    auto lastControl = start, lastProgress = start, lastSync = start - kClockSyncEvery;
     bool stopSent = false;
     while (true) {
         if (auto polled = ingest_->poll(std::chrono::milliseconds(1)); !polled) return fail(std::move(polled.error()));
@@ -55,8 +55,16 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
             if (auto sent = link_.sendControl(transport::Stop{}); !sent) return fail(std::move(sent.error()));
             stopSent = true;
         }
-        if (now - lastControl < std::chrono::milliseconds(5)) continue;
+        // The control plane every 5 ms, and at every turn while a TimeSync is out: its reply's
+        // arrival time (t4) is only as good as how soon it is read.
+        if (now - lastControl < std::chrono::milliseconds(5) && summary_.clock.pendingT1Ns == 0) continue;
         lastControl = now;
+        // The front end's clock, once a second (an unanswered exchange is given up for the next).
+        if (!stopSent && now - lastSync >= kClockSyncEvery) {
+            lastSync = now;
+            summary_.clock.pendingT1Ns = hostRealtimeNs();
+            if (auto sent = link_.sendControl(transport::TimeSync{summary_.clock.pendingT1Ns, 0, 0}); !sent) return fail(std::move(sent.error()));
+        }
         // Control plane: drain what is there.
         while (true) {
             auto message = link_.receiveControl(std::chrono::milliseconds(0));
@@ -80,6 +88,8 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                     summary_.elapsed = std::chrono::steady_clock::now() - start;
                     return summary_;
                 }
+            } else if (const auto* sync = std::get_if<transport::TimeSync>(&**message)) {
+                (void)summary_.clock.answer(*sync, hostRealtimeNs());
             } else if (std::holds_alternative<transport::Trigger>(**message)) {
                 ++summary_.triggers;
             } else if (const auto* error = std::get_if<transport::ErrorReport>(&**message)) {

@@ -23,15 +23,15 @@ LinkHealthPanel::LinkHealthPanel(QWidget* parent)
       errors_(chart("errorsChart", tr("CRC / header errors"), tr("per 0.5 s"), {tr("CRC"), tr("header")})),
       drops_(chart("dropsChart", tr("Frames dropped"), tr("per 0.5 s"), {tr("dropped")})),
       latency_(chart("latencyChart", tr("Latency"), tr("ms"), {tr("p50"), tr("p99")})),
-      ptp_(chart("ptpChart", tr("PTP offset"), tr("µs"), {tr("offset")})),
+      ptp_(chart("ptpChart", tr("PTP offset"), tr("µs"), {tr("|offset|")})),
       temperature_(chart("temperatureChart", tr("Front-end temperature"), tr("°C"), {tr("temperature")})) {
     setObjectName("linkHealthPanel");
     errors_->setThresholds(1, 10);        // any error is worth a look; ten in half a second is a bad link
     drops_->setThresholds(1, 5);
     latency_->setThresholds(100, 250);    // the picture more than a few frame periods behind the probe
-    ptp_->setThresholds(100, 1000);       // the self-test's PTP limit is 1 ms
+    ptp_->setThresholds(100, 1000);       // the self-test's PTP limit is 1 ms (its magnitude, either way)
     temperature_->setThresholds(60, 75);  // an FPGA board's usual warn and shut-down margins
-    ptp_->setUnavailable(tr("not measured"));
+    ptp_->setUnavailable(tr("not measured"));  // until the session's first clock exchange
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(2, 2, 2, 2);
     StripChart* const charts[] = {throughput_, errors_, drops_, latency_, ptp_, temperature_};
@@ -49,6 +49,8 @@ void LinkHealthPanel::addSample(const LinkHealth& h) {
         drops_->setToolTip(tr("Most dropped: %1 (%2)").arg(worst->second).arg(worst->first));
     }
     latency_->addSample(h.seconds, {h.latencyP50Ms, h.latencyP99Ms});
+    if (std::isnan(h.clockOffsetUs)) ptp_->setUnavailable(tr("not measured"));
+    else ptp_->addSample(h.seconds, {std::abs(h.clockOffsetUs)});
     if (std::isnan(h.temperatureC)) temperature_->setUnavailable(tr("not reported"));
     else temperature_->addSample(h.seconds, {h.temperatureC});
 }

@@ -41,6 +41,7 @@ protected:
     bool firstLinkFails = false;                    // the first link cannot be made (no device)
     double bitErrorRate = 0;                        // every front end flips bits at this rate
     std::optional<std::uint32_t> corruptSlot;       // every front end's writes into this ring slot arrive with a bit set
+    std::chrono::microseconds clockOffset{0};       // every front end's clock this far from the host's
     transport::sim::ChannelFaults channelFaults;    // every front end's probe fails these elements
     std::optional<ElementCheckSetup> elementCheck;  // run with the self-test
     bool phantomCheck = false;                      // with it, the phantom check (the composition root's reference)
@@ -113,6 +114,7 @@ protected:
             if (first) choice.frontEnd.faults.disconnectAfterBlocks = disconnectFirstAfterBlocks;
             choice.frontEnd.faults.bitErrorRate = bitErrorRate;
             choice.frontEnd.faults.corruptSlot = corruptSlot;
+            choice.frontEnd.faults.clockOffset = clockOffset;
             choice.frontEnd.channelFaults = channelFaults;
             auto parts = app::makeLink(choice);
             if (!parts) return fail(std::move(parts.error()));

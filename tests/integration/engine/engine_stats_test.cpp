@@ -105,6 +105,32 @@ TEST_F(EngineTest, TheFrontEndsHealthIsInTheStatistics) {
     EXPECT_GT(health.temperatureC, 0) << "the simulated front end reports a temperature";
 }
 
+// A front end whose clock is 250 µs ahead of the host's (its PTP servo not locked): the
+// session's TimeSync exchanges measure it, and a locked one reads near zero.
+TEST_F(EngineTest, TheFrontEndsClockOffsetIsMeasuredWhileStreaming) {
+    clockOffset = 250us;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    ASSERT_TRUE(waitUntil([&] { return engine->stats().frontEnd.clockExchanges >= 2; }, 10s)) << "an exchange a second";
+    const auto health = engine->stats().frontEnd;
+    // The two-way estimate is off by at most its path delay (microseconds in-process, more
+    // when a busy host holds a reply up), 20 µs more for reading the clocks.
+    EXPECT_NEAR(health.clockOffsetUs, 250, health.clockPathDelayUs + 20) << "path delay " << health.clockPathDelayUs << " µs";
+    EXPECT_GE(health.clockPathDelayUs, 0);
+    engine->stopStreaming();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    clockOffset = 0us;
+    auto locked = make();
+    EventLog lockedLog;
+    auto lockedSubscription = locked->subscribe(std::ref(lockedLog));
+    ASSERT_NO_FATAL_FAILURE(stream(*locked, lockedLog));
+    ASSERT_TRUE(waitUntil([&] { return locked->stats().frontEnd.clockExchanges >= 1; }, 10s));
+    const auto lockedHealth = locked->stats().frontEnd;
+    EXPECT_LE(std::abs(lockedHealth.clockOffsetUs), lockedHealth.clockPathDelayUs + 20) << "path delay " << lockedHealth.clockPathDelayUs << " µs";
+}
+
 TEST_F(EngineTest, TheStatisticsAreServedToPrometheusOnLoopback) {
     auto engine = make();
     auto endpoint = app::MetricsEndpoint::start(*engine, 0, false);

@@ -26,6 +26,11 @@ std::uint64_t realtimeNs() {
     return std::uint64_t(ts.tv_sec) * 1'000'000'000ull + std::uint64_t(ts.tv_nsec);
 }
 
+// The front end's own clock: the host's, off by the fault plan's clock offset.
+std::uint64_t frontEndNs(const FaultInjector& faults) {
+    return realtimeNs() + static_cast<std::uint64_t>(std::chrono::nanoseconds(faults.plan().clockOffset).count());
+}
+
 log::Category& simLog() { return log::category("fe-sim"); }
 
 }  // namespace
@@ -223,7 +228,7 @@ Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming)
             frameLimit_ = m.frameLimit;
             framesThisRun_ = 0;
             runStart_ = std::chrono::steady_clock::now();
-            ptpEpochNs_ = realtimeNs();
+            ptpEpochNs_ = frontEndNs(injector_);
         } else if constexpr (std::is_same_v<T, Stop> || std::is_same_v<T, BerStop>) {
             streaming = false;
             return port_.ringDoorbell();
@@ -239,11 +244,11 @@ Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming)
             frameLimit_ = m.blockLimit == 0 ? 0 : static_cast<std::uint32_t>((m.blockLimit + layout_.blocks.size() - 1) / layout_.blocks.size());
             framesThisRun_ = 0;
             runStart_ = std::chrono::steady_clock::now();
-            ptpEpochNs_ = realtimeNs();
+            ptpEpochNs_ = frontEndNs(injector_);
         } else if constexpr (std::is_same_v<T, TimeSync>) {
             TimeSync reply = m;
-            reply.t2FrontEndReceiveNs = realtimeNs();
-            reply.t3FrontEndSendNs = realtimeNs();
+            reply.t2FrontEndReceiveNs = frontEndNs(injector_);
+            reply.t3FrontEndSendNs = frontEndNs(injector_);
             return port_.sendControl(reply);
         } else if constexpr (std::is_same_v<T, ErrorReport>) {
             log::warn(simLog(), "host reported error {}: {}", m.code, m.text);
@@ -325,7 +330,7 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
     if (auto loaded = loadReplayFrame(variant); !loaded) return loaded;
     const auto& payloads = variants_[variant];
     const std::uint64_t frameTimeNs = paced ? ptpEpochNs_ + std::uint64_t(framesThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz
-                                            : realtimeNs();
+                                            : frontEndNs(injector_);
     const bool testPattern = configure_.payloadKind != PayloadKind::Rf;
     if (configure_.photoacoustic && !testPattern) {
         if (auto sent = port_.sendControl(Trigger{0, frameId_, frameTimeNs}); !sent) return sent;

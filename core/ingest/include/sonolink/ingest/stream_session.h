@@ -1,6 +1,7 @@
 // StreamSession: one acquisition session on a link, from the host's side: accept the front
 // end, advertise the ring, configure it (ConfigureAck sizes frame assembly), start, and run
-// ingest while watching the control plane (status heartbeats, triggers, errors, a lost peer)
+// ingest while watching the control plane (status heartbeats, triggers, errors, a lost peer,
+// the front end's clock asked once a second)
 // until the front end has sent its frame limit or the caller stops it. The engine runs it whole
 // on its rx thread. Thread contract: one thread; ingest().stats() may be read from others.
 #pragma once
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sonolink/ingest/clock_offset.h"
 #include "sonolink/ingest/ingest_engine.h"
 #include "sonolink/transport/link.h"
 
@@ -33,6 +35,7 @@ struct SessionSummary {
     transport::StatusReport frontEnd;   // the front end's last status (its own counts)
     std::uint64_t triggers = 0;         // laser triggers reported
     transport::ControlStats control;    // control messages received / rejected as malformed
+    ClockOffset clock;                  // the front end's clock against the host's (TimeSync once a second)
     std::chrono::nanoseconds elapsed{0};
     LatencyHistogram::Snapshot latency; // block written -> frame ready
     std::vector<std::string> rejections;  // the last blocks rejected, described (accounting() only: run() allocates nothing)
@@ -40,6 +43,7 @@ struct SessionSummary {
 
 class StreamSession {
 public:
+    static constexpr std::chrono::seconds kClockSyncEvery{1};
     [[nodiscard]] static Result<std::unique_ptr<StreamSession>> open(transport::Link& link, SessionOptions options);
 
     [[nodiscard]] IngestEngine& ingest() noexcept { return *ingest_; }

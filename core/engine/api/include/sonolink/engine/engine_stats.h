@@ -21,6 +21,11 @@ struct FrontEndHealth {
     std::uint64_t framesAcquired = 0;   // its own count
     std::uint64_t framesDropped = 0;    // whole frames it dropped for want of a credit
     double temperatureC = 0;
+    // Its clock against the host's (PTP should hold both to within microseconds), from the
+    // session's TimeSync exchanges, once a second: the newest one's offset and one-way path delay.
+    std::uint64_t clockExchanges = 0;   // this session's (0: not measured yet)
+    double clockOffsetUs = 0;           // front end minus host
+    double clockPathDelayUs = 0;
     std::uint64_t errorReports = 0;     // error reports it sent (all sessions)
     std::string lastError;              // the last one's text
 };

@@ -1,6 +1,6 @@
 // LinkHealth: one sample of the link's health for the link-health panel, over the interval since
 // the sample before: throughput, CRC errors, frames lost by cause, latency, the front end's
-// temperature (NaN: not reported). The bridge makes these from the engine's statistics about
+// temperature (NaN: not reported) and its clock's offset from the host's (NaN: not measured). The bridge makes these from the engine's statistics about
 // twice a second; views never see the engine.
 // Thread contract: a plain value: copy freely.
 #pragma once
@@ -23,6 +23,7 @@ struct LinkHealth {
     double latencyP50Ms = 0;        // block written -> picture ready
     double latencyP99Ms = 0;
     double temperatureC = 0;        // NaN before the front end reports one
+    double clockOffsetUs = 0;       // the front end's clock minus the host's; NaN: not measured this session
     [[nodiscard]] quint64 dropped() const { return droppedNoBuffer + droppedIncomplete + droppedMissing + droppedFrontEnd; }
 };
 

@@ -25,6 +25,9 @@ struct FaultPlan {
     // A ring slot whose memory on the DMA path holds one bit stuck at 1 (the middle bit of the
     // payload): every block written into it reads back with that bit set.
     std::optional<std::uint32_t> corruptSlot;
+    // The front end's clock this far from the host's (a PTP servo not locked): its TimeSync
+    // answers and block timestamps carry it.
+    std::chrono::microseconds clockOffset{0};
     [[nodiscard]] bool any() const noexcept {
         return bitErrorRate > 0 || dropRate > 0 || duplicateRate > 0 || reorderRate > 0 || corruptSlot.has_value();
     }
