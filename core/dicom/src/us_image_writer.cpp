@@ -72,7 +72,7 @@ Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, 
         .string(DCM_PatientOrientation, "")
         .string(DCM_ContentDate, c.contentDate)
         .string(DCM_ContentTime, c.contentTime)
-        .string(DCM_BurnedInAnnotation, "NO")
+        .string(DCM_BurnedInAnnotation, f.burnedInAnnotation ? "YES" : "NO")
         .string(DCM_ImageType, "ORIGINAL\\PRIMARY\\" + f.imageTypeValue3 + "\\0001")  // 0001: 2D imaging
         .string(DCM_LossyImageCompression, "00")
         .u16(DCM_SamplesPerPixel, static_cast<Uint16>(f.samplesPerPixel))

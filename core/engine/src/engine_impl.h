@@ -154,12 +154,17 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     // delayed checks, so that a job waiting on a PACS never holds up the jobs queued after it.
     void runExport(JobId id, const CineExportRequest& request, const Exam& examOfJob, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
                    std::shared_ptr<std::atomic<bool>> cancelled);
+    void runSnapshot(JobId id, const SnapshotExportRequest& request, const Exam& examOfJob, std::shared_ptr<const DisplayFrame> frame,
+                     std::shared_ptr<std::atomic<bool>> cancelled);
+    [[nodiscard]] dicom::InstanceContext instanceContext(const Exam& examOfJob);
+    void queueExport(JobId id, const std::string& file, const std::string& node, std::shared_ptr<std::atomic<bool>> cancelled);
     void followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled);
     void auditExport(const std::string& file, const std::optional<Error>& failure);
     // Jobs that ask a configured PACS node something (node_jobs.cpp, on `queries`).
     JobId postQuery(std::function<void(JobId)> job);
     void runWorklistQuery(JobId id, const WorklistQuery& query);
     void runNodeVerification(JobId id, const std::string& node);
+    void runEcho(JobId id, const dicom::PacsNode& node, const dicom::AssociationSettings& settings);
     void jobUpdate(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport,
                    ErrorCode code = ErrorCode::Ok) {
         emit(JobUpdate{id, kind, status, progress, std::move(message), code});

@@ -1,5 +1,5 @@
-// Cine export jobs (jobs thread): the cine taken when the user asked, written as a DICOM US
-// Multi-frame object, audited (110106, as `dicom export` does), then optionally queued for a PACS
+// Export jobs (jobs thread): the cine taken when the user asked, written as a DICOM US
+// Multi-frame object, or one frame of it as a US Image (with measurements burnt in, if asked), audited (110106, as `dicom export` does), then optionally queued for a PACS
 // node and followed in short delayed checks until it is stored (and committed, where asked).
 #include <algorithm>
 #include <filesystem>
@@ -76,6 +76,29 @@ JobId Engine::exportCine(CineExportRequest request) {
     return id;
 }
 
+JobId Engine::exportSnapshot(SnapshotExportRequest request) {
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    JobId id = 0;
+    Exam exam;
+    {
+        std::lock_guard lock(impl_->jobsMutex);
+        id = impl_->nextJob++;
+        impl_->cancels[id] = cancelled;
+        exam = impl_->currentExam;
+    }
+    // The frame asked for, looked up now: the cine moves on while the job waits its turn.
+    std::shared_ptr<const DisplayFrame> frame;
+    const auto isIt = [&](const std::shared_ptr<const DisplayFrame>& f) { return f && f->session == request.session && f->frameId == request.frameId; };
+    if (auto latest = impl_->display->latest(); isIt(latest)) frame = std::move(latest);
+    for (const auto& f : impl_->display->cine()) {
+        if (!frame && isIt(f)) frame = f;
+    }
+    impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), exam = std::move(exam), frame = std::move(frame), cancelled] {
+        impl->runSnapshot(id, request, exam, frame, cancelled);
+    });
+    return id;
+}
+
 void Engine::cancel(JobId job) {
     std::lock_guard lock(impl_->jobsMutex);
     if (auto it = impl_->cancels.find(job); it != impl_->cancels.end()) it->second->store(true);
@@ -109,12 +132,7 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
     while (first > 0 && sameGeometry(*frames[first - 1])) --first;
     const auto shown = std::span(frames).subspan(first);
     dicom::UsCineObject cine;
-    auto equipment = config.dicom.equipment;
-    if (equipment.deviceSerialNumber.empty()) {
-        std::lock_guard lock(jobsMutex);
-        equipment.deviceSerialNumber = dicom::toLongString(frontEndSerial);  // the system's serial is its front end's
-    }
-    cine.context = dicom::makeInstanceContext(dicomExam(examOfJob), equipment, *uids, dicom::dicomDateTimeNow());
+    cine.context = instanceContext(examOfJob);
     for (const auto& f : shown) {
         if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
         cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1, f->xStartCm, f->zStartCm});
@@ -134,15 +152,55 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
         return jobFinish(id, JobStatus::Cancelled, 0.6, "cancelled");
     }
     auditExport(request.file, std::nullopt);
-    if (request.node.empty()) return jobFinish(id, JobStatus::Done, 1, request.file);
+    queueExport(id, request.file, request.node, std::move(cancelledByUser));
+}
+
+void Engine::Impl::runSnapshot(JobId id, const SnapshotExportRequest& request, const Exam& examOfJob, std::shared_ptr<const DisplayFrame> frame,
+                               std::shared_ptr<std::atomic<bool>> cancelledByUser) {
+    if (cancelledByUser->load() || closing.load()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
+    if (!frame) {
+        return jobFinish(id, JobStatus::Failed, 0, fmt::format("frame {} of session {} is no longer held (the cine keeps the last {}): freeze and export again",
+                                                              request.frameId, request.session, config.cineFrames));
+    }
+    const auto grey = static_cast<std::size_t>(frame->rows) * static_cast<std::size_t>(frame->columns);
+    const bool burned = !request.burnedInRgb.empty();
+    if (burned && request.burnedInRgb.size() != 3 * grey) {
+        return jobFinish(id, JobStatus::Failed, 0, fmt::format("the burnt-in picture has {} bytes; the frame's {} x {} pixels need {} (R, G, B each)",
+                                                              request.burnedInRgb.size(), frame->rows, frame->columns, 3 * grey));
+    }
+    jobUpdate(id, JobStatus::Running, 0.3, burned ? "writing the image with its measurements burnt in" : "writing the image");
+    dicom::UsImageObject image;
+    image.context = instanceContext(examOfJob);
+    image.frame = {frame->rows, frame->columns, burned ? request.burnedInRgb : frame->pixels, frame->cmPerPixelX, frame->cmPerPixelY, "ABDOMINAL",
+                   burned ? 3 : 1, frame->xStartCm, frame->zStartCm, burned};
+    if (auto ok = dicom::writeUsImage(request.file, image); !ok) {
+        auditExport(request.file, ok.error());
+        return jobFinish(id, JobStatus::Failed, 0.3, ok.error().message());
+    }
+    auditExport(request.file, std::nullopt);
+    queueExport(id, request.file, request.node, std::move(cancelledByUser));
+}
+
+dicom::InstanceContext Engine::Impl::instanceContext(const Exam& examOfJob) {
+    auto equipment = config.dicom.equipment;
+    if (equipment.deviceSerialNumber.empty()) {
+        std::lock_guard lock(jobsMutex);
+        equipment.deviceSerialNumber = dicom::toLongString(frontEndSerial);  // the system's serial is its front end's
+    }
+    return dicom::makeInstanceContext(dicomExam(examOfJob), equipment, *uids, dicom::dicomDateTimeNow());
+}
+
+// A written file, queued for node (empty: the file is the result) and followed until stored.
+void Engine::Impl::queueExport(JobId id, const std::string& file, const std::string& node, std::shared_ptr<std::atomic<bool>> cancelled) {
+    if (node.empty()) return jobFinish(id, JobStatus::Done, 1, file);
     if (!queue) return jobFinish(id, JobStatus::Failed, 0.6, "no PACS queue is configured");
     const auto& destinations = config.dicom.forwarder.destinations;
-    const bool commitment = std::any_of(destinations.begin(), destinations.end(), [&](const auto& d) { return d.name == request.node && d.storageCommitment; });
-    auto item = queue->enqueue(request.file, request.node, commitment);
+    const bool commitment = std::any_of(destinations.begin(), destinations.end(), [&](const auto& d) { return d.name == node && d.storageCommitment; });
+    auto item = queue->enqueue(file, node, commitment);
     if (!item) return jobFinish(id, JobStatus::Failed, 0.6, item.error().message());
     forwarder->wake();
-    jobUpdate(id, JobStatus::Running, 0.7, fmt::format("queued for {} as item {}", request.node, item->id));
-    followDelivery(id, request.file, item->id, std::move(cancelledByUser));
+    jobUpdate(id, JobStatus::Running, 0.7, fmt::format("queued for {} as item {}", node, item->id));
+    followDelivery(id, file, item->id, std::move(cancelled));
 }
 
 // Until the PACS has it (and committed it, where asked), it fails, or the user gives up.

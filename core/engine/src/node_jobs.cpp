@@ -7,6 +7,7 @@
 
 #include "engine_impl.h"
 #include "sonolink/dicom/pacs_client.h"
+#include "sonolink/dicom/value_rules.h"
 #include "sonolink/dicom/worklist.h"
 
 namespace sonolink::engine {
@@ -65,14 +66,38 @@ JobId Engine::verifyNode(std::string node) {
     return impl_->postQuery([impl = impl_.get(), node = std::move(node)](JobId id) { impl->runNodeVerification(id, node); });
 }
 
+JobId Engine::verifyNode(NodeToVerify node) {
+    return impl_->postQuery([impl = impl_.get(), node = std::move(node)](JobId id) {
+        auto settings = impl->config.dicom.forwarder.association;
+        if (!node.callingAeTitle.empty()) settings.callingAeTitle = node.callingAeTitle;
+        const auto use = [](std::string& kept, const std::string& given) { if (!given.empty()) kept = given; };
+        use(settings.tls.certificateFile, node.tlsCertificate);
+        use(settings.tls.privateKeyFile, node.tlsPrivateKey);
+        use(settings.tls.trustedCertificatesFile, node.tlsTrustedCertificates);
+        std::string problem;
+        if (auto p = dicom::aeTitleProblem(node.aeTitle); !p.empty()) problem = fmt::format("its AE title '{}' {}", node.aeTitle, p);
+        else if (auto c = dicom::aeTitleProblem(settings.callingAeTitle); !c.empty()) problem = fmt::format("the station's AE title '{}' {}", settings.callingAeTitle, c);
+        else if (node.host.empty()) problem = "it has no host";
+        else if (node.port < 1 || node.port > 65535) problem = fmt::format("its port {} is not 1 to 65535", node.port);
+        if (!problem.empty()) {
+            return impl->jobFinish(id, JobStatus::Failed, 0, fmt::format("node '{}' cannot be asked: {}", node.name, problem), JobKind::NodeVerification,
+                                   ErrorCode::InvalidArgument);
+        }
+        impl->runEcho(id, {node.aeTitle, node.host, node.port, node.tls}, settings);
+    });
+}
+
 void Engine::Impl::runNodeVerification(JobId id, const std::string& name) {
-    constexpr auto kind = JobKind::NodeVerification;
     auto node = nodeNamed(config.dicom.forwarder.destinations, name);
-    if (!node) return jobFinish(id, JobStatus::Failed, 0, node.error().message(), kind, node.error().code());
-    const auto& n = (*node)->node;
+    if (!node) return jobFinish(id, JobStatus::Failed, 0, node.error().message(), JobKind::NodeVerification, node.error().code());
+    runEcho(id, (*node)->node, config.dicom.forwarder.association);
+}
+
+void Engine::Impl::runEcho(JobId id, const dicom::PacsNode& n, const dicom::AssociationSettings& settings) {
+    constexpr auto kind = JobKind::NodeVerification;
     const auto where = fmt::format("{} at {}:{}{}", n.aeTitle, n.host, n.port, n.tls ? " (TLS)" : "");
     jobUpdate(id, JobStatus::Running, 0.1, "C-ECHO to " + where, kind);
-    if (auto ok = dicom::echo(n, config.dicom.forwarder.association); !ok) {
+    if (auto ok = dicom::echo(n, settings); !ok) {
         return jobFinish(id, JobStatus::Failed, 1, ok.error().message(), kind, ok.error().code());
     }
     jobFinish(id, JobStatus::Done, 1, "C-ECHO to " + where + ": ok", kind);

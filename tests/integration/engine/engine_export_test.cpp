@@ -1,5 +1,6 @@
 // Exports and the PACS queue through the facade: a cine exported as DICOM and audited as
-// `dicom export` audits (the 110106 message in the audit file); a running export cancelled and
+// `dicom export` audits (the 110106 message in the audit file); one frame of the cine exported
+// as a single-frame image, grey or with measurements burnt in, and a frame no longer held refused; a running export cancelled and
 // its queue item withdrawn, other jobs not held up; queue items retried and withdrawn by the
 // user, each change announced.
 #include <fstream>
@@ -96,6 +97,87 @@ TEST_F(EngineTest, ACineExportAfterADepthChangeHoldsTheFramesSinceTheChange) {
     Float64 z0 = 0;
     ASSERT_TRUE(region->findAndGetFloat64(DCM_ReferencePixelPhysicalValueY, z0).good());
     EXPECT_NEAR(z0, 0.8, 1e-9) << "the frames of the new depth, calibrated as they are";
+}
+
+// The pixels and the two attributes that say what they are, as written.
+struct WrittenImage {
+    std::string photometric, burnedIn;
+    Uint16 rows = 0, columns = 0;
+    std::vector<Uint8> pixels;
+};
+
+WrittenImage readImage(const std::string& file) {
+    DcmFileFormat dicom;
+    WrittenImage w;
+    if (dicom.loadFile(file.c_str()).bad()) return w;
+    auto* ds = dicom.getDataset();
+    OFString value;
+    if (ds->findAndGetOFString(DCM_PhotometricInterpretation, value).good()) w.photometric = value.c_str();
+    if (ds->findAndGetOFString(DCM_BurnedInAnnotation, value).good()) w.burnedIn = value.c_str();
+    (void)ds->findAndGetUint16(DCM_Rows, w.rows);
+    (void)ds->findAndGetUint16(DCM_Columns, w.columns);
+    const Uint8* pixels = nullptr;
+    unsigned long count = 0;
+    if (ds->findAndGetUint8Array(DCM_PixelData, pixels, &count).good() && pixels) w.pixels.assign(pixels, pixels + count);
+    return w;
+}
+
+TEST_F(EngineTest, ASnapshotIsTheCineFrameAskedForGreyOrWithItsMeasurementsBurntIn) {
+    DicomSetup d;
+    d.audit.file = (dir / "audit.log").string();
+    auto engine = make(std::move(d));
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+    ASSERT_TRUE(waitUntil([&] { return engine->cine().size() >= 4; }));
+    engine->freeze();
+    ASSERT_TRUE(log.waitForState(EngineState::Frozen));
+    engine->setExam(testExam());
+    const auto cine = engine->cine();
+    const auto& reviewed = *cine[cine.size() - 3];  // a frame being reviewed, not the newest
+    const auto exportOf = [&](SnapshotExportRequest request) {
+        const auto job = engine->exportSnapshot(std::move(request));
+        return log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; });
+    };
+    const auto grey = (dir / "grey.dcm").string();
+    auto done = exportOf({grey, "", reviewed.session, reviewed.frameId, {}});
+    ASSERT_TRUE(done);
+    ASSERT_EQ(done->status, JobStatus::Done) << done->message;
+    auto info = dicom::inspectObject(grey);
+    ASSERT_TRUE(info) << info.error().message();
+    EXPECT_EQ(info->sopClassUid, "1.2.840.10008.5.1.4.1.1.6.1") << "US Image Storage: one frame";
+    auto written = readImage(grey);
+    EXPECT_EQ(written.rows, reviewed.rows);
+    EXPECT_EQ(written.columns, reviewed.columns);
+    EXPECT_EQ(written.photometric, "MONOCHROME2");
+    EXPECT_EQ(written.burnedIn, "NO");
+    EXPECT_EQ(written.pixels, reviewed.pixels) << "that frame's pixels, not the newest";
+    EXPECT_NE(readFile(dir / "audit.log").find("1.2.840.10008.5.1.4.1.1.6.1"), std::string::npos) << "audited as an export";
+
+    // The user's measurements drawn in: RGB, said to be burnt in.
+    std::vector<std::uint8_t> rgb(reviewed.pixels.size() * 3);
+    for (std::size_t i = 0; i < reviewed.pixels.size(); ++i) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = reviewed.pixels[i];
+    rgb[0] = 255, rgb[1] = 255, rgb[2] = 0;  // a yellow mark
+    const auto burnt = (dir / "burnt.dcm").string();
+    done = exportOf({burnt, "", reviewed.session, reviewed.frameId, rgb});
+    ASSERT_TRUE(done);
+    ASSERT_EQ(done->status, JobStatus::Done) << done->message;
+    written = readImage(burnt);
+    EXPECT_EQ(written.photometric, "RGB");
+    EXPECT_EQ(written.burnedIn, "YES");
+    EXPECT_EQ(written.pixels, rgb);
+
+    // A burnt-in picture of another size, and a frame the cine does not hold: refused, why said.
+    rgb.pop_back();
+    done = exportOf({(dir / "short.dcm").string(), "", reviewed.session, reviewed.frameId, rgb});
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->status, JobStatus::Failed);
+    EXPECT_NE(done->message.find("(R, G, B each)"), std::string::npos) << done->message;
+    done = exportOf({(dir / "gone.dcm").string(), "", reviewed.session + 7, reviewed.frameId, {}});
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->status, JobStatus::Failed);
+    EXPECT_NE(done->message.find("no longer held"), std::string::npos) << done->message;
+    EXPECT_FALSE(fs::exists(dir / "short.dcm") || fs::exists(dir / "gone.dcm")) << "nothing written for a refused export";
 }
 
 TEST_F(EngineTest, EveryExportOfAnExamIsOfItsStudyAndABadExamIsRefused) {

@@ -47,6 +47,27 @@ TEST_F(EngineTest, VerifyingANodeThatDoesNotAnswerSaysWhereAndThatARetryMayHelp)
     EXPECT_EQ(engine->state(), EngineState::Idle) << "a verification touches no session";
 }
 
+// Settings… tests a node before it is kept: its values checked first, then asked as a configured one.
+TEST_F(EngineTest, ANodeNotYetConfiguredIsCheckedThenAskedAsTyped) {
+    auto engine = make(oneNodeOnAClosedPort());
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    auto end = endOf(log, engine->verifyNode(NodeToVerify{"new-node", "BAD\\AE", "127.0.0.1", 104, false, {}, {}, {}, {}}));
+    ASSERT_TRUE(end);
+    EXPECT_EQ(end->code, ErrorCode::InvalidArgument);
+    EXPECT_NE(end->message.find("node 'new-node' cannot be asked: its AE title"), std::string::npos) << end->message;
+    end = endOf(log, engine->verifyNode(NodeToVerify{"new-node", "NEW", "127.0.0.1", 70000, false, {}, {}, {}, {}}));
+    ASSERT_TRUE(end);
+    EXPECT_NE(end->message.find("port 70000"), std::string::npos) << end->message;
+    const auto job = engine->verifyNode(NodeToVerify{"new-node", "NEWPACS", "127.0.0.1", 2, false, "EDITED_AE", {}, {}, {}});
+    const auto running = log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status == JobStatus::Running; });
+    ASSERT_TRUE(running);
+    EXPECT_NE(running->message.find("NEWPACS at 127.0.0.1:2"), std::string::npos) << "as typed, not a configured node: " << running->message;
+    end = endOf(log, job);
+    ASSERT_TRUE(end);
+    EXPECT_EQ(end->code, ErrorCode::Unavailable) << end->message;
+}
+
 // The start-up self-test echoes every node (issue 14): one that does not answer fails the PACS
 // step, naming the node and the failure's class, but does not block streaming (studies queue).
 TEST_F(EngineTest, APacsThatDoesNotAnswerFailsItsSelfTestStepWithoutBlockingStreaming) {

@@ -64,6 +64,7 @@ struct BModeFrame {
     int samplesPerPixel = 1;           // 1: MONOCHROME2; 3: RGB, pixel-interleaved (R, G, B per pixel)
     double xStartCm = 0;               // where the first pixel's centre lies: lateral (0 under the array's centre)
     double zStartCm = 0;               // and depth from the array's face (the region's reference pixel)
+    bool burnedInAnnotation = false;   // text or marks drawn into the pixels (Burned In Annotation YES)
 };
 
 // What every object of an exam carries besides its pixels.

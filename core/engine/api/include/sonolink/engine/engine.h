@@ -33,6 +33,29 @@ struct CineExportRequest {
     double frameTimeMs = 0;           // 0: from the frames' timing
 };
 
+// One picture exported as a single-frame DICOM US Image of the current exam, optionally queued
+// for a PACS node: the frame shown (session and frameId, found in the cine or the latest one),
+// grey as acquired, or with the user's measurements burnt in (Burned In Annotation YES).
+struct SnapshotExportRequest {
+    std::string file;
+    std::string node;                       // empty: not queued
+    std::uint64_t session = 0;              // the frame's link session and id (DisplayFrame)
+    std::uint32_t frameId = 0;
+    std::vector<std::uint8_t> burnedInRgb;  // empty: the grey picture; else rows x columns x (R, G, B)
+};
+
+// A DICOM node as the user typed it (Settings…), verified before it is configured: the station's
+// association settings, with the AE title and TLS files given here where not empty.
+struct NodeToVerify {
+    std::string name;            // for the messages
+    std::string aeTitle;         // called
+    std::string host;
+    int port = 104;
+    bool tls = false;
+    std::string callingAeTitle;  // empty: the station's
+    std::string tlsCertificate, tlsPrivateKey, tlsTrustedCertificates;  // empty: the station's
+};
+
 namespace detail {
 class EventHub;
 }
@@ -91,6 +114,9 @@ public:
     // being sent once the attempt ends, if it failed); one already at the PACS stays (the job says
     // so). Jobs never wait on one another.
     [[nodiscard]] JobId exportCine(CineExportRequest request);
+    // A snapshot export job, the same way; fails at once (its JobUpdate says why) when the frame
+    // is no longer held or the burnt-in picture's size is not the frame's.
+    [[nodiscard]] JobId exportSnapshot(SnapshotExportRequest request);
     void cancel(JobId job);
     // A worklist query job on its own thread (a slow server holds up no export): a
     // WorklistResult event with the scheduled exams, then its JobUpdate; audited (110112).
@@ -98,6 +124,9 @@ public:
     // A verification job (C-ECHO) on the same thread: can this station reach the configured node
     // (address, TLS, AE titles)? Its JobUpdate says so, or what failed and why (code).
     [[nodiscard]] JobId verifyNode(std::string node);
+    // The same for a node not (yet) configured; its values are checked first (a bad AE title,
+    // no host or a port out of range fails the job, saying which).
+    [[nodiscard]] JobId verifyNode(NodeToVerify node);
     // A user's decisions on PACS queue items: send a failed one again; take a queued one out.
     // Refusals come back as EngineError events (origin Command).
     void retryQueueItem(std::string id);
