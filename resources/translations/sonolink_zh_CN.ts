@@ -179,10 +179,6 @@
             <translation>位置 %1, %2 mm 处的文字：</translation>
         </message>
         <message>
-            <source>Burn measurements into saved images</source>
-            <translation>将测量结果烧录到保存的图像中</translation>
-        </message>
-        <message>
             <source>The measurements could not be written to %1: %2</source>
             <translation>无法将测量结果写入 %1：%2</translation>
         </message>
@@ -249,6 +245,18 @@
         <message>
             <source>The kept settings were not used (Settings… to correct them): %1</source>
             <translation>保存的设置未被采用（请在“设置…”中更正）：%1</translation>
+        </message>
+        <message>
+            <source>Export image</source>
+            <translation>导出图像</translation>
+        </message>
+        <message>
+            <source>Burn measurements into saved and exported images</source>
+            <translation>将测量结果烧录到保存和导出的图像中</translation>
+        </message>
+        <message>
+            <source>No image to export yet.</source>
+            <translation>尚无可导出的图像。</translation>
         </message>
     </context>
     <context>
@@ -640,10 +648,6 @@
             <translation>微秒</translation>
         </message>
         <message>
-            <source>offset</source>
-            <translation>偏差</translation>
-        </message>
-        <message>
             <source>Front-end temperature</source>
             <translation>前端温度</translation>
         </message>
@@ -683,6 +687,10 @@
             <source>not reported</source>
             <translation>未上报</translation>
         </message>
+        <message>
+            <source>|offset|</source>
+            <translation>|偏差|</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::gui::Measurement</name>
@@ -716,6 +724,49 @@
         <message>
             <source>Clear</source>
             <translation>清除</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::ProbeTab</name>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>Elements</source>
+            <translation>阵元数</translation>
+        </message>
+        <message>
+            <source>Pitch (mm)</source>
+            <translation>阵元间距 (mm)</translation>
+        </message>
+        <message>
+            <source>Centre (MHz)</source>
+            <translation>中心频率 (MHz)</translation>
+        </message>
+        <message>
+            <source>Add</source>
+            <translation>添加</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Probe in use</source>
+            <translation>使用的探头</translation>
+        </message>
+        <message>
+            <source>The front end is set for the probe in use at the next start: its element count, pitch and centre frequency.</source>
+            <translation>下次启动时按所用探头设置前端：阵元数、阵元间距和中心频率。</translation>
+        </message>
+        <message>
+            <source>new-probe</source>
+            <translation>新探头</translation>
+        </message>
+        <message>
+            <source>As configured</source>
+            <translation>按配置文件</translation>
         </message>
     </context>
     <context>
@@ -1348,20 +1399,20 @@ What to do: %2</source>
             <translation>保存的设置在下次启动时生效。</translation>
         </message>
         <message>
-            <source>Send a C-ECHO to this node</source>
-            <translation>向此节点发送 C-ECHO</translation>
-        </message>
-        <message>
-            <source>Only a node in use, as it is in use: keep the change and restart to test it</source>
-            <translation>只能测试正在使用且未修改的节点：请保存更改并重启后再测试</translation>
-        </message>
-        <message>
             <source>%1 answered: %2</source>
             <translation>%1 已应答：%2</translation>
         </message>
         <message>
             <source>%1 did not answer: %2</source>
             <translation>%1 未应答：%2</translation>
+        </message>
+        <message>
+            <source>Probe</source>
+            <translation>探头</translation>
+        </message>
+        <message>
+            <source>Send a C-ECHO to this node as shown here (an edited or new node is asked before it is kept)</source>
+            <translation>按此处所示向该节点发送 C-ECHO（修改或新增的节点在保存前即可测试）</translation>
         </message>
     </context>
     <context>
@@ -1433,6 +1484,26 @@ What to do: %2</source>
         <message>
             <source>The self-test mode must be quick or full.</source>
             <translation>自检模式必须为快速或完整。</translation>
+        </message>
+        <message>
+            <source>Probe %1</source>
+            <translation>探头 %1</translation>
+        </message>
+        <message>
+            <source>%1: %2 elements is not 1 to %3.</source>
+            <translation>%1：阵元数 %2 不在 1 到 %3 之间。</translation>
+        </message>
+        <message>
+            <source>%1: a pitch of %2 mm is not %3 to %4 mm.</source>
+            <translation>%1：阵元间距 %2 mm 不在 %3 到 %4 mm 之间。</translation>
+        </message>
+        <message>
+            <source>%1: a centre frequency of %2 MHz is not %3 to %4 MHz.</source>
+            <translation>%1：中心频率 %2 MHz 不在 %3 到 %4 MHz 之间。</translation>
+        </message>
+        <message>
+            <source>The probe in use, %1, is not listed.</source>
+            <translation>所用探头 %1 不在列表中。</translation>
         </message>
     </context>
 </TS>

@@ -2,7 +2,9 @@
 """The console's export and PACS queue against a real PACS: dcmtk's storescp on loopback
 ("pacs") and a closed loopback port ("down"), named in a SonoLink configuration; runs
 tst_pacs_queue offscreen, then reads what storescp received with pydicom: one US Multi-frame
-object of the exam's patient, Chinese name included. Stops storescp by its PID.
+object of the exam's patient, Chinese name included, and one US Image of the frozen picture
+with its caliper burnt in (RGB, Burned In Annotation YES, the caliper's colour where it was
+drawn, calibrated as the cine), the measurement in the CSV beside the exported file. Stops storescp by its PID.
 Usage: pacs_queue_test.py TST_PACS_QUEUE_BINARY"""
 import glob
 import os
@@ -15,7 +17,7 @@ import unittest
 import pydicom
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
-from dicom_peers import US_MULTIFRAME, Storescp, free_port, sonolink_config  # noqa: E402
+from dicom_peers import US_IMAGE, US_MULTIFRAME, Storescp, free_port, sonolink_config  # noqa: E402
 
 BINARY = sys.argv.pop(1) if len(sys.argv) > 1 else os.environ.get("TST_PACS_QUEUE", "")
 
@@ -38,13 +40,31 @@ class PacsQueueTest(unittest.TestCase):
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
             self.assertIn("PASS   : TestPacsQueue::exportsAreQueuedFollowedRetriedAndWithdrawn()", run.stdout)
             self.assertIn("PASS   : TestPacsQueue::settingsTestsANodeWithACEcho()", run.stdout)
-            received = glob.glob(os.path.join(pacs.inbox, "*"))
-            self.assertEqual(len(received), 1, received)
-            ds = pydicom.dcmread(received[0])
-            self.assertEqual(ds.SOPClassUID, US_MULTIFRAME)
+            received = [pydicom.dcmread(f) for f in glob.glob(os.path.join(pacs.inbox, "*"))]
+            self.assertEqual(len(received), 2, [ds.SOPClassUID for ds in received])
+            by_class = {ds.SOPClassUID: ds for ds in received}
+            self.assertEqual(set(by_class), {US_MULTIFRAME, US_IMAGE})
+            ds = by_class[US_MULTIFRAME]
             self.assertEqual(ds.PatientID, "Q0001")
             self.assertEqual(str(ds.PatientName), "Queue^Test=李^娜")
             self.assertGreaterEqual(int(ds.NumberOfFrames), 5)
+            image = by_class[US_IMAGE]
+            self.assertEqual(image.PatientID, "Q0001")
+            self.assertEqual(image.StudyInstanceUID, ds.StudyInstanceUID, "one study")
+            self.assertEqual(image.PhotometricInterpretation, "RGB")
+            self.assertEqual(image.BurnedInAnnotation, "YES")
+            pixels = image.pixel_array.astype(int)
+            coloured = (abs(pixels[..., 0] - pixels[..., 2]) > 60).sum()  # grey has R == B; the caliper does not
+            self.assertGreater(coloured, 50, "the caliper is drawn into the pixels")
+            region, cine_region = image.SequenceOfUltrasoundRegions[0], ds.SequenceOfUltrasoundRegions[0]
+            self.assertAlmostEqual(float(region.PhysicalDeltaX), float(cine_region.PhysicalDeltaX), places=9)
+            self.assertAlmostEqual(float(region.PhysicalDeltaX), float(region.PhysicalDeltaY), places=9)
+            csv = glob.glob(os.path.join(exports, "image_*.dcm.measurements.csv"))
+            self.assertEqual(len(csv), 1, os.listdir(exports))
+            with open(csv[0], encoding="utf-8") as f:
+                lines = f.read().splitlines()
+            self.assertEqual(lines[1].split(",")[:2], ["D1", "distance"])
+            self.assertAlmostEqual(float(lines[1].split(",")[2]), 10.0, places=2)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 // QtTest for the station settings: the values checked as the station needs them (AE titles,
-// names, hosts, ports, TLS files, the self-test mode), the dialog refusing OK while a problem
+// names, hosts, ports, TLS files, probes, the self-test mode), the dialog refusing OK while a problem
 // stands, what it keeps read back the same, and the overrides it makes taken by the
 // configuration loader at the next start. The C-ECHO of a node is tested against storescp in
 // tst_pacs_queue.
 #include <QtTest>
 
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
@@ -25,6 +26,7 @@ StationSettings valid() {
     s.stationAeTitle = "US_ROOM_3";
     s.stationName = "ROOM3";
     s.nodes = {PacsNodeEntry{"pacs", "ORTHANC", "127.0.0.1", 4242, false}, PacsNodeEntry{"worklist", "WLMSCP", "127.0.0.1", 1104, false}};
+    s.probe = "L7-192";
     s.selfTestMode = "full";
     return s;
 }
@@ -52,6 +54,11 @@ private Q_SLOTS:
         problem([](StationSettings& s) { s.nodes[0].host = ""; }, "has no host");
         problem([](StationSettings& s) { s.nodes[0].port = 70000; }, "70000 is not 1 to 65535");
         problem([](StationSettings& s) { s.stationName = QString(17, 'x'); }, "station name");
+        problem([](StationSettings& s) { s.probes[2].name = "L5-128"; }, "Probe L5-128 is named twice");
+        problem([](StationSettings& s) { s.probes[0].elementCount = 257; }, "257 elements is not 1 to 256");
+        problem([](StationSettings& s) { s.probes[0].pitchMm = -1; }, "pitch of -1 mm");
+        problem([](StationSettings& s) { s.probes[0].centerFrequencyMHz = 51; }, "centre frequency of 51 MHz");
+        problem([](StationSettings& s) { s.probe = "C5-2"; }, "C5-2, is not listed");
         StationSettings tls = valid();
         tls.nodes[0].tls = true;  // TLS needs the station's files, readable
         tls.tlsCertificate = "/no/such/cert.pem";
@@ -59,6 +66,53 @@ private Q_SLOTS:
         QCOMPARE(problems.size(), 3);
         QVERIFY(problems[0].contains("/no/such/cert.pem cannot be read"));
         QVERIFY(problems[1].contains("private key"));
+    }
+
+    // The dialog's probe limits are the loader's: what one takes the other takes, what one refuses the other refuses.
+    void theProbeLimitsAreTheLoaders() {
+        const auto loads = [](const sonolink::gui::ProbeEntry& probe) {
+            StationSettings s = valid();
+            s.probes = {probe};
+            s.probe = probe.name;
+            std::vector<sonolink::config::ConfigOverride> overrides;
+            for (auto& [key, value] : sonolink::app::configOverridesOf(s)) overrides.push_back({key, value, "settings"});
+            overrides.push_back({"/acquisition/sampling_rate_hz", "125000000", "test"});  // room for the highest centre frequency
+            return std::pair{sonolink::gui::problemsOf(s).isEmpty(), sonolink::config::loadConfig("", overrides).has_value()};
+        };
+        for (const auto& [probe, fine] : {std::pair{sonolink::gui::ProbeEntry{"lowest", 1, 0.01, 0.5}, true},
+                                          std::pair{sonolink::gui::ProbeEntry{"highest", 256, 5, 50}, true},
+                                          std::pair{sonolink::gui::ProbeEntry{"elements", 257, 0.3, 5}, false},
+                                          std::pair{sonolink::gui::ProbeEntry{"pitch", 128, 5.5, 5}, false},
+                                          std::pair{sonolink::gui::ProbeEntry{"centre", 128, 0.3, 0.4}, false}}) {
+            const auto [dialogTakes, loaderTakes] = loads(probe);
+            QVERIFY2(dialogTakes == fine && loaderTakes == fine, qPrintable(probe.name));
+        }
+    }
+
+    void theProbeTabEditsTheListAndTheOneInUse() {
+        sonolink::gui::SettingsDialog dialog(valid(), {}, "en");
+        auto* table = dialog.findChild<QTableWidget*>("probesTable");
+        auto* inUse = dialog.findChild<QComboBox*>("probeInUseCombo");
+        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(inUse->currentData().toString(), QString("L7-192"));
+        QCOMPARE(inUse->count(), 4);  // as configured, and the three
+        dialog.findChild<QPushButton*>("addProbeButton")->click();
+        QCOMPARE(table->rowCount(), 4);
+        table->item(3, 0)->setText("L10-64");
+        table->item(3, 1)->setText("64");
+        table->item(3, 2)->setText("0.25");
+        table->item(3, 3)->setText("10");
+        QCOMPARE(inUse->findData("L10-64"), 4);
+        inUse->setCurrentIndex(4);
+        table->item(3, 2)->setText("wide");
+        QVERIFY(sonolink::gui::problemsOf(dialog.values()).join(' ').contains("pitch of -1 mm"));
+        table->item(3, 2)->setText("0.25");
+        const auto values = dialog.values();
+        QCOMPARE(values.probe, QString("L10-64"));
+        QCOMPARE(values.probes.back(), (sonolink::gui::ProbeEntry{"L10-64", 64, 0.25, 10}));
+        table->selectRow(3);
+        dialog.findChild<QPushButton*>("removeProbeButton")->click();
+        QCOMPARE(inUse->currentData().toString(), QString());  // its probe gone: as configured
     }
 
     void theDialogRefusesOkWhileAProblemStands() {
@@ -75,12 +129,20 @@ private Q_SLOTS:
         QCOMPARE(table->rowCount(), 3);
         dialog.findChild<QPushButton*>("removeNodeButton")->click();  // the new row, selected
         QCOMPARE(table->rowCount(), 2);
+        // Test asks an edited node as shown, and one in use unchanged as the station runs it.
+        QList<QPair<sonolink::gui::PacsNodeEntry, bool>> asked;
+        connect(&dialog, &sonolink::gui::SettingsDialog::echoRequested, this, [&](const sonolink::gui::PacsNodeEntry& n, bool asIs) { asked.append({n, asIs}); });
         table->selectRow(0);
-        QVERIFY2(!dialog.findChild<QPushButton*>("echoButton")->isEnabled(), "an edited node is tested after the restart");
+        auto* echo = dialog.findChild<QPushButton*>("echoButton");
+        QVERIFY2(echo->isEnabled(), "an edited node is tested before it is kept");
+        echo->click();
         table->item(0, 3)->setText("4242");
-        table->selectRow(1);
-        table->selectRow(0);
-        QVERIFY(dialog.findChild<QPushButton*>("echoButton")->isEnabled());
+        echo->click();
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(asked[0].first.port, 4243);
+        QVERIFY2(!asked[0].second, "edited: asked as shown");
+        QCOMPARE(asked[1].first.port, 4242);
+        QVERIFY2(asked[1].second, "in use, unchanged: asked as it runs");
         dialog.findChild<QPushButton*>("settingsOkButton")->click();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(dialog.values(), valid());
@@ -102,6 +164,9 @@ private Q_SLOTS:
         QCOMPARE(config->dicom.nodes[1].aeTitle, std::string("WLMSCP"));
         QCOMPARE(config->dicom.nodes[1].port, 1104);
         QVERIFY(config->selftest.mode == sonolink::config::SelfTestMode::Full);
+        QCOMPARE(config->probe.elementCount, 192);
+        QCOMPARE(config->probe.pitchM, 0.2e-3);
+        QCOMPARE(config->probe.centerFrequencyHz, 7.5e6);
     }
 };
 

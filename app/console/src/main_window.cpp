@@ -193,6 +193,9 @@ void MainWindow::buildActions() {
     auto* exportAction = tools->addAction(tr("Export cine"), this, &MainWindow::exportCine);
     exportAction->setObjectName("exportCineAction");
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    auto* exportImageAction = tools->addAction(tr("Export image"), this, &MainWindow::exportImage);
+    exportImageAction->setObjectName("exportImageAction");
+    exportImageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     auto* endExam = tools->addAction(tr("End exam"), this, [this] { bridge_.endExam(); });
     endExam->setObjectName("endExamAction");
     endExam->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -231,7 +234,7 @@ void MainWindow::buildDocks() {
     viewMenu->addAction(rfDock->toggleViewAction());
     viewMenu->addAction(queueDock->toggleViewAction());
     viewMenu->addSeparator();
-    burnIn_ = viewMenu->addAction(tr("Burn measurements into saved images"));
+    burnIn_ = viewMenu->addAction(tr("Burn measurements into saved and exported images"));
     burnIn_->setObjectName("burnInAction");
     burnIn_->setCheckable(true);
     // The language, kept for the next start (every window is built in it).
@@ -304,7 +307,10 @@ void MainWindow::openSettings() {
     }
     auto* dialog = new gui::SettingsDialog(loadStationSettings().value_or(station_), nodesInUse_, chooseLanguage({}), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &gui::SettingsDialog::echoRequested, &bridge_, &gui::EngineBridge::verifyNode);
+    connect(dialog, &gui::SettingsDialog::echoRequested, this, [this, dialog](const gui::PacsNodeEntry& node, bool inUseAsIs) {
+        if (inUseAsIs) return bridge_.verifyNode(node.name);
+        bridge_.verifyNode(node, dialog->values());
+    });
     connect(&bridge_, &gui::EngineBridge::nodeVerified, dialog, &gui::SettingsDialog::showEcho);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         saveStationSettings(dialog->values());
@@ -326,17 +332,36 @@ void MainWindow::setExportTarget(const QString& folder, const QString& node) {
     exportNode_ = node;
 }
 
-void MainWindow::exportCine() {
+QString MainWindow::exportFile(const QString& prefix) {
     if (bridge_.exam().empty()) {  // an image filed under no patient is lost in the PACS
         export_->setText(tr("Not exported: start an exam first (Exam…, Ctrl+N)."));
         export_->setStyleSheet("color: #d03030");
-        return;
+        return {};
     }
-    const QString name = QStringLiteral("cine_%1.dcm").arg(QDateTime::currentDateTime().toString("yyyyMMdd_HHmmss_zzz"));
-    const QString file = exportFolder_.isEmpty() ? name : QDir(exportFolder_).filePath(name);
+    const QString name = QStringLiteral("%1_%2.dcm").arg(prefix, QDateTime::currentDateTime().toString("yyyyMMdd_HHmmss_zzz"));
     export_->setText(tr("Exporting…"));
     export_->setStyleSheet({});
+    return exportFolder_.isEmpty() ? name : QDir(exportFolder_).filePath(name);
+}
+
+void MainWindow::exportCine() {
+    const QString file = exportFile(QStringLiteral("cine"));
+    if (file.isEmpty()) return;
     bridge_.exportCine(file, exportNode_);
+    QString why;
+    if (!view_->measurements().isEmpty() && !saveMeasurements(file + QStringLiteral(".measurements.csv"), &why)) export_->setText(why);
+}
+
+void MainWindow::exportImage() {
+    if (view_->image().image.isNull()) {
+        export_->setText(tr("No image to export yet."));
+        export_->setStyleSheet("color: #d03030");
+        return;
+    }
+    const QString file = exportFile(QStringLiteral("image"));
+    if (file.isEmpty()) return;
+    const bool burn = burnIn_ && burnIn_->isChecked() && !view_->measurements().isEmpty();
+    bridge_.exportSnapshot(file, exportNode_, view_->image(), burn ? view_->renderImage(true) : QImage());
     QString why;
     if (!view_->measurements().isEmpty() && !saveMeasurements(file + QStringLiteral(".measurements.csv"), &why)) export_->setText(why);
 }

@@ -19,12 +19,16 @@ QJsonArray nodesJson(const gui::StationSettings& s) {
     return nodes;
 }
 
-std::string text(const QJsonValue& v) {
-    if (v.isString()) return QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString();  // a quoted string
-    if (v.isArray()) return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString();
-    if (v.isObject()) return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString();
-    return v.toBool() ? "true" : "false";
+QJsonArray probesJson(const gui::StationSettings& s) {
+    QJsonArray probes;
+    for (const auto& p : s.probes) {
+        probes.append(QJsonObject{{"name", p.name}, {"element_count", p.elementCount}, {"pitch_mm", p.pitchMm}, {"center_frequency_mhz", p.centerFrequencyMHz}});
+    }
+    return probes;
 }
+
+// A value as JSON text: the value alone in an array, written, its brackets taken off.
+std::string text(const QJsonValue& v) { return QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString(); }
 
 }  // namespace
 
@@ -43,6 +47,14 @@ std::optional<gui::StationSettings> loadStationSettings() {
     s.tlsCertificate = tls["certificate"].toString();
     s.tlsPrivateKey = tls["private_key"].toString();
     s.tlsTrustedCertificates = tls["trusted_certificates"].toString();
+    if (o.contains("probes")) {
+        s.probes.clear();
+        for (const auto& v : o["probes"].toArray()) {
+            const auto p = v.toObject();
+            s.probes << gui::ProbeEntry{p["name"].toString(), p["element_count"].toInt(-1), p["pitch_mm"].toDouble(-1), p["center_frequency_mhz"].toDouble(-1)};
+        }
+    }
+    s.probe = o["probe"].toString();
     s.selfTestAtConnect = o["selftest_at_connect"].toBool(true);
     s.selfTestMode = o["selftest_mode"].toString("quick");
     return s;
@@ -53,6 +65,8 @@ void saveStationSettings(const gui::StationSettings& s) {
                         {"station_name", s.stationName},
                         {"nodes", nodesJson(s)},
                         {"tls", QJsonObject{{"certificate", s.tlsCertificate}, {"private_key", s.tlsPrivateKey}, {"trusted_certificates", s.tlsTrustedCertificates}}},
+                        {"probes", probesJson(s)},
+                        {"probe", s.probe},
                         {"selftest_at_connect", s.selfTestAtConnect},
                         {"selftest_mode", s.selfTestMode}};
     QSettings().setValue(kKey, QJsonDocument(o).toJson(QJsonDocument::Compact));
@@ -120,6 +134,12 @@ std::vector<std::pair<std::string, std::string>> configOverridesOf(const gui::St
         {"/selftest/mode", text(s.selfTestMode)}};
     if (!s.tlsCertificate.isEmpty() || !s.tlsPrivateKey.isEmpty() || !s.tlsTrustedCertificates.isEmpty()) {
         out.emplace_back("/dicom/tls", text(QJsonObject{{"certificate", s.tlsCertificate}, {"private_key", s.tlsPrivateKey}, {"trusted_certificates", s.tlsTrustedCertificates}}));
+    }
+    const auto probe = std::find_if(s.probes.begin(), s.probes.end(), [&](const auto& p) { return p.name == s.probe; });
+    if (!s.probe.isEmpty() && probe != s.probes.end()) {
+        out.emplace_back("/probe/element_count", text(probe->elementCount));
+        out.emplace_back("/probe/pitch_m", text(probe->pitchMm * 1e-3));
+        out.emplace_back("/probe/center_frequency_hz", text(probe->centerFrequencyMHz * 1e6));
     }
     return out;
 }

@@ -5,6 +5,7 @@
 #include <QPointer>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 
 namespace sonolink::gui {
@@ -192,6 +193,13 @@ void EngineBridge::onWorklist(const engine::WorklistResult& result) {
 
 void EngineBridge::verifyNode(const QString& node) { echoJobs_.emplace_back(engine_.verifyNode(node.toStdString()), node); }
 
+void EngineBridge::verifyNode(const PacsNodeEntry& node, const StationSettings& station) {
+    engine::NodeToVerify typed{node.name.toStdString(), node.aeTitle.toStdString(), node.host.toStdString(), node.port, node.tls,
+                               station.stationAeTitle.toStdString(), station.tlsCertificate.toStdString(), station.tlsPrivateKey.toStdString(),
+                               station.tlsTrustedCertificates.toStdString()};
+    echoJobs_.emplace_back(engine_.verifyNode(std::move(typed)), node.name);
+}
+
 void EngineBridge::onJob(const engine::JobUpdate& job) {
     if (job.id == worklistJob_ && job.status == engine::JobStatus::Failed) Q_EMIT worklistAnswered({}, q(job.message));
     const auto echo = std::find_if(echoJobs_.begin(), echoJobs_.end(), [&](const auto& e) { return e.first == job.id; });
@@ -209,6 +217,17 @@ void EngineBridge::onJob(const engine::JobUpdate& job) {
 
 void EngineBridge::exportCine(const QString& file, const QString& node) {
     exportJobs_.push_back(engine_.exportCine({file.toStdString(), node.toStdString(), 0}));
+}
+
+void EngineBridge::exportSnapshot(const QString& file, const QString& node, const BModeImage& shown, const QImage& burnedIn) {
+    engine::SnapshotExportRequest request{file.toStdString(), node.toStdString(), shown.session, shown.frameId, {}};
+    if (!burnedIn.isNull()) {
+        const QImage rgb = burnedIn.convertToFormat(QImage::Format_RGB888);
+        const auto rowBytes = static_cast<std::size_t>(rgb.width()) * 3;
+        request.burnedInRgb.resize(rowBytes * static_cast<std::size_t>(rgb.height()));
+        for (int y = 0; y < rgb.height(); ++y) std::memcpy(request.burnedInRgb.data() + rowBytes * static_cast<std::size_t>(y), rgb.constScanLine(y), rowBytes);
+    }
+    exportJobs_.push_back(engine_.exportSnapshot(std::move(request)));
 }
 
 QList<QueueRow> EngineBridge::queue() const {
@@ -323,6 +342,7 @@ void EngineBridge::sampleHealth() {
     h.latencyP50Ms = now.latencyP50Us / 1000;
     h.latencyP99Ms = now.latencyP99Us / 1000;
     h.temperatureC = now.frontEnd.state.empty() ? std::nan("") : now.frontEnd.temperatureC;
+    h.clockOffsetUs = now.frontEnd.clockExchanges == 0 ? std::nan("") : now.frontEnd.clockOffsetUs;
     lastStats_ = now;
     Q_EMIT healthSampled(h);
 }

@@ -1,5 +1,7 @@
 #include "sonolink/gui/dialogs/settings_dialog.h"
 
+#include "probe_tab.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -48,7 +50,7 @@ SettingsDialog::SettingsDialog(const StationSettings& current, const QStringList
       stationName_(edit("stationNameEdit", current.stationName)), nodes_(new QTableWidget(0, kColumns)), echo_(new QLabel),
       certificate_(edit("tlsCertificateEdit", current.tlsCertificate)), privateKey_(edit("tlsPrivateKeyEdit", current.tlsPrivateKey)),
       trusted_(edit("tlsTrustedEdit", current.tlsTrustedCertificates)), atConnect_(new QCheckBox(tr("Run the self-test at every connect"))),
-      mode_(new QComboBox), language_(new QComboBox), problems_(new QLabel) {
+      probes_(new ProbeTab(current.probes, current.probe)), mode_(new QComboBox), language_(new QComboBox), problems_(new QLabel) {
     setObjectName("settingsDialog");
     setWindowTitle(tr("Settings"));
     auto* tabs = new QTabWidget;
@@ -93,10 +95,16 @@ SettingsDialog::SettingsDialog(const StationSettings& current, const QStringList
     connect(test, &QPushButton::clicked, this, [this] {
         const int row = nodes_->currentRow();
         if (row < 0) return;
-        const QString name = nodes_->item(row, kName)->text();
+        const auto now = values();
+        if (row >= now.nodes.size()) return;
+        const auto& node = now.nodes[row];
         echo_->setStyleSheet({});
-        echo_->setText(tr("Asking %1…").arg(name));
-        Q_EMIT echoRequested(name);
+        echo_->setText(tr("Asking %1…").arg(node.name));
+        // As the running station uses it, or (edited, new, or the station's AE title or TLS files
+        // changed) as shown here.
+        const bool stationSame = now.stationAeTitle == original_.stationAeTitle && now.tlsCertificate == original_.tlsCertificate &&
+                                 now.tlsPrivateKey == original_.tlsPrivateKey && now.tlsTrustedCertificates == original_.tlsTrustedCertificates;
+        Q_EMIT echoRequested(node, stationSame && inUse_.contains(node.name) && original_.nodes.contains(node));
     });
     connect(nodes_, &QTableWidget::itemSelectionChanged, this, &SettingsDialog::updateTest);
     connect(nodes_, &QTableWidget::itemChanged, this, &SettingsDialog::updateTest);
@@ -108,6 +116,7 @@ SettingsDialog::SettingsDialog(const StationSettings& current, const QStringList
     tlsForm->addRow(tr("Private key"), fileRow(privateKey_, this));
     tlsForm->addRow(tr("Trusted certificates"), fileRow(trusted_, this));
     tabs->addTab(tls, tr("TLS"));
+    tabs->addTab(probes_, tr("Probe"));
 
     auto* station = new QWidget;
     auto* stationForm = new QFormLayout(station);
@@ -171,6 +180,8 @@ StationSettings SettingsDialog::values() const {
     s.tlsCertificate = certificate_->text().trimmed();
     s.tlsPrivateKey = privateKey_->text().trimmed();
     s.tlsTrustedCertificates = trusted_->text().trimmed();
+    s.probes = probes_->probes();
+    s.probe = probes_->inUse();
     s.selfTestAtConnect = atConnect_->isChecked();
     s.selfTestMode = mode_->currentData().toString();
     return s;
@@ -178,17 +189,11 @@ StationSettings SettingsDialog::values() const {
 
 QString SettingsDialog::language() const { return language_->currentData().toString(); }
 
-// Test: a node the running station uses, as it uses it (an edited or new node, after a restart).
+// Test: any node listed, as it is in use or as edited.
 void SettingsDialog::updateTest() {
     const int row = nodes_->currentRow();
-    const auto now = values();
-    bool usable = false;
-    if (row >= 0 && row < now.nodes.size()) {
-        const auto& node = now.nodes[row];
-        usable = inUse_.contains(node.name) && original_.nodes.contains(node);
-    }
-    test_->setEnabled(usable);
-    test_->setToolTip(usable ? tr("Send a C-ECHO to this node") : tr("Only a node in use, as it is in use: keep the change and restart to test it"));
+    test_->setEnabled(row >= 0 && row < nodes_->rowCount());
+    test_->setToolTip(tr("Send a C-ECHO to this node as shown here (an edited or new node is asked before it is kept)"));
 }
 
 void SettingsDialog::showEcho(const QString& node, bool answered, const QString& message) {

@@ -18,7 +18,37 @@ QString fileProblem(const QString& what, const QString& path) {
     return {};
 }
 
+// As the engine's limits (engine/settings.h) hold every probe; tst_settings checks they agree.
+constexpr int kMaxElements = 256;
+constexpr double kMinPitchMm = 0.01, kMaxPitchMm = 5;
+constexpr double kMinCenterMHz = 0.5, kMaxCenterMHz = 50;
+
+void probeProblems(const StationSettings& s, QStringList& out) {
+    QSet<QString> names;
+    for (int i = 0; i < s.probes.size(); ++i) {
+        const auto& p = s.probes[i];
+        const QString which = p.name.isEmpty() ? SettingsText::tr("Probe %1").arg(i + 1) : SettingsText::tr("Probe %1").arg(p.name);
+        if (p.name.trimmed().isEmpty()) out << SettingsText::tr("%1 has no name.").arg(which);
+        else if (names.contains(p.name)) out << SettingsText::tr("%1 is named twice.").arg(which);
+        names.insert(p.name);
+        if (p.elementCount < 1 || p.elementCount > kMaxElements) {
+            out << SettingsText::tr("%1: %2 elements is not 1 to %3.").arg(which).arg(p.elementCount).arg(kMaxElements);
+        }
+        if (!(p.pitchMm >= kMinPitchMm && p.pitchMm <= kMaxPitchMm)) {
+            out << SettingsText::tr("%1: a pitch of %2 mm is not %3 to %4 mm.").arg(which).arg(p.pitchMm).arg(kMinPitchMm).arg(kMaxPitchMm);
+        }
+        if (!(p.centerFrequencyMHz >= kMinCenterMHz && p.centerFrequencyMHz <= kMaxCenterMHz)) {
+            out << SettingsText::tr("%1: a centre frequency of %2 MHz is not %3 to %4 MHz.").arg(which).arg(p.centerFrequencyMHz).arg(kMinCenterMHz).arg(kMaxCenterMHz);
+        }
+    }
+    if (!s.probe.isEmpty() && !names.contains(s.probe)) out << SettingsText::tr("The probe in use, %1, is not listed.").arg(s.probe);
+}
+
 }  // namespace
+
+QList<ProbeEntry> builtInProbes() {
+    return {ProbeEntry{"L5-128", 128, 0.3, 5}, ProbeEntry{"L7-192", 192, 0.2, 7.5}, ProbeEntry{"L15-128", 128, 0.1, 15}};
+}
 
 QString aeTitleProblem(const QString& ae) {
     if (ae.trimmed().isEmpty()) return SettingsText::tr("is empty");
@@ -52,6 +82,7 @@ QStringList problemsOf(const StationSettings& s) {
             if (const auto p = fileProblem(what, path); !p.isEmpty()) out << p;
         }
     }
+    probeProblems(s, out);
     if (s.selfTestMode != "quick" && s.selfTestMode != "full") out << SettingsText::tr("The self-test mode must be quick or full.");
     return out;
 }

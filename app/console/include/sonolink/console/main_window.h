@@ -1,8 +1,8 @@
 // MainWindow: the SonoLink console: the live B-mode view in true proportions (zoom and pan, the
 // TGC curve shown while adjusted and fading after) with the picture's controls beside it (gain,
 // dynamic range, depth, persistence, eight TGC sliders), frozen: the cine to scrub and play and
-// calipers and notes to place (listed, exported beside the cine, burnt into a saved image when
-// asked); the RF view and the link-health strip
+// calipers and notes to place (listed, exported beside the cine or image, burnt into a saved or
+// exported image when asked); the RF view and the link-health strip
 // charts in docks; Connect / Live / Freeze / Save image, Record, the exam (entered or picked from the
 // worklist, and ended) and the self-test; a status bar with the patient, the engine's state,
 // frame rate and latency, and the newest problem with its origin and what to do; Settings….
@@ -58,6 +58,9 @@ public:
     void setExportTarget(const QString& folder, const QString& node);
     // The cine as a DICOM file under the exam, queued for the export node (Ctrl+E).
     void exportCine();
+    // The picture shown now (live, frozen or a cine frame) as a single-frame DICOM image, the same
+    // way (Ctrl+I); the measurements burnt in when the View menu says so.
+    void exportImage();
     [[nodiscard]] gui::QueueView* queueView() const { return queue_; }
     // Record (Ctrl+R): every frame into <folder>/rec_<time>.uff, or stop; the status bar follows.
     void toggleRecording();
@@ -77,6 +80,8 @@ Q_SIGNALS:
 
 private:
     void buildActions();
+    // The exported file's path (<folder>/<prefix>_<time>.dcm), or empty with the refusal shown.
+    QString exportFile(const QString& prefix);
     void buildDocks();
     void onState(const QString& state, const QString& reason);
     void onImage(const gui::BModeImage& image);

@@ -23,6 +23,7 @@
 #include "sonolink/gui/views/recording_status.h"
 #include "sonolink/gui/views/rf_traces.h"
 #include "sonolink/gui/views/self_test_result.h"
+#include "sonolink/gui/views/station_settings.h"
 
 namespace sonolink::gui {
 
@@ -59,11 +60,17 @@ public:
     [[nodiscard]] ExamEntry exam() const;
     // A C-ECHO to a configured node: nodeVerified() says whether it answered, and what it said or why not.
     void verifyNode(const QString& node);
+    // The same for a node as typed (not yet kept), with the station's AE title and TLS files as typed.
+    void verifyNode(const PacsNodeEntry& node, const StationSettings& station);
     // A Modality Worklist query (US, this date) to the named node: worklistAnswered() follows.
     void queryWorklist(const QString& node, const QString& date);
     // The cine exported as a DICOM file under the current exam, queued for node (empty: the
     // file only); exportUpdate() follows it. The PACS queue: queueChanged() at every change.
     void exportCine(const QString& file, const QString& node);
+    // One picture (the one shown: its session and frame id) as a single-frame DICOM image, the
+    // same way; burnedIn: the picture with the measurements drawn in, at the frame's own size
+    // (null: the grey picture as acquired).
+    void exportSnapshot(const QString& file, const QString& node, const BModeImage& shown, const QImage& burnedIn = {});
     void retryQueueItem(const QString& id) { engine_.retryQueueItem(id.toStdString()); }
     void withdrawQueueItem(const QString& id) { engine_.withdrawQueueItem(id.toStdString()); }
     [[nodiscard]] QList<QueueRow> queue() const;

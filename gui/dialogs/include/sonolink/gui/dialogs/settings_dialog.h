@@ -1,7 +1,7 @@
 // SettingsDialog: the station's settings: its DICOM identity (AE title, station name), the PACS
-// nodes (add, remove, edit; Test sends a C-ECHO to a node the running station uses and shows
-// the answer or why there was none), the TLS files, the start-up self-test policy and the
-// language. Every problem is listed and OK refused until none is left; what is kept applies at
+// nodes (add, remove, edit; Test sends a C-ECHO to the selected node, as in use or as edited,
+// and shows the answer or why there was none), the TLS files, the probes and the one in use, the
+// start-up self-test policy and the language. Every problem is listed and OK refused until none is left; what is kept applies at
 // the next start. It asks for an echo by a signal and is given the answer; it never waits.
 // Thread contract: GUI thread only.
 #pragma once
@@ -19,10 +19,12 @@ class QTableWidget;
 
 namespace sonolink::gui {
 
+class ProbeTab;
+
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
-    // nodesInUse: the nodes the running station has (Test is for these); language: "en" or "zh_CN".
+    // nodesInUse: the nodes the running station has (Test asks these as they run); language: "en" or "zh_CN".
     SettingsDialog(const StationSettings& current, const QStringList& nodesInUse, const QString& language, QWidget* parent = nullptr);
 
     [[nodiscard]] StationSettings values() const;
@@ -31,7 +33,9 @@ public:
     void accept() override;  // only when there is no problem
 
 Q_SIGNALS:
-    void echoRequested(const QString& node);
+    // Test: a C-ECHO to this node; inUseAsIs: the running station uses it exactly so (else it is
+    // asked with the values shown, the station's AE title and TLS files included).
+    void echoRequested(const sonolink::gui::PacsNodeEntry& node, bool inUseAsIs);
 
 private:
     void addNodeRow(const PacsNodeEntry& node);
@@ -47,6 +51,7 @@ private:
     QLineEdit* privateKey_;
     QLineEdit* trusted_;
     QCheckBox* atConnect_;
+    ProbeTab* probes_;
     QComboBox* mode_;
     QComboBox* language_;
     QLabel* problems_;

@@ -1,6 +1,6 @@
 // StationSettings: what the settings dialog edits and keeps (QSettings): the station's DICOM
-// identity (AE title, station name), its PACS nodes, the TLS files, the start-up self-test
-// policy. problemsOf() names every value the station could not use, each saying which and why
+// identity (AE title, station name), its PACS nodes, the TLS files, the probes and the one in
+// use, the start-up self-test policy. problemsOf() names every value the station could not use, each saying which and why
 // (the configuration loader holds the file to the same rules).
 // Thread contract: plain values and pure functions.
 #pragma once
@@ -20,6 +20,18 @@ struct PacsNodeEntry {
     bool operator==(const PacsNodeEntry&) const = default;
 };
 
+// A probe the station can be used with: a linear array's element count, pitch and centre frequency.
+struct ProbeEntry {
+    QString name;
+    int elementCount = 128;
+    double pitchMm = 0.3;
+    double centerFrequencyMHz = 5;
+    bool operator==(const ProbeEntry&) const = default;
+};
+
+// The probes listed until the station keeps its own: L5-128 (the configuration's default), L7-192, L15-128.
+[[nodiscard]] QList<ProbeEntry> builtInProbes();
+
 struct StationSettings {
     QString stationAeTitle = "SONOLINK";
     QString stationName;
@@ -27,6 +39,8 @@ struct StationSettings {
     QString tlsCertificate;
     QString tlsPrivateKey;
     QString tlsTrustedCertificates;
+    QList<ProbeEntry> probes = builtInProbes();
+    QString probe;  // the one in use from the next start; empty: the configuration file's
     bool selfTestAtConnect = true;
     QString selfTestMode = "quick";  // "quick" or "full"
     bool operator==(const StationSettings&) const = default;
