@@ -152,6 +152,13 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
 
     // Export jobs (jobs thread, export_job.cpp): write and queue, then follow the item in short
     // delayed checks, so that a job waiting on a PACS never holds up the jobs queued after it.
+    // An export job's id, its cancel flag (registered) and the exam as it is now.
+    struct ExportJob {
+        JobId id = 0;
+        Exam exam;
+        std::shared_ptr<std::atomic<bool>> cancelled;
+    };
+    [[nodiscard]] ExportJob newExportJob();
     void runExport(JobId id, const CineExportRequest& request, const Exam& examOfJob, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
                    std::shared_ptr<std::atomic<bool>> cancelled);
     void runSnapshot(JobId id, const SnapshotExportRequest& request, const Exam& examOfJob, std::shared_ptr<const DisplayFrame> frame,

@@ -59,16 +59,17 @@ Exam Engine::exam() const {
     return impl_->currentExam;
 }
 
+Engine::Impl::ExportJob Engine::Impl::newExportJob() {
+    ExportJob job{0, {}, std::make_shared<std::atomic<bool>>(false)};
+    std::lock_guard lock(jobsMutex);
+    job.id = nextJob++;
+    cancels[job.id] = job.cancelled;
+    job.exam = currentExam;
+    return job;
+}
+
 JobId Engine::exportCine(CineExportRequest request) {
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    JobId id = 0;
-    Exam exam;
-    {
-        std::lock_guard lock(impl_->jobsMutex);
-        id = impl_->nextJob++;
-        impl_->cancels[id] = cancelled;
-        exam = impl_->currentExam;
-    }
+    auto [id, exam, cancelled] = impl_->newExportJob();
     auto frames = impl_->display->cine();  // what is on screen now, not when the job runs
     impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), exam = std::move(exam), frames = std::move(frames), cancelled] {
         impl->runExport(id, request, exam, frames, cancelled);
@@ -77,15 +78,7 @@ JobId Engine::exportCine(CineExportRequest request) {
 }
 
 JobId Engine::exportSnapshot(SnapshotExportRequest request) {
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    JobId id = 0;
-    Exam exam;
-    {
-        std::lock_guard lock(impl_->jobsMutex);
-        id = impl_->nextJob++;
-        impl_->cancels[id] = cancelled;
-        exam = impl_->currentExam;
-    }
+    auto [id, exam, cancelled] = impl_->newExportJob();
     // The frame asked for, looked up now: the cine moves on while the job waits its turn.
     std::shared_ptr<const DisplayFrame> frame;
     const auto isIt = [&](const std::shared_ptr<const DisplayFrame>& f) { return f && f->session == request.session && f->frameId == request.frameId; };
