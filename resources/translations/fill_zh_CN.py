@@ -121,7 +121,7 @@ ZH = {
     "Export cine": "导出动态图像",
     "Export image": "导出图像",
     "No image to export yet.": "尚无可导出的图像。",
-    "|offset|": "|偏差|",
+    "|offset|, at least": "|偏差| 下限",
     "PACS queue": "PACS 队列",
     "Exporting…": "正在导出…",
     "Not exported: start an exam first (Exam…, Ctrl+N).": "未导出：请先开始检查（检查…，Ctrl+N）。",

@@ -688,8 +688,8 @@
             <translation>未上报</translation>
         </message>
         <message>
-            <source>|offset|</source>
-            <translation>|偏差|</translation>
+            <source>|offset|, at least</source>
+            <translation>|偏差| 下限</translation>
         </message>
     </context>
     <context>

@@ -61,6 +61,29 @@ private Q_SLOTS:
         panel.addSample(h);
         QVERIFY(panel.temperature()->titleText().contains("not reported"));
     }
+
+    // The PTP chart shows how far the front end's clock is known to be off: the offset less the
+    // path delay it cannot be told apart from (a slow reply is no alarm).
+    void thePtpChartAlarmsOnlyOnAnOffsetKnownToBeThere() {
+        sonolink::gui::LinkHealthPanel panel;
+        sonolink::gui::LinkHealth h;
+        h.seconds = 0.5;
+        h.clockOffsetUs = std::nan("");
+        panel.addSample(h);
+        QVERIFY(panel.ptp()->titleText().contains("not measured"));
+        h.seconds = 1.0;
+        h.clockOffsetUs = 1500;
+        h.clockPathDelayUs = 1400;
+        panel.addSample(h);
+        QCOMPARE(panel.ptp()->latest(0), 100.0);
+        QCOMPARE(panel.ptp()->level(), HealthLevel::Warn);
+        h.seconds = 1.5;
+        h.clockOffsetUs = -2500;
+        h.clockPathDelayUs = 20;
+        panel.addSample(h);
+        QCOMPARE(panel.ptp()->latest(0), 2480.0);
+        QCOMPARE(panel.ptp()->level(), HealthLevel::Alarm);
+    }
 };
 
 QTEST_MAIN(TestStripChart)

@@ -343,6 +343,7 @@ void EngineBridge::sampleHealth() {
     h.latencyP99Ms = now.latencyP99Us / 1000;
     h.temperatureC = now.frontEnd.state.empty() ? std::nan("") : now.frontEnd.temperatureC;
     h.clockOffsetUs = now.frontEnd.clockExchanges == 0 ? std::nan("") : now.frontEnd.clockOffsetUs;
+    h.clockPathDelayUs = now.frontEnd.clockPathDelayUs;
     lastStats_ = now;
     Q_EMIT healthSampled(h);
 }

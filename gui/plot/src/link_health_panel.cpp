@@ -23,7 +23,7 @@ LinkHealthPanel::LinkHealthPanel(QWidget* parent)
       errors_(chart("errorsChart", tr("CRC / header errors"), tr("per 0.5 s"), {tr("CRC"), tr("header")})),
       drops_(chart("dropsChart", tr("Frames dropped"), tr("per 0.5 s"), {tr("dropped")})),
       latency_(chart("latencyChart", tr("Latency"), tr("ms"), {tr("p50"), tr("p99")})),
-      ptp_(chart("ptpChart", tr("PTP offset"), tr("µs"), {tr("|offset|")})),
+      ptp_(chart("ptpChart", tr("PTP offset"), tr("µs"), {tr("|offset|, at least")})),
       temperature_(chart("temperatureChart", tr("Front-end temperature"), tr("°C"), {tr("temperature")})) {
     setObjectName("linkHealthPanel");
     errors_->setThresholds(1, 10);        // any error is worth a look; ten in half a second is a bad link
@@ -50,7 +50,7 @@ void LinkHealthPanel::addSample(const LinkHealth& h) {
     }
     latency_->addSample(h.seconds, {h.latencyP50Ms, h.latencyP99Ms});
     if (std::isnan(h.clockOffsetUs)) ptp_->setUnavailable(tr("not measured"));
-    else ptp_->addSample(h.seconds, {std::abs(h.clockOffsetUs)});
+    else ptp_->addSample(h.seconds, {h.clockOffsetAtLeastUs()});  // alarmed only when known to be off
     if (std::isnan(h.temperatureC)) temperature_->setUnavailable(tr("not reported"));
     else temperature_->addSample(h.seconds, {h.temperatureC});
 }

@@ -45,10 +45,13 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
     auto* save = new QPushButton(tr("Save…"));
     save->setObjectName("savePresetButton");
     save->setToolTip(tr("Keep these settings as a preset"));
-    auto* presetRow = new QHBoxLayout;
-    presetRow->addWidget(presets_, 1);
-    presetRow->addWidget(save);
-    form->addRow(tr("Preset"), presetRow);
+    // The combo on a row of its own, the whole width of the panel: beside the button the panel's
+    // width cut "General" to "Gener".
+    form->addRow(tr("Preset"), presets_);
+    auto* saveRow = new QHBoxLayout;
+    saveRow->addStretch(1);
+    saveRow->addWidget(save);
+    form->addRow(QString(), saveRow);
     connect(presets_, &QComboBox::activated, this, [this](int i) { Q_EMIT presetChosen(presets_->itemText(i)); });
     connect(save, &QPushButton::clicked, this, &ImagingPanel::savePresetRequested);
     auto* gainValue = new QLabel(QString::number(gain_->value()));

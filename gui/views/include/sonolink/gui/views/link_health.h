@@ -5,6 +5,9 @@
 // Thread contract: a plain value: copy freely.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+
 #include <QtGlobal>
 
 namespace sonolink::gui {
@@ -24,6 +27,9 @@ struct LinkHealth {
     double latencyP99Ms = 0;
     double temperatureC = 0;        // NaN before the front end reports one
     double clockOffsetUs = 0;       // the front end's clock minus the host's; NaN: not measured this session
+    double clockPathDelayUs = 0;    // that exchange's path delay: the offset is known to within it
+    // How far the front end's clock is off at least: |offset| less what the exchange cannot tell apart.
+    [[nodiscard]] double clockOffsetAtLeastUs() const { return std::max(0.0, std::abs(clockOffsetUs) - clockPathDelayUs); }
     [[nodiscard]] quint64 dropped() const { return droppedNoBuffer + droppedIncomplete + droppedMissing + droppedFrontEnd; }
 };
 
