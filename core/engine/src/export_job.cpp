@@ -1,6 +1,7 @@
 // Export jobs (jobs thread): the cine taken when the user asked, written as a DICOM US
-// Multi-frame object, or one frame of it as a US Image (with measurements burnt in, if asked), audited (110106, as `dicom export` does), then optionally queued for a PACS
-// node and followed in short delayed checks until it is stored (and committed, where asked).
+// Multi-frame object, or one frame of it as a US Image (with measurements burnt in, if asked),
+// audited (110106, as `dicom export` does), then optionally queued for a PACS node and followed
+// in short delayed checks until it is stored (and committed, where asked).
 #include <algorithm>
 #include <filesystem>
 #include <span>

@@ -5,8 +5,8 @@
 #include <QPointer>
 
 #include <algorithm>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 
 namespace sonolink::gui {
 namespace {

@@ -23,14 +23,19 @@ constexpr int kMaxElements = 256;
 constexpr double kMinPitchMm = 0.01, kMaxPitchMm = 5;
 constexpr double kMinCenterMHz = 0.5, kMaxCenterMHz = 50;
 
+// A node's or a probe's name: given, and given once.
+void nameProblems(const QString& which, const QString& name, QSet<QString>& names, QStringList& out) {
+    if (name.trimmed().isEmpty()) out << SettingsText::tr("%1 has no name.").arg(which);
+    else if (names.contains(name)) out << SettingsText::tr("%1 is named twice.").arg(which);
+    names.insert(name);
+}
+
 void probeProblems(const StationSettings& s, QStringList& out) {
     QSet<QString> names;
     for (int i = 0; i < s.probes.size(); ++i) {
         const auto& p = s.probes[i];
-        const QString which = p.name.isEmpty() ? SettingsText::tr("Probe %1").arg(i + 1) : SettingsText::tr("Probe %1").arg(p.name);
-        if (p.name.trimmed().isEmpty()) out << SettingsText::tr("%1 has no name.").arg(which);
-        else if (names.contains(p.name)) out << SettingsText::tr("%1 is named twice.").arg(which);
-        names.insert(p.name);
+        const QString which = SettingsText::tr("Probe %1").arg(p.name.isEmpty() ? QString::number(i + 1) : p.name);
+        nameProblems(which, p.name, names, out);
         if (p.elementCount < 1 || p.elementCount > kMaxElements) {
             out << SettingsText::tr("%1: %2 elements is not 1 to %3.").arg(which).arg(p.elementCount).arg(kMaxElements);
         }
@@ -67,10 +72,8 @@ QStringList problemsOf(const StationSettings& s) {
     bool anyTls = false;
     for (int i = 0; i < s.nodes.size(); ++i) {
         const auto& n = s.nodes[i];
-        const QString which = n.name.isEmpty() ? SettingsText::tr("Node %1").arg(i + 1) : SettingsText::tr("Node %1").arg(n.name);
-        if (n.name.trimmed().isEmpty()) out << SettingsText::tr("%1 has no name.").arg(which);
-        else if (names.contains(n.name)) out << SettingsText::tr("%1 is named twice.").arg(which);
-        names.insert(n.name);
+        const QString which = SettingsText::tr("Node %1").arg(n.name.isEmpty() ? QString::number(i + 1) : n.name);
+        nameProblems(which, n.name, names, out);
         if (const auto p = aeTitleProblem(n.aeTitle); !p.isEmpty()) out << SettingsText::tr("%1: its AE title %2.").arg(which, p);
         if (n.host.trimmed().isEmpty()) out << SettingsText::tr("%1 has no host.").arg(which);
         if (n.port < 1 || n.port > 65535) out << SettingsText::tr("%1: port %2 is not 1 to 65535.").arg(which).arg(n.port);
