@@ -44,7 +44,7 @@ void readLevel(ObjectReader& reader, std::string_view key, log::Level& out) {
 void readLog(ObjectReader& root, IssueList& issues, log::Settings& out) {
     auto section = root.object("log");
     readLevel(section, "level", out.level);
-    section.string("file", out.file);
+    section.path("file", out.file);
     section.members("categories", [&](const std::string& name, const json& value, const std::string& where) {
         auto level = value.is_string() ? log::parseLevel(value.get<std::string>())
                                        : Result<log::Level>(fail(ErrorCode::InvalidArgument, "must be a level name"));
@@ -163,7 +163,7 @@ void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
     section.number("phantom_min_ncc", out.phantomMinNcc, 0.0, 1.0);
     section.number("phantom_max_position_error_mm", out.phantomMaxPositionErrorMm, 0.01, 10.0, "mm");
     section.number("phantom_max_fwhm_error", out.phantomMaxFwhmError, 0.01, 10.0);
-    section.string("report_directory", out.reportDirectory, checkNotEmpty);
+    section.path("report_directory", out.reportDirectory, checkNotEmpty);
     std::vector<std::string> steps;
     std::string unknown;
     section.array("steps", [&](const json& value, const std::string&) {
@@ -184,20 +184,20 @@ void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     section.string("uid_root", out.uidRoot, checkUidRoot);
     section.integer("listen_port", out.listenPort, 1, 65535);
     section.string("device_serial_number", out.deviceSerialNumber, checkLongString);
-    section.string("queue_directory", out.queueDirectory, checkNotEmpty);
+    section.path("queue_directory", out.queueDirectory, checkNotEmpty);
     section.number("retry_initial_s", out.retryInitialS, 0.05, 3600, "s");
     section.number("retry_max_s", out.retryMaxS, 0.05, 86400, "s");
     section.number("commitment_timeout_s", out.commitmentTimeoutS, 1, 7 * 86400, "s");
     section.number("queue_retention_days", out.queueRetentionDays, 0, 3650, "days");
     section.integer("dimse_timeout_s", out.dimseTimeoutS, 1, 3600, "s");
-    section.string("audit_file", out.auditFile, checkNotEmpty);
+    section.path("audit_file", out.auditFile, checkNotEmpty);
     section.string("audit_syslog_host", out.auditSyslogHost);
     section.integer("audit_syslog_port", out.auditSyslogPort, 1, 65535);
     {
         auto tls = section.object("tls");
-        tls.string("certificate", out.tls.certificate);
-        tls.string("private_key", out.tls.privateKey);
-        tls.string("trusted_certificates", out.tls.trustedCertificates);
+        tls.path("certificate", out.tls.certificate);
+        tls.path("private_key", out.tls.privateKey);
+        tls.path("trusted_certificates", out.tls.trustedCertificates);
     }
     std::set<std::string> names;
     section.array("nodes", [&](const json& value, const std::string& where) {
@@ -291,7 +291,7 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
         readBeamform(root, result.config.beamform);
         readDisplay(root, result.config.display);
         auto recording = root.object("recording");
-        recording.string("directory", result.config.recording.directory, checkNotEmpty);
+        recording.path("directory", result.config.recording.directory, checkNotEmpty);
         readDicom(root, issues, result.config.dicom);
         readSelfTest(root, result.config.selftest);
         auto metrics = root.object("metrics");

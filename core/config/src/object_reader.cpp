@@ -1,6 +1,7 @@
 #include "object_reader.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace sonolink::config {
 
@@ -57,6 +58,19 @@ void ObjectReader::string(std::string_view key, std::string& out,
         if (auto reason = check(text); !reason.empty()) return issue(key, reason);
     }
     out = std::move(text);
+}
+
+void ObjectReader::path(std::string_view key, std::string& out,
+                        const std::function<std::string(const std::string&)>& check) {
+    std::string text = out;
+    string(key, text, check);
+    if (text != "~" && !text.starts_with("~/")) {
+        out = std::move(text);
+        return;
+    }
+    const char* home = std::getenv("HOME");
+    if (home == nullptr || *home == '\0') return issue(key, fmt::format("starts with ~ but HOME is not set (got \"{}\")", text));
+    out = std::string(home) + text.substr(1);
 }
 
 ObjectReader ObjectReader::object(std::string_view key) {

@@ -74,6 +74,10 @@ public:
     // check returns "" when the text is acceptable, else the reason.
     void string(std::string_view key, std::string& out,
                 const std::function<std::string(const std::string&)>& check = {});
+    // A file or folder: as string(), and a leading "~/" (or "~" alone) stands for $HOME, so that
+    // one station-wide file (/etc/sonolink) puts each user's data in their own home.
+    void path(std::string_view key, std::string& out,
+              const std::function<std::string(const std::string&)>& check = {});
 
     template <typename E>
     void choice(std::string_view key, E& out, std::initializer_list<std::pair<const char*, E>> options) {

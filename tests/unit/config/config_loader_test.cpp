@@ -1,6 +1,7 @@
 #include "sonolink/config/config_loader.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -35,6 +36,27 @@ TEST(ConfigLoaderTest, ShippedDefaultConfigIsValid) {
     EXPECT_EQ(loaded->dicom.nodes.size(), 1u);
     EXPECT_EQ(loaded->dicom.nodes[0].aeTitle, "ORTHANC");
     EXPECT_EQ(loaded->acquisition.planeWaveAnglesDeg.size(), 3u);
+}
+
+// The packaged /etc/sonolink/sonolink.json is one file for every user of the station: "~/" in a
+// file or folder is each user's home; elsewhere a "~" is kept as written.
+TEST(ConfigLoaderTest, AHomeInFilesAndFoldersIsTheUsersHome) {
+    const char* home = std::getenv("HOME");
+    const std::string kept = home ? home : "";
+    ::setenv("HOME", "/home/sonographer", 1);
+    auto parse = parseConfig(R"({"recording": {"directory": "~/SonoLink/recordings"}, "selftest": {"report_directory": "~"},
+        "dicom": {"queue_directory": "~/q", "audit_file": "a~/b", "tls": {"certificate": "~/tls/station.pem"}}, "log": {"file": "~user/x"}})", "home.json");
+    ::unsetenv("HOME");
+    auto unset = parseConfig(R"({"recording": {"directory": "~/SonoLink/recordings"}})", "nohome.json");
+    if (home) ::setenv("HOME", kept.c_str(), 1);
+    ASSERT_TRUE(parse.ok()) << dump(parse);
+    EXPECT_EQ(parse.config.recording.directory, "/home/sonographer/SonoLink/recordings");
+    EXPECT_EQ(parse.config.selftest.reportDirectory, "/home/sonographer");
+    EXPECT_EQ(parse.config.dicom.queueDirectory, "/home/sonographer/q");
+    EXPECT_EQ(parse.config.dicom.auditFile, "a~/b");
+    EXPECT_EQ(parse.config.dicom.tls.certificate, "/home/sonographer/tls/station.pem");
+    EXPECT_EQ(parse.config.log.file, "~user/x");  // another user's home is not looked up
+    EXPECT_TRUE(hasIssue(unset, "/recording/directory", "HOME is not set")) << dump(unset);
 }
 
 TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
