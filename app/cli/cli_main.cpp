@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     addSoakCommand(app, exitCode);
     addSelfTestCommand(app, exitCode);
     addReportCommand(app, exitCode);
+    addDoctorCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

@@ -18,6 +18,7 @@ void addDemoCommand(CLI::App& app, int& exitCode);
 void addSoakCommand(CLI::App& app, int& exitCode);
 void addSelfTestCommand(CLI::App& app, int& exitCode);
 void addReportCommand(CLI::App& app, int& exitCode);
+void addDoctorCommand(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // `bench engine`, registered on the bench subcommand.

@@ -85,34 +85,10 @@ SelfTestStep ringSlotsStep(const ingest::RingSlotCounts& r, transport::PayloadKi
     return step;
 }
 
-// The station's set-up, each check a step. On a link whose ring is not locked memory (the
-// simulated link) a memlock failure is a warning: a verbs link would fail.
+// The station's set-up, each check a step.
 std::vector<SelfTestStep> stationSteps(const StationCheck& check) {
-    const auto facts = selftest::readStationFacts();
-    std::vector<std::pair<selftest::Diagnostic, bool>> found;  // the diagnostic, whether a failure blocks streaming
-    auto memlock = selftest::checkMemlock(facts, check.ringBytes);
-    if (!check.ringLocked && memlock.verdict == selftest::DiagnosticVerdict::Fail) {
-        memlock.verdict = selftest::DiagnosticVerdict::Warn;
-        memlock.figures += " (this link's ring is not locked memory; a verbs link's would fail)";
-    }
-    found.emplace_back(std::move(memlock), true);
-    found.emplace_back(selftest::checkHugePages(facts, check.ringHugePages, check.ringBytes), true);
-    found.emplace_back(selftest::checkGovernor(facts), false);
-    if (check.readHardware) {
-        const auto hardware = check.readHardware();
-        found.emplace_back(selftest::checkGpu(hardware), false);
-        if (check.rdmaLink) found.emplace_back(selftest::checkRdmaPort(hardware, check.linkAddress), true);
-        found.emplace_back(selftest::checkNumaLocality(hardware, check.rdmaLink ? std::optional(check.linkAddress) : std::nullopt), false);
-        found.emplace_back(selftest::checkPtp(hardware), false);
-    }
-    for (std::size_t i = 0; i < check.folders.size(); ++i) {
-        const auto& [what, where] = check.folders[i];
-        const auto folder = selftest::readFolderFacts(where);
-        found.emplace_back(selftest::checkWritable(folder, what), false);
-        if (i == 0) found.emplace_back(selftest::checkFreeDisk(folder, check.recordingBytesNeeded, what), false);
-    }
     std::vector<SelfTestStep> steps;
-    for (auto& [d, blocks] : found) {
+    for (auto& [d, blocks] : stationDiagnostics(check)) {
         SelfTestStep step;
         step.step = "station: " + d.check;
         step.verdict = d.verdict == selftest::DiagnosticVerdict::Pass   ? SelfTestVerdict::Pass
@@ -160,6 +136,33 @@ SelfTestStep pacsStep(const std::vector<dicom::Destination>& destinations, const
 }
 
 }  // namespace
+
+std::vector<StationDiagnostic> stationDiagnostics(const StationCheck& check) {
+    const auto facts = selftest::readStationFacts();
+    std::vector<StationDiagnostic> found;
+    auto memlock = selftest::checkMemlock(facts, check.ringBytes);
+    if (!check.ringLocked && memlock.verdict == selftest::DiagnosticVerdict::Fail) {
+        memlock.verdict = selftest::DiagnosticVerdict::Warn;
+        memlock.figures += " (this link's ring is not locked memory; a verbs link's would fail)";
+    }
+    found.push_back({std::move(memlock), true});
+    found.push_back({selftest::checkHugePages(facts, check.ringHugePages, check.ringBytes), true});
+    found.push_back({selftest::checkGovernor(facts), false});
+    if (check.readHardware) {
+        const auto hardware = check.readHardware();
+        found.push_back({selftest::checkGpu(hardware), false});
+        if (check.rdmaLink) found.push_back({selftest::checkRdmaPort(hardware, check.linkAddress), true});
+        found.push_back({selftest::checkNumaLocality(hardware, check.rdmaLink ? std::optional(check.linkAddress) : std::nullopt), false});
+        found.push_back({selftest::checkPtp(hardware), false});
+    }
+    for (std::size_t i = 0; i < check.folders.size(); ++i) {
+        const auto& [what, where] = check.folders[i];
+        const auto folder = selftest::readFolderFacts(where);
+        found.push_back({selftest::checkWritable(folder, what), false});
+        if (i == 0) found.push_back({selftest::checkFreeDisk(folder, check.recordingBytesNeeded, what), false});
+    }
+    return found;
+}
 
 bool selfTestStepWanted(const std::vector<std::string>& selected, std::string_view step) {
     if (selected.empty()) return true;

@@ -101,6 +101,16 @@ struct StationCheck {
     std::string linkAddress;                   // its local address (empty: any; the first port that is up)
 };
 
+// The station's checks (selftest/station_diagnostics.h, hardware_diagnostics.h) of `check`, in
+// the self-test's order, each with whether its failure blocks streaming. On a ring that is not
+// locked memory (the simulated link) a memlock failure is a warning: a verbs link's would fail.
+// The start-up self-test's station steps and `sonolink-cli doctor` both take them from here.
+struct StationDiagnostic {
+    selftest::Diagnostic diagnostic;
+    bool blocksStreaming = false;
+};
+[[nodiscard]] std::vector<StationDiagnostic> stationDiagnostics(const StationCheck& check);
+
 // The steps' names: kSelfTestSteps (engine_types.h).
 // Whether a step named `step` runs when only `selected` do (empty: every step).
 [[nodiscard]] bool selfTestStepWanted(const std::vector<std::string>& selected, std::string_view step);
