@@ -23,4 +23,7 @@ elseif(SONOLINK_SANITIZE STREQUAL "fuzzer")
   add_link_options(-fsanitize=address,undefined)
 elseif(NOT SONOLINK_SANITIZE STREQUAL "")
   message(FATAL_ERROR "SONOLINK_SANITIZE='${SONOLINK_SANITIZE}': use address, thread, fuzzer or empty")
+else()
+  # What ships (the Debian package): relocations read-only and bound at start (dpkg-buildflags' link hardening).
+  add_link_options(LINKER:-z,relro LINKER:-z,now)
 endif()

@@ -15,9 +15,7 @@ sudo_cmd=()
 command -v qmake6 >/dev/null || die "qmake6 not found: install qt6-base-dev-tools"
 
 # This machine's Debian mirror (not the security one); deb.debian.org if none is configured.
-mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-  sed 's/#.*//' | grep -o -E 'https?://[^ ]+' | grep -i debian | grep -v -i security | head -n 1 || true)
-mirror=${mirror:-http://deb.debian.org/debian}
+mirror=$("$(dirname "${BASH_SOURCE[0]}")/debian-mirror.sh")
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 [ -r "$keyring" ] || die "$keyring not found: install debian-archive-keyring"
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# package.sh [--from BUILD_DIR] [OUTDIR [VERSION]]: builds SonoLink (build.sh, the default preset)
+# and its Debian package, sonolink_<version>_amd64.deb, into OUTDIR (default:
+# build/default/packages), made by CPack from `cmake --install` (cmake/SonolinkPackage.cmake):
+# binaries stripped, runtime dependencies from dpkg-shlibdeps. --from packages a tree already
+# built (the tests), without building. VERSION relabels the same build (the upgrade test makes
+# its "previous" package so). Install with `sudo apt install ./sonolink_<version>_amd64.deb`.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=
+if [ "${1:-}" = "--from" ]; then build=$2; shift 2; fi
+out=${1:-${build:-$root/build/default}/packages}
+version=${2:-}
+if [ -z "$build" ]; then
+  "$root/installer/build.sh" default
+  build=$root/build/default
+fi
+cmake --build "$build" --target sonolink sonolink-cli sonolink-fe-sim sonolink_package_docs > /dev/null
+args=(-G DEB -B "$out" --config "$build/CPackConfig.cmake")
+if [ -n "$version" ]; then
+  args+=(-D "CPACK_PACKAGE_VERSION=$version" -D "CPACK_PACKAGE_FILE_NAME=sonolink_${version}_amd64")
+fi
+mkdir -p "$out"
+cpack "${args[@]}" > "$out/cpack.log" 2>&1 || { cat "$out/cpack.log" >&2; exit 1; }
+rm -rf "$out/_CPack_Packages"
+grep -o '/[^ ]*\.deb' "$out/cpack.log" | tail -n 1
