@@ -5,7 +5,7 @@
 //   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG [--screenshot-wizard PNG]
 //            [--screenshot-report PNG] [--screenshot-exam PNG]
 //            [--screenshot-queue PNG] [--screenshot-calipers PNG]
-//            [--screenshot-settings PNG] --quit-after S] [--language en|zh_CN]
+//            [--screenshot-settings PNG] [--screenshot-station-check PNG] --quit-after S] [--language en|zh_CN]
 //            [--probe-ui SECONDS]
 // --probe-ui measures the console while it streams and prints the report (probe_run.h).
 // --screenshot grabs the main window (and the other screens asked for, screenshots.h) after
@@ -20,6 +20,7 @@
 
 #include "probe_run.h"
 #include "screenshots.h"
+#include "station_check.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
@@ -29,6 +30,7 @@
 #include "sonolink/console/ui_probe.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/self_test_wizard.h"
+#include "sonolink/util/build_info.h"
 #include "sonolink/util/station_user.h"
 
 using sonolink::app::ScreenshotPlan;
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
     QApplication application(argc, argv);
     QApplication::setApplicationName("SonoLink");
     QApplication::setOrganizationName("SonoLink");
+    QApplication::setApplicationVersion(QString::fromStdString(sonolink::buildInfo().version));
     QCommandLineParser options;
     options.setApplicationDescription("SonoLink acquisition and QA console");
     options.addHelpOption();
@@ -69,11 +72,12 @@ int main(int argc, char** argv) {
     const QCommandLineOption examShotOption("screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png");
     const QCommandLineOption queueShotOption("screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.", "png");
     const QCommandLineOption calipersShotOption("screenshot-calipers", "Also freeze, put calipers on the phantom's targets and save the main window, as this PNG.", "png");
+    const QCommandLineOption stationCheckShotOption("screenshot-station-check", "Also save Help > Station check… once its checks are in, as this PNG.", "png");
     const QCommandLineOption settingsShotOption("screenshot-settings", "Also save the settings dialog, its first node's C-ECHO answered, as this PNG.", "png");
     const QCommandLineOption probeOption("probe-ui", "Measure the console for this many seconds of streaming (probe_run.h), print the report as JSON and quit.", "seconds");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, settingsShotOption, probeOption, quitOption, languageOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, quitOption, languageOption});
     options.process(application);
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
@@ -119,6 +123,8 @@ int main(int argc, char** argv) {
         window.setDicomNodes(nodes);
         window.setStationSettings(stationSettingsOf(*loaded), nodes);
         window.setExportTarget(QString::fromStdString(loaded->recording.directory), nodes.value(0));
+        // Help > Station check…: the doctor, on the configuration as this console runs it.
+        window.setStationCheck([configFile, overrides] { return sonolink::app::stationCheckReport(configFile, overrides); });
         sonolink::gui::SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()), &window);
         wizard.setWindowFlag(Qt::Window);
         const auto& selftest = loaded->selftest;
@@ -140,7 +146,7 @@ int main(int argc, char** argv) {
         ScreenshotPlan plan;
         if (options.isSet(screenshotOption)) {
             plan = {options.value(screenshotOption), options.value(wizardShotOption), options.value(reportShotOption), options.value(examShotOption),
-                    options.value(queueShotOption), options.value(calipersShotOption), options.value(settingsShotOption), static_cast<int>(options.value(quitOption).toDouble() * 1000)};
+                    options.value(queueShotOption), options.value(calipersShotOption), options.value(settingsShotOption), options.value(stationCheckShotOption), static_cast<int>(options.value(quitOption).toDouble() * 1000)};
         }
         sonolink::app::scheduleScreenshots(plan, *loaded, window, wizard, bridge);
         status = QApplication::exec();

@@ -77,8 +77,10 @@ void scheduleScreenshots(const ScreenshotPlan& plan, const config::AppConfig& co
             if (auto* echo = window.settingsDialog()->findChild<QPushButton*>("echoButton"); echo && echo->isEnabled()) echo->click();
         });
     }
+    if (!plan.stationCheck.isEmpty()) before(4000, [&window] { window.openStationCheck(); });  // a C-ECHO per node: seconds
     QTimer::singleShot(plan.quitMs, &window, [plan, &config, &window, &wizard, &bridge] {
         save(window, plan.main);
+        if (!plan.stationCheck.isEmpty() && window.stationCheckDialog()) save(*window.stationCheckDialog(), plan.stationCheck);
         if (!plan.wizard.isEmpty()) save(wizard, plan.wizard);
         if (!plan.exam.isEmpty() && window.examDialog()) save(*window.examDialog(), plan.exam);
         if (!plan.settings.isEmpty() && window.settingsDialog()) save(*window.settingsDialog(), plan.settings);

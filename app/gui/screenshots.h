@@ -26,6 +26,7 @@ struct ScreenshotPlan {
     QString queue;     // the main window's PACS queue after a cine export to the first node
     QString calipers;  // the main window frozen, calipers on the phantom's targets
     QString settings;  // the settings dialog, its first node's C-ECHO answered
+    QString stationCheck;  // Help > Station check…, its checks in
     int quitMs = 6000;
 };
 

@@ -282,6 +282,7 @@ ZH = {
     "Sign…": "签名…",
     "Override…": "越权放行…",
     "QA report": "质控报告",
+    "QA reports": "质控报告",
     "The record of this start: every step's verdict, figures, limit and baseline, under its SHA-256. Sign it to approve it; print or save it for the station's file.":
         "本次启动的记录：每个步骤的结论、测量值、限值与基线，并以 SHA-256 保护。签名即表示批准；可打印或保存以归入本工作站档案。",
     "Save PDF…": "保存 PDF…",
@@ -385,6 +386,32 @@ ZH = {
     "Start scanning": "开始扫描",
     "Overridden by %1: %2. Acquisition may start; the override is in the report and the audit trail.":
         "已由 %1 越权放行：%2。可以开始采集；此次放行已记入报告和审计日志。",
+    "<b>SonoLink %1</b><br>Ultrasound and photoacoustic acquisition and QA workstation.<br>Qt %2. Station check: Help menu, or <code>sonolink-cli doctor</code>.":
+        "<b>SonoLink %1</b><br>超声与光声采集及质控工作站。<br>Qt %2。工作站检查：帮助菜单，或 <code>sonolink-cli doctor</code>。",
+    "configuration": "配置",
+    "RDMA device and permissions": "RDMA 设备与权限",
+    "Qt platform plugin": "Qt 平台插件",
+    "display": "显示",
+    "fonts for Chinese": "中文字体",
+    "PACS nodes": "PACS 节点",
+    "time synchronised": "时间同步",
+    "Check again": "重新检查",
+    "Copy report": "复制报告",
+    "Station check": "工作站检查",
+    "Station check…": "工作站检查…",
+    "Help": "帮助",
+    "About SonoLink": "关于 SonoLink",
+    "What this station needs to acquire, show and send studies, checked now: the same checks as <code>sonolink-cli doctor</code>. Select a check for what to do.":
+        "本工作站采集、显示和发送检查所需的一切，现在逐项检查（与 <code>sonolink-cli doctor</code> 相同）。选中一项可查看处理方法。",
+    "Check": "检查项",
+    "Checking the station…": "正在检查工作站…",
+    "the built-in defaults": "内置默认配置",
+    "Failed: %1, warnings: %2. The station cannot do all it should until the failures are fixed (%3).":
+        "失败：%1，警告：%2。排除失败项之前，工作站无法完成全部功能（%3）。",
+    "Nothing failed; warnings: %1 (%2).": "没有失败项；警告：%1（%2）。",
+    "Every check passed (%1).": "全部检查通过（%1）。",
+    "Limit:": "限值：",
+    "What to do:": "处理方法：",
 }
 
 

@@ -258,6 +258,22 @@
             <source>No image to export yet.</source>
             <translation>尚无可导出的图像。</translation>
         </message>
+        <message>
+            <source>Help</source>
+            <translation>帮助</translation>
+        </message>
+        <message>
+            <source>Station check…</source>
+            <translation>工作站检查…</translation>
+        </message>
+        <message>
+            <source>About SonoLink</source>
+            <translation>关于 SonoLink</translation>
+        </message>
+        <message>
+            <source>&lt;b&gt;SonoLink %1&lt;/b&gt;&lt;br&gt;Ultrasound and photoacoustic acquisition and QA workstation.&lt;br&gt;Qt %2. Station check: Help menu, or &lt;code&gt;sonolink-cli doctor&lt;/code&gt;.</source>
+            <translation>&lt;b&gt;SonoLink %1&lt;/b&gt;&lt;br&gt;超声与光声采集及质控工作站。&lt;br&gt;Qt %2。工作站检查：帮助菜单，或 &lt;code&gt;sonolink-cli doctor&lt;/code&gt;。</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>
@@ -1256,6 +1272,10 @@ What to do: %2</source>
             <source>uncorrelated</source>
             <translation>不相关</translation>
         </message>
+        <message>
+            <source>QA reports</source>
+            <translation>质控报告</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::gui::SelfTestWizard</name>
@@ -1413,6 +1433,93 @@ What to do: %2</source>
         <message>
             <source>Send a C-ECHO to this node as shown here (an edited or new node is asked before it is kept)</source>
             <translation>按此处所示向该节点发送 C-ECHO（修改或新增的节点在保存前即可测试）</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::StationCheckDialog</name>
+        <message>
+            <source>configuration</source>
+            <translation>配置</translation>
+        </message>
+        <message>
+            <source>RDMA device and permissions</source>
+            <translation>RDMA 设备与权限</translation>
+        </message>
+        <message>
+            <source>Qt platform plugin</source>
+            <translation>Qt 平台插件</translation>
+        </message>
+        <message>
+            <source>display</source>
+            <translation>显示</translation>
+        </message>
+        <message>
+            <source>fonts for Chinese</source>
+            <translation>中文字体</translation>
+        </message>
+        <message>
+            <source>PACS nodes</source>
+            <translation>PACS 节点</translation>
+        </message>
+        <message>
+            <source>time synchronised</source>
+            <translation>时间同步</translation>
+        </message>
+        <message>
+            <source>Check again</source>
+            <translation>重新检查</translation>
+        </message>
+        <message>
+            <source>Copy report</source>
+            <translation>复制报告</translation>
+        </message>
+        <message>
+            <source>Station check</source>
+            <translation>工作站检查</translation>
+        </message>
+        <message>
+            <source>What this station needs to acquire, show and send studies, checked now: the same checks as &lt;code&gt;sonolink-cli doctor&lt;/code&gt;. Select a check for what to do.</source>
+            <translation>本工作站采集、显示和发送检查所需的一切，现在逐项检查（与 &lt;code&gt;sonolink-cli doctor&lt;/code&gt; 相同）。选中一项可查看处理方法。</translation>
+        </message>
+        <message>
+            <source>Check</source>
+            <translation>检查项</translation>
+        </message>
+        <message>
+            <source>Verdict</source>
+            <translation>结论</translation>
+        </message>
+        <message>
+            <source>Figures</source>
+            <translation>测量值</translation>
+        </message>
+        <message>
+            <source>Checking the station…</source>
+            <translation>正在检查工作站…</translation>
+        </message>
+        <message>
+            <source>the built-in defaults</source>
+            <translation>内置默认配置</translation>
+        </message>
+        <message>
+            <source>Failed: %1, warnings: %2. The station cannot do all it should until the failures are fixed (%3).</source>
+            <translation>失败：%1，警告：%2。排除失败项之前，工作站无法完成全部功能（%3）。</translation>
+        </message>
+        <message>
+            <source>Nothing failed; warnings: %1 (%2).</source>
+            <translation>没有失败项；警告：%1（%2）。</translation>
+        </message>
+        <message>
+            <source>Every check passed (%1).</source>
+            <translation>全部检查通过（%1）。</translation>
+        </message>
+        <message>
+            <source>Limit:</source>
+            <translation>限值：</translation>
+        </message>
+        <message>
+            <source>What to do:</source>
+            <translation>处理方法：</translation>
         </message>
     </context>
     <context>

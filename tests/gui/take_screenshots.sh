@@ -4,9 +4,10 @@
 # configuration, and saves what it shows once the start-up self-test is over, streaming:
 # OUT_DIR/main_window_streaming.png, the self-test wizard's two pages,
 # OUT_DIR/selftest_wizard_steps.png and OUT_DIR/selftest_wizard_report.png, then frozen with
-# calipers on the phantom, OUT_DIR/calipers.png (default OUT_DIR: docs/screenshots). Then the
+# calipers on the phantom, OUT_DIR/calipers.png, and Help > Station check…, OUT_DIR/station_check.png
+# (default OUT_DIR: docs/screenshots). Then the
 # same in Simplified Chinese (--language zh_CN): main_window_streaming_zh_CN.png,
-# selftest_wizard_steps_zh_CN.png and calipers_zh_CN.png; and the exam dialog
+# selftest_wizard_steps_zh_CN.png, calipers_zh_CN.png and station_check_zh_CN.png; and the exam dialog
 # answering a real worklist and the PACS queue after an export to a real storescp
 # (take_dicom_screenshots.py: exam_worklist{,_zh_CN}.png, pacs_queue{,_zh_CN}.png). The QA
 # reports it keeps go to a temporary folder. Needs xvfb-run and dcmtk.
@@ -19,10 +20,11 @@ cd "$work"  # selftest.report_directory is relative: the reports land here
 QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
   "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
   --screenshot "$out/main_window_streaming.png" --screenshot-wizard "$out/selftest_wizard_steps.png" \
-  --screenshot-report "$out/selftest_wizard_report.png" --screenshot-calipers "$out/calipers.png" --quit-after 12 --language en
+  --screenshot-report "$out/selftest_wizard_report.png" --screenshot-calipers "$out/calipers.png" \
+  --screenshot-station-check "$out/station_check.png" --quit-after 12 --language en
 QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
   "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
   --screenshot "$out/main_window_streaming_zh_CN.png" --screenshot-wizard "$out/selftest_wizard_steps_zh_CN.png" \
-  --screenshot-calipers "$out/calipers_zh_CN.png" --quit-after 12 --language zh_CN
-echo "saved $out/main_window_streaming{,_zh_CN}.png, $out/selftest_wizard_steps{,_zh_CN}.png, $out/selftest_wizard_report.png, $out/calipers{,_zh_CN}.png"
+  --screenshot-calipers "$out/calipers_zh_CN.png" --screenshot-station-check "$out/station_check_zh_CN.png" --quit-after 12 --language zh_CN
+echo "saved $out/main_window_streaming{,_zh_CN}.png, $out/selftest_wizard_steps{,_zh_CN}.png, $out/selftest_wizard_report.png, $out/calipers{,_zh_CN}.png, $out/station_check{,_zh_CN}.png"
 /usr/bin/python3 "$root/tests/gui/take_dicom_screenshots.py" "$root" "$out"

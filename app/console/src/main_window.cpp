@@ -5,8 +5,13 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QActionGroup>
+#include <QCoreApplication>
 #include <QInputDialog>
 #include <QSettings>
+#include <QTreeWidget>
+#include <QMessageBox>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QFutureWatcher>
 #include <QLocale>
 #include <QTextStream>
 #include <QFileDialog>
@@ -253,6 +258,16 @@ void MainWindow::buildDocks() {
             statusBar()->showMessage(tr("The language changes at the next start."), 8000);
         });
     }
+    auto* helpMenu = menuBar()->addMenu(tr("Help"));
+    stationCheckAction_ = helpMenu->addAction(tr("Station check…"), this, &MainWindow::openStationCheck);
+    stationCheckAction_->setObjectName("stationCheckAction");
+    stationCheckAction_->setEnabled(false);
+    helpMenu->addAction(tr("About SonoLink"), this, [this] {
+        QMessageBox::about(this, tr("About SonoLink"),
+                           tr("<b>SonoLink %1</b><br>Ultrasound and photoacoustic acquisition and QA workstation.<br>"
+                              "Qt %2. Station check: Help menu, or <code>sonolink-cli doctor</code>.")
+                               .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    });
     connect(&bridge_, &gui::EngineBridge::queueChanged, queue_, &gui::QueueView::showQueue);
     connect(queue_, &gui::QueueView::retryRequested, &bridge_, &gui::EngineBridge::retryQueueItem);
     connect(queue_, &gui::QueueView::withdrawRequested, &bridge_, &gui::EngineBridge::withdrawQueueItem);
@@ -470,6 +485,34 @@ void MainWindow::onImage(const gui::BModeImage& image) {
         framesAtMark_ = bridge_.framesShown();
         clock_.restart();
     }
+}
+
+void MainWindow::setStationCheck(std::function<gui::StationCheckReport()> check) {
+    stationCheck_ = std::move(check);
+    stationCheckAction_->setEnabled(static_cast<bool>(stationCheck_));
+}
+
+void MainWindow::openStationCheck() {
+    if (!stationCheck_) return;
+    if (!stationCheckDialog_) {
+        stationCheckDialog_ = new gui::StationCheckDialog(this);
+        stationCheckDialog_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(stationCheckDialog_, &gui::StationCheckDialog::checkRequested, this, [this] {
+            if (stationCheckRunning_) return;
+            stationCheckRunning_ = true;
+            stationCheckDialog_->showChecking();
+            auto* watcher = new QFutureWatcher<gui::StationCheckReport>(this);
+            connect(watcher, &QFutureWatcher<gui::StationCheckReport>::finished, this, [this, watcher] {
+                stationCheckRunning_ = false;
+                if (stationCheckDialog_) stationCheckDialog_->showResults(watcher->result());
+                watcher->deleteLater();
+            });
+            watcher->setFuture(QtConcurrent::run(stationCheck_));
+        });
+    }
+    stationCheckDialog_->show();
+    stationCheckDialog_->raise();
+    if (!stationCheckRunning_ && stationCheckDialog_->list()->topLevelItemCount() == 0) Q_EMIT stationCheckDialog_->checkRequested();
 }
 
 }  // namespace sonolink::app

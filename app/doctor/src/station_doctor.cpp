@@ -58,7 +58,7 @@ std::string stationConfigPath() {
 DoctorReport runDoctor(const DoctorOptions& options) {
     DoctorReport report;
     report.configFile = options.configFile;
-    auto loaded = config::loadConfig(options.configFile, {});
+    auto loaded = config::loadConfig(options.configFile, options.overrides);
     std::vector<std::string> problems;
     if (!loaded) {
         problems = loaded.error().details();

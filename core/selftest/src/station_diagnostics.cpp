@@ -95,9 +95,10 @@ Diagnostic checkMemlock(const StationFacts& facts, std::uint64_t ringBytes) {
                                      facts.canLockWithoutLimit ? " (CAP_IPC_LOCK: it does not apply)" : "");
     const bool enough = facts.canLockWithoutLimit || *facts.memlockBytes >= needed;
     return make("memlock limit", enough ? DiagnosticVerdict::Pass : DiagnosticVerdict::Fail, figures, limit,
-                fmt::format("the ring cannot be registered: raise the limit to at least {:.0f} MiB (a line '@sonolink - memlock "
-                            "unlimited' in /etc/security/limits.d/sonolink.conf, LimitMEMLOCK=infinity in a systemd unit), "
-                            "then log in again",
+                fmt::format("the ring cannot be registered: raise the limit to at least {:.0f} MiB. The package's "
+                            "/etc/security/limits.d/99-sonolink-memlock.conf lifts it for the sonolink group: `sudo adduser $USER "
+                            "sonolink`, then log in again (a build tree: install installer/limits.d/99-sonolink-memlock.conf there; a "
+                            "systemd unit: LimitMEMLOCK=infinity)",
                             mib(needed)));
 }
 

@@ -44,20 +44,24 @@ QString stepTitle(const QString& step) {
         {"free disk", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "free disk")},
         {"recordings", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "recordings")},
         {"DICOM queue", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "DICOM queue")},
+        {"QA reports", QT_TRANSLATE_NOOP("sonolink::gui::SelfTestPage", "QA reports")},
     };
     const auto name = [](const QString& part) {
         const auto found = names.constFind(part);
         return found == names.cend() ? part : SelfTestPage::tr(found.value());
     };
     if (!step.startsWith("station: ")) return name(step);
-    auto check = step.mid(9);
+    return SelfTestPage::tr("%1: %2").arg(name("station"), stationCheckTitle(step.mid(9)));
+}
+
+QString stationCheckTitle(const QString& check) {
+    auto part = check;
     QString what;
-    if (const auto open = check.indexOf(" ("); open > 0 && check.endsWith(')')) {  // "writable folder (recordings)"
-        what = check.mid(open + 2, check.size() - open - 3);
-        check = check.left(open);
+    if (const auto open = part.indexOf(" ("); open > 0 && part.endsWith(')')) {  // "writable folder (recordings)"
+        what = part.mid(open + 2, part.size() - open - 3);
+        part = part.left(open);
     }
-    const auto title = SelfTestPage::tr("%1: %2").arg(name("station"), name(check));
-    return what.isEmpty() ? title : SelfTestPage::tr("%1 (%2)").arg(title, name(what));
+    return what.isEmpty() ? stepTitle(part) : SelfTestPage::tr("%1 (%2)").arg(stepTitle(part), stepTitle(what));
 }
 
 QString faultText(const QString& fault) {

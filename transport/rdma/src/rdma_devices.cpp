@@ -130,8 +130,8 @@ MemlockStatus checkMemlock(std::uint64_t bytesToPin) {
     // Registration pins the ring plus the queues' and control buffers' memory.
     status.sufficient = limit.rlim_cur >= bytesToPin + (16u << 20);
     if (!status.sufficient) {
-        status.advice = fmt::format("the memlock limit is {} KiB but {} KiB must be pinned: raise it (ulimit -l unlimited, or "
-                                    "install installer/limits.d/99-sonolink-memlock.conf and log in again)",
+        status.advice = fmt::format("the memlock limit is {} KiB but {} KiB must be pinned: raise it (the package's limits.d file "
+                                    "lifts it for the sonolink group: `sudo adduser $USER sonolink` and log in again; or ulimit -l unlimited)",
                                     limit.rlim_cur / 1024, bytesToPin / 1024);
     }
     return status;

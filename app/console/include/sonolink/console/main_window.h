@@ -14,9 +14,12 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <functional>
+
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
 #include "sonolink/gui/dialogs/settings_dialog.h"
+#include "sonolink/gui/dialogs/station_check_dialog.h"
 #include "sonolink/gui/views/imaging_panel.h"
 
 class QLabel;
@@ -74,6 +77,11 @@ public:
     // The picture shown now, as a PNG at its own pixels (true proportions), the measurements
     // burnt in when the View menu says so; false with why.
     bool saveImage(const QString& path, QString* why);
+    // Help > Station check…: the station doctor's checks, run by `check` off the GUI thread (it
+    // blocks: a C-ECHO per node) each time the dialog asks; unset, the action is disabled.
+    void setStationCheck(std::function<gui::StationCheckReport()> check);
+    void openStationCheck();
+    [[nodiscard]] gui::StationCheckDialog* stationCheckDialog() const { return stationCheckDialog_; }
 
 Q_SIGNALS:
     void selfTestRequested();  // the engineer asked for the self-test wizard
@@ -115,6 +123,10 @@ private:
     QStringList nodes_;
     QPointer<gui::ExamDialog> examDialog_;
     QPointer<gui::SettingsDialog> settingsDialog_;
+    QPointer<gui::StationCheckDialog> stationCheckDialog_;
+    std::function<gui::StationCheckReport()> stationCheck_;
+    QAction* stationCheckAction_ = nullptr;
+    bool stationCheckRunning_ = false;
     gui::StationSettings station_;
     QStringList nodesInUse_;
     gui::ImagingValues imagingDefaults_;  // as the station started: the General preset

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sonolink/config/config_loader.h"
 #include "sonolink/doctor/doctor_checks.h"
 #include "sonolink/selftest/hardware_diagnostics.h"
 
@@ -17,6 +18,7 @@ namespace sonolink::doctor {
 
 struct DoctorOptions {
     std::string configFile;            // empty: the built-in defaults
+    std::vector<config::ConfigOverride> overrides;  // on top of it, as the console runs it (its kept settings)
     bool askPacs = true;               // false: the PACS nodes are not asked (offline)
     int pacsTimeoutS = 5;              // each C-ECHO's connect and response timeouts
 };

@@ -1,0 +1,17 @@
+#include "station_check.h"
+
+#include "sonolink/doctor/station_doctor.h"
+
+namespace sonolink::app {
+
+gui::StationCheckReport stationCheckReport(const std::string& configFile, const std::vector<config::ConfigOverride>& overrides) {
+    const auto report = doctor::runDoctor({configFile, overrides});
+    gui::StationCheckReport shown{{}, QString::fromStdString(report.configFile)};
+    for (const auto& c : report.checks) {
+        shown.rows << gui::StationCheckRow{QString::fromStdString(c.check), QString::fromUtf8(selftest::toString(c.verdict).data()),
+                                           QString::fromStdString(c.figures), QString::fromStdString(c.limit), QString::fromStdString(c.fix)};
+    }
+    return shown;
+}
+
+}  // namespace sonolink::app
