@@ -11,5 +11,10 @@ function(sonolink_set_warnings target)
   if(SONOLINK_WERROR)
     list(APPEND flags -Werror)
   endif()
+  # A unity batch includes each source: GCC then takes a class defined in a source, holding a
+  # type of that source's anonymous namespace, for one defined in a header (a false alarm here).
+  if(CMAKE_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    list(APPEND flags -Wno-subobject-linkage)
+  endif()
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${flags}>)
 endfunction()

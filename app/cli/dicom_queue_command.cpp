@@ -53,7 +53,7 @@ Result<config::DicomSettings> loadDicom(const QueueOptions& o) {
     return dicom;
 }
 
-json toJson(const dicom::QueueItem& i) {
+json queueItemJson(const dicom::QueueItem& i) {
     return {{"id", i.id}, {"node", i.node}, {"state", dicom::toString(i.state)}, {"sop_instance_uid", i.object.sopInstanceUid},
             {"sop_class_uid", i.object.sopClassUid}, {"source_file", i.sourceFile}, {"attempts", i.attempts},
             {"last_status", i.lastStatus}, {"last_error", i.lastError}, {"next_attempt_at_ms", i.nextAttemptAtMs},
@@ -63,7 +63,7 @@ json toJson(const dicom::QueueItem& i) {
 void printItems(const std::vector<dicom::QueueItem>& items, bool asJson) {
     if (asJson) {
         json out = json::array();
-        for (const auto& i : items) out.push_back(toJson(i));
+        for (const auto& i : items) out.push_back(queueItemJson(i));
         std::cout << out.dump(2) << '\n';
         return;
     }

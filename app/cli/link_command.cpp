@@ -51,8 +51,9 @@ int runDiag(const DiagOptions& o) {
         }
     }
     const auto& m = r["memlock"];
-    std::cout << fmt::format("memlock: {} ({} for a {} MiB ring){}\n",
+    std::cout << fmt::format("memlock: {}{} ({} for a {} MiB ring){}\n",
                              m["unlimited"].get<bool>() ? std::string("unlimited") : fmt::format("{} KiB", m["limit_bytes"].get<std::uint64_t>() / 1024),
+                             m["cap_ipc_lock"].get<bool>() ? " (CAP_IPC_LOCK: it does not apply)" : "",
                              m["sufficient"].get<bool>() ? "enough" : "NOT enough", o.ringMiB,
                              m["advice"].get<std::string>().empty() ? "" : ": " + m["advice"].get<std::string>());
     return m["sufficient"].get<bool>() ? kExitOk : kExitFailed;

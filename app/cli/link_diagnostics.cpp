@@ -32,7 +32,7 @@ Result<nlohmann::json> rdmaDiagnostics([[maybe_unused]] const std::string& devic
     }
     const auto memlock = transport::rdma::checkMemlock(ringBytes);
     out["memlock"] = {{"sufficient", memlock.sufficient}, {"unlimited", memlock.limitBytes == ~std::uint64_t(0)},
-                      {"limit_bytes", memlock.limitBytes}, {"advice", memlock.advice}};
+                      {"limit_bytes", memlock.limitBytes}, {"cap_ipc_lock", memlock.capIpcLock}, {"advice", memlock.advice}};
     return out;
 #else
     return fail(ErrorCode::Unimplemented, "this build has no RDMA verbs backend (libibverbs-dev/librdmacm-dev were missing at configure time)");

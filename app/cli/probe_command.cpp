@@ -24,7 +24,7 @@ void printText(const app::HardwareReport& report) {
     }
 }
 
-nlohmann::json toJson(const app::HardwareReport& report) {
+nlohmann::json hardwareJson(const app::HardwareReport& report) {
     nlohmann::json out{{"cuda_built", report.cudaBuilt}, {"cuda_status", report.cudaStatus},
                        {"rdma_built", report.rdmaBuilt}, {"rdma_status", report.rdmaStatus}};
     out["gpus"] = nlohmann::json::array();
@@ -50,7 +50,7 @@ void addProbeCommand(CLI::App& app, int& exitCode) {
     probe->add_flag("--json", *json, "Print the result as JSON");
     probe->callback([json, &exitCode] {
         const auto report = app::probeHardware();
-        if (*json) std::cout << toJson(report).dump(2) << '\n';
+        if (*json) std::cout << hardwareJson(report).dump(2) << '\n';
         else printText(report);
         exitCode = kExitOk;  // an absent device is information, not a failure
     });

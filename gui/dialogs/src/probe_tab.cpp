@@ -15,12 +15,12 @@
 namespace sonolink::gui {
 namespace {
 
-enum Column { kName, kElements, kPitch, kCenter, kColumns };
+enum ProbeColumn { kProbeName, kElements, kPitch, kCenter, kProbeColumns };
 
 }  // namespace
 
 ProbeTab::ProbeTab(const QList<ProbeEntry>& probes, const QString& inUse, QWidget* parent)
-    : QWidget(parent), table_(new QTableWidget(0, kColumns)), inUse_(new QComboBox) {
+    : QWidget(parent), table_(new QTableWidget(0, kProbeColumns)), inUse_(new QComboBox) {
     setObjectName("probeTab");
     table_->setObjectName("probesTable");
     table_->setHorizontalHeaderLabels({tr("Name"), tr("Elements"), tr("Pitch (mm)"), tr("Centre (MHz)")});
@@ -58,7 +58,7 @@ ProbeTab::ProbeTab(const QList<ProbeEntry>& probes, const QString& inUse, QWidge
         refreshInUse();
     });
     connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
-        if (item->column() == kName) refreshInUse();
+        if (item->column() == kProbeName) refreshInUse();
     });
 }
 
@@ -66,7 +66,7 @@ void ProbeTab::addRow(const ProbeEntry& p) {
     const QSignalBlocker quiet(table_);
     const int row = table_->rowCount();
     table_->insertRow(row);
-    table_->setItem(row, kName, new QTableWidgetItem(p.name));
+    table_->setItem(row, kProbeName, new QTableWidgetItem(p.name));
     table_->setItem(row, kElements, new QTableWidgetItem(QString::number(p.elementCount)));
     table_->setItem(row, kPitch, new QTableWidgetItem(QString::number(p.pitchMm)));
     table_->setItem(row, kCenter, new QTableWidgetItem(QString::number(p.centerFrequencyMHz)));
@@ -80,7 +80,7 @@ QList<ProbeEntry> ProbeTab::probes() const {
         const int elements = text(kElements).toInt(&elementsOk);
         const double pitch = text(kPitch).toDouble(&pitchOk);
         const double center = text(kCenter).toDouble(&centerOk);
-        out << ProbeEntry{text(kName), elementsOk ? elements : -1, pitchOk ? pitch : -1, centerOk ? center : -1};
+        out << ProbeEntry{text(kProbeName), elementsOk ? elements : -1, pitchOk ? pitch : -1, centerOk ? center : -1};
     }
     return out;
 }

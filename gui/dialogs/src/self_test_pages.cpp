@@ -20,7 +20,7 @@
 namespace sonolink::gui {
 namespace {
 
-enum Column { StepColumn, VerdictColumn, TimeColumn, FiguresColumn };
+enum StepListColumn { StepColumn, VerdictColumn, TimeColumn, FiguresColumn };
 
 }  // namespace
 

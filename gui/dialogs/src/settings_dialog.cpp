@@ -20,7 +20,7 @@
 namespace sonolink::gui {
 namespace {
 
-enum Column { kName, kAeTitle, kHost, kPort, kTls, kColumns };
+enum NodeColumn { kName, kAeTitle, kHost, kPort, kTls, kColumns };
 
 QLineEdit* edit(const char* objectName, const QString& text) {
     auto* e = new QLineEdit(text);

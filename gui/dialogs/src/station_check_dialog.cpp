@@ -15,7 +15,7 @@
 namespace sonolink::gui {
 namespace {
 
-enum Column { CheckColumn, VerdictColumn, FiguresColumn };
+enum CheckColumn { CheckNameColumn, CheckVerdictColumn, CheckFiguresColumn };
 
 // The doctor's own checks in the user's language; the self-test's station checks as its wizard names them.
 QString checkTitle(const QString& check) {
@@ -46,8 +46,8 @@ StationCheckDialog::StationCheckDialog(QWidget* parent)
     list_->setHeaderLabels({tr("Check"), tr("Verdict"), tr("Figures")});
     list_->setRootIsDecorated(false);
     list_->setUniformRowHeights(true);
-    list_->header()->setSectionResizeMode(CheckColumn, QHeaderView::ResizeToContents);
-    list_->header()->setSectionResizeMode(VerdictColumn, QHeaderView::ResizeToContents);
+    list_->header()->setSectionResizeMode(CheckNameColumn, QHeaderView::ResizeToContents);
+    list_->header()->setSectionResizeMode(CheckVerdictColumn, QHeaderView::ResizeToContents);
     details_->setObjectName("stationCheckDetails");
     details_->setMaximumHeight(130);
     summary_->setObjectName("stationCheckSummary");
@@ -90,8 +90,8 @@ void StationCheckDialog::showResults(const StationCheckReport& report) {
     QTreeWidgetItem* firstWarning = nullptr;
     for (const auto& r : rows) {
         auto* item = new QTreeWidgetItem(list_, {checkTitle(r.check), verdictText(r.verdict), r.figures});
-        item->setForeground(VerdictColumn, verdictColor(r.verdict));
-        item->setToolTip(FiguresColumn, r.figures);
+        item->setForeground(CheckVerdictColumn, verdictColor(r.verdict));
+        item->setToolTip(CheckFiguresColumn, r.figures);
         failed += r.verdict == "fail";
         warned += r.verdict == "warn";
         if (!first && r.verdict == "fail") first = item;

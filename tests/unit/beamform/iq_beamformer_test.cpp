@@ -16,7 +16,7 @@ namespace {
 
 using namespace phantom;
 
-struct Scene {
+struct IqScene {
     Phantom phantom = simulate({{3e-3, 18e-3, 1}}, {-6, 0, 6}, 1500, 2e-6);
     PixelGrid grid = PixelGrid::fromRanges(1e-3, 5e-3, 81, 17e-3, 19e-3, 201);
     std::vector<std::complex<float>> iq = *demodulateToIq(phantom.view(), kFc);
@@ -34,7 +34,7 @@ std::pair<std::size_t, std::size_t> peakIndex(const BeamformedImage& image) {
 }
 
 TEST(IqBeamformerTest, MatchesTheRfEnvelope) {
-    Scene scene;
+    IqScene scene;
     auto iq = delayAndSumIq(scene.phantom.geometry, scene.iq, kFc, scene.grid, {});
     ASSERT_TRUE(iq) << iq.error().describe();
     auto rf = delayAndSum(scene.phantom.view(), scene.grid, {});
@@ -52,7 +52,7 @@ TEST(IqBeamformerTest, MatchesTheRfEnvelope) {
 }
 
 TEST(IqBeamformerTest, PhaseRotationMatters) {
-    Scene scene;
+    IqScene scene;
     auto rotated = delayAndSumIq(scene.phantom.geometry, scene.iq, kFc, scene.grid, {}, 0, true);
     auto plain = delayAndSumIq(scene.phantom.geometry, scene.iq, kFc, scene.grid, {}, 0, false);
     ASSERT_TRUE(rotated && plain);
@@ -134,7 +134,7 @@ TEST(IqBeamformerTest, VectorDemodulationAgreesWithTheReference) {
 // Decimated as the band allows, the image is the one at the RF's rate (the filter already took
 // out everything above f_d): within 2 % of the peak.
 TEST(IqBeamformerTest, DecimationKeepsTheImage) {
-    Scene scene;
+    IqScene scene;
     auto full = demodulateToIq(scene.phantom.view(), kFc, 1);
     auto decimated = demodulateToIq(scene.phantom.view(), kFc, iqDecimation(kFs, kFc));
     ASSERT_TRUE(full && decimated);
@@ -148,7 +148,7 @@ TEST(IqBeamformerTest, DecimationKeepsTheImage) {
 }
 
 TEST(IqBeamformerTest, BadParametersAreNamed) {
-    Scene scene;
+    IqScene scene;
     auto demodulated = demodulateToIq(scene.phantom.view(), 25e6);
     ASSERT_FALSE(demodulated);
     EXPECT_NE(demodulated.error().message().find("modulation frequency 25000000 Hz"), std::string::npos) << demodulated.error().message();

@@ -116,6 +116,15 @@ RdmaDeviceInfo describe(ibv_device* device) {
     return info;
 }
 
+// CAP_IPC_LOCK (bit 14) in this process's effective capabilities (/proc/self/status CapEff).
+bool hasCapIpcLock() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.rfind("CapEff:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> 14) & 1u;
+    }
+    return false;
+}
+
 }  // namespace
 
 MemlockStatus checkMemlock(std::uint64_t bytesToPin) {
@@ -127,8 +136,9 @@ MemlockStatus checkMemlock(std::uint64_t bytesToPin) {
         return status;
     }
     status.limitBytes = limit.rlim_cur;
+    status.capIpcLock = hasCapIpcLock();
     // Registration pins the ring plus the queues' and control buffers' memory.
-    status.sufficient = limit.rlim_cur >= bytesToPin + (16u << 20);
+    status.sufficient = status.capIpcLock || limit.rlim_cur >= bytesToPin + (16u << 20);
     if (!status.sufficient) {
         status.advice = fmt::format("the memlock limit is {} KiB but {} KiB must be pinned: raise it (the package's limits.d file "
                                     "lifts it for the sonolink group: `sudo adduser $USER sonolink` and log in again; or ulimit -l unlimited)",

@@ -149,6 +149,9 @@ private:
 [[nodiscard]] bool empty(const ControlChannel& channel) noexcept;
 
 // Doorbell: ring after publishing; wait (consumer) until rung or timeout, unless ready() holds.
+// A wait for a control message sleeps at most kControlWaitSlice at a time, so that a peer that
+// died (its pid or heartbeat) is noticed between sleeps.
+inline constexpr auto kControlWaitSlice = std::chrono::milliseconds(20);
 void ring(Doorbell& doorbell) noexcept;
 template <typename Ready>
 void waitFor(Doorbell& doorbell, std::chrono::microseconds timeout, Ready ready) noexcept;

@@ -13,7 +13,6 @@
 namespace sonolink::transport::sim {
 namespace {
 constexpr auto kHostSilenceLimitNs = 2'000'000'000ull;
-constexpr auto kSlice = std::chrono::milliseconds(20);
 }
 
 Result<std::unique_ptr<SimFrontEndPort>> SimFrontEndPort::attach(const std::string& linkName) {
@@ -108,7 +107,7 @@ Result<std::optional<ControlMessage>> SimFrontEndPort::receiveControl(std::chron
         if (auto alive = checkHostAlive(); !alive) return fail(std::move(alive.error()));
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) return std::optional<ControlMessage>{};
-        const auto wait = std::min<std::chrono::microseconds>(kSlice, std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
+        const auto wait = std::min<std::chrono::microseconds>(kControlWaitSlice, std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
         waitFor(h.frontEndBell, wait, [&] { return !empty(h.credits) || !empty(h.toFrontEnd); });
     }
 }

@@ -12,9 +12,6 @@
 #include "sonolink/util/log.h"
 
 namespace sonolink::transport::sim {
-namespace {
-constexpr auto kSlice = std::chrono::milliseconds(20);
-}
 
 Result<std::unique_ptr<SimLink>> SimLink::create(const SimLinkOptions& options) {
     auto region = SharedRegion::create(options.name, options.slotBytes, options.slotCount);
@@ -125,7 +122,7 @@ Result<std::optional<ControlMessage>> SimLink::receiveControl(std::chrono::milli
         if (auto alive = checkPeerAlive(); !alive) return fail(std::move(alive.error()));
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) return std::optional<ControlMessage>{};
-        const auto wait = std::min<std::chrono::microseconds>(kSlice, std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
+        const auto wait = std::min<std::chrono::microseconds>(kControlWaitSlice, std::chrono::duration_cast<std::chrono::microseconds>(deadline - now));
         waitFor(region_->header().hostBell, wait, [&] { return !empty(channel); });
     }
 }

@@ -48,6 +48,7 @@ struct RdmaDeviceInfo {
 struct MemlockStatus {
     bool sufficient = false;
     std::uint64_t limitBytes = 0;  // ~0 = unlimited
+    bool capIpcLock = false;       // CAP_IPC_LOCK in the effective set: the limit does not apply
     std::string advice;            // what to do when not sufficient
 };
 [[nodiscard]] MemlockStatus checkMemlock(std::uint64_t bytesToPin);
