@@ -3,7 +3,7 @@
 # and its Debian package, sonolink_<version>_amd64.deb, into OUTDIR (default:
 # build/default/packages), made by CPack from `cmake --install` (cmake/SonolinkPackage.cmake):
 # binaries stripped, runtime dependencies from dpkg-shlibdeps. --from packages a tree already
-# built (the tests), without building. VERSION relabels the same build (the upgrade test makes
+# built (the tests), and builds nothing. VERSION relabels the same build (the upgrade test makes
 # its "previous" package so). Install with `sudo apt install ./sonolink_<version>_amd64.deb`.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,7 +15,10 @@ if [ -z "$build" ]; then
   "$root/installer/build.sh" default
   build=$root/build/default
 fi
-cmake --build "$build" --target sonolink sonolink-cli sonolink-fe-sim sonolink_package_docs > /dev/null
+# --from: what is built is packaged as it is (the tests run beside others that use its binaries).
+for made in app/sonolink app/sonolink-cli app/sonolink-fe-sim package/changelog.gz; do
+  [ -e "$build/$made" ] || { echo "package.sh: $build/$made is not built (cmake --build $build)" >&2; exit 1; }
+done
 args=(-G DEB -B "$out" --config "$build/CPackConfig.cmake")
 if [ -n "$version" ]; then
   args+=(-D "CPACK_PACKAGE_VERSION=$version" -D "CPACK_PACKAGE_FILE_NAME=sonolink_${version}_amd64")
