@@ -1,7 +1,10 @@
 // The verbs link and the verbs front-end port against each other on a real RDMA device
 // (Soft-RoCE in the CI guest: RDMA_DEV / RDMA_IP from tests/rdma/softroce_vm.sh). Without a
 // device every test but the memlock check skips, saying why.
+#include <linux/capability.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdlib>
@@ -13,6 +16,7 @@
 #include "sonolink/transport/host_handshake.h"
 #include "sonolink/transport/protocol/crc32c.h"
 #include "sonolink/transport/rdma/verbs_front_end_port.h"
+#include "sonolink/transport/rdma/rdma_devices.h"
 #include "sonolink/transport/rdma/verbs_link.h"
 
 namespace sonolink::transport::rdma {
@@ -74,16 +78,51 @@ Pair connectPair(std::uint32_t slotBytes = 16384, std::uint32_t slots = 16) {
     return pair;
 }
 
+// CAP_IPC_LOCK taken out of this process's effective capabilities while it lives (root keeps it
+// permitted, so it comes back): the memlock limit applies to it as to any station user.
+class WithoutIpcLock {
+public:
+    WithoutIpcLock() {
+        if (syscall(SYS_capget, &header_, data_) != 0) return;
+        had_ = (data_[0].effective >> CAP_IPC_LOCK) & 1u;
+        data_[0].effective &= ~(1u << CAP_IPC_LOCK);
+        if (had_) had_ = syscall(SYS_capset, &header_, data_) == 0;
+    }
+    ~WithoutIpcLock() {
+        if (!had_) return;
+        data_[0].effective |= 1u << CAP_IPC_LOCK;
+        (void)syscall(SYS_capset, &header_, data_);
+    }
+    WithoutIpcLock(const WithoutIpcLock&) = delete;
+    WithoutIpcLock& operator=(const WithoutIpcLock&) = delete;
+
+private:
+    __user_cap_header_struct header_{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data_[2]{};
+    bool had_ = false;
+};
+
 TEST(VerbsLinkTest, MemlockLimitIsCheckedWithTheFix) {
     rlimit saved{};
     getrlimit(RLIMIT_MEMLOCK, &saved);
     rlimit low{64 * 1024, saved.rlim_max};
     ASSERT_EQ(setrlimit(RLIMIT_MEMLOCK, &low), 0);
-    auto link = VerbsLink::create({"127.0.0.1", nextPort(), 1 << 20, 64, false, std::chrono::milliseconds(1000)});
+    Result<std::unique_ptr<VerbsLink>> link = fail(ErrorCode::Internal, "not made");
+    MemlockStatus capable;
+    {
+        WithoutIpcLock dropped;
+        link = VerbsLink::create({"127.0.0.1", nextPort(), 1 << 20, 64, false, std::chrono::milliseconds(1000)});
+    }
+    capable = checkMemlock(64u << 20);  // CAP_IPC_LOCK back (root): the limit does not bind it
+    const bool root = geteuid() == 0;
     setrlimit(RLIMIT_MEMLOCK, &saved);
     ASSERT_FALSE(link);
     EXPECT_EQ(link.error().code(), ErrorCode::FailedPrecondition);
     EXPECT_NE(link.error().message().find("ulimit -l"), std::string::npos) << link.error().message();
+    if (root) {
+        EXPECT_TRUE(capable.capIpcLock);
+        EXPECT_TRUE(capable.sufficient);
+    }
 }
 
 TEST(VerbsLinkTest, WrongAddressSaysWhatToCheck) {
