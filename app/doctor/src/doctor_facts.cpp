@@ -84,7 +84,11 @@ RdmaAccessFacts readRdmaAccess(bool verbsLink, const selftest::HardwareFacts& ha
     for (const auto& p : hardware.rdmaPorts) devices.insert(p.device);
     facts.devices.assign(devices.begin(), devices.end());
     std::error_code ec;
+    // The nodes the link opens: the verbs devices and the connection manager. Never issm*: opening
+    // one tells the subnet manager that an SM runs here.
     for (const auto& entry : std::filesystem::directory_iterator("/dev/infiniband", ec)) {
+        const auto name = entry.path().filename().string();
+        if (!name.starts_with("uverbs") && name != "rdma_cm") continue;
         DeviceNodeFacts node{entry.path().string(), {}};
         const int fd = ::open(node.path.c_str(), O_RDWR | O_CLOEXEC);
         if (fd < 0) node.openError = std::strerror(errno);

@@ -1,5 +1,5 @@
 // Station diagnostics: the checks as pure functions of the facts, and the facts read from
-// getrlimit, /proc/self/status (capabilities), /proc/meminfo, /sys cpufreq and statvfs.
+// getrlimit, /proc (capabilities), /proc/meminfo, /sys cpufreq and statvfs.
 #include "sonolink/selftest/station_diagnostics.h"
 
 #include <sys/resource.h>
@@ -16,27 +16,20 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sonolink/util/process_capabilities.h"
+
 namespace sonolink::selftest {
 namespace {
 
 constexpr std::uint64_t kMiB = 1 << 20;
-constexpr int kCapIpcLock = 14;
 
 double mib(std::uint64_t bytes) { return static_cast<double>(bytes) / kMiB; }
 
-Diagnostic make(std::string check, DiagnosticVerdict verdict, std::string figures, std::string limit, std::string fix = {}) {
+}  // namespace
+
+Diagnostic makeDiagnostic(std::string check, DiagnosticVerdict verdict, std::string figures, std::string limit, std::string fix) {
     return {std::move(check), verdict, std::move(figures), std::move(limit), verdict == DiagnosticVerdict::Pass ? std::string() : std::move(fix)};
 }
-
-bool effectiveCapability(int capability) {
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);) {
-        if (line.rfind("CapEff:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> capability) & 1u;
-    }
-    return false;
-}
-
-}  // namespace
 
 std::string_view toString(DiagnosticVerdict verdict) noexcept {
     switch (verdict) {
@@ -51,7 +44,7 @@ StationFacts readStationFacts() {
     StationFacts facts;
     rlimit memlock{};
     if (::getrlimit(RLIMIT_MEMLOCK, &memlock) == 0 && memlock.rlim_cur != RLIM_INFINITY) facts.memlockBytes = memlock.rlim_cur;
-    facts.canLockWithoutLimit = effectiveCapability(kCapIpcLock);
+    facts.canLockWithoutLimit = hasEffectiveCapability(kCapIpcLock);
     std::ifstream meminfo("/proc/meminfo");
     for (std::string key; meminfo >> key;) {
         std::uint64_t value = 0;
@@ -90,11 +83,11 @@ Diagnostic checkMemlock(const StationFacts& facts, std::uint64_t ringBytes) {
     const auto needed = ringBytes + 16 * kMiB;
     const auto limit = fmt::format(">= {:.0f} MiB (the {:.0f} MiB ring, its queues and work requests), unlimited, or CAP_IPC_LOCK", mib(needed),
                                    mib(ringBytes));
-    if (!facts.memlockBytes) return make("memlock limit", DiagnosticVerdict::Pass, "locked memory: unlimited", limit);
+    if (!facts.memlockBytes) return makeDiagnostic("memlock limit", DiagnosticVerdict::Pass, "locked memory: unlimited", limit);
     const auto figures = fmt::format("locked memory limit {:.1f} MiB{}", mib(*facts.memlockBytes),
                                      facts.canLockWithoutLimit ? " (CAP_IPC_LOCK: it does not apply)" : "");
     const bool enough = facts.canLockWithoutLimit || *facts.memlockBytes >= needed;
-    return make("memlock limit", enough ? DiagnosticVerdict::Pass : DiagnosticVerdict::Fail, figures, limit,
+    return makeDiagnostic("memlock limit", enough ? DiagnosticVerdict::Pass : DiagnosticVerdict::Fail, figures, limit,
                 fmt::format("the ring cannot be registered: raise the limit to at least {:.0f} MiB. The package's "
                             "/etc/security/limits.d/99-sonolink-memlock.conf lifts it for the sonolink group: `sudo adduser $USER "
                             "sonolink`, then log in again (a build tree: install installer/limits.d/99-sonolink-memlock.conf there; a "
@@ -104,15 +97,15 @@ Diagnostic checkMemlock(const StationFacts& facts, std::uint64_t ringBytes) {
 
 Diagnostic checkHugePages(const StationFacts& facts, bool ringWantsThem, std::uint64_t ringBytes) {
     const auto figures = fmt::format("{} huge pages of {:.0f} MiB, {} free", facts.hugePagesTotal, mib(facts.hugePageBytes), facts.hugePagesFree);
-    if (!ringWantsThem) return make("huge pages", DiagnosticVerdict::Pass, figures + "; the ring does not use them (link.huge_pages off)", "none needed");
+    if (!ringWantsThem) return makeDiagnostic("huge pages", DiagnosticVerdict::Pass, figures + "; the ring does not use them (link.huge_pages off)", "none needed");
     const auto pages = facts.hugePageBytes == 0 ? 0 : (ringBytes + facts.hugePageBytes - 1) / facts.hugePageBytes;
     const auto limit = fmt::format(">= {} free huge pages for the {:.0f} MiB ring", pages, mib(ringBytes));
     if (facts.hugePageBytes == 0) {
-        return make("huge pages", DiagnosticVerdict::Fail, "this kernel has no huge pages", limit,
+        return makeDiagnostic("huge pages", DiagnosticVerdict::Fail, "this kernel has no huge pages", limit,
                     "set link.huge_pages to false, or use a kernel with huge pages");
     }
     const bool enough = facts.hugePagesFree >= pages;
-    return make("huge pages", enough ? DiagnosticVerdict::Pass : DiagnosticVerdict::Fail, figures, limit,
+    return makeDiagnostic("huge pages", enough ? DiagnosticVerdict::Pass : DiagnosticVerdict::Fail, figures, limit,
                 fmt::format("reserve them: echo {} > /proc/sys/vm/nr_hugepages (vm.nr_hugepages in /etc/sysctl.d to keep it), or set "
                             "link.huge_pages to false",
                             facts.hugePagesTotal + pages - facts.hugePagesFree));
@@ -121,14 +114,14 @@ Diagnostic checkHugePages(const StationFacts& facts, bool ringWantsThem, std::ui
 Diagnostic checkGovernor(const StationFacts& facts) {
     const auto limit = std::string("every CPU at the \"performance\" governor");
     if (facts.governors.empty()) {
-        return make("CPU governor", DiagnosticVerdict::Pass, "no CPU frequency scaling visible (a virtual machine, or a fixed clock)", limit);
+        return makeDiagnostic("CPU governor", DiagnosticVerdict::Pass, "no CPU frequency scaling visible (a virtual machine, or a fixed clock)", limit);
     }
     std::map<std::string, int> counts;
     for (const auto& g : facts.governors) ++counts[g];
     std::vector<std::string> parts;
     for (const auto& [name, n] : counts) parts.push_back(fmt::format("{} CPUs {}", n, name));
     const bool all = counts.size() == 1 && counts.begin()->first == "performance";
-    return make("CPU governor", all ? DiagnosticVerdict::Pass : DiagnosticVerdict::Warn, fmt::format("{}", fmt::join(parts, ", ")), limit,
+    return makeDiagnostic("CPU governor", all ? DiagnosticVerdict::Pass : DiagnosticVerdict::Warn, fmt::format("{}", fmt::join(parts, ", ")), limit,
                 "a clock that steps down between frames adds latency: cpupower frequency-set -g performance (package "
                 "linux-cpupower), or the BIOS's performance profile");
 }
@@ -137,19 +130,19 @@ Diagnostic checkFreeDisk(const FolderFacts& folder, std::uint64_t neededBytes, s
     const auto check = fmt::format("free disk ({})", what);
     const auto limit = fmt::format(">= {:.0f} MiB (warn under {:.0f} MiB)", mib(neededBytes), mib(4 * neededBytes));
     if (!folder.freeBytes) {
-        return make(check, DiagnosticVerdict::Fail, fmt::format("cannot tell the free space of {}", folder.path.string()), limit,
+        return makeDiagnostic(check, DiagnosticVerdict::Fail, fmt::format("cannot tell the free space of {}", folder.path.string()), limit,
                     "check that the folder exists and is on a mounted disk");
     }
     const auto free = *folder.freeBytes;
     const auto verdict = free < neededBytes ? DiagnosticVerdict::Fail : free < 4 * neededBytes ? DiagnosticVerdict::Warn : DiagnosticVerdict::Pass;
-    return make(check, verdict, fmt::format("{:.0f} MiB free in {}", mib(free), folder.path.string()), limit,
+    return makeDiagnostic(check, verdict, fmt::format("{:.0f} MiB free in {}", mib(free), folder.path.string()), limit,
                 "free space there (send and delete finished recordings) or choose a folder on a larger disk");
 }
 
 Diagnostic checkWritable(const FolderFacts& folder, std::string_view what) {
     const auto check = fmt::format("writable folder ({})", what);
-    if (folder.writeError.empty()) return make(check, DiagnosticVerdict::Pass, fmt::format("{} is writable", folder.path.string()), "writable");
-    return make(check, DiagnosticVerdict::Fail, fmt::format("{}: {}", folder.path.string(), folder.writeError), "writable",
+    if (folder.writeError.empty()) return makeDiagnostic(check, DiagnosticVerdict::Pass, fmt::format("{} is writable", folder.path.string()), "writable");
+    return makeDiagnostic(check, DiagnosticVerdict::Fail, fmt::format("{}: {}", folder.path.string(), folder.writeError), "writable",
                 "give the station user write access to the folder, or choose another in the configuration");
 }
 

@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 #include <infiniband/verbs.h>
 
+#include "sonolink/util/process_capabilities.h"
+
 namespace sonolink::transport::rdma {
 namespace {
 
@@ -116,15 +118,6 @@ RdmaDeviceInfo describe(ibv_device* device) {
     return info;
 }
 
-// CAP_IPC_LOCK (bit 14) in this process's effective capabilities (/proc/self/status CapEff).
-bool hasCapIpcLock() {
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);) {
-        if (line.rfind("CapEff:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> 14) & 1u;
-    }
-    return false;
-}
-
 }  // namespace
 
 MemlockStatus checkMemlock(std::uint64_t bytesToPin) {
@@ -136,7 +129,7 @@ MemlockStatus checkMemlock(std::uint64_t bytesToPin) {
         return status;
     }
     status.limitBytes = limit.rlim_cur;
-    status.capIpcLock = hasCapIpcLock();
+    status.capIpcLock = hasEffectiveCapability(kCapIpcLock);
     // Registration pins the ring plus the queues' and control buffers' memory.
     status.sufficient = status.capIpcLock || limit.rlim_cur >= bytesToPin + (16u << 20);
     if (!status.sufficient) {

@@ -29,7 +29,7 @@ struct RdmaAccessFacts {
     bool verbsLink = false;            // the configuration's link is verbs (not the simulator)
     bool rdmaBuilt = false;
     std::vector<std::string> devices;  // RDMA devices libibverbs lists
-    std::vector<DeviceNodeFacts> nodes;// /dev/infiniband/*
+    std::vector<DeviceNodeFacts> nodes;// /dev/infiniband/uverbs* and rdma_cm
     bool groupExists = false;
     bool inGroup = false;              // this process has the group (effective or supplementary)
 };

@@ -26,6 +26,10 @@ struct Diagnostic {
     std::string fix;                   // not pass: what to do
 };
 
+// A diagnostic; the fix is kept only when the verdict is not pass.
+[[nodiscard]] Diagnostic makeDiagnostic(std::string check, DiagnosticVerdict verdict, std::string figures, std::string limit,
+                                        std::string fix = {});
+
 // What the station is, as read; a test presents any station.
 struct StationFacts {
     std::optional<std::uint64_t> memlockBytes;  // soft RLIMIT_MEMLOCK; nullopt: unlimited
