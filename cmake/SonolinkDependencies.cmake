@@ -39,6 +39,8 @@ sonolink_require("Qwt 6.3 for Qt 6" "libqwt-qt6-dev, or run installer/install-de
 sonolink_require("ISA-L" libisal-dev ISAL)
 sonolink_require("zlib" zlib1g-dev ZLIB)
 sonolink_require("SQLite 3" libsqlite3-dev SQLite3)
+sonolink_require("libcurl (S3 archive)" libcurl4-openssl-dev CURL)
+sonolink_require("tinyxml2 (S3 archive)" libtinyxml2-dev tinyxml2)
 # Linux-PAM (re-authentication for a signature or an override): no CMake package of its own.
 find_library(SONOLINK_PAM_LIBRARY pam)
 find_path(SONOLINK_PAM_INCLUDE security/pam_appl.h)

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     addSelfTestCommand(app, exitCode);
     addReportCommand(app, exitCode);
     addDoctorCommand(app, exitCode);
+    addArchiveCommand(app, exitCode);
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);

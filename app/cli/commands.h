@@ -19,6 +19,7 @@ void addSoakCommand(CLI::App& app, int& exitCode);
 void addSelfTestCommand(CLI::App& app, int& exitCode);
 void addReportCommand(CLI::App& app, int& exitCode);
 void addDoctorCommand(CLI::App& app, int& exitCode);
+void addArchiveCommand(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // `bench engine`, registered on the bench subcommand.

@@ -177,6 +177,34 @@ void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
     }
 }
 
+void readArchive(ObjectReader& root, ArchiveSettings& out) {
+    auto section = root.object("archive");
+    section.string("endpoint", out.endpoint, [](const std::string& url) -> std::string {
+        if (url.empty() || ((url.starts_with("http://") || url.starts_with("https://")) && !url.ends_with("/"))) return {};
+        return fmt::format("must be http(s)://host[:port] with no trailing '/' (got '{}')", url);
+    });
+    section.string("region", out.region, checkNotEmpty);
+    section.string("bucket", out.bucket, [](const std::string& bucket) -> std::string {
+        const bool ok = bucket.empty() || (bucket.size() >= 3 && bucket.size() <= 63 &&
+                                           bucket.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") == std::string::npos);
+        return ok ? "" : fmt::format("must be an S3 bucket name: 3 to 63 of a-z, 0-9, '.', '-' (got '{}')", bucket);
+    });
+    section.string("prefix", out.prefix);
+    section.path("ca_file", out.caFile);
+    section.boolean("verify_tls", out.verifyTls);
+    section.string("access_key_id", out.accessKeyId);
+    section.string("secret_access_key", out.secretAccessKey);
+    section.path("credentials_file", out.credentialsFile);
+    section.string("profile", out.profile);
+    section.path("sse_customer_key_file", out.sseCustomerKeyFile);
+    section.integer("part_size_bytes", out.partSizeBytes, 5LL << 20, 5LL << 30, "bytes");
+    section.integer("parallel_requests", out.parallelRequests, 1, 64);
+    section.number("connect_timeout_s", out.connectTimeoutS, 1, 600, "s");
+    section.number("stall_timeout_s", out.stallTimeoutS, 1, 3600, "s");
+    section.integer("max_attempts", out.maxAttempts, 1, 100);
+    section.path("journal_directory", out.journalDirectory, checkNotEmpty);
+}
+
 void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     auto section = root.object("dicom");
     section.string("station_ae_title", out.stationAeTitle, checkAeTitle);
@@ -294,6 +322,7 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
         recording.path("directory", result.config.recording.directory, checkNotEmpty);
         readDicom(root, issues, result.config.dicom);
         readSelfTest(root, result.config.selftest);
+        readArchive(root, result.config.archive);
         auto metrics = root.object("metrics");
         metrics.integer("prometheus_port", result.config.metrics.prometheusPort, -1, 65535);
     }  // readers report unknown keys as they close

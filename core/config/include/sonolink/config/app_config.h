@@ -128,6 +128,29 @@ struct SelfTestSettings {
     std::string reportDirectory = "qa-reports";  // where the console keeps each run's QA report (JSON and PDF)
 };
 
+// The S3-compatible archive: where studies and recordings go, and how the client behaves.
+// Credentials: access_key_id/secret_access_key here, else the environment, else a credentials
+// file (credentials_file, else ~/.aws/credentials) and its profile.
+struct ArchiveSettings {
+    std::string endpoint;                // http(s)://host:port; empty: no archive
+    std::string region = "us-east-1";
+    std::string bucket;
+    std::string prefix;                  // keys start with it ("site-a/")
+    std::string caFile;                  // PEM CAs to trust; empty: the system's
+    bool verifyTls = true;
+    std::string accessKeyId;
+    std::string secretAccessKey;
+    std::string credentialsFile;
+    std::string profile;
+    std::string sseCustomerKeyFile;      // SSE-C key (32 bytes, hex or base64); empty: none
+    std::int64_t partSizeBytes = std::int64_t(32) << 20;
+    int parallelRequests = 4;
+    double connectTimeoutS = 30;
+    double stallTimeoutS = 60;
+    int maxAttempts = 6;
+    std::string journalDirectory = "archive-journal";  // multipart journals (resume after a crash)
+};
+
 struct MetricsSettings {
     int prometheusPort = -1;             // engine statistics on 127.0.0.1:<port>/metrics; -1: off
 };
@@ -142,6 +165,7 @@ struct AppConfig {
     RecordingSettings recording;
     DicomSettings dicom;
     SelfTestSettings selftest;
+    ArchiveSettings archive;
     MetricsSettings metrics;
 };
 

@@ -1,0 +1,161 @@
+#include "curl_connection.h"
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+
+#include <curl/curl.h>
+#include <fmt/format.h>
+
+#include "encoding.h"
+#include "s3_xml.h"
+
+namespace sonolink::archive {
+namespace {
+
+constexpr std::size_t kMaxErrorBody = 64 << 10;
+
+struct Exchange {
+    const HttpCall* call = nullptr;
+    CURL* easy = nullptr;
+    HttpAnswer answer;
+    bool sinkRefused = false;
+};
+
+std::size_t onHeader(char* data, std::size_t size, std::size_t count, void* user) {
+    auto& ex = *static_cast<Exchange*>(user);
+    const std::string_view line(data, size * count);
+    if (line.starts_with("HTTP/")) {
+        ex.answer.headers.clear();  // a 100 Continue before the real answer
+        return size * count;
+    }
+    const auto colon = line.find(':');
+    if (colon != std::string_view::npos) {
+        std::string name(line.substr(0, colon));
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        std::string_view value = line.substr(colon + 1);
+        while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+        while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) value.remove_suffix(1);
+        ex.answer.headers[std::move(name)] = std::string(value);
+    }
+    return size * count;
+}
+
+std::size_t onBody(char* data, std::size_t size, std::size_t count, void* user) {
+    auto& ex = *static_cast<Exchange*>(user);
+    const std::size_t n = size * count;
+    long status = 0;
+    curl_easy_getinfo(ex.easy, CURLINFO_RESPONSE_CODE, &status);
+    if (status >= 200 && status < 300 && ex.call->sink) {
+        if (!ex.call->sink(std::span<const std::byte>(reinterpret_cast<const std::byte*>(data), n))) {
+            ex.sinkRefused = true;
+            return 0;  // libcurl stops with CURLE_WRITE_ERROR
+        }
+        return n;
+    }
+    if (ex.answer.body.size() < kMaxErrorBody || (status >= 200 && status < 300)) ex.answer.body.append(data, n);
+    return n;
+}
+
+int onProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+    auto& ex = *static_cast<Exchange*>(user);
+    return ex.call->cancel && ex.call->cancel->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+}  // namespace
+
+void initialiseCurl() {
+    static std::once_flag once;
+    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+CurlConnection::CurlConnection(const S3Settings& settings, const S3Credentials& credentials)
+    : settings_(settings), credentials_(credentials), easy_(curl_easy_init()) {}
+
+CurlConnection::~CurlConnection() {
+    if (easy_) curl_easy_cleanup(static_cast<CURL*>(easy_));
+}
+
+tl::expected<HttpAnswer, S3Failure> CurlConnection::perform(const HttpCall& call) {
+    CURL* easy = static_cast<CURL*>(easy_);
+    if (!easy) return tl::unexpected(S3Failure{0, CURLE_FAILED_INIT, "libcurl could not make a handle", "", "", ""});
+    curl_easy_reset(easy);  // keeps the live connection and its TLS session
+
+    Exchange ex;
+    ex.call = &call;
+    ex.easy = easy;
+    const std::string url = settings_.endpoint + call.target;
+    curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(settings_.connectTimeout.count() * 1000));
+    // No byte for stallTimeout: the request has stalled. And a limit that grows with its bytes.
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(settings_.stallTimeout.count()));
+    const double limitS = static_cast<double>(settings_.requestTimeoutBase.count()) +
+                          static_cast<double>(call.expectedBytes + call.body.size()) / settings_.minRateBytesPerS;
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(limitS * 1000));
+    curl_easy_setopt(easy, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, settings_.verifyTls ? 1L : 0L);
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, settings_.verifyTls ? 2L : 0L);
+    if (!settings_.caFile.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, settings_.caFile.c_str());
+
+    const std::string sigv4 = fmt::format("aws:amz:{}:s3", settings_.region);
+    curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sigv4.c_str());
+    curl_easy_setopt(easy, CURLOPT_USERNAME, credentials_.accessKeyId.c_str());
+    curl_easy_setopt(easy, CURLOPT_PASSWORD, credentials_.secretAccessKey.c_str());
+
+    curl_slist* headers = nullptr;
+    const std::string payload = call.payloadSha256.empty() ? sha256Hex(call.body) : call.payloadSha256;
+    headers = curl_slist_append(headers, ("x-amz-content-sha256: " + payload).c_str());
+    if (!credentials_.sessionToken.empty()) headers = curl_slist_append(headers, ("x-amz-security-token: " + credentials_.sessionToken).c_str());
+    for (const auto& h : call.headers) headers = curl_slist_append(headers, h.c_str());
+    // No "Expect:" to switch off 100-continue: libcurl 7.88 signs that empty header, which it
+    // never sends, and every such request fails with SignatureDoesNotMatch. The body goes at
+    // once instead (radosgw sends no 100 Continue: libcurl would wait 1 s for it on each PUT).
+    curl_easy_setopt(easy, CURLOPT_EXPECT_100_TIMEOUT_MS, 0L);
+    if (call.method == "PUT" || call.method == "POST") {
+        const bool typed = std::any_of(call.headers.begin(), call.headers.end(), [](const std::string& h) { return h.starts_with("Content-Type:"); });
+        if (!typed) headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(call.body.size()));
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, call.body.empty() ? "" : reinterpret_cast<const char*>(call.body.data()));
+        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, call.method.c_str());
+    } else if (call.method == "HEAD") {
+        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    } else if (call.method != "GET") {
+        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, call.method.c_str());
+    }
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &ex);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onBody);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &ex);
+    curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, onProgress);
+    curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &ex);
+    curl_easy_setopt(easy, CURLOPT_NOPROGRESS, call.cancel ? 0L : 1L);
+    char errorText[CURL_ERROR_SIZE] = {};
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errorText);
+
+    const CURLcode rc = curl_easy_perform(easy);
+    curl_slist_free_all(headers);
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &ex.answer.status);
+    if (rc != CURLE_OK) {
+        S3Failure f;
+        f.httpStatus = static_cast<int>(ex.answer.status);
+        f.transportCode = ex.sinkRefused ? CURLE_ABORTED_BY_CALLBACK : static_cast<int>(rc);
+        f.transportText = errorText[0] ? errorText : curl_easy_strerror(rc);
+        return tl::unexpected(std::move(f));
+    }
+    if (ex.answer.status < 200 || ex.answer.status >= 300) {
+        S3Failure f;
+        f.httpStatus = static_cast<int>(ex.answer.status);
+        const S3ErrorBody body = parseErrorBody(ex.answer.body);
+        f.s3Code = body.code;
+        f.s3Message = body.message;
+        if (f.s3Code.empty() && call.method == "HEAD") f.s3Code = f.httpStatus == 404 ? "NotFound" : "";
+        return tl::unexpected(std::move(f));
+    }
+    return std::move(ex.answer);
+}
+
+}  // namespace sonolink::archive

@@ -1,0 +1,33 @@
+// A whole file mapped read-only (uploads send straight from the page cache, no read() copy),
+// with the identity a resumed upload checks: size and modification time.
+// Thread contract: immutable after open(); the bytes may be read from any thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+
+#include "sonolink/util/result.h"
+
+namespace sonolink::archive {
+
+class MappedFile {
+public:
+    [[nodiscard]] static Result<MappedFile> open(const std::filesystem::path& path);
+    MappedFile(MappedFile&& other) noexcept;
+    MappedFile& operator=(MappedFile&&) = delete;
+    MappedFile(const MappedFile&) = delete;
+    ~MappedFile();
+
+    [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+    [[nodiscard]] std::int64_t modifiedNs() const noexcept { return modifiedNs_; }
+
+private:
+    MappedFile(const std::byte* data, std::size_t size, std::int64_t modifiedNs) : data_(data), size_(size), modifiedNs_(modifiedNs) {}
+    const std::byte* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::int64_t modifiedNs_ = 0;
+};
+
+}  // namespace sonolink::archive

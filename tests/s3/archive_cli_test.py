@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""sonolink-cli archive against a real S3 server started here: Ceph's radosgw on a one-node
+cluster on loopback (ceph_rgw.sh), with awscli as the independent client. What we upload awscli
+downloads byte-equal and the reverse, by one PUT and by multipart; SSE-C both ways; a 0-byte
+object. Faults, each ending in a clear error or a completed transfer and never a short file:
+a wrong secret, an unknown key, a clock two hours off (faketime), no server, throttling answers,
+a connection reset mid-range, a corrupted byte, the uploader SIGKILLed mid-multipart (resumed
+from its journal) and radosgw SIGKILLed and restarted mid-multipart. Run by CTest with SONOLINK_CLI."""
+import hashlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from s3_peers import CephRgw, FaultProxy  # noqa: E402
+
+CLI = os.environ["SONOLINK_CLI"]
+MIB = 1 << 20
+rgw = None
+
+
+def setUpModule():
+    global rgw
+    rgw = CephRgw()
+    print(f"radosgw ready in {rgw.start_seconds:.1f} s at {rgw.env['S3_ENDPOINT']}", file=sys.stderr)
+
+
+def tearDownModule():
+    if rgw:
+        rgw.stop()
+
+
+def random_file(path, size, seed):
+    block = hashlib.sha256(str(seed).encode()).digest() * (MIB // 32)
+    with open(path, "wb") as f:
+        left = size
+        i = 0
+        while left > 0:
+            chunk = hashlib.sha256(block[:64] + i.to_bytes(8, "little")).digest() + block[32:]
+            f.write(chunk[:min(left, len(chunk))])
+            left -= min(left, len(chunk))
+            i += 1
+    return path
+
+
+def same_bytes(a, b):
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        while True:
+            x, y = fa.read(MIB), fb.read(MIB)
+            if x != y:
+                return False
+            if not x:
+                return True
+
+
+class ArchiveTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="sonolink-archive-")
+        self.bucket = f"t{int(time.time() * 1000) % 10**9}-{self._testMethodName[5:20].replace('_', '-')}".lower().rstrip("-")
+        self.config = self.write_config()
+        self.proxy = None
+        proc = self.cli("mb", f"s3://{self.bucket}")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def tearDown(self):
+        if self.proxy:
+            self.proxy.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def write_config(self, name="sonolink.json", **archive):
+        settings = {"endpoint": rgw.env["S3_ENDPOINT"], "region": rgw.env["S3_REGION"], "bucket": self.bucket,
+                    "journal_directory": self.path("journal"), "part_size_bytes": 5 * MIB, "max_attempts": 6}
+        settings.update(archive)
+        with open(self.path(name), "w") as f:
+            json.dump({"schema_version": 1, "archive": settings}, f)
+        return self.path(name)
+
+    def env(self, **extra):
+        env = rgw.aws_env()
+        env.update(extra)
+        return env
+
+    def cli(self, command, *args, config=None, env=None, timeout=300, prefix=()):
+        cmd = [*prefix, CLI, "archive", command, "--config", config or self.config, "--json", *args]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env or self.env(), timeout=timeout)
+
+    def put(self, local, key, *args, **kw):
+        proc = self.cli("put", local, f"s3://{self.bucket}/{key}", *args, **kw)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return json.loads(proc.stdout)
+
+    def get(self, key, local, *args, **kw):
+        proc = self.cli("get", f"s3://{self.bucket}/{key}", local, *args, **kw)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return json.loads(proc.stdout)
+
+    def with_proxy(self, faults):
+        self.proxy = FaultProxy(rgw.env["S3_ENDPOINT"], self.dir)
+        self.proxy.plan(faults)
+        return self.write_config("proxied.json", endpoint=self.proxy.endpoint,
+                                 max_attempts=6)
+
+    # --- round trips, cross-checked with awscli -------------------------------------------------
+
+    def test_one_put_and_multipart_round_trip_and_awscli_reads_them(self):
+        small = random_file(self.path("small.bin"), 3 * MIB + 17, 1)
+        large = random_file(self.path("large.uff"), 23 * MIB + 5, 2)
+        one = self.put(small, "rec/small.bin")
+        self.assertEqual(one["parts"], 0)
+        self.assertEqual(one["object"]["size_bytes"], os.path.getsize(small))
+        multi = self.put(large, "rec/large.uff")
+        self.assertEqual(multi["parts"], 5)
+        self.assertEqual(multi["object"]["metadata"]["sonolink-crc32c"], multi["crc32c"])
+        self.assertFalse(os.listdir(self.path("journal")), "a finished upload leaves no journal")
+
+        got = self.get("rec/large.uff", self.path("large.back"))
+        self.assertTrue(got["crc32c_checked"])
+        self.assertTrue(same_bytes(large, self.path("large.back")))
+        for key, local in (("rec/small.bin", small), ("rec/large.uff", large)):
+            proc = rgw.aws("s3", "cp", f"s3://{self.bucket}/{key}", self.path("by-aws"))
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertTrue(same_bytes(local, self.path("by-aws")), key)
+
+        listing = json.loads(self.cli("ls", f"s3://{self.bucket}/rec/").stdout)
+        self.assertEqual(sorted((o["key"], o["size_bytes"]) for o in listing),
+                         [("rec/large.uff", os.path.getsize(large)), ("rec/small.bin", os.path.getsize(small))])
+        head = json.loads(self.cli("head", "rec/small.bin").stdout)  # a plain key: under archive.bucket
+        self.assertEqual(head["size_bytes"], os.path.getsize(small))
+        self.assertEqual(self.cli("rm", f"s3://{self.bucket}/rec/small.bin").returncode, 0)
+        gone = self.cli("head", f"s3://{self.bucket}/rec/small.bin")
+        self.assertEqual(gone.returncode, 1)
+        self.assertIn("HTTP 404", gone.stderr)
+
+    def test_what_awscli_uploads_we_download_byte_equal(self):
+        for name, size in (("aws-multipart.bin", 19 * MIB + 3), ("aws-one.bin", 100 * 1024)):
+            local = random_file(self.path(name), size, size)
+            proc = rgw.aws("s3", "cp", local, f"s3://{self.bucket}/{name}")
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            got = self.get(name, self.path(name + ".back"))
+            self.assertFalse(got["crc32c_checked"], "awscli stores no CRC of ours")
+            self.assertTrue(same_bytes(local, self.path(name + ".back")), name)
+
+    def test_an_empty_object(self):
+        open(self.path("empty"), "wb").close()
+        put = self.put(self.path("empty"), "empty")
+        self.assertEqual(put["object"]["size_bytes"], 0)
+        got = self.get("empty", self.path("empty.back"))
+        self.assertTrue(got["crc32c_checked"])
+        self.assertEqual(os.path.getsize(self.path("empty.back")), 0)
+        proc = rgw.aws("s3api", "head-object", "--bucket", self.bucket, "--key", "empty")
+        self.assertEqual(json.loads(proc.stdout)["ContentLength"], 0)
+
+    def test_customer_key_encryption_both_ways(self):
+        key = bytes(range(1, 33))
+        with open(self.path("sse.key"), "wb") as f:
+            f.write(key)
+        config = self.write_config("sse.json", sse_customer_key_file=self.path("sse.key"))
+        local = random_file(self.path("secret.bin"), 12 * MIB + 1, 3)
+        self.put(local, "secret.bin", config=config)
+        self.get("secret.bin", self.path("secret.back"), config=config)
+        self.assertTrue(same_bytes(local, self.path("secret.back")))
+        without = self.cli("get", f"s3://{self.bucket}/secret.bin", self.path("nokey.back"))
+        self.assertNotEqual(without.returncode, 0)
+        self.assertFalse(os.path.exists(self.path("nokey.back")))
+        proc = rgw.aws("s3", "cp", f"s3://{self.bucket}/secret.bin", self.path("aws.back"), "--sse-c", "AES256", "--sse-c-key", "fileb://" + self.path("sse.key"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(same_bytes(local, self.path("aws.back")))
+
+    # --- errors that cannot heal: named at once -------------------------------------------------
+
+    def test_bad_credentials_and_a_wrong_clock_are_named_and_not_retried(self):
+        local = random_file(self.path("f.bin"), 1000, 4)
+        started = time.monotonic()
+        wrong = self.cli("put", local, f"s3://{self.bucket}/f.bin", env=self.env(AWS_SECRET_ACCESS_KEY="not-the-secret"))
+        self.assertEqual(wrong.returncode, 1)
+        self.assertIn("SignatureDoesNotMatch", wrong.stderr)
+        self.assertIn("not retried", wrong.stderr)
+        self.assertNotIn("not-the-secret", wrong.stderr + wrong.stdout)
+        unknown = self.cli("ls", f"s3://{self.bucket}/", env=self.env(AWS_ACCESS_KEY_ID="NOSUCHKEY0000000"))
+        self.assertEqual(unknown.returncode, 1)
+        self.assertIn("InvalidAccessKeyId", unknown.stderr)
+        self.assertLess(time.monotonic() - started, 10, "neither may be retried")
+        if shutil.which("faketime"):
+            skewed = self.cli("put", local, f"s3://{self.bucket}/f.bin", prefix=("faketime", "-f", "-2h"))
+            self.assertEqual(skewed.returncode, 1, skewed.stderr)
+            self.assertIn("RequestTimeTooSkewed", skewed.stderr)
+            self.assertIn("clock", skewed.stderr)
+
+    def test_no_server_is_retried_then_named(self):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            closed = s.getsockname()[1]  # bound, never listening: refused
+            config = self.write_config("closed.json", endpoint=f"http://127.0.0.1:{closed}", max_attempts=3)
+            proc = self.cli("head", f"s3://{self.bucket}/x", config=config)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("after 3 attempts", proc.stderr)
+
+    # --- faults that heal: the transfer completes -----------------------------------------------
+
+    def test_throttling_and_server_errors_are_retried_to_completion(self):
+        config = self.with_proxy([{"method": "PUT", "query": "partNumber", "action": "status", "status": 503, "code": "SlowDown", "times": 2},
+                                  {"method": "POST", "query": "uploadId", "action": "status", "status": 500, "code": "InternalError", "times": 1}])
+        local = random_file(self.path("t.bin"), 11 * MIB, 5)
+        put = self.put(local, "t.bin", config=config)
+        self.assertGreaterEqual(put["retries"], 3)
+        self.assertEqual(len(self.proxy.fired()), 3)
+        self.get("t.bin", self.path("t.back"))
+        self.assertTrue(same_bytes(local, self.path("t.back")))
+
+    def test_a_connection_reset_mid_range_resumes_and_a_corrupt_byte_is_refused(self):
+        local = random_file(self.path("r.bin"), 9 * MIB, 6)
+        self.put(local, "r.bin")
+        config = self.with_proxy([{"method": "GET", "header": "range", "action": "reset", "after_bytes": 3 * MIB + 5, "times": 2}])
+        self.get("r.bin", self.path("r.back"), config=config)
+        self.assertEqual(len(self.proxy.fired()), 2)
+        self.assertTrue(same_bytes(local, self.path("r.back")))
+
+        self.proxy.plan([{"method": "GET", "header": "range", "action": "corrupt", "times": 1}])
+        bad = self.cli("get", f"s3://{self.bucket}/r.bin", self.path("r.corrupt"), config=config)
+        self.assertEqual(bad.returncode, 1, bad.stderr)
+        self.assertIn("CRC-32C", bad.stderr)
+        self.assertFalse(os.path.exists(self.path("r.corrupt")), "no file is left from a transfer that failed its check")
+        self.assertFalse([n for n in os.listdir(self.dir) if "sonolink-part" in n])
+
+    def test_the_uploader_killed_mid_multipart_resumes_from_its_journal(self):
+        local = random_file(self.path("k.bin"), 40 * MIB, 7)
+        config = self.with_proxy([{"method": "PUT", "query": "partNumber=4", "action": "stall", "seconds": 30, "times": 1}])
+        cmd = [CLI, "archive", "put", local, f"s3://{self.bucket}/k.bin", "--config", config, "--parallel", "1", "--json"]
+        uploader = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env())
+        deadline = time.monotonic() + 60
+        while not self.proxy.fired() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertTrue(self.proxy.fired(), "part 4 never reached the server")
+        uploader.send_signal(signal.SIGKILL)
+        uploader.wait()
+        journals = os.listdir(self.path("journal"))
+        self.assertEqual(len(journals), 1)
+        with open(os.path.join(self.path("journal"), journals[0])) as f:
+            self.assertEqual(len(json.load(f)["parts"]), 3)
+        put = self.put(local, "k.bin", "--parallel", "2")
+        self.assertEqual(put["parts"], 8)
+        self.assertEqual(put["parts_resumed"], 3)
+        self.get("k.bin", self.path("k.back"))
+        self.assertTrue(same_bytes(local, self.path("k.back")))
+
+    def test_radosgw_killed_and_restarted_mid_multipart(self):
+        local = random_file(self.path("g.bin"), 40 * MIB, 8)
+        config = self.write_config("patient.json", max_attempts=12)
+        cmd = [CLI, "archive", "put", local, f"s3://{self.bucket}/g.bin", "--config", config, "--parallel", "1", "--json"]
+        uploader = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env())
+        journal = self.path("journal")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            names = os.listdir(journal) if os.path.isdir(journal) else []
+            if names:
+                try:
+                    with open(os.path.join(journal, names[0])) as f:
+                        if len(json.load(f)["parts"]) >= 2:
+                            break
+                except (OSError, ValueError):
+                    pass
+            time.sleep(0.02)
+        rgw.restart_rgw()
+        out, err = uploader.communicate(timeout=300)
+        self.assertEqual(uploader.returncode, 0, err)
+        result = json.loads(out)
+        self.assertEqual(result["object"]["size_bytes"], 40 * MIB)
+        proc = rgw.aws("s3", "cp", f"s3://{self.bucket}/g.bin", self.path("g.back"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(same_bytes(local, self.path("g.back")))
+
+
+if __name__ == "__main__":
+    unittest.main()
