@@ -3,12 +3,15 @@ Ceph's radosgw on a one-node cluster (ceph_rgw.sh), the fault-injecting proxy in
 and the environment that points awscli at either."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Debian's awscli, not whatever a Python environment on PATH may shadow it with.
+AWS = "/usr/bin/aws" if os.path.exists("/usr/bin/aws") else (shutil.which("aws") or "aws")
 
 
 class CephRgw:
@@ -48,7 +51,7 @@ class CephRgw:
 
     def aws(self, *args, endpoint=None, timeout=600):
         """awscli, the independent client the tests cross-check against."""
-        cmd = ["aws", "--endpoint-url", endpoint or self.env["S3_ENDPOINT"], *args]
+        cmd = [AWS, "--endpoint-url", endpoint or self.env["S3_ENDPOINT"], *args]
         return subprocess.run(cmd, capture_output=True, text=True, env=self.aws_env(), timeout=timeout)
 
 

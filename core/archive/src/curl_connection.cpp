@@ -1,6 +1,7 @@
 #include "curl_connection.h"
 
 #include <algorithm>
+#include <ctime>
 #include <cctype>
 #include <mutex>
 
@@ -9,6 +10,7 @@
 
 #include "encoding.h"
 #include "s3_xml.h"
+#include "sigv4.h"
 
 namespace sonolink::archive {
 namespace {
@@ -31,12 +33,7 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t count, void* user
     }
     const auto colon = line.find(':');
     if (colon != std::string_view::npos) {
-        std::string name(line.substr(0, colon));
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        std::string_view value = line.substr(colon + 1);
-        while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-        while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) value.remove_suffix(1);
-        ex.answer.headers[std::move(name)] = std::string(value);
+        ex.answer.headers[lowerCase(line.substr(0, colon))] = trimmed(line.substr(colon + 1));
     }
     return size * count;
 }
@@ -62,7 +59,34 @@ int onProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
     return ex.call->cancel && ex.call->cancel->load(std::memory_order_relaxed) ? 1 : 0;
 }
 
+// "http://host:port/..." -> "host:port", as the Host header carries it.
+std::string authority(const std::string& endpoint) {
+    const auto start = endpoint.find("://") + 3;
+    return endpoint.substr(start, endpoint.find('/', start) - start);
+}
+
 }  // namespace
+
+void CurlConnection::signHere(const HttpCall& call, std::vector<std::string>& sent) const {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char amzDate[17];
+    std::strftime(amzDate, sizeof amzDate, "%Y%m%dT%H%M%SZ", &utc);
+    sent.push_back("Host: " + authority(settings_.endpoint));
+    sent.push_back(std::string("x-amz-date: ") + amzDate);
+    SigV4Request request;
+    request.method = call.method;
+    const auto question = call.target.find('?');
+    request.canonicalUri = call.target.substr(0, question);
+    request.canonicalQuery = question == std::string::npos ? "" : call.target.substr(question + 1);
+    for (const auto& h : sent) {
+        const auto colon = h.find(':');
+        request.headers.emplace_back(h.substr(0, colon), h.substr(colon + 1));
+        if (h.starts_with("x-amz-content-sha256:")) request.payloadSha256 = h.substr(h.find_first_not_of(' ', colon + 1));
+    }
+    sent.push_back("Authorization: " + sigV4Authorization(request, credentials_, settings_.region, amzDate));
+}
 
 void initialiseCurl() {
     static std::once_flag once;
@@ -100,23 +124,29 @@ tl::expected<HttpAnswer, S3Failure> CurlConnection::perform(const HttpCall& call
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, settings_.verifyTls ? 2L : 0L);
     if (!settings_.caFile.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, settings_.caFile.c_str());
 
+    // Every header we send, signed: the payload's hash, the session token, the call's own.
+    std::vector<std::string> sent = call.headers;
+    sent.push_back("x-amz-content-sha256: " + (call.payloadSha256.empty() ? sha256Hex(call.body) : call.payloadSha256));
+    if (!credentials_.sessionToken.empty()) sent.push_back("x-amz-security-token: " + credentials_.sessionToken);
+    const bool hasBody = call.method == "PUT" || call.method == "POST";
+    if (hasBody && std::none_of(sent.begin(), sent.end(), [](const std::string& h) { return h.starts_with("Content-Type:"); })) {
+        sent.push_back("Content-Type: application/octet-stream");
+    }
     const std::string sigv4 = fmt::format("aws:amz:{}:s3", settings_.region);
-    curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sigv4.c_str());
-    curl_easy_setopt(easy, CURLOPT_USERNAME, credentials_.accessKeyId.c_str());
-    curl_easy_setopt(easy, CURLOPT_PASSWORD, credentials_.secretAccessKey.c_str());
-
+    if (curlSignerMisorders(sent)) {
+        signHere(call, sent);
+    } else {
+        curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sigv4.c_str());
+        curl_easy_setopt(easy, CURLOPT_USERNAME, credentials_.accessKeyId.c_str());
+        curl_easy_setopt(easy, CURLOPT_PASSWORD, credentials_.secretAccessKey.c_str());
+    }
     curl_slist* headers = nullptr;
-    const std::string payload = call.payloadSha256.empty() ? sha256Hex(call.body) : call.payloadSha256;
-    headers = curl_slist_append(headers, ("x-amz-content-sha256: " + payload).c_str());
-    if (!credentials_.sessionToken.empty()) headers = curl_slist_append(headers, ("x-amz-security-token: " + credentials_.sessionToken).c_str());
-    for (const auto& h : call.headers) headers = curl_slist_append(headers, h.c_str());
+    for (const auto& h : sent) headers = curl_slist_append(headers, h.c_str());
     // No "Expect:" to switch off 100-continue: libcurl 7.88 signs that empty header, which it
     // never sends, and every such request fails with SignatureDoesNotMatch. The body goes at
     // once instead (radosgw sends no 100 Continue: libcurl would wait 1 s for it on each PUT).
     curl_easy_setopt(easy, CURLOPT_EXPECT_100_TIMEOUT_MS, 0L);
-    if (call.method == "PUT" || call.method == "POST") {
-        const bool typed = std::any_of(call.headers.begin(), call.headers.end(), [](const std::string& h) { return h.starts_with("Content-Type:"); });
-        if (!typed) headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
+    if (hasBody) {
         curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(call.body.size()));
         curl_easy_setopt(easy, CURLOPT_POSTFIELDS, call.body.empty() ? "" : reinterpret_cast<const char*>(call.body.data()));
         curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, call.method.c_str());

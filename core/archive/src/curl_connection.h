@@ -51,6 +51,8 @@ public:
     [[nodiscard]] tl::expected<HttpAnswer, S3Failure> perform(const HttpCall& call);
 
 private:
+    // Adds Host, x-amz-date and Authorization to `sent` (sigv4.h says when and why).
+    void signHere(const HttpCall& call, std::vector<std::string>& sent) const;
     const S3Settings& settings_;
     const S3Credentials& credentials_;
     void* easy_ = nullptr;  // CURL*

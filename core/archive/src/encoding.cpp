@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "sonolink/transport/protocol/crc32c.h"
@@ -83,6 +85,18 @@ std::string uriEncode(std::string_view text, bool keepSlash) {
             out += fmt::format("%{:02X}", u);
         }
     }
+    return out;
+}
+
+std::string trimmed(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return {};
+    return std::string(text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1));
+}
+
+std::string lowerCase(std::string_view text) {
+    std::string out(text);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 

@@ -25,6 +25,10 @@ namespace sonolink::archive {
 // Every byte but A-Z a-z 0-9 - _ . ~ (and '/' when keepSlash) as %XX, upper-case hex.
 [[nodiscard]] std::string uriEncode(std::string_view text, bool keepSlash);
 
+// Without leading and trailing blanks (space, tab, CR, LF); lower-case ASCII.
+[[nodiscard]] std::string trimmed(std::string_view text);
+[[nodiscard]] std::string lowerCase(std::string_view text);
+
 [[nodiscard]] std::uint32_t crc32cOf(std::span<const std::byte> data, std::uint32_t previous = 0);
 [[nodiscard]] std::string crc32cHex(std::uint32_t crc);
 

@@ -7,15 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "encoding.h"
+
 namespace sonolink::archive {
 namespace {
-
-std::string trimmed(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(" \t\r");
-    return std::string(text.substr(first, last - first + 1));
-}
 
 std::string environment(const char* name) {
     const char* value = std::getenv(name);
