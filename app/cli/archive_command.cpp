@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "sonolink/app/archive_setup.h"
+#include "sonolink/archive/archive_audit.h"
 #include "sonolink/config/config_loader.h"
 
 namespace sonolink::cli {
@@ -82,6 +83,7 @@ private:
 struct Session {
     config::ArchiveSettings settings;
     std::unique_ptr<archive::S3Client> client;
+    std::unique_ptr<archive::ArchiveAudit> audit;  // uploads, downloads and deletions
 };
 
 Result<Session> open(const ArchiveOptions& o) {
@@ -89,7 +91,9 @@ Result<Session> open(const ArchiveOptions& o) {
     if (!settings) return fail(std::move(settings.error()));
     auto client = app::makeArchiveClient(*settings);
     if (!client) return fail(std::move(client.error()));
-    return Session{std::move(*settings), std::move(*client)};
+    auto audit = archive::ArchiveAudit::open(settings->auditFile);
+    if (!audit) return fail(std::move(audit.error()));
+    return Session{std::move(*settings), std::move(*client), std::move(*audit)};
 }
 
 void onSignal(int) { gCancel = true; }
@@ -119,6 +123,8 @@ int run(const std::string& command, const ArchiveOptions& o) {
         archive::UploadOptions options;
         options.journalDirectory = session->settings.journalDirectory;
         auto done = client.uploadFile(o.first, *where, options, {std::ref(progress), &gCancel});
+        (void)session->audit->record({"upload", where->url(), o.first, done ? done->object.sizeBytes : 0, done ? fmt::format("{:08x}", done->crc32c) : "",
+                                      done.has_value(), done ? "" : done.error().message()});
         if (!done) return reportError(name, done.error());
         const double s = seconds();
         if (o.json) {
@@ -139,6 +145,8 @@ int run(const std::string& command, const ArchiveOptions& o) {
         std::signal(SIGTERM, onSignal);
         ProgressPrinter progress("get " + where->url(), o.quiet);
         auto done = client.downloadFile(*where, file, {std::ref(progress), &gCancel});
+        (void)session->audit->record({"download", where->url(), file, done ? done->object.sizeBytes : 0, done ? fmt::format("{:08x}", done->crc32c) : "",
+                                      done.has_value(), done ? "" : done.error().message()});
         if (!done) return reportError(name, done.error());
         const double s = seconds();
         if (o.json) {
@@ -180,7 +188,9 @@ int run(const std::string& command, const ArchiveOptions& o) {
     }
     auto where = location(o.first);  // rm
     if (!where) return reportError(name, where.error());
-    if (auto ok = client.remove(*where); !ok) return reportError(name, ok.error());
+    auto removed = client.remove(*where);
+    (void)session->audit->record({"delete", where->url(), "", 0, "", removed.has_value(), removed ? "" : removed.error().message()});
+    if (!removed) return reportError(name, removed.error());
     std::cout << (o.json ? json{{"removed", where->url()}}.dump(2) : "removed " + where->url()) << '\n';
     return kExitOk;
 }
@@ -199,6 +209,7 @@ void addCommonOptions(CLI::App& cmd, ArchiveOptions& o) {
 void addArchiveCommand(CLI::App& app, int& exitCode) {
     auto* archiveCmd = app.add_subcommand("archive", "S3-compatible archive: make buckets, upload, download, list, inspect and remove objects");
     archiveCmd->require_subcommand(1);
+    addArchiveQueueCommands(*archiveCmd, exitCode);
     auto o = std::make_shared<ArchiveOptions>();
     struct Spec {
         const char* name;

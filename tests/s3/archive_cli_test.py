@@ -279,6 +279,82 @@ class ArchiveTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertTrue(same_bytes(local, self.path("g.back")))
 
+    # --- the persistent upload queue ------------------------------------------------------------
+
+    def test_queue_killed_mid_run_ends_with_each_item_once_verified_audited_and_retained(self):
+        config = self.with_proxy([{"method": "PUT", "query": "partNumber=2", "action": "stall", "seconds": 30, "times": 1}])
+        with open(config) as f:
+            settings = json.load(f)
+        settings["archive"].update(queue_directory=self.path("queue"), audit_file=self.path("audit.log"), retention_days=0,
+                                   retry_initial_s=0.1, retry_max_s=0.5)
+        with open(config, "w") as f:
+            json.dump(settings, f)
+        os.makedirs(self.path("rec"))
+        sizes = {"a.uff": 1 * MIB, "b.uff": 12 * MIB + 1, "c.uff": 7 * MIB, "d.uff": 0, "e.uff": 16 * MIB}
+        kept = {}
+        for i, (name, size) in enumerate(sizes.items()):
+            local = random_file(os.path.join(self.path("rec"), name), size, 100 + i)
+            with open(local, "rb") as f:
+                kept[name] = f.read()
+        files = [os.path.join(self.path("rec"), name) for name in sizes]
+        proc = subprocess.run([CLI, "archive", "queue", "add", "--config", config, "--kind", "recording", "--key-prefix", "rec/", "--json", *files],
+                              capture_output=True, text=True, env=self.env())
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(len(json.loads(proc.stdout)), 5)
+        again = subprocess.run([CLI, "archive", "queue", "add", "--config", config, "--key-prefix", "rec/", "--json", files[0]],
+                               capture_output=True, text=True, env=self.env())
+        self.assertEqual(json.loads(again.stdout)[0]["id"], 1, "a file already pending is not queued twice")
+
+        runner = subprocess.Popen([CLI, "archive", "queue", "run", "--config", config, "--until-settled"], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, env=self.env())
+        deadline = time.monotonic() + 60
+        while not self.proxy.fired() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertTrue(self.proxy.fired(), "no multipart upload reached its second part")
+        runner.send_signal(signal.SIGKILL)
+        runner.wait()
+        listed = json.loads(subprocess.run([CLI, "archive", "queue", "list", "--config", config, "--json"], capture_output=True, text=True,
+                                           env=self.env()).stdout)
+        self.assertIn("uploading", [i["state"] for i in listed], "the kill came mid-upload")
+
+        proc = subprocess.run([CLI, "archive", "queue", "run", "--config", config, "--until-settled", "--timeout", "240", "--json"],
+                              capture_output=True, text=True, env=self.env(), timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        items = json.loads(proc.stdout)
+        self.assertEqual([i["state"] for i in items], ["verified"] * 5)
+        self.assertTrue(all(i["local_deleted_at_ms"] > 0 for i in items))
+        self.assertFalse([n for n in os.listdir(self.path("rec"))], "retention 0: every verified local copy deleted")
+        listing = rgw.aws("s3api", "list-objects-v2", "--bucket", self.bucket, "--prefix", "rec/")
+        keys = sorted(o["Key"] for o in json.loads(listing.stdout or "{}").get("Contents", []))
+        self.assertEqual(keys, [f"rec/{n}" for n in sorted(sizes)], "each item exactly one object")
+        for name, data in kept.items():
+            self.assertEqual(rgw.aws("s3", "cp", f"s3://{self.bucket}/rec/{name}", self.path("x")).returncode, 0)
+            with open(self.path("x"), "rb") as f:
+                self.assertEqual(f.read(), data, name)
+        with open(self.path("audit.log")) as f:
+            audit = [json.loads(line) for line in f]
+        uploads = {a["url"] for a in audit if a["action"] == "upload" and a["outcome"] == "success"}
+        self.assertEqual(uploads, {f"s3://{self.bucket}/rec/{n}" for n in sizes})
+        self.assertEqual(len([a for a in audit if a["action"] == "delete local copy"]), 5)
+        self.assertTrue(all(a["user"] for a in audit))
+
+    def test_queue_with_no_server_keeps_items_queued_with_the_reason(self):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            closed = s.getsockname()[1]
+            config = self.write_config("down.json", endpoint=f"http://127.0.0.1:{closed}", max_attempts=1, queue_directory=self.path("queue"),
+                                       audit_file=self.path("audit.log"), retry_initial_s=0.2, retry_max_s=0.4)
+            local = random_file(self.path("q.bin"), 1000, 9)
+            self.assertEqual(subprocess.run([CLI, "archive", "queue", "add", "--config", config, local], capture_output=True, env=self.env()).returncode, 0)
+            proc = subprocess.run([CLI, "archive", "queue", "run", "--config", config, "--until-settled", "--timeout", "2", "--json"],
+                                  capture_output=True, text=True, env=self.env(), timeout=60)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        item = json.loads(proc.stdout)[0]
+        self.assertEqual(item["state"], "queued")
+        self.assertGreaterEqual(item["attempts"], 2)
+        self.assertIn("connect", item["last_error"].lower())
+        self.assertTrue(os.path.exists(local), "nothing verified, nothing deleted")
+
 
 if __name__ == "__main__":
     unittest.main()

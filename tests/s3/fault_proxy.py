@@ -91,11 +91,20 @@ def make_handler(args):
                 upstream.putheader(name, value)
             upstream.endheaders(body if body else None)
             answer = upstream.getresponse()
+            # http.client takes chunked answers apart: those are relayed whole, with their length.
+            chunked = answer.getheader("Transfer-Encoding", "").lower() == "chunked"
+            whole = answer.read() if chunked else None
             self.send_response_only(answer.status, answer.reason)
             for name, value in answer.getheaders():
-                if name.lower() not in ("connection", "keep-alive"):
+                if name.lower() not in ("connection", "keep-alive", "transfer-encoding"):
                     self.send_header(name, value)
+            if chunked:
+                self.send_header("Content-Length", str(len(whole)))
             self.end_headers()
+            if chunked:
+                self.wfile.write(whole)
+                upstream.close()
+                return
             sent = 0
             corrupt = action == "corrupt"
             while True:

@@ -203,6 +203,11 @@ void readArchive(ObjectReader& root, ArchiveSettings& out) {
     section.number("stall_timeout_s", out.stallTimeoutS, 1, 3600, "s");
     section.integer("max_attempts", out.maxAttempts, 1, 100);
     section.path("journal_directory", out.journalDirectory, checkNotEmpty);
+    section.path("queue_directory", out.queueDirectory, checkNotEmpty);
+    section.path("audit_file", out.auditFile, checkNotEmpty);
+    section.number("retention_days", out.retentionDays, -1, 36500, "days");
+    section.number("retry_initial_s", out.retryInitialS, 0.05, 3600, "s");
+    section.number("retry_max_s", out.retryMaxS, 0.05, 86400, "s");
 }
 
 void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {

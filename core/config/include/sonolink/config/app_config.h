@@ -149,6 +149,11 @@ struct ArchiveSettings {
     double stallTimeoutS = 60;
     int maxAttempts = 6;
     std::string journalDirectory = "archive-journal";  // multipart journals (resume after a crash)
+    std::string queueDirectory = "archive-queue";      // the persistent upload queue
+    std::string auditFile = "archive-audit.log";       // every upload, download and deletion; PHI: keep it private
+    double retentionDays = 30;           // a verified upload's local file is kept this long; -1: for ever
+    double retryInitialS = 5;            // the queue's back-off: first delay ...
+    double retryMaxS = 600;              // ... doubling up to this
 };
 
 struct MetricsSettings {

@@ -1,0 +1,171 @@
+// sonolink-cli archive queue add | run | list | retry: the persistent upload queue from the
+// command line (archive.queue_directory). `queue run` uploads what is due, verifies it, applies
+// the retention rule and audits each step until every item is settled or a deadline; it can be
+// killed at any point (SIGKILL included) and run again: each item still ends as one object.
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "sonolink/app/archive_setup.h"
+#include "sonolink/archive/archive_uploader.h"
+#include "sonolink/config/config_loader.h"
+
+namespace sonolink::cli {
+namespace {
+
+using nlohmann::json;
+
+struct QueueOptions {
+    std::string configFile;
+    std::vector<std::string> files;
+    std::vector<std::int64_t> ids;
+    std::string keyPrefix;
+    std::string kind = "file";
+    bool untilSettled = false;
+    double timeoutS = 0;
+    bool json = false;
+};
+
+std::atomic<bool> gStop{false};
+
+int failWith(std::string_view command, const Error& e) { return reportError(fmt::format("archive queue {}", command), e); }
+
+json itemJson(const archive::ArchiveItem& i) {
+    return {{"id", i.id}, {"file", i.file}, {"url", i.object.url()}, {"kind", i.kind}, {"state", archive::toString(i.state)},
+            {"attempts", i.attempts}, {"size_bytes", i.sizeBytes}, {"crc32c", i.crc32c}, {"enqueued_at_ms", i.enqueuedAtMs},
+            {"next_attempt_at_ms", i.nextAttemptAtMs}, {"verified_at_ms", i.verifiedAtMs}, {"local_deleted_at_ms", i.localDeletedAtMs},
+            {"last_error", i.lastError}};
+}
+
+void printItems(const std::vector<archive::ArchiveItem>& items, bool asJson) {
+    if (asJson) {
+        json out = json::array();
+        for (const auto& i : items) out.push_back(itemJson(i));
+        std::cout << out.dump(2) << '\n';
+        return;
+    }
+    for (const auto& i : items) {
+        std::cout << fmt::format("{:>6}  {:<9} attempts {:<3} {} -> {}{}{}\n", i.id, archive::toString(i.state), i.attempts, i.file, i.object.url(),
+                                 i.localDeletedAtMs ? " (local copy deleted)" : "", i.lastError.empty() ? "" : "\n        last error: " + i.lastError);
+    }
+}
+
+Result<config::ArchiveSettings> load(const QueueOptions& o) {
+    auto loaded = config::loadConfigFile(o.configFile);
+    if (!loaded) return fail(std::move(loaded.error()));
+    return loaded->archive;
+}
+
+archive::ArchiveRetry retryFrom(const config::ArchiveSettings& s) { return {s.retryInitialS, s.retryMaxS, 0.5}; }
+
+int runAdd(const QueueOptions& o) {
+    auto settings = load(o);
+    if (!settings) return failWith("add", settings.error());
+    auto queue = archive::ArchiveQueue::open(settings->queueDirectory, retryFrom(*settings));
+    if (!queue) return failWith("add", queue.error());
+    std::vector<archive::ArchiveItem> added;
+    for (const auto& file : o.files) {
+        auto where = app::archiveLocation(*settings, o.keyPrefix + std::filesystem::path(file).filename().string());
+        if (!where) return failWith("add", where.error());
+        auto item = (*queue)->enqueue(file, *where, o.kind, archive::epochMs());
+        if (!item) return failWith("add", item.error());  // the files before it stay queued
+        added.push_back(*item);
+    }
+    printItems(added, o.json);
+    return kExitOk;
+}
+
+int runList(const QueueOptions& o) {
+    auto settings = load(o);
+    if (!settings) return failWith("list", settings.error());
+    auto items = archive::readArchiveQueue(settings->queueDirectory);
+    if (!items) return failWith("list", items.error());
+    printItems(*items, o.json);
+    return kExitOk;
+}
+
+int runRetry(const QueueOptions& o) {
+    auto settings = load(o);
+    if (!settings) return failWith("retry", settings.error());
+    auto queue = archive::ArchiveQueue::open(settings->queueDirectory, retryFrom(*settings));
+    if (!queue) return failWith("retry", queue.error());
+    for (auto id : o.ids) {
+        if (auto ok = (*queue)->retry(id); !ok) return failWith("retry", ok.error());
+    }
+    return kExitOk;
+}
+
+int runQueue(const QueueOptions& o) {
+    auto settings = load(o);
+    if (!settings) return failWith("run", settings.error());
+    auto queue = archive::ArchiveQueue::open(settings->queueDirectory, retryFrom(*settings));
+    if (!queue) return failWith("run", queue.error());
+    auto client = app::makeArchiveClient(*settings);
+    if (!client) return failWith("run", client.error());
+    auto audit = archive::ArchiveAudit::open(settings->auditFile);
+    if (!audit) return failWith("run", audit.error());
+    std::signal(SIGINT, [](int) { gStop = true; });
+    std::signal(SIGTERM, [](int) { gStop = true; });
+    const archive::PassSettings pass{settings->journalDirectory, settings->retentionDays, 16};
+    const auto deadline = archive::epochMs() + static_cast<std::int64_t>(o.timeoutS * 1000);
+    while (!gStop) {
+        auto report = archive::runArchivePass(**queue, **client, audit->get(), pass, &gStop);
+        if (!report) return failWith("run", report.error());
+        if (o.untilSettled && (*queue)->settled()) break;
+        if (o.timeoutS > 0 && archive::epochMs() >= deadline) break;
+        const auto next = (*queue)->nextDueMs();
+        for (auto now = archive::epochMs(); !gStop && (!next || now < *next) && (o.timeoutS <= 0 || now < deadline); now = archive::epochMs()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+    const auto items = (*queue)->items();
+    if (o.json) {
+        printItems(items, true);
+    } else {
+        std::size_t counts[4] = {};
+        for (const auto& i : items) ++counts[static_cast<int>(i.state)];
+        std::cout << fmt::format("archive queue: {} queued, {} uploading, {} verified, {} failed\n", counts[0], counts[1], counts[2], counts[3]);
+    }
+    if (std::any_of(items.begin(), items.end(), [](const auto& i) { return i.state == archive::ArchiveState::Failed; })) return kExitFailed;
+    return (*queue)->settled() ? kExitOk : kExitUnavailable;
+}
+
+}  // namespace
+
+void addArchiveQueueCommands(CLI::App& archiveCmd, int& exitCode) {
+    auto* queueCmd = archiveCmd.add_subcommand("queue", "The persistent upload queue: finished recordings and studies to the archive");
+    queueCmd->require_subcommand(1);
+    auto o = std::make_shared<QueueOptions>();
+    auto common = [&](CLI::App& cmd) {
+        cmd.add_option("--config", o->configFile, "Configuration file (JSON) with the archive section")->required()->check(CLI::ExistingFile);
+        cmd.add_flag("--json", o->json, "Print JSON");
+    };
+    auto* add = queueCmd->add_subcommand("add", "Queue files for the archive (each under archive.bucket and archive.prefix by its name)");
+    common(*add);
+    add->add_option("--key-prefix", o->keyPrefix, "Put before each file's name in its key (after archive.prefix)");
+    add->add_option("--kind", o->kind, "What the files are: recording, study or file")->check(CLI::IsMember({"recording", "study", "file"}));
+    add->add_option("FILES", o->files, "Files")->required()->check(CLI::ExistingFile);
+    add->callback([o, &exitCode] { exitCode = runAdd(*o); });
+    auto* run = queueCmd->add_subcommand("run", "Upload what is due: verified, audited, retried with back-off, local copies deleted by retention");
+    common(*run);
+    run->add_flag("--until-settled", o->untilSettled, "Stop when every item is verified or failed");
+    run->add_option("--timeout", o->timeoutS, "Stop after this many seconds (0: no limit)")->check(CLI::Range(0.0, 1e7));
+    run->callback([o, &exitCode] { exitCode = runQueue(*o); });
+    auto* list = queueCmd->add_subcommand("list", "Each item's state, attempts and last error");
+    common(*list);
+    list->callback([o, &exitCode] { exitCode = runList(*o); });
+    auto* retry = queueCmd->add_subcommand("retry", "Queue failed items again");
+    common(*retry);
+    retry->add_option("IDS", o->ids, "Item ids (from queue list)")->required();
+    retry->callback([o, &exitCode] { exitCode = runRetry(*o); });
+}
+
+}  // namespace sonolink::cli
