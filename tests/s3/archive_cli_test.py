@@ -28,7 +28,7 @@ rgw = None
 
 def setUpModule():
     global rgw
-    rgw = CephRgw()
+    rgw = CephRgw(tls=True)
     print(f"radosgw ready in {rgw.start_seconds:.1f} s at {rgw.env['S3_ENDPOINT']}", file=sys.stderr)
 
 
@@ -78,7 +78,7 @@ class ArchiveTest(unittest.TestCase):
         return os.path.join(self.dir, name)
 
     def write_config(self, name="sonolink.json", **archive):
-        settings = {"endpoint": rgw.env["S3_ENDPOINT"], "region": rgw.env["S3_REGION"], "bucket": self.bucket,
+        settings = {"endpoint": rgw.env["S3_ENDPOINT"], "ca_file": rgw.env["S3_CA_FILE"], "region": rgw.env["S3_REGION"], "bucket": self.bucket,
                     "journal_directory": self.path("journal"), "part_size_bytes": 5 * MIB, "max_attempts": 6}
         settings.update(archive)
         with open(self.path(name), "w") as f:
@@ -105,7 +105,7 @@ class ArchiveTest(unittest.TestCase):
         return json.loads(proc.stdout)
 
     def with_proxy(self, faults):
-        self.proxy = FaultProxy(rgw.env["S3_ENDPOINT"], self.dir)
+        self.proxy = FaultProxy(rgw.env["S3_HTTP_ENDPOINT"], self.dir)
         self.proxy.plan(faults)
         return self.write_config("proxied.json", endpoint=self.proxy.endpoint,
                                  max_attempts=6)
@@ -191,10 +191,30 @@ class ArchiveTest(unittest.TestCase):
         self.assertIn("InvalidAccessKeyId", unknown.stderr)
         self.assertLess(time.monotonic() - started, 10, "neither may be retried")
         if shutil.which("faketime"):
-            skewed = self.cli("put", local, f"s3://{self.bucket}/f.bin", prefix=("faketime", "-f", "-2h"))
+            # Over plain HTTP: over TLS, a clock two hours behind first finds the test CA's fresh
+            # certificate not yet valid (also named, also not retried).
+            plain = self.write_config("plain.json", endpoint=rgw.env["S3_HTTP_ENDPOINT"])
+            skewed = self.cli("put", local, f"s3://{self.bucket}/f.bin", config=plain, prefix=("faketime", "-f", "-2h"))
             self.assertEqual(skewed.returncode, 1, skewed.stderr)
             self.assertIn("RequestTimeTooSkewed", skewed.stderr)
             self.assertIn("clock", skewed.stderr)
+            not_yet = self.cli("put", local, f"s3://{self.bucket}/f.bin", prefix=("faketime", "-f", "-2h"))
+            self.assertEqual(not_yet.returncode, 1, not_yet.stderr)
+            self.assertIn("not yet valid", not_yet.stderr)
+
+    def test_a_server_certificate_not_trusted_is_named_and_not_retried(self):
+        local = random_file(self.path("t.bin"), 1000, 10)
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", self.path("other.key"), "-out",
+                        self.path("other.pem"), "-days", "1", "-subj", "/CN=Some other CA"], capture_output=True, check=True)
+        for name, ca in (("system CAs", ""), ("another CA", self.path("other.pem"))):
+            config = self.write_config(f"tls-{len(ca)}.json", ca_file=ca)
+            started = time.monotonic()
+            proc = self.cli("put", local, f"s3://{self.bucket}/t.bin", config=config)
+            self.assertEqual(proc.returncode, 1, name + ": " + proc.stderr)
+            self.assertIn("certificate", proc.stderr, name)
+            self.assertIn("not retried", proc.stderr, name)
+            self.assertLess(time.monotonic() - started, 10, name)
+        self.assertTrue(rgw.env["S3_ENDPOINT"].startswith("https://"), "every other test goes over TLS")
 
     def test_no_server_is_retried_then_named(self):
         with socket.socket() as s:

@@ -15,7 +15,8 @@ AWS = "/usr/bin/aws" if os.path.exists("/usr/bin/aws") else (shutil.which("aws")
 
 
 class CephRgw:
-    """A one-node Ceph cluster with radosgw in its own folder; .env holds S3_ENDPOINT and the keys."""
+    """A one-node Ceph cluster with radosgw in its own folder; .env holds S3_ENDPOINT and the keys
+    (with tls: S3_ENDPOINT is HTTPS, S3_CA_FILE its CA, S3_HTTP_ENDPOINT the plain port)."""
 
     def __init__(self, tls=False):
         self.dir = tempfile.mkdtemp(prefix="sonolink-rgw-")
@@ -51,7 +52,9 @@ class CephRgw:
 
     def aws(self, *args, endpoint=None, timeout=600):
         """awscli, the independent client the tests cross-check against."""
-        cmd = [AWS, "--endpoint-url", endpoint or self.env["S3_ENDPOINT"], *args]
+        endpoint = endpoint or self.env["S3_ENDPOINT"]
+        tls = ["--ca-bundle", self.env["S3_CA_FILE"]] if endpoint.startswith("https://") else []
+        cmd = [AWS, "--endpoint-url", endpoint, *tls, *args]
         return subprocess.run(cmd, capture_output=True, text=True, env=self.aws_env(), timeout=timeout)
 
 
