@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "sonolink/app/acquisition_setup.h"
+#include "sonolink/app/archive_setup.h"
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/app/hardware_facts.h"
 #include "sonolink/app/hardware_probe.h"
@@ -200,6 +201,14 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     if (choice.display) backends.makeImager = displayImagers(config);
     backends.planAcquisition = acquisitionPlanner(config);
     backends.phantomReference = phantomReference;
+    if (choice.archiveQueue && !config.archive.endpoint.empty()) {
+        auto client = makeArchiveClient(config.archive);
+        if (!client) return fail(std::move(client.error()).addContext("setting up the archive (archive.endpoint)"));
+        backends.archiveClient = std::move(*client);
+        const auto& a = config.archive;
+        e.archive = {a.queueDirectory, {a.retryInitialS, a.retryMaxS, 0.5}, {a.journalDirectory, a.retentionDays, 16}, a.auditFile, a.bucket, a.prefix,
+                     true, true};
+    }
     backends.makeLink = [link = choice.link]() -> Result<engine::LinkHandle> {
         auto parts = makeLink(link);
         if (!parts) return fail(std::move(parts.error()));

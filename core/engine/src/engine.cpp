@@ -245,6 +245,11 @@ Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backe
     if (!uids) return fail(std::move(uids.error()));
     impl->uids.emplace(std::move(*uids));
     if (auto ok = impl->startPacsSide(); !ok) return fail(std::move(ok.error()));
+    if (impl->backends.archiveClient && !impl->config.archive.queueDirectory.empty()) {
+        auto archive = ArchiveService::start(impl->config.archive, impl->backends.archiveClient);
+        if (!archive) return fail(std::move(archive.error()).addContext("starting the archive queue"));
+        impl->archive = std::move(*archive);
+    }
     impl->ctl = std::make_unique<WorkQueue>("ctl", threadFailed("ctl"));
     impl->jobs = std::make_unique<WorkQueue>("jobs", threadFailed("jobs"));
     impl->queries = std::make_unique<WorkQueue>("queries", threadFailed("queries"));
@@ -269,6 +274,7 @@ Engine::~Engine() {
     impl_->jobs.reset();
     impl_->ctl.reset();
     if (auto recorder = impl_->recording.take()) (void)recorder->stop();
+    impl_->archive.reset();  // an upload in flight cancelled: its journal resumes it at the next start
     impl_->pacs.reset();  // the forwarder stopped, then the listener
 }
 
@@ -368,6 +374,42 @@ std::vector<QueueItem> Engine::dicomQueue() const {
                        i.attempts, i.enqueuedAtMs, i.nextAttemptAtMs, i.sentAtMs, i.committedAtMs, i.lastError, i.commitmentRequired});
     }
     return out;
+}
+
+void Engine::retryArchiveItem(std::int64_t id) {
+    impl_->ctl->post([impl = impl_.get(), id] {
+        if (!impl->archive) return impl->refuse("retryArchiveItem", ErrorCode::FailedPrecondition, "no archive is configured");
+        if (auto ok = impl->archive->retry(id); !ok) impl->refuse("retryArchiveItem", ok.error().code(), ok.error().message());
+    });
+}
+
+namespace {
+ArchiveItemState toFacade(archive::ArchiveState state) {
+    switch (state) {
+    case archive::ArchiveState::Queued: return ArchiveItemState::Queued;
+    case archive::ArchiveState::Uploading: return ArchiveItemState::Uploading;
+    case archive::ArchiveState::Verified: return ArchiveItemState::Verified;
+    case archive::ArchiveState::Failed: return ArchiveItemState::Failed;
+    }
+    return ArchiveItemState::Queued;
+}
+}  // namespace
+
+std::vector<ArchiveItem> Engine::archiveQueue() const {
+    if (!impl_->archive) return {};
+    std::vector<ArchiveItem> out;
+    for (const auto& i : impl_->archive->items()) {
+        out.push_back({i.id, i.file, i.object.url(), i.kind, toFacade(i.state), i.attempts, i.sizeBytes, i.enqueuedAtMs,
+                       i.nextAttemptAtMs, i.verifiedAtMs, i.localDeletedAtMs, i.lastError});
+    }
+    return out;
+}
+
+void Engine::Impl::archiveFile(const std::string& file, const std::string& kind) {
+    if (!archive || (kind == "recording" && !config.archive.recordings) || (kind == "study" && !config.archive.studies)) return;
+    if (auto item = archive->enqueue(file, kind); !item) {
+        report(ErrorOrigin::Export, Severity::Warning, Error(item.error()).addContext(fmt::format("queuing {} for the archive", file)), file);
+    }
 }
 
 }  // namespace sonolink::engine

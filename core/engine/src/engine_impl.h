@@ -20,6 +20,7 @@
 #include "display_pipeline.h"
 #include "event_hub.h"
 #include "recording_tap.h"
+#include "archive_service.h"
 #include "work_queue.h"
 #include "sonolink/dicom/pacs_station.h"
 #include "sonolink/dicom/uid_generator.h"
@@ -88,6 +89,10 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     dicom::StoreForwarder* forwarder = nullptr;       // pacs->forwarder(), or null
     std::optional<dicom::UidGenerator> uids;
     std::uint64_t queueVersionSeen = 0;        // ctl thread: the last version announced
+    std::unique_ptr<ArchiveService> archive;   // the upload queue and its thread (when configured)
+    // A written recording or study queued for the archive (when it has one, and this kind goes);
+    // a refusal is reported, the file stays where it is.
+    void archiveFile(const std::string& file, const std::string& kind);
 
     std::mutex jobsMutex;
     std::string frontEndSerial;        // under jobsMutex: of the last session opened

@@ -186,6 +186,7 @@ dicom::InstanceContext Engine::Impl::instanceContext(const Exam& examOfJob) {
 
 // A written file, queued for node (empty: the file is the result) and followed until stored.
 void Engine::Impl::queueExport(JobId id, const std::string& file, const std::string& node, std::shared_ptr<std::atomic<bool>> cancelled) {
+    archiveFile(file, "study");
     if (node.empty()) return jobFinish(id, JobStatus::Done, 1, file);
     if (!queue) return jobFinish(id, JobStatus::Failed, 0.6, "no PACS queue is configured");
     const auto& destinations = config.dicom.forwarder.destinations;

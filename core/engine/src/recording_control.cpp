@@ -88,6 +88,7 @@ void Engine::Impl::stopRecording() {
                       done->path);
     }
     emit(*done);
+    archiveFile(done->path, "recording");  // whole and closed: on its way to the archive
 }
 
 }  // namespace sonolink::engine

@@ -83,6 +83,9 @@ protected:
         return t;
     }
 
+    ArchiveSetup archiveSetup;                          // the archive side of make()'s engines
+    std::shared_ptr<archive::S3Client> archiveClient;   // null: no archive
+
     std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}) {
         config::AppConfig config;
         config.probe.elementCount = 64;
@@ -100,6 +103,7 @@ protected:
         e.beamformThreads = 1;
         e.cineFrames = 16;
         e.dicom = std::move(dicomSetup);
+        e.archive = archiveSetup;
         e.selfTest = selfTest;
         e.station = station;
         e.elementCheck = elementCheck;
@@ -121,6 +125,7 @@ protected:
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};
         };
         backends.planAcquisition = app::acquisitionPlanner(config);
+        backends.archiveClient = archiveClient;
         if (phantomCheck) backends.phantomReference = app::phantomReference;
         auto engine = createEngine(std::move(e), std::move(backends));
         EXPECT_TRUE(engine) << engine.error().message();

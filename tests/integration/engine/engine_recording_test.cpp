@@ -43,6 +43,56 @@ TEST_F(EngineTest, RecordingStartsReportsProgressAndStopsWithTheCountsOfTheFile)
     EXPECT_FALSE(fs::exists(path + ".reserve")) << "the reserve goes with the recording's end";
 }
 
+// A finished recording goes into the archive's upload queue on its own, visible through the
+// facade; with no store answering it stays queued with the reason, and a restart keeps it.
+TEST_F(EngineTest, AFinishedRecordingIsQueuedForTheArchiveAndShownThroughTheFacade) {
+    archive::S3Settings s3;
+    s3.endpoint = "http://127.0.0.1:9";  // discard: nothing listens on loopback here
+    s3.retry = {1, std::chrono::milliseconds(1), std::chrono::milliseconds(1)};
+    auto client = archive::S3Client::create(s3, {"AKIATEST", "secret", "", "test"});
+    ASSERT_TRUE(client);
+    archiveClient = std::move(*client);
+    archiveSetup.queueDirectory = (dir / "archive-queue").string();
+    archiveSetup.retry = {0.05, 0.1, 0};
+    archiveSetup.pass.journalDirectory = dir / "archive-journal";
+    archiveSetup.auditFile = (dir / "archive-audit.log").string();
+    archiveSetup.bucket = "studies";
+    archiveSetup.prefix = "site-a/";
+    const auto path = (dir / "rec.uff").string();
+    {
+        auto engine = make();
+        ASSERT_TRUE(engine);
+        EXPECT_TRUE(engine->archiveQueue().empty());
+        EventLog log;
+        auto subscription = engine->subscribe(std::ref(log));
+        ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
+        engine->startRecording(path);
+        ASSERT_TRUE(log.waitFor<RecordingChanged>([](const RecordingChanged& r) { return r.phase == RecordingPhase::Progress && r.frames > 0; }));
+        engine->stopRecording();
+        ASSERT_TRUE(log.waitFor<RecordingChanged>([](const RecordingChanged& r) { return r.phase == RecordingPhase::Stopped; }));
+        ASSERT_TRUE(waitUntil([&] {
+            auto q = engine->archiveQueue();
+            return !q.empty() && q[0].attempts >= 2;
+        })) << "the archive thread tries it, and again after its back-off";
+        const auto item = engine->archiveQueue().at(0);
+        EXPECT_EQ(item.url, "s3://studies/site-a/recordings/rec.uff");
+        EXPECT_EQ(item.kind, "recording");
+        EXPECT_EQ(item.file, fs::absolute(path).lexically_normal().string());
+        EXPECT_NE(item.state, ArchiveItemState::Verified);
+        EXPECT_NE(item.lastError.find("s3://studies/site-a/recordings/rec.uff"), std::string::npos) << item.lastError;
+        EXPECT_NE(item.lastError.find("127.0.0.1"), std::string::npos) << item.lastError;
+        engine->retryArchiveItem(item.id);  // not failed for good: refused, saying so
+        ASSERT_TRUE(log.waitFor<EngineError>([](const EngineError& e) { return e.source == "retryArchiveItem"; }));
+    }
+    auto restarted = make();
+    ASSERT_TRUE(restarted);
+    const auto kept = restarted->archiveQueue();
+    ASSERT_EQ(kept.size(), 1u) << "the queue survives the engine";
+    EXPECT_EQ(kept[0].url, "s3://studies/site-a/recordings/rec.uff");
+    EXPECT_TRUE(fs::exists(path)) << "nothing verified: the local file stays";
+    EXPECT_NE(readFile(dir / "archive-audit.log").find("\"outcome\":\"failure\""), std::string::npos);
+}
+
 // A tmpfs of a few MiB: the recording fills it within a fraction of a second.
 class SmallDisk {
 public:

@@ -73,6 +73,16 @@ std::string_view toString(RecordingPhase phase) {
     return "?";
 }
 
+std::string_view toString(ArchiveItemState state) {
+    switch (state) {
+    case ArchiveItemState::Queued: return "queued";
+    case ArchiveItemState::Uploading: return "uploading";
+    case ArchiveItemState::Verified: return "verified";
+    case ArchiveItemState::Failed: return "failed";
+    }
+    return "queued";
+}
+
 std::string_view toString(QueueItemState state) {
     switch (state) {
         case QueueItemState::Queued: return "queued";

@@ -24,6 +24,7 @@ struct EngineChoice {
     std::size_t cineFrames = 64;
     bool display = true;              // false: no display products (link and recording only)
     bool dicomQueue = true;           // run the PACS queue (dicom.queue_directory)
+    bool archiveQueue = true;         // run the archive's upload queue (archive.queue_directory, when archive.endpoint is set)
     std::optional<transport::Configure> configure;  // instead of the configuration's (a replay's geometry, a test pattern)
     std::chrono::milliseconds acceptTimeout{10'000};  // how long a connect waits for the front end
     int rxCpu = -1;                   // >= 0: pin the rx thread (else link.rx_cpu)

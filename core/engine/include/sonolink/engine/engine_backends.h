@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "sonolink/archive/archive_uploader.h"
 #include "sonolink/beamform/acquisition_geometry.h"
 #include "sonolink/beamform/beamform_types.h"
 #include "sonolink/dicom/audit_trail.h"
@@ -115,6 +116,18 @@ struct StationDiagnostic {
 // Whether a step named `step` runs when only `selected` do (empty: every step).
 [[nodiscard]] bool selfTestStepWanted(const std::vector<std::string>& selected, std::string_view step);
 
+// The archive side: the upload queue, its passes and what goes into it. Off without a client.
+struct ArchiveSetup {
+    std::string queueDirectory;                 // empty: this engine runs no archive queue
+    archive::ArchiveRetry retry;
+    archive::PassSettings pass;                 // journals, retention
+    std::string auditFile;
+    std::string bucket;                         // keys: prefix + "recordings/" or "studies/" + the file's name
+    std::string prefix;
+    bool recordings = true;                     // finished recordings are queued
+    bool studies = true;                        // exported DICOM objects are queued
+};
+
 struct EngineConfig {
     ingest::SessionOptions session;          // the Configure sent to the front end
     int rxCpu = -1;                          // >= 0: the rx thread pinned to this CPU
@@ -128,6 +141,7 @@ struct EngineConfig {
     unsigned beamformThreads = 0;            // the CPU imager's; 0: one per hardware thread
     std::size_t cineFrames = 64;
     DicomSetup dicom;
+    ArchiveSetup archive;
     // Run at every connect() before Ready (none: no start-up self-test); a failure blocks streaming
     // until overrideSelfTest().
     std::optional<LinkBerTest> selfTest;
@@ -183,6 +197,8 @@ struct Backends {
     // The plan for new acquisition settings, or why not (InvalidArgument). Null: the
     // acquisition cannot change at run time.
     std::function<Result<AcquisitionPlan>(const AcquisitionSettings&)> planAcquisition;
+    // The archive's S3 client (credentials resolved by the composition root); null: no archive.
+    std::shared_ptr<archive::S3Client> archiveClient;
 };
 
 // The engine, its threads started, Idle. InvalidArgument for a configuration it cannot run

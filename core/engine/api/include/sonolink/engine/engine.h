@@ -2,7 +2,7 @@
 // Ready), streams (Streaming), freezes the display for review (Frozen), reports failures (Error,
 // with the reason) and reconnects; records on demand; publishes the latest B-mode image and RF
 // traces (mailboxes the GUI pulls at its own rate) and a cine of the last N images; runs DICOM
-// export jobs and the PACS queue. Built by the composition root (engine_backends.h), never here.
+// export jobs, the PACS queue and the archive's upload queue. Built by the composition root (engine_backends.h), never here.
 // Thread contract: every method is thread-safe and returns at once; commands are queued to the
 // engine's `ctl` thread and their results come back as events. Sinks run on engine threads (ctl,
 // jobs) one event at a time: copy and return, never block, never destroy the Engine from a sink.
@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "sonolink/engine/archive_item.h"
 #include "sonolink/engine/display_products.h"
 #include "sonolink/engine/engine_stats.h"
 #include "sonolink/engine/engine_types.h"
@@ -131,6 +132,8 @@ public:
     // Refusals come back as EngineError events (origin Command).
     void retryQueueItem(std::string id);
     void withdrawQueueItem(std::string id);
+    // The archive: a failed upload queued again (refusals come back as EngineError events).
+    void retryArchiveItem(std::int64_t id);
 
     using EventSink = std::function<void(const EngineEvent&)>;
     [[nodiscard]] Subscription subscribe(EventSink sink);
@@ -143,6 +146,10 @@ public:
     [[nodiscard]] EngineStats stats() const;
     // The PACS queue, item by item (empty when DICOM is off).
     [[nodiscard]] std::vector<QueueItem> dicomQueue() const;
+    // The archive's upload queue, item by item (empty when no archive is configured): finished
+    // recordings and exported studies are queued as they are written and uploaded in the
+    // background, verified, and their local files kept as the retention rule says.
+    [[nodiscard]] std::vector<ArchiveItem> archiveQueue() const;
 
 private:
     struct Impl;
