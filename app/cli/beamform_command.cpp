@@ -18,7 +18,9 @@
 #include "commands.h"
 #include "dicom_export.h"
 #include "exit_codes.h"
+#include "sonolink/app/archive_source.h"
 #include "sonolink/beamform/cpu_beamformer.h"
+#include "sonolink/config/config_loader.h"
 #include "sonolink/beamform/iq_beamformer.h"
 #include "sonolink/beamform/sector_beamformer.h"
 #include "sonolink/image/grey_chain.h"
@@ -30,6 +32,7 @@ namespace {
 
 struct BeamformOptions {
     std::string file;
+    std::string configFile;  // its archive section, for s3:// recordings
     std::string group = "/channel_data";
     std::string xRange, zRange;  // "start:stop:count" in mm
     std::string xValues, zValues;  // or the positions themselves, "v1,v2,..." in mm
@@ -152,7 +155,9 @@ int runBeamform(const BeamformOptions& o) {
     if (auto ok = grid.validate(); !ok) return fail1(ok.error());
     // The file opened once; its first frame (or the one asked for) checks the grid; the others
     // are read one at a time, so a recording of any length fits in memory.
-    auto reader = record::UffReader::open(o.file, o.group);
+    auto archive = config::loadConfig(o.configFile, {});  // the archive section, for s3:// recordings
+    if (!archive) return fail1(archive.error());
+    auto reader = app::openRecording(o.file, archive->archive, o.group);
     if (!reader) return fail1(reader.error());
     record::UffReadOptions one{std::max(o.frame, 0), 1, 0};
     auto data = reader->read(one);
@@ -252,7 +257,8 @@ int runBeamform(const BeamformOptions& o) {
 void addBeamformCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<BeamformOptions>();
     auto* cmd = app.add_subcommand("beamform", "Beamform a UFF file (plane waves) into an envelope or dB image: .npy [nz, nx] and PNG");
-    cmd->add_option("FILE", o->file, "UFF file (HDF5) with a channel_data group")->required();
+    cmd->add_option("FILE", o->file, "UFF file (HDF5) with a channel_data group, or s3://bucket/key read in place (only the ranges each frame needs)")->required();
+    cmd->add_option("--config", o->configFile, "Configuration file (JSON): its archive section reaches s3:// recordings")->check(CLI::ExistingFile);
     cmd->add_option("--group", o->group, "The channel_data group in the file")->capture_default_str();
     cmd->add_option("--x-range", o->xRange, "Lateral grid START:STOP:COUNT in mm");
     cmd->add_option("--z-range", o->zRange, "Depth grid START:STOP:COUNT in mm");

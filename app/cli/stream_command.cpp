@@ -136,7 +136,7 @@ Result<Acquisition> acquisitionFrom(const StreamOptions& o, int& usageError) {
             usageError = kExitUsage;
             return fail(ErrorCode::InvalidArgument, "--replay needs --in-process (or run sonolink-fe-sim --replay FILE)");
         }
-        auto recording = app::RecordingReplay::open(o.replayFile);
+        auto recording = app::RecordingReplay::open(o.replayFile, a.config.archive);
         if (!recording) return fail(std::move(recording.error()));
         a.replay = *recording;
         a.configure = app::configureOf(a.replay->geometry());  // the recording's geometry
@@ -440,7 +440,9 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     auto p = std::make_shared<StreamOptions>();
     auto* replay = app.add_subcommand("replay", "Replay a UFF recording through the built-in front end, the link and ingest, bit-exactly (stream --in-process --replay)");
     auto* replayFrames = addAcquisitionOptions(*replay, *p);
-    replay->add_option("FILE", p->replayFile, "The UFF recording")->required()->check(CLI::ExistingFile);
+    replay->add_option("FILE", p->replayFile, "The UFF recording: a file, or s3://bucket/key read in place through the configured archive")
+        ->required()
+        ->check(CLI::Validator([](std::string& v) { return v.starts_with("s3://") ? std::string() : CLI::ExistingFile(v); }, "FILE or s3://"));
     replay->callback([p, replayFrames, &exitCode] {
         p->inProcess = true;
         if (p->seconds > 0 && replayFrames->count() == 0) p->frames = 0;

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "sonolink/app/archive_source.h"
+
 namespace sonolink::app {
 
-Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string& path) {
-    auto reader = record::UffReader::open(path);
+Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string& path, const config::ArchiveSettings& archive) {
+    auto reader = openRecording(path, archive);
     if (!reader) return fail(std::move(reader.error()));
     auto first = reader->read({0, 1, 0});  // a recording whose first frame does not read is refused now, not mid-replay
     if (!first) return fail(std::move(first.error()));

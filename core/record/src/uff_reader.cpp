@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <hdf5.h>
 
+#include "range_driver.h"
 #include "uff_hdf5.h"
 
 namespace sonolink::record {
@@ -277,18 +278,44 @@ struct UffReader::State {
     std::vector<hsize_t> dims;         // as stored (rank 2 to 4)
     bool int16 = false;
     UffChannelData header;             // no samples; frames = 0
+    std::shared_ptr<ByteSource> source;  // read through it (an S3 object, a mapped file); null: a local file
 
+    // Opens the file (by path, or through source) and load()s it.
+    Status open(const std::string& path, const std::string& groupName);
     // Reads the metadata and opens the data sets; every check that needs no samples.
     Status load(const std::string& path, const std::string& groupName);
+    // The source's reason when a read through it failed (a cut connection, a refused range).
+    [[nodiscard]] Error explained(Error error) const;
     // Frames [first, first + count) into out (count x samplesPerFrame values of memoryType).
     Status readInto(hid_t dataset, hid_t memoryType, hsize_t first, hsize_t count, void* out) const;
 };
 
+Status UffReader::State::open(const std::string& path, const std::string& groupName) {
+    if (source) {
+        Handle access(rangeDriverAccess(*source), H5Pclose);
+        if (!access.ok()) return fail(ErrorCode::Internal, fmt::format("{}: HDF5 refused the range driver", path));
+        file = Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()), H5Fclose);
+        if (!file.ok()) return fail(explained(Error(ErrorCode::InvalidArgument, fmt::format("{} is not an HDF5 file", path))));
+    } else {
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) return fail(ErrorCode::NotFound, fmt::format("no such file: {}", path));
+        file = Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+        if (!file.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{} is not an HDF5 file", path));
+    }
+    if (auto ok = load(path, groupName); !ok) return fail(explained(std::move(ok.error())));
+    return {};
+}
+
+Error UffReader::State::explained(Error error) const {
+    if (!source) return error;
+    auto cause = takeRangeDriverError(*source);
+    if (!cause) return error;
+    Error e(cause->code(), fmt::format("{}: {}", error.message(), cause->message()));
+    for (const auto& d : error.details()) e.addDetail(d);
+    return e;
+}
+
 Status UffReader::State::load(const std::string& path, const std::string& groupName) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return fail(ErrorCode::NotFound, fmt::format("no such file: {}", path));
-    file = Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-    if (!file.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{} is not an HDF5 file", path));
     if (H5Lexists(file.get(), groupName.c_str(), H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: no group {}", path, groupName));
     group = Handle(H5Gopen2(file.get(), groupName.c_str(), H5P_DEFAULT), H5Gclose);
     where = path + ":" + groupName;
@@ -381,16 +408,16 @@ Status UffReader::State::load(const std::string& path, const std::string& groupN
         if (!items) return fail(std::move(items.error()));
         for (const auto& name : *items) {
             Handle wave(H5Gopen2(sequence.get(), name.c_str(), H5P_DEFAULT), H5Gclose);
-            auto source = readWaveSource(wave.get(), where + "/sequence/" + name);
-            if (!source) return fail(std::move(source.error()));
-            d.geometry.angleRad.push_back(source->azimuth);
-            d.geometry.sourceDistance.push_back(source->distance);
+            auto wave0 = readWaveSource(wave.get(), where + "/sequence/" + name);
+            if (!wave0) return fail(std::move(wave0.error()));
+            d.geometry.angleRad.push_back(wave0->azimuth);
+            d.geometry.sourceDistance.push_back(wave0->distance);
         }
     } else {
-        auto source = readWaveSource(sequence.get(), where + "/sequence");
-        if (!source) return fail(std::move(source.error()));
-        d.geometry.angleRad.push_back(source->azimuth);
-        d.geometry.sourceDistance.push_back(source->distance);
+        auto wave0 = readWaveSource(sequence.get(), where + "/sequence");
+        if (!wave0) return fail(std::move(wave0.error()));
+        d.geometry.angleRad.push_back(wave0->azimuth);
+        d.geometry.sourceDistance.push_back(wave0->distance);
     }
     if (std::all_of(d.geometry.sourceDistance.begin(), d.geometry.sourceDistance.end(), [](double s) { return std::isinf(s); })) d.geometry.sourceDistance.clear();
     if (static_cast<int>(d.geometry.angleRad.size()) != d.geometry.waves) {
@@ -402,6 +429,11 @@ Status UffReader::State::load(const std::string& path, const std::string& groupN
 Status UffReader::State::readInto(hid_t dataset, hid_t memoryType, hsize_t first, hsize_t count, void* out) const {
     if (auto ok = checkChunkSizes(dataset, dims, first, count, where); !ok) return ok;
     if (readFrames(dataset, memoryType, dims, first, count, out) >= 0) return {};
+    if (source) {
+        if (auto cause = takeRangeDriverError(*source)) {
+            return fail(cause->code(), fmt::format("{}: frames {}-{}: {}", where, first, first + count - 1, cause->message()));
+        }
+    }
     // Which frame: read them one at a time (rare: only a file that fails is read twice).
     if (H5Pget_nfilters(Handle(H5Dget_create_plist(dataset), H5Pclose).get()) > 0) {
         std::vector<std::byte> one(header.geometry.samplesPerFrame() * H5Tget_size(memoryType));
@@ -417,7 +449,15 @@ Status UffReader::State::readInto(hid_t dataset, hid_t memoryType, hsize_t first
 Result<UffReader> UffReader::open(const std::string& path, const std::string& group) {
     quietHdf5();
     auto state = std::make_unique<State>();
-    if (auto ok = state->load(path, group); !ok) return fail(std::move(ok.error()));
+    if (auto ok = state->open(path, group); !ok) return fail(std::move(ok.error()));
+    return UffReader(std::move(state));
+}
+
+Result<UffReader> UffReader::open(std::shared_ptr<ByteSource> source, const std::string& group) {
+    quietHdf5();
+    auto state = std::make_unique<State>();
+    state->source = std::move(source);
+    if (auto ok = state->open(state->source->name(), group); !ok) return fail(std::move(ok.error()));
     return UffReader(std::move(state));
 }
 

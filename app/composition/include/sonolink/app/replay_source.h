@@ -10,6 +10,7 @@
 #include <string>
 
 #include "sonolink/beamform/beamform_types.h"
+#include "sonolink/config/app_config.h"
 #include "sonolink/record/uff_reader.h"
 #include "sonolink/transport/sim/front_end_simulator.h"
 
@@ -19,7 +20,8 @@ class RecordingReplay final : public transport::sim::FrameSource {
 public:
     // Checks the file (its geometry, physics, sample type and first frame) without reading
     // the rest; float recordings are refused (the front end replays int16 ADC samples).
-    [[nodiscard]] static Result<std::shared_ptr<RecordingReplay>> open(const std::string& path);
+    // path: a local file, or an s3:// URL read in place through the configured archive.
+    [[nodiscard]] static Result<std::shared_ptr<RecordingReplay>> open(const std::string& path, const config::ArchiveSettings& archive = {});
 
     [[nodiscard]] const beamform::AcquisitionGeometry& geometry() const noexcept { return reader_.header().geometry; }
     [[nodiscard]] std::uint32_t frames() const noexcept { return static_cast<std::uint32_t>(reader_.header().framesInFile); }

@@ -3,7 +3,7 @@
 // asked, each checked (chunk sizes, Fletcher-32, finite samples), so that replaying or
 // beamforming a long recording reads one frame at a time without reopening the file.
 // readUffChannelData() is open() then read(). Thread contract: one thread at a time per reader
-// (HDF5 serialises its calls).
+// (HDF5 serialises its calls). Opened through a ByteSource, the reader keeps the source.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 
+#include "sonolink/record/byte_source.h"
 #include "sonolink/record/uff_channel_data.h"
 
 namespace sonolink::record {
@@ -18,6 +19,9 @@ namespace sonolink::record {
 class UffReader {
 public:
     [[nodiscard]] static Result<UffReader> open(const std::string& path, const std::string& group = "/channel_data");
+    // The same, read through source (an object in the S3 archive, a mapped file): the metadata
+    // in a few cached blocks, each frame's samples fetched straight into the caller's buffer.
+    [[nodiscard]] static Result<UffReader> open(std::shared_ptr<ByteSource> source, const std::string& group = "/channel_data");
     UffReader(UffReader&&) noexcept;
     UffReader& operator=(UffReader&&) noexcept;
     ~UffReader();

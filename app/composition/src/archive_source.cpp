@@ -1,0 +1,65 @@
+#include "sonolink/app/archive_source.h"
+
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sonolink/app/archive_setup.h"
+
+namespace sonolink::app {
+namespace {
+
+constexpr std::size_t kParallelAbove = std::size_t(8) << 20;  // reads larger than this go in parallel ranges
+
+class ArchiveObjectSource final : public record::ByteSource {
+public:
+    ArchiveObjectSource(std::shared_ptr<archive::S3Client> client, archive::S3Location object, std::uint64_t size)
+        : client_(std::move(client)), object_(std::move(object)), size_(size) {}
+    std::string name() const override { return object_.url(); }
+    std::uint64_t size() const override { return size_; }
+    Status read(std::uint64_t offset, std::span<std::byte> into) override {
+        const auto pieces = into.size() > kParallelAbove ? static_cast<std::size_t>(client_->settings().parallelRequests) : 1;
+        if (pieces <= 1) return client_->readRange(object_, offset, into);
+        const std::size_t step = (into.size() + pieces - 1) / pieces;
+        std::vector<Status> results(pieces);
+        {
+            std::vector<std::jthread> threads;
+            for (std::size_t i = 0; i < pieces; ++i) {
+                const std::size_t start = i * step;
+                if (start >= into.size()) break;
+                threads.emplace_back([&, i, start] { results[i] = client_->readRange(object_, offset + start, into.subspan(start, std::min(step, into.size() - start))); });
+            }
+        }
+        for (auto& r : results) {
+            if (!r) return r;
+        }
+        return {};
+    }
+
+private:
+    std::shared_ptr<archive::S3Client> client_;
+    archive::S3Location object_;
+    std::uint64_t size_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<record::ByteSource>> openArchiveObject(std::shared_ptr<archive::S3Client> client, archive::S3Location object) {
+    auto info = client->head(object);
+    if (!info) return fail(std::move(info.error()));
+    return std::shared_ptr<record::ByteSource>(std::make_shared<ArchiveObjectSource>(std::move(client), std::move(object), info->sizeBytes));
+}
+
+Result<record::UffReader> openRecording(const std::string& pathOrUrl, const config::ArchiveSettings& archive, const std::string& group) {
+    if (!archive::isS3Url(pathOrUrl)) return record::UffReader::open(pathOrUrl, group);
+    auto where = archive::parseS3Url(pathOrUrl);
+    if (!where) return fail(std::move(where.error()));
+    auto client = makeArchiveClient(archive);
+    if (!client) return fail(std::move(client.error()).addContext("opening " + pathOrUrl));
+    auto source = openArchiveObject(std::shared_ptr<archive::S3Client>(std::move(*client)), *where);
+    if (!source) return fail(std::move(source.error()));
+    return record::UffReader::open(std::move(*source), group);
+}
+
+}  // namespace sonolink::app

@@ -1,0 +1,172 @@
+#include "range_driver.h"
+
+#include <H5FDpublic.h>
+
+#include <algorithm>
+#include <cstring>
+#include <list>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace sonolink::record {
+namespace {
+
+constexpr std::size_t kBlock = 256 << 10;    // a metadata block fetched at once
+constexpr std::size_t kSmallRead = 64 << 10; // reads under this come through the blocks
+constexpr std::size_t kBlocksKept = 16;
+
+struct DriverInfo {
+    ByteSource* source;
+};
+
+std::mutex errorsMutex;
+std::map<ByteSource*, Error> errors;  // the last failed read of each source
+
+void keepError(ByteSource* source, Error error) {
+    std::lock_guard lock(errorsMutex);
+    errors.insert_or_assign(source, std::move(error));
+}
+
+struct RangeFile {
+    H5FD_t pub;  // first: HDF5 sees this
+    ByteSource* source = nullptr;
+    haddr_t eoa = 0;
+    std::uint64_t eof = 0;
+    std::map<std::uint64_t, std::vector<std::byte>> blocks;  // by block index
+    std::list<std::uint64_t> recent;                         // most recent first
+
+    const std::vector<std::byte>* block(std::uint64_t index) {
+        if (auto it = blocks.find(index); it != blocks.end()) {
+            recent.remove(index);
+            recent.push_front(index);
+            return &it->second;
+        }
+        const std::uint64_t start = index * kBlock;
+        std::vector<std::byte> bytes(static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, eof - start)));
+        if (auto ok = source->read(start, bytes); !ok) {
+            keepError(source, std::move(ok.error()));
+            return nullptr;
+        }
+        if (blocks.size() >= kBlocksKept) {
+            blocks.erase(recent.back());
+            recent.pop_back();
+        }
+        recent.push_front(index);
+        return &(blocks[index] = std::move(bytes));
+    }
+};
+
+H5FD_t* open(const char*, unsigned flags, hid_t fapl, haddr_t) {
+    if (flags & (H5F_ACC_RDWR | H5F_ACC_CREAT | H5F_ACC_TRUNC)) return nullptr;
+    const auto* info = static_cast<const DriverInfo*>(H5Pget_driver_info(fapl));
+    if (!info || !info->source) return nullptr;
+    auto* file = new RangeFile();
+    file->source = info->source;
+    file->eof = info->source->size();
+    return &file->pub;
+}
+
+herr_t close(H5FD_t* f) {
+    delete reinterpret_cast<RangeFile*>(f);
+    return 0;
+}
+
+haddr_t getEoa(const H5FD_t* f, H5FD_mem_t) { return reinterpret_cast<const RangeFile*>(f)->eoa; }
+herr_t setEoa(H5FD_t* f, H5FD_mem_t, haddr_t addr) {
+    reinterpret_cast<RangeFile*>(f)->eoa = addr;
+    return 0;
+}
+haddr_t getEof(const H5FD_t* f, H5FD_mem_t) { return reinterpret_cast<const RangeFile*>(f)->eof; }
+
+herr_t read(H5FD_t* f, H5FD_mem_t, hid_t, haddr_t addr, size_t size, void* buffer) {
+    auto* file = reinterpret_cast<RangeFile*>(f);
+    auto* out = static_cast<std::byte*>(buffer);
+    // Past the end reads as zeros, as HDF5's own sec2 driver does (HDF5 may probe past it).
+    const std::uint64_t available = addr >= file->eof ? 0 : std::min<std::uint64_t>(size, file->eof - addr);
+    std::memset(out + available, 0, size - available);
+    if (available == 0) return 0;
+    if (available >= kSmallRead) {
+        if (auto ok = file->source->read(addr, std::span(out, available)); !ok) {
+            keepError(file->source, std::move(ok.error()));
+            return -1;
+        }
+        return 0;
+    }
+    for (std::uint64_t done = 0; done < available;) {
+        const std::uint64_t at = addr + done;
+        const auto* block = file->block(at / kBlock);
+        if (!block) return -1;
+        const std::uint64_t within = at % kBlock;
+        const std::uint64_t n = std::min<std::uint64_t>(available - done, block->size() - within);
+        std::memcpy(out + done, block->data() + within, n);
+        done += n;
+    }
+    return 0;
+}
+
+herr_t write(H5FD_t*, H5FD_mem_t, hid_t, haddr_t, size_t, const void*) { return -1; }  // read-only
+
+void* faplGet(H5FD_t* f) {
+    auto* info = static_cast<DriverInfo*>(std::malloc(sizeof(DriverInfo)));
+    if (info) info->source = reinterpret_cast<RangeFile*>(f)->source;
+    return info;
+}
+void* faplCopy(const void* fapl) {
+    auto* info = static_cast<DriverInfo*>(std::malloc(sizeof(DriverInfo)));
+    if (info) std::memcpy(info, fapl, sizeof(DriverInfo));
+    return info;
+}
+herr_t faplFree(void* fapl) {
+    std::free(fapl);
+    return 0;
+}
+
+hid_t driverId() {
+    static const hid_t id = [] {
+        static H5FD_class_t cls;
+        std::memset(&cls, 0, sizeof cls);
+        cls.name = "sonolink_range";
+        cls.maxaddr = (haddr_t(1) << 62) - 1;
+        cls.fc_degree = H5F_CLOSE_WEAK;
+        cls.fapl_size = sizeof(DriverInfo);
+        cls.fapl_get = faplGet;
+        cls.fapl_copy = faplCopy;
+        cls.fapl_free = faplFree;
+        cls.open = open;
+        cls.close = close;
+        cls.get_eoa = getEoa;
+        cls.set_eoa = setEoa;
+        cls.get_eof = getEof;
+        cls.read = read;
+        cls.write = write;
+        for (auto& m : cls.fl_map) m = H5FD_MEM_DEFAULT;
+        return H5FDregister(&cls);
+    }();
+    return id;
+}
+
+}  // namespace
+
+hid_t rangeDriverAccess(ByteSource& source) {
+    const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    const DriverInfo info{&source};
+    if (fapl < 0 || H5Pset_driver(fapl, driverId(), &info) < 0) {
+        if (fapl >= 0) H5Pclose(fapl);
+        return -1;
+    }
+    return fapl;
+}
+
+std::optional<Error> takeRangeDriverError(ByteSource& source) {
+    std::lock_guard lock(errorsMutex);
+    auto it = errors.find(&source);
+    if (it == errors.end()) return std::nullopt;
+    Error e = std::move(it->second);
+    errors.erase(it);
+    return e;
+}
+
+}  // namespace sonolink::record

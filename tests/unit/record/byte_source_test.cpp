@@ -1,0 +1,102 @@
+// UFF recordings read through a ByteSource (the S3 archive's path, and a mapped file): the same
+// header and samples as the file read directly; opening costs a few metadata blocks and a frame
+// fetches about its own bytes, wherever it lies (a seek fetches nothing before it); a source
+// that fails names its reason in the reader's error.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "sonolink/record/byte_source.h"
+#include "sonolink/record/uff_channel_data.h"
+#include "sonolink/record/uff_reader.h"
+
+namespace sonolink::record {
+namespace {
+
+// Counts what is read through it, and fails every read past failFrom.
+class CountingSource final : public ByteSource {
+public:
+    explicit CountingSource(std::shared_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
+    std::string name() const override { return "counted:" + inner_->name(); }
+    std::uint64_t size() const override { return inner_->size(); }
+    Status read(std::uint64_t offset, std::span<std::byte> into) override {
+        if (offset + into.size() > failFrom) return fail(ErrorCode::Unavailable, "GET s3://b/k: connection reset (test)");
+        bytes += into.size();
+        ++reads;
+        return inner_->read(offset, into);
+    }
+    std::uint64_t bytes = 0, reads = 0;
+    std::uint64_t failFrom = ~0ULL;
+
+private:
+    std::shared_ptr<ByteSource> inner_;
+};
+
+UffChannelData recording(int frames) {
+    UffChannelData d;
+    d.geometry.samplingRateHz = 40e6;
+    d.geometry.waves = 3;
+    d.geometry.channels = 64;
+    d.geometry.samples = 1024;
+    for (int e = 0; e < 64; ++e) d.geometry.elementX.push_back((e - 31.5) * 0.3e-3);
+    d.geometry.angleRad = {-0.1, 0, 0.1};
+    d.frames = frames;
+    d.data16.resize(static_cast<std::size_t>(frames) * 3 * 64 * 1024);
+    for (std::size_t i = 0; i < d.data16.size(); ++i) d.data16[i] = static_cast<std::int16_t>((i * 2654435761u) >> 17);
+    return d;
+}
+
+TEST(ByteSourceReading, AFrameFetchesAboutItsOwnBytesAndTheSamplesAreTheFilesOwn) {
+    const auto path = std::filesystem::temp_directory_path() / ("sonolink_source_" + std::to_string(::getpid()) + ".uff");
+    const auto original = recording(20);
+    ASSERT_TRUE(writeUffChannelData(path.string(), original));
+    const std::uint64_t frameBytes = 3 * 64 * 1024 * 2;
+
+    auto mapped = mapFile(path);
+    ASSERT_TRUE(mapped) << mapped.error().describe();
+    auto counted = std::make_shared<CountingSource>(*mapped);
+    auto reader = UffReader::open(counted);
+    ASSERT_TRUE(reader) << reader.error().describe();
+    EXPECT_EQ(reader->header().framesInFile, 20);
+    EXPECT_EQ(reader->header().geometry.elementX, original.geometry.elementX);
+    EXPECT_LE(counted->bytes, 4u * (256 << 10)) << "opening reads metadata blocks, not the samples";
+    EXPECT_LE(counted->reads, 4u);
+
+    std::vector<std::int16_t> frame(3 * 64 * 1024);
+    for (int index : {13, 2, 19}) {  // seeks both ways
+        const auto before = counted->bytes;
+        ASSERT_TRUE(reader->readFrame16(index, frame));
+        EXPECT_TRUE(std::equal(frame.begin(), frame.end(), original.data16.begin() + static_cast<std::ptrdiff_t>(index * frame.size()))) << index;
+        EXPECT_LE(counted->bytes - before, frameBytes + (256 << 10)) << "frame " << index << " fetched only what it needs";
+        EXPECT_GE(counted->bytes - before, frameBytes);
+    }
+    auto direct = UffReader::open(path.string());
+    ASSERT_TRUE(direct);
+    auto all = reader->read();
+    ASSERT_TRUE(all);
+    EXPECT_EQ(all->data16, original.data16);
+
+    counted->failFrom = mapped->get()->size() - frameBytes;  // the last frame cannot be fetched
+    auto failed = reader->readFrame16(19, frame);
+    ASSERT_FALSE(failed);
+    EXPECT_EQ(failed.error().code(), ErrorCode::Unavailable);
+    EXPECT_NE(failed.error().message().find("connection reset (test)"), std::string::npos) << failed.error().message();
+    EXPECT_NE(failed.error().message().find("19"), std::string::npos) << failed.error().message();
+    std::filesystem::remove(path);
+}
+
+TEST(ByteSourceReading, ASourceThatFailsAtOnceIsNamedWhenOpening) {
+    const auto path = std::filesystem::temp_directory_path() / ("sonolink_source_fail_" + std::to_string(::getpid()) + ".uff");
+    ASSERT_TRUE(writeUffChannelData(path.string(), recording(2)));
+    auto counted = std::make_shared<CountingSource>(*mapFile(path));
+    counted->failFrom = 0;
+    auto reader = UffReader::open(counted);
+    ASSERT_FALSE(reader);
+    EXPECT_EQ(reader.error().code(), ErrorCode::Unavailable);
+    EXPECT_NE(reader.error().message().find("connection reset (test)"), std::string::npos) << reader.error().message();
+    EXPECT_EQ(mapFile(path.string() + ".absent").error().code(), ErrorCode::NotFound);
+    std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace sonolink::record
