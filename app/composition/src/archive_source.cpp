@@ -18,6 +18,7 @@ public:
         : client_(std::move(client)), object_(std::move(object)), size_(size) {}
     std::string name() const override { return object_.url(); }
     std::uint64_t size() const override { return size_; }
+    bool remote() const override { return true; }
     Status read(std::uint64_t offset, std::span<std::byte> into) override {
         const auto pieces = into.size() > kParallelAbove ? static_cast<std::size_t>(client_->settings().parallelRequests) : 1;
         if (pieces <= 1) return client_->readRange(object_, offset, into);

@@ -3,6 +3,9 @@
 #include <H5FDpublic.h>
 
 #include <algorithm>
+#include <deque>
+#include <future>
+#include <thread>
 #include <cstring>
 #include <list>
 #include <map>
@@ -24,6 +27,64 @@ struct DriverInfo {
 
 std::mutex errorsMutex;
 std::map<ByteSource*, Error> errors;  // the last failed read of each source
+
+// Page-aligned buffers, kept for reuse once their range is dropped: the read-ahead ring's
+// memory is touched (faulted in) once, not once a frame.
+class BufferPool {
+public:
+    using Buffer = std::pair<std::byte*, std::size_t>;
+    Buffer take(std::size_t size) {
+        const std::size_t rounded = (size + 4095) / 4096 * 4096;
+        std::lock_guard lock(mutex_);
+        for (auto it = free_.begin(); it != free_.end(); ++it) {
+            if (it->second >= rounded) {
+                Buffer b = *it;
+                free_.erase(it);
+                return b;
+            }
+        }
+        return {static_cast<std::byte*>(std::aligned_alloc(4096, rounded)), rounded};
+    }
+    void give(Buffer b) {
+        std::lock_guard lock(mutex_);
+        if (free_.size() < kStagedRanges) free_.push_back(b);
+        else std::free(b.first);
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<Buffer> free_;
+};
+BufferPool pool;
+
+// A range fetched ahead into a page-aligned buffer, by a thread of its own.
+struct StagedRange {
+    ByteRange range;
+    BufferPool::Buffer buffer{nullptr, 0};
+    std::shared_future<Status> fetched;
+    ~StagedRange() {
+        if (buffer.first) pool.give(buffer);
+    }
+    [[nodiscard]] std::byte* bytes() const noexcept { return buffer.first; }
+};
+std::mutex stagedMutex;
+std::map<ByteSource*, std::deque<std::shared_ptr<StagedRange>>> staged;  // oldest first
+
+// The staged range holding [addr, addr + size), once fetched; null when none holds it (or its
+// fetch failed: the read then goes to the source itself).
+std::shared_ptr<StagedRange> stagedHolding(ByteSource* source, std::uint64_t addr, std::uint64_t size) {
+    std::shared_ptr<StagedRange> found;
+    {
+        std::lock_guard lock(stagedMutex);
+        auto it = staged.find(source);
+        if (it == staged.end()) return nullptr;
+        for (const auto& r : it->second) {
+            if (addr >= r->range.offset && addr + size <= r->range.offset + r->range.size) found = r;
+        }
+    }
+    if (!found) return nullptr;
+    return found->fetched.get().has_value() ? found : nullptr;
+}
 
 void keepError(ByteSource* source, Error error) {
     std::lock_guard lock(errorsMutex);
@@ -88,6 +149,10 @@ herr_t read(H5FD_t* f, H5FD_mem_t, hid_t, haddr_t addr, size_t size, void* buffe
     const std::uint64_t available = addr >= file->eof ? 0 : std::min<std::uint64_t>(size, file->eof - addr);
     std::memset(out + available, 0, size - available);
     if (available == 0) return 0;
+    if (auto held = stagedHolding(file->source, addr, available)) {
+        std::memcpy(out, held->bytes() + (addr - held->range.offset), available);
+        return 0;
+    }
     if (available >= kSmallRead) {
         if (auto ok = file->source->read(addr, std::span(out, available)); !ok) {
             keepError(file->source, std::move(ok.error()));
@@ -158,6 +223,42 @@ hid_t rangeDriverAccess(ByteSource& source) {
         return -1;
     }
     return fapl;
+}
+
+void stageRanges(ByteSource& source, const std::vector<ByteRange>& ranges) {
+    for (const auto& range : ranges) {
+        {
+            std::lock_guard lock(stagedMutex);
+            auto& mine = staged[&source];
+            const bool held = std::any_of(mine.begin(), mine.end(), [&](const auto& r) {
+                return range.offset >= r->range.offset && range.offset + range.size <= r->range.offset + r->range.size;
+            });
+            if (held || range.size == 0) continue;
+        }
+        auto r = std::make_shared<StagedRange>();
+        r->range = range;
+        r->buffer = pool.take(range.size);
+        if (!r->buffer.first) continue;  // no memory for it: the reads go to the source as they come
+        std::packaged_task<Status()> fetch([source = &source, r] { return source->read(r->range.offset, std::span(r->bytes(), r->range.size)); });
+        r->fetched = fetch.get_future().share();
+        std::thread(std::move(fetch)).detach();  // dropStaged() waits for it before the source goes
+        std::lock_guard lock(stagedMutex);
+        auto& mine = staged[&source];
+        mine.push_back(std::move(r));
+        while (mine.size() > kStagedRanges) mine.pop_front();
+    }
+}
+
+void dropStaged(ByteSource& source) {
+    std::deque<std::shared_ptr<StagedRange>> gone;
+    {
+        std::lock_guard lock(stagedMutex);
+        auto it = staged.find(&source);
+        if (it == staged.end()) return;
+        gone = std::move(it->second);
+        staged.erase(it);
+    }
+    for (auto& r : gone) r->fetched.wait();  // no fetch outlives its source
 }
 
 std::optional<Error> takeRangeDriverError(ByteSource& source) {

@@ -2,20 +2,36 @@
 // them from the source. Small reads (metadata: the superblock, object headers, B-trees) are
 // served from 256 KiB blocks, the last 16 of them kept, so that opening a recording costs a few
 // requests; large reads (a frame's samples) go straight from the source into HDF5's (the
-// caller's) buffer. The reason a read failed is kept for the caller's message.
+// caller's) buffer, or from ranges staged ahead of them (stageRanges). The reason a read failed
+// is kept for the caller's message.
 // Private to sonolink_record. Thread contract: HDF5 serialises its calls.
 #pragma once
 
 #include <hdf5.h>
 
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "sonolink/record/byte_source.h"
 
 namespace sonolink::record {
 
+struct ByteRange {
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+};
+
 // A file-access property list that reads through source (which must outlive the file).
 [[nodiscard]] hid_t rangeDriverAccess(ByteSource& source);
+// Fetches these ranges of source now, on threads of their own, into page-aligned buffers from
+// which the driver then serves the reads that fall inside them (the reads wait for their
+// range): a frame's chunks come in one request each run of them, and the next frames' while
+// this one is beamformed. The last kStagedRanges ranges are kept; older ones are dropped.
+inline constexpr std::size_t kStagedRanges = 16;
+void stageRanges(ByteSource& source, const std::vector<ByteRange>& ranges);
+// Drops whatever is staged for source (the file is closed).
+void dropStaged(ByteSource& source);
 // Why the source's last read failed, taken (once); none when no read failed.
 [[nodiscard]] std::optional<Error> takeRangeDriverError(ByteSource& source);
 

@@ -279,6 +279,18 @@ struct UffReader::State {
     bool int16 = false;
     UffChannelData header;             // no samples; frames = 0
     std::shared_ptr<ByteSource> source;  // read through it (an S3 object, a mapped file); null: a local file
+    mutable hsize_t nextSequential = 0;  // the frame a sequential reader asks for next (read-ahead)
+
+    ~State() {
+        if (source) dropStaged(*source);
+    }
+    // The byte ranges that hold frames [first, first + count) of dataset in the file, coalesced
+    // (chunks found through HDF5's chunk index; a contiguous data set by its offset); empty when
+    // they cannot be told (HDF5 then reads as it would).
+    [[nodiscard]] std::vector<ByteRange> frameExtents(hid_t dataset, hsize_t first, hsize_t count) const;
+    // Through a source: these frames' ranges fetched now in as few requests as they allow and,
+    // when frames are read in order, the next kReadAheadFrames' too.
+    void stageFrames(hid_t dataset, hsize_t first, hsize_t count) const;
 
     // Opens the file (by path, or through source) and load()s it.
     Status open(const std::string& path, const std::string& groupName);
@@ -426,8 +438,74 @@ Status UffReader::State::load(const std::string& path, const std::string& groupN
     return {};
 }
 
+constexpr hsize_t kReadAheadFrames = 2;
+constexpr std::uint64_t kCoalesceGap = 64 << 10;  // ranges this close are fetched as one (the gap too)
+constexpr std::size_t kMaxChunkLookups = 4096;    // per staging: beyond, HDF5 reads as it would
+
+std::vector<ByteRange> UffReader::State::frameExtents(hid_t dataset, hsize_t first, hsize_t count) const {
+    Handle plist(H5Dget_create_plist(dataset), H5Pclose);
+    Handle type(H5Dget_type(dataset), H5Tclose);
+    const std::uint64_t valueBytes = H5Tget_size(type.get());
+    std::uint64_t frameValues = 1;
+    for (std::size_t i = 1; i < dims.size(); ++i) frameValues *= dims[i];
+    std::vector<ByteRange> ranges;
+    const auto layout = H5Pget_layout(plist.get());
+    if (layout == H5D_CONTIGUOUS) {
+        const haddr_t base = H5Dget_offset(dataset);
+        if (base == HADDR_UNDEF) return {};
+        return {{base + first * frameValues * valueBytes, count * frameValues * valueBytes}};
+    }
+    if (layout != H5D_CHUNKED) return {};
+    const int rank = static_cast<int>(dims.size());
+    std::vector<hsize_t> chunk(dims.size());
+    if (H5Pget_chunk(plist.get(), rank, chunk.data()) != rank || std::find(chunk.begin(), chunk.end(), 0) != chunk.end()) return {};
+    std::size_t lookups = 0;
+    for (hsize_t f = first; f < first + count; ++f) {
+        std::vector<hsize_t> coord(dims.size(), 0);
+        coord[0] = f / chunk[0] * chunk[0];
+        for (;;) {  // every chunk of this frame: an odometer over the other dimensions
+            if (++lookups > kMaxChunkLookups) return {};
+            unsigned mask = 0;
+            haddr_t addr = HADDR_UNDEF;
+            hsize_t size = 0;
+            if (H5Dget_chunk_info_by_coord(dataset, coord.data(), &mask, &addr, &size) >= 0 && addr != HADDR_UNDEF && size > 0) {
+                ranges.push_back({addr, size});
+            }
+            int d = rank - 1;
+            for (; d >= 1; --d) {
+                coord[static_cast<std::size_t>(d)] += chunk[static_cast<std::size_t>(d)];
+                if (coord[static_cast<std::size_t>(d)] < dims[static_cast<std::size_t>(d)]) break;
+                coord[static_cast<std::size_t>(d)] = 0;
+            }
+            if (d < 1) break;
+        }
+    }
+    std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    std::vector<ByteRange> merged;
+    for (const auto& r : ranges) {
+        if (!merged.empty() && r.offset <= merged.back().offset + merged.back().size + kCoalesceGap) {
+            merged.back().size = std::max(merged.back().size, r.offset + r.size - merged.back().offset);
+        } else {
+            merged.push_back(r);
+        }
+    }
+    return merged;
+}
+
+void UffReader::State::stageFrames(hid_t dataset, hsize_t first, hsize_t count) const {
+    const hsize_t frames = dims.empty() ? 0 : dims[0];
+    const bool sequential = first == nextSequential && first > 0;
+    const hsize_t ahead = sequential ? std::min(kReadAheadFrames, frames - std::min(frames, first + count)) : 0;
+    // Frame by frame, so that a frame fetched ahead is not fetched again; a read of more frames
+    // than are kept staged fetches the rest as HDF5 asks.
+    const hsize_t staged = std::min<hsize_t>(count + ahead, kStagedRanges / 2);
+    for (hsize_t f = first; f < first + staged; ++f) stageRanges(*source, frameExtents(dataset, f, 1));
+    nextSequential = first + count;
+}
+
 Status UffReader::State::readInto(hid_t dataset, hid_t memoryType, hsize_t first, hsize_t count, void* out) const {
     if (auto ok = checkChunkSizes(dataset, dims, first, count, where); !ok) return ok;
+    if (source && source->remote()) stageFrames(dataset, first, count);
     if (readFrames(dataset, memoryType, dims, first, count, out) >= 0) return {};
     if (source) {
         if (auto cause = takeRangeDriverError(*source)) {

@@ -19,6 +19,7 @@ public:
     explicit CountingSource(std::shared_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
     std::string name() const override { return "counted:" + inner_->name(); }
     std::uint64_t size() const override { return inner_->size(); }
+    bool remote() const override { return true; }  // as the archive's: fetched ahead
     Status read(std::uint64_t offset, std::span<std::byte> into) override {
         if (offset + into.size() > failFrom) return fail(ErrorCode::Unavailable, "GET s3://b/k: connection reset (test)");
         bytes += into.size();
@@ -76,7 +77,21 @@ TEST(ByteSourceReading, AFrameFetchesAboutItsOwnBytesAndTheSamplesAreTheFilesOwn
     ASSERT_TRUE(all);
     EXPECT_EQ(all->data16, original.data16);
 
-    counted->failFrom = mapped->get()->size() - frameBytes;  // the last frame cannot be fetched
+    // In order, each frame comes in one request and the next ones are fetched ahead of it.
+    {
+        auto inOrder = std::make_shared<CountingSource>(*mapped);
+        auto sequential = UffReader::open(inOrder);
+        ASSERT_TRUE(sequential);
+        const auto opened = inOrder->reads;
+        for (int index = 3; index < 9; ++index) ASSERT_TRUE(sequential->readFrame16(index, frame));
+        EXPECT_LE(inOrder->reads - opened, 8u) << "one request a frame (its chunks coalesced), not one a chunk (24 a frame here)";
+        EXPECT_LE(inOrder->bytes, 8 * frameBytes + 8 * (256 << 10));
+    }
+
+    auto failing = std::make_shared<CountingSource>(*mapped);
+    reader = UffReader::open(failing);
+    ASSERT_TRUE(reader);
+    failing->failFrom = mapped->get()->size() - frameBytes;  // the last frame cannot be fetched
     auto failed = reader->readFrame16(19, frame);
     ASSERT_FALSE(failed);
     EXPECT_EQ(failed.error().code(), ErrorCode::Unavailable);

@@ -21,8 +21,13 @@ public:
     virtual ~ByteSource() = default;
     [[nodiscard]] virtual std::string name() const = 0;       // for messages: a URL or a path
     [[nodiscard]] virtual std::uint64_t size() const = 0;
-    // Exactly into.size() bytes from offset, or an Error (never fewer).
+    // Exactly into.size() bytes from offset, or an Error (never fewer). Thread-safe for a remote
+    // source (frames are fetched ahead on threads of their own).
     [[nodiscard]] virtual Status read(std::uint64_t offset, std::span<std::byte> into) = 0;
+    // True when a read costs a round trip (the archive): a frame's chunks are then fetched in one
+    // request and the next frames ahead of it. A mapped file is read as HDF5 asks, straight from
+    // the page cache into HDF5's buffer.
+    [[nodiscard]] virtual bool remote() const { return false; }
 };
 
 // A local file mapped read-only: reads are copies out of the page cache, no read() call.
