@@ -27,9 +27,13 @@ Result<PassReport> runArchivePass(ArchiveQueue& queue, S3Client& client, Archive
         options.journalDirectory = settings.journalDirectory;
         options.metadata = {{"sonolink-kind", item.kind}};
         auto uploaded = client.uploadFile(item.file, item.object, options, {nullptr, stop});
+        if (!uploaded && uploaded.error().code() == ErrorCode::Cancelled) {  // stopped mid-upload: its journal resumes it
+            if (auto ok = queue.putBack(item.id); !ok) return fail(std::move(ok.error()));
+            continue;
+        }
         if (!uploaded) {
             const Error& e = uploaded.error();
-            const bool heals = e.code() == ErrorCode::Unavailable || e.code() == ErrorCode::Cancelled;
+            const bool heals = e.code() == ErrorCode::Unavailable;
             if (auto ok = queue.markFailed(item.id, e.message(), heals, epochMs()); !ok) return fail(std::move(ok.error()));
             ++(heals ? report.deferred : report.failed);
             log::warn(log, "archive item {} ({}): {}{}", item.id, item.object.url(), e.message(), heals ? " (queued again)" : "");

@@ -2,12 +2,12 @@
 // reached when a connection is cut), and whole objects by ranges in parallel into a file that is
 // renamed into place only when every byte is there and the CRC-32C stored with it agrees.
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <functional>
 #include <thread>
 
 #include <curl/curl.h>
@@ -42,33 +42,37 @@ private:
     int fd_;
 };
 
-}  // namespace
-
-Status S3Client::readRange(const S3Location& object, std::uint64_t offset, std::span<std::byte> into, const std::atomic<bool>* cancel) {
-    if (into.empty()) return {};
+// Bytes [offset, offset + length) of object through write(at, data), `at` counted from offset;
+// a cut connection resumes from the byte it reached. Never fewer bytes than asked for.
+Status fetchRange(S3Client::Impl& impl, const S3Location& object, std::uint64_t offset, std::uint64_t length,
+                  const std::function<bool(std::uint64_t, std::span<const std::byte>)>& write, const std::atomic<bool>* cancel) {
     std::uint64_t got = 0;  // survives attempts: a cut connection resumes here
-    const std::string what = fmt::format("GET {} bytes {}-{}", object.url(), offset, offset + into.size() - 1);
-    auto headers = impl_->customerKeyHeaders();
-    auto answer = impl_->run(what, [&](CurlConnection& connection) -> tl::expected<HttpAnswer, S3Failure> {
+    const std::string what = fmt::format("GET {} bytes {}-{}", object.url(), offset, offset + length - 1);
+    auto headers = impl.customerKeyHeaders();
+    auto answer = impl.run(what, [&](CurlConnection& connection) -> tl::expected<HttpAnswer, S3Failure> {
         HttpCall c;
-        c.target = impl_->target(object);
+        c.target = impl.target(object);
         c.headers = headers;
-        c.headers.push_back(fmt::format("Range: bytes={}-{}", offset + got, offset + into.size() - 1));
-        c.expectedBytes = into.size() - got;
+        c.headers.push_back(fmt::format("Range: bytes={}-{}", offset + got, offset + length - 1));
+        c.expectedBytes = length - got;
         c.cancel = cancel;
-        bool overflow = false;
+        bool overflow = false, refused = false;
         c.sink = [&](std::span<const std::byte> data) {
-            if (got + data.size() > into.size()) {
+            if (got + data.size() > length) {
                 overflow = true;
                 return false;
             }
-            std::memcpy(into.data() + got, data.data(), data.size());
+            if (!write(got, data)) {
+                refused = true;
+                return false;
+            }
             got += data.size();
             return true;
         };
         const std::uint64_t from = got;
         auto a = connection.perform(c);
         if (overflow) return tl::unexpected(S3Failure{206, 0, "", "", "", "the server sent more bytes than the range asked for"});
+        if (refused) return tl::unexpected(S3Failure{206, 0, "", "", "", "the bytes read could not be written"});
         if (!a) return a;
         std::uint64_t start = 0;
         if (a->status != 206 || !rangeStart(*a, start) || start != offset + from) {
@@ -77,13 +81,23 @@ Status S3Client::readRange(const S3Location& object, std::uint64_t offset, std::
                                             fmt::format("the server answered the range from byte {} with HTTP {} '{}'", offset + from, a->status,
                                                         a->headers.count("content-range") ? a->headers.at("content-range") : "")});
         }
-        if (got < into.size()) {  // a short answer: treated as a cut connection, resumed
-            return tl::unexpected(S3Failure{static_cast<int>(a->status), CURLE_PARTIAL_FILE, fmt::format("got {} of {} bytes", got, into.size()), "", "", ""});
+        if (got < length) {  // a short answer: treated as a cut connection, resumed
+            return tl::unexpected(S3Failure{static_cast<int>(a->status), CURLE_PARTIAL_FILE, fmt::format("got {} of {} bytes", got, length), "", "", ""});
         }
         return a;
     }, cancel);
     if (!answer) return fail(std::move(answer.error()));
     return {};
+}
+
+}  // namespace
+
+Status S3Client::readRange(const S3Location& object, std::uint64_t offset, std::span<std::byte> into, const std::atomic<bool>* cancel) {
+    if (into.empty()) return {};
+    return fetchRange(*impl_, object, offset, into.size(), [&](std::uint64_t at, std::span<const std::byte> data) {
+        std::memcpy(into.data() + at, data.data(), data.size());
+        return true;
+    }, cancel);
 }
 
 Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const std::filesystem::path& file, const TransferControl& control) {
@@ -102,12 +116,9 @@ Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const st
     if (size > 0 && ::posix_fallocate(fd.get(), 0, static_cast<off_t>(size)) != 0 && ::ftruncate(fd.get(), static_cast<off_t>(size)) != 0) {
         return discard(Error(ErrorCode::ResourceExhausted, fmt::format("no room for {} bytes at '{}'", size, temporary.string())));
     }
-    std::byte* map = nullptr;
-    if (size > 0) {
-        void* m = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
-        if (m == MAP_FAILED) return discard(Error(ErrorCode::ResourceExhausted, fmt::format("cannot map '{}': {}", temporary.string(), std::strerror(errno))));
-        map = static_cast<std::byte*>(m);
-    }
+    // Each range written where it belongs as it arrives (no mapping: page faults on a fresh
+    // file cost more than the copy), its writeback started as it lands (the final fsync then
+    // waits for little); the CRC-32C read back from the page cache once every range is there.
     const std::uint64_t chunk = impl_->settings.partSizeBytes;
     const std::uint64_t chunks = (size + chunk - 1) / chunk;
     std::atomic<std::uint64_t> next{0}, bytesDone{0};
@@ -120,10 +131,26 @@ Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const st
             if (i >= chunks || stop.load()) return;
             const std::uint64_t offset = i * chunk;
             const std::uint64_t length = std::min(chunk, size - offset);
-            auto ok = readRange(object, offset, std::span(map + offset, length), control.cancel);
+            int writeErrno = 0;
+            auto ok = fetchRange(*impl_, object, offset, length, [&](std::uint64_t at, std::span<const std::byte> data) {
+                for (std::size_t done = 0; done < data.size();) {
+                    const ssize_t n = ::pwrite(fd.get(), data.data() + done, data.size() - done, static_cast<off_t>(offset + at + done));
+                    if (n < 0 && errno == EINTR) continue;
+                    if (n <= 0) {
+                        writeErrno = n < 0 ? errno : ENOSPC;
+                        return false;
+                    }
+                    done += static_cast<std::size_t>(n);
+                }
+                return true;
+            }, control.cancel);
+            if (ok) ::sync_file_range(fd.get(), static_cast<off_t>(offset), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
             std::lock_guard lock(mutex);
             if (!ok) {
-                if (!firstError) firstError = std::move(ok.error());
+                if (!firstError) {
+                    firstError = writeErrno ? Error(ErrorCode::ResourceExhausted, fmt::format("cannot write '{}': {}", temporary.string(), std::strerror(writeErrno)))
+                                            : std::move(ok.error());
+                }
                 stop = true;
                 return;
             }
@@ -137,9 +164,20 @@ Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const st
         for (std::uint64_t i = 0; i < count; ++i) workers.emplace_back(worker);
     }
     if (!firstError) {
-        result.crc32c = crc32cOf(std::span<const std::byte>(map, size));
+        std::vector<std::byte> buffer(std::size_t(4) << 20);
+        std::uint32_t crc = 0;
+        for (std::uint64_t at = 0; at < size && !firstError;) {
+            const ssize_t n = ::pread(fd.get(), buffer.data(), std::min<std::uint64_t>(buffer.size(), size - at), static_cast<off_t>(at));
+            if (n <= 0) {
+                firstError = Error(ErrorCode::DataLoss, fmt::format("cannot read back '{}' at byte {}", temporary.string(), at));
+                break;
+            }
+            crc = crc32cOf(std::span(buffer.data(), static_cast<std::size_t>(n)), crc);
+            at += static_cast<std::uint64_t>(n);
+        }
+        result.crc32c = crc;
         const auto stored = info->metadata.find(kCrc32cMetadata);
-        if (stored != info->metadata.end()) {
+        if (!firstError && stored != info->metadata.end()) {
             if (stored->second != crc32cHex(result.crc32c)) {
                 firstError = Error(ErrorCode::DataLoss, fmt::format("{}: the bytes read have CRC-32C {}, the object was stored with {}", object.url(),
                                                                     crc32cHex(result.crc32c), stored->second));
@@ -148,7 +186,6 @@ Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const st
             }
         }
     }
-    if (map) ::munmap(map, size);
     if (firstError) return discard(std::move(*firstError));
     if (::fsync(fd.get()) != 0) return discard(Error(ErrorCode::ResourceExhausted, fmt::format("cannot sync '{}': {}", temporary.string(), std::strerror(errno))));
     if (::rename(temporary.c_str(), file.c_str()) != 0) {

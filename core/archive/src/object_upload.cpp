@@ -10,9 +10,9 @@
 
 #include "client_impl.h"
 #include "encoding.h"
-#include "mapped_file.h"
 #include "s3_xml.h"
 #include "sonolink/archive/multipart_journal.h"
+#include "sonolink/util/mapped_file.h"
 #include "sonolink/util/log.h"
 
 namespace sonolink::archive {

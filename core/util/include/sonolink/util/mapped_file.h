@@ -1,5 +1,6 @@
-// A whole file mapped read-only (uploads send straight from the page cache, no read() copy),
-// with the identity a resumed upload checks: size and modification time.
+// A whole file mapped read-only: the archive's uploads send straight from the page cache (no
+// read() copy), recordings are read from it in place; with the identity a resumed upload checks,
+// size and modification time.
 // Thread contract: immutable after open(); the bytes may be read from any thread.
 #pragma once
 
@@ -10,7 +11,7 @@
 
 #include "sonolink/util/result.h"
 
-namespace sonolink::archive {
+namespace sonolink {
 
 class MappedFile {
 public:
@@ -22,12 +23,15 @@ public:
 
     [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
     [[nodiscard]] std::int64_t modifiedNs() const noexcept { return modifiedNs_; }
+    [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
 
 private:
-    MappedFile(const std::byte* data, std::size_t size, std::int64_t modifiedNs) : data_(data), size_(size), modifiedNs_(modifiedNs) {}
+    MappedFile(std::filesystem::path path, const std::byte* data, std::size_t size, std::int64_t modifiedNs)
+        : path_(std::move(path)), data_(data), size_(size), modifiedNs_(modifiedNs) {}
+    std::filesystem::path path_;
     const std::byte* data_ = nullptr;
     std::size_t size_ = 0;
     std::int64_t modifiedNs_ = 0;
 };
 
-}  // namespace sonolink::archive
+}  // namespace sonolink
