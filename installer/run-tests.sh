@@ -17,7 +17,7 @@ if [ $# -eq 0 ]; then
   # absurd allocation returns null as outside ASan, and leaks inside libhdf5 on corrupt files are
   # suppressed: tests/support/lsan.supp).
   echo "== the unit suites and the parsing and engine integration tests under ASan + UBSan (asan preset)"
-  asan_tests=(util_test config_test protocol_test ingest_test sim_test dicom_test engine_unit_test image_test
+  asan_tests=(util_test config_test protocol_test ingest_test sim_test dicom_test archive_test engine_unit_test image_test
               beamform_test record_test pacs_client_test record_integration_test engine_test)
   [ -f build/asan/build.ninja ] || cmake --preset asan > /dev/null
   cmake --build build/asan --target "${asan_tests[@]}"
@@ -28,7 +28,7 @@ if [ $# -eq 0 ]; then
   echo "== every parser under libFuzzer (fuzz preset): the seed corpora replayed, then 10 s each but the UFF reader's"
   [ -f build/fuzz/build.ninja ] || cmake --preset fuzz > /dev/null
   cmake --build --preset fuzz
-  tests/fuzz/run-fuzzers.sh 10 fuzz_control_message fuzz_block_header fuzz_config fuzz_dicom_object fuzz_queue_database fuzz_worklist_answer
+  tests/fuzz/run-fuzzers.sh 10 fuzz_control_message fuzz_block_header fuzz_config fuzz_dicom_object fuzz_queue_database fuzz_worklist_answer fuzz_s3_answer
   # fuzz_uff: its corpus (each libhdf5 fault found so far) only. Exploring it still finds faults
   # inside libhdf5 itself (docs/validation.md), which would fail CI at random.
   tests/fuzz/run-fuzzers.sh 0 fuzz_uff

@@ -30,7 +30,7 @@ def digest(path):
 
 class LargeObjectTest(unittest.TestCase):
     def test_a_5_gib_sparse_object_up_and_down(self):
-        rgw = CephRgw()
+        rgw = CephRgw(tls=True)
         work = tempfile.mkdtemp(prefix="sonolink-large-")
         try:
             big = os.path.join(work, "sparse.bin")

@@ -83,7 +83,8 @@ std::shared_ptr<StagedRange> stagedHolding(ByteSource* source, std::uint64_t add
         }
     }
     if (!found) return nullptr;
-    return found->fetched.get().has_value() ? found : nullptr;
+    const auto fetched = found->fetched;  // a copy of its own: shared_future's rule for threads
+    return fetched.get().has_value() ? found : nullptr;
 }
 
 void keepError(ByteSource* source, Error error) {
