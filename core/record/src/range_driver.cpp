@@ -55,7 +55,12 @@ private:
     std::mutex mutex_;
     std::vector<Buffer> free_;
 };
-BufferPool pool;
+// Never destroyed: a fetch thread may return its buffer after main() ends (its buffers stay
+// reachable from here, not leaked).
+BufferPool& pool() {
+    static auto* instance = new BufferPool();
+    return *instance;
+}
 
 // A range fetched ahead into a page-aligned buffer, by a thread of its own.
 struct StagedRange {
@@ -63,7 +68,7 @@ struct StagedRange {
     BufferPool::Buffer buffer{nullptr, 0};
     std::shared_future<Status> fetched;
     ~StagedRange() {
-        if (buffer.first) pool.give(buffer);
+        if (buffer.first) pool().give(buffer);
     }
     [[nodiscard]] std::byte* bytes() const noexcept { return buffer.first; }
 };
@@ -238,11 +243,15 @@ void stageRanges(ByteSource& source, const std::vector<ByteRange>& ranges) {
         }
         auto r = std::make_shared<StagedRange>();
         r->range = range;
-        r->buffer = pool.take(range.size);
+        r->buffer = pool().take(range.size);
         if (!r->buffer.first) continue;  // no memory for it: the reads go to the source as they come
-        std::packaged_task<Status()> fetch([source = &source, r] { return source->read(r->range.offset, std::span(r->bytes(), r->range.size)); });
-        r->fetched = fetch.get_future().share();
-        std::thread(std::move(fetch)).detach();  // dropStaged() waits for it before the source goes
+        // The thread holds the range (its buffer) until the fetch is done; the future holds only
+        // the outcome (a packaged_task's state would hold the range too: a cycle that leaks).
+        std::promise<Status> outcome;
+        r->fetched = outcome.get_future().share();
+        std::thread([source = &source, r, outcome = std::move(outcome)]() mutable {
+            outcome.set_value(source->read(r->range.offset, std::span(r->bytes(), r->range.size)));
+        }).detach();  // dropStaged() waits for it before the source goes
         std::lock_guard lock(stagedMutex);
         auto& mine = staged[&source];
         mine.push_back(std::move(r));
