@@ -64,39 +64,6 @@ __attribute__((target("avx512f"))) std::size_t cleanWordsAvx512(const std::byte*
     return i;
 }
 
-// The same with each 64 bytes loaded once (AVX-512 VBMI): the bytes `order` and `tap` back are
-// assembled from this vector and the one before by one byte permute each, where the loop above
-// loads them again unaligned, across cache lines (on Zen 4 that held it to 0.45 of one core's
-// read bandwidth). The 64 bytes before words[first] must be in memory: first >= 8, the first
-// group done by the loop above otherwise.
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::size_t cleanWordsVbmi(const std::byte* words, std::size_t first, std::size_t count,
-                                                                                 int order, int tap, std::uint64_t invert) noexcept {
-    std::size_t i = first;
-    if (i < 8) {  // one group of the loop above brings i past 8
-        const std::size_t end = cleanWordsAvx512(words, i, std::min(count, i + 16), order, tap, invert);
-        if (end == i) return i;  // a word breaks it, or fewer than 16 are left
-        i = end;
-    }
-    // Byte j of the result: byte j - k of (previous, current) taken as one 128-byte run.
-    alignas(64) std::uint8_t orderIndex[64], tapIndex[64];
-    for (int j = 0; j < 64; ++j) {
-        orderIndex[j] = static_cast<std::uint8_t>(j - order + 64);
-        tapIndex[j] = static_cast<std::uint8_t>(j - tap + 64);
-    }
-    const __m512i byOrder = _mm512_load_si512(orderIndex), byTap = _mm512_load_si512(tapIndex);
-    const __m512i inv = _mm512_set1_epi64(static_cast<long long>(invert));
-    __m512i prev = _mm512_loadu_si512(words + 8 * i - 64);
-    for (; i + 16 <= count; i += 16) {
-        const std::byte* p = words + 8 * i;
-        const __m512i c0 = _mm512_loadu_si512(p), c1 = _mm512_loadu_si512(p + 64);
-        const __m512i a0 = _mm512_ternarylogic_epi64(c0, _mm512_permutex2var_epi8(prev, byOrder, c0), _mm512_permutex2var_epi8(prev, byTap, c0), 0x96);
-        const __m512i a1 = _mm512_ternarylogic_epi64(c1, _mm512_permutex2var_epi8(c0, byOrder, c1), _mm512_permutex2var_epi8(c0, byTap, c1), 0x96);
-        if ((_mm512_cmpneq_epi64_mask(a0, inv) | _mm512_cmpneq_epi64_mask(a1, inv)) != 0) break;
-        prev = c1;
-    }
-    return i;
-}
-
 }  // namespace
 
 PrbsCounts& PrbsCounts::operator+=(const PrbsCounts& other) noexcept {
@@ -116,8 +83,11 @@ PrbsCounts& PrbsCounts::operator+=(const PrbsCounts& other) noexcept {
 PrbsChecker::PrbsChecker(PrbsSpec spec, PrbsKernel kernel) noexcept
     : order_(spec.order), tap_(spec.tap), invert_(spec.inverted ? ~0ull : 0),
       avx2_(kernel != PrbsKernel::Scalar && __builtin_cpu_supports("avx2")),
-      avx512_(kernel == PrbsKernel::Best && __builtin_cpu_supports("avx512f")),
-      vbmi_(avx512_ && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi")) {}
+      // AMD's Zen 4 runs 512-bit operations as two halves and splits the unaligned loads at
+      // `order` and `tap` bytes back across cache lines: its AVX-512 kernel checked PRBS-31 at
+      // 0.45-0.75 of one core's read bandwidth out of memory, the AVX2 kernel at 0.86-0.92
+      // (docs/performance.md). On Intel's AVX-512 cores the 512-bit kernel is the faster.
+      avx512_(kernel == PrbsKernel::Best && __builtin_cpu_supports("avx512f") && !__builtin_cpu_is("amd")) {}
 
 std::uint64_t PrbsChecker::expectedAfter(std::uint64_t history) const noexcept { return nextPrbsWord(history, order_, tap_, invert_); }
 
@@ -135,9 +105,7 @@ std::size_t PrbsChecker::cleanRun(const std::byte* words, std::size_t first, std
         return true;
     };
     if (avx2_ && scalarUntil([&] { return i >= 4 && cleanBits_ >= deep; }) && i < count) {
-        const auto end = vbmi_      ? cleanWordsVbmi(words, i, count, order_, tap_, invert_)
-                         : avx512_ ? cleanWordsAvx512(words, i, count, order_, tap_, invert_)
-                                   : cleanWordsAvx2(words, i, count, order_, tap_, invert_);
+        const auto end = avx512_ ? cleanWordsAvx512(words, i, count, order_, tap_, invert_) : cleanWordsAvx2(words, i, count, order_, tap_, invert_);
         cleanBits_ += 64 * (end - i);
         i = end;
         prev = loadWord(words + 8 * (i - 1));

@@ -65,7 +65,7 @@ private:
 
     int order_, tap_;
     std::uint64_t invert_;
-    bool avx2_, avx512_, vbmi_;
+    bool avx2_, avx512_;
     bool locked_ = false;
     std::uint64_t cleanBits_ = 0; // the last bits known right: >= order, the recurrence test is exact
     std::uint64_t history_ = 0;   // the last word (low `order` bits: the most recent bits)
