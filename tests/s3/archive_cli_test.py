@@ -273,6 +273,24 @@ class ArchiveTest(unittest.TestCase):
         self.get("k.bin", self.path("k.back"))
         self.assertTrue(same_bytes(local, self.path("k.back")))
 
+    def test_a_file_changed_mid_upload_is_refused_not_stored(self):
+        local = random_file(self.path("c.bin"), 12 * MIB, 11)
+        config = self.with_proxy([{"method": "PUT", "query": "partNumber=2", "action": "stall", "seconds": 3, "times": 1}])
+        uploader = subprocess.Popen([CLI, "archive", "put", local, f"s3://{self.bucket}/c.bin", "--config", config, "--parallel", "1", "--json"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env())
+        deadline = time.monotonic() + 60
+        while not self.proxy.fired() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertTrue(self.proxy.fired(), "part 2 never reached the server")
+        with open(local, "ab") as f:  # another process writes to it mid-upload
+            f.write(b"more")
+        _, err = uploader.communicate(timeout=120)
+        self.assertEqual(uploader.returncode, 1, err)
+        self.assertIn("changed while it was uploaded", err)
+        gone = self.cli("head", f"s3://{self.bucket}/c.bin")
+        self.assertEqual(gone.returncode, 1, "no object stored as if whole")
+        self.assertIn("HTTP 404", gone.stderr)
+
     def test_radosgw_killed_and_restarted_mid_multipart(self):
         local = random_file(self.path("g.bin"), 40 * MIB, 8)
         config = self.write_config("patient.json", max_attempts=12)

@@ -13,8 +13,11 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <vector>
 
 #include <fmt/format.h>
+
+#include "encoding.h"
 
 namespace sonolink::archive {
 namespace {
@@ -136,6 +139,27 @@ Result<std::vector<ArchiveItem>> select(sqlite3* db, const std::string& where, c
     while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) items.push_back(rowItem(s.stmt));
     if (rc != SQLITE_DONE) return fail(sqlError(db, "cannot read", path));
     return items;
+}
+
+// A local file's CRC-32C as 8 hex digits, read in 8 MiB pieces.
+Result<std::string> crc32cOfFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail(ErrorCode::Unavailable, fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+    std::vector<std::byte> buffer(std::size_t(8) << 20);
+    std::uint32_t crc = 0;
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int e = errno;
+            ::close(fd);
+            return fail(ErrorCode::Unavailable, fmt::format("cannot read '{}': {}", path, std::strerror(e)));
+        }
+        if (n == 0) break;
+        crc = crc32cOf(std::span(buffer.data(), static_cast<std::size_t>(n)), crc);
+    }
+    ::close(fd);
+    return crc32cHex(crc);
 }
 
 }  // namespace
@@ -305,12 +329,17 @@ Result<std::vector<std::string>> ArchiveQueue::deleteLocalVerifiedBefore(std::in
     if (!old) return fail(std::move(old.error()));
     std::vector<std::string> deleted;
     for (const auto& item : *old) {
-        // Only the file that was verified: one changed since (size) is left alone and named.
+        // Only the file that was verified: one changed since (its size or its CRC-32C) is left
+        // alone and named. A file already gone is fine.
         std::error_code ec;
         const auto size = std::filesystem::file_size(item.file, ec);
-        if (!ec && size != item.sizeBytes) {
-            return fail(ErrorCode::FailedPrecondition, fmt::format("'{}' changed after it was archived ({} bytes, {} verified): not deleted", item.file,
-                                                                   size, item.sizeBytes));
+        if (!ec) {
+            auto crc = size == item.sizeBytes ? crc32cOfFile(item.file) : Result<std::string>(std::string());
+            if (!crc) return fail(std::move(crc.error()));
+            if (size != item.sizeBytes || *crc != item.crc32c) {
+                return fail(ErrorCode::FailedPrecondition, fmt::format("'{}' changed after it was archived ({} bytes, {} verified with CRC-32C {}): not "
+                                                                       "deleted", item.file, size, item.sizeBytes, item.crc32c));
+            }
         }
         if (!ec && ::unlink(item.file.c_str()) != 0 && errno != ENOENT) {
             return fail(ErrorCode::Unavailable, fmt::format("cannot delete '{}': {}", item.file, std::strerror(errno)));

@@ -106,7 +106,9 @@ Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const st
     DownloadResult result;
     result.object = *info;
     const std::uint64_t size = info->sizeBytes;
-    const std::filesystem::path temporary = file.string() + ".sonolink-part";
+    // A name of this transfer's own: two downloads to one file never write into each other.
+    static std::atomic<std::uint64_t> transfers{0};
+    const std::filesystem::path temporary = fmt::format("{}.sonolink-part-{}-{}", file.string(), ::getpid(), transfers.fetch_add(1));
     FileDescriptor fd(::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (fd.get() < 0) return fail(ErrorCode::Unavailable, fmt::format("cannot write '{}': {}", temporary.string(), std::strerror(errno)));
     auto discard = [&](Error e) {

@@ -1,7 +1,13 @@
 // S3Client's uploads: one PUT up to a part's size, multipart above it (parts in parallel, each
 // signed with its SHA-256, confirmed in a journal so that a crash resumes), then a HEAD that
 // checks size and CRC-32C before the upload is called done.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -12,7 +18,6 @@
 #include "encoding.h"
 #include "s3_xml.h"
 #include "sonolink/archive/multipart_journal.h"
-#include "sonolink/util/mapped_file.h"
 #include "sonolink/util/log.h"
 
 namespace sonolink::archive {
@@ -36,6 +41,83 @@ Status verifyStored(S3Client& client, const S3Location& object, std::uint64_t si
                                                      stored->sizeBytes, it == stored->metadata.end() ? "none" : it->second, size, crc32cHex(crc)));
     }
     return {};
+}
+
+// The file being uploaded, read by pread (a mapping would die of SIGBUS, with the engine around
+// it, if another process truncated the file mid-upload), and its identity: size and time of
+// last change, checked again before the upload is called done.
+class SourceFile {
+public:
+    static Result<SourceFile> open(const std::filesystem::path& path) {
+        SourceFile f;
+        f.path_ = path.string();
+        f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (f.fd_ < 0) {
+            const int e = errno;
+            return fail(e == ENOENT ? ErrorCode::NotFound : ErrorCode::InvalidArgument, fmt::format("cannot open '{}': {}", f.path_, std::strerror(e)));
+        }
+        auto id = f.identity();
+        if (!id) return fail(std::move(id.error()));
+        f.size_ = id->first;
+        f.modifiedNs_ = id->second;
+        return f;
+    }
+    SourceFile() = default;
+    SourceFile(SourceFile&& o) noexcept : path_(std::move(o.path_)), fd_(std::exchange(o.fd_, -1)), size_(o.size_), modifiedNs_(o.modifiedNs_) {}
+    SourceFile& operator=(SourceFile&&) = delete;
+    ~SourceFile() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    [[nodiscard]] std::uint64_t size() const noexcept { return size_; }
+    [[nodiscard]] std::int64_t modifiedNs() const noexcept { return modifiedNs_; }
+
+    // Exactly into.size() bytes from offset; a file that has become shorter is an error.
+    [[nodiscard]] Status read(std::uint64_t offset, std::span<std::byte> into) const {
+        for (std::size_t done = 0; done < into.size();) {
+            const ssize_t n = ::pread(fd_, into.data() + done, into.size() - done, static_cast<off_t>(offset + done));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                return fail(ErrorCode::DataLoss, fmt::format("cannot read '{}' at byte {}: {}", path_, offset + done, n < 0 ? std::strerror(errno)
+                                                                                                                          : "it became shorter"));
+            }
+            done += static_cast<std::size_t>(n);
+        }
+        return {};
+    }
+    // Unchanged since it was opened (size and time of last change)? DataLoss naming it if not.
+    [[nodiscard]] Status unchanged() const {
+        auto id = identity();
+        if (!id) return fail(std::move(id.error()));
+        if (id->first != size_ || id->second != modifiedNs_) {
+            return fail(ErrorCode::DataLoss, fmt::format("'{}' changed while it was uploaded ({} bytes, then {}): upload it again once it is whole",
+                                                         path_, size_, id->first));
+        }
+        return {};
+    }
+
+private:
+    Result<std::pair<std::uint64_t, std::int64_t>> identity() const {
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return fail(ErrorCode::InvalidArgument, fmt::format("'{}' is not a regular file", path_));
+        return std::pair{static_cast<std::uint64_t>(st.st_size), static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+    }
+    std::string path_;
+    int fd_ = -1;
+    std::uint64_t size_ = 0;
+    std::int64_t modifiedNs_ = 0;
+};
+
+// The whole file's CRC-32C, read in 8 MiB pieces.
+Result<std::uint32_t> crcOfFile(const SourceFile& file) {
+    std::vector<std::byte> buffer(std::min<std::uint64_t>(file.size(), std::uint64_t(8) << 20));
+    std::uint32_t crc = 0;
+    for (std::uint64_t at = 0; at < file.size();) {
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), file.size() - at));
+        if (auto ok = file.read(at, std::span(buffer.data(), n)); !ok) return fail(std::move(ok.error()));
+        crc = crc32cOf(std::span(buffer.data(), n), crc);
+        at += n;
+    }
+    return crc;
 }
 
 struct PartPlan {
@@ -71,25 +153,32 @@ Result<UploadResult> S3Client::putBytes(std::span<const std::byte> bytes, const 
 
 Result<UploadResult> S3Client::uploadFile(const std::filesystem::path& file, const S3Location& object, const UploadOptions& options,
                                           const TransferControl& control) {
-    auto mapped = MappedFile::open(file);
-    if (!mapped) return fail(std::move(mapped.error()));
-    const auto bytes = mapped->bytes();
+    auto source = SourceFile::open(file);
+    if (!source) return fail(std::move(source.error()));
+    const std::uint64_t total = source->size();
     const std::uint64_t partSize = impl_->settings.partSizeBytes;
-    if (bytes.size() <= partSize) {
-        auto result = putBytes(bytes, object, options.metadata);
-        if (result && control.progress) control.progress({bytes.size(), bytes.size()});
+    if (total <= partSize) {
+        std::vector<std::byte> whole(static_cast<std::size_t>(total));
+        if (auto ok = source->read(0, whole); !ok) return fail(std::move(ok.error()));
+        auto result = putBytes(whole, object, options.metadata);
+        if (result) {
+            if (auto ok = source->unchanged(); !ok) return fail(std::move(ok.error()));
+            if (control.progress) control.progress({total, total});
+        }
         return result;
     }
-    if (bytes.size() > partSize * 10000) {
+    if (total > partSize * 10000) {
         return fail(ErrorCode::InvalidArgument, fmt::format("'{}' needs more than S3's 10000 parts of {} bytes: raise archive.part_size_bytes",
                                                             file.string(), partSize));
     }
 
     MultipartJournal journal;
     journal.file = std::filesystem::absolute(file).string();
-    journal.sizeBytes = bytes.size();
-    journal.modifiedNs = mapped->modifiedNs();
-    journal.crc32c = crc32cOf(bytes);
+    journal.sizeBytes = total;
+    journal.modifiedNs = source->modifiedNs();
+    auto crc = crcOfFile(*source);
+    if (!crc) return fail(std::move(crc.error()));
+    journal.crc32c = *crc;
     journal.bucket = object.bucket;
     journal.key = object.key;
     journal.partSizeBytes = partSize;
@@ -155,7 +244,7 @@ Result<UploadResult> S3Client::uploadFile(const std::filesystem::path& file, con
         if (auto ok = saveJournal(journalFile, journal); !ok) return fail(std::move(ok.error()));
     }
 
-    const auto plan = planParts(bytes.size(), partSize);
+    const auto plan = planParts(total, partSize);
     std::vector<PartPlan> pending;
     std::uint64_t bytesDone = 0;
     for (const auto& p : plan) {
@@ -168,11 +257,19 @@ Result<UploadResult> S3Client::uploadFile(const std::filesystem::path& file, con
     std::atomic<bool> stop{false};
     std::atomic<int> retries{0};
     auto worker = [&] {
+        std::vector<std::byte> buffer;  // one part, reused
         for (;;) {
             const std::size_t i = next.fetch_add(1);
             if (i >= pending.size() || stop.load() || (control.cancel && control.cancel->load())) return;
             const PartPlan& p = pending[i];
-            const auto body = bytes.subspan(p.offset, p.size);
+            buffer.resize(static_cast<std::size_t>(p.size));
+            if (auto ok = source->read(p.offset, buffer); !ok) {
+                std::lock_guard lock(mutex);
+                if (!firstError) firstError = std::move(ok.error());
+                stop = true;
+                return;
+            }
+            const std::span<const std::byte> body(buffer);
             HttpCall c;
             c.method = "PUT";
             c.target = impl_->target(object, fmt::format("partNumber={}&uploadId={}", p.number, uriEncode(journal.uploadId, false)));
@@ -206,7 +303,7 @@ Result<UploadResult> S3Client::uploadFile(const std::filesystem::path& file, con
                 }
             }
             bytesDone += p.size;
-            if (control.progress) control.progress({bytesDone, bytes.size()});
+            if (control.progress) control.progress({bytesDone, total});
         }
     };
     {
@@ -218,6 +315,9 @@ Result<UploadResult> S3Client::uploadFile(const std::filesystem::path& file, con
     if (control.cancel && control.cancel->load() && !firstError) {
         firstError = Error(ErrorCode::Cancelled, fmt::format("{}: cancelled with {} of {} parts stored{}", what, done.size(), plan.size(),
                                                              journaled ? " (the journal resumes it)" : ""));
+    }
+    if (!firstError) {  // the parts and the CRC must be of one version of the file
+        if (auto ok = source->unchanged(); !ok) firstError = std::move(ok.error());
     }
     if (firstError) {
         if (!journaled) {  // nothing can resume it: free what the server holds
@@ -249,7 +349,7 @@ Result<UploadResult> S3Client::uploadFile(const std::filesystem::path& file, con
     // A completion whose answer was lost is retried into NoSuchUpload: the object tells.
     if (!answer && answer.error().code() != ErrorCode::NotFound) return fail(std::move(answer.error()));
     result.parts = static_cast<int>(plan.size());
-    if (auto ok = verifyStored(*this, object, bytes.size(), journal.crc32c, result.object); !ok) {
+    if (auto ok = verifyStored(*this, object, total, journal.crc32c, result.object); !ok) {
         return fail(answer ? std::move(ok.error()) : std::move(answer.error()));
     }
     if (journaled) std::filesystem::remove(journalFile);

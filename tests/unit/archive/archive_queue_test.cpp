@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "encoding.h"
 #include "sonolink/archive/archive_queue.h"
 
 namespace sonolink::archive {
@@ -92,8 +93,10 @@ TEST_F(ArchiveQueueTest, RetentionDeletesOnlyVerifiedFilesOldEnoughAndUnchanged)
     const auto old = file("old", 10), recent = file("recent", 10), pending = file("pending", 10), changed = file("changed", 10);
     for (const auto& f : {old, recent, pending, changed}) ASSERT_TRUE((*q)->enqueue(f, {"bucket", std::filesystem::path(f).filename()}, "file", 0));
     ASSERT_EQ((*q)->takeDue(0, 10)->size(), 4u);
-    ASSERT_TRUE((*q)->markVerified(1, 10, "0badcafe", 1000));
-    ASSERT_TRUE((*q)->markVerified(2, 10, "0badcafe", 5000));
+    const std::string tenX(10, 'x');
+    const std::string crc = crc32cHex(crc32cOf(std::as_bytes(std::span(tenX.data(), tenX.size()))));  // of each file as written
+    ASSERT_TRUE((*q)->markVerified(1, 10, crc, 1000));
+    ASSERT_TRUE((*q)->markVerified(2, 10, crc, 5000));
     auto deleted = (*q)->deleteLocalVerifiedBefore(2000, 6000);
     ASSERT_TRUE(deleted) << deleted.error().describe();
     EXPECT_EQ(*deleted, std::vector<std::string>{(*q)->items()[0].file});
@@ -103,11 +106,15 @@ TEST_F(ArchiveQueueTest, RetentionDeletesOnlyVerifiedFilesOldEnoughAndUnchanged)
     EXPECT_EQ((*q)->items()[0].localDeletedAtMs, 6000);
     EXPECT_TRUE((*q)->deleteLocalVerifiedBefore(2000, 7000)->empty());  // once
 
-    ASSERT_TRUE((*q)->markVerified(4, 10, "0badcafe", 1000));
+    ASSERT_TRUE((*q)->markVerified(4, 10, crc, 1000));
     std::ofstream(changed, std::ios::app) << "more";  // written to after its upload
     auto refused = (*q)->deleteLocalVerifiedBefore(2000, 8000);
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message().find("changed after it was archived"), std::string::npos);
+    EXPECT_TRUE(std::filesystem::exists(changed));
+    std::ofstream(changed, std::ios::trunc) << "yyyyyyyyyy";  // rewritten: the same size, other bytes
+    refused = (*q)->deleteLocalVerifiedBefore(2000, 8000);
+    ASSERT_FALSE(refused) << "the size alone does not say the file is the one archived";
     EXPECT_TRUE(std::filesystem::exists(changed));
 }
 

@@ -71,8 +71,9 @@ public:
     [[nodiscard]] Status retry(std::int64_t id);
     // An item taken but not attempted (the pass was stopped first): queued again as it was.
     [[nodiscard]] Status putBack(std::int64_t id);
-    // Deletes the local files of items verified before cutoffMs (a file already gone is fine);
-    // the records stay, with the time. Returns the files deleted.
+    // Deletes the local files of items verified before cutoffMs (a file already gone is fine),
+    // each only if its size and CRC-32C are still those verified (else FailedPrecondition naming
+    // it, and nothing deleted); the records stay, with the time. Returns the files deleted.
     [[nodiscard]] Result<std::vector<std::string>> deleteLocalVerifiedBefore(std::int64_t cutoffMs, std::int64_t nowMs);
     [[nodiscard]] std::optional<std::int64_t> nextDueMs() const;
     // Nothing queued or uploading.
