@@ -54,7 +54,7 @@ void printItems(const std::vector<archive::ArchiveItem>& items, bool asJson) {
     }
     for (const auto& i : items) {
         std::cout << fmt::format("{:>6}  {:<9} attempts {:<3} {} -> {}{}{}\n", i.id, archive::toString(i.state), i.attempts, i.file, i.object.url(),
-                                 i.localDeletedAtMs ? " (local copy deleted)" : "", i.lastError.empty() ? "" : "\n        last error: " + i.lastError);
+                                 i.localDeletedAtMs > 0 ? " (local copy deleted)" : i.localDeletedAtMs < 0 ? " (local copy kept: changed since)" : "", i.lastError.empty() ? "" : "\n        last error: " + i.lastError);
     }
 }
 

@@ -336,9 +336,15 @@ Result<std::vector<std::string>> ArchiveQueue::deleteLocalVerifiedBefore(std::in
         if (!ec) {
             auto crc = size == item.sizeBytes ? crc32cOfFile(item.file) : Result<std::string>(std::string());
             if (!crc) return fail(std::move(crc.error()));
-            if (size != item.sizeBytes || *crc != item.crc32c) {
-                return fail(ErrorCode::FailedPrecondition, fmt::format("'{}' changed after it was archived ({} bytes, {} verified with CRC-32C {}): not "
-                                                                       "deleted", item.file, size, item.sizeBytes, item.crc32c));
+            if (size != item.sizeBytes || *crc != item.crc32c) {  // kept for good, and said why; the others go on
+                const auto why = fmt::format("'{}' changed after it was archived ({} bytes, {} verified with CRC-32C {}): kept, not deleted",
+                                             item.file, size, item.sizeBytes, item.crc32c);
+                auto ok = state_->change("UPDATE items SET local_deleted_at_ms=-1, last_error=? WHERE id=?", [&](sqlite3_stmt* s) {
+                    sqlite3_bind_text(s, 1, why.c_str(), -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_int64(s, 2, item.id);
+                });
+                if (!ok) return fail(std::move(ok.error()));
+                continue;
             }
         }
         if (!ec && ::unlink(item.file.c_str()) != 0 && errno != ENOENT) {

@@ -107,15 +107,21 @@ TEST_F(ArchiveQueueTest, RetentionDeletesOnlyVerifiedFilesOldEnoughAndUnchanged)
     EXPECT_TRUE((*q)->deleteLocalVerifiedBefore(2000, 7000)->empty());  // once
 
     ASSERT_TRUE((*q)->markVerified(4, 10, crc, 1000));
-    std::ofstream(changed, std::ios::app) << "more";  // written to after its upload
-    auto refused = (*q)->deleteLocalVerifiedBefore(2000, 8000);
-    ASSERT_FALSE(refused);
-    EXPECT_NE(refused.error().message().find("changed after it was archived"), std::string::npos);
+    std::ofstream(changed, std::ios::trunc) << "yyyyyyyyyy";  // rewritten after its upload: the same size, other bytes
+    auto kept = (*q)->deleteLocalVerifiedBefore(2000, 8000);
+    ASSERT_TRUE(kept) << kept.error().describe();
+    EXPECT_TRUE(kept->empty()) << "the size alone does not say the file is the one archived";
     EXPECT_TRUE(std::filesystem::exists(changed));
-    std::ofstream(changed, std::ios::trunc) << "yyyyyyyyyy";  // rewritten: the same size, other bytes
-    refused = (*q)->deleteLocalVerifiedBefore(2000, 8000);
-    ASSERT_FALSE(refused) << "the size alone does not say the file is the one archived";
-    EXPECT_TRUE(std::filesystem::exists(changed));
+    const auto item = (*q)->items()[3];
+    EXPECT_EQ(item.localDeletedAtMs, -1);
+    EXPECT_NE(item.lastError.find("changed after it was archived"), std::string::npos) << item.lastError;
+    EXPECT_TRUE((*q)->deleteLocalVerifiedBefore(2000, 9000)->empty()) << "kept for good, not read again every pass";
+
+    ASSERT_TRUE((*q)->markVerified(3, 10, crc, 1000));  // and a longer file: its size tells
+    std::ofstream(pending, std::ios::app) << "more";
+    ASSERT_TRUE((*q)->deleteLocalVerifiedBefore(2000, 9000)->empty());
+    EXPECT_TRUE(std::filesystem::exists(pending));
+    EXPECT_EQ((*q)->items()[2].localDeletedAtMs, -1);
 }
 
 TEST_F(ArchiveQueueTest, ADamagedOrForeignDatabaseIsRefusedNotEmptied) {

@@ -36,7 +36,7 @@ struct ArchiveItem {
     std::int64_t enqueuedAtMs = 0;    // Unix epoch milliseconds
     std::int64_t nextAttemptAtMs = 0;
     std::int64_t verifiedAtMs = 0;
-    std::int64_t localDeletedAtMs = 0;
+    std::int64_t localDeletedAtMs = 0;  // retention deleted the local file then; -1: kept, changed since
     std::string lastError;
 };
 
@@ -72,8 +72,8 @@ public:
     // An item taken but not attempted (the pass was stopped first): queued again as it was.
     [[nodiscard]] Status putBack(std::int64_t id);
     // Deletes the local files of items verified before cutoffMs (a file already gone is fine),
-    // each only if its size and CRC-32C are still those verified (else FailedPrecondition naming
-    // it, and nothing deleted); the records stay, with the time. Returns the files deleted.
+    // each only if its size and CRC-32C are still those verified: one changed since is kept for
+    // good (localDeletedAtMs -1, lastError says why). The records stay. Returns the files deleted.
     [[nodiscard]] Result<std::vector<std::string>> deleteLocalVerifiedBefore(std::int64_t cutoffMs, std::int64_t nowMs);
     [[nodiscard]] std::optional<std::int64_t> nextDueMs() const;
     // Nothing queued or uploading.

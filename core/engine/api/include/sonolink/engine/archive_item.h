@@ -24,7 +24,7 @@ struct ArchiveItem {
     std::int64_t enqueuedAtMs = 0;     // Unix epoch milliseconds
     std::int64_t nextAttemptAtMs = 0;
     std::int64_t verifiedAtMs = 0;
-    std::int64_t localDeletedAtMs = 0; // retention deleted the local file
+    std::int64_t localDeletedAtMs = 0; // retention deleted the local file then; -1: kept, it changed since
     std::string lastError;
 };
 
