@@ -96,7 +96,7 @@ int runBenchPrbs(const BenchPrbsOptions& o) {
 void addBenchPrbsCommand(CLI::App& bench, int& exitCode) {
     auto o = std::make_shared<BenchPrbsOptions>();
     auto* cmd = bench.add_subcommand("prbs", "The link BER test's PRBS checker vs. memory read bandwidth");
-    cmd->add_option("--mib", o->mib, "Buffer size in MiB (larger than the caches)")->check(CLI::Range(16, 4096))->capture_default_str();
+    cmd->add_option("--mib", o->mib, "Buffer size in MiB (larger than the last-level cache, or it measures the cache)")->check(CLI::Range(128, 4096))->capture_default_str();
     cmd->add_option("--bar", o->bar, "Required PRBS-31 checker / read ratio")->capture_default_str();
     cmd->add_option("--passes", o->passes, "Passes per measurement (the best is kept)")->check(CLI::Range(1, 100))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON");
