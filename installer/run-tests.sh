@@ -28,7 +28,7 @@ if [ $# -eq 0 ]; then
   echo "== every parser under libFuzzer (fuzz preset): the seed corpora replayed, then 10 s each but the UFF reader's"
   [ -f build/fuzz/build.ninja ] || cmake --preset fuzz > /dev/null
   cmake --build --preset fuzz
-  tests/fuzz/run-fuzzers.sh 10 fuzz_control_message fuzz_block_header fuzz_config fuzz_dicom_object fuzz_queue_database fuzz_worklist_answer fuzz_s3_answer
+  tests/fuzz/run-fuzzers.sh 10 fuzz_control_message fuzz_block_header fuzz_config fuzz_dicom_object fuzz_dicom_frames fuzz_queue_database fuzz_worklist_answer fuzz_s3_answer
   # fuzz_uff: its corpus (each libhdf5 fault found so far) only. Exploring it still finds faults
   # inside libhdf5 itself (docs/validation.md), which would fail CI at random.
   tests/fuzz/run-fuzzers.sh 0 fuzz_uff

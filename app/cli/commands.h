@@ -33,6 +33,8 @@ void addDicomQueueCommands(CLI::App& dicom, int& exitCode);
 void addDicomWorklistCommand(CLI::App& dicom, int& exitCode);
 // `dicom export`, registered on the dicom subcommand.
 void addDicomExportCommand(CLI::App& dicom, int& exitCode);
+// `dicom frames`, registered on the dicom subcommand.
+void addDicomFramesCommand(CLI::App& dicom, int& exitCode);
 // `archive queue ...`, registered on the archive subcommand.
 void addArchiveQueueCommands(CLI::App& archive, int& exitCode);
 // Prints version, git hash, build type and built optional parts.

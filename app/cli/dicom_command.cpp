@@ -135,6 +135,7 @@ void addDicomCommand(CLI::App& app, int& exitCode) {
     addDicomQueueCommands(*dicomCmd, exitCode);
     addDicomWorklistCommand(*dicomCmd, exitCode);
     addDicomExportCommand(*dicomCmd, exitCode);
+    addDicomFramesCommand(*dicomCmd, exitCode);
 }
 
 }  // namespace sonolink::cli

@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     const auto started = Clock::now();
     Result<record::UffReader> reader = fail(ErrorCode::Internal, "unset");
     if (mapped) {
-        auto file = record::mapFile(source);
+        auto file = mapFile(source);
         if (!file) return std::cerr << file.error().describe() << '\n', 1;
         reader = record::UffReader::open(*file);
     } else {

@@ -5,7 +5,8 @@ downloads byte-equal and the reverse, by one PUT and by multipart; SSE-C both wa
 object. Faults, each ending in a clear error or a completed transfer and never a short file:
 a wrong secret, an unknown key, a clock two hours off (faketime), no server, throttling answers,
 a connection reset mid-range, a corrupted byte, the uploader SIGKILLed mid-multipart (resumed
-from its journal) and radosgw SIGKILLed and restarted mid-multipart. Run by CTest with SONOLINK_CLI."""
+from its journal) and radosgw SIGKILLed and restarted mid-multipart. Read in place: a recording
+beamformed and replayed, a DICOM cine read frame by frame. Run by CTest with SONOLINK_CLI."""
 import hashlib
 import json
 import os
@@ -18,8 +19,15 @@ import tempfile
 import time
 import unittest
 
+import numpy as np
+from pydicom.encaps import encapsulate
+from pydicom.uid import RLELossless
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from s3_peers import CephRgw, FaultProxy  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from dicom_cines import cine, frames_of, rle_frames  # noqa: E402
 
 CLI = os.environ["SONOLINK_CLI"]
 MIB = 1 << 20
@@ -417,6 +425,31 @@ class ArchiveTest(unittest.TestCase):
         self.assertEqual(replay.returncode, 0, replay.stderr)
         self.assertEqual(json.loads(replay.stdout)["frames_delivered"], 12)
         missing = subprocess.run([CLI, "beamform", f"s3://{self.bucket}/rec/absent.uff", "--config", self.config, *grid, "--output-dir", self.path("x")],
+                                 capture_output=True, text=True, env=self.env(), timeout=60)
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("HTTP 404", missing.stderr)
+
+    def test_a_dicom_cine_is_read_in_place_frame_by_frame(self):
+        frames = frames_of(60, 240, 200)
+        local = cine(self.path("cine.dcm"), frames, syntax=RLELossless, pixel_data=encapsulate(rle_frames(frames), has_bot=True))
+        self.put(local, "studies/cine.dcm")
+        url = f"s3://{self.bucket}/studies/cine.dcm"
+        # Frame 41 alone, through the fault proxy, whose first cut of a ranged answer the reader survives.
+        config = self.with_proxy([{"method": "GET", "header": "range", "action": "reset", "after_bytes": 20000, "times": 1}])
+        one = subprocess.run([CLI, "dicom", "frames", url, "--config", config, "--frame", "41", "--raw", self.path("41.raw"), "--json"],
+                             capture_output=True, text=True, env=self.env(), timeout=120)
+        self.assertEqual(one.returncode, 0, one.stderr)
+        seek = json.loads(one.stdout)
+        np.testing.assert_array_equal(np.fromfile(self.path("41.raw"), dtype=np.uint8).reshape(frames[41].shape), frames[41])
+        self.assertEqual(seek["frame_index"], "basic offset table")
+        self.assertEqual(seek["bytes_fetched"] - seek["open_fetched_bytes"], seek["extents"][0]["length"], "frame 41's bytes, once")
+        self.assertLess(seek["bytes_fetched"], os.path.getsize(local) / 10)
+        # Every frame, in order, equal to the file's.
+        every = subprocess.run([CLI, "dicom", "frames", url, "--config", self.config, "--all", "--raw", self.path("all.raw"), "--json"],
+                               capture_output=True, text=True, env=self.env(), timeout=180)
+        self.assertEqual(every.returncode, 0, every.stderr)
+        np.testing.assert_array_equal(np.fromfile(self.path("all.raw"), dtype=np.uint8).reshape(frames.shape), frames)
+        missing = subprocess.run([CLI, "dicom", "frames", f"s3://{self.bucket}/studies/absent.dcm", "--config", self.config],
                                  capture_output=True, text=True, env=self.env(), timeout=60)
         self.assertEqual(missing.returncode, 1)
         self.assertIn("HTTP 404", missing.stderr)

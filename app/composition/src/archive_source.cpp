@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::size_t kParallelAbove = std::size_t(8) << 20;  // reads larger than this go in parallel ranges
 
-class ArchiveObjectSource final : public record::ByteSource {
+class ArchiveObjectSource final : public ByteSource {
 public:
     ArchiveObjectSource(std::shared_ptr<archive::S3Client> client, archive::S3Location object, std::uint64_t size)
         : client_(std::move(client)), object_(std::move(object)), size_(size) {}
@@ -46,19 +46,24 @@ private:
 
 }  // namespace
 
-Result<std::shared_ptr<record::ByteSource>> openArchiveObject(std::shared_ptr<archive::S3Client> client, archive::S3Location object) {
+Result<std::shared_ptr<ByteSource>> openArchiveObject(std::shared_ptr<archive::S3Client> client, archive::S3Location object) {
     auto info = client->head(object);
     if (!info) return fail(std::move(info.error()));
-    return std::shared_ptr<record::ByteSource>(std::make_shared<ArchiveObjectSource>(std::move(client), std::move(object), info->sizeBytes));
+    return std::shared_ptr<ByteSource>(std::make_shared<ArchiveObjectSource>(std::move(client), std::move(object), info->sizeBytes));
 }
 
-Result<record::UffReader> openRecording(const std::string& pathOrUrl, const config::ArchiveSettings& archive, const std::string& group) {
-    if (!archive::isS3Url(pathOrUrl)) return record::UffReader::open(pathOrUrl, group);
+Result<std::shared_ptr<ByteSource>> openSource(const std::string& pathOrUrl, const config::ArchiveSettings& archive) {
+    if (!archive::isS3Url(pathOrUrl)) return mapFile(pathOrUrl);
     auto where = archive::parseS3Url(pathOrUrl);
     if (!where) return fail(std::move(where.error()));
     auto client = makeArchiveClient(archive);
     if (!client) return fail(std::move(client.error()).addContext("opening " + pathOrUrl));
-    auto source = openArchiveObject(std::shared_ptr<archive::S3Client>(std::move(*client)), *where);
+    return openArchiveObject(std::shared_ptr<archive::S3Client>(std::move(*client)), *where);
+}
+
+Result<record::UffReader> openRecording(const std::string& pathOrUrl, const config::ArchiveSettings& archive, const std::string& group) {
+    if (!archive::isS3Url(pathOrUrl)) return record::UffReader::open(pathOrUrl, group);
+    auto source = openSource(pathOrUrl, archive);
     if (!source) return fail(std::move(source.error()));
     return record::UffReader::open(std::move(*source), group);
 }

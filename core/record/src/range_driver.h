@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-#include "sonolink/record/byte_source.h"
+#include "sonolink/util/byte_source.h"
 
 namespace sonolink::record {
 

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sonolink/record/byte_source.h"
+#include "sonolink/util/byte_source.h"
 #include "sonolink/record/uff_channel_data.h"
 #include "sonolink/record/uff_reader.h"
 

@@ -11,7 +11,7 @@
 #include <span>
 #include <string>
 
-#include "sonolink/record/byte_source.h"
+#include "sonolink/util/byte_source.h"
 #include "sonolink/record/uff_channel_data.h"
 
 namespace sonolink::record {

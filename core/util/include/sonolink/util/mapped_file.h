@@ -1,5 +1,5 @@
 // A whole file mapped read-only, with its size and time of last change: a recording read in place
-// straight from the page cache (record::mapFile). Another process truncating the file makes a
+// straight from the page cache (mapFile). Another process truncating the file makes a
 // read of the lost pages fault: map only files that are whole and stay so.
 // Thread contract: immutable after open(); the bytes may be read from any thread.
 #pragma once

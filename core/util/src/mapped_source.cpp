@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "sonolink/record/byte_source.h"
+#include "sonolink/util/byte_source.h"
 #include "sonolink/util/mapped_file.h"
 
-namespace sonolink::record {
+namespace sonolink {
 namespace {
 
 class MappedSource final : public ByteSource {
@@ -34,4 +34,4 @@ Result<std::shared_ptr<ByteSource>> mapFile(const std::filesystem::path& path) {
     return std::shared_ptr<ByteSource>(std::make_shared<MappedSource>(std::move(*file)));
 }
 
-}  // namespace sonolink::record
+}  // namespace sonolink

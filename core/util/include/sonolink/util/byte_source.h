@@ -1,9 +1,9 @@
-// ByteSource: a read-only run of bytes read by offset, which a UFF recording can be read from
-// instead of a local file (UffReader::open(source)): an object in the S3 archive (the composition
-// root adapts the archive's ranged reads), or a local file mapped into memory. HDF5 reads the
-// recording's metadata through it in small cached blocks and its frames straight into the
-// caller's buffers, so only what a frame needs is fetched.
-// Thread contract: read() is called by one thread at a time (HDF5 serialises its calls).
+// ByteSource: a read-only run of bytes read by offset, which a UFF recording
+// (record::UffReader::open(source)) or a multi-frame DICOM object (dicom::FrameSource) is read
+// from in place: an object in the S3 archive (the composition root adapts the archive's ranged
+// reads), or a local file mapped into memory. Readers fetch the metadata in small blocks and each
+// frame straight into the caller's buffer, so only what a frame needs is fetched.
+// Thread contract: read() of a remote source may be called from several threads at once.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 #include "sonolink/util/result.h"
 
-namespace sonolink::record {
+namespace sonolink {
 
 class ByteSource {
 public:
@@ -33,4 +33,4 @@ public:
 // A local file mapped read-only: reads are copies out of the page cache, no read() call.
 [[nodiscard]] Result<std::shared_ptr<ByteSource>> mapFile(const std::filesystem::path& path);
 
-}  // namespace sonolink::record
+}  // namespace sonolink

@@ -1,0 +1,134 @@
+#include "frame_decoder.h"
+
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcistrmb.h>
+#include <dcmtk/dcmdata/dcpixel.h>
+#include <dcmtk/dcmdata/dcpixseq.h>
+#include <dcmtk/dcmdata/dcpxitem.h>
+#include <dcmtk/dcmdata/dcxfer.h>
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "codecs.h"
+
+namespace sonolink::dicom {
+namespace {
+
+constexpr std::size_t kMaxFrameBytes = std::size_t{1} << 30;
+
+int intOf(DcmItem& item, const DcmTagKey& key, int otherwise) {
+    Uint16 v = 0;
+    if (item.findAndGetUint16(key, v).good()) return v;
+    return otherwise;
+}
+
+}  // namespace
+
+Result<PixelDescription> parseHeader(std::span<const std::byte> header, const std::string& transferSyntaxUid, const std::string& name) {
+    DcmInputBufferStream in;
+    in.setBuffer(header.data(), static_cast<offile_off_t>(header.size()));
+    in.setEos();
+    DcmFileFormat file;
+    file.transferInit();
+    const OFCondition read = file.read(in, EXS_Unknown, EGL_noChange, DCM_MaxReadLength);
+    file.transferEnd();
+    if (read.bad()) return fail(ErrorCode::DataLoss, fmt::format("{}: the header ({} bytes) cannot be read: {}", name, header.size(), read.text()));
+    DcmDataset& ds = *file.getDataset();
+    PixelDescription p;
+    auto& f = p.format;
+    f.transferSyntaxUid = transferSyntaxUid;
+    OFString text;
+    if (ds.findAndGetOFString(DCM_SOPClassUID, text).good()) f.sopClassUid = text.c_str();
+    if (ds.findAndGetOFString(DCM_PhotometricInterpretation, text).good()) f.photometric = text.c_str();
+    f.rows = intOf(ds, DCM_Rows, 0);
+    f.columns = intOf(ds, DCM_Columns, 0);
+    f.samplesPerPixel = intOf(ds, DCM_SamplesPerPixel, 1);
+    f.bitsAllocated = intOf(ds, DCM_BitsAllocated, 0);
+    p.bitsStored = intOf(ds, DCM_BitsStored, f.bitsAllocated);
+    p.highBit = intOf(ds, DCM_HighBit, p.bitsStored - 1);
+    p.pixelRepresentation = intOf(ds, DCM_PixelRepresentation, 0);
+    p.planarConfiguration = intOf(ds, DCM_PlanarConfiguration, 0);
+    Sint32 frames = 1;
+    if (ds.tagExists(DCM_NumberOfFrames)) {
+        if (ds.findAndGetSint32(DCM_NumberOfFrames, frames).bad() || frames < 1) {
+            return fail(ErrorCode::DataLoss, fmt::format("{}: Number of Frames (0028,0008) is not a positive number", name));
+        }
+    }
+    f.frames = static_cast<std::uint32_t>(frames);
+    Float64 frameTime = 0;
+    if (ds.findAndGetFloat64(DCM_FrameTime, frameTime).good()) f.frameTimeMs = frameTime;
+    if (f.rows < 1 || f.columns < 1) return fail(ErrorCode::DataLoss, fmt::format("{}: Rows and Columns must be set ({} x {})", name, f.rows, f.columns));
+    if (f.bitsAllocated != 8 && f.bitsAllocated != 16) {
+        return fail(ErrorCode::Unimplemented, fmt::format("{}: {} bits allocated a sample; frames are read at 8 or 16", name, f.bitsAllocated));
+    }
+    if (f.samplesPerPixel != 1 && f.samplesPerPixel != 3) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: Samples per Pixel is {}; 1 or 3 expected", name, f.samplesPerPixel));
+    }
+    if (f.frameBytes() > kMaxFrameBytes) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: a frame of {} x {} x {} samples of {} bits is over {} MiB: a damaged header", name, f.rows, f.columns,
+                                                     f.samplesPerPixel, f.bitsAllocated, kMaxFrameBytes >> 20));
+    }
+    f.headerBytes = header.size();
+    return p;
+}
+
+Status decodeFrame(const PixelDescription& p, const std::vector<std::span<const std::byte>>& fragments, std::span<std::byte> out, const std::string& what) {
+    registerCodecs();
+    const auto& f = p.format;
+    const DcmXfer xfer(f.transferSyntaxUid.c_str());
+    if (xfer.getXfer() == EXS_Unknown) return fail(ErrorCode::Unimplemented, fmt::format("{}: transfer syntax {} is unknown to DCMTK", what, f.transferSyntaxUid));
+    DcmDataset ds;
+    ds.putAndInsertUint16(DCM_Rows, static_cast<Uint16>(f.rows));
+    ds.putAndInsertUint16(DCM_Columns, static_cast<Uint16>(f.columns));
+    ds.putAndInsertUint16(DCM_SamplesPerPixel, static_cast<Uint16>(f.samplesPerPixel));
+    ds.putAndInsertOFStringArray(DCM_PhotometricInterpretation, f.photometric.c_str());
+    ds.putAndInsertUint16(DCM_BitsAllocated, static_cast<Uint16>(f.bitsAllocated));
+    ds.putAndInsertUint16(DCM_BitsStored, static_cast<Uint16>(p.bitsStored));
+    ds.putAndInsertUint16(DCM_HighBit, static_cast<Uint16>(p.highBit));
+    ds.putAndInsertUint16(DCM_PixelRepresentation, static_cast<Uint16>(p.pixelRepresentation));
+    if (f.samplesPerPixel > 1) ds.putAndInsertUint16(DCM_PlanarConfiguration, static_cast<Uint16>(p.planarConfiguration));
+    ds.putAndInsertString(DCM_NumberOfFrames, "1");
+    auto* sequence = new DcmPixelSequence(DCM_PixelSequenceTag);
+    sequence->insert(new DcmPixelItem(DcmTag(DCM_Item, EVR_OB)));  // an empty offset table: one frame
+    for (const auto& fragment : fragments) {
+        auto* item = new DcmPixelItem(DcmTag(DCM_Item, EVR_OB));
+        item->putUint8Array(reinterpret_cast<const Uint8*>(fragment.data()), static_cast<unsigned long>(fragment.size()));
+        sequence->insert(item);
+    }
+    auto* pixelData = new DcmPixelData(DCM_PixelData);
+    pixelData->putOriginalRepresentation(xfer.getXfer(), nullptr, sequence);
+    ds.insert(pixelData);
+    if (auto c = ds.chooseRepresentation(EXS_LittleEndianExplicit, nullptr); c.bad() || !ds.canWriteXfer(EXS_LittleEndianExplicit)) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: cannot be decoded from {}: {}", what, xfer.getXferName(), c.bad() ? c.text() : "no codec"));
+    }
+    const Uint8* decoded = nullptr;
+    if (auto c = pixelData->getUint8Array(const_cast<Uint8*&>(decoded)); c.bad() || decoded == nullptr) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: the decoded frame has no pixels: {}", what, c.text()));
+    }
+    if (pixelData->getLength() < out.size()) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: decoded to {} bytes, {} expected", what, pixelData->getLength(), out.size()));
+    }
+    std::memcpy(out.data(), decoded, out.size());
+    if (f.samplesPerPixel > 1 && intOf(ds, DCM_PlanarConfiguration, 0) == 1) {
+        std::vector<std::byte> scratch;
+        interleavePlanes(out, f.samplesPerPixel, f.bitsAllocated / 8, scratch);
+    }
+    return {};
+}
+
+void interleavePlanes(std::span<std::byte> frame, int samples, int bytesPerSample, std::vector<std::byte>& scratch) {
+    const std::size_t plane = frame.size() / static_cast<std::size_t>(samples);
+    const std::size_t pixels = plane / static_cast<std::size_t>(bytesPerSample);
+    scratch.assign(frame.begin(), frame.end());
+    for (std::size_t i = 0; i < pixels; ++i) {
+        for (int s = 0; s < samples; ++s) {
+            std::memcpy(frame.data() + (i * static_cast<std::size_t>(samples) + static_cast<std::size_t>(s)) * static_cast<std::size_t>(bytesPerSample),
+                        scratch.data() + static_cast<std::size_t>(s) * plane + i * static_cast<std::size_t>(bytesPerSample), static_cast<std::size_t>(bytesPerSample));
+        }
+    }
+}
+
+}  // namespace sonolink::dicom
