@@ -113,6 +113,7 @@ tl::expected<HttpAnswer, S3Failure> CurlConnection::perform(const HttpCall& call
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(easy, CURLOPT_PATH_AS_IS, 1L);  // a key with "." or ".." segments is sent (and signed) as it is
     curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 512L * 1024);  // large bodies in fewer receive calls (the default is 16 KiB)
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(settings_.connectTimeout.count() * 1000));
     // No byte for stallTimeout: the request has stalled. And a limit that grows with its bytes.
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);

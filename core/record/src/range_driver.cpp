@@ -74,6 +74,17 @@ struct StagedRange {
 };
 std::mutex stagedMutex;
 std::map<ByteSource*, std::deque<std::shared_ptr<StagedRange>>> staged;  // oldest first
+std::map<ByteSource*, std::uint64_t> unstaged;  // large reads no staged range held
+std::map<ByteSource*, ByteRange> served;        // the span of the large reads since takeServedSpan()
+
+void noteServed(ByteSource* source, std::uint64_t addr, std::uint64_t size) {
+    std::lock_guard lock(stagedMutex);
+    auto [it, fresh] = served.try_emplace(source, ByteRange{addr, size});
+    if (fresh) return;
+    const std::uint64_t end = std::max(it->second.offset + it->second.size, addr + size);
+    it->second.offset = std::min(it->second.offset, addr);
+    it->second.size = end - it->second.offset;
+}
 
 // The staged range holding [addr, addr + size), once fetched; null when none holds it (or its
 // fetch failed: the read then goes to the source itself).
@@ -155,11 +166,16 @@ herr_t read(H5FD_t* f, H5FD_mem_t, hid_t, haddr_t addr, size_t size, void* buffe
     const std::uint64_t available = addr >= file->eof ? 0 : std::min<std::uint64_t>(size, file->eof - addr);
     std::memset(out + available, 0, size - available);
     if (available == 0) return 0;
+    if (available >= kSmallRead) noteServed(file->source, addr, available);
     if (auto held = stagedHolding(file->source, addr, available)) {
         std::memcpy(out, held->bytes() + (addr - held->range.offset), available);
         return 0;
     }
     if (available >= kSmallRead) {
+        {
+            std::lock_guard lock(stagedMutex);
+            ++unstaged[file->source];
+        }
         if (auto ok = file->source->read(addr, std::span(out, available)); !ok) {
             keepError(file->source, std::move(ok.error()));
             return -1;
@@ -259,10 +275,27 @@ void stageRanges(ByteSource& source, const std::vector<ByteRange>& ranges) {
     }
 }
 
+std::optional<ByteRange> takeServedSpan(ByteSource& source) {
+    std::lock_guard lock(stagedMutex);
+    auto it = served.find(&source);
+    if (it == served.end()) return std::nullopt;
+    const ByteRange span = it->second;
+    served.erase(it);
+    return span;
+}
+
+std::uint64_t unstagedReads(ByteSource& source) {
+    std::lock_guard lock(stagedMutex);
+    auto it = unstaged.find(&source);
+    return it == unstaged.end() ? 0 : it->second;
+}
+
 void dropStaged(ByteSource& source) {
     std::deque<std::shared_ptr<StagedRange>> gone;
     {
         std::lock_guard lock(stagedMutex);
+        unstaged.erase(&source);
+        served.erase(&source);
         auto it = staged.find(&source);
         if (it == staged.end()) return;
         gone = std::move(it->second);

@@ -30,6 +30,12 @@ struct ByteRange {
 // this one is beamformed. The last kStagedRanges ranges are kept; older ones are dropped.
 inline constexpr std::size_t kStagedRanges = 16;
 void stageRanges(ByteSource& source, const std::vector<ByteRange>& ranges);
+// How many large reads (a chunk's samples) of source no staged range held, so far: a reader
+// that staged the ranges it predicted learns from it that they were not the frames' own.
+[[nodiscard]] std::uint64_t unstagedReads(ByteSource& source);
+// The span of the large reads of source (a chunk's samples, staged or not) since the last call:
+// where the frame just read really lies. None when there was none.
+[[nodiscard]] std::optional<ByteRange> takeServedSpan(ByteSource& source);
 // Drops whatever is staged for source (the file is closed).
 void dropStaged(ByteSource& source);
 // Why the source's last read failed, taken (once); none when no read failed.

@@ -7,6 +7,7 @@
 #include <complex>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 #include <hdf5.h>
 
+#include "frame_places.h"
 #include "range_driver.h"
 #include "uff_hdf5.h"
 
@@ -279,7 +281,8 @@ struct UffReader::State {
     bool int16 = false;
     UffChannelData header;             // no samples; frames = 0
     std::shared_ptr<ByteSource> source;  // read through it (an S3 object, a mapped file); null: a local file
-    mutable hsize_t nextSequential = 0;  // the frame a sequential reader asks for next (read-ahead)
+    // Where each data set's frames lie, for staging them (a remote source only).
+    mutable std::map<hid_t, FramePlaces> places;
 
     ~State() {
         if (source) dropStaged(*source);
@@ -291,6 +294,8 @@ struct UffReader::State {
     // Through a source: these frames' ranges fetched now in as few requests as they allow and,
     // when frames are read in order, the next kReadAheadFrames' too.
     void stageFrames(hid_t dataset, hsize_t first, hsize_t count) const;
+    // Where this data set's frames lie (made on first use).
+    [[nodiscard]] FramePlaces& placesOf(hid_t dataset) const;
 
     // Opens the file (by path, or through source) and load()s it.
     Status open(const std::string& path, const std::string& groupName);
@@ -492,21 +497,25 @@ std::vector<ByteRange> UffReader::State::frameExtents(hid_t dataset, hsize_t fir
     return merged;
 }
 
+FramePlaces& UffReader::State::placesOf(hid_t dataset) const {
+    return places.try_emplace(dataset, source->size()).first->second;
+}
+
 void UffReader::State::stageFrames(hid_t dataset, hsize_t first, hsize_t count) const {
-    const hsize_t frames = dims.empty() ? 0 : dims[0];
-    const bool sequential = first == nextSequential && first > 0;
-    const hsize_t ahead = sequential ? std::min(kReadAheadFrames, frames - std::min(frames, first + count)) : 0;
-    // Frame by frame, so that a frame fetched ahead is not fetched again; a read of more frames
-    // than are kept staged fetches the rest as HDF5 asks.
-    const hsize_t staged = std::min<hsize_t>(count + ahead, kStagedRanges / 2);
-    for (hsize_t f = first; f < first + staged; ++f) stageRanges(*source, frameExtents(dataset, f, 1));
-    nextSequential = first + count;
+    auto& mine = placesOf(dataset);
+    const auto [from, frames] = mine.toStage(first, count, kReadAheadFrames, dims.empty() ? 0 : dims[0]);
+    for (hsize_t f = from; f < from + frames; ++f) stageRanges(*source, mine.rangesOf(f, [&] { return frameExtents(dataset, f, 1); }));
 }
 
 Status UffReader::State::readInto(hid_t dataset, hid_t memoryType, hsize_t first, hsize_t count, void* out) const {
     if (auto ok = checkChunkSizes(dataset, dims, first, count, where); !ok) return ok;
+    const std::uint64_t missedBefore = source && source->remote() ? unstagedReads(*source) : 0;
     if (source && source->remote()) stageFrames(dataset, first, count);
-    if (readFrames(dataset, memoryType, dims, first, count, out) >= 0) return {};
+    if (source && source->remote()) (void)takeServedSpan(*source);
+    if (readFrames(dataset, memoryType, dims, first, count, out) >= 0) {
+        if (source && source->remote()) placesOf(dataset).learn(first, count, takeServedSpan(*source), unstagedReads(*source) > missedBefore);
+        return {};
+    }
     if (source) {
         if (auto cause = takeRangeDriverError(*source)) {
             return fail(cause->code(), fmt::format("{}: frames {}-{}: {}", where, first, first + count - 1, cause->message()));

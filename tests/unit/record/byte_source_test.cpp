@@ -9,6 +9,7 @@
 #include "sonolink/util/byte_source.h"
 #include "sonolink/record/uff_channel_data.h"
 #include "sonolink/record/uff_reader.h"
+#include "sonolink/record/uff_stream_writer.h"
 
 namespace sonolink::record {
 namespace {
@@ -97,6 +98,47 @@ TEST(ByteSourceReading, AFrameFetchesAboutItsOwnBytesAndTheSamplesAreTheFilesOwn
     EXPECT_EQ(failed.error().code(), ErrorCode::Unavailable);
     EXPECT_NE(failed.error().message().find("connection reset (test)"), std::string::npos) << failed.error().message();
     EXPECT_NE(failed.error().message().find("19"), std::string::npos) << failed.error().message();
+    std::filesystem::remove(path);
+}
+
+// A recording as the recorder writes it, frame after frame (nodes of HDF5's chunk index land
+// between the frames): read in order through a remote source, each frame comes in about one
+// request of about its own bytes, its place predicted from the frames before it (HDF5 1.10's
+// chunk lookup is linear in the frame's position), and every sample is the one written.
+TEST(ByteSourceReading, ARecordingWrittenFrameByFrameStreamsInOrderAtAboutItsOwnBytes) {
+    const auto path = std::filesystem::temp_directory_path() / ("sonolink_source_stream_" + std::to_string(::getpid()) + ".uff");
+    const auto original = recording(40);
+    {
+        auto writer = UffStreamWriter::create(path.string(), original.geometry);
+        ASSERT_TRUE(writer) << writer.error().describe();
+        const std::size_t wave = 64 * 1024;
+        for (int f = 0; f < 40; ++f) {
+            ASSERT_TRUE((*writer)->beginFrame(static_cast<std::uint32_t>(f), 1000u * static_cast<std::uint64_t>(f)));
+            for (int w = 0; w < 3; ++w) {
+                const auto* first = original.data16.data() + (static_cast<std::size_t>(f) * 3 + static_cast<std::size_t>(w)) * wave;
+                ASSERT_TRUE((*writer)->writeBlock(w, 0, 64, 0, 1024, std::as_bytes(std::span(first, wave))));
+            }
+            ASSERT_TRUE((*writer)->endFrame());
+        }
+        ASSERT_TRUE((*writer)->close());
+    }
+    const std::uint64_t frameBytes = 3 * 64 * 1024 * 2;
+    auto counted = std::make_shared<CountingSource>(*mapFile(path));
+    auto reader = UffReader::open(counted);
+    ASSERT_TRUE(reader) << reader.error().describe();
+    ASSERT_EQ(reader->header().framesInFile, 40);
+    const auto opened = counted->bytes;
+    const auto openReads = counted->reads;
+    std::vector<std::int16_t> frame(3 * 64 * 1024);
+    for (int index = 0; index < 40; ++index) {
+        ASSERT_TRUE(reader->readFrame16(index, frame)) << index;
+        ASSERT_TRUE(std::equal(frame.begin(), frame.end(), original.data16.begin() + static_cast<std::ptrdiff_t>(index * frame.size()))) << index;
+    }
+    EXPECT_LE(counted->reads - openReads, 40u + 8u) << "about one request a frame";
+    // Each frame's own bytes and 16 KiB of room (4 % of these small frames, 1 % of the shipped
+    // configuration's), and the chunk index's nodes HDF5 reads between them (in 256 KiB blocks).
+    EXPECT_LE(counted->bytes - opened, 40 * frameBytes * 108 / 100) << "about each frame's own bytes";
+    EXPECT_GE(counted->bytes - opened, 40 * frameBytes);
     std::filesystem::remove(path);
 }
 
