@@ -44,7 +44,7 @@ class LargeObjectTest(unittest.TestCase):
                 json.dump({"schema_version": 1, "archive": {"endpoint": rgw.env["S3_ENDPOINT"], "ca_file": rgw.env["S3_CA_FILE"],
                                                             "region": rgw.env["S3_REGION"], "part_size_bytes": 256 << 20,
                                                             "journal_directory": os.path.join(work, "journal"),
-                                                        "audit_file": os.path.join(work, "archive-audit.log")}}, f)
+                                                            "audit_file": os.path.join(work, "archive-audit.log")}}, f)
             env = rgw.aws_env()
             run = lambda *a: subprocess.run([CLI, "archive", *a, "--config", config, "--json"], capture_output=True, text=True, env=env, timeout=900)
             self.assertEqual(run("mb", "s3://large").returncode, 0)
