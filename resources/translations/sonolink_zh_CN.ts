@@ -274,6 +274,10 @@
             <source>&lt;b&gt;SonoLink %1&lt;/b&gt;&lt;br&gt;Ultrasound and photoacoustic acquisition and QA workstation.&lt;br&gt;Qt %2. Station check: Help menu, or &lt;code&gt;sonolink-cli doctor&lt;/code&gt;.</source>
             <translation>&lt;b&gt;SonoLink %1&lt;/b&gt;&lt;br&gt;超声与光声采集及质控工作站。&lt;br&gt;Qt %2。工作站检查：帮助菜单，或 &lt;code&gt;sonolink-cli doctor&lt;/code&gt;。</translation>
         </message>
+        <message>
+            <source>Archive</source>
+            <translation>归档</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>
@@ -308,6 +312,105 @@
         <message>
             <source>No override was given: %1</source>
             <translation>未执行越权放行：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::ArchiveView</name>
+        <message>
+            <source>queued</source>
+            <translation>排队中</translation>
+        </message>
+        <message>
+            <source>uploading</source>
+            <translation>上传中</translation>
+        </message>
+        <message>
+            <source>verified</source>
+            <translation>已校验</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>Recording</source>
+            <translation>录制数据</translation>
+        </message>
+        <message>
+            <source>Study</source>
+            <translation>检查</translation>
+        </message>
+        <message>
+            <source>verified %1</source>
+            <translation>校验于 %1</translation>
+        </message>
+        <message>
+            <source>next %1</source>
+            <translation>下次 %1</translation>
+        </message>
+        <message>
+            <source>kept: changed since its upload</source>
+            <translation>保留：上传后已更改</translation>
+        </message>
+        <message>
+            <source>deleted %1 (retention)</source>
+            <translation>已于 %1 删除（保留期限）</translation>
+        </message>
+        <message>
+            <source>kept</source>
+            <translation>保留</translation>
+        </message>
+        <message>
+            <source>Retry</source>
+            <translation>重试</translation>
+        </message>
+        <message>
+            <source>What</source>
+            <translation>类型</translation>
+        </message>
+        <message>
+            <source>File</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>Object</source>
+            <translation>对象</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Attempts</source>
+            <translation>尝试次数</translation>
+        </message>
+        <message>
+            <source>Size</source>
+            <translation>大小</translation>
+        </message>
+        <message>
+            <source>When</source>
+            <translation>时间</translation>
+        </message>
+        <message>
+            <source>Local copy</source>
+            <translation>本地副本</translation>
+        </message>
+        <message>
+            <source>Last error</source>
+            <translation>最近错误</translation>
+        </message>
+        <message>
+            <source>Queue the selected failed upload again</source>
+            <translation>将所选失败的上传重新排队</translation>
+        </message>
+        <message>
+            <source>No archive is configured: set archive.endpoint (and its bucket) in the station's configuration to keep recordings and studies on S3-compatible storage.</source>
+            <translation>未配置归档：请在工作站配置中设置 archive.endpoint（及其存储桶），以便将录制数据和检查保存到兼容 S3 的存储中。</translation>
+        </message>
+        <message>
+            <source>%1 waiting, %2 failed, %3 verified, %4 in all</source>
+            <translation>%1 个等待，%2 个失败，%3 个已校验，共 %4 个</translation>
         </message>
     </context>
     <context>

@@ -16,11 +16,12 @@ AWS = "/usr/bin/aws" if os.path.exists("/usr/bin/aws") else (shutil.which("aws")
 
 class CephRgw:
     """A one-node Ceph cluster with radosgw in its own folder; .env holds S3_ENDPOINT and the keys
-    (with tls: S3_ENDPOINT is HTTPS, S3_CA_FILE its CA, S3_HTTP_ENDPOINT the plain port)."""
+    (with tls: S3_ENDPOINT is HTTPS, S3_CA_FILE its CA, S3_HTTP_ENDPOINT the plain port; with sts:
+    S3_ROLE_ARN, a role the test user may assume for temporary credentials)."""
 
-    def __init__(self, tls=False):
+    def __init__(self, tls=False, sts=False):
         self.dir = tempfile.mkdtemp(prefix="sonolink-rgw-")
-        args = [os.path.join(HERE, "ceph_rgw.sh"), "start", self.dir] + (["--tls"] if tls else [])
+        args = [os.path.join(HERE, "ceph_rgw.sh"), "start", self.dir] + (["--tls"] if tls else []) + (["--sts"] if sts else [])
         started = time.monotonic()
         proc = subprocess.run(args, capture_output=True, text=True, timeout=400)
         self.start_seconds = time.monotonic() - started
@@ -34,8 +35,10 @@ class CephRgw:
                     name, value = line.strip().split("=", 1)
                     self.env[name] = value
 
-    def restart_rgw(self):
-        proc = subprocess.run([os.path.join(HERE, "ceph_rgw.sh"), "restart-rgw", self.dir], capture_output=True, text=True, timeout=300)
+    def restart_rgw(self, clock_offset=None):
+        """radosgw SIGKILLed and started again; clock_offset ("+20m"): its wall clock that far off."""
+        offset = ["--clock-offset", clock_offset] if clock_offset else []
+        proc = subprocess.run([os.path.join(HERE, "ceph_rgw.sh"), "restart-rgw", self.dir, *offset], capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:
             raise RuntimeError(f"ceph_rgw.sh restart-rgw failed:\n{proc.stderr[-4000:]}")
 

@@ -33,6 +33,7 @@
 #include "sonolink/gui/views/cine_bar.h"
 #include "sonolink/gui/views/imaging_panel.h"
 #include "sonolink/gui/views/measurement_panel.h"
+#include "sonolink/gui/views/archive_view.h"
 #include "sonolink/gui/views/queue_view.h"
 
 namespace sonolink::app {
@@ -65,7 +66,7 @@ gui::ImagingValues imagingOf(const gui::EngineBridge& bridge) {
 
 MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent)
     : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), imaging_(new gui::ImagingPanel(imagingOf(bridge))),
-      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), queue_(new gui::QueueView), cineBar_(new gui::CineBar), measurementPanel_(new gui::MeasurementPanel(*view_)), export_(new QLabel), recording_(new QLabel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
+      rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), queue_(new gui::QueueView), archive_(new gui::ArchiveView), cineBar_(new gui::CineBar), measurementPanel_(new gui::MeasurementPanel(*view_)), export_(new QLabel), recording_(new QLabel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
       problem_(new QLabel), tgcFade_(new QVariantAnimation(this)) {
     setObjectName("mainWindow");
     setWindowTitle(tr("SonoLink"));
@@ -227,17 +228,23 @@ void MainWindow::buildDocks() {
     auto* queueDock = new QDockWidget(tr("PACS queue"), this);
     queueDock->setObjectName("queueDock");
     queueDock->setWidget(queue_);
+    auto* archiveDock = new QDockWidget(tr("Archive"), this);
+    archiveDock->setObjectName("archiveDock");
+    archiveDock->setWidget(archive_);
     addDockWidget(Qt::BottomDockWidgetArea, healthDock);
     addDockWidget(Qt::BottomDockWidgetArea, rfDock);
     addDockWidget(Qt::BottomDockWidgetArea, queueDock);
+    addDockWidget(Qt::BottomDockWidgetArea, archiveDock);
     tabifyDockWidget(healthDock, rfDock);
     tabifyDockWidget(rfDock, queueDock);
+    tabifyDockWidget(queueDock, archiveDock);
     healthDock->raise();
     resizeDocks({healthDock}, {250}, Qt::Vertical);  // the image keeps most of the height
     auto* viewMenu = menuBar()->addMenu(tr("View"));
     viewMenu->addAction(healthDock->toggleViewAction());
     viewMenu->addAction(rfDock->toggleViewAction());
     viewMenu->addAction(queueDock->toggleViewAction());
+    viewMenu->addAction(archiveDock->toggleViewAction());
     viewMenu->addSeparator();
     burnIn_ = viewMenu->addAction(tr("Burn measurements into saved and exported images"));
     burnIn_->setObjectName("burnInAction");
@@ -272,6 +279,9 @@ void MainWindow::buildDocks() {
     connect(queue_, &gui::QueueView::retryRequested, &bridge_, &gui::EngineBridge::retryQueueItem);
     connect(queue_, &gui::QueueView::withdrawRequested, &bridge_, &gui::EngineBridge::withdrawQueueItem);
     queue_->showQueue(bridge_.queue());
+    connect(&bridge_, &gui::EngineBridge::archiveChanged, archive_, &gui::ArchiveView::showArchive);
+    connect(archive_, &gui::ArchiveView::retryRequested, &bridge_, &gui::EngineBridge::retryArchiveItem);
+    archive_->showArchive(bridge_.archive(), bridge_.hasArchive());
     connect(&bridge_, &gui::EngineBridge::healthSampled, health_, &gui::LinkHealthPanel::addSample);
     connect(&bridge_, &gui::EngineBridge::rfReady, rf_, &gui::RfPanel::showTraces);
     connect(rf_, &gui::RfPanel::channelsChosen, this, [this](const QList<int>& channels) { bridge_.setRfChannels(channels); });

@@ -395,6 +395,8 @@ ArchiveItemState toFacade(archive::ArchiveState state) {
 }
 }  // namespace
 
+bool Engine::hasArchive() const { return impl_->archive != nullptr; }
+
 std::vector<ArchiveItem> Engine::archiveQueue() const {
     if (!impl_->archive) return {};
     std::vector<ArchiveItem> out;

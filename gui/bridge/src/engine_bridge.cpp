@@ -248,6 +248,36 @@ QList<QueueRow> EngineBridge::queue() const {
 }
 
 // At every change the engine announces (and once at start): the queue, when it differs.
+QList<ArchiveRow> EngineBridge::archive() const {
+    QList<ArchiveRow> rows;
+    for (const auto& item : engine_.archiveQueue()) {
+        ArchiveRow r;
+        r.id = item.id;
+        r.kind = q(item.kind);
+        r.file = q(item.file);
+        r.url = q(item.url);
+        r.state = text(engine::toString(item.state));
+        r.attempts = item.attempts;
+        r.sizeBytes = item.sizeBytes;
+        if (item.nextAttemptAtMs > 0) r.nextAttempt = QDateTime::fromMSecsSinceEpoch(item.nextAttemptAtMs);
+        if (item.verifiedAtMs > 0) r.verifiedAt = QDateTime::fromMSecsSinceEpoch(item.verifiedAtMs);
+        if (item.localDeletedAtMs > 0) r.localDeletedAt = QDateTime::fromMSecsSinceEpoch(item.localDeletedAtMs);
+        r.localKeptChanged = item.localDeletedAtMs < 0;
+        r.lastError = q(item.lastError);
+        rows << r;
+    }
+    return rows;
+}
+
+// About once a second: the archive's queue, when it changed (its uploads run on their own thread).
+void EngineBridge::refreshArchive() {
+    if (ticks_ % 125 != 0 || !engine_.hasArchive()) return;
+    auto rows = archive();
+    if (rows == archiveShown_) return;
+    archiveShown_ = rows;
+    Q_EMIT archiveChanged(rows, true);
+}
+
 void EngineBridge::refreshQueue() {
     auto rows = queue();
     if (rows == queueShown_) return;
@@ -354,6 +384,7 @@ void EngineBridge::pull() {
     pollSelfTest();
     pullRf();
     sampleHealth();
+    refreshArchive();
     auto frame = engine_.latestFrame();
     if (!frame || frame->rows <= 0 || frame->columns <= 0) return;
     if (seenOne_ && frame->session == lastSession_ && frame->frameId == lastFrame_) return;

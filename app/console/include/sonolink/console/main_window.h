@@ -30,6 +30,7 @@ class BModeView;
 class LinkHealthPanel;
 class RfPanel;
 class QueueView;
+class ArchiveView;
 class CineBar;
 class MeasurementPanel;
 }  // namespace sonolink::gui
@@ -65,6 +66,7 @@ public:
     // way (Ctrl+I); the measurements burnt in when the View menu says so.
     void exportImage();
     [[nodiscard]] gui::QueueView* queueView() const { return queue_; }
+    [[nodiscard]] gui::ArchiveView* archiveView() const { return archive_; }
     // Record (Ctrl+R): every frame into <folder>/rec_<time>.uff, or stop; the status bar follows.
     void toggleRecording();
     [[nodiscard]] gui::CineBar* cineBar() const { return cineBar_; }
@@ -106,6 +108,7 @@ private:
     gui::RfPanel* rf_;
     gui::LinkHealthPanel* health_;
     gui::QueueView* queue_;
+    gui::ArchiveView* archive_;
     gui::CineBar* cineBar_;
     gui::MeasurementPanel* measurementPanel_;
     QAction* burnIn_ = nullptr;

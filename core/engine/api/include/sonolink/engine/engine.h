@@ -150,6 +150,8 @@ public:
     // recordings and exported studies are queued as they are written and uploaded in the
     // background, verified, and their local files kept as the retention rule says.
     [[nodiscard]] std::vector<ArchiveItem> archiveQueue() const;
+    // Whether the station has an archive at all (archive.endpoint was set).
+    [[nodiscard]] bool hasArchive() const;
 
 private:
     struct Impl;

@@ -19,6 +19,7 @@
 #include "sonolink/gui/views/bmode_image.h"
 #include "sonolink/gui/views/exam_entry.h"
 #include "sonolink/gui/views/link_health.h"
+#include "sonolink/gui/views/archive_view.h"
 #include "sonolink/gui/views/queue_view.h"
 #include "sonolink/gui/views/recording_status.h"
 #include "sonolink/gui/views/rf_traces.h"
@@ -74,6 +75,11 @@ public:
     void retryQueueItem(const QString& id) { engine_.retryQueueItem(id.toStdString()); }
     void withdrawQueueItem(const QString& id) { engine_.withdrawQueueItem(id.toStdString()); }
     [[nodiscard]] QList<QueueRow> queue() const;
+    // The archive's upload queue (archiveChanged() about once a second when it changed); whether
+    // the station has an archive at all.
+    [[nodiscard]] QList<ArchiveRow> archive() const;
+    [[nodiscard]] bool hasArchive() const { return engine_.hasArchive(); }
+    void retryArchiveItem(qint64 id) { engine_.retryArchiveItem(id); }
     [[nodiscard]] int channelCount() const { return engine_.acquisition().elementCount; }
     // Channels whose RF rfReady() brings (none: no RF is pulled).
     void setRfChannels(const QList<int>& channels);
@@ -106,6 +112,7 @@ Q_SIGNALS:
     // An export's progress (0 to 1) and what it did or why it failed; done when it ended.
     void exportUpdate(const QString& message, double progress, bool failed, bool done);
     void queueChanged(const QList<sonolink::gui::QueueRow>& rows);
+    void archiveChanged(const QList<sonolink::gui::ArchiveRow>& rows, bool configured);
     void recordingChanged(const sonolink::gui::RecordingStatus& status);
     void healthSampled(const sonolink::gui::LinkHealth& health);
     // A start-up self-test step ended: its verdict, figures, limit, fix and numbers.
@@ -125,6 +132,7 @@ private:
     void onJob(const engine::JobUpdate& job);
     void onWorklist(const engine::WorklistResult& result);
     void refreshQueue();
+    void refreshArchive();
 
     engine::Engine& engine_;
     engine::ImagingSettings imaging_;  // as asked for last (the engine applies them later)
@@ -140,6 +148,7 @@ private:
     std::vector<engine::JobId> exportJobs_;
     std::vector<std::pair<engine::JobId, QString>> echoJobs_;
     QList<QueueRow> queueShown_;
+    QList<ArchiveRow> archiveShown_;
     bool rfWanted_ = false;
     quint32 lastRfFrame_ = 0;
     engine::EngineStats lastStats_;  // the health sample before
