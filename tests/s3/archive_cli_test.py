@@ -2,10 +2,11 @@
 """sonolink-cli archive against a real S3 server started here: Ceph's radosgw on a one-node
 cluster on loopback (ceph_rgw.sh), with awscli as the independent client. What we upload awscli
 downloads byte-equal and the reverse, by one PUT and by multipart; SSE-C both ways; a 0-byte
-object. Faults, each ending in a clear error or a completed transfer and never a short file:
-a wrong secret, an unknown key, a clock two hours off (faketime), no server, throttling answers,
-a connection reset mid-range, a corrupted byte, the uploader SIGKILLed mid-multipart (resumed
-from its journal) and radosgw SIGKILLed and restarted mid-multipart. Read in place: a recording
+object; temporary credentials (radosgw's STS). Faults, each ending in a clear error or a
+completed transfer and never a short file: a wrong secret, an unknown key, a clock two hours off
+(faketime), temporary credentials expired (radosgw and the CLI 20 minutes on, libfaketime), no
+server, throttling answers, a connection reset mid-range, a corrupted byte, the uploader
+SIGKILLed mid-multipart (resumed from its journal) and radosgw SIGKILLed and restarted mid-multipart. Read in place: a recording
 beamformed and replayed, a DICOM cine read frame by frame. Run by CTest with SONOLINK_CLI."""
 import hashlib
 import json
@@ -87,7 +88,8 @@ class ArchiveTest(unittest.TestCase):
 
     def write_config(self, name="sonolink.json", **archive):
         settings = {"endpoint": rgw.env["S3_ENDPOINT"], "ca_file": rgw.env["S3_CA_FILE"], "region": rgw.env["S3_REGION"], "bucket": self.bucket,
-                    "journal_directory": self.path("journal"), "part_size_bytes": 5 * MIB, "max_attempts": 6}
+                    "journal_directory": self.path("journal"), "audit_file": self.path("archive-audit.log"),
+                    "part_size_bytes": 5 * MIB, "max_attempts": 6}
         settings.update(archive)
         with open(self.path(name), "w") as f:
             json.dump({"schema_version": 1, "archive": settings}, f)
@@ -209,6 +211,66 @@ class ArchiveTest(unittest.TestCase):
             not_yet = self.cli("put", local, f"s3://{self.bucket}/f.bin", prefix=("faketime", "-f", "-2h"))
             self.assertEqual(not_yet.returncode, 1, not_yet.stderr)
             self.assertIn("not yet valid", not_yet.stderr)
+
+    def test_temporary_credentials_work_then_expire_and_are_named(self):
+        # STS on for this test only: with it, radosgw answers a wrong secret or an unknown key with
+        # AccessDenied rather than SignatureDoesNotMatch or InvalidAccessKeyId.
+        rgw.restart_rgw(sts=True)
+        try:
+            self.temporary_credentials_work_then_expire()
+        finally:
+            rgw.restart_rgw()
+        fresh = self.cli("ls", f"s3://{self.bucket}/")
+        self.assertEqual(fresh.returncode, 0, "radosgw back on the station's time, STS off: " + fresh.stderr)
+        # The server's answer does not say why; the client knows its credentials are temporary
+        # (they came with a session token) and must say that they may have expired.
+        unnamed = {command: stderr for command, stderr in self.refused.items() if "expired" not in stderr.lower()}
+        self.assertEqual(unnamed, {}, "the expiry is not named")
+
+    def temporary_credentials_work_then_expire(self):
+        proc = rgw.aws("sts", "assume-role", "--role-arn", rgw.env["S3_ROLE_ARN"], "--role-session-name", "sonolink-test",
+                       "--duration-seconds", "900")  # STS's shortest
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        creds = json.loads(proc.stdout)["Credentials"]
+        temporary = self.env(AWS_ACCESS_KEY_ID=creds["AccessKeyId"], AWS_SECRET_ACCESS_KEY=creds["SecretAccessKey"],
+                             AWS_SESSION_TOKEN=creds["SessionToken"])
+        local = random_file(self.path("sts.bin"), 7 * MIB + 3, 12)  # two parts: the token on every request of a multipart upload
+        put = self.put(local, "sts.bin", env=temporary)
+        self.assertEqual(put["parts"], 2)
+        self.get("sts.bin", self.path("sts.back"), env=temporary)
+        self.assertTrue(same_bytes(local, self.path("sts.back")))
+        without = self.cli("ls", f"s3://{self.bucket}/", env=self.env(AWS_ACCESS_KEY_ID=creds["AccessKeyId"],
+                                                                      AWS_SECRET_ACCESS_KEY=creds["SecretAccessKey"]))
+        self.assertEqual(without.returncode, 1, "the temporary key is nothing without its session token")
+
+        # 20 minutes on, for the server and the station alike (the token lasts 15): radosgw restarted
+        # under libfaketime, the CLI under faketime, so that only the token is out of date, not the
+        # request's signature time (that alone would be RequestTimeTooSkewed).
+        later = "+20m"
+        rgw.restart_rgw(sts=True, clock_offset=later)
+        self.refused = {}
+        for command, args in (("put", (local, f"s3://{self.bucket}/sts-late.bin")), ("get", (f"s3://{self.bucket}/sts.bin", self.path("late.back")))):
+            started = time.monotonic()
+            proc = self.cli(command, *args, env=temporary, prefix=("faketime", "-f", later))
+            took = time.monotonic() - started
+            # radosgw (Pacific) answers an expired token with 403 AccessDenied and no message (its
+            # log: "ERROR: Token expired"); a HEAD (get's first request) with 403 and no body.
+            self.assertEqual(proc.returncode, 1, f"{command}: {proc.stderr}")
+            self.assertIn("HTTP 403", proc.stderr, command)
+            self.assertIn("not retried", proc.stderr, command)
+            self.assertNotIn("attempts", proc.stderr, command)
+            self.assertLess(took, 10, f"{command}: not retried")
+            for secret in (creds["SecretAccessKey"], creds["SessionToken"]):
+                self.assertNotIn(secret, proc.stderr + proc.stdout, command)
+            self.refused[command] = proc.stderr
+        self.assertIn("AccessDenied", self.refused["put"])
+        self.assertFalse(os.path.exists(self.path("late.back")))
+        # Refused for the token's age alone: the test user's own keys work at that time, and radosgw
+        # logged the token as expired for each request.
+        own = self.cli("ls", f"s3://{self.bucket}/", prefix=("faketime", "-f", later))
+        self.assertEqual(own.returncode, 0, own.stderr)
+        with open(os.path.join(rgw.dir, "log", "client.rgw.a.log"), errors="replace") as f:
+            self.assertGreaterEqual(f.read().count("ERROR: Token expired"), 2)
 
     def test_a_server_certificate_not_trusted_is_named_and_not_retried(self):
         local = random_file(self.path("t.bin"), 1000, 10)

@@ -5,15 +5,23 @@
 # S3 requests are signed (SigV4) with a fixed test user's keys, written to DIR/env with the
 # endpoint; DIR/pids lists every daemon started ("name pid"), stop ends them by PID.
 #
-#   ceph_rgw.sh start DIR [--tls] [--store bluestore|memstore]
+#   ceph_rgw.sh start DIR [--tls] [--sts] [--store bluestore|memstore]
 #       --tls    also serve HTTPS with a CA + server certificate for 127.0.0.1 made in DIR;
 #                DIR/env then has the https endpoint and S3_CA_FILE (S3_HTTP_ENDPOINT stays plain)
+#       --sts    temporary credentials: radosgw's STS (AssumeRole on the plain or TLS endpoint)
+#                and a role the test user may assume, allowed s3:* (DIR/env: S3_ROLE_ARN). With
+#                STS on, Pacific answers a wrong secret or an unknown key with AccessDenied, not
+#                SignatureDoesNotMatch or InvalidAccessKeyId
 #       --store  the OSD's object store: bluestore (default; a sparse 20 GiB file in DIR) or
 #                memstore (in RAM; CEPH_RGW_MEMSTORE_BYTES, default 8 GiB of object data)
-#   ceph_rgw.sh restart-rgw DIR    SIGKILL radosgw and start it again on the same port(s)
+#   ceph_rgw.sh restart-rgw DIR [--sts] [--clock-offset OFFSET]
+#                SIGKILL radosgw and start it again on the same port(s). Until the next restart:
+#       --sts    STS on (as start --sts does for good), the role made if it is not there yet
+#       --clock-offset  radosgw's wall clock OFFSET off, in libfaketime's relative form (+1200 or
+#                +20m: 20 minutes ahead; -2h); its monotonic clock is not
 #   ceph_rgw.sh stop DIR [--keep-logs]   stop every daemon by PID, then remove DIR's data
 # DIR/env: S3_ENDPOINT, S3_HTTP_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_REGION, S3_CA_FILE
-# (with --tls), CEPH_CONF, AWS_{REQUEST,RESPONSE}_CHECKSUM_*=when_required (for new SDKs).
+# (with --tls), S3_ROLE_ARN (once --sts made it), CEPH_CONF, AWS_{REQUEST,RESPONSE}_CHECKSUM_*=when_required (for new SDKs).
 # Exit status: 0 ok, 1 failure (the message names the daemon and its log).
 set -euo pipefail
 
@@ -21,6 +29,9 @@ ACCESS_KEY=SONOLINKTESTACCESS0001
 SECRET_KEY=sonolinkTestSecretKey0001sonolinkTestSec
 USER_ID=sonolink-test
 REGION=default               # the zonegroup radosgw creates on first start
+ROLE_NAME=sonolink-archive   # --sts: the role the test user may assume
+STS_KEY=sonolinkStsKey01     # --sts: radosgw's key for session tokens (AES-128: 16 characters)
+LIBFAKETIME=${CEPH_RGW_LIBFAKETIME:-/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1}
 START_TIMEOUT=${CEPH_RGW_START_TIMEOUT:-120}   # s for each daemon to come up
 STOP_TIMEOUT=${CEPH_RGW_STOP_TIMEOUT:-30}      # s before SIGKILL on stop
 MEMSTORE_BYTES=${CEPH_RGW_MEMSTORE_BYTES:-8589934592}
@@ -34,16 +45,20 @@ case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 [ $# -ge 2 ] || { usage >&2; exit 1; }
 cmd=$1 DIR=$2
 shift 2
-TLS=0 STORE=bluestore KEEP_LOGS=0
+TLS=0 STS=0 ROLE=0 STORE=bluestore KEEP_LOGS=0 CLOCK_OFFSET=
 while [ $# -gt 0 ]; do
   case "$1" in
     --tls) TLS=1; shift ;;
+    --sts) STS=1; shift ;;
+    --clock-offset) CLOCK_OFFSET=${2:-}; shift 2 || die "--clock-offset needs a value" ;;
     --store) STORE=${2:-}; shift 2 || die "--store needs a value" ;;
     --keep-logs) KEEP_LOGS=1; shift ;;
     *) die "unknown option '$1' (try: $0 --help)" ;;
   esac
 done
 case "$STORE" in bluestore|memstore) ;; *) die "--store must be bluestore or memstore, not '$STORE'" ;; esac
+[[ -z "$CLOCK_OFFSET" || "$CLOCK_OFFSET" =~ ^[+-][0-9]+[mhdy]?$ ]] ||
+  die "--clock-offset must be like +1200, +20m or -2h, not '$CLOCK_OFFSET'"
 case "$DIR" in /*) ;; *) DIR=$(pwd)/$DIR ;; esac
 CONF=$DIR/ceph.conf
 CEPH=(ceph -c "$CONF" --connect-timeout 10)
@@ -237,10 +252,22 @@ rgw dynamic resharding = false
 # radosgw asks for a "secure" monitor session, which auth "none" cannot give: allow crc too
 ms mon client mode = crc secure
 EOF
+  [ "$STS" -eq 1 ] && cat >>"$CONF" <<EOF
+# --sts: AssumeRole, and S3 requests signed with its temporary keys and session token
+rgw s3 auth use sts = true
+rgw sts key = $STS_KEY
+EOF
+  return 0
 }
 
 start_rgw() {
-  launch rgw env "${MALLOC_KEEP[@]}" radosgw -f -c "$CONF" -n client.rgw.a
+  local clock=() sts=()
+  if [ -n "$CLOCK_OFFSET" ]; then  # libfaketime in radosgw itself (env execs it: the PID stays radosgw's)
+    [ -r "$LIBFAKETIME" ] || die "$LIBFAKETIME not found (package libfaketime) for --clock-offset"
+    clock=(LD_PRELOAD="$LIBFAKETIME" FAKETIME="$CLOCK_OFFSET" FAKETIME_DONT_FAKE_MONOTONIC=1)
+  fi
+  [ "$STS" -eq 1 ] && sts=(--rgw_s3_auth_use_sts=true --rgw_sts_key="$STS_KEY")
+  launch rgw env "${MALLOC_KEEP[@]}" "${clock[@]}" radosgw -f -c "$CONF" -n client.rgw.a "${sts[@]}"
   wait_until rgw "answered HTTP on 127.0.0.1:$RGW_PORT" http_ready "$RGW_PORT" || return 1
   if [ "$TLS" -eq 1 ]; then
     wait_until rgw "answered HTTPS on 127.0.0.1:$TLS_PORT" tls_ready "$TLS_PORT" || return 1
@@ -264,12 +291,24 @@ write_env() {
     echo "RGW_PORT=$RGW_PORT"
     [ "$TLS" -eq 1 ] && echo "RGW_TLS_PORT=$TLS_PORT"
     echo "CEPH_RGW_STORE=$STORE"
+    [ "$ROLE" -eq 1 ] && echo "S3_ROLE_ARN=arn:aws:iam:::role/$ROLE_NAME"
     # newer AWS SDKs (botocore >= 1.36, aws-sdk-cpp >= 1.11.486) send CRC32 trailers in
     # aws-chunked bodies, which Pacific's radosgw rejects (411 MissingContentLength over HTTPS)
     echo "AWS_REQUEST_CHECKSUM_CALCULATION=when_required"
     echo "AWS_RESPONSE_CHECKSUM_VALIDATION=when_required"
   } >"$DIR/env.new"
   mv "$DIR/env.new" "$DIR/env"
+}
+
+make_role() {  # --sts: a role the test user may assume, allowed every S3 action on every bucket
+  local admin=(radosgw-admin -c "$CONF") out=$DIR/log/role-create.out
+  { "${admin[@]}" caps add --uid "$USER_ID" --caps "roles=*" &&
+    "${admin[@]}" role create --role-name "$ROLE_NAME" --assume-role-policy-doc \
+      '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":["arn:aws:iam:::user/'"$USER_ID"'"]},"Action":["sts:AssumeRole"]}]}' &&
+    "${admin[@]}" role-policy put --role-name "$ROLE_NAME" --policy-name s3-all --policy-doc \
+      '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:*"],"Resource":["arn:aws:s3:::*"]}]}'
+  } >"$out" 2>&1 || { cat "$out" >&2; say "radosgw-admin: making the STS role failed"; return 1; }
+  ROLE=1
 }
 
 do_start() {
@@ -313,6 +352,7 @@ do_start() {
   radosgw-admin -c "$CONF" user create --uid "$USER_ID" --display-name "SonoLink tests" \
     --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" >"$DIR/log/user-create.out" 2>&1 ||
     { cat "$DIR/log/user-create.out" >&2; say "radosgw-admin user create failed"; false; }
+  [ "$STS" -eq 1 ] && make_role
   write_env
   trap - EXIT
   say "ready: $(head -n 1 "$DIR/env") ($STORE; pids: $(awk '{ printf "%s=%s ", $1, $2 }' "$DIR/pids"))"
@@ -324,6 +364,8 @@ do_restart_rgw() {
   TLS_PORT=$(awk -F= '$1 == "RGW_TLS_PORT" { print $2 }' "$DIR/env")
   STORE=$(awk -F= '$1 == "CEPH_RGW_STORE" { print $2 }' "$DIR/env")
   [ -n "$TLS_PORT" ] && TLS=1
+  grep -q '^S3_ROLE_ARN=' "$DIR/env" && ROLE=1
+  if [ "$STS" -eq 1 ] && [ "$ROLE" -eq 0 ]; then make_role || die "no STS role"; fi
   local pid
   pid=$(pid_of rgw)
   if alive rgw "$pid"; then
@@ -336,7 +378,7 @@ do_restart_rgw() {
   fi
   start_rgw || die "radosgw did not come back (see $(log_of rgw))"
   write_env
-  say "radosgw restarted: pid $(pid_of rgw)"
+  say "radosgw restarted: pid $(pid_of rgw)$([ "$STS" -eq 1 ] && echo ", STS on")${CLOCK_OFFSET:+, its clock $CLOCK_OFFSET off}"
 }
 
 do_stop() {

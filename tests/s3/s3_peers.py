@@ -16,8 +16,8 @@ AWS = "/usr/bin/aws" if os.path.exists("/usr/bin/aws") else (shutil.which("aws")
 
 class CephRgw:
     """A one-node Ceph cluster with radosgw in its own folder; .env holds S3_ENDPOINT and the keys
-    (with tls: S3_ENDPOINT is HTTPS, S3_CA_FILE its CA, S3_HTTP_ENDPOINT the plain port; with sts:
-    S3_ROLE_ARN, a role the test user may assume for temporary credentials)."""
+    (with tls: S3_ENDPOINT is HTTPS, S3_CA_FILE its CA, S3_HTTP_ENDPOINT the plain port; once
+    STS is on: S3_ROLE_ARN, a role the test user may assume for temporary credentials)."""
 
     def __init__(self, tls=False, sts=False):
         self.dir = tempfile.mkdtemp(prefix="sonolink-rgw-")
@@ -28,6 +28,9 @@ class CephRgw:
         if proc.returncode != 0:
             subprocess.run([os.path.join(HERE, "ceph_rgw.sh"), "stop", self.dir], capture_output=True, timeout=120)
             raise RuntimeError(f"ceph_rgw.sh start failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+        self.read_env()
+
+    def read_env(self):
         self.env = {}
         with open(os.path.join(self.dir, "env")) as f:
             for line in f:
@@ -35,12 +38,14 @@ class CephRgw:
                     name, value = line.strip().split("=", 1)
                     self.env[name] = value
 
-    def restart_rgw(self, clock_offset=None):
-        """radosgw SIGKILLed and started again; clock_offset ("+20m"): its wall clock that far off."""
-        offset = ["--clock-offset", clock_offset] if clock_offset else []
-        proc = subprocess.run([os.path.join(HERE, "ceph_rgw.sh"), "restart-rgw", self.dir, *offset], capture_output=True, text=True, timeout=300)
+    def restart_rgw(self, sts=False, clock_offset=None):
+        """radosgw SIGKILLed and started again, until the next restart with STS on (sts) and its
+        wall clock clock_offset off ("+20m": 20 minutes ahead)."""
+        options = (["--sts"] if sts else []) + (["--clock-offset", clock_offset] if clock_offset else [])
+        proc = subprocess.run([os.path.join(HERE, "ceph_rgw.sh"), "restart-rgw", self.dir, *options], capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:
             raise RuntimeError(f"ceph_rgw.sh restart-rgw failed:\n{proc.stderr[-4000:]}")
+        self.read_env()
 
     def stop(self):
         subprocess.run([os.path.join(HERE, "ceph_rgw.sh"), "stop", self.dir], capture_output=True, timeout=300)

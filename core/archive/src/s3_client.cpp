@@ -71,7 +71,14 @@ Result<HttpAnswer> S3Client::Impl::run(std::string_view what, const Attempt& att
         release(std::move(connection));
         if (answer) return std::move(*answer);
         const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
-        if (!isRetryable(answer.error()) || n >= settings.retry.maxAttempts) return fail(toError(answer.error(), what, n, spent));
+        if (!isRetryable(answer.error()) || n >= settings.retry.maxAttempts) {
+            auto error = toError(answer.error(), what, n, spent);
+            // Temporary credentials refused: radosgw says only AccessDenied (or, to a HEAD,
+            // nothing) for an expired session token, so the likeliest cause is said here.
+            if (classify(answer.error()) != FailureKind::Credentials || credentials.sessionToken.empty()) return fail(std::move(error));
+            return fail(error.code(), fmt::format("{}; these are temporary credentials (a session token, from {}): they may have expired, get new ones",
+                                                  error.message(), credentials.source));
+        }
         if (!sleepUnlessCancelled(backoffDelay(settings.retry, n, randomBits()), cancel)) {
             return fail(ErrorCode::Cancelled, fmt::format("{}: cancelled while waiting to try again", what));
         }
