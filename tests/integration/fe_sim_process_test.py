@@ -106,7 +106,9 @@ class FeSimProcessTest(unittest.TestCase):
 
     def test_streams_between_two_processes(self):
         name = link_name("plain")
-        host, host_events = self.host(name, "--frames", "150", "--rate", "300", "--json")
+        # 100 frames/s: the test is about two processes, not speed; at 300 a full run at -j4 on two
+        # cores once left the host 3 frames short (no free buffer), which a speed test would count.
+        host, host_events = self.host(name, "--frames", "150", "--rate", "100", "--json")
         fe, fe_events = self.front_end(name)
         out = host.stdout.read()
         self.assertEqual(host.wait(timeout=60), 0, "".join(host_events.text))
