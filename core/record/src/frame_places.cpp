@@ -37,12 +37,18 @@ std::optional<ByteRange> FramePlaces::predicted(hsize_t f) const {
     return ByteRange{start, std::min(frameLength_ + kPredictSlack, sourceBytes_ - start)};  // and room for the gaps
 }
 
-std::vector<ByteRange> FramePlaces::rangesOf(hsize_t f, const std::function<std::vector<ByteRange>()>& lookup) {
+std::vector<ByteRange> FramePlaces::rangesOf(hsize_t f, const std::function<std::vector<ByteRange>()>& lookup,
+                                             const std::function<std::vector<ByteRange>()>& lookupFirst) {
     if (auto it = windows_.find(f); it != windows_.end()) return it->second;
     std::vector<ByteRange> ranges;
     if (auto guess = predicted(f)) {
         ranges = {*guess};
-    } else {
+    } else if (predict_ && frameLength_ > 0) {  // a seek: from the frame's first chunk, a frame's length and room
+        if (const auto first = lookupFirst(); !first.empty() && first.front().offset < sourceBytes_) {
+            ranges = {{first.front().offset, std::min(frameLength_ + kPredictSlack, sourceBytes_ - first.front().offset)}};
+        }
+    }
+    if (ranges.empty()) {
         ranges = lookup();
         if (!ranges.empty()) place(f, {ranges.front().offset, ranges.back().offset + ranges.back().size - ranges.front().offset});
     }

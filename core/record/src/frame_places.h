@@ -4,8 +4,9 @@
 // whose place is known (looked up through HDF5's chunk index, or seen as it was read), is
 // predicted to start k - 1 frame lengths after that one's end, with 16 KiB of room: no
 // lookup, which in HDF5 1.10 walks the chunk index from its start (linear in the frame's
-// position, 24 lookups a frame). A wrong prediction costs only speed (reads are served by
-// address); three frames in a row with a read it missed stop the predictions.
+// position, 24 lookups a frame); a seek looks up the frame's first chunk only. A wrong
+// prediction costs only speed (reads are served by address); three frames in a row with a read
+// it missed stop the predictions.
 // Private to sonolink_record. Thread contract: one thread (the reader's).
 #pragma once
 
@@ -28,7 +29,10 @@ public:
     // in order, the next `ahead` (as many as the data set has).
     [[nodiscard]] std::pair<hsize_t, hsize_t> toStage(hsize_t first, hsize_t count, hsize_t ahead, hsize_t frames);
     // Frame f's ranges: staged already, predicted, or looked up (lookup(): HDF5's chunk index).
-    [[nodiscard]] std::vector<ByteRange> rangesOf(hsize_t f, const std::function<std::vector<ByteRange>()>& lookup);
+    // A seek, once a frame's length is known, looks up only the frame's first chunk (lookupFirst())
+    // and takes a frame's length from there.
+    [[nodiscard]] std::vector<ByteRange> rangesOf(hsize_t f, const std::function<std::vector<ByteRange>()>& lookup,
+                                                  const std::function<std::vector<ByteRange>()>& lookupFirst);
     // After frames were read: where a single frame really lay (the span of its chunks' reads),
     // and whether a read missed what was staged.
     void learn(hsize_t first, hsize_t count, std::optional<ByteRange> span, bool missed);

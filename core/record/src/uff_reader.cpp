@@ -290,7 +290,8 @@ struct UffReader::State {
     // The byte ranges that hold frames [first, first + count) of dataset in the file, coalesced
     // (chunks found through HDF5's chunk index; a contiguous data set by its offset); empty when
     // they cannot be told (HDF5 then reads as it would).
-    [[nodiscard]] std::vector<ByteRange> frameExtents(hid_t dataset, hsize_t first, hsize_t count) const;
+    // firstChunkOnly: the frame's first chunk alone (a seek's start, 1 lookup where a frame needs 24).
+    [[nodiscard]] std::vector<ByteRange> frameExtents(hid_t dataset, hsize_t first, hsize_t count, bool firstChunkOnly = false) const;
     // Through a source: these frames' ranges fetched now in as few requests as they allow and,
     // when frames are read in order, the next kReadAheadFrames' too.
     void stageFrames(hid_t dataset, hsize_t first, hsize_t count) const;
@@ -447,7 +448,7 @@ constexpr hsize_t kReadAheadFrames = 2;
 constexpr std::uint64_t kCoalesceGap = 64 << 10;  // ranges this close are fetched as one (the gap too)
 constexpr std::size_t kMaxChunkLookups = 4096;    // per staging: beyond, HDF5 reads as it would
 
-std::vector<ByteRange> UffReader::State::frameExtents(hid_t dataset, hsize_t first, hsize_t count) const {
+std::vector<ByteRange> UffReader::State::frameExtents(hid_t dataset, hsize_t first, hsize_t count, bool firstChunkOnly) const {
     Handle plist(H5Dget_create_plist(dataset), H5Pclose);
     Handle type(H5Dget_type(dataset), H5Tclose);
     const std::uint64_t valueBytes = H5Tget_size(type.get());
@@ -476,6 +477,7 @@ std::vector<ByteRange> UffReader::State::frameExtents(hid_t dataset, hsize_t fir
             if (H5Dget_chunk_info_by_coord(dataset, coord.data(), &mask, &addr, &size) >= 0 && addr != HADDR_UNDEF && size > 0) {
                 ranges.push_back({addr, size});
             }
+            if (firstChunkOnly) break;
             int d = rank - 1;
             for (; d >= 1; --d) {
                 coord[static_cast<std::size_t>(d)] += chunk[static_cast<std::size_t>(d)];
@@ -504,7 +506,9 @@ FramePlaces& UffReader::State::placesOf(hid_t dataset) const {
 void UffReader::State::stageFrames(hid_t dataset, hsize_t first, hsize_t count) const {
     auto& mine = placesOf(dataset);
     const auto [from, frames] = mine.toStage(first, count, kReadAheadFrames, dims.empty() ? 0 : dims[0]);
-    for (hsize_t f = from; f < from + frames; ++f) stageRanges(*source, mine.rangesOf(f, [&] { return frameExtents(dataset, f, 1); }));
+    for (hsize_t f = from; f < from + frames; ++f) {
+        stageRanges(*source, mine.rangesOf(f, [&] { return frameExtents(dataset, f, 1); }, [&] { return frameExtents(dataset, f, 1, true); }));
+    }
 }
 
 Status UffReader::State::readInto(hid_t dataset, hid_t memoryType, hsize_t first, hsize_t count, void* out) const {
