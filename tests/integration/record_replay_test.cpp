@@ -188,34 +188,41 @@ TEST_F(RecordReplayTest, ARecordingSpansSessionsAndGivesTheirSlotsBackFirst) {
 // recorder counts each gap between the frames it records; they are exactly the gaps in the ids of
 // the frames it was given, and the file holds every frame it was given.
 TEST_F(RecordReplayTest, FramesThatNeverArriveAreGapsTheRecorderCounts) {
-    SimAcquisition s;
-    ASSERT_NO_FATAL_FAILURE(start(s, {}, 1'000'000));  // 1000 frames/s
-    record::RecorderOptions slowDisk;
-    slowDisk.queueFrames = 64;  // deeper than the buffers: the buffers run out first
-    slowDisk.simulatedWriteLatency = std::chrono::milliseconds(10);
-    auto recorder = record::Recorder::start(file.string(), app::geometryOf(session().configure), slowDisk);
-    ASSERT_TRUE(recorder) << recorder.error().describe();
-    CapturingSink given;
-    s->ingest().addSink(**recorder);
-    s->ingest().addSink(given);
-    std::atomic<bool> stop{false};
-    auto summary = s->run(60, stop);
-    ASSERT_TRUE(summary) << summary.error().describe();
-    (*recorder)->drain();
-    ASSERT_TRUE((*recorder)->stop());
-    std::uint64_t gaps = 0;
-    for (std::size_t i = 1; i < given.frameIds.size(); ++i) {
-        ASSERT_GT(given.frameIds[i], given.frameIds[i - 1]);
-        gaps += given.frameIds[i] - given.frameIds[i - 1] - 1;
+    // The drops depend on the front end outrunning the disk, which a heavily loaded machine can
+    // prevent (a full CI run at -j4 on two cores once dropped nothing): up to three acquisitions,
+    // the accounting checked on the first with drops.
+    for (int attempt = 1;; ++attempt) {
+        std::filesystem::remove(file);
+        SimAcquisition s;
+        ASSERT_NO_FATAL_FAILURE(start(s, {}, 1'000'000));  // 1000 frames/s
+        record::RecorderOptions slowDisk;
+        slowDisk.queueFrames = 64;  // deeper than the buffers: the buffers run out first
+        slowDisk.simulatedWriteLatency = std::chrono::milliseconds(10);
+        auto recorder = record::Recorder::start(file.string(), app::geometryOf(session().configure), slowDisk);
+        ASSERT_TRUE(recorder) << recorder.error().describe();
+        CapturingSink given;
+        s->ingest().addSink(**recorder);
+        s->ingest().addSink(given);
+        std::atomic<bool> stop{false};
+        auto summary = s->run(60, stop);
+        ASSERT_TRUE(summary) << summary.error().describe();
+        (*recorder)->drain();
+        ASSERT_TRUE((*recorder)->stop());
+        std::uint64_t gaps = 0;
+        for (std::size_t i = 1; i < given.frameIds.size(); ++i) {
+            ASSERT_GT(given.frameIds[i], given.frameIds[i - 1]);
+            gaps += given.frameIds[i] - given.frameIds[i - 1] - 1;
+        }
+        EXPECT_EQ((*recorder)->framesSkipped(), gaps);
+        EXPECT_EQ((*recorder)->framesRecorded(), given.frames.size());
+        EXPECT_EQ((*recorder)->framesRefused(), 0u);
+        auto recorded = record::readUffChannelData(file.string());
+        ASSERT_TRUE(recorded) << recorded.error().describe();
+        ASSERT_EQ(recorded->frames, static_cast<int>(given.frames.size()));
+        for (int f = 0; f < recorded->frames; ++f) EXPECT_EQ(fileFrame(*recorded, f), given.frames[std::size_t(f)]) << "frame " << f;
+        if (gaps > 0) break;
+        ASSERT_LT(attempt, 3) << "the slow disk made no frame drop in three acquisitions: the test proves nothing";
     }
-    EXPECT_GT(gaps, 0u) << "the slow disk made no frame drop: the test proves nothing";
-    EXPECT_EQ((*recorder)->framesSkipped(), gaps);
-    EXPECT_EQ((*recorder)->framesRecorded(), given.frames.size());
-    EXPECT_EQ((*recorder)->framesRefused(), 0u);
-    auto recorded = record::readUffChannelData(file.string());
-    ASSERT_TRUE(recorded) << recorded.error().describe();
-    ASSERT_EQ(recorded->frames, static_cast<int>(given.frames.size()));
-    for (int f = 0; f < recorded->frames; ++f) EXPECT_EQ(fileFrame(*recorded, f), given.frames[std::size_t(f)]) << "frame " << f;
 }
 
 }  // namespace
