@@ -1,6 +1,8 @@
 #include "sonolink/dicom/frame_source.h"
 
 #include <cstring>
+#include <deque>
+#include <future>
 
 #include <fmt/format.h>
 
@@ -41,12 +43,26 @@ std::size_t FrameFormat::frameBytes() const noexcept {
     return static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns) * static_cast<std::size_t>(samplesPerPixel) * static_cast<std::size_t>(bitsAllocated / 8);
 }
 
+constexpr std::uint32_t kFramesAhead = 3;  // a remote object read in order: the next frames fetched meanwhile
+
 struct FrameSource::Impl {
     std::shared_ptr<ByteSource> source;
     PixelDescription pixels;
     std::vector<Extent> extents;  // native: the frame's bytes; encapsulated: its items (tags, lengths and data)
     std::vector<std::byte> staging;
     std::vector<std::byte> scratch;
+    struct Ahead {  // a frame's bytes being fetched on a thread of its own
+        std::uint32_t index;
+        std::shared_ptr<std::vector<std::byte>> bytes;
+        std::future<Status> fetched;
+    };
+    std::deque<Ahead> ahead;
+    std::int64_t lastRead = -1;
+
+    // The frame's bytes into staging: fetched ahead already, or read now.
+    Status fetch(std::uint32_t index, const Extent& extent);
+    // When frames are read in order from a remote object, the next ones' fetches started.
+    void readAhead(std::uint32_t index);
 
     std::string frameName(std::uint32_t index) const { return fmt::format("{} frame {}", source->name(), index); }
 
@@ -54,6 +70,34 @@ struct FrameSource::Impl {
     Status locateEncapsulated(const Part10Layout& layout, BlockReader& reader);
     Result<std::uint64_t> itemsEnd(BlockReader& reader, std::uint64_t from, std::vector<Extent>* fragments) const;
 };
+
+Status FrameSource::Impl::fetch(std::uint32_t index, const Extent& extent) {
+    while (!ahead.empty() && ahead.front().index < index) ahead.pop_front();  // passed by: waited for, dropped
+    if (!ahead.empty() && ahead.front().index == index) {
+        auto got = std::move(ahead.front());
+        ahead.pop_front();
+        if (auto ok = got.fetched.get(); ok) {
+            staging = std::move(*got.bytes);
+            return {};
+        }  // a failed fetch ahead is tried again now, so that its error is this read's own
+    } else {
+        ahead.clear();  // a seek: what was fetched ahead is not wanted
+    }
+    staging.resize(extent.length);
+    return source->read(extent.offset, staging);
+}
+
+void FrameSource::Impl::readAhead(std::uint32_t index) {
+    const bool inOrder = lastRead >= 0 && static_cast<std::int64_t>(index) == lastRead + 1;  // two in a row
+    lastRead = index;
+    if (!source->remote() || !inOrder) return;
+    std::uint32_t next = ahead.empty() ? index + 1 : ahead.back().index + 1;
+    for (; next <= index + kFramesAhead && next < extents.size(); ++next) {
+        auto bytes = std::make_shared<std::vector<std::byte>>(extents[next].length);
+        auto fetched = std::async(std::launch::async, [src = source, at = extents[next].offset, bytes] { return src->read(at, *bytes); });
+        ahead.push_back({next, std::move(bytes), std::move(fetched)});
+    }
+}
 
 Status FrameSource::Impl::locateNative(const Part10Layout& layout) {
     auto& f = pixels.format;
@@ -191,13 +235,21 @@ Status FrameSource::readFrame(std::uint32_t index, std::span<std::byte> out) {
     if (out.size() != f.frameBytes()) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{}: a buffer of {} bytes for a frame of {}", m.frameName(index), out.size(), f.frameBytes()));
     }
-    if (f.index == FrameIndex::Native) {  // straight into the caller's buffer
+    const bool fetchedAhead = !m.ahead.empty() && m.ahead.front().index == index;
+    if (f.index == FrameIndex::Native && !fetchedAhead) {  // straight into the caller's buffer
+        m.ahead.clear();
         if (auto ok = m.source->read(extent->offset, out); !ok) return fail(std::move(ok.error()));
+        if (f.samplesPerPixel > 1 && m.pixels.planarConfiguration == 1) interleavePlanes(out, f.samplesPerPixel, f.bitsAllocated / 8, m.scratch);
+        m.readAhead(index);
+        return {};
+    }
+    if (auto ok = m.fetch(index, *extent); !ok) return fail(std::move(ok.error()));  // the frame's bytes (its items) in one read
+    m.readAhead(index);
+    if (f.index == FrameIndex::Native) {
+        std::memcpy(out.data(), m.staging.data(), out.size());
         if (f.samplesPerPixel > 1 && m.pixels.planarConfiguration == 1) interleavePlanes(out, f.samplesPerPixel, f.bitsAllocated / 8, m.scratch);
         return {};
     }
-    m.staging.resize(extent->length);  // the frame's items in one read, then their data handed to the codec
-    if (auto ok = m.source->read(extent->offset, m.staging); !ok) return fail(std::move(ok.error()));
     std::vector<std::span<const std::byte>> fragments;
     for (std::size_t at = 0; at + 8 <= m.staging.size();) {
         const auto tag = le32(m.staging.data() + at);

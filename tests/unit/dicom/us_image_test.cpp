@@ -4,8 +4,13 @@
 // units, Frame Time against the cine rate). UIDs: under a configured root or 2.25,
 // never DCMTK's root, always valid and unique.
 #include "sonolink/dicom/us_image_writer.h"
+#include "sonolink/dicom/frame_source.h"
+#include "sonolink/util/byte_source.h"
 
 #include <array>
+#include <cstring>
+#include <atomic>
+#include <thread>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -195,6 +200,54 @@ TEST(UidGeneratorTest, RootsAndUuidsAreValidUniqueAndNeverDcmtks) {
     ASSERT_FALSE(tooLong);
     EXPECT_NE(tooLong.error().message().find("at most 30"), std::string::npos);
     EXPECT_FALSE(UidGenerator::create("1.2.x"));
+}
+
+// A cine read in place as from the archive (a slow remote source): every frame in order equal
+// to the one written, RLE and native, with the next frames fetched on threads of their own while
+// one is decoded (more than one read in flight at a time), and a seek back that drops them.
+class SlowRemoteSource final : public ByteSource {
+public:
+    explicit SlowRemoteSource(std::shared_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
+    std::string name() const override { return "s3://test/" + inner_->name(); }
+    std::uint64_t size() const override { return inner_->size(); }
+    bool remote() const override { return true; }
+    Status read(std::uint64_t offset, std::span<std::byte> into) override {
+        const int now = ++inFlight;
+        for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {}
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a round trip
+        auto ok = inner_->read(offset, into);
+        --inFlight;
+        return ok;
+    }
+    std::atomic<int> inFlight{0}, most{0};
+
+private:
+    std::shared_ptr<ByteSource> inner_;
+};
+
+TEST_F(UsImageTest, ACineIsReadInPlaceFrameByFrameWithTheNextFramesFetchedAhead) {
+    auto uids = UidGenerator::create(std::nullopt);
+    ASSERT_TRUE(uids);
+    UsCineObject cine{sampleContext(*uids), {}, 1000.0 / 30};
+    for (int i = 0; i < 10; ++i) cine.frames.push_back(sampleFrame(i));
+    for (auto compression : {Compression::Rle, Compression::None}) {
+        const auto file = (dir / fmt::format("cine_{}.dcm", static_cast<int>(compression))).string();
+        ASSERT_TRUE(writeUsCine(file, cine, compression));
+        auto mapped = mapFile(file);
+        ASSERT_TRUE(mapped) << mapped.error().describe();
+        auto remote = std::make_shared<SlowRemoteSource>(*mapped);
+        auto frames = FrameSource::open(remote);
+        ASSERT_TRUE(frames) << frames.error().describe();
+        ASSERT_EQ(frames->format().frames, 10u);
+        EXPECT_EQ(frames->format().index, compression == Compression::None ? FrameIndex::Native : FrameIndex::BasicOffsetTable);
+        std::vector<std::byte> out(frames->format().frameBytes());
+        for (std::uint32_t k : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 2u, 3u}) {  // in order, then a seek back
+            ASSERT_TRUE(frames->readFrame(k, out)) << k;
+            const auto& want = cine.frames[k].pixels;
+            ASSERT_EQ(std::memcmp(out.data(), want.data(), want.size()), 0) << "frame " << k;
+        }
+        EXPECT_GE(remote->most.load(), 2) << "frames read in order are fetched ahead, several at a time";
+    }
 }
 
 }  // namespace

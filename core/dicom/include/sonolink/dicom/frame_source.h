@@ -3,7 +3,9 @@
 // the object: the header is read in blocks and parsed by DCMTK; native frames are read at their
 // offsets, encapsulated ones (RLE, JPEG-LS, ...) located through the Extended or Basic Offset
 // Table (or, with neither, by walking the fragments once, one a frame) and decoded by DCMTK's
-// codecs. A frame costs one read of its own bytes. Thread contract: one thread at a time.
+// codecs. A frame costs one read of its own bytes; frames read in order from a remote object
+// have the next three fetched meanwhile, on threads of their own. Thread contract: one thread
+// at a time.
 #pragma once
 
 #include <cstdint>
