@@ -3,8 +3,11 @@
 // frames were located, the time to the first frame and the bytes fetched, and the frames written
 // out raw (--raw) or as a PNG (--png, 8-bit greyscale), with --json. A cine is reviewed without
 // downloading it: each frame costs one read of its own bytes.
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -54,6 +57,16 @@ private:
     std::atomic<std::uint64_t> bytes_{0}, reads_{0};
 };
 
+// An output that is the object itself would truncate the file being read (mapped: the read
+// would fault) and lose it.
+Status notTheObject(const std::string& object, const std::string& output, const char* option) {
+    std::error_code ignored;
+    if (!output.empty() && std::filesystem::equivalent(object, output, ignored)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} {} is the object being read: choose another file", option, output));
+    }
+    return {};
+}
+
 double secondsSince(std::chrono::steady_clock::time_point start) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
 
 int runFrames(const FramesOptions& o) {
@@ -61,6 +74,9 @@ int runFrames(const FramesOptions& o) {
         std::cerr << "sonolink-cli dicom frames: " << e.describe() << '\n';
         return exitCodeFor(e);
     };
+    for (const auto& [output, option] : {std::pair{o.rawFile, "--raw"}, std::pair{o.pngFile, "--png"}}) {
+        if (auto ok = notTheObject(o.object, output, option); !ok) return failed(ok.error());
+    }
     auto config = config::loadConfig(o.configFile, {});  // the archive section, for s3:// objects
     if (!config) return failed(config.error());
     const auto start = std::chrono::steady_clock::now();
@@ -81,32 +97,52 @@ int runFrames(const FramesOptions& o) {
         return failed(Error(ErrorCode::InvalidArgument, fmt::format("--png writes 8-bit greyscale; {} has {} samples of {} bits (use --raw)", o.object, f.samplesPerPixel,
                                                                     f.bitsAllocated)));
     }
+    // --raw to a file: written under a name of its own and renamed when whole, so that a run that
+    // fails leaves neither a partial file nor a damaged earlier one. To a device or a pipe:
+    // written straight, never removed.
     std::ofstream raw;
+    std::string rawWriting;  // the temporary name; empty: written straight
     if (!o.rawFile.empty()) {
-        raw.open(o.rawFile, std::ios::binary | std::ios::trunc);
+        std::error_code ignored;
+        const bool special = std::filesystem::exists(o.rawFile, ignored) && !std::filesystem::is_regular_file(o.rawFile, ignored);
+        if (!special) rawWriting = fmt::format("{}.sonolink-part-{}", o.rawFile, ::getpid());
+        raw.open(special ? o.rawFile : rawWriting, std::ios::binary | std::ios::trunc);
         if (!raw) return failed(Error(ErrorCode::InvalidArgument, fmt::format("cannot write {}", o.rawFile)));
     }
+    const auto failedWriting = [&](const Error& e) {
+        if (raw.is_open()) raw.close();
+        if (!rawWriting.empty()) std::filesystem::remove(rawWriting);
+        return failed(e);
+    };
     std::vector<std::byte> frame(f.frameBytes());
     double firstFrameS = 0;
     auto lastProgress = std::chrono::steady_clock::now();
     const auto readStart = std::chrono::steady_clock::now();
     for (std::uint32_t k = 0; k < count; ++k) {
-        if (auto ok = frames->readFrame(firstFrame + k, frame); !ok) return failed(ok.error());
+        if (auto ok = frames->readFrame(firstFrame + k, frame); !ok) return failedWriting(ok.error());
         if (k == 0) {
             firstFrameS = secondsSince(start);
             if (!o.pngFile.empty()) {
                 const std::span<const std::uint8_t> grey(reinterpret_cast<const std::uint8_t*>(frame.data()), frame.size());
-                if (auto ok = image::writePng(o.pngFile, grey, static_cast<std::size_t>(f.rows), static_cast<std::size_t>(f.columns)); !ok) return failed(ok.error());
+                if (auto ok = image::writePng(o.pngFile, grey, static_cast<std::size_t>(f.rows), static_cast<std::size_t>(f.columns)); !ok) return failedWriting(ok.error());
             }
         }
-        if (raw) raw.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(frame.size()));
+        if (raw.is_open() && !raw.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(frame.size()))) {
+            return failedWriting(Error(ErrorCode::ResourceExhausted, fmt::format("writing frame {} to {} failed (disk full?)", firstFrame + k, o.rawFile)));
+        }
         if (!o.json && std::chrono::steady_clock::now() - lastProgress > std::chrono::seconds(1)) {
             lastProgress = std::chrono::steady_clock::now();
             std::cerr << fmt::format("{} of {} frames, {:.1f} MB fetched\n", k + 1, count, counting->bytes() / 1e6);
         }
     }
     const double readS = secondsSince(readStart);
-    if (raw && !raw.flush()) return failed(Error(ErrorCode::ResourceExhausted, fmt::format("writing {} failed (disk full?)", o.rawFile)));
+    if (raw.is_open()) {
+        raw.close();  // flushes: a full disk shows here at the latest
+        if (raw.fail()) return failedWriting(Error(ErrorCode::ResourceExhausted, fmt::format("writing {} failed (disk full?)", o.rawFile)));
+        std::error_code renamed;
+        if (!rawWriting.empty()) std::filesystem::rename(rawWriting, o.rawFile, renamed);
+        if (renamed) return failedWriting(Error(ErrorCode::InvalidArgument, fmt::format("cannot write {}: {}", o.rawFile, renamed.message())));
+    }
     const double fps = readS > 0 ? count / readS : 0;
     if (o.json) {
         nlohmann::json out{{"object", o.object},

@@ -172,6 +172,28 @@ class DicomFramesTest(unittest.TestCase):
         self.assertEqual(missing.returncode, 1)
         self.assertIn("absent.dcm", missing.stderr)
 
+    def test_outputs_are_never_half_written_nor_the_object_itself(self):
+        frames = frames_of(6, 32, 32)
+        fragments = rle_frames(frames)
+        fragments[4] = fragments[4][:64] + b"\x80" * (len(fragments[4]) - 64)  # frame 4 no longer decodes to a whole frame
+        damaged = cine(self.path("bad_fragment.dcm"), frames, syntax=RLELossless, pixel_data=encapsulate(fragments, has_bot=True))
+        out = self.path("frames.raw")
+        with open(out, "wb") as f:
+            f.write(b"an earlier run's frames")
+        run = self.frames_cli(damaged, "--all", "--raw", out)
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn("frame 4", run.stderr)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), b"an earlier run's frames", "a failed run leaves the earlier file as it was")
+        self.assertEqual([n for n in os.listdir(self.work) if "sonolink-part" in n], [], "no partial file left")
+        whole = cine(self.path("whole.dcm"), frames)
+        size = os.path.getsize(whole)
+        for option in ("--raw", "--png"):
+            same = self.frames_cli(whole, "--frame", "0", option, whole)
+            self.assertEqual(same.returncode, 1)
+            self.assertIn("is the object being read", same.stderr)
+            self.assertEqual(os.path.getsize(whole), size)
+
     def test_a_frame_beyond_the_last_is_refused(self):
         obj = cine(self.path("three.dcm"), frames_of(3, 16, 16))
         run = self.frames_cli(obj, "--frame", "3")

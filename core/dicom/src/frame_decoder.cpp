@@ -9,6 +9,7 @@
 #include <dcmtk/dcmdata/dcxfer.h>
 
 #include <cstring>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -23,6 +24,50 @@ int intOf(DcmItem& item, const DcmTagKey& key, int otherwise) {
     Uint16 v = 0;
     if (item.findAndGetUint16(key, v).good()) return v;
     return otherwise;
+}
+
+// An RLE frame (PS3.5 Annex G) checked before DCMTK decodes it: its header names one segment a
+// byte of each sample, and each segment decodes (PackBits) to at least rows x columns bytes
+// without running past its end (what follows is padding). DCMTK's decoder fills what a damaged
+// segment lacks with zeros and succeeds; a frame of wrong pixels must be an error instead.
+Status checkRle(const PixelDescription& p, std::span<const std::byte> frame, const std::string& what) {
+    const auto byteAt = [&](std::size_t i) { return std::to_integer<std::uint8_t>(frame[i]); };
+    const auto u32 = [&](std::size_t at) {
+        return static_cast<std::uint32_t>(byteAt(at) | (byteAt(at + 1) << 8) | (byteAt(at + 2) << 16)) | (static_cast<std::uint32_t>(byteAt(at + 3)) << 24);
+    };
+    const auto& f = p.format;
+    const std::uint32_t segments = static_cast<std::uint32_t>(f.samplesPerPixel * f.bitsAllocated / 8);
+    if (frame.size() < 64 || u32(0) != segments) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: the RLE header names {} segments, {} expected: the object is damaged there", what,
+                                                     frame.size() < 64 ? 0 : u32(0), segments));
+    }
+    const std::uint64_t expected = static_cast<std::uint64_t>(f.rows) * static_cast<std::uint64_t>(f.columns);
+    for (std::uint32_t k = 0; k < segments; ++k) {
+        const std::size_t begin = u32(4 + 4 * k), end = k + 1 < segments ? u32(8 + 4 * k) : frame.size();
+        if (begin < 64 || end < begin || end > frame.size()) {
+            return fail(ErrorCode::DataLoss, fmt::format("{}: RLE segment {} lies at bytes {}-{} of a {}-byte frame: the object is damaged there", what, k, begin,
+                                                         end, frame.size()));
+        }
+        std::uint64_t decoded = 0;  // up to rows x columns; what follows (padding) is not read
+        bool overran = false;
+        for (std::size_t at = begin; at < end && decoded < expected;) {
+            const auto n = static_cast<std::int8_t>(byteAt(at++));
+            if (n >= 0) {  // n + 1 literal bytes
+                at += static_cast<std::size_t>(n) + 1;
+                decoded += static_cast<std::uint64_t>(n) + 1;
+                overran = at > end;
+            } else if (n != -128) {  // the next byte 1 - n times
+                overran = at >= end;
+                ++at;
+                decoded += static_cast<std::uint64_t>(1 - n);
+            }
+        }
+        if (decoded < expected || overran) {
+            return fail(ErrorCode::DataLoss, fmt::format("{}: RLE segment {} {}, {} bytes expected: the object is damaged there", what, k,
+                                                         overran ? "runs past its end" : fmt::format("decodes to {} bytes", decoded), expected));
+        }
+    }
+    return {};
 }
 
 }  // namespace
@@ -80,6 +125,10 @@ Status decodeFrame(const PixelDescription& p, const std::vector<std::span<const 
     const auto& f = p.format;
     const DcmXfer xfer(f.transferSyntaxUid.c_str());
     if (xfer.getXfer() == EXS_Unknown) return fail(ErrorCode::Unimplemented, fmt::format("{}: transfer syntax {} is unknown to DCMTK", what, f.transferSyntaxUid));
+    if (xfer.getXfer() == EXS_RLELossless) {  // one fragment a frame (PS3.5 G.2)
+        if (fragments.size() != 1) return fail(ErrorCode::DataLoss, fmt::format("{}: {} fragments; an RLE frame is one", what, fragments.size()));
+        if (auto ok = checkRle(p, fragments.front(), what); !ok) return ok;
+    }
     DcmDataset ds;
     ds.putAndInsertUint16(DCM_Rows, static_cast<Uint16>(f.rows));
     ds.putAndInsertUint16(DCM_Columns, static_cast<Uint16>(f.columns));
