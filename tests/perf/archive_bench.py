@@ -65,11 +65,7 @@ def main():
         want = digest(src)
         env = rgw.aws_env()
         endpoint = rgw.env["S3_ENDPOINT"]
-        config = os.path.join(work, "sonolink.json")
-        with open(config, "w") as f:
-            json.dump({"schema_version": 1, "archive": {"endpoint": endpoint, "region": rgw.env["S3_REGION"],
-                                                        "journal_directory": os.path.join(work, "journal"),
-                                                        "audit_file": os.path.join(work, "archive-audit.log")}}, f)
+        config = rgw.archive_config(work, endpoint=endpoint)
         aws_config = {"default": os.path.join(work, "aws-default.cfg"), "32MiB": os.path.join(work, "aws-32.cfg")}
         with open(aws_config["default"], "w") as f:
             f.write("[default]\n")

@@ -84,11 +84,7 @@ def main():
                               capture_output=True, text=True, timeout=1800)
         if made.returncode != 0:
             sys.exit(f"record failed: {made.stderr[-2000:]}")
-        config = os.path.join(work, "sonolink.json")
-        with open(config, "w") as f:
-            json.dump({"schema_version": 1, "archive": {"endpoint": rgw.env["S3_ENDPOINT"], "region": rgw.env["S3_REGION"],
-                                                        "journal_directory": os.path.join(work, "journal"),
-                                                        "audit_file": os.path.join(work, "archive-audit.log")}}, f)
+        config = rgw.archive_config(work)
         env = rgw.aws_env()
         for cmd in (["mb", "s3://bench"], ["put", rec, "s3://bench/rec.uff", "--quiet"]):
             proc = subprocess.run([args.cli, "archive", *cmd, "--config", config], capture_output=True, text=True, env=env, timeout=1800)

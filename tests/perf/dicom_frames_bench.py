@@ -40,11 +40,7 @@ def main():
         objects = {"native": cine(os.path.join(work, "native.dcm"), frames),
                    "rle": cine(os.path.join(work, "rle.dcm"), frames, syntax=RLELossless,
                                pixel_data=encapsulate(rle_frames(frames), has_bot=True))}
-        config = os.path.join(work, "sonolink.json")
-        with open(config, "w") as f:
-            json.dump({"schema_version": 1, "archive": {"endpoint": rgw.env["S3_ENDPOINT"], "region": rgw.env["S3_REGION"],
-                                                        "journal_directory": os.path.join(work, "journal"),
-                                                        "audit_file": os.path.join(work, "archive-audit.log")}}, f)
+        config = rgw.archive_config(work)
         env = rgw.aws_env()
 
         def cli(*a):

@@ -39,12 +39,7 @@ class LargeObjectTest(unittest.TestCase):
                     f.seek(at)
                     f.write(text)
             self.assertEqual(os.path.getsize(big), 5 * GIB)
-            config = os.path.join(work, "sonolink.json")
-            with open(config, "w") as f:
-                json.dump({"schema_version": 1, "archive": {"endpoint": rgw.env["S3_ENDPOINT"], "ca_file": rgw.env["S3_CA_FILE"],
-                                                            "region": rgw.env["S3_REGION"], "part_size_bytes": 256 << 20,
-                                                            "journal_directory": os.path.join(work, "journal"),
-                                                            "audit_file": os.path.join(work, "archive-audit.log")}}, f)
+            config = rgw.archive_config(work, part_size_bytes=256 << 20)
             env = rgw.aws_env()
             run = lambda *a: subprocess.run([CLI, "archive", *a, "--config", config, "--json"], capture_output=True, text=True, env=env, timeout=900)
             self.assertEqual(run("mb", "s3://large").returncode, 0)

@@ -50,6 +50,19 @@ class CephRgw:
     def stop(self):
         subprocess.run([os.path.join(HERE, "ceph_rgw.sh"), "stop", self.dir], capture_output=True, timeout=300)
 
+    def archive_config(self, work, **archive):
+        """A SonoLink configuration in work (sonolink.json) whose archive section reaches this server,
+        its journal and audit trail in work too; archive: more keys or other values. Its path."""
+        settings = {"endpoint": self.env["S3_ENDPOINT"], "region": self.env["S3_REGION"],
+                    "journal_directory": os.path.join(work, "journal"), "audit_file": os.path.join(work, "archive-audit.log")}
+        if self.env["S3_ENDPOINT"].startswith("https://"):
+            settings["ca_file"] = self.env["S3_CA_FILE"]
+        settings.update(archive)
+        path = os.path.join(work, "sonolink.json")
+        with open(path, "w") as f:
+            json.dump({"schema_version": 1, "archive": settings}, f)
+        return path
+
     def aws_env(self):
         env = dict(os.environ)
         env.update(AWS_ACCESS_KEY_ID=self.env["S3_ACCESS_KEY"], AWS_SECRET_ACCESS_KEY=self.env["S3_SECRET_KEY"],
