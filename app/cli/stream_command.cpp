@@ -163,7 +163,6 @@ app::LinkChoice linkChoice(const StreamOptions& o, const Acquisition& a) {
     choice.port = link.port;
     choice.busyPoll = link.completionMode == config::CompletionMode::BusyPoll;
     choice.hugePages = link.hugePages;
-    if (a.replay) choice.frontEnd.frameSource = a.replay;
     choice.slotBytes = link.slotSizeBytes;
     choice.slotCount = link.slotCount;
     return choice;
@@ -335,6 +334,7 @@ int runStream(const StreamOptions& o) {
     choice.display = false;
     choice.dicomQueue = false;
     choice.configure = acquisition->configure;
+    choice.replay = acquisition->replay;
     choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
     choice.reopenAfterSession = false;
     choice.selfTest = app::SelfTestChoice::Off;  // the link itself is measured here (selftest runs the start-up test)

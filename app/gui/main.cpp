@@ -6,7 +6,10 @@
 //            [--screenshot-report PNG] [--screenshot-exam PNG]
 //            [--screenshot-queue PNG] [--screenshot-calipers PNG]
 //            [--screenshot-settings PNG] [--screenshot-station-check PNG] --quit-after S] [--language en|zh_CN]
-//            [--probe-ui SECONDS]
+//            [--probe-ui SECONDS] [--replay FILE|s3://BUCKET/KEY]
+// --replay reviews a UFF recording, local or read in place from the archive: the built-in front
+// end sends its frames in a loop through the link, ingest and display as if live, with the
+// recording's acquisition (no start-up self-test: the data are not this station's link).
 // --probe-ui measures the console while it streams and prints the report (probe_run.h).
 // --screenshot grabs the main window (and the other screens asked for, screenshots.h) after
 // --quit-after seconds and quits (the screenshot script runs it under Xvfb). Exit 0, or 1 when the configuration or the
@@ -22,6 +25,7 @@
 #include "screenshots.h"
 #include "station_check.h"
 #include "sonolink/app/engine_setup.h"
+#include "sonolink/app/replay_source.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/console/self_test_session.h"
@@ -75,9 +79,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption stationCheckShotOption("screenshot-station-check", "Also save Help > Station check… once its checks are in, as this PNG.", "png");
     const QCommandLineOption settingsShotOption("screenshot-settings", "Also save the settings dialog, its first node's C-ECHO answered, as this PNG.", "png");
     const QCommandLineOption probeOption("probe-ui", "Measure the console for this many seconds of streaming (probe_run.h), print the report as JSON and quit.", "seconds");
+    const QCommandLineOption replayOption("replay", "Review this UFF recording (a file, or s3://bucket/key read in place through the configured archive) on the built-in front end, in a loop.", "recording");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, quitOption, languageOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, quitOption, languageOption});
     options.process(application);
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
@@ -108,6 +113,23 @@ int main(int argc, char** argv) {
     }
     sonolink::app::EngineChoice choice;
     choice.link = sonolink::app::linkChoiceFrom(*loaded, /*inProcess=*/!options.isSet(linkOption));
+    const bool review = options.isSet(replayOption);
+    if (review) {
+        if (options.isSet(linkOption)) {
+            std::cerr << "sonolink: --replay runs on the built-in front end; it cannot be used with --link-name\n";
+            return 1;
+        }
+        auto opened = sonolink::app::RecordingReplay::open(options.value(replayOption).toStdString(), loaded->archive);
+        if (!opened) {
+            std::cerr << "sonolink: " << opened.error().describe() << '\n';
+            return 1;
+        }
+        choice.replay = *opened;
+        choice.selfTest = sonolink::app::SelfTestChoice::Off;
+        const auto& g = choice.replay->geometry();
+        std::cerr << "sonolink: reviewing " << choice.replay->path() << ": " << choice.replay->frames() << " frames of " << g.waves << " waves x " << g.channels
+                  << " channels x " << g.samples << " samples\n";
+    }
     auto made = sonolink::app::makeEngine(*loaded, choice);
     if (!made) {
         std::cerr << "sonolink: " << made.error().describe() << '\n';
@@ -139,7 +161,8 @@ int main(int argc, char** argv) {
         sonolink::app::UiProbe probe(bridge, *window.view());
         window.show();
         if (!keptRefused.isEmpty()) window.showKeptSettingsRefused(keptRefused);
-        if (selftest.atConnect) wizard.show();
+        if (review) window.setReview(QString::fromStdString(choice.replay->path()), static_cast<int>(choice.replay->frames()));
+        else if (selftest.atConnect) wizard.show();
         QTimer::singleShot(0, &window, [&probe, &sinceStart] { probe.markStartup(static_cast<double>(sinceStart.nsecsElapsed()) / 1e6); });
         if (options.isSet(probeOption)) sonolink::app::scheduleUiProbe(options.value(probeOption).toDouble(), window, bridge, probe);
         bridge.connectLink();

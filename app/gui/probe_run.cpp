@@ -29,9 +29,12 @@ void scheduleUiProbe(double seconds, MainWindow& window, gui::EngineBridge& brid
                 window.openExam();
                 if (auto* query = window.examDialog()->findChild<QPushButton*>("worklistQueryButton"); query && query->isEnabled()) query->click();
             });
-            QTimer::singleShot(ms, &window, [&probe] {
+            QTimer::singleShot(ms, &window, [&window, &bridge, &probe] {
                 probe.stop();
-                std::cout << QJsonDocument(probe.report()).toJson(QJsonDocument::Compact).toStdString() << std::endl;
+                auto report = probe.report();
+                report["window_title"] = window.windowTitle();  // a review names its recording
+                report["channels"] = bridge.channelCount();  // the acquisition shown (a review's is the recording's)
+                std::cout << QJsonDocument(report).toJson(QJsonDocument::Compact).toStdString() << std::endl;
                 QApplication::quit();
             });
         });

@@ -141,6 +141,9 @@ ZH = {
     "%1 waiting, %2 failed, %3 in all": "%1 个等待，%2 个失败，共 %3 个",
     # the archive's upload queue
     "Archive": "归档",
+    "SonoLink — Review: %1": "SonoLink — 回顾：%1",
+    "Review: %1 (1 frame, in a loop)": "回顾：%1（1 帧，循环播放）",
+    "Review: %1 (%2 frames, in a loop)": "回顾：%1（%2 帧，循环播放）",
     "uploading": "上传中",
     "verified": "已校验",
     "Recording": "录制数据",

@@ -278,6 +278,18 @@
             <source>Archive</source>
             <translation>归档</translation>
         </message>
+        <message>
+            <source>SonoLink — Review: %1</source>
+            <translation>SonoLink — 回顾：%1</translation>
+        </message>
+        <message>
+            <source>Review: %1 (1 frame, in a loop)</source>
+            <translation>回顾：%1（1 帧，循环播放）</translation>
+        </message>
+        <message>
+            <source>Review: %1 (%2 frames, in a loop)</source>
+            <translation>回顾：%1（%2 帧，循环播放）</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>

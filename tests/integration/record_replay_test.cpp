@@ -3,16 +3,22 @@
 // the same link and ingest path bit-exactly; a recorder that falls behind stops with a clear
 // error and accounts for every frame it did not record; a recording outlives the link sessions
 // it spans (the front end lost and back) and gives back each session's ring slots before it ends;
-// frames that never arrive while recording (no free buffer) are counted as gaps, never silent.
+// frames that never arrive while recording (no free buffer) are counted as gaps, never silent;
+// an engine made to review a recording (the console's --replay) streams it with the recording's
+// acquisition and refuses another.
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include "sonolink/app/acquisition_setup.h"
+#include "sonolink/app/engine_setup.h"
 #include "sonolink/app/replay_source.h"
+#include "sonolink/engine/engine.h"
+#include "sonolink/engine/event_log.h"
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/record/recorder.h"
 #include "sonolink/transport/sim/in_process_front_end.h"
@@ -132,6 +138,77 @@ TEST_F(RecordReplayTest, RecordedWhileStreamingAndReplayedBitExactly) {
             EXPECT_EQ(replayed.frames[f], fileFrame(*recorded, static_cast<int>(f % kFrames))) << "replayed frame " << f << ", resident " << resident;
         }
     }
+}
+
+TEST_F(RecordReplayTest, AReviewEngineStreamsTheRecordingWithItsAcquisitionAndRefusesAnother) {
+    constexpr std::uint32_t kFrames = 4;
+    {
+        SimAcquisition s;
+        ASSERT_NO_FATAL_FAILURE(start(s));
+        auto recorder = record::Recorder::start(file.string(), app::geometryOf(session().configure));
+        ASSERT_TRUE(recorder) << recorder.error().describe();
+        s->ingest().addSink(**recorder);
+        std::atomic<bool> stop{false};
+        ASSERT_TRUE(s->run(kFrames, stop));
+        ASSERT_TRUE((*recorder)->stop());
+    }
+    auto replaying = app::RecordingReplay::open(file.string());
+    ASSERT_TRUE(replaying) << replaying.error().describe();
+    config::AppConfig config;  // the shipped defaults: 128 channels x 2048 samples, which the review replaces
+    app::EngineChoice choice;
+    choice.link = app::linkChoiceFrom(config, /*inProcess=*/true);
+    choice.display = false;
+    choice.dicomQueue = false;
+    choice.archiveQueue = false;
+    choice.selfTest = app::SelfTestChoice::Off;
+    choice.replay = *replaying;
+
+    auto shared = choice;  // a review over another link is refused, naming the recording
+    shared.link.backend = app::LinkChoice::Backend::SimShared;
+    auto refused = app::makeEngine(config, shared);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(refused.error().message().find(file.string()), std::string::npos) << refused.error().message();
+
+    auto made = app::makeEngine(config, choice);
+    ASSERT_TRUE(made) << made.error().describe();
+    auto& engine = **made;
+    const auto held = engine.acquisition();
+    EXPECT_EQ(held.elementCount, kChannels);
+    EXPECT_EQ(held.samplesPerChannel, kSamples);
+    EXPECT_EQ(held.anglesDeg, (std::vector<double>{-8, 0, 8}));
+    EXPECT_DOUBLE_EQ(held.frameRateHz, config.acquisition.frameRateHz);
+    engine::EventLog events;
+    auto subscription = engine.subscribe(std::ref(events));
+    auto other = held;
+    other.elementCount = 128;
+    engine.setAcquisition(other);
+    auto answer = events.waitFor<engine::SettingsChanged>([](const auto& e) { return e.what == "acquisition"; });
+    ASSERT_TRUE(answer);
+    EXPECT_FALSE(answer->applied);
+    EXPECT_NE(answer->reason.find("replaying " + file.string()), std::string::npos) << answer->reason;
+    EXPECT_NE(answer->reason.find("3 waves, 64 channels x 512 samples"), std::string::npos) << answer->reason;
+    EXPECT_EQ(engine.acquisition(), held);
+    auto faster = held;
+    faster.frameRateHz = 60;
+    const auto mark = events.size();
+    engine.setAcquisition(faster);
+    answer = events.waitFor<engine::SettingsChanged>([](const auto& e) { return e.what == "acquisition"; }, std::chrono::seconds(20), mark);
+    ASSERT_TRUE(answer);
+    EXPECT_TRUE(answer->applied) << answer->reason;
+    EXPECT_EQ(engine.acquisition(), faster);
+
+    engine.connect();
+    ASSERT_TRUE(events.waitFor<engine::StateChanged>([](const auto& e) { return e.to == engine::EngineState::Ready; }));
+    engine.startStreaming();
+    // Twice round the recording and on: the review loops, every frame intact.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (engine.stats().framesDelivered < 2 * kFrames + 1 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_GE(engine.stats().framesDelivered, 2 * kFrames + 1);
+    EXPECT_EQ(engine.stats().framesIncomplete, 0u);
+    engine.disconnect();
 }
 
 TEST_F(RecordReplayTest, ARecorderThatFallsBehindStopsLoudly) {

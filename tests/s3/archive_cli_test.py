@@ -7,7 +7,8 @@ completed transfer and never a short file: a wrong secret, an unknown key, a clo
 (faketime), temporary credentials expired (radosgw and the CLI 20 minutes on, libfaketime), no
 server, throttling answers, a connection reset mid-range, a corrupted byte, the uploader
 SIGKILLed mid-multipart (resumed from its journal) and radosgw SIGKILLed and restarted mid-multipart. Read in place: a recording
-beamformed and replayed, a DICOM cine read frame by frame. Run by CTest with SONOLINK_CLI."""
+beamformed and replayed, reviewed in the console (offscreen), a DICOM cine read frame by frame.
+Run by CTest with SONOLINK_CLI and SONOLINK (the console)."""
 import hashlib
 import json
 import os
@@ -31,6 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from dicom_cines import cine, frames_of, rle_frames  # noqa: E402
 
 CLI = os.environ["SONOLINK_CLI"]
+CONSOLE = os.environ["SONOLINK"]
 MIB = 1 << 20
 rgw = None
 
@@ -490,6 +492,27 @@ class ArchiveTest(unittest.TestCase):
                                  capture_output=True, text=True, env=self.env(), timeout=60)
         self.assertEqual(missing.returncode, 1)
         self.assertIn("HTTP 404", missing.stderr)
+
+    def test_the_console_reviews_a_recording_in_place(self):
+        rec = self.path("rec.uff")
+        made = subprocess.run([CLI, "record", rec, "--in-process", "--frames", "12", "--channels", "64", "--samples", "1024"],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        self.put(rec, "rec/review.uff")
+        url = f"s3://{self.bucket}/rec/review.uff"
+        env = self.env(XDG_CONFIG_HOME=self.path("home"), QT_QPA_PLATFORM="offscreen")
+        run = subprocess.run([CONSOLE, "--config", self.config, "--replay", url, "--probe-ui", "1", "--language", "en"], cwd=self.dir,
+                             capture_output=True, text=True, env=env, timeout=180)
+        self.assertEqual(run.returncode, 0, run.stderr[-3000:])
+        self.assertIn(f"reviewing {url}: 12 frames of 3 waves x 64 channels x 1024 samples", run.stderr)
+        report = json.loads([line for line in run.stdout.splitlines() if line.startswith("{")][-1])
+        self.assertGreater(report["frames_shown"], 12, "the review loops past the recording's end")
+        self.assertEqual(report["channels"], 64)
+        self.assertEqual(report["window_title"], "SonoLink — Review: review.uff")
+        absent = subprocess.run([CONSOLE, "--config", self.config, "--replay", f"s3://{self.bucket}/rec/absent.uff", "--probe-ui", "1"], cwd=self.dir,
+                                capture_output=True, text=True, env=env, timeout=60)
+        self.assertEqual(absent.returncode, 1)
+        self.assertIn("HTTP 404", absent.stderr)
 
     def test_a_dicom_cine_is_read_in_place_frame_by_frame(self):
         frames = frames_of(60, 240, 200)

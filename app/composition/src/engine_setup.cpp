@@ -1,6 +1,7 @@
 #include "sonolink/app/engine_setup.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -113,6 +114,49 @@ std::function<Result<engine::AcquisitionPlan>(const engine::AcquisitionSettings&
     };
 }
 
+engine::AcquisitionSettings acquisitionSettingsOf(const transport::Configure& c) {
+    engine::AcquisitionSettings s;
+    s.anglesDeg.clear();
+    for (auto a : c.anglesMilliDeg) s.anglesDeg.push_back(a * 1e-3);
+    s.samplesPerChannel = static_cast<int>(c.samplesPerChannel);
+    s.frameRateHz = c.frameRateMilliHz * 1e-3;
+    s.elementCount = c.channelCount;
+    s.pitchMm = c.pitchNm * 1e-6;
+    s.centerFrequencyMHz = c.centerFrequencyHz * 1e-6;
+    return s;
+}
+
+namespace {
+
+// Whether a and b are the same acquisition but for the frame rate (to the precision a Configure
+// carries: a thousandth of a degree, a nanometre of pitch, a hertz).
+bool sameAcquisitionButRate(const engine::AcquisitionSettings& a, const engine::AcquisitionSettings& b) {
+    const auto near = [](double x, double y, double tolerance) { return std::abs(x - y) <= tolerance; };
+    if (a.anglesDeg.size() != b.anglesDeg.size()) return false;
+    for (std::size_t i = 0; i < a.anglesDeg.size(); ++i) {
+        if (!near(a.anglesDeg[i], b.anglesDeg[i], 1e-3)) return false;
+    }
+    return a.samplesPerChannel == b.samplesPerChannel && a.elementCount == b.elementCount && near(a.pitchMm, b.pitchMm, 1e-6) &&
+           near(a.centerFrequencyMHz, b.centerFrequencyMHz, 1e-6);
+}
+
+// A review's planner: the recording's acquisition, at any frame rate; any other is refused.
+std::function<Result<engine::AcquisitionPlan>(const engine::AcquisitionSettings&)> replayPlanner(const transport::Configure& configure,
+                                                                                                 const std::string& recording) {
+    return [configure, recording, held = acquisitionSettingsOf(configure)](const engine::AcquisitionSettings& asked) -> Result<engine::AcquisitionPlan> {
+        if (!sameAcquisitionButRate(asked, held)) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("replaying {}: the acquisition is the recording's ({} waves, {} channels x {} samples); "
+                                                                "only its frame rate can change", recording, held.anglesDeg.size(), held.elementCount,
+                                                                held.samplesPerChannel));
+        }
+        auto c = configure;
+        c.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(asked.frameRateHz * 1000));
+        return engine::AcquisitionPlan{c, geometryOf(c)};
+    };
+}
+
+}  // namespace
+
 engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& config) {
     engine::AcquisitionSettings s;
     s.anglesDeg = config.acquisition.planeWaveAnglesDeg;
@@ -173,13 +217,24 @@ engine::StationCheck stationCheckFrom(const config::AppConfig& config, const Lin
 }
 
 Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice) {
+    if (choice.replay) {
+        if (choice.link.backend != LinkChoice::Backend::SimInProcess) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("{} can be replayed on the built-in front end only, not over another link", choice.replay->path()));
+        }
+        choice.link.frontEnd.frameSource = choice.replay;
+        if (!choice.configure) {
+            choice.configure = configureOf(choice.replay->geometry());
+            choice.configure->frameRateMilliHz = static_cast<std::uint32_t>(std::lround(config.acquisition.frameRateHz * 1000));
+            choice.configure->centerFrequencyHz = static_cast<std::uint32_t>(std::lround(config.probe.centerFrequencyHz));
+        }
+    }
     engine::EngineConfig e;
     e.session.configure = choice.configure ? *choice.configure : configureFrom(config);
     e.session.acceptTimeout = choice.acceptTimeout;
     e.rxCpu = choice.rxCpu >= 0 ? choice.rxCpu : config.link.rxCpu;
     e.reopenAfterSession = choice.reopenAfterSession;
     e.geometry = geometryOf(e.session.configure);
-    e.acquisition = acquisitionSettingsFrom(config);
+    e.acquisition = choice.replay ? acquisitionSettingsOf(e.session.configure) : acquisitionSettingsFrom(config);
     e.display = choice.display;
     e.imaging = imagingSettingsFrom(config);
     e.cineFrames = choice.cineFrames;
@@ -199,7 +254,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.dicom.equipment = equipmentFrom(config.dicom);
     engine::Backends backends;
     if (choice.display) backends.makeImager = displayImagers(config);
-    backends.planAcquisition = acquisitionPlanner(config);
+    backends.planAcquisition = choice.replay ? replayPlanner(e.session.configure, choice.replay->path()) : acquisitionPlanner(config);
     backends.phantomReference = phantomReference;
     if (choice.archiveQueue && !config.archive.endpoint.empty()) {
         auto client = makeArchiveClient(config.archive);

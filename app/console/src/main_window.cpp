@@ -352,6 +352,16 @@ void MainWindow::showKeptSettingsRefused(const QString& reasons) {
     problem_->setStyleSheet("color: #b07000");
 }
 
+void MainWindow::setReview(const QString& recording, int frames) {
+    const auto name = recording.section('/', -1);
+    setWindowTitle(tr("SonoLink — Review: %1").arg(name));
+    auto* review = new QLabel(frames == 1 ? tr("Review: %1 (1 frame, in a loop)").arg(name) : tr("Review: %1 (%2 frames, in a loop)").arg(name).arg(frames));
+    review->setObjectName("reviewLabel");
+    review->setToolTip(recording);
+    review->setStyleSheet("color: #2060c0; font-weight: bold");
+    statusBar()->insertWidget(0, review);
+}
+
 void MainWindow::setExportTarget(const QString& folder, const QString& node) {
     exportFolder_ = folder;
     exportNode_ = node;

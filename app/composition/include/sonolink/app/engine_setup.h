@@ -15,6 +15,8 @@
 
 namespace sonolink::app {
 
+class RecordingReplay;
+
 // Whether connect() runs the start-up self-test: as selftest.at_connect and selftest.mode say,
 // or as a command asks (sonolink-cli selftest --quick / --full; off for timed measurements).
 enum class SelfTestChoice { AsConfigured, Off, Quick, Full };
@@ -26,6 +28,11 @@ struct EngineChoice {
     bool dicomQueue = true;           // run the PACS queue (dicom.queue_directory)
     bool archiveQueue = true;         // run the archive's upload queue (archive.queue_directory, when archive.endpoint is set)
     std::optional<transport::Configure> configure;  // instead of the configuration's (a replay's geometry, a test pattern)
+    // A review (replay_source.h): the built-in front end sends this recording's frames, in a loop,
+    // through the link, ingest and display like live data. The acquisition is the recording's
+    // (its geometry, at configure's frame rate, else the configuration's): the settings show it,
+    // and the planner refuses any other but a new frame rate, naming the recording.
+    std::shared_ptr<RecordingReplay> replay;
     std::chrono::milliseconds acceptTimeout{10'000};  // how long a connect waits for the front end
     int rxCpu = -1;                   // >= 0: pin the rx thread (else link.rx_cpu)
     bool reopenAfterSession = true;   // false: a session the front end ends leaves the engine Idle (a timed run)
@@ -37,6 +44,8 @@ struct EngineChoice {
 // The facade's run-time settings as the configuration sets them at start.
 [[nodiscard]] engine::ImagingSettings imagingSettingsFrom(const config::AppConfig& config);
 [[nodiscard]] engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& config);
+// The acquisition settings a Configure stands for (a replay's: what the console shows).
+[[nodiscard]] engine::AcquisitionSettings acquisitionSettingsOf(const transport::Configure& configure);
 // The start-up link BER test the configuration (or the choice) asks for; none when off.
 [[nodiscard]] std::optional<engine::LinkBerTest> linkBerTestFrom(const config::AppConfig& config, SelfTestChoice choice);
 // What the station's set-up must hold for this link and configuration: the ring in locked memory

@@ -24,6 +24,7 @@ public:
     [[nodiscard]] static Result<std::shared_ptr<RecordingReplay>> open(const std::string& path, const config::ArchiveSettings& archive = {});
 
     [[nodiscard]] const beamform::AcquisitionGeometry& geometry() const noexcept { return reader_.header().geometry; }
+    [[nodiscard]] const std::string& path() const noexcept { return path_; }
     [[nodiscard]] std::uint32_t frames() const noexcept { return static_cast<std::uint32_t>(reader_.header().framesInFile); }
 
     [[nodiscard]] Result<std::uint32_t> frameCount(const transport::Configure& configure, const transport::sim::FrameLayout& layout) override;

@@ -55,6 +55,9 @@ public:
     void openSettings();
     // The kept settings could not be used at this start (the loader's reasons): said in the status bar.
     void showKeptSettingsRefused(const QString& reasons);
+    // This console reviews a recording (sonolink --replay): its name in the title, and in the
+    // status bar with its frame count, so that nobody takes the picture for a live scan.
+    void setReview(const QString& recording, int frames);
     // The picture's current settings kept as the preset of this name (in the list from then on).
     void savePreset(const QString& name);
     [[nodiscard]] gui::SettingsDialog* settingsDialog() const { return settingsDialog_; }
