@@ -6,10 +6,11 @@
 //            [--screenshot-report PNG] [--screenshot-exam PNG]
 //            [--screenshot-queue PNG] [--screenshot-calipers PNG]
 //            [--screenshot-settings PNG] [--screenshot-station-check PNG] --quit-after S] [--language en|zh_CN]
-//            [--probe-ui SECONDS] [--replay FILE|s3://BUCKET/KEY]
+//            [--probe-ui SECONDS] [--replay FILE|s3://BUCKET/KEY] [--cine FILE|s3://BUCKET/KEY]
 // --replay reviews a UFF recording, local or read in place from the archive: the built-in front
 // end sends its frames in a loop through the link, ingest and display as if live, with the
 // recording's acquisition (no start-up self-test: the data are not this station's link).
+// --cine reviews a DICOM image or cine, local or in the archive, frame by frame (cine_review_run.h).
 // --probe-ui measures the console while it streams and prints the report (probe_run.h).
 // --screenshot grabs the main window (and the other screens asked for, screenshots.h) after
 // --quit-after seconds and quits (the screenshot script runs it under Xvfb). Exit 0, or 1 when the configuration or the
@@ -21,6 +22,7 @@
 
 #include <iostream>
 
+#include "cine_review_run.h"
 #include "probe_run.h"
 #include "screenshots.h"
 #include "station_check.h"
@@ -80,9 +82,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption settingsShotOption("screenshot-settings", "Also save the settings dialog, its first node's C-ECHO answered, as this PNG.", "png");
     const QCommandLineOption probeOption("probe-ui", "Measure the console for this many seconds of streaming (probe_run.h), print the report as JSON and quit.", "seconds");
     const QCommandLineOption replayOption("replay", "Review this UFF recording (a file, or s3://bucket/key read in place through the configured archive) on the built-in front end, in a loop.", "recording");
+    const QCommandLineOption cineOption("cine", "Review this DICOM image or cine (a file, or s3://bucket/key read in place through the configured archive) frame by frame.", "object");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, quitOption, languageOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption, quitOption, languageOption});
     options.process(application);
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
@@ -110,6 +113,14 @@ int main(int argc, char** argv) {
     if (!loaded) {
         std::cerr << "sonolink: " << loaded.error().describe() << '\n';
         return 1;
+    }
+    if (options.isSet(cineOption)) {
+        if (options.isSet(replayOption) || options.isSet(linkOption)) {
+            std::cerr << "sonolink: --cine reviews a DICOM object on its own; it cannot be used with --replay or --link-name\n";
+            return 1;
+        }
+        return sonolink::app::runCineReview(*loaded, {options.value(cineOption), options.value(probeOption).toDouble(), options.value(screenshotOption),
+                                                      static_cast<int>(options.value(quitOption).toDouble() * 1000)});
     }
     sonolink::app::EngineChoice choice;
     choice.link = sonolink::app::linkChoiceFrom(*loaded, /*inProcess=*/!options.isSet(linkOption));

@@ -17,6 +17,33 @@
         </message>
     </context>
     <context>
+        <name>sonolink::app::CineReviewWindow</name>
+        <message>
+            <source>SonoLink — Review: %1</source>
+            <translation>SonoLink — 回顾：%1</translation>
+        </message>
+        <message>
+            <source>Review: %1 (1 frame)</source>
+            <translation>回顾：%1（1 帧）</translation>
+        </message>
+        <message>
+            <source>Review: %1 (%2 frames)</source>
+            <translation>回顾：%1（%2 帧）</translation>
+        </message>
+        <message>
+            <source>The object states no pixel spacing: the rulers count pixels, not millimetres.</source>
+            <translation>该对象未给出像素间距：标尺以像素计，而非毫米。</translation>
+        </message>
+        <message>
+            <source>Frame %1 cannot be shown (%2 so far): %3</source>
+            <translation>第 %1 帧无法显示（迄今 %2 帧）：%3</translation>
+        </message>
+        <message>
+            <source>Frame %1 / %2, read in %3 ms</source>
+            <translation>第 %1 / %2 帧，读取用时 %3 ms</translation>
+        </message>
+    </context>
+    <context>
         <name>sonolink::app::MainWindow</name>
         <message>
             <source>SonoLink</source>

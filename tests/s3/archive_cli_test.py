@@ -7,7 +7,8 @@ completed transfer and never a short file: a wrong secret, an unknown key, a clo
 (faketime), temporary credentials expired (radosgw and the CLI 20 minutes on, libfaketime), no
 server, throttling answers, a connection reset mid-range, a corrupted byte, the uploader
 SIGKILLed mid-multipart (resumed from its journal) and radosgw SIGKILLed and restarted mid-multipart. Read in place: a recording
-beamformed and replayed, reviewed in the console (offscreen), a DICOM cine read frame by frame.
+beamformed and replayed, reviewed in the console (offscreen), a DICOM cine read frame by frame
+and played in the console.
 Run by CTest with SONOLINK_CLI and SONOLINK (the console)."""
 import hashlib
 import json
@@ -538,6 +539,17 @@ class ArchiveTest(unittest.TestCase):
                                  capture_output=True, text=True, env=self.env(), timeout=60)
         self.assertEqual(missing.returncode, 1)
         self.assertIn("HTTP 404", missing.stderr)
+        # Reviewed in the console, played from the archive: the frame on screen is the file's own.
+        env = self.env(XDG_CONFIG_HOME=self.path("home"), QT_QPA_PLATFORM="offscreen")
+        review = subprocess.run([CONSOLE, "--config", self.config, "--cine", url, "--probe-ui", "1.5", "--language", "en"], cwd=self.dir,
+                                capture_output=True, text=True, env=env, timeout=180)
+        self.assertEqual(review.returncode, 0, review.stderr[-3000:])
+        report = json.loads([line for line in review.stdout.splitlines() if line.startswith("{")][-1])
+        self.assertGreater(report["frames_shown"], 10)
+        self.assertEqual(report["frames_failed"], 0)
+        self.assertEqual(report["shown_sha256"], hashlib.sha256(frames[report["shown_frame"]].tobytes()).hexdigest())
+        self.assertEqual(report["window_title"], "SonoLink — Review: cine.dcm")
+        print(f"console: first frame of the remote cine shown {report['first_frame_ms']:.0f} ms after the window was made", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -70,6 +70,38 @@ Status checkRle(const PixelDescription& p, std::span<const std::byte> frame, con
     return {};
 }
 
+// The pixel spacing in mm: the first ultrasound region's calibration when it is in cm (units
+// 3), else Pixel Spacing (between rows, then between columns).
+void readPixelSpacing(DcmDataset& ds, FrameFormat& f) {
+    DcmItem* region = nullptr;
+    if (ds.findAndGetSequenceItem(DCM_SequenceOfUltrasoundRegions, region, 0).good() && region != nullptr) {
+        Float64 dx = 0, dy = 0;
+        if (intOf(*region, DCM_PhysicalUnitsXDirection, 0) == 3 && intOf(*region, DCM_PhysicalUnitsYDirection, 0) == 3 &&
+            region->findAndGetFloat64(DCM_PhysicalDeltaX, dx).good() && region->findAndGetFloat64(DCM_PhysicalDeltaY, dy).good() && dx > 0 && dy > 0) {
+            f.pixelSpacingXMm = dx * 10;
+            f.pixelSpacingYMm = dy * 10;
+            // Pixel (c, r) lies at x = X + (c - minX0 - X0) dx, where (X0, Y0) is the reference
+            // pixel, relative to the region's corner (minX0, minY0), at (X, Y).
+            Uint32 minX0 = 0, minY0 = 0;
+            Sint32 x0 = 0, y0 = 0;
+            Float64 x = 0, y = 0;
+            if (region->findAndGetUint32(DCM_RegionLocationMinX0, minX0).good() && region->findAndGetUint32(DCM_RegionLocationMinY0, minY0).good() &&
+                region->findAndGetSint32(DCM_ReferencePixelX0, x0).good() && region->findAndGetSint32(DCM_ReferencePixelY0, y0).good() &&
+                region->findAndGetFloat64(DCM_ReferencePixelPhysicalValueX, x).good() && region->findAndGetFloat64(DCM_ReferencePixelPhysicalValueY, y).good()) {
+                f.firstPixelXMm = (x - (static_cast<double>(minX0) + x0) * dx) * 10;
+                f.firstPixelYMm = (y - (static_cast<double>(minY0) + y0) * dy) * 10;
+            }
+            return;
+        }
+    }
+    Float64 betweenRows = 0, betweenColumns = 0;
+    if (ds.findAndGetFloat64(DCM_PixelSpacing, betweenRows, 0).good() && ds.findAndGetFloat64(DCM_PixelSpacing, betweenColumns, 1).good() &&
+        betweenRows > 0 && betweenColumns > 0) {
+        f.pixelSpacingXMm = betweenColumns;
+        f.pixelSpacingYMm = betweenRows;
+    }
+}
+
 }  // namespace
 
 Result<PixelDescription> parseHeader(std::span<const std::byte> header, const std::string& transferSyntaxUid, const std::string& name) {
@@ -92,8 +124,8 @@ Result<PixelDescription> parseHeader(std::span<const std::byte> header, const st
     f.columns = intOf(ds, DCM_Columns, 0);
     f.samplesPerPixel = intOf(ds, DCM_SamplesPerPixel, 1);
     f.bitsAllocated = intOf(ds, DCM_BitsAllocated, 0);
-    p.bitsStored = intOf(ds, DCM_BitsStored, f.bitsAllocated);
-    p.highBit = intOf(ds, DCM_HighBit, p.bitsStored - 1);
+    f.bitsStored = intOf(ds, DCM_BitsStored, f.bitsAllocated);
+    p.highBit = intOf(ds, DCM_HighBit, f.bitsStored - 1);
     p.pixelRepresentation = intOf(ds, DCM_PixelRepresentation, 0);
     p.planarConfiguration = intOf(ds, DCM_PlanarConfiguration, 0);
     Sint32 frames = 1;
@@ -105,6 +137,7 @@ Result<PixelDescription> parseHeader(std::span<const std::byte> header, const st
     f.frames = static_cast<std::uint32_t>(frames);
     Float64 frameTime = 0;
     if (ds.findAndGetFloat64(DCM_FrameTime, frameTime).good()) f.frameTimeMs = frameTime;
+    readPixelSpacing(ds, f);
     if (f.rows < 1 || f.columns < 1) return fail(ErrorCode::DataLoss, fmt::format("{}: Rows and Columns must be set ({} x {})", name, f.rows, f.columns));
     if (f.bitsAllocated != 8 && f.bitsAllocated != 16) {
         return fail(ErrorCode::Unimplemented, fmt::format("{}: {} bits allocated a sample; frames are read at 8 or 16", name, f.bitsAllocated));
@@ -135,7 +168,7 @@ Status decodeFrame(const PixelDescription& p, const std::vector<std::span<const 
     ds.putAndInsertUint16(DCM_SamplesPerPixel, static_cast<Uint16>(f.samplesPerPixel));
     ds.putAndInsertOFStringArray(DCM_PhotometricInterpretation, f.photometric.c_str());
     ds.putAndInsertUint16(DCM_BitsAllocated, static_cast<Uint16>(f.bitsAllocated));
-    ds.putAndInsertUint16(DCM_BitsStored, static_cast<Uint16>(p.bitsStored));
+    ds.putAndInsertUint16(DCM_BitsStored, static_cast<Uint16>(p.format.bitsStored));
     ds.putAndInsertUint16(DCM_HighBit, static_cast<Uint16>(p.highBit));
     ds.putAndInsertUint16(DCM_PixelRepresentation, static_cast<Uint16>(p.pixelRepresentation));
     if (f.samplesPerPixel > 1) ds.putAndInsertUint16(DCM_PlanarConfiguration, static_cast<Uint16>(p.planarConfiguration));

@@ -15,8 +15,7 @@
 namespace sonolink::dicom {
 
 struct PixelDescription {
-    FrameFormat format;
-    int bitsStored = 8;
+    FrameFormat format;  // with bits stored
     int highBit = 7;
     int pixelRepresentation = 0;
     int planarConfiguration = 0;  // 1: colour by plane

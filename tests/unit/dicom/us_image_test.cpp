@@ -229,7 +229,11 @@ TEST_F(UsImageTest, ACineIsReadInPlaceFrameByFrameWithTheNextFramesFetchedAhead)
     auto uids = UidGenerator::create(std::nullopt);
     ASSERT_TRUE(uids);
     UsCineObject cine{sampleContext(*uids), {}, 1000.0 / 30};
-    for (int i = 0; i < 10; ++i) cine.frames.push_back(sampleFrame(i));
+    for (int i = 0; i < 10; ++i) {
+        cine.frames.push_back(sampleFrame(i));
+        cine.frames.back().xStartCm = -1.99;
+        cine.frames.back().zStartCm = 0.3;
+    }
     for (auto compression : {Compression::Rle, Compression::None}) {
         const auto file = (dir / fmt::format("cine_{}.dcm", static_cast<int>(compression))).string();
         ASSERT_TRUE(writeUsCine(file, cine, compression));
@@ -240,6 +244,12 @@ TEST_F(UsImageTest, ACineIsReadInPlaceFrameByFrameWithTheNextFramesFetchedAhead)
         ASSERT_TRUE(frames) << frames.error().describe();
         ASSERT_EQ(frames->format().frames, 10u);
         EXPECT_EQ(frames->format().index, compression == Compression::None ? FrameIndex::Native : FrameIndex::BasicOffsetTable);
+        // Where the pixels lie, as the region's calibration says (what a review draws its rulers from).
+        EXPECT_DOUBLE_EQ(frames->format().pixelSpacingXMm, 0.25);
+        EXPECT_DOUBLE_EQ(frames->format().pixelSpacingYMm, 0.2);
+        ASSERT_TRUE(frames->format().firstPixelXMm && frames->format().firstPixelYMm);
+        EXPECT_NEAR(*frames->format().firstPixelXMm, -19.9, 1e-9);
+        EXPECT_NEAR(*frames->format().firstPixelYMm, 3.0, 1e-9);
         std::vector<std::byte> out(frames->format().frameBytes());
         for (std::uint32_t k : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 2u, 3u}) {  // in order, then a seek back
             ASSERT_TRUE(frames->readFrame(k, out)) << k;

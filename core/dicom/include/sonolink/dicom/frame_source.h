@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,9 +31,18 @@ struct FrameFormat {
     int columns = 0;
     int samplesPerPixel = 1;     // 1 (MONOCHROME2) or 3 (RGB)
     int bitsAllocated = 8;       // 8 or 16
+    int bitsStored = 8;          // of which hold the value
     std::string photometric;
     std::uint32_t frames = 1;
     double frameTimeMs = 0;      // (0018,1063) when present
+    // mm between columns (across) and between rows (down): the first ultrasound region's
+    // calibration (in cm), else Pixel Spacing; 0 when neither states it.
+    double pixelSpacingXMm = 0;
+    double pixelSpacingYMm = 0;
+    // Where the first pixel's centre lies (mm: across from the probe's centre, down from its face),
+    // from the first ultrasound region's reference pixel; unset when the object does not say.
+    std::optional<double> firstPixelXMm;
+    std::optional<double> firstPixelYMm;
     FrameIndex index = FrameIndex::Native;
     std::uint64_t headerBytes = 0;  // everything before Pixel Data
     // One decoded frame: rows x columns x samples (colour by pixel) x bitsAllocated / 8 bytes.

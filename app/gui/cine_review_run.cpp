@@ -1,0 +1,100 @@
+#include "cine_review_run.h"
+
+#include <QApplication>
+#include <QCryptographicHash>
+#include <QLabel>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTimer>
+
+#include <cstring>
+#include <iostream>
+#include <memory>
+
+#include "sonolink/app/cine_review.h"
+#include "sonolink/console/cine_review_window.h"
+#include "sonolink/gui/views/bmode_view.h"
+#include "sonolink/gui/views/cine_bar.h"
+
+namespace sonolink::app {
+namespace {
+
+// A frame as the window shows it: Grayscale8 or RGB888, a deep copy.
+QImage imageOf(const ReviewFrame& frame) {
+    QImage image(frame.columns, frame.rows, frame.channels == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
+    const auto rowBytes = static_cast<std::size_t>(frame.columns) * static_cast<std::size_t>(frame.channels);
+    for (int r = 0; r < frame.rows; ++r) std::memcpy(image.scanLine(r), frame.pixels.data() + static_cast<std::size_t>(r) * rowBytes, rowBytes);
+    return image;
+}
+
+// SHA-256 of the picture's pixels, row by row without the scan lines' padding.
+QString pixelDigest(const QImage& image) {
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    const auto rowBytes = static_cast<qsizetype>(image.width()) * (image.format() == QImage::Format_RGB888 ? 3 : 1);
+    for (int r = 0; r < image.height(); ++r) hash.addData(QByteArrayView(reinterpret_cast<const char*>(image.constScanLine(r)), rowBytes));
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+}  // namespace
+
+int runCineReview(const config::AppConfig& config, const CineReviewRun& run) {
+    auto opened = CineReview::open(run.object.toStdString(), config.archive);
+    if (!opened) {
+        std::cerr << "sonolink: " << opened.error().describe() << '\n';
+        return 1;
+    }
+    const auto f = opened->format();
+    std::cerr << "sonolink: reviewing " << opened->name() << ": " << f.frames << " frames of " << f.columns << " x " << f.rows << ", " << f.photometric
+              << ", pixel spacing " << f.pixelSpacingXMm << " x " << f.pixelSpacingYMm << " mm\n";
+    auto review = std::make_shared<CineReview>(std::move(*opened));
+    CineReviewSource source;
+    source.name = run.object;
+    source.frames = static_cast<int>(f.frames);
+    source.frameIntervalMs = f.frameTimeMs;
+    source.mmAcross = f.pixelSpacingXMm;
+    source.mmDown = f.pixelSpacingYMm;
+    source.firstPixelXMm = f.firstPixelXMm;
+    source.firstPixelZMm = f.firstPixelYMm;
+    source.read = [review](int index, QString* why) -> QImage {
+        auto frame = review->frame(static_cast<std::uint32_t>(index));
+        if (!frame) {
+            *why = QString::fromStdString(frame.error().describe());
+            return {};
+        }
+        return imageOf(*frame);
+    };
+    CineReviewWindow window(std::move(source));
+    window.show();
+    if (run.probeSeconds > 0) {
+        QObject::connect(&window, &CineReviewWindow::frameShown, &window, [&window] { window.cineBar()->play(); }, Qt::SingleShotConnection);
+        QTimer::singleShot(static_cast<int>(run.probeSeconds * 1000), &window, [&window, &run] {
+            QJsonObject report;
+            report["frames_shown"] = window.framesShown();
+            report["frames_failed"] = window.framesFailed();
+            report["first_frame_ms"] = window.firstFrameMs();
+            report["shown_fps"] = window.framesShown() / run.probeSeconds;
+            report["window_title"] = window.windowTitle();
+            const auto& shown = window.view()->image();
+            report["mm_per_pixel"] = shown.mmPerPixel;
+            report["x_start_mm"] = shown.xStartMm;
+            report["z_start_mm"] = shown.zStartMm;
+            report["image_columns"] = shown.image.width();
+            report["image_rows"] = shown.image.height();
+            report["shown_frame"] = window.shownFrame();
+            report["shown_sha256"] = pixelDigest(shown.image);
+            report["problem"] = window.findChild<QLabel*>("problemLabel")->text();
+            std::cout << QJsonDocument(report).toJson(QJsonDocument::Compact).toStdString() << std::endl;
+            QApplication::quit();
+        });
+    } else if (!run.screenshot.isEmpty()) {
+        QTimer::singleShot(run.quitAfterMs, &window, [&window, &run] {
+            if (!window.grab().save(run.screenshot)) std::cerr << "sonolink: cannot write " << run.screenshot.toStdString() << '\n';
+            QApplication::quit();
+        });
+    }
+    return QApplication::exec();
+}
+
+}  // namespace sonolink::app
