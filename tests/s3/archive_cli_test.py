@@ -468,12 +468,17 @@ class ArchiveTest(unittest.TestCase):
 
     # --- recordings read in place ---------------------------------------------------------------
 
-    def test_beamform_and_replay_read_a_recording_in_place(self):
+    def recorded(self, key):
+        """A 12-frame recording (3 waves x 64 channels x 1024 samples) made here and uploaded as key."""
         rec = self.path("rec.uff")
         made = subprocess.run([CLI, "record", rec, "--in-process", "--frames", "12", "--channels", "64", "--samples", "1024"],
                               capture_output=True, text=True, timeout=120)
         self.assertEqual(made.returncode, 0, made.stderr)
-        self.put(rec, "rec/rec.uff")
+        self.put(rec, key)
+        return rec
+
+    def test_beamform_and_replay_read_a_recording_in_place(self):
+        rec = self.recorded("rec/rec.uff")
         grid = ["--x-range", "-9:9:64", "--z-range", "5:18:128", "--frame", "9", "--name", "f"]
         local = subprocess.run([CLI, "beamform", rec, *grid, "--output-dir", self.path("local")], capture_output=True, text=True, timeout=120)
         self.assertEqual(local.returncode, 0, local.stderr)
@@ -495,11 +500,7 @@ class ArchiveTest(unittest.TestCase):
         self.assertIn("HTTP 404", missing.stderr)
 
     def test_the_console_reviews_a_recording_in_place(self):
-        rec = self.path("rec.uff")
-        made = subprocess.run([CLI, "record", rec, "--in-process", "--frames", "12", "--channels", "64", "--samples", "1024"],
-                              capture_output=True, text=True, timeout=120)
-        self.assertEqual(made.returncode, 0, made.stderr)
-        self.put(rec, "rec/review.uff")
+        self.recorded("rec/review.uff")
         url = f"s3://{self.bucket}/rec/review.uff"
         env = self.env(XDG_CONFIG_HOME=self.path("home"), QT_QPA_PLATFORM="offscreen")
         run = subprocess.run([CONSOLE, "--config", self.config, "--replay", url, "--probe-ui", "1", "--language", "en"], cwd=self.dir,
