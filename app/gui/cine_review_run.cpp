@@ -39,32 +39,45 @@ QString pixelDigest(const QImage& image) {
 
 }  // namespace
 
-int runCineReview(const config::AppConfig& config, const CineReviewRun& run) {
-    auto opened = CineReview::open(run.object.toStdString(), config.archive);
-    if (!opened) {
-        std::cerr << "sonolink: " << opened.error().describe() << '\n';
-        return 1;
-    }
-    const auto f = opened->format();
-    std::cerr << "sonolink: reviewing " << opened->name() << ": " << f.frames << " frames of " << f.columns << " x " << f.rows << ", " << f.photometric
-              << ", pixel spacing " << f.pixelSpacingXMm << " x " << f.pixelSpacingYMm << " mm\n";
-    auto review = std::make_shared<CineReview>(std::move(*opened));
-    CineReviewSource source;
-    source.name = run.object;
-    source.frames = static_cast<int>(f.frames);
-    source.frameIntervalMs = f.frameTimeMs;
-    source.mmAcross = f.pixelSpacingXMm;
-    source.mmDown = f.pixelSpacingYMm;
-    source.firstPixelXMm = f.firstPixelXMm;
-    source.firstPixelZMm = f.firstPixelYMm;
-    source.read = [review](int index, QString* why) -> QImage {
-        auto frame = review->frame(static_cast<std::uint32_t>(index));
-        if (!frame) {
-            *why = QString::fromStdString(frame.error().describe());
+CineReviewOpener cineReviewOpener(const config::AppConfig& config) {
+    return [archive = config.archive](const QString& object, QString* why) -> CineReviewSource {
+        auto opened = CineReview::open(object.toStdString(), archive);
+        if (!opened) {
+            *why = QString::fromStdString(opened.error().describe());
             return {};
         }
-        return imageOf(*frame);
+        const auto f = opened->format();
+        auto review = std::make_shared<CineReview>(std::move(*opened));
+        CineReviewSource source;
+        source.name = object;
+        source.frames = static_cast<int>(f.frames);
+        source.frameIntervalMs = f.frameTimeMs;
+        source.mmAcross = f.pixelSpacingXMm;
+        source.mmDown = f.pixelSpacingYMm;
+        source.firstPixelXMm = f.firstPixelXMm;
+        source.firstPixelZMm = f.firstPixelYMm;
+        source.summary = QString("%1 frames of %2 x %3, %4, pixel spacing %5 x %6 mm")
+                   .arg(f.frames).arg(f.columns).arg(f.rows).arg(QString::fromStdString(f.photometric)).arg(f.pixelSpacingXMm).arg(f.pixelSpacingYMm);
+        source.read = [review](int index, QString* failed) -> QImage {
+            auto frame = review->frame(static_cast<std::uint32_t>(index));
+            if (!frame) {
+                *failed = QString::fromStdString(frame.error().describe());
+                return {};
+            }
+            return imageOf(*frame);
+        };
+        return source;
     };
+}
+
+int runCineReview(const config::AppConfig& config, const CineReviewRun& run) {
+    QString why;
+    auto source = cineReviewOpener(config)(run.object, &why);
+    if (source.frames <= 0) {
+        std::cerr << "sonolink: " << why.toStdString() << '\n';
+        return 1;
+    }
+    std::cerr << "sonolink: reviewing " << run.object.toStdString() << ": " << source.summary.toStdString() << '\n';
     CineReviewWindow window(std::move(source));
     window.show();
     if (run.probeSeconds > 0) {

@@ -7,6 +7,8 @@
 
 #include <QString>
 
+#include "sonolink/console/cine_review_window.h"
+
 namespace sonolink::config {
 struct AppConfig;
 }
@@ -22,5 +24,8 @@ struct CineReviewRun {
 
 // 1 when the object cannot be opened (the reason on stderr), else the event loop's status.
 [[nodiscard]] int runCineReview(const config::AppConfig& config, const CineReviewRun& run);
+// What opens an object for review through config's archive (CineReview, its frames as QImages):
+// the console's File > Review a DICOM cine… and --cine alike.
+[[nodiscard]] CineReviewOpener cineReviewOpener(const config::AppConfig& config);
 
 }  // namespace sonolink::app

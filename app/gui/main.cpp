@@ -158,6 +158,7 @@ int main(int argc, char** argv) {
         window.setExportTarget(QString::fromStdString(loaded->recording.directory), nodes.value(0));
         // Help > Station check…: the doctor, on the configuration as this console runs it.
         window.setStationCheck([configFile, overrides] { return sonolink::app::stationCheckReport(configFile, overrides); });
+        window.setCineOpener(sonolink::app::cineReviewOpener(*loaded));  // File > Review a DICOM cine…
         sonolink::gui::SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()), &window);
         wizard.setWindowFlag(Qt::Window);
         const auto& selftest = loaded->selftest;

@@ -317,6 +317,42 @@
             <source>Review: %1 (%2 frames, in a loop)</source>
             <translation>回顾：%1（%2 帧，循环播放）</translation>
         </message>
+        <message>
+            <source>File</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>Review a DICOM cine…</source>
+            <translation>回顾 DICOM 电影回放…</translation>
+        </message>
+        <message>
+            <source>Review a DICOM cine</source>
+            <translation>回顾 DICOM 电影回放</translation>
+        </message>
+        <message>
+            <source>DICOM (*.dcm *.DCM);;All files (*)</source>
+            <translation>DICOM (*.dcm *.DCM);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Review a DICOM cine from the archive…</source>
+            <translation>回顾归档中的 DICOM 电影回放…</translation>
+        </message>
+        <message>
+            <source>Review from the archive</source>
+            <translation>从归档回顾</translation>
+        </message>
+        <message>
+            <source>The object in the archive (s3://bucket/key):</source>
+            <translation>归档中的对象 (s3://bucket/key)：</translation>
+        </message>
+        <message>
+            <source>Opening %1…</source>
+            <translation>正在打开 %1…</translation>
+        </message>
+        <message>
+            <source>Cannot review %1: %2</source>
+            <translation>无法回顾 %1：%2</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>

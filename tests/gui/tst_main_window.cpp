@@ -3,7 +3,8 @@
 // (TGC, persistence, depth), the TGC curve shows while adjusted and fades; zoom about a point
 // keeps it put and pan moves the picture; the RF view shows the channels typed and refuses
 // others; the link-health charts fill, and a bad cable (bit errors) turns the error chart to
-// alarm; Save image writes the picture at its own pixels.
+// alarm; Save image writes the picture at its own pixels; File > Review a DICOM cine… opens a
+// review window of its own beside the live picture, or says why it cannot.
 #include <QtTest>
 
 #include <QAction>
@@ -17,6 +18,7 @@
 #include <QLineEdit>
 #include <QSlider>
 #include <QSpinBox>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -28,6 +30,7 @@
 #include "sonolink/gui/plot/rf_panel.h"
 #include "sonolink/gui/plot/rf_trace_plot.h"
 #include "sonolink/gui/views/bmode_view.h"
+#include "sonolink/gui/views/cine_bar.h"
 
 using sonolink::app::MainWindow;
 using sonolink::gui::BModeImage;
@@ -268,6 +271,48 @@ private Q_SLOTS:
         QCOMPARE(saved.size(), window.view()->image().image.size());
         QVERIFY(!window.saveImage(dir.filePath("no/such/folder/shot.png"), &why));
         QVERIFY(why.contains("no/such/folder"));
+    }
+
+    void aDicomCineOpensForReviewBesideTheLivePicture() {
+        Console console;
+        QVERIFY(console.engine);
+        auto& window = *console.window;
+        QVERIFY(!window.findChild<QAction*>("reviewCineAction")->isEnabled());  // nothing to open objects with yet
+        window.setCineOpener([](const QString& object, QString* why) -> sonolink::app::CineReviewSource {
+            if (object.endsWith("missing.dcm")) {
+                *why = "NotFound: no such file: " + object;
+                return {};
+            }
+            sonolink::app::CineReviewSource source;
+            source.name = object;
+            source.frames = 3;
+            source.frameIntervalMs = 20;
+            source.mmAcross = source.mmDown = 0.2;
+            source.read = [](int index, QString*) {
+                QImage image(40, 30, QImage::Format_Grayscale8);
+                image.fill(static_cast<uint>(10 + index));
+                return image;
+            };
+            return source;
+        });
+        QVERIFY(window.findChild<QAction*>("reviewCineAction")->isEnabled());
+        QVERIFY(window.findChild<QAction*>("reviewArchiveCineAction")->isEnabled());
+        QSignalSpy opened(&window, &MainWindow::cineReviewOpened);
+        window.openCineReview("/studies/cine.dcm");
+        QTRY_COMPARE(opened.count(), 1);
+        auto* review = qvariant_cast<sonolink::app::CineReviewWindow*>(opened.at(0).at(0));
+        QVERIFY(review);
+        QCOMPARE(review->windowTitle(), QString::fromUtf8("SonoLink — Review: cine.dcm"));
+        QTRY_COMPARE(review->shownFrame(), 0);
+        QCOMPARE(review->view()->image().image.pixelColor(5, 5), QColor(10, 10, 10));
+        QCOMPARE(review->view()->image().mmPerPixel, 0.2);
+        review->cineBar()->setFrame(2);
+        QTRY_COMPARE(review->shownFrame(), 2);
+        QCOMPARE(review->view()->image().image.pixelColor(5, 5), QColor(12, 12, 12));
+        review->close();  // deletes itself
+        window.openCineReview("/studies/missing.dcm");
+        QTRY_VERIFY(window.findChild<QLabel*>("problemLabel")->text().contains("Cannot review /studies/missing.dcm: NotFound: no such file"));
+        QCOMPARE(opened.count(), 1);
     }
 };
 

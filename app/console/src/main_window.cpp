@@ -240,6 +240,22 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(queueDock, archiveDock);
     healthDock->raise();
     resizeDocks({healthDock}, {250}, Qt::Vertical);  // the image keeps most of the height
+    auto* fileMenu = menuBar()->addMenu(tr("File"));
+    auto* reviewFile = fileMenu->addAction(tr("Review a DICOM cine…"), this, [this] {
+        const auto file = QFileDialog::getOpenFileName(this, tr("Review a DICOM cine"), exportFolder_, tr("DICOM (*.dcm *.DCM);;All files (*)"));
+        if (!file.isEmpty()) openCineReview(file);
+    });
+    reviewFile->setObjectName("reviewCineAction");
+    reviewFile->setShortcut(QKeySequence::Open);
+    auto* reviewArchive = fileMenu->addAction(tr("Review a DICOM cine from the archive…"), this, [this] {
+        bool ok = false;
+        const auto url = QInputDialog::getText(this, tr("Review from the archive"), tr("The object in the archive (s3://bucket/key):"), QLineEdit::Normal,
+                                               QStringLiteral("s3://"), &ok);
+        if (ok && !url.trimmed().isEmpty()) openCineReview(url.trimmed());
+    });
+    reviewArchive->setObjectName("reviewArchiveCineAction");
+    cineActions_ = {reviewFile, reviewArchive};
+    for (auto* action : cineActions_) action->setEnabled(false);
     auto* viewMenu = menuBar()->addMenu(tr("View"));
     viewMenu->addAction(healthDock->toggleViewAction());
     viewMenu->addAction(rfDock->toggleViewAction());
@@ -510,6 +526,40 @@ void MainWindow::onImage(const gui::BModeImage& image) {
 void MainWindow::setStationCheck(std::function<gui::StationCheckReport()> check) {
     stationCheck_ = std::move(check);
     stationCheckAction_->setEnabled(static_cast<bool>(stationCheck_));
+}
+
+void MainWindow::setCineOpener(CineReviewOpener opener) {
+    cineOpener_ = std::move(opener);
+    for (auto* action : cineActions_) action->setEnabled(static_cast<bool>(cineOpener_));
+}
+
+void MainWindow::openCineReview(const QString& object) {
+    if (!cineOpener_) return;
+    statusBar()->showMessage(tr("Opening %1…").arg(object), 5000);
+    struct Opened {
+        CineReviewSource source;
+        QString why;
+    };
+    auto* watcher = new QFutureWatcher<Opened>(this);
+    connect(watcher, &QFutureWatcher<Opened>::finished, this, [this, watcher, object] {
+        auto opened = watcher->result();
+        watcher->deleteLater();
+        if (opened.source.frames <= 0) {
+            problem_->setText(tr("Cannot review %1: %2").arg(object, opened.why));
+            problem_->setToolTip(problem_->text());
+            problem_->setStyleSheet("color: #d03030");
+            return;
+        }
+        auto* review = new CineReviewWindow(std::move(opened.source));  // a window of its own, beside the live picture
+        review->setAttribute(Qt::WA_DeleteOnClose);
+        review->show();
+        Q_EMIT cineReviewOpened(review);
+    });
+    watcher->setFuture(QtConcurrent::run([opener = cineOpener_, object] {
+        Opened opened;
+        opened.source = opener(object, &opened.why);
+        return opened;
+    }));
 }
 
 void MainWindow::openStationCheck() {

@@ -24,6 +24,7 @@ namespace sonolink::app {
 
 struct CineReviewSource {
     QString name;                  // the object as opened: a path or an s3:// URL
+    QString summary;               // what it holds, in a line (frames, size, colour, spacing)
     int frames = 0;
     double frameIntervalMs = 0;    // its Frame Time; 0: not stated (played at 30 frames/s)
     double mmAcross = 0;           // between columns; 0: not stated
@@ -33,6 +34,10 @@ struct CineReviewSource {
     // Frame `index` (0 ..) as Grayscale8 or RGB888, or a null image and why; on the loader thread.
     std::function<QImage(int index, QString* why)> read;
 };
+
+// Opens an object for review (a path or an s3:// URL); off the GUI thread (it reads the header,
+// remotely too). A source with no frames and why when it cannot.
+using CineReviewOpener = std::function<CineReviewSource(const QString& object, QString* why)>;
 
 class CineReviewWindow : public QMainWindow {
     Q_OBJECT

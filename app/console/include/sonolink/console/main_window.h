@@ -16,6 +16,7 @@
 
 #include <functional>
 
+#include "sonolink/console/cine_review_window.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/exam_dialog.h"
 #include "sonolink/gui/dialogs/settings_dialog.h"
@@ -85,11 +86,17 @@ public:
     // Help > Station check…: the station doctor's checks, run by `check` off the GUI thread (it
     // blocks: a C-ECHO per node) each time the dialog asks; unset, the action is disabled.
     void setStationCheck(std::function<gui::StationCheckReport()> check);
+    // File > Review a DICOM cine… (a file, or from the archive): `opener` reads the object off the
+    // GUI thread, then a review window of its own opens beside the live picture; unset, the
+    // actions are disabled. openCineReview() does what the actions do, for the object given.
+    void setCineOpener(CineReviewOpener opener);
+    void openCineReview(const QString& object);
     void openStationCheck();
     [[nodiscard]] gui::StationCheckDialog* stationCheckDialog() const { return stationCheckDialog_; }
 
 Q_SIGNALS:
     void selfTestRequested();  // the engineer asked for the self-test wizard
+    void cineReviewOpened(sonolink::app::CineReviewWindow* window);
 
 private:
     void buildActions();
@@ -132,6 +139,8 @@ private:
     QPointer<gui::StationCheckDialog> stationCheckDialog_;
     std::function<gui::StationCheckReport()> stationCheck_;
     QAction* stationCheckAction_ = nullptr;
+    CineReviewOpener cineOpener_;
+    QList<QAction*> cineActions_;
     bool stationCheckRunning_ = false;
     gui::StationSettings station_;
     QStringList nodesInUse_;
