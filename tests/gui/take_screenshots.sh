@@ -10,7 +10,10 @@
 # selftest_wizard_steps_zh_CN.png, calipers_zh_CN.png and station_check_zh_CN.png; and the exam dialog
 # answering a real worklist and the PACS queue after an export to a real storescp
 # (take_dicom_screenshots.py: exam_worklist{,_zh_CN}.png, pacs_queue{,_zh_CN}.png). The QA
-# reports it keeps go to a temporary folder. Needs xvfb-run and dcmtk.
+# reports it keeps go to a temporary folder. Last, the two reviews: a 30-frame recording of the
+# phantom (sonolink-cli record) through `sonolink --replay`, OUT_DIR/review_recording.png, and the
+# same beamformed into an RLE cine (sonolink-cli beamform --dicom) through `sonolink --cine`,
+# OUT_DIR/cine_review.png. Needs xvfb-run and dcmtk.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$(mkdir -p "${1:-$root/docs/screenshots}" && cd "${1:-$root/docs/screenshots}" && pwd)
@@ -28,3 +31,13 @@ QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
   --screenshot-calipers "$out/calipers_zh_CN.png" --screenshot-station-check "$out/station_check_zh_CN.png" --quit-after 12 --language zh_CN
 echo "saved $out/main_window_streaming{,_zh_CN}.png, $out/selftest_wizard_steps{,_zh_CN}.png, $out/selftest_wizard_report.png, $out/calipers{,_zh_CN}.png, $out/station_check{,_zh_CN}.png"
 /usr/bin/python3 "$root/tests/gui/take_dicom_screenshots.py" "$root" "$out"
+"$root/build/default/app/sonolink-cli" record "$work/phantom.uff" --in-process --frames 30 --rate 30 > /dev/null
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
+  "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" --replay "$work/phantom.uff" \
+  --screenshot "$out/review_recording.png" --quit-after 5 --language en
+"$root/build/default/app/sonolink-cli" beamform "$work/phantom.uff" --x-range -19:19:256 --z-range 3:38:512 --window hann \
+  --display 512x512 --dicom "$work/phantom_cine.dcm" --dicom-compression rle --patient-name "Review^Demo" --output-dir "$work/beamformed" > /dev/null
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
+  "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" --cine "$work/phantom_cine.dcm" \
+  --screenshot "$out/cine_review.png" --quit-after 3 --language en
+echo "saved $out/review_recording.png, $out/cine_review.png"
