@@ -155,6 +155,7 @@ ZH = {
     "The object in the archive (s3://bucket/key):": "归档中的对象 (s3://bucket/key)：",
     "Opening %1…": "正在打开 %1…",
     "Cannot review %1: %2": "无法回顾 %1：%2",
+    "The object does not say where the picture lies: depth is shown from its top edge, 0 across at its centre.": "该对象未说明图像的位置：深度从图像顶边算起，横向 0 位于其中心。",
     "The object states no pixel spacing: the rulers count pixels, not millimetres.": "该对象未给出像素间距：标尺以像素计，而非毫米。",
     "Frame %1 cannot be shown (%2 so far): %3": "第 %1 帧无法显示（迄今 %2 帧）：%3",
     "Frame %1 / %2, read in %3 ms": "第 %1 / %2 帧，读取用时 %3 ms",

@@ -42,6 +42,10 @@
             <source>Frame %1 / %2, read in %3 ms</source>
             <translation>第 %1 / %2 帧，读取用时 %3 ms</translation>
         </message>
+        <message>
+            <source>The object does not say where the picture lies: depth is shown from its top edge, 0 across at its centre.</source>
+            <translation>该对象未说明图像的位置：深度从图像顶边算起，横向 0 位于其中心。</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::MainWindow</name>

@@ -64,7 +64,7 @@ class CineReviewTest(unittest.TestCase):
         self.assertAlmostEqual(report["mm_per_pixel"], 0.1)
         self.assertAlmostEqual(report["x_start_mm"], -0.5 * 199 * 0.1, msg="no reference pixel: centred")
         self.assertEqual(report["window_title"], "SonoLink — Review: cine.dcm")
-        self.assertEqual(report["problem"], "")
+        self.assertIn("does not say where the picture lies", report["problem"], "no reference pixel: said")
 
     def test_rgb_and_16_bit_frames_are_shown_as_written(self):
         rgb = frames_of(8, 48, 64, samples=3)
@@ -91,6 +91,7 @@ class CineReviewTest(unittest.TestCase):
         self.assertAlmostEqual(report["mm_per_pixel"], 0.1)
         self.assertAlmostEqual(report["x_start_mm"], -4.0)
         self.assertAlmostEqual(report["z_start_mm"], 3.0)
+        self.assertEqual(report["problem"], "", "calibrated and placed: nothing to say")
 
     def test_a_frame_that_cannot_be_decoded_is_named_and_the_rest_play(self):
         frames = frames_of(12, 32, 32)

@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <thread>
 
 #include "console_engine.h"
 #include "sonolink/console/main_window.h"
@@ -289,6 +290,7 @@ private Q_SLOTS:
             source.frameIntervalMs = 20;
             source.mmAcross = source.mmDown = 0.2;
             source.read = [](int index, QString*) {
+                if (index == 1) std::this_thread::sleep_for(std::chrono::seconds(3));  // a stalled archive
                 QImage image(40, 30, QImage::Format_Grayscale8);
                 image.fill(static_cast<uint>(10 + index));
                 return image;
@@ -309,7 +311,14 @@ private Q_SLOTS:
         review->cineBar()->setFrame(2);
         QTRY_COMPARE(review->shownFrame(), 2);
         QCOMPARE(review->view()->image().image.pixelColor(5, 5), QColor(12, 12, 12));
-        review->close();  // deletes itself
+        // Closed while a read hangs: the window goes within about a second, the read ends on its own.
+        review->cineBar()->setFrame(1);
+        QTest::qWait(100);
+        QElapsedTimer closing;
+        closing.start();
+        delete review;
+        QVERIFY2(closing.elapsed() < 2000, qPrintable(QString::number(closing.elapsed())));
+        QTest::qWait(3500);  // the stalled read returns to no window
         window.openCineReview("/studies/missing.dcm");
         QTRY_VERIFY(window.findChild<QLabel*>("problemLabel")->text().contains("Cannot review /studies/missing.dcm: NotFound: no such file"));
         QCOMPARE(opened.count(), 1);

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "sonolink/gui/views/bmode_image.h"
 #include "sonolink/gui/views/bmode_view.h"
@@ -45,9 +46,12 @@ CineReviewWindow::CineReviewWindow(CineReviewSource source, QWidget* parent)
     if (source_.mmAcross <= 0 || source_.mmDown <= 0) {
         problem_->setStyleSheet("color: #b07000");
         problem_->setText(tr("The object states no pixel spacing: the rulers count pixels, not millimetres."));
+    } else if (!source_.firstPixelXMm || !source_.firstPixelZMm) {
+        problem_->setStyleSheet("color: #b07000");
+        problem_->setText(tr("The object does not say where the picture lies: depth is shown from its top edge, 0 across at its centre."));
     }
     connect(cineBar_, &gui::CineBar::frameChosen, this, &CineReviewWindow::want);
-    loader_ = std::thread([this] { loaderLoop(); });
+    std::thread(loaderLoop, loader_, source_.read, this).detach();
     cineBar_->load(source_.frames, source_.frameIntervalMs > 0 ? source_.frameIntervalMs : kUnstatedIntervalMs);
     cineBar_->setVisible(source_.frames > 1);
     cineBar_->setFrame(0);
@@ -56,40 +60,44 @@ CineReviewWindow::CineReviewWindow(CineReviewSource source, QWidget* parent)
 }
 
 CineReviewWindow::~CineReviewWindow() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    loader_.join();
+    std::unique_lock lock(loader_->mutex);
+    loader_->stopping = true;
+    loader_->wake.notify_all();
+    loader_->idle.wait_for(lock, std::chrono::seconds(1), [this] { return !loader_->reading; });
 }
 
 void CineReviewWindow::want(int index) {
     {
-        std::lock_guard lock(mutex_);
-        wanted_ = index;
+        std::lock_guard lock(loader_->mutex);
+        loader_->wanted = index;
     }
-    wake_.notify_all();
+    loader_->wake.notify_all();
 }
 
 // One frame at a time, the latest asked for (a scrub or play that outruns the reads skips the
-// frames in between).
-void CineReviewWindow::loaderLoop() {
+// frames in between). The window is told under the lock, and only while it lives (its
+// destructor sets stopping under the same lock; events posted before that die with it).
+void CineReviewWindow::loaderLoop(std::shared_ptr<Loader> loader, std::function<QImage(int, QString*)> read, CineReviewWindow* window) {
     for (;;) {
         int index = -1;
         {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [this] { return stopping_ || wanted_ >= 0; });
-            if (stopping_) return;
-            index = wanted_;
-            wanted_ = -1;
+            std::unique_lock lock(loader->mutex);
+            loader->wake.wait(lock, [&] { return loader->stopping || loader->wanted >= 0; });
+            if (loader->stopping) return;
+            index = loader->wanted;
+            loader->wanted = -1;
+            loader->reading = true;
         }
         QElapsedTimer took;
         took.start();
         QString why;
-        QImage image = source_.read(index, &why);
+        QImage image = read(index, &why);
         const double readMs = static_cast<double>(took.nsecsElapsed()) / 1e6;
-        QMetaObject::invokeMethod(this, [this, index, image, why, readMs] { onLoaded(index, image, why, readMs); }, Qt::QueuedConnection);
+        std::lock_guard lock(loader->mutex);
+        loader->reading = false;
+        loader->idle.notify_all();
+        if (loader->stopping) return;
+        QMetaObject::invokeMethod(window, [window, index, image, why, readMs] { window->onLoaded(index, image, why, readMs); }, Qt::QueuedConnection);
     }
 }
 

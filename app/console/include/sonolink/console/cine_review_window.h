@@ -2,8 +2,9 @@
 // its frames in the B-mode view in true proportions (the object's pixel spacing; unequal spacing
 // resampled to square pixels), the cine bar to scrub, play and loop at its frame time. Frames
 // are read on a thread of the window's own, the latest asked for first, so a slow or remote
-// object never blocks the window; a frame that cannot be read is named in the status bar and
-// the picture before it stays. Thread contract: GUI thread only (`read` runs on the loader).
+// object never blocks the window (closing it waits at most a second for a read under way); a
+// frame that cannot be read is named in the status bar and the picture before it stays.
+// Thread contract: GUI thread only (`read` runs on the loader).
 #pragma once
 
 #include <QLabel>
@@ -11,9 +12,9 @@
 
 #include <condition_variable>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 namespace sonolink::gui {
 class BModeView;
@@ -57,8 +58,18 @@ Q_SIGNALS:
     void frameFailed(int index, const QString& why);
 
 private:
+    // The loader's state, shared with its thread: a window closed while a read hangs (a stalled
+    // archive) waits for it a moment, then leaves it to end on its own.
+    struct Loader {
+        std::mutex mutex;
+        std::condition_variable wake;
+        std::condition_variable idle;
+        int wanted = -1;
+        bool reading = false;
+        bool stopping = false;
+    };
     void want(int index);
-    void loaderLoop();
+    static void loaderLoop(std::shared_ptr<Loader> loader, std::function<QImage(int, QString*)> read, CineReviewWindow* window);
     void onLoaded(int index, const QImage& image, const QString& why, double readMs);
 
     CineReviewSource source_;
@@ -71,11 +82,7 @@ private:
     int framesShown_ = 0;
     int framesFailed_ = 0;
     double firstFrameMs_ = -1;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    int wanted_ = -1;
-    bool stopping_ = false;
-    std::thread loader_;
+    std::shared_ptr<Loader> loader_ = std::make_shared<Loader>();
 };
 
 }  // namespace sonolink::app
