@@ -156,6 +156,9 @@ int runFrames(const FramesOptions& o) {
                            {"photometric", f.photometric},
                            {"frames", f.frames},
                            {"frame_time_ms", f.frameTimeMs},
+                           {"bits_stored", f.bitsStored},
+                           {"pixel_spacing_mm", {f.pixelSpacingXMm, f.pixelSpacingYMm}},  // across, down; 0: not stated
+                           {"first_pixel_mm", f.firstPixelXMm && f.firstPixelYMm ? nlohmann::json{*f.firstPixelXMm, *f.firstPixelYMm} : nlohmann::json()},
                            {"frame_index", dicom::frameIndexName(f.index)},
                            {"header_bytes", f.headerBytes},
                            {"open_fetched_bytes", headerFetched},

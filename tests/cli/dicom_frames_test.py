@@ -55,6 +55,8 @@ class DicomFramesTest(unittest.TestCase):
         summary = self.read_all(obj, frames)
         self.assertEqual(summary["frame_index"], "native")
         self.assertEqual(summary["frame_time_ms"], 33.3)
+        self.assertEqual(summary["pixel_spacing_mm"], [0.1, 0.1], "the region's calibration, cm to mm")
+        self.assertIsNone(summary["first_pixel_mm"], "no reference pixel in the region")
         np.testing.assert_array_equal(pydicom.dcmread(obj).pixel_array, frames)  # pydicom agrees with the file
 
     def test_native_implicit_vr_16_bits(self):
@@ -62,6 +64,7 @@ class DicomFramesTest(unittest.TestCase):
         obj = cine(self.path("implicit.dcm"), frames, syntax=ImplicitVRLittleEndian)
         summary = self.read_all(obj, frames, dtype="<u2")
         self.assertEqual((summary["bits_allocated"], summary["transfer_syntax"]), (16, ImplicitVRLittleEndian))
+        self.assertEqual(summary["bits_stored"], 12)
 
     def test_native_rgb_by_plane_comes_out_by_pixel(self):
         frames = frames_of(4, 20, 30, samples=3)
