@@ -81,7 +81,7 @@ int runCineReview(const config::AppConfig& config, const CineReviewRun& run) {
     CineReviewWindow window(std::move(source));
     window.show();
     if (run.probeSeconds > 0) {
-        QObject::connect(&window, &CineReviewWindow::frameShown, &window, [&window] { window.cineBar()->play(); }, Qt::SingleShotConnection);
+        window.cineBar()->play();  // at once: a first frame that cannot be shown does not hold the rest
         QTimer::singleShot(static_cast<int>(run.probeSeconds * 1000), &window, [&window, &run] {
             QJsonObject report;
             report["frames_shown"] = window.framesShown();
