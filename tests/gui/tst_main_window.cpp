@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QSlider>
 #include <QSpinBox>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -322,6 +323,13 @@ private Q_SLOTS:
         window.openCineReview("/studies/missing.dcm");
         QTRY_VERIFY(window.findChild<QLabel*>("problemLabel")->text().contains("Cannot review /studies/missing.dcm: NotFound: no such file"));
         QCOMPARE(opened.count(), 1);
+        // A review still open goes with the console.
+        window.openCineReview("/studies/other.dcm");
+        QTRY_COMPARE(opened.count(), 2);
+        QPointer<sonolink::app::CineReviewWindow> open = qvariant_cast<sonolink::app::CineReviewWindow*>(opened.at(1).at(0));
+        QVERIFY(open && open->isWindow() && open->isVisible());
+        console.window.reset();
+        QVERIFY(open.isNull());
     }
 };
 

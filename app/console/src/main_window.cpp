@@ -550,7 +550,8 @@ void MainWindow::openCineReview(const QString& object) {
             problem_->setStyleSheet("color: #d03030");
             return;
         }
-        auto* review = new CineReviewWindow(std::move(opened.source));  // a window of its own, beside the live picture
+        // A window of its own beside the live picture, owned by it: closing the console closes it.
+        auto* review = new CineReviewWindow(std::move(opened.source), this);
         review->setAttribute(Qt::WA_DeleteOnClose);
         review->show();
         Q_EMIT cineReviewOpened(review);
