@@ -171,6 +171,13 @@ class DicomFramesTest(unittest.TestCase):
         deflated = cine(self.path("deflated.dcm"), frames, syntax=DeflatedExplicitVRLittleEndian)
         self.assert_refused(deflated, "cannot be read in place", "deflated")
 
+        too_many_bits = cine(self.path("bits.dcm"), frames, extra={"BitsStored": 12, "HighBit": 11})  # 12 bits in 8 allocated
+        self.assert_refused(too_many_bits, "12 bits stored, high bit 11, do not fit 8 bits allocated")
+
+        colour = frames_of(2, 16, 16, samples=3)  # a frame of YBR_FULL_422 holds 2 samples a pixel, not 3
+        subsampled = cine(self.path("ybr422.dcm"), colour, extra={"PhotometricInterpretation": "YBR_FULL_422"})
+        self.assert_refused(subsampled, "YBR_FULL_422 (colour subsampled) are not read")
+
         missing = self.frames_cli(self.path("absent.dcm"))
         self.assertEqual(missing.returncode, 1)
         self.assertIn("absent.dcm", missing.stderr)

@@ -40,16 +40,23 @@ Result<ReviewFrame> screenFrameOf(const dicom::FrameFormat& f, std::span<const s
     out.channels = f.samplesPerPixel;
     const auto count = static_cast<std::size_t>(f.rows) * static_cast<std::size_t>(f.columns) * static_cast<std::size_t>(f.samplesPerPixel);
     out.pixels.resize(count);
-    if (f.bitsAllocated == 8) {
+    const bool plain = f.bitsAllocated == 8 && f.bitsStored == 8 && !f.signedSamples;
+    if (plain) {
         std::memcpy(out.pixels.data(), decoded.data(), count);
-    } else {  // 16 bits: the stored bits' range onto 0..255
-        const int stored = std::clamp(f.bitsStored, 1, 16);
-        const double scale = 255.0 / static_cast<double>((1u << stored) - 1);
-        const std::uint16_t mask = static_cast<std::uint16_t>((1u << stored) - 1);
+    } else {  // the stored bits (below the high bit, signed or not) onto 0..255
+        const int stored = f.bitsStored;
+        const int shift = f.highBit + 1 - stored;
+        const std::uint32_t mask = (1u << stored) - 1;
+        const double lowest = f.signedSamples ? -static_cast<double>(1u << (stored - 1)) : 0.0;
+        const double scale = 255.0 / static_cast<double>(mask);
+        const std::size_t bytes = static_cast<std::size_t>(f.bitsAllocated) / 8;
         for (std::size_t i = 0; i < count; ++i) {
-            std::uint16_t v;
-            std::memcpy(&v, decoded.data() + 2 * i, 2);  // little endian, as decoded
-            out.pixels[i] = clampByte(static_cast<double>(v & mask) * scale);
+            std::uint16_t raw = 0;
+            std::memcpy(&raw, decoded.data() + bytes * i, bytes);  // little endian, as decoded
+            const std::uint32_t bits = (static_cast<std::uint32_t>(raw) >> shift) & mask;
+            const bool negative = f.signedSamples && (bits >> (stored - 1)) != 0;
+            const double value = negative ? static_cast<double>(bits) - static_cast<double>(mask) - 1.0 : static_cast<double>(bits);
+            out.pixels[i] = clampByte((value - lowest) * scale);
         }
     }
     if (grey && f.photometric == "MONOCHROME1") {

@@ -125,8 +125,8 @@ Result<PixelDescription> parseHeader(std::span<const std::byte> header, const st
     f.samplesPerPixel = intOf(ds, DCM_SamplesPerPixel, 1);
     f.bitsAllocated = intOf(ds, DCM_BitsAllocated, 0);
     f.bitsStored = intOf(ds, DCM_BitsStored, f.bitsAllocated);
-    p.highBit = intOf(ds, DCM_HighBit, f.bitsStored - 1);
-    p.pixelRepresentation = intOf(ds, DCM_PixelRepresentation, 0);
+    f.highBit = intOf(ds, DCM_HighBit, f.bitsStored - 1);
+    f.signedSamples = intOf(ds, DCM_PixelRepresentation, 0) == 1;
     p.planarConfiguration = intOf(ds, DCM_PlanarConfiguration, 0);
     Sint32 frames = 1;
     if (ds.tagExists(DCM_NumberOfFrames)) {
@@ -144,6 +144,15 @@ Result<PixelDescription> parseHeader(std::span<const std::byte> header, const st
     }
     if (f.samplesPerPixel != 1 && f.samplesPerPixel != 3) {
         return fail(ErrorCode::DataLoss, fmt::format("{}: Samples per Pixel is {}; 1 or 3 expected", name, f.samplesPerPixel));
+    }
+    if (f.bitsStored < 1 || f.bitsStored > f.bitsAllocated || f.highBit < f.bitsStored - 1 || f.highBit >= f.bitsAllocated) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: {} bits stored, high bit {}, do not fit {} bits allocated", name, f.bitsStored, f.highBit,
+                                                     f.bitsAllocated));
+    }
+    // Chroma subsampled by two (YBR_FULL_422, YBR_PARTIAL_422/420): a frame is not rows x columns x 3
+    // samples, and none of the codecs here outputs it.
+    if (f.photometric.find("_42") != std::string::npos) {
+        return fail(ErrorCode::Unimplemented, fmt::format("{}: frames of {} (colour subsampled) are not read", name, f.photometric));
     }
     if (f.frameBytes() > kMaxFrameBytes) {
         return fail(ErrorCode::DataLoss, fmt::format("{}: a frame of {} x {} x {} samples of {} bits is over {} MiB: a damaged header", name, f.rows, f.columns,
@@ -168,9 +177,9 @@ Status decodeFrame(const PixelDescription& p, const std::vector<std::span<const 
     ds.putAndInsertUint16(DCM_SamplesPerPixel, static_cast<Uint16>(f.samplesPerPixel));
     ds.putAndInsertOFStringArray(DCM_PhotometricInterpretation, f.photometric.c_str());
     ds.putAndInsertUint16(DCM_BitsAllocated, static_cast<Uint16>(f.bitsAllocated));
-    ds.putAndInsertUint16(DCM_BitsStored, static_cast<Uint16>(p.format.bitsStored));
-    ds.putAndInsertUint16(DCM_HighBit, static_cast<Uint16>(p.highBit));
-    ds.putAndInsertUint16(DCM_PixelRepresentation, static_cast<Uint16>(p.pixelRepresentation));
+    ds.putAndInsertUint16(DCM_BitsStored, static_cast<Uint16>(f.bitsStored));
+    ds.putAndInsertUint16(DCM_HighBit, static_cast<Uint16>(f.highBit));
+    ds.putAndInsertUint16(DCM_PixelRepresentation, static_cast<Uint16>(f.signedSamples ? 1 : 0));
     if (f.samplesPerPixel > 1) ds.putAndInsertUint16(DCM_PlanarConfiguration, static_cast<Uint16>(p.planarConfiguration));
     ds.putAndInsertString(DCM_NumberOfFrames, "1");
     auto* sequence = new DcmPixelSequence(DCM_PixelSequenceTag);

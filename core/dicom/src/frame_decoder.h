@@ -15,9 +15,7 @@
 namespace sonolink::dicom {
 
 struct PixelDescription {
-    FrameFormat format;  // with bits stored
-    int highBit = 7;
-    int pixelRepresentation = 0;
+    FrameFormat format;
     int planarConfiguration = 0;  // 1: colour by plane
 };
 

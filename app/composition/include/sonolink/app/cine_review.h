@@ -1,7 +1,8 @@
 // CineReview: a DICOM image or cine opened for review in the console (sonolink --cine), a local
 // file or an s3:// object read in place frame by frame (dicom::FrameSource: the next frames
 // fetched ahead when read in order), each frame turned into what a screen shows: 8-bit grey
-// (MONOCHROME1 inverted, 16-bit scaled from its stored bits) or 8-bit RGB (YBR_FULL converted).
+// (MONOCHROME1 inverted; samples of fewer stored bits, 16-bit or signed, scaled from their stored
+// range) or 8-bit RGB (YBR_FULL converted).
 // Thread contract: one thread at a time (the console reads on a thread of its own).
 #pragma once
 

@@ -31,7 +31,9 @@ struct FrameFormat {
     int columns = 0;
     int samplesPerPixel = 1;     // 1 (MONOCHROME2) or 3 (RGB)
     int bitsAllocated = 8;       // 8 or 16
-    int bitsStored = 8;          // of which hold the value
+    int bitsStored = 8;          // of which hold the value,
+    int highBit = 7;             // the highest of them
+    bool signedSamples = false;  // Pixel Representation 1: two's complement
     std::string photometric;
     std::uint32_t frames = 1;
     double frameTimeMs = 0;      // (0018,1063) when present
