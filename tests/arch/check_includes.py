@@ -13,7 +13,9 @@ is a fault of the table).
 
 Rules, each checked on every source file (.h .hpp .hh .cpp .cc .cxx .cu .cuh .inl) outside
 build/ and .git/:
-  global     no Qt in core or transport; CUDA headers and .cu files only in core/beamform/cuda;
+  global     no Qt in core or transport; CUDA headers and .cu files only in the CUDA modules'
+             sources (core/beamform/cuda/src, core/selftest/cuda/src: their public headers are
+             plain C++);
              transport includes only sonolink/util and sonolink/transport; core never includes
              gui; gui reaches the engine only through its facade (none of its internals, no DCMTK,
              verbs/rdmacm, HDF5 or ISA-L); Qwt only in gui/plot.
@@ -41,7 +43,7 @@ ARCH_DOC = "docs/architecture.md"
 MODULE_TREES = ("core/", "transport/", "gui/", "app/")
 SKIPPED_TREES = ("build", ".git")
 SOURCE_SUFFIXES = {".h", ".hpp", ".hh", ".cpp", ".cc", ".cxx", ".cu", ".cuh", ".inl"}
-CUDA_MODULE = "core/beamform/cuda/"
+CUDA_SOURCES = ("core/beamform/cuda/src/", "core/selftest/cuda/src/")
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 QT = re.compile(r'^(Q[A-Z]\w*|Qt[A-Z]\w*/.*|Qt[A-Z]\w*|qwt.*)(\.h)?$')
@@ -70,8 +72,8 @@ def rules_for(rel: str):
     """Yields (rule name, predicate on include text) that apply to a file at rel."""
     if rel.startswith(("core/", "transport/")):
         yield "no Qt in the engine (core, transport)", lambda inc: bool(QT.match(inc))
-    if not rel.startswith(CUDA_MODULE):
-        yield f"CUDA headers only in {CUDA_MODULE}", lambda inc: bool(CUDA.match(inc))
+    if not rel.startswith(CUDA_SOURCES):
+        yield f"CUDA headers only in {', '.join(CUDA_SOURCES)}", lambda inc: bool(CUDA.match(inc))
     if rel.startswith("transport/"):
         yield "transport includes only sonolink/util and sonolink/transport", \
             lambda inc: inc.startswith("sonolink/") and not TRANSPORT_ALLOWED.match(inc)
@@ -418,8 +420,8 @@ def allow_list_problem(table: Table, headers: HeaderIndex, owner: str, include: 
 def check_file(root: pathlib.Path, rel: str, table: Table, headers: HeaderIndex):
     """Violations in one source file."""
     violations = []
-    if rel.endswith((".cu", ".cuh")) and not rel.startswith(CUDA_MODULE):
-        violations.append(f"{rel}:1: CUDA sources only in {CUDA_MODULE}: {pathlib.PurePosixPath(rel).name}")
+    if rel.endswith((".cu", ".cuh")) and not rel.startswith(CUDA_SOURCES):
+        violations.append(f"{rel}:1: CUDA sources only in {', '.join(CUDA_SOURCES)}: {pathlib.PurePosixPath(rel).name}")
     owner = None
     if table.targets and rel.startswith(MODULE_TREES):
         owner = owner_of(table, rel)

@@ -152,6 +152,13 @@ class CheckIncludesTest(unittest.TestCase):
         self.assertIn("app/cli/x.cpp:1: CUDA headers only", out)
         self.assertNotIn("ok.cu", out)
 
+    def test_cuda_header_in_a_cuda_modules_public_header_fails(self):
+        rc, out = run_checker({"core/beamform/cuda/include/sonolink/beamform/cuda/api.h": "#include <cuda_runtime.h>\n",
+                               "core/selftest/cuda/src/k.cu": "#include <cuda_runtime.h>\n"})
+        self.assertEqual(rc, 1, out)
+        self.assertIn("core/beamform/cuda/include/sonolink/beamform/cuda/api.h:1: CUDA headers only", out)
+        self.assertNotIn("k.cu:1: CUDA", out)
+
     def test_cu_file_outside_cuda_module_fails(self):
         rc, out = run_checker({"core/pipeline/src/k.cu": "int x;\n"})
         self.assertEqual(rc, 1, out)

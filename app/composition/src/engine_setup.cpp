@@ -14,6 +14,7 @@
 #include "sonolink/app/replay_source.h"
 #if SONOLINK_HAVE_CUDA
 #include "gpu_frame_imager.h"
+#include "gpu_memory_backend.h"
 #endif
 #include "sonolink/util/build_info.h"
 #include "sonolink/util/log.h"
@@ -256,6 +257,9 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     if (choice.display) backends.makeImager = displayImagers(config);
     backends.planAcquisition = choice.replay ? replayPlanner(e.session.configure, choice.replay->path()) : acquisitionPlanner(config);
     backends.phantomReference = phantomReference;
+#if SONOLINK_HAVE_CUDA
+    if (e.selfTest && config.selftest.gpuMemoryMib > 0) backends.gpuMemoryTest = gpuMemoryTest(static_cast<std::size_t>(config.selftest.gpuMemoryMib) << 20);
+#endif
     if (choice.archiveQueue && !config.archive.endpoint.empty()) {
         auto client = makeArchiveClient(config.archive);
         if (!client) return fail(std::move(client.error()).addContext("setting up the archive (archive.endpoint)"));

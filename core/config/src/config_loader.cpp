@@ -163,6 +163,7 @@ void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
     section.number("phantom_min_ncc", out.phantomMinNcc, 0.0, 1.0);
     section.number("phantom_max_position_error_mm", out.phantomMaxPositionErrorMm, 0.01, 10.0, "mm");
     section.number("phantom_max_fwhm_error", out.phantomMaxFwhmError, 0.01, 10.0);
+    section.integer("gpu_memory_mib", out.gpuMemoryMib, 0, 1 << 20);
     section.path("report_directory", out.reportDirectory, checkNotEmpty);
     std::vector<std::string> steps;
     std::string unknown;

@@ -52,6 +52,45 @@ SelfTestStep ringMemoryStep(const transport::RingView& ring) {
     return step;
 }
 
+// March C- over a block of each GPU's memory (the composition root's CUDA kernels): a fault
+// there would change the live image unseen.
+SelfTestStep gpuMemoryStep(const std::vector<GpuMemoryOutcome>& outcomes) {
+    SelfTestStep step;
+    step.step = "GPU memory";
+    step.limit = "no mismatch (March C- by CUDA kernels: stuck-at, transition and address-decoder faults)";
+    std::vector<std::string> figures, fixes;
+    bool faulty = false, untested = false;
+    for (const auto& o : outcomes) {
+        if (!o.result) {
+            untested = true;
+            figures.push_back(fmt::format("{}: not tested: {}", o.gpu, o.error));
+            continue;
+        }
+        const auto& r = *o.result;
+        step.seconds += r.seconds;
+        auto line = fmt::format("{}: {:.0f} MiB in {:.2f} s ({:.0f} GB/s read and written), {} mismatches", o.gpu,
+                                static_cast<double>(r.bytesTested) / (1 << 20), r.seconds,
+                                r.seconds > 0 ? static_cast<double>(r.bytesMoved) / r.seconds / 1e9 : 0.0, r.mismatches);
+        if (!r.passed()) {
+            faulty = true;
+            const auto& first = r.first.front();
+            line += fmt::format("; the first at byte {}: wrote {:#018x}, read {:#018x}", first.word * 8, first.expected, first.actual);
+        }
+        figures.push_back(std::move(line));
+    }
+    step.figures = fmt::format("March C- over {}", fmt::join(figures, "; "));
+    if (faulty) {
+        fixes.emplace_back("the GPU's memory is faulty: do not scan on this GPU; run the vendor's diagnostics (nvidia-smi -q -d ECC, dcgmi diag) and "
+                           "have the card replaced");
+    }
+    if (untested) fixes.emplace_back("a GPU could not be tested: check the driver (nvidia-smi) and the GPU's free memory, then connect again");
+    if (faulty || untested) {
+        step.verdict = SelfTestVerdict::Fail;
+        step.fix = fmt::format("{}", fmt::join(fixes, "; "));
+    }
+    return step;
+}
+
 // The link-level integrity test: the front end wrote the BER test's pattern into the ring's
 // slots over the DMA path and ingest checked each block in place. A slot whose errors repeat
 // there (not line noise, which spreads over every slot) is a fault of its memory or its path.
@@ -199,6 +238,10 @@ void Engine::Impl::openLinkBerTest() {
         for (auto& step : stationSteps(*config.station)) {
             if (selfTestWants(step.step)) selfTestStep(std::move(step));
         }
+    }
+    if (backends.gpuMemoryTest && selfTestWants("GPU memory")) {
+        underWay("GPU memory", "March C- over the GPU's memory");
+        if (auto outcomes = backends.gpuMemoryTest(); !outcomes.empty()) selfTestStep(gpuMemoryStep(outcomes));  // none: no GPU here
     }
     const bool berSession = selfTestWants("link BER") || selfTestWants("ring slots (DMA path)");
     if (!berSession && !selfTestWants("ring memory")) return afterLinkBerTest();  // the link is not needed yet

@@ -45,6 +45,7 @@ protected:
     transport::sim::ChannelFaults channelFaults;    // every front end's probe fails these elements
     std::optional<ElementCheckSetup> elementCheck;  // run with the self-test
     bool phantomCheck = false;                      // with it, the phantom check (the composition root's reference)
+    std::function<std::vector<GpuMemoryOutcome>()> gpuMemoryTest;  // the GPU memory step's backend (null: none)
     std::optional<LinkBerTest> selfTest;            // the start-up link BER test at every connect
     std::optional<StationCheck> station;            // the station's set-up, checked with it
 
@@ -127,6 +128,7 @@ protected:
         backends.planAcquisition = app::acquisitionPlanner(config);
         backends.archiveClient = archiveClient;
         if (phantomCheck) backends.phantomReference = app::phantomReference;
+        backends.gpuMemoryTest = gpuMemoryTest;
         auto engine = createEngine(std::move(e), std::move(backends));
         EXPECT_TRUE(engine) << engine.error().message();
         return engine ? std::move(*engine) : nullptr;

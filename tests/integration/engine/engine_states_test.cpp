@@ -99,6 +99,55 @@ TEST_F(EngineTest, TheStationChecksComeFirstAndOnlyThoseTheRingNeedsBlockStreami
     EXPECT_EQ(block.find("DICOM queue"), std::string::npos) << "a folder does not block streaming: " << block;
 }
 
+// The GPU memory step (March C- by the composition root's CUDA kernels; here its results as a
+// station would return them): after the station's set-up and before the link; every GPU named
+// with its figures; a GPU with a mismatch or one that could not be tested fails the step, which
+// blocks streaming; a station without a GPU has no such step.
+TEST_F(EngineTest, TheGpuMemoryStepNamesEachGpuAndAFaultBlocksStreaming) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-7;
+    int calls = 0;
+    gpuMemoryTest = [&calls] {
+        ++calls;
+        selftest::MemoryTestResult sound, faulty;
+        sound.algorithm = faulty.algorithm = selftest::MemoryAlgorithm::MarchCMinus;
+        sound.bytesTested = faulty.bytesTested = std::uint64_t{1} << 30;
+        sound.bytesMoved = faulty.bytesMoved = 10 * sound.bytesTested;
+        sound.seconds = faulty.seconds = 0.0028;
+        faulty.mismatches = 3;
+        faulty.first = {{12345, 0, std::uint64_t{1} << 17}, {12345, ~0ull, ~(std::uint64_t{1} << 40)}};
+        return std::vector<GpuMemoryOutcome>{{"GPU 0 (NVIDIA H200)", sound, {}}, {"GPU 1 (NVIDIA H200)", faulty, {}},
+                                             {"GPU 2 (NVIDIA H200)", std::nullopt, "1024 MiB of GPU memory to test: 12 MiB free"}};
+    };
+    auto t = connectThroughSelfTest();
+    ASSERT_TRUE(t.engine);
+    EXPECT_EQ(calls, 1);
+    ASSERT_GE(t.steps.size(), 2u);
+    const auto& step = t.steps[0];
+    EXPECT_EQ(step.step, "GPU memory");
+    EXPECT_EQ(step.verdict, SelfTestVerdict::Fail) << step.figures;
+    EXPECT_TRUE(step.blocksStreaming);
+    EXPECT_NE(step.figures.find("GPU 0 (NVIDIA H200): 1024 MiB in 0.00 s (3835 GB/s read and written), 0 mismatches"), std::string::npos) << step.figures;
+    EXPECT_NE(step.figures.find("GPU 1 (NVIDIA H200): 1024 MiB in 0.00 s (3835 GB/s read and written), 3 mismatches; the first at byte 98760: "
+                                "wrote 0x0000000000000000, read 0x0000000000020000"), std::string::npos) << step.figures;
+    EXPECT_NE(step.figures.find("GPU 2 (NVIDIA H200): not tested: 1024 MiB of GPU memory to test: 12 MiB free"), std::string::npos) << step.figures;
+    EXPECT_NE(step.fix.find("the GPU's memory is faulty"), std::string::npos) << step.fix;
+    EXPECT_EQ(t.steps[1].step, "ring memory");  // the link's steps follow
+    EXPECT_NE(t.engine->stats().selfTestBlock.find("GPU memory"), std::string::npos) << t.engine->stats().selfTestBlock;
+    t.engine->startStreaming();
+    EXPECT_TRUE(t.log->waitFor<EngineError>([](const EngineError& e) { return e.message.find("GPU memory") != std::string::npos; }));
+}
+
+TEST_F(EngineTest, AStationWithoutAGpuHasNoGpuMemoryStep) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-7;
+    gpuMemoryTest = [] { return std::vector<GpuMemoryOutcome>{}; };  // the probe found none
+    auto t = connectThroughSelfTest();
+    ASSERT_TRUE(t.engine);
+    for (const auto& s : t.steps) EXPECT_NE(s.step, "GPU memory");
+    EXPECT_TRUE(t.engine->stats().selfTestBlock.empty()) << t.engine->stats().selfTestBlock;
+}
+
 // Bit errors above the limit fail the test: streaming is refused, naming the step and its
 // figures, until an engineer overrides it with a reason (who and why recorded in an event).
 // The runner's progress and cancel, as the wizard shows and offers them: while the link BER test

@@ -238,7 +238,7 @@ TEST(ConfigLoaderTest, TheSelfTestStepsAndTheStationNameAreChecked) {
     EXPECT_EQ(good.config.selftest.reportDirectory, "/var/lib/sonolink/qa");
     EXPECT_TRUE(parseConfig("{}", "a.json").config.selftest.steps.empty()) << "every step by default";
     auto bad = parseConfig(R"({"selftest": {"steps": ["link BER", "memory"], "report_directory": ""}, "dicom": {"station_name": "a station name too long"}})", "a.json");
-    EXPECT_TRUE(hasIssue(bad, "/selftest/steps", "no self-test step is named 'memory' (the steps: station, ring memory")) << dump(bad);
+    EXPECT_TRUE(hasIssue(bad, "/selftest/steps", "no self-test step is named 'memory' (the steps: station, GPU memory, ring memory")) << dump(bad);
     EXPECT_TRUE(hasIssue(bad, "/dicom/station_name", "at most 16 characters")) << dump(bad);
     EXPECT_TRUE(hasIssue(bad, "/selftest/report_directory", "must not be empty")) << dump(bad);
     EXPECT_TRUE(bad.config.selftest.steps.empty()) << "a bad list keeps the default";

@@ -124,6 +124,7 @@ struct SelfTestSettings {
     double phantomMinNcc = 0.9;              // the phantom check, on the element check's first frame
     double phantomMaxPositionErrorMm = 0.5;
     double phantomMaxFwhmError = 0.25;       // |live / reference - 1|
+    int gpuMemoryMib = 1024;                 // March C- over this much of each GPU's memory at connect; 0: off
     std::vector<std::string> steps;          // the steps that run at connect (engine::kSelfTestSteps' names); empty: all
     std::string reportDirectory = "qa-reports";  // where the console keeps each run's QA report (JSON and PDF)
 };

@@ -28,6 +28,7 @@
 #include "sonolink/ingest/stream_session.h"
 #include "sonolink/selftest/element_check.h"
 #include "sonolink/selftest/hardware_diagnostics.h"
+#include "sonolink/selftest/memory_tests.h"
 #include "sonolink/selftest/phantom_check.h"
 #include "sonolink/transport/link.h"
 
@@ -182,6 +183,13 @@ struct PhantomReference {
     std::vector<std::pair<double, double>> points;       // the point targets, (x, z) in metres
 };
 
+// One GPU's memory test at connect: the block tested and the result, or why it could not run.
+struct GpuMemoryOutcome {
+    std::string gpu;                                      // "GPU 0 (NVIDIA H200)"
+    std::optional<selftest::MemoryTestResult> result;     // none: it could not run (error)
+    std::string error;
+};
+
 struct Backends {
     // Called when a session needs a link (the first connect, and whenever the last one cannot
     // be reused), on the ctl thread.
@@ -197,6 +205,10 @@ struct Backends {
     // The plan for new acquisition settings, or why not (InvalidArgument). Null: the
     // acquisition cannot change at run time.
     std::function<Result<AcquisitionPlan>(const AcquisitionSettings&)> planAcquisition;
+    // The GPU memory test at connect (March C- by CUDA kernels over a block of each GPU's
+    // memory, in the composition root), before the link comes up. Null: no GPU to test (the
+    // station's GPU check says why). Called on the ctl thread.
+    std::function<std::vector<GpuMemoryOutcome>()> gpuMemoryTest;
     // The archive's S3 client (credentials resolved by the composition root); null: no archive.
     std::shared_ptr<archive::S3Client> archiveClient;
 };

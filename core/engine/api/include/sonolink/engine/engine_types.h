@@ -103,7 +103,7 @@ struct SettingsChanged {
 enum class SelfTestVerdict { Pass, Warn, Fail };
 // The start-up self-test's steps in the order they run, as EngineConfig::selfTestSteps and
 // selftest.steps name them ("station" for all of the station's, or one as "station: <check>").
-inline constexpr std::array<std::string_view, 7> kSelfTestSteps{"station", "ring memory", "link BER", "ring slots (DMA path)",
+inline constexpr std::array<std::string_view, 8> kSelfTestSteps{"station", "GPU memory", "ring memory", "link BER", "ring slots (DMA path)",
                                                                "element check", "phantom check", "PACS"};
 [[nodiscard]] constexpr bool isSelfTestStepName(std::string_view name) {
     if (name.starts_with("station: ") && name.size() > 9) return true;
