@@ -1,13 +1,25 @@
 #!/usr/bin/env python3
 """The GPU check's summary table (run-device-check.sh): agreement with the CPU reference per
-scene and the benchmark figures against the issue's bars. Exit 1 when a check or bar fails.
-Usage: device_check_summary.py OUT_DIR   (reads agreement.json, ring.json and bench.json there)"""
+scene, the GPU memory tests, and the benchmark figures against the issues' bars: the
+rectangular kernel's rate, each window and the IQ path against it in the same run, frames per
+second end to end. Exit 1 when a check or bar fails.
+Usage: device_check_summary.py OUT_DIR   (reads the *.json the steps wrote there)"""
 import json
 import os
+import re
 import sys
 
 KERNEL_BAR = 1.5e12   # nominal pixel*channel*transmit operations per second, kernel only
 FRAMES_BAR = 20000.0  # frames per second end to end from page-locked host memory
+VS_RECTANGULAR_BAR = 0.8  # windows and IQ against the rectangular kernel, same samples and frames
+HELD_TO_RECTANGULAR = ("hann", "tukey", "iq_rectangular", "iq_hann")
+MEMORY_VS_MEMCPY_BAR = 0.5  # a memory test's traffic against cudaMemcpy's (as the host test's bar)
+TEST_RESULTS = ("agreement.json", "ring.json", "memory.json")
+
+
+def arguments(name):
+    """{'int16': 0, 'frames': 1, 'mode': 2} from 'delayAndSumKernel/int16:0/frames:1/mode:2/...'."""
+    return {k: int(v) for k, v in re.findall(r"(\w+):(\d+)", name)}
 
 
 def load(out, name, rows):
@@ -24,7 +36,7 @@ def main(out):
     failed = False
     rows = []
     suites = []
-    for name in ("agreement.json", "ring.json"):
+    for name in TEST_RESULTS:
         suites += (load(out, name, rows) or {"testsuites": []})["testsuites"]
     bench = load(out, "bench.json", rows) or {"benchmarks": []}
     failed |= bool(rows)
@@ -42,10 +54,48 @@ def main(out):
         if "error_occurred" in b:
             failed = True
             rows.append((b["name"], b.get("error_message", ""), "FAIL"))
+    rectangular, by_label = {}, {}
     for b in kernel:
-        rows.append((b["name"], f"{b['nominal_ops_per_s']:.3g} ops/s, {b['frames_per_s']:.0f} frames/s", ""))
+        a = arguments(b["name"])
+        by_label[(b.get("label"), a.get("int16"), a.get("frames"))] = b["nominal_ops_per_s"]
+        if b.get("label") == "rectangular":
+            rectangular[(a.get("int16"), a.get("frames"))] = b["nominal_ops_per_s"]
+    for b in kernel:
+        a = arguments(b["name"])
+        label = b.get("label", "")
+        detail = f"{label}: {b['nominal_ops_per_s']:.3g} ops/s, {b['frames_per_s']:.0f} frames/s"
+        if b.get("envelope_us_per_frame"):
+            detail += f", envelope {b['envelope_us_per_frame']:.1f} us/frame"
+        verdict = ""
+        base = rectangular.get((a.get("int16"), a.get("frames")))
+        if base and label != "rectangular":
+            ratio = b["nominal_ops_per_s"] / base
+            detail += f", {ratio:.2f} x rectangular"
+            rf_same_window = by_label.get((label[3:], a.get("int16"), a.get("frames"))) if label.startswith("iq_") else None
+            if rf_same_window and label != "iq_rectangular":
+                detail += f" ({b['nominal_ops_per_s'] / rf_same_window:.2f} x RF {label[3:]})"
+            if label in HELD_TO_RECTANGULAR:
+                ok = ratio >= VS_RECTANGULAR_BAR
+                failed |= not ok
+                verdict = "pass" if ok else "BELOW BAR"
+        rows.append((b["name"], detail, verdict))
     for b in e2e:
-        rows.append((b["name"], f"{b['frames_per_s']:.0f} frames/s", ""))
+        rows.append((b["name"], f"{b.get('label', '')}: {b['frames_per_s']:.0f} frames/s", ""))
+    memory_json = load(out, "memory_bench.json", rows)
+    failed |= memory_json is None
+    memory = (memory_json or {}).get("benchmarks", [])
+    for b in memory:
+        if "error_occurred" in b:
+            failed = True
+            rows.append((b["name"], b.get("error_message", ""), "FAIL"))
+            continue
+        ratio = b["vs_memcpy"]
+        ok = ratio >= MEMORY_VS_MEMCPY_BAR
+        failed |= not ok
+        rows.append((b["name"], f"{b.get('label', '')}: {b['traffic_bytes_per_s'] / 1e9:.0f} GB/s read and written, "
+                     f"{ratio:.2f} x cudaMemcpy ({b['memcpy_bytes_per_s'] / 1e9:.0f} GB/s)", "pass" if ok else "BELOW BAR"))
+    kernel = [b for b in kernel if b.get("label") == "rectangular"]
+    e2e = [b for b in e2e if b.get("label") == "rectangular"]
     best_kernel = max((b["nominal_ops_per_s"] for b in kernel), default=0.0)
     best_e2e = max((b["frames_per_s"] for b in e2e), default=0.0)
     for name, value, bar in (("kernel (best)", best_kernel, KERNEL_BAR), ("end to end (best)", best_e2e, FRAMES_BAR)):

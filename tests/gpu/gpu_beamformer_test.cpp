@@ -2,14 +2,18 @@
 // (largest difference over the largest value) must be <= 1e-4 in float32. Scenes: point targets
 // with one plane wave; three steered waves with a non-zero initial time; focused and diverging
 // waves; int16 ADC samples with a Hann window; batches of different frames, more than one
-// chunk, from registered (page-locked) and from ordinary memory, envelope and RF out. A NaN
-// anywhere fails. Skips itself where there is no GPU.
+// chunk, from registered (page-locked) and from ordinary memory, envelope and RF out; the IQ
+// path (every window, float and int16, steered waves, speckle) against the CPU's scalar IQ
+// reference; sector imaging against delayAndSumSector. A NaN anywhere fails. Skips itself where
+// there is no GPU; the refusals of inconsistent setups run everywhere.
 #include "sonolink/beamform/cuda/gpu_beamformer.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numbers>
+#include <random>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -17,6 +21,8 @@
 #include "beamform_phantom.h"
 #include "sonolink/beamform/cpu_beamformer.h"
 #include "sonolink/beamform/cuda/gpu_probe.h"
+#include "sonolink/beamform/iq_beamformer.h"
+#include "sonolink/beamform/sector_beamformer.h"
 
 namespace sonolink::beamform::cuda {
 namespace {
@@ -152,6 +158,168 @@ TEST_F(GpuBeamformerTest, RfOutputOfAFloatBatchFromPageableMemory) {
         ASSERT_TRUE(cpu);
         EXPECT_LE(relativeError(std::span<const float>(out).subspan(f * cpu->columns.size(), cpu->columns.size()), cpu->columns), 1e-4) << "frame " << f;
     }
+}
+
+// The CPU's scalar IQ reference: demodulated one output at a time, every pixel and channel with
+// the exact window and rotation.
+std::vector<float> cpuIqEnvelope(const ChannelDataView& v, const PixelGrid& grid, const BeamformParams& params, double fd, int decimation) {
+    auto iq = demodulateToIq(v, fd, decimation, VectorLoop::Scalar);
+    EXPECT_TRUE(iq) << iq.error().describe();
+    if (!iq) return {};
+    auto image = delayAndSumIq(iq->geometry, iq->samples, fd, grid, params, 0, true, VectorLoop::Scalar);
+    EXPECT_TRUE(image) << image.error().describe();
+    return image ? image->magnitude().columns : std::vector<float>{};
+}
+
+// A speckle field: many random scatterers (the texture a live image shows), and two bright points.
+Phantom speckle(const std::vector<double>& anglesDeg, int samples, double t0, unsigned seed) {
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<double> x(-8e-3, 8e-3), z(6e-3, 26e-3), amplitude(0.05, 0.3);
+    std::vector<Scatterer> field{{0, 12e-3, 1}, {-4e-3, 20e-3, 0.8}};
+    for (int i = 0; i < 150; ++i) field.push_back({x(random), z(random), amplitude(random)});
+    return simulate(field, anglesDeg, samples, t0);
+}
+
+void expectIqAgreement(const Phantom& p, const PixelGrid& grid, const BeamformParams& params, SampleType type, double fd, const char* scene) {
+    auto setup = setupFor(p.geometry, grid, params, type);
+    setup.modulationFrequencyHz = fd;
+    auto gpu = GpuBeamformer::create(setup);
+    ASSERT_TRUE(gpu) << gpu.error().describe();
+    const int decimation = (*gpu)->iqDecimation();
+    EXPECT_EQ(decimation, iqDecimation(p.geometry.samplingRateHz, fd));
+    std::vector<float> out((*gpu)->pixelsPerFrame());
+    std::vector<std::int16_t> adc;
+    ChannelDataView view = p.view();
+    if (type == SampleType::Int16) {
+        for (float v : p.samples) adc.push_back(static_cast<std::int16_t>(std::lround(v * 8000)));
+        view.samples = {};
+        view.samples16 = adc;
+    }
+    const void* frames = type == SampleType::Int16 ? static_cast<const void*>(adc.data()) : p.samples.data();
+    ASSERT_TRUE((*gpu)->beamform(frames, 1, GpuOutput::Envelope, out));
+    const auto cpu = cpuIqEnvelope(view, grid, params, fd, decimation);
+    ASSERT_EQ(cpu.size(), out.size());
+    const double error = relativeError(out, cpu);
+    ::testing::Test::RecordProperty("relative_error", fmt::format("{:.3e}", error));
+    EXPECT_LE(error, 1e-4) << scene;
+    // The rotation matters: the same sum without it is far off (the test can fail).
+    auto iq = demodulateToIq(view, fd, decimation, VectorLoop::Scalar);
+    ASSERT_TRUE(iq);
+    auto unrotated = delayAndSumIq(iq->geometry, iq->samples, fd, grid, params, 0, false, VectorLoop::Scalar);
+    ASSERT_TRUE(unrotated);
+    EXPECT_GT(relativeError(out, unrotated->magnitude().columns), 0.05) << scene;
+}
+
+TEST_F(GpuBeamformerTest, IqPathEveryWindowAgainstTheScalarReference) {
+    const auto p = simulate({{0, 15e-3, 1}, {-5e-3, 25e-3, 0.7}, {6e-3, 32e-3, 0.5}}, {0}, 2048, 0);
+    const auto grid = PixelGrid::fromRanges(-10e-3, 10e-3, 96, 5e-3, 38e-3, 400);
+    for (const auto window : {Window::Rectangular, Window::Hann, Window::Tukey}) {
+        BeamformParams params;
+        params.window = window;
+        expectIqAgreement(p, grid, params, SampleType::Float32, 5e6, "float, one plane wave");
+    }
+}
+
+TEST_F(GpuBeamformerTest, IqPathInt16SteeredWavesWithAnInitialTimeOnSpeckle) {
+    const auto p = speckle({-8, 0, 8}, 1500, 3e-6, 7);
+    BeamformParams params;
+    params.window = Window::Hann;
+    expectIqAgreement(p, PixelGrid::fromRanges(-8e-3, 8e-3, 64, 5e-3, 26e-3, 300), params, SampleType::Int16, 5e6, "int16, three waves, speckle");
+    params.window = Window::Tukey;
+    params.fNumber = 1.2;
+    expectIqAgreement(p, PixelGrid::fromRanges(-8e-3, 8e-3, 64, 5e-3, 26e-3, 300), params, SampleType::Float32, 4.5e6, "float, Tukey, 4.5 MHz");
+}
+
+TEST_F(GpuBeamformerTest, IqPathBatchesFramesOverBothStreams) {
+    constexpr int kFrames = 5;  // more than one chunk of two
+    const auto grid = PixelGrid::fromRanges(-6e-3, 6e-3, 48, 8e-3, 24e-3, 256);
+    std::vector<Phantom> frames;
+    for (int f = 0; f < kFrames; ++f) frames.push_back(simulate({{-3e-3 + 1.5e-3 * f, 12e-3 + 2e-3 * f, 1}}, {-5, 5}, 1400, 0));
+    std::vector<float> batch;
+    for (const auto& f : frames) batch.insert(batch.end(), f.samples.begin(), f.samples.end());
+    auto setup = setupFor(frames[0].geometry, grid, {}, SampleType::Float32);
+    setup.modulationFrequencyHz = 5e6;
+    auto gpu = GpuBeamformer::create(setup);
+    ASSERT_TRUE(gpu) << gpu.error().describe();
+    std::vector<float> out(kFrames * (*gpu)->pixelsPerFrame());
+    ASSERT_TRUE((*gpu)->beamform(batch.data(), kFrames, GpuOutput::Envelope, out));
+    for (int f = 0; f < kFrames; ++f) {
+        const auto cpu = cpuIqEnvelope(frames[f].view(), grid, {}, 5e6, (*gpu)->iqDecimation());
+        EXPECT_LE(relativeError(std::span<const float>(out).subspan(f * cpu.size(), cpu.size()), cpu), 1e-4) << "frame " << f;
+    }
+    const auto rf = (*gpu)->beamform(batch.data(), kFrames, GpuOutput::Rf, out);
+    ASSERT_FALSE(rf);
+    EXPECT_EQ(rf.error().code(), ErrorCode::InvalidArgument);
+}
+
+std::vector<double> steps(double first, double last, int count) {
+    std::vector<double> v;
+    for (int i = 0; i < count; ++i) v.push_back(first + (last - first) * i / (count - 1));
+    return v;
+}
+
+TEST_F(GpuBeamformerTest, SectorAlongRaysAgainstTheCpu) {
+    constexpr double kDeg = std::numbers::pi / 180;
+    const auto p = simulate({{0, 14e-3, 1}, {-6e-3, 20e-3, 0.8}, {7e-3, 24e-3, 0.6}}, {-6, 0, 6}, 1800, 1e-6);
+    const auto r = steps(6e-3, 30e-3, 360), theta = steps(-30 * kDeg, 30 * kDeg, 81);
+    for (const auto window : {Window::Rectangular, Window::Hann}) {
+        for (const auto type : {SampleType::Float32, SampleType::Int16}) {
+            BeamformParams params;
+            params.window = window;
+            auto setup = setupFor(p.geometry, {}, params, type);
+            setup.sectorR = r;
+            setup.sectorTheta = theta;
+            auto gpu = GpuBeamformer::create(setup);
+            ASSERT_TRUE(gpu) << gpu.error().describe();
+            ASSERT_EQ((*gpu)->pixelsPerFrame(), r.size() * theta.size());
+            std::vector<float> out((*gpu)->pixelsPerFrame());
+            std::vector<std::int16_t> adc;
+            ChannelDataView view = p.view();
+            const void* frames = p.samples.data();
+            if (type == SampleType::Int16) {
+                for (float v : p.samples) adc.push_back(static_cast<std::int16_t>(std::lround(v * 8000)));
+                view.samples = {};
+                view.samples16 = adc;
+                frames = adc.data();
+            }
+            ASSERT_TRUE((*gpu)->beamform(frames, 1, GpuOutput::Envelope, out));
+            auto cpu = delayAndSumSector(view, r, theta, params);
+            ASSERT_TRUE(cpu) << cpu.error().describe();
+            envelopeAlongRays(*cpu);
+            const double error = relativeError(out, cpu->rays);
+            ::testing::Test::RecordProperty("relative_error", fmt::format("{:.3e}", error));
+            EXPECT_LE(error, 1e-4) << "window " << static_cast<int>(window) << (type == SampleType::Int16 ? ", int16" : ", float");
+        }
+    }
+}
+
+// Checked before any device is touched: runs on stations without a GPU too.
+TEST(GpuBeamformerSetupTest, IqAndSectorSetupsAreRefusedWithTheReason) {
+    const auto p = simulate({{0, 10e-3, 1}}, {0}, 800, 0);
+    auto iq = setupFor(p.geometry, PixelGrid::fromRanges(-1e-3, 1e-3, 8, 5e-3, 15e-3, 64), {}, SampleType::Float32);
+    iq.modulationFrequencyHz = 25e6;  // above half the 40 MHz sampling rate
+    auto gpu = GpuBeamformer::create(iq);
+    ASSERT_FALSE(gpu);
+    EXPECT_NE(gpu.error().message().find("half the sampling rate"), std::string::npos) << gpu.error().message();
+    iq.modulationFrequencyHz = 5e6;
+    iq.iqDecimation = 5;  // 8 MHz: below twice 5 MHz
+    gpu = GpuBeamformer::create(iq);
+    ASSERT_FALSE(gpu);
+    EXPECT_NE(gpu.error().message().find("IQ decimation 5"), std::string::npos) << gpu.error().message();
+    auto sector = setupFor(p.geometry, {}, {}, SampleType::Float32);
+    sector.sectorR = {5e-3, 10e-3};
+    gpu = GpuBeamformer::create(sector);
+    ASSERT_FALSE(gpu);
+    EXPECT_NE(gpu.error().message().find("ray depths and angles (2 and 0 given)"), std::string::npos) << gpu.error().message();
+    sector.sectorTheta = {0.1, 0.0};
+    gpu = GpuBeamformer::create(sector);
+    ASSERT_FALSE(gpu);
+    EXPECT_NE(gpu.error().message().find("sector angles must increase"), std::string::npos) << gpu.error().message();
+    sector.sectorTheta = {0.0, 0.1};
+    sector.modulationFrequencyHz = 5e6;
+    gpu = GpuBeamformer::create(sector);
+    ASSERT_FALSE(gpu);
+    EXPECT_NE(gpu.error().message().find("sector imaging beamforms RF"), std::string::npos) << gpu.error().message();
 }
 
 // Checked before any device is touched: runs on stations without a GPU too.

@@ -478,6 +478,18 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
 
 }  // namespace
 
+IqDemodulation iqDemodulation(const AcquisitionGeometry& rf, double modulationFrequencyHz) {
+    const double fdOverFs = modulationFrequencyHz / rf.samplingRateHz;
+    const double phase0 = -2 * std::numbers::pi * modulationFrequencyHz * rf.initialTimeS;  // t of sample 0 is the initial time
+    const auto g = turnTaps(lowPass(fdOverFs), fdOverFs);
+    IqDemodulation d;
+    d.halfLength = kFilterHalfLength;
+    for (int t = 0; t <= 2 * kFilterHalfLength; ++t) d.taps.emplace_back(g.re[static_cast<std::size_t>(t)], g.im[static_cast<std::size_t>(t)]);
+    d.mixer.resize(static_cast<std::size_t>(rf.samples));
+    for (int k = 0; k < rf.samples; ++k) d.mixer[static_cast<std::size_t>(k)] = std::polar(1.0, -2 * std::numbers::pi * fdOverFs * k + phase0);
+    return d;
+}
+
 int iqDecimation(double samplingRateHz, double modulationFrequencyHz) {
     if (!(modulationFrequencyHz > 0) || !(samplingRateHz > 0)) return 1;
     return std::max(1, static_cast<int>(std::floor(samplingRateHz / (2.5 * modulationFrequencyHz))));
@@ -492,11 +504,9 @@ Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulatio
     const auto n = rf.geometry->samples;
     if (decimation < 1 || decimation > n) return fail(ErrorCode::InvalidArgument, fmt::format("decimation {} for {} samples", decimation, n));
     const double fdOverFs = modulationFrequencyHz / rf.geometry->samplingRateHz;
-    const double phase0 = -2 * std::numbers::pi * modulationFrequencyHz * rf.geometry->initialTimeS;  // t of sample 0 is the initial time
     const auto taps = turnTaps(lowPass(fdOverFs), fdOverFs);
     const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
-    std::vector<std::complex<float>> mixer(static_cast<std::size_t>(n));
-    for (int k = 0; k < n; ++k) mixer[static_cast<std::size_t>(k)] = std::polar(1.0, -2 * std::numbers::pi * fdOverFs * k + phase0);
+    const auto mixer = iqDemodulation(*rf.geometry, modulationFrequencyHz).mixer;
     IqChannelData out;
     out.geometry = *rf.geometry;
     out.geometry.samples = (n + decimation - 1) / decimation;

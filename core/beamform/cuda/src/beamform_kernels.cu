@@ -1,52 +1,48 @@
 #include "beamform_kernels.h"
+#include "device_math.cuh"
 
 namespace sonolink::beamform::cuda {
 namespace {
 
-constexpr int kDepthsPerBlock = 128;
-constexpr int kRectangular = 0, kHann = 1;  // beamform::Window's order; else Tukey
-
-// The CPU reference's apodization (beamform_types.cpp), in float.
-__device__ float apodization(float dx, float z, const DasGeometry& g) {
-    const float r = fabsf(dx) * g.twoFNumber / z;  // 0 at the centre, 1 at the edge
-    if (r > 1.0f) return 0.0f;
-    if (g.window == kRectangular) return 1.0f;
-    if (g.window == kHann) return 0.5f * (1.0f + cospif(r));
-    const float flat = 1.0f - g.tukeyAlpha;
-    if (r <= flat) return 1.0f;
-    return 0.5f * (1.0f + cospif((r - flat) / g.tukeyAlpha));
-}
-
 // One thread per pixel (depth iz of column ix of frame f); neighbouring threads are neighbouring
-// depths, so they read neighbouring samples of the same trace.
-template <typename T>
+// depths, so they read neighbouring samples of the same trace. A block visits only the channels
+// inside the aperture somewhere in its depths, and without branches: a channel outside the
+// aperture or a delay outside the record reads sample 0 and adds nothing, so that the loads of
+// several channels are in flight at once.
+template <typename T, int Window>
 __global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* __restrict__ image) {
     const int iz = blockIdx.x * blockDim.x + threadIdx.x;
-    const int ix = blockIdx.y;
+    const int ix = blockIdx.y * blockDim.y + threadIdx.y;
     const int frame = blockIdx.z;
-    if (iz >= g.nz) return;
+    if (iz >= g.nz || ix >= g.nx) return;
     const float z = g.gridZ[iz];
     const float z2 = z * z;
+    const float invZ = 1.0f / z;
     const float lastIndex = static_cast<float>(g.samples - 1);
     const T* data = frames + static_cast<std::size_t>(frame) * g.waves * g.channels * g.samples;
-    const int* apertureStart = g.apertureStart + static_cast<std::size_t>(ix) * g.channels;
-    const float* dx2 = g.dx2 + static_cast<std::size_t>(ix) * g.channels;
+    const float2* channel = g.channel + static_cast<std::size_t>(ix) * g.channels;
+    const float* scale = g.windowScale + static_cast<std::size_t>(ix) * g.channels;
+    const int2 range = g.channelRange[static_cast<std::size_t>(blockIdx.y) * gridDim.x + blockIdx.x];
     float sum = 0.0f;
     for (int w = 0; w < g.waves; ++w) {
         const float tx = g.tx[(static_cast<std::size_t>(w) * g.nx + ix) * g.nz + iz];
         const T* wave = data + static_cast<std::size_t>(w) * g.channels * g.samples;
-        for (int c = 0; c < g.channels; ++c) {
-            if (iz < apertureStart[c]) continue;  // outside the receive aperture
+        int trace = range.x * g.samples;  // the channel's first sample in the wave
+#pragma unroll 4
+        for (int c = range.x; c < range.y; ++c, trace += g.samples) {
+            const float2 ch = channel[c];
             // Receive delay sqrt((x - x_e)^2 + z^2) / c; t = 0 when the wave crosses the origin.
-            const float s = tx + sqrtf(dx2[c] + z2) * g.samplesPerMetre;
-            if (!(s >= 0.0f && s < lastIndex)) continue;  // outside the record: contributes 0
-            const int i = static_cast<int>(s);
-            const float frac = s - static_cast<float>(i);
-            const T* trace = wave + static_cast<std::size_t>(c) * g.samples;
-            const float a = static_cast<float>(__ldg(trace + i)), b = static_cast<float>(__ldg(trace + i + 1));
-            const float sample = a + frac * (b - a);
-            if (g.window == kRectangular) sum += sample;
-            else sum += apodization(g.dx[static_cast<std::size_t>(ix) * g.channels + c], z, g) * sample;
+            const float s = fmaf(fastSqrt(ch.x + z2), g.samplesPerMetre, tx);
+            // Inside the receive aperture and the record (else it contributes 0).
+            const bool inside = z >= ch.y && s >= 0.0f && s < lastIndex;
+            const float at = inside ? s : 0.0f;
+            const int i = static_cast<int>(at);
+            const float frac = at - static_cast<float>(i);
+            const T* p = wave + static_cast<unsigned>(trace + i);
+            const float a = static_cast<float>(__ldg(p)), b = static_cast<float>(__ldg(p + 1));
+            const float sample = fmaf(frac, b - a, a);
+            if constexpr (Window == kRectangular) sum += inside ? sample : 0.0f;
+            else sum = fmaf(inside ? weightAt<Window>(scale[c], invZ, g.windowOffset) : 0.0f, sample, sum);
         }
     }
     image[(static_cast<std::size_t>(frame) * g.nx + ix) * g.nz + iz] = sum;
@@ -54,8 +50,11 @@ __global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* 
 
 template <typename T>
 void launch(const T* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) {
-    const dim3 grid((g.nz + kDepthsPerBlock - 1) / kDepthsPerBlock, g.nx, count);
-    delayAndSum<T><<<grid, kDepthsPerBlock, 0, stream>>>(frames, g, image);
+    const dim3 grid((g.nz + kDepthsPerBlock - 1) / kDepthsPerBlock, (g.nx + kColumnsPerBlock - 1) / kColumnsPerBlock, count);
+    const dim3 block(kDepthsPerBlock, kColumnsPerBlock);
+    if (g.window == kRectangular) delayAndSum<T, kRectangular><<<grid, block, 0, stream>>>(frames, g, image);
+    else if (g.window == kHann) delayAndSum<T, kHann><<<grid, block, 0, stream>>>(frames, g, image);
+    else delayAndSum<T, kTukey><<<grid, block, 0, stream>>>(frames, g, image);
 }
 
 __global__ void padColumns(const float* __restrict__ columns, int nz, int length, cufftComplex* __restrict__ spectrum) {

@@ -11,6 +11,8 @@
 
 #include "beamform_kernels.h"
 #include "cufft_library.h"
+#include "gpu_tables.h"
+#include "sonolink/beamform/iq_beamformer.h"
 
 namespace sonolink::beamform::cuda {
 namespace {
@@ -39,12 +41,52 @@ Status upload(T* device, const std::vector<T>& host) {
     return check(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (geometry)");
 }
 
+enum class Path { Grid, Iq, Rays };
+
+Path pathOf(const GpuBeamformerSetup& s) {
+    if (!s.sectorR.empty() || !s.sectorTheta.empty()) return Path::Rays;
+    return s.modulationFrequencyHz > 0 ? Path::Iq : Path::Grid;
+}
+
+int decimationOf(const GpuBeamformerSetup& s) {
+    if (pathOf(s) != Path::Iq) return 1;
+    return s.iqDecimation > 0 ? s.iqDecimation : beamform::iqDecimation(s.geometry.samplingRateHz, s.modulationFrequencyHz);
+}
+
 Status validate(const GpuBeamformerSetup& s) {
     if (auto ok = s.geometry.validate(); !ok) return ok;
     if (!(s.params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
-    if (auto ok = s.grid.validate(); !ok) return ok;
-    if (s.framesPerChunk <= 0 || s.grid.x.size() * static_cast<std::size_t>(s.framesPerChunk) > 65535) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} frames per chunk of {} columns: 1 to 65535 columns per chunk", s.framesPerChunk, s.grid.x.size()));
+    std::size_t columns = s.grid.x.size();
+    if (pathOf(s) == Path::Rays) {
+        if (s.sectorR.empty() || s.sectorTheta.empty()) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("sector imaging needs ray depths and angles ({} and {} given)", s.sectorR.size(), s.sectorTheta.size()));
+        }
+        if (s.modulationFrequencyHz > 0) return fail(ErrorCode::InvalidArgument, "sector imaging beamforms RF: no modulation frequency");
+        if (auto ok = PixelGrid{s.sectorTheta, s.sectorR}.validate(); !ok) return fail(std::move(ok.error()).addContext("sector depths r"));
+        for (std::size_t i = 1; i < s.sectorTheta.size(); ++i) {
+            if (!(s.sectorTheta[i] > s.sectorTheta[i - 1])) {
+                return fail(ErrorCode::InvalidArgument, fmt::format("sector angles must increase: theta[{}] = {} after {}", i, s.sectorTheta[i], s.sectorTheta[i - 1]));
+            }
+        }
+        columns = s.sectorTheta.size();
+    } else if (auto ok = s.grid.validate(); !ok) {
+        return ok;
+    }
+    if (s.modulationFrequencyHz < 0 || (s.modulationFrequencyHz > 0 && s.modulationFrequencyHz >= s.geometry.samplingRateHz / 2)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("modulation frequency {} Hz must lie between 0 and half the sampling rate ({} Hz)",
+                                                            s.modulationFrequencyHz, s.geometry.samplingRateHz / 2));
+    }
+    if (pathOf(s) == Path::Iq) {
+        const int d = decimationOf(s);
+        const double iqRate = s.geometry.samplingRateHz / d;
+        if (d < 1 || d > s.geometry.samples || !(iqRate > 2 * s.modulationFrequencyHz)) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("IQ decimation {} of {} samples at {} Hz: the IQ rate must stay above twice the "
+                                                                "modulation frequency ({} Hz)", d, s.geometry.samples, s.geometry.samplingRateHz,
+                                                                s.modulationFrequencyHz));
+        }
+    }
+    if (s.framesPerChunk <= 0 || columns * static_cast<std::size_t>(s.framesPerChunk) > 65535) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} frames per chunk of {} columns: 1 to 65535 columns per chunk", s.framesPerChunk, columns));
     }
     return {};
 }
@@ -53,17 +95,25 @@ Status validate(const GpuBeamformerSetup& s) {
 
 struct GpuBeamformer::State {
     GpuBeamformerSetup setup;
+    Path path = Path::Grid;
     const CufftLibrary* fft = nullptr;
     std::size_t frameBytes = 0;
-    std::size_t imageFloats = 0;  // nx * nz
-    int fftLength = 0;            // power of two >= nz
-    DasGeometry geometry{};
+    std::size_t traces = 0;       // waves x channels
+    std::size_t imageFloats = 0;  // columns x rows
+    int columns = 0, rows = 0;    // nx x nz, or rays x depths
+    int fftLength = 0;            // power of two >= rows
+    DasGeometry geometry{};       // the grid (for IQ, at the IQ rate)
+    RayGeometry rays{};
+    IqSteps iq{};
+    float omega = 0;
     std::vector<void*> allocations;
     struct Lane {
         cudaStream_t stream = nullptr;
         void* frames = nullptr;
         float* image = nullptr;
         cufftComplex* spectrum = nullptr;
+        float2* iq = nullptr;
+        float4* table = nullptr;
         cufftHandle plan = 0;
         bool hasPlan = false;
     };
@@ -75,6 +125,14 @@ struct GpuBeamformer::State {
         if (p) allocations.push_back(*p);
         return p;
     }
+    // A table on the device (kept for the life of the beamformer).
+    template <typename T>
+    Result<const T*> put(const std::vector<T>& host) {
+        auto p = allocate<T>(std::max<std::size_t>(host.size(), 1));
+        if (!p) return fail(std::move(p.error()));
+        if (auto ok = upload(*p, host); !ok) return fail(std::move(ok.error()));
+        return static_cast<const T*>(*p);
+    }
     ~State() {
         cudaSetDevice(setup.device);
         for (auto& lane : lanes) {
@@ -84,72 +142,112 @@ struct GpuBeamformer::State {
         for (void* p : allocations) cudaFree(p);
     }
 
+    Status initGrid(const AcquisitionGeometry& samples) {
+        const auto t = gridTables(samples, setup.grid, setup.params, kDepthsPerBlock, kColumnsPerBlock);
+        auto z = put(t.gridZ);
+        auto tx = put(t.tx);
+        auto channel = put(t.channel);
+        auto scale = put(t.windowScale);
+        auto range = put(t.channelRange);
+        for (auto* r : {&z, &tx, &channel, &scale}) {
+            if (!*r) return fail(std::move(r->error()));
+        }
+        if (!range) return fail(std::move(range.error()));
+        // float pairs and int pairs as float2 and int2: the same layout.
+        geometry = DasGeometry{*z, reinterpret_cast<const float2*>(*channel), *scale, reinterpret_cast<const int2*>(*range), *tx, columns, rows,
+                               samples.waves, samples.channels, samples.samples, t.samplesPerMetre, static_cast<int>(setup.params.window), t.windowOffset};
+        return {};
+    }
+
+    Status initRays() {
+        const auto& g = setup.geometry;
+        const auto t = rayTables(g, setup.sectorR, setup.sectorTheta, setup.params);
+        auto x = put(t.x);
+        auto z = put(t.z);
+        auto elementX = put(t.elementX);
+        auto tx = put(t.tx);
+        auto first = put(t.apertureFirst);
+        auto last = put(t.apertureLast);
+        for (auto* r : {&x, &z, &elementX, &tx}) {
+            if (!*r) return fail(std::move(r->error()));
+        }
+        if (!first) return fail(std::move(first.error()));
+        if (!last) return fail(std::move(last.error()));
+        rays = RayGeometry{*x, *z, *elementX, *first, *last, *tx, columns, rows, g.waves, g.channels, g.samples, t.samplesPerMetre,
+                           static_cast<float>(2 * setup.params.fNumber), static_cast<int>(setup.params.window),
+                           static_cast<float>(setup.params.tukeyAlpha), static_cast<float>(1 / setup.params.tukeyAlpha)};
+        return {};
+    }
+
+    Result<AcquisitionGeometry> initIq() {
+        const auto t = iqTables(setup.geometry, setup.modulationFrequencyHz, decimationOf(setup));
+        auto taps = put(t.taps);
+        auto mixer = put(t.mixer);
+        auto phasor = put(t.midPhasor);
+        for (auto* r : {&taps, &mixer, &phasor}) {
+            if (!*r) return fail(std::move(r->error()));
+        }
+        // std::complex<float> and float2 share their layout: two floats, re then im.
+        iq = IqSteps{reinterpret_cast<const float2*>(*taps), reinterpret_cast<const float2*>(*mixer), reinterpret_cast<const float2*>(*phasor),
+                     t.halfLength, t.decimation, setup.geometry.samples, t.layout.samples};
+        omega = t.omega;
+        return t.layout;
+    }
+
     Status init() {
         const auto& s = setup;
+        path = pathOf(s);
         if (auto ok = check(cudaSetDevice(s.device), "cudaSetDevice"); !ok) {
             return fail(ErrorCode::Unavailable, fmt::format("GPU {} is not usable: {}", s.device, ok.error().message()));
         }
-        auto loaded = cufft();
-        if (!loaded) return fail(std::move(loaded.error()));
-        fft = *loaded;
-        const auto nx = s.grid.x.size(), nz = s.grid.z.size();
-        imageFloats = nx * nz;
+        if (path != Path::Iq) {  // the IQ path's envelope is its magnitude: no transform
+            auto loaded = cufft();
+            if (!loaded) return fail(std::move(loaded.error()));
+            fft = *loaded;
+        }
+        columns = static_cast<int>(path == Path::Rays ? s.sectorTheta.size() : s.grid.x.size());
+        rows = static_cast<int>(path == Path::Rays ? s.sectorR.size() : s.grid.z.size());
+        imageFloats = static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows);
         fftLength = 1;
-        while (static_cast<std::size_t>(fftLength) < nz) fftLength <<= 1;
+        while (fftLength < rows) fftLength <<= 1;
         const std::size_t sampleBytes = s.sampleType == SampleType::Int16 ? 2 : 4;
-        frameBytes = static_cast<std::size_t>(s.geometry.waves) * static_cast<std::size_t>(s.geometry.channels) * static_cast<std::size_t>(s.geometry.samples) * sampleBytes;
-
-        // Geometry, computed as the CPU reference computes it (cpu_beamformer.cpp).
-        const float samplesPerMetre = static_cast<float>(s.geometry.samplingRateHz / s.geometry.soundSpeedMps);
-        const std::vector<float> gridZ(s.grid.z.begin(), s.grid.z.end());
-        std::vector<float> tx(static_cast<std::size_t>(s.geometry.waves) * nx * nz), dx2, dx;
-        std::vector<int> apertureStart;
-        for (std::size_t w = 0; w < static_cast<std::size_t>(s.geometry.waves); ++w) {
-            const double distance = s.geometry.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : s.geometry.sourceDistance[w];
-            for (std::size_t ix = 0; ix < nx; ++ix) {
-                transmitDelaySamples(s.geometry.angleRad[w], distance, s.grid.x[ix], gridZ, s.geometry.samplingRateHz, s.geometry.soundSpeedMps, s.geometry.initialTimeS,
-                                     std::span(tx).subspan((w * nx + ix) * nz, nz));
-            }
+        traces = static_cast<std::size_t>(s.geometry.waves) * static_cast<std::size_t>(s.geometry.channels);
+        frameBytes = traces * static_cast<std::size_t>(s.geometry.samples) * sampleBytes;
+        if (path == Path::Rays) {
+            if (auto ok = initRays(); !ok) return ok;
+        } else if (path == Path::Iq) {
+            auto layout = initIq();
+            if (!layout) return fail(std::move(layout.error()));
+            if (auto ok = initGrid(*layout); !ok) return ok;
+        } else if (auto ok = initGrid(s.geometry); !ok) {
+            return ok;
         }
-        for (double x : s.grid.x) {
-            for (double e : s.geometry.elementX) {
-                const double d = x - e;
-                dx.push_back(static_cast<float>(d));
-                dx2.push_back(static_cast<float>(d * d));
-                // The element is inside the aperture from depth 2 F# |dx| on.
-                const auto edge = static_cast<float>(2 * s.params.fNumber * std::abs(d));
-                apertureStart.push_back(static_cast<int>(std::lower_bound(gridZ.begin(), gridZ.end(), edge) - gridZ.begin()));
-            }
-        }
-        auto dGridZ = allocate<float>(gridZ.size());
-        auto dTx = allocate<float>(tx.size());
-        auto dDx2 = allocate<float>(dx2.size());
-        auto dDx = allocate<float>(dx.size());
-        auto dApertureStart = allocate<int>(apertureStart.size());
-        for (auto* r : {&dGridZ, &dTx, &dDx2, &dDx}) {
-            if (!*r) return fail(std::move(r->error()));
-        }
-        if (!dApertureStart) return fail(std::move(dApertureStart.error()));
-        for (auto ok : {upload(*dGridZ, gridZ), upload(*dTx, tx), upload(*dDx2, dx2), upload(*dDx, dx), upload(*dApertureStart, apertureStart)}) {
-            if (!ok) return ok;
-        }
-        geometry = DasGeometry{*dGridZ, *dApertureStart, *dDx2, *dDx, *dTx, static_cast<int>(nx), static_cast<int>(nz), s.geometry.waves, s.geometry.channels,
-                               s.geometry.samples, samplesPerMetre, static_cast<float>(2 * s.params.fNumber), static_cast<int>(s.params.window),
-                               static_cast<float>(s.params.tukeyAlpha)};
 
         const auto chunk = static_cast<std::size_t>(s.framesPerChunk);
+        const auto iqFloats = chunk * traces * static_cast<std::size_t>(iq.iqSamples);
         for (auto& lane : lanes) {
             if (auto ok = check(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking), "cudaStreamCreate"); !ok) return ok;
             auto frames = allocate<std::byte>(chunk * frameBytes);
             auto image = allocate<float>(chunk * imageFloats);
-            auto spectrum = allocate<cufftComplex>(chunk * nx * static_cast<std::size_t>(fftLength));
-            if (!frames || !image || !spectrum) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the beamformer's buffers");
+            if (!frames || !image) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the beamformer's buffers");
             lane.frames = *frames;
             lane.image = *image;
+            if (path == Path::Iq) {
+                const auto entries = iqFloats + chunk * traces;  // each trace's zero entry
+                auto samples = allocate<float2>(iqFloats);
+                auto table = allocate<float4>(entries);
+                if (!samples || !table) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the IQ path's buffers");
+                lane.iq = *samples;
+                lane.table = *table;
+                if (auto ok = check(cudaMemset(lane.table, 0, entries * sizeof(float4)), "clearing the IQ table"); !ok) return ok;
+                continue;
+            }
+            auto spectrum = allocate<cufftComplex>(chunk * static_cast<std::size_t>(columns) * static_cast<std::size_t>(fftLength));
+            if (!spectrum) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the beamformer's buffers");
             lane.spectrum = *spectrum;
             int length = fftLength;
             if (auto ok = checkFft(fft->planMany(&lane.plan, 1, &length, nullptr, 1, fftLength, nullptr, 1, fftLength, CUFFT_C2C,
-                                                 static_cast<int>(chunk * nx)), "cufftPlanMany"); !ok) {
+                                                 static_cast<int>(chunk * static_cast<std::size_t>(columns))), "cufftPlanMany"); !ok) {
                 return ok;
             }
             lane.hasPlan = true;
@@ -190,6 +288,9 @@ struct GpuBeamformer::State {
         if (out.size() < static_cast<std::size_t>(count) * imageFloats) {
             return fail(ErrorCode::InvalidArgument, fmt::format("{} floats of output for {} frames of {} pixels", out.size(), count, imageFloats));
         }
+        if (path == Path::Iq && output == GpuOutput::Rf) {
+            return fail(ErrorCode::InvalidArgument, "the IQ path gives the envelope (the beamformed IQ's magnitude), not RF");
+        }
         if (auto ok = check(cudaSetDevice(setup.device), "cudaSetDevice"); !ok) return ok;
         (void)cudaGetLastError();  // an earlier, already reported error must not be taken for ours
         int next = 0;
@@ -208,22 +309,77 @@ struct GpuBeamformer::State {
         return queued;
     }
 
-    // Queues the rest of a chunk on a lane (after its copy in): delay-and-sum, envelope, copy out.
+    template <typename T>
+    void beamformAs(Lane& lane, int count) {
+        const auto* frames = static_cast<const T*>(lane.frames);
+        switch (path) {
+        case Path::Grid: launchDelayAndSum(frames, count, geometry, lane.image, lane.stream); break;
+        case Path::Rays: launchDelayAndSumRays(frames, count, rays, lane.image, lane.stream); break;
+        case Path::Iq: {
+            const int n = count * static_cast<int>(traces);
+            launchDemodulate(frames, n, iq, lane.iq, lane.stream);
+            launchPairTable(lane.iq, n, iq, lane.table, lane.stream);
+            launchDelayAndSumIq(lane.table, count, geometry, omega, lane.image, lane.stream);
+            break;
+        }
+        }
+    }
+
+    // Queues the beamforming of a chunk already on the device (IQ: to its magnitude).
+    void beamform(Lane& lane, int count) {
+        if (setup.sampleType == SampleType::Int16) beamformAs<std::int16_t>(lane, count);
+        else beamformAs<float>(lane, count);
+    }
+
+    // Queues the envelope of a chunk's beamformed RF (columns along depth or rays along r).
+    Status envelope(Lane& lane, int count) {
+        const int n = count * columns;
+        launchPadColumns(lane.image, n, rows, fftLength, lane.spectrum, lane.stream);
+        // The plan transforms a whole chunk; in a short chunk the extra rows are ignored.
+        if (auto ok = checkFft(fft->execC2C(lane.plan, lane.spectrum, lane.spectrum, CUFFT_FORWARD), "cufftExecC2C (forward)"); !ok) return ok;
+        launchKeepPositiveFrequencies(lane.spectrum, n, fftLength, lane.stream);
+        if (auto ok = checkFft(fft->execC2C(lane.plan, lane.spectrum, lane.spectrum, CUFFT_INVERSE), "cufftExecC2C (inverse)"); !ok) return ok;
+        launchMagnitude(lane.spectrum, n, rows, fftLength, lane.image, lane.stream);
+        return {};
+    }
+
+    // Queues the rest of a chunk on a lane (after its copy in): beamforming, envelope, copy out.
     Status process(Lane& lane, int count, GpuOutput output, float* out) {
-        if (setup.sampleType == SampleType::Int16) launchDelayAndSum(static_cast<const std::int16_t*>(lane.frames), count, geometry, lane.image, lane.stream);
-        else launchDelayAndSum(static_cast<const float*>(lane.frames), count, geometry, lane.image, lane.stream);
-        if (output == GpuOutput::Envelope) {
-            const int columns = count * geometry.nx;
-            launchPadColumns(lane.image, columns, geometry.nz, fftLength, lane.spectrum, lane.stream);
-            // The plan transforms a whole chunk; in a short chunk the extra rows are ignored.
-            if (auto ok = checkFft(fft->execC2C(lane.plan, lane.spectrum, lane.spectrum, CUFFT_FORWARD), "cufftExecC2C (forward)"); !ok) return ok;
-            launchKeepPositiveFrequencies(lane.spectrum, columns, fftLength, lane.stream);
-            if (auto ok = checkFft(fft->execC2C(lane.plan, lane.spectrum, lane.spectrum, CUFFT_INVERSE), "cufftExecC2C (inverse)"); !ok) return ok;
-            launchMagnitude(lane.spectrum, columns, geometry.nz, fftLength, lane.image, lane.stream);
+        beamform(lane, count);
+        if (output == GpuOutput::Envelope && path != Path::Iq) {
+            if (auto ok = envelope(lane, count); !ok) return ok;
         }
         if (auto ok = check(cudaGetLastError(), "launching the beamformer's kernels"); !ok) return ok;
         return check(cudaMemcpyAsync(out, lane.image, static_cast<std::size_t>(count) * imageFloats * sizeof(float), cudaMemcpyDefault, lane.stream),
                      "copying images from the GPU");
+    }
+
+    // Seconds per run of `step` on lane 0, averaged over `iterations` after one warm-up.
+    Result<double> time(int count, int iterations, const std::function<Status()>& step) {
+        if (count <= 0 || count > setup.framesPerChunk || iterations <= 0) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("{} frames ({} at most) x {} iterations", count, setup.framesPerChunk, iterations));
+        }
+        if (auto ok = check(cudaSetDevice(setup.device), "cudaSetDevice"); !ok) return fail(std::move(ok.error()));
+        (void)cudaGetLastError();
+        auto& lane = lanes[0];
+        cudaEvent_t start = nullptr, stop = nullptr;
+        if (auto ok = check(cudaEventCreate(&start), "cudaEventCreate"); !ok) return fail(std::move(ok.error()));
+        if (auto ok = check(cudaEventCreate(&stop), "cudaEventCreate"); !ok) {
+            cudaEventDestroy(start);
+            return fail(std::move(ok.error()));
+        }
+        auto ok = step();  // warm-up
+        if (ok) ok = check(cudaEventRecord(start, lane.stream), "cudaEventRecord");
+        for (int i = 0; i < iterations && ok; ++i) ok = step();
+        if (ok) ok = check(cudaEventRecord(stop, lane.stream), "cudaEventRecord");
+        if (ok) ok = check(cudaEventSynchronize(stop), "timing the kernels");
+        float ms = 0;
+        if (ok) ok = check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        if (!ok) return fail(std::move(ok.error()));
+        if (auto launched = check(cudaGetLastError(), "launching the beamformer's kernels"); !launched) return fail(std::move(launched.error()));
+        return ms * 1e-3 / iterations;
     }
 };
 
@@ -288,35 +444,20 @@ Status GpuBeamformer::unregisterHostMemory(void* memory) {
 
 Result<double> GpuBeamformer::timeKernel(int count, int iterations) {
     auto& s = *state_;
-    if (count <= 0 || count > s.setup.framesPerChunk || iterations <= 0) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} frames ({} at most) x {} iterations", count, s.setup.framesPerChunk, iterations));
-    }
-    if (auto ok = check(cudaSetDevice(s.setup.device), "cudaSetDevice"); !ok) return fail(std::move(ok.error()));
-    (void)cudaGetLastError();
-    auto& lane = s.lanes[0];
-    cudaEvent_t start = nullptr, stop = nullptr;
-    if (auto ok = check(cudaEventCreate(&start), "cudaEventCreate"); !ok) return fail(std::move(ok.error()));
-    if (auto ok = check(cudaEventCreate(&stop), "cudaEventCreate"); !ok) {
-        cudaEventDestroy(start);
-        return fail(std::move(ok.error()));
-    }
-    auto run = [&] {
-        if (s.setup.sampleType == SampleType::Int16) launchDelayAndSum(static_cast<const std::int16_t*>(lane.frames), count, s.geometry, lane.image, lane.stream);
-        else launchDelayAndSum(static_cast<const float*>(lane.frames), count, s.geometry, lane.image, lane.stream);
-    };
-    run();  // warm-up
-    auto ok = check(cudaEventRecord(start, lane.stream), "cudaEventRecord");
-    for (int i = 0; i < iterations && ok; ++i) run();
-    if (ok) ok = check(cudaEventRecord(stop, lane.stream), "cudaEventRecord");
-    if (ok) ok = check(cudaEventSynchronize(stop), "timing the kernel");
-    float ms = 0;
-    if (ok) ok = check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    if (!ok) return fail(std::move(ok.error()));
-    if (auto launched = check(cudaGetLastError(), "launching the delay-and-sum kernel"); !launched) return fail(std::move(launched.error()));
-    return ms * 1e-3 / iterations;
+    return s.time(count, iterations, [&] {
+        s.beamform(s.lanes[0], count);
+        return Status{};
+    });
 }
+
+Result<double> GpuBeamformer::timeEnvelope(int count, int iterations) {
+    auto& s = *state_;
+    if (s.path == Path::Iq) return 0.0;
+    return s.time(count, iterations, [&] { return s.envelope(s.lanes[0], count); });
+}
+
+std::size_t GpuBeamformer::pixelsPerFrame() const noexcept { return state_->imageFloats; }
+int GpuBeamformer::iqDecimation() const noexcept { return state_->path == Path::Iq ? state_->iq.decimation : 1; }
 
 const GpuBeamformerSetup& GpuBeamformer::setup() const noexcept { return state_->setup; }
 std::size_t GpuBeamformer::frameBytes() const noexcept { return state_->frameBytes; }

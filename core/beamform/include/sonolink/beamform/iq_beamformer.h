@@ -33,6 +33,15 @@ struct IqChannelData {
 // outputs at a time with AVX2 where the CPU has it.
 [[nodiscard]] Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation,
                                                    VectorLoop loop = VectorLoop::Best);
+// What demodulateToIq computes, for another implementation of it (the GPU's): with k = o D,
+//   out[o] = 2 mixer[k] sum_j taps[j + H] x[k + j],  j = -H .. H, x outside the record = 0,
+// taps the low-pass filter turned by the mixer (h_j exp(-i w j)), mixer[k] = exp(-i w k + i phi0).
+struct IqDemodulation {
+    int halfLength = 0;                       // H
+    std::vector<std::complex<float>> taps;    // 2 H + 1
+    std::vector<std::complex<float>> mixer;   // one per RF sample
+};
+[[nodiscard]] IqDemodulation iqDemodulation(const AcquisitionGeometry& rf, double modulationFrequencyHz);
 // Not decimated: on the RF's time grid.
 [[nodiscard]] Result<std::vector<std::complex<float>>> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz);
 

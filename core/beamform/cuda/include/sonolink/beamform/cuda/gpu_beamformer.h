@@ -1,6 +1,9 @@
 // GpuBeamformer: delay-and-sum on the GPU, the same sum as the CPU reference (cpu_beamformer.h:
 // USTB conventions, plane, focused or diverging waves compounded, linear interpolation, F-number aperture with its
-// window, samples outside the record contribute 0), then the envelope by cuFFT. Frames come in
+// window, samples outside the record contribute 0), then the envelope by cuFFT. Three paths, as
+// on the CPU: RF on the grid; IQ (demodulated once per frame, decimated, beamformed with phase
+// rotation: iq_beamformer.h; its magnitude is the envelope); RF along the rays of a sector
+// (sector_beamformer.h; scanConvert puts the result on a grid). Frames come in
 // batches from host memory (pinned, registered with registerHostMemory, or pageable) or device
 // memory; chunks of frames are copied in, beamformed and copied out on two CUDA streams so that
 // copies overlap compute. Plain C++: no CUDA types here.
@@ -27,6 +30,14 @@ struct GpuBeamformerSetup {
     BeamformParams params;
     int framesPerChunk = 8;        // frames per copy-compute-copy step on one stream
     int device = 0;
+    // The IQ path when > 0: demodulated at this frequency, decimated by iqDecimation (0: as the
+    // band allows, beamform::iqDecimation). Its output is the envelope only.
+    double modulationFrequencyHz = 0;
+    int iqDecimation = 0;
+    // Sector imaging when set: pixels along rays (r from the array's centre, increasing; theta
+    // from the z axis, increasing) instead of the grid; an image is then theta x r, each ray
+    // contiguous (SectorImage::rays). RF only.
+    std::vector<double> sectorR, sectorTheta;
 };
 
 // A piece of one frame as the front end sent it (one link block): channelCount channels of
@@ -52,8 +63,9 @@ public:
     GpuBeamformer& operator=(const GpuBeamformer&) = delete;
 
     // frames: `count` frames back to back, each waves x channels x samples of the setup's sample
-    // type, in host or device memory. out: count x nx x nz floats, each frame column-major as in
-    // BeamformedImage. Returns when out is filled.
+    // type, in host or device memory. out: count x pixelsPerFrame() floats, each frame
+    // column-major as in BeamformedImage (nx x nz, or rays x depths). Returns when out is filled.
+    // GpuOutput::Rf on the IQ path: InvalidArgument.
     [[nodiscard]] Status beamform(const void* frames, int count, GpuOutput output, std::span<float> out);
 
     // The same for `count` frames that arrive as blocks (frames straight from the ring, no
@@ -65,9 +77,16 @@ public:
     [[nodiscard]] Status registerHostMemory(void* memory, std::size_t bytes);
     [[nodiscard]] Status unregisterHostMemory(void* memory);
 
-    // Benchmarks: seconds per delay-and-sum kernel over `count` (<= framesPerChunk) frames that
-    // are already on the device, averaged over `iterations` launches (kernel only, no copies).
+    // Benchmarks: seconds per beamforming step over `count` (<= framesPerChunk) frames that are
+    // already on the device, averaged over `iterations` launches, no copies: RF and sector, the
+    // delay-and-sum kernel; IQ, the whole path (demodulation, pair table, delay-and-sum with
+    // rotation and the magnitude).
     [[nodiscard]] Result<double> timeKernel(int count, int iterations);
+    // The same for the envelope's steps alone (RF and sector: cuFFT and its kernels; IQ: none, 0).
+    [[nodiscard]] Result<double> timeEnvelope(int count, int iterations);
+    [[nodiscard]] std::size_t pixelsPerFrame() const noexcept;
+    // Decimation of the IQ path (1 otherwise).
+    [[nodiscard]] int iqDecimation() const noexcept;
 
     [[nodiscard]] const GpuBeamformerSetup& setup() const noexcept;
     [[nodiscard]] std::size_t frameBytes() const noexcept;
