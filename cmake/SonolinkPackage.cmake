@@ -1,7 +1,8 @@
 # SonolinkPackage.cmake: what `cmake --install` puts on a station, and the Debian package
 # (`cpack -G DEB`, installer/package.sh) made of it: the console, the CLI and the front-end
 # simulator; Qwt for Qt 6 in /usr/lib/sonolink where the distribution has none (Debian 12);
-# /etc/sonolink/sonolink.json (each user's data under ~/SonoLink); the desktop entry, icon and
+# /etc/sonolink/sonolink.json (each user's data under ~/SonoLink) and the self-test's steps
+# (/etc/sonolink/selftest-steps.json); the desktop entry, icon and
 # AppStream metainfo; man pages (help2man, from each executable's --help); the memlock limits
 # and the udev rule for the group that may use the RDMA devices; maintainer scripts that create
 # the group and start nothing. Runtime dependencies come from dpkg-shlibdeps.
@@ -37,8 +38,16 @@ foreach(_folder IN ITEMS "\"directory\": \"recordings\"" "\"report_directory\": 
   endif()
   string(REPLACE "${_folder}" "${_home}" _config "${_config}")
 endforeach()
+# The self-test's steps (limits, timeouts, policy) beside it, where a site edits them.
+set(_steps "\"steps_file\": \"../selftest/steps.json\"")
+string(FIND "${_config}" "${_steps}" _at)
+if(_at LESS 0)
+  message(FATAL_ERROR "${SONOLINK_DEFAULT_CONFIG} has no ${_steps}: the packaged configuration could not point at /etc/sonolink/selftest-steps.json")
+endif()
+string(REPLACE "${_steps}" "\"steps_file\": \"selftest-steps.json\"" _config "${_config}")
 file(WRITE ${_gen}/sonolink.json "${_config}")
 install(FILES ${_gen}/sonolink.json DESTINATION /etc/sonolink)
+install(FILES ${CMAKE_SOURCE_DIR}/resources/selftest/steps.json DESTINATION /etc/sonolink RENAME selftest-steps.json)
 install(FILES ${CMAKE_SOURCE_DIR}/installer/limits.d/99-sonolink-memlock.conf DESTINATION /etc/security/limits.d)
 install(FILES ${_pkg}/92-sonolink-rdma.rules DESTINATION lib/udev/rules.d)
 

@@ -16,12 +16,13 @@ import tempfile
 root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 sys.path.insert(0, str(root / "tests" / "support"))
 from dicom_peers import Storescp, Wlmscpfs, free_port  # noqa: E402
+import shipped_config  # noqa: E402
 
 
 def run_console(work, first_node, shots):
     """The console on the shipped configuration with first_node before its own nodes; shots:
     (option, name) pairs, each saved as OUT_DIR/name{,_zh_CN}.png."""
-    config = json.loads((root / "resources" / "config" / "sonolink.json").read_text())
+    config = shipped_config.load(root / "resources" / "config" / "sonolink.json")
     config["dicom"]["nodes"].insert(0, {"host": "127.0.0.1", **first_node})
     config["recording"] = {"directory": os.path.join(work, "exports")}
     path = pathlib.Path(work) / "sonolink.json"

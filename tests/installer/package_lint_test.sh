@@ -45,7 +45,7 @@ if ls "$work"/tree/usr/lib/sonolink/libqwt.so.* > /dev/null 2>&1; then
 else
   grep -q 'libqwt' <<<"$depends" || fail "no Qwt in the package, and Depends does not name the distribution's"
 fi
-for f in /etc/sonolink/sonolink.json /etc/security/limits.d/99-sonolink-memlock.conf; do
+for f in /etc/sonolink/sonolink.json /etc/sonolink/selftest-steps.json /etc/security/limits.d/99-sonolink-memlock.conf; do
   grep -qx "$f" "$work/control/conffiles" || fail "$f is not a conffile"
   [ -f "$work/tree$f" ] || fail "$f is not in the package"
 done

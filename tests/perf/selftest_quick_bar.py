@@ -17,6 +17,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 from dicom_peers import Storescp, free_port  # noqa: E402
+import shipped_config  # noqa: E402
 
 
 def main():
@@ -25,9 +26,8 @@ def main():
     parser.add_argument("--config", required=True)
     parser.add_argument("--seconds", type=float, default=30)
     args = parser.parse_args()
-    with open(args.config) as f:
-        config = json.load(f)
-    selftest = config["selftest"]
+    config = shipped_config.load(args.config)
+    selftest = shipped_config.selftest_limits(config)
     planned = -math.log(1 - selftest["ber_confidence"]) / selftest["ber_quick_limit"]
     with tempfile.TemporaryDirectory() as work:
         peers = []

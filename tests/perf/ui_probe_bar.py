@@ -19,6 +19,8 @@ import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SHIPPED = os.path.join(ROOT, "resources", "config", "sonolink.json")
+sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+import shipped_config  # noqa: E402
 
 
 def probe(console, config, seconds, work):
@@ -56,7 +58,7 @@ def main():
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
-        fast = json.load(open(SHIPPED))
+        fast = shipped_config.load(SHIPPED)
         fast["acquisition"]["plane_wave_angles_deg"] = [0]
         fast["acquisition"]["frame_rate_hz"] = 60
         fast["selftest"]["at_connect"] = False

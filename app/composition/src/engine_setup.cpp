@@ -198,6 +198,7 @@ std::optional<engine::ElementCheckSetup> elementCheckFrom(const config::AppConfi
     c.phantom.minNcc = s.phantomMinNcc;
     c.phantom.maxPositionErrorM = s.phantomMaxPositionErrorMm * 1e-3;
     c.phantom.maxFwhmError = s.phantomMaxFwhmError;
+    c.timeout = std::chrono::milliseconds(static_cast<long long>(s.elementTimeoutS * 1000));
     return c;
 }
 
@@ -241,6 +242,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.cineFrames = choice.cineFrames;
     e.selfTest = linkBerTestFrom(config, choice.selfTest);
     e.selfTestSteps = choice.selfTestSteps.empty() ? config.selftest.steps : choice.selfTestSteps;  // --step before selftest.steps
+    e.selfTestBlocking = config.selftest.blocksStreaming;
     if (e.selfTest) e.station = stationCheckFrom(config, choice.link);
     if (e.selfTest) e.elementCheck = elementCheckFrom(config);
     // The nodes, the station's identity and the audit trail always (worklist queries, exports);

@@ -368,6 +368,7 @@ void Engine::Impl::finishSelfTest() {
 
 // A step's verdict: logged, announced, and a failure added to what blocks streaming.
 void Engine::Impl::selfTestStep(SelfTestStep step) {
+    if (const auto site = config.selfTestBlocking.find(step.step); site != config.selfTestBlocking.end()) step.blocksStreaming = site->second;
     const auto level = step.verdict == SelfTestVerdict::Pass                          ? log::Level::Info
                        : step.verdict == SelfTestVerdict::Fail && step.blocksStreaming ? log::Level::Error
                                                                                          : log::Level::Warn;

@@ -46,6 +46,7 @@ protected:
     std::optional<ElementCheckSetup> elementCheck;  // run with the self-test
     bool phantomCheck = false;                      // with it, the phantom check (the composition root's reference)
     std::function<std::vector<GpuMemoryOutcome>()> gpuMemoryTest;  // the GPU memory step's backend (null: none)
+    std::map<std::string, bool> selfTestBlocking;   // a site's policy (the steps file's blocks_streaming)
     std::optional<LinkBerTest> selfTest;            // the start-up link BER test at every connect
     std::optional<StationCheck> station;            // the station's set-up, checked with it
 
@@ -108,6 +109,7 @@ protected:
         e.selfTest = selfTest;
         e.station = station;
         e.elementCheck = elementCheck;
+        e.selfTestBlocking = selfTestBlocking;
         Backends backends;
         backends.makeLink = [this]() -> Result<LinkHandle> {
             app::LinkChoice choice;

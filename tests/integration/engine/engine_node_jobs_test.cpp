@@ -88,5 +88,21 @@ TEST_F(EngineTest, APacsThatDoesNotAnswerFailsItsSelfTestStepWithoutBlockingStre
     ASSERT_TRUE(t.log->waitForState(EngineState::Streaming));
 }
 
+// A site whose steps file makes the PACS step block streaming: the same unanswered node now
+// blocks it, naming the step, until an engineer overrides it.
+TEST_F(EngineTest, ASiteCanMakeThePacsStepBlockStreaming) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-7;
+    selfTestBlocking = {{"PACS", true}};
+    const auto t = connectThroughSelfTest(oneNodeOnAClosedPort());
+    ASSERT_EQ(t.steps.size(), 4u);
+    EXPECT_EQ(t.steps[3].step, "PACS");
+    EXPECT_EQ(t.steps[3].verdict, SelfTestVerdict::Fail);
+    EXPECT_TRUE(t.steps[3].blocksStreaming);
+    EXPECT_NE(t.engine->stats().selfTestBlock.find("PACS"), std::string::npos) << t.engine->stats().selfTestBlock;
+    t.engine->startStreaming();
+    EXPECT_TRUE(t.log->waitFor<EngineError>([](const EngineError& e) { return e.source == "startStreaming" && e.message.find("PACS") != std::string::npos; }));
+}
+
 }  // namespace
 }  // namespace sonolink::engine::testing

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -259,6 +260,90 @@ TEST(ConfigLoaderTest, TopLevelMustBeAnObject) {
 TEST(ConfigLoaderTest, UnsupportedSchemaVersion) {
     auto parse = parseConfig(R"({"schema_version": 2})", "v.json");
     EXPECT_TRUE(hasIssue(parse, "/schema_version", "between 1 and 1")) << dump(parse);
+}
+
+// The self-test's steps as data (resources/selftest/steps.json): the shipped file holds every
+// limit the engine uses, each step's timeout and whether its failure blocks streaming.
+TEST(ConfigLoaderTest, TheShippedStepsFileDefinesTheSelfTestsLimitsAndPolicy) {
+    auto loaded = loadConfigFile(SONOLINK_DEFAULT_CONFIG);
+    ASSERT_TRUE(loaded) << loaded.error().describe();
+    const auto& s = loaded->selftest;
+    EXPECT_NE(s.stepsFile.find("resources/selftest/steps.json"), std::string::npos) << s.stepsFile;  // beside the configuration, found from anywhere
+    EXPECT_DOUBLE_EQ(s.berLimit, 1e-12);
+    EXPECT_DOUBLE_EQ(s.berQuickLimit, 1e-10);
+    EXPECT_DOUBLE_EQ(s.berTimeoutS, 120);
+    EXPECT_DOUBLE_EQ(s.elementTimeoutS, 20);
+    EXPECT_EQ(s.gpuMemoryMib, 1024);
+    EXPECT_DOUBLE_EQ(s.phantomMinNcc, 0.9);
+    EXPECT_EQ(s.blocksStreaming.at("PACS"), false);
+    EXPECT_EQ(s.blocksStreaming.at("link BER"), true);
+    EXPECT_FALSE(s.blocksStreaming.contains("station")) << "each station check blocks by its nature";
+}
+
+// A site's steps file: its limits, timeouts and policy applied; every mistake named with the
+// file and the step (a step out of the engine's order, an unknown one, a limit under another
+// step, a timeout where the step has none, a bad value), and nothing of a bad file applied.
+TEST(ConfigLoaderTest, ASitesStepsFileIsAppliedAndEveryMistakeNamed) {
+    SelfTestSettings site;
+    auto issues = parseSelfTestSteps(R"(// a site's own
+        {"schema_version": 1, "steps": [
+          {"name": "link BER", "timeout_s": 300, "limits": {"ber_limit": 1e-13, "ber_pattern": "prbs23"}},
+          {"name": "element check", "timeout_s": 45, "limits": {"element_dead_rms_fraction": 0.1}},
+          {"name": "PACS", "blocks_streaming": true}]})", "site-steps.json", site);
+    ASSERT_TRUE(issues.empty()) << issues.front().describe();
+    EXPECT_DOUBLE_EQ(site.berLimit, 1e-13);
+    EXPECT_EQ(site.berPattern, BerPattern::Prbs23);
+    EXPECT_DOUBLE_EQ(site.berTimeoutS, 300);
+    EXPECT_DOUBLE_EQ(site.elementTimeoutS, 45);
+    EXPECT_DOUBLE_EQ(site.elementDeadRmsFraction, 0.1);
+    EXPECT_DOUBLE_EQ(site.berQuickLimit, 1e-10) << "what the file leaves out keeps its default";
+    EXPECT_EQ(site.blocksStreaming, (std::map<std::string, bool>{{"PACS", true}}));
+
+    SelfTestSettings bad;
+    issues = parseSelfTestSteps(R"({"steps": [
+          {"name": "link BER", "limits": {"ber_limit": 2, "element_frames": 8}},
+          {"name": "ring memory", "timeout_s": 5},
+          {"name": "memory"},
+          {"name": "PACS", "blocks_streaming": "no"}, {"name": "element check"}]})", "site-steps.json", bad);
+    const auto has = [&](const std::string& key, const std::string& part) {
+        return std::any_of(issues.begin(), issues.end(), [&](const ConfigIssue& i) {
+            return i.file == "site-steps.json" && i.key == key && i.reason.find(part) != std::string::npos;
+        });
+    };
+    std::string all;
+    for (const auto& i : issues) all += i.describe() + "\n";
+    EXPECT_TRUE(has("/steps/0/limits/ber_limit", "between")) << all;
+    EXPECT_TRUE(has("/steps/0/limits/element_frames", "a limit of the step 'element check', not of 'link BER'")) << all;
+    EXPECT_TRUE(has("/steps/1/name", "'ring memory' out of order")) << all;
+    EXPECT_TRUE(has("/steps/2/name", "no self-test step is named 'memory'")) << all;
+    EXPECT_TRUE(has("/steps/3/blocks_streaming", "")) << all;
+    EXPECT_TRUE(has("/steps/4/name", "'element check' out of order")) << all;
+    EXPECT_FALSE(bad.blocksStreaming.contains("PACS"));
+    SelfTestSettings timeout;
+    issues = parseSelfTestSteps(R"({"steps": [{"name": "ring memory", "timeout_s": 5}]})", "site-steps.json", timeout);
+    EXPECT_TRUE(has("/steps/0/timeout_s", "the step 'ring memory' has no timeout of its own")) << issues.size();
+}
+
+// With a steps file, a limit in the configuration's selftest section is refused, naming the step
+// it belongs under; a steps file that is not there fails the load, naming it.
+TEST(ConfigLoaderTest, LimitsLiveInTheStepsFileAloneAndAMissingOneIsNamed) {
+    auto both = parseConfig(R"({"selftest": {"steps_file": "steps.json", "ber_limit": 1e-11, "ber_timeout_s": 60}})", "a.json");
+    EXPECT_TRUE(hasIssue(both, "/selftest/ber_limit", "set it there, under the step 'link BER'")) << dump(both);
+    EXPECT_TRUE(hasIssue(both, "/selftest/ber_timeout_s", "as the 'link BER' step's timeout_s")) << dump(both);
+    const auto dir = std::filesystem::temp_directory_path() / "sonolink_steps_test";
+    std::filesystem::create_directories(dir);
+    { std::ofstream(dir / "sonolink.json") << R"({"selftest": {"steps_file": "missing-steps.json"}})"; }
+    auto missing = loadConfigFile((dir / "sonolink.json").string());
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+    EXPECT_NE(missing.error().describe().find((dir / "missing-steps.json").string()), std::string::npos) << missing.error().describe();
+    EXPECT_NE(missing.error().describe().find("steps file"), std::string::npos) << missing.error().describe();
+    { std::ofstream(dir / "missing-steps.json") << R"({"steps": [{"name": "link BER", "limits": {"ber_confidence": 2}}]})"; }
+    auto invalid = loadConfigFile((dir / "sonolink.json").string());
+    std::filesystem::remove_all(dir);
+    ASSERT_FALSE(invalid);
+    ASSERT_FALSE(invalid.error().details().empty());
+    EXPECT_NE(invalid.error().details()[0].find("missing-steps.json: /steps/0/limits/ber_confidence"), std::string::npos) << invalid.error().describe();
 }
 
 TEST(ConfigLoaderTest, MissingFileIsNotFound) {

@@ -125,6 +125,11 @@ struct SelfTestSettings {
     double phantomMaxPositionErrorMm = 0.5;
     double phantomMaxFwhmError = 0.25;       // |live / reference - 1|
     int gpuMemoryMib = 1024;                 // March C- over this much of each GPU's memory at connect; 0: off
+    double elementTimeoutS = 20;             // no phantom frames by then: the element check fails, saying so
+    std::map<std::string, bool> blocksStreaming;  // a step's failure blocks streaming or not, where the steps file says (else the engine's own)
+    // The steps file (resources/selftest/steps.json: each step's limits, timeout and whether it
+    // blocks streaming), relative to the configuration file's folder; empty: the limits above.
+    std::string stepsFile;
     std::vector<std::string> steps;          // the steps that run at connect (engine::kSelfTestSteps' names); empty: all
     std::string reportDirectory = "qa-reports";  // where the console keeps each run's QA report (JSON and PDF)
 };

@@ -41,11 +41,18 @@ inline constexpr std::size_t kMaxConfigBytes = 1 << 20;
 // the file path). Bad JSON, numbers out of any type's range included, is an issue, never a throw.
 [[nodiscard]] ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName, const std::vector<ConfigOverride>& overrides = {});
 
+// The self-test's steps file: {"schema_version": 1, "steps": [{"name", "blocks_streaming",
+// "timeout_s", "limits": {...}}, ...]}, the steps in the engine's order (engine::kSelfTestSteps;
+// one left out keeps its defaults), each limit under its own step, a timeout only where the step
+// has one (link BER, element check). Applied over out; the issues name sourceName.
+[[nodiscard]] std::vector<ConfigIssue> parseSelfTestSteps(std::string_view jsonText, const std::string& sourceName, SelfTestSettings& out);
+
 // Reads and parses a file. An unreadable file, bad JSON or any invalid value is an
 // InvalidArgument (NotFound for a missing file) Error whose details() list every issue.
 [[nodiscard]] Result<AppConfig> loadConfigFile(const std::string& path);
 // The file (the defaults where path is empty) with the overrides, validated as one: a value
-// given on the command line is held to the same ranges as one in the file.
+// given on the command line is held to the same ranges as one in the file. With
+// selftest.steps_file, that file too (NotFound names it).
 [[nodiscard]] Result<AppConfig> loadConfig(const std::string& path, const std::vector<ConfigOverride>& overrides);
 
 }  // namespace sonolink::config

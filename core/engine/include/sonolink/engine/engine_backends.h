@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -148,6 +149,7 @@ struct EngineConfig {
     std::optional<LinkBerTest> selfTest;
     std::optional<StationCheck> station;     // checked with the self-test (none: not checked)
     std::vector<std::string> selfTestSteps;  // only these run (kSelfTestSteps' names); empty: all
+    std::map<std::string, bool> selfTestBlocking;  // whether a step's failure blocks streaming, where the site says (the steps file); else the engine's own
     std::optional<ElementCheckSetup> elementCheck;  // run with the self-test (none: not run)
 };
 
