@@ -478,15 +478,26 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
 
 }  // namespace
 
-IqDemodulation iqDemodulation(const AcquisitionGeometry& rf, double modulationFrequencyHz) {
+namespace {
+
+// mixer[k] = exp(-i 2 pi fd k / fs + i phi0), phi0 from the record's initial time.
+std::vector<std::complex<float>> mixerFor(const AcquisitionGeometry& rf, double modulationFrequencyHz) {
     const double fdOverFs = modulationFrequencyHz / rf.samplingRateHz;
     const double phase0 = -2 * std::numbers::pi * modulationFrequencyHz * rf.initialTimeS;  // t of sample 0 is the initial time
+    std::vector<std::complex<float>> mixer(static_cast<std::size_t>(rf.samples));
+    for (int k = 0; k < rf.samples; ++k) mixer[static_cast<std::size_t>(k)] = std::polar(1.0, -2 * std::numbers::pi * fdOverFs * k + phase0);
+    return mixer;
+}
+
+}  // namespace
+
+IqDemodulation iqDemodulation(const AcquisitionGeometry& rf, double modulationFrequencyHz) {
+    const double fdOverFs = modulationFrequencyHz / rf.samplingRateHz;
     const auto g = turnTaps(lowPass(fdOverFs), fdOverFs);
     IqDemodulation d;
     d.halfLength = kFilterHalfLength;
     for (int t = 0; t <= 2 * kFilterHalfLength; ++t) d.taps.emplace_back(g.re[static_cast<std::size_t>(t)], g.im[static_cast<std::size_t>(t)]);
-    d.mixer.resize(static_cast<std::size_t>(rf.samples));
-    for (int k = 0; k < rf.samples; ++k) d.mixer[static_cast<std::size_t>(k)] = std::polar(1.0, -2 * std::numbers::pi * fdOverFs * k + phase0);
+    d.mixer = mixerFor(rf, modulationFrequencyHz);
     return d;
 }
 
@@ -506,7 +517,7 @@ Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulatio
     const double fdOverFs = modulationFrequencyHz / rf.geometry->samplingRateHz;
     const auto taps = turnTaps(lowPass(fdOverFs), fdOverFs);
     const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
-    const auto mixer = iqDemodulation(*rf.geometry, modulationFrequencyHz).mixer;
+    const auto mixer = mixerFor(*rf.geometry, modulationFrequencyHz);
     IqChannelData out;
     out.geometry = *rf.geometry;
     out.geometry.samples = (n + decimation - 1) / decimation;

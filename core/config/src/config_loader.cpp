@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include <fmt/ranges.h>
@@ -320,18 +321,27 @@ std::pair<int, int> lineAndColumn(std::string_view text, std::size_t byte) {
     return {line, column};
 }
 
+// The JSON text (// comments allowed), or none with the issue: where it breaks, by line and
+// column; a number no double holds (1e999) too.
+std::optional<json> parseDocument(std::string_view text, IssueList& issues) {
+    try {
+        return json::parse(text.begin(), text.end(), nullptr, true, /*ignore_comments=*/true);
+    } catch (const json::parse_error& e) {
+        const auto [line, column] = lineAndColumn(text, e.byte == 0 ? 0 : e.byte - 1);
+        issues.add("", fmt::format("not valid JSON at line {}, column {}: {}", line, column, e.what()));
+    } catch (const json::exception& e) {
+        issues.add("", fmt::format("not valid JSON: {}", e.what()));
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<ConfigIssue> parseSelfTestSteps(std::string_view jsonText, const std::string& sourceName, SelfTestSettings& out) {
     IssueList issues(sourceName);
-    json document;
-    try {
-        document = json::parse(jsonText.begin(), jsonText.end(), nullptr, true, /*ignore_comments=*/true);
-    } catch (const json::exception& e) {
-        issues.add("", fmt::format("not valid JSON: {}", e.what()));
-        return issues.take();
-    }
-    ObjectReader root(&document, "", issues);
+    const auto document = parseDocument(jsonText, issues);
+    if (!document) return issues.take();
+    ObjectReader root(&*document, "", issues);
     int schema = kSchemaVersion;
     root.integer("schema_version", schema, kSchemaVersion, kSchemaVersion);
     std::size_t next = 0;  // the engine's order: each step after the one before
@@ -393,19 +403,12 @@ std::string ConfigIssue::describe() const {
 ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName, const std::vector<ConfigOverride>& overrides) {
     ConfigParse result;
     IssueList issues(sourceName);
-    json document;
-    try {
-        document = json::parse(jsonText.begin(), jsonText.end(), nullptr, true, /*ignore_comments=*/true);
-    } catch (const json::parse_error& e) {
-        const auto [line, column] = lineAndColumn(jsonText, e.byte == 0 ? 0 : e.byte - 1);
-        issues.add("", fmt::format("not valid JSON at line {}, column {}: {}", line, column, e.what()));
-        result.issues = issues.take();
-        return result;
-    } catch (const json::exception& e) {  // e.g. a number no double holds (1e999)
-        issues.add("", fmt::format("not valid JSON: {}", e.what()));
+    auto parsed = parseDocument(jsonText, issues);
+    if (!parsed) {
         result.issues = issues.take();
         return result;
     }
+    json& document = *parsed;
     for (const auto& o : overrides) {
         try {
             document[json::json_pointer(o.key)] = json::parse(o.value);

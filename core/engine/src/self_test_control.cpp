@@ -73,8 +73,10 @@ SelfTestStep gpuMemoryStep(const std::vector<GpuMemoryOutcome>& outcomes) {
                                 r.seconds > 0 ? static_cast<double>(r.bytesMoved) / r.seconds / 1e9 : 0.0, r.mismatches);
         if (!r.passed()) {
             faulty = true;
-            const auto& first = r.first.front();
-            line += fmt::format("; the first at byte {}: wrote {:#018x}, read {:#018x}", first.word * 8, first.expected, first.actual);
+            if (!r.first.empty()) {
+                const auto& first = r.first.front();
+                line += fmt::format("; the first at byte {}: wrote {:#018x}, read {:#018x}", first.word * 8, first.expected, first.actual);
+            }
         }
         figures.push_back(std::move(line));
     }

@@ -319,6 +319,9 @@ TEST(ConfigLoaderTest, ASitesStepsFileIsAppliedAndEveryMistakeNamed) {
     EXPECT_TRUE(has("/steps/3/blocks_streaming", "")) << all;
     EXPECT_TRUE(has("/steps/4/name", "'element check' out of order")) << all;
     EXPECT_FALSE(bad.blocksStreaming.contains("PACS"));
+    SelfTestSettings broken;
+    issues = parseSelfTestSteps("{\"steps\": [\n  {\"name\": \"PACS\",}", "site-steps.json", broken);
+    EXPECT_TRUE(has("", "not valid JSON at line 2")) << issues.size();
     SelfTestSettings timeout;
     issues = parseSelfTestSteps(R"({"steps": [{"name": "ring memory", "timeout_s": 5}]})", "site-steps.json", timeout);
     EXPECT_TRUE(has("/steps/0/timeout_s", "the step 'ring memory' has no timeout of its own")) << issues.size();

@@ -1,10 +1,7 @@
 #include "sonolink/beamform/cuda/gpu_beamformer.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <functional>
-#include <limits>
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
