@@ -1,4 +1,11 @@
+// The station's GPU as the runtime reports it (or why there is none), and the host pinning the
+// read-ahead ring uses: a page-aligned buffer is page-locked until it is unpinned, and where
+// there is no GPU pinning fails with a reason and leaves the buffer as it was.
 #include "sonolink/beamform/cuda/gpu_probe.h"
+#include "sonolink/beamform/cuda/host_pinning_cuda.h"
+
+#include <cstdlib>
+#include <cstring>
 
 #include <gtest/gtest.h>
 
@@ -23,6 +30,29 @@ TEST(GpuProbeTest, FindsTheDeviceOrSaysWhyNot) {
         EXPECT_GT(gpu.memoryBytes, 1ull << 30);
         EXPECT_GT(gpu.multiprocessorCount, 0);
     }
+}
+
+TEST(GpuHostPinningTest, ABufferIsPageLockedUntilItIsUnpinned) {
+    constexpr std::size_t kBytes = std::size_t{2} << 20;  // a read-ahead buffer of a 1.5 MiB frame, rounded
+    auto* buffer = static_cast<std::byte*>(std::aligned_alloc(4096, kBytes));
+    ASSERT_NE(buffer, nullptr);
+    std::memset(buffer, 0x5a, kBytes);
+    auto pinning = cudaHostPinning();
+    const auto pinned = pinning->pin(buffer, kBytes);
+    if (!probeCuda()) {
+        ASSERT_FALSE(pinned) << "no GPU: nothing to pin with";
+        EXPECT_NE(pinned.error().message().find("cudaHostRegister"), std::string::npos) << pinned.error().message();
+        EXPECT_FALSE(isPageLocked(buffer));
+        std::free(buffer);
+        GTEST_SKIP() << "no CUDA device";
+    }
+    ASSERT_TRUE(pinned) << pinned.error().describe();
+    EXPECT_TRUE(isPageLocked(buffer));
+    EXPECT_TRUE(isPageLocked(buffer + kBytes - 1)) << "the whole buffer";
+    EXPECT_EQ(buffer[kBytes / 2], std::byte{0x5a}) << "pinning keeps the contents";
+    pinning->unpin(buffer);
+    EXPECT_FALSE(isPageLocked(buffer));
+    std::free(buffer);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // archive's path, through a ByteSource) or an object in the archive (s3://, through the archive
 // configured in FILE). Prints JSON: the seconds from opening to the first frame beamformed, and
 // frames/s over the first N frames in order (--read-only: reading alone, no beamforming), and the
-// share of that time spent reading (waiting for a frame) rather than beamforming.
+// share of that time spent reading (waiting for a frame) rather than beamforming, and the read-ahead
+// ring's buffers made and page-locked (where a GPU is present).
 // Run by tests/perf/archive_stream_bench.py, which starts the server and compares the three.
 #include <chrono>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "sonolink/app/archive_source.h"
 #include "sonolink/beamform/cpu_beamformer.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/record/read_ahead.h"
 
 using namespace sonolink;
 using Clock = std::chrono::steady_clock;
@@ -77,8 +79,9 @@ int main(int argc, char** argv) {
     }
     const double loopS = std::chrono::duration<double>(Clock::now() - loopStart).count();
     std::cout << fmt::format("{{\"source\": \"{}\", \"mapped\": {}, \"read_only\": {}, \"first_frame_s\": {:.4f}, \"frames\": {}, "
-                             "\"frames_per_s\": {:.2f}, \"read_share\": {:.3f}, \"frame_bytes\": {}, \"threads\": {}}}\n",
+                             "\"frames_per_s\": {:.2f}, \"read_share\": {:.3f}, \"frame_bytes\": {}, \"threads\": {}, "
+                             "\"read_ahead_buffers\": {}, \"read_ahead_pinned\": {}}}\n",
                              source, mapped, readOnly, firstFrameS, frames, frames > 1 ? (frames - 1) / loopS : 0.0, loopS > 0 ? readS / loopS : 0.0,
-                             samples.size() * 2, threads);
+                             samples.size() * 2, threads, record::readAheadCounts().buffersMade, record::readAheadCounts().buffersPinned);
     return 0;
 }

@@ -1,11 +1,18 @@
 #include "sonolink/app/archive_source.h"
 
+#include <mutex>
 #include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "sonolink/app/archive_setup.h"
+#include "sonolink/record/read_ahead.h"
+
+#if SONOLINK_HAVE_CUDA
+#include "sonolink/beamform/cuda/gpu_probe.h"
+#include "sonolink/beamform/cuda/host_pinning_cuda.h"
+#endif
 
 namespace sonolink::app {
 namespace {
@@ -44,6 +51,17 @@ private:
     std::uint64_t size_;
 };
 
+// Where a GPU is present, the read-ahead ring's buffers are page-locked for its copy engine.
+// Asked once per process (the CUDA driver's first call takes about 100 ms).
+void pinReadAheadWhereAGpuIs() {
+#if SONOLINK_HAVE_CUDA
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (beamform::cuda::probeCuda()) record::pinReadAheadBuffers(beamform::cuda::cudaHostPinning());
+    });
+#endif
+}
+
 }  // namespace
 
 Result<std::shared_ptr<ByteSource>> openArchiveObject(std::shared_ptr<archive::S3Client> client, archive::S3Location object) {
@@ -65,6 +83,7 @@ Result<record::UffReader> openRecording(const std::string& pathOrUrl, const conf
     if (!archive::isS3Url(pathOrUrl)) return record::UffReader::open(pathOrUrl, group);
     auto source = openSource(pathOrUrl, archive);
     if (!source) return fail(std::move(source.error()));
+    pinReadAheadWhereAGpuIs();
     return record::UffReader::open(std::move(*source), group);
 }
 

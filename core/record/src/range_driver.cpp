@@ -3,16 +3,21 @@
 #include <H5FDpublic.h>
 
 #include <algorithm>
-#include <deque>
-#include <future>
-#include <thread>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <future>
 #include <list>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "sonolink/record/read_ahead.h"
+#include "sonolink/util/log.h"
 
 namespace sonolink::record {
 namespace {
@@ -28,41 +33,103 @@ struct DriverInfo {
 std::mutex errorsMutex;
 std::map<ByteSource*, Error> errors;  // the last failed read of each source
 
-// Page-aligned buffers, kept for reuse once their range is dropped: the read-ahead ring's
-// memory is touched (faulted in) once, not once a frame.
+// The read-ahead ring's memory: page-aligned buffers kept for reuse once their range is dropped,
+// so that it is touched (faulted in, and pinned where a GPU is present) once, not once a frame.
+// Sizes are rounded up to kBufferGrain, so that the next frames' ranges (a few KiB apart in
+// length) fit the buffers of the last ones.
+constexpr std::size_t kBufferGrain = 256 << 10;
+
 class BufferPool {
 public:
     using Buffer = std::pair<std::byte*, std::size_t>;
     Buffer take(std::size_t size) {
-        const std::size_t rounded = (size + 4095) / 4096 * 4096;
-        std::lock_guard lock(mutex_);
-        for (auto it = free_.begin(); it != free_.end(); ++it) {
-            if (it->second >= rounded) {
-                Buffer b = *it;
-                free_.erase(it);
+        const std::size_t grain = size > kBufferGrain ? kBufferGrain : 4096;
+        const std::size_t rounded = (size + grain - 1) / grain * grain;
+        std::shared_ptr<HostPinning> pinning;
+        {
+            std::lock_guard lock(mutex_);
+            auto best = free_.end();  // the smallest that fits
+            for (auto it = free_.begin(); it != free_.end(); ++it) {
+                if (it->second >= rounded && (best == free_.end() || it->second < best->second)) best = it;
+            }
+            if (best != free_.end()) {
+                const Buffer b = *best;
+                free_.erase(best);
                 return b;
             }
+            pinning = pinning_;
+            ++counts_.buffersMade;
         }
-        return {static_cast<std::byte*>(std::aligned_alloc(4096, rounded)), rounded};
-    }
-    void give(Buffer b) {
+        auto* memory = static_cast<std::byte*>(std::aligned_alloc(4096, rounded));
+        if (!memory || !pinning) return {memory, memory ? rounded : 0};
+        auto pinned = pinning->pin(memory, rounded);
         std::lock_guard lock(mutex_);
-        if (free_.size() < kStagedRanges) free_.push_back(b);
-        else std::free(b.first);
+        if (pinned) {
+            pinnedBy_.emplace(memory, std::move(pinning));
+            ++counts_.buffersPinned;
+        } else if (++counts_.pinFailures == 1) {
+            log::warn(log::category("record"), "read-ahead buffers stay pageable (the GPU copies them through a staging buffer): {}",
+                      pinned.error().describe());
+        }
+        return {memory, rounded};
+    }
+    // Kept for the next range while a source is read in place; freed (and unpinned) once none is.
+    void give(Buffer b) {
+        std::shared_ptr<HostPinning> pinnedBy;
+        {
+            std::lock_guard lock(mutex_);
+            if (sourcesOpen_ > 0 && free_.size() < kStagedRanges) {
+                free_.push_back(b);
+                return;
+            }
+            if (auto it = pinnedBy_.find(b.first); it != pinnedBy_.end()) {
+                pinnedBy = std::move(it->second);
+                pinnedBy_.erase(it);
+            }
+            ++counts_.buffersFreed;
+        }
+        if (pinnedBy) pinnedBy->unpin(b.first);
+        std::free(b.first);
+    }
+    // A source started or stopped reading in place; with the last one, the idle buffers go.
+    void sourceOpened() {
+        std::lock_guard lock(mutex_);
+        ++sourcesOpen_;
+    }
+    void sourceClosed() {
+        std::vector<Buffer> idle;
+        {
+            std::lock_guard lock(mutex_);
+            if (--sourcesOpen_ > 0) return;
+            idle.swap(free_);
+        }
+        for (const auto& b : idle) give(b);
+    }
+    void pinWith(std::shared_ptr<HostPinning> pinning) {
+        std::lock_guard lock(mutex_);
+        pinning_ = std::move(pinning);
+    }
+    ReadAheadCounts counts() {
+        std::lock_guard lock(mutex_);
+        return counts_;
     }
 
 private:
     std::mutex mutex_;
     std::vector<Buffer> free_;
+    std::size_t sourcesOpen_ = 0;  // sources with ranges staged (dropStaged() not yet called)
+    std::shared_ptr<HostPinning> pinning_;
+    std::map<std::byte*, std::shared_ptr<HostPinning>> pinnedBy_;  // each pinned buffer, by what pinned it
+    ReadAheadCounts counts_;
 };
-// Never destroyed: a fetch thread may return its buffer after main() ends (its buffers stay
-// reachable from here, not leaked).
+// Never destroyed: a fetch may return its buffer after main() ends (its buffers stay reachable
+// from here, not leaked).
 BufferPool& pool() {
     static auto* instance = new BufferPool();
     return *instance;
 }
 
-// A range fetched ahead into a page-aligned buffer, by a thread of its own.
+// A range fetched ahead into a page-aligned buffer, by one of the fetch threads.
 struct StagedRange {
     ByteRange range;
     BufferPool::Buffer buffer{nullptr, 0};
@@ -72,6 +139,47 @@ struct StagedRange {
     }
     [[nodiscard]] std::byte* bytes() const noexcept { return buffer.first; }
 };
+
+// The threads that fetch staged ranges, started once and kept (not a thread per range): as many
+// as the ranges a reader has in flight, each a request of its own.
+class FetchThreads {
+public:
+    void fetch(std::function<void()> job) {
+        std::lock_guard lock(mutex_);
+        jobs_.push_back(std::move(job));
+        if (idle_ == 0 && threads_ < kFetchThreads) {
+            ++threads_;
+            std::thread([this] { run(); }).detach();  // lives as long as the process
+        }
+        wake_.notify_one();
+    }
+
+private:
+    static constexpr std::size_t kFetchThreads = 8;
+    void run() {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            ++idle_;
+            wake_.wait(lock, [&] { return !jobs_.empty(); });
+            --idle_;
+            auto job = std::move(jobs_.front());
+            jobs_.pop_front();
+            lock.unlock();
+            job();
+            job = nullptr;  // its range (and buffer) goes now, not while the lock is held
+            lock.lock();
+        }
+    }
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<std::function<void()>> jobs_;
+    std::size_t threads_ = 0, idle_ = 0;
+};
+FetchThreads& fetchThreads() {
+    static auto* instance = new FetchThreads();  // never destroyed, as the pool
+    return *instance;
+}
+
 std::mutex stagedMutex;
 std::map<ByteSource*, std::deque<std::shared_ptr<StagedRange>>> staged;  // oldest first
 std::map<ByteSource*, std::uint64_t> unstaged;  // large reads no staged range held
@@ -251,7 +359,9 @@ void stageRanges(ByteSource& source, const std::vector<ByteRange>& ranges) {
     for (const auto& range : ranges) {
         {
             std::lock_guard lock(stagedMutex);
-            auto& mine = staged[&source];
+            auto [it, first] = staged.try_emplace(&source);
+            if (first) pool().sourceOpened();
+            auto& mine = it->second;
             const bool held = std::any_of(mine.begin(), mine.end(), [&](const auto& r) {
                 return range.offset >= r->range.offset && range.offset + range.size <= r->range.offset + r->range.size;
             });
@@ -265,9 +375,12 @@ void stageRanges(ByteSource& source, const std::vector<ByteRange>& ranges) {
         // the outcome (a packaged_task's state would hold the range too: a cycle that leaks).
         std::promise<Status> outcome;
         r->fetched = outcome.get_future().share();
-        std::thread([source = &source, r, outcome = std::move(outcome)]() mutable {
-            outcome.set_value(source->read(r->range.offset, std::span(r->bytes(), r->range.size)));
-        }).detach();  // dropStaged() waits for it before the source goes
+        auto job = std::make_shared<std::promise<Status>>(std::move(outcome));
+        fetchThreads().fetch([source = &source, r, job]() mutable {
+            Status status = source->read(r->range.offset, std::span(r->bytes(), r->range.size));
+            r.reset();  // before the outcome: a range dropped meanwhile is given back before dropStaged() returns
+            job->set_value(std::move(status));
+        });  // dropStaged() waits for it before the source goes
         std::lock_guard lock(stagedMutex);
         auto& mine = staged[&source];
         mine.push_back(std::move(r));
@@ -302,7 +415,13 @@ void dropStaged(ByteSource& source) {
         staged.erase(it);
     }
     for (auto& r : gone) r->fetched.wait();  // no fetch outlives its source
+    gone.clear();
+    pool().sourceClosed();
 }
+
+void pinReadAheadBuffers(std::shared_ptr<HostPinning> pinning) { pool().pinWith(std::move(pinning)); }
+
+ReadAheadCounts readAheadCounts() { return pool().counts(); }
 
 std::optional<Error> takeRangeDriverError(ByteSource& source) {
     std::lock_guard lock(errorsMutex);

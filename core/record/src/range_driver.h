@@ -24,10 +24,11 @@ struct ByteRange {
 
 // A file-access property list that reads through source (which must outlive the file).
 [[nodiscard]] hid_t rangeDriverAccess(ByteSource& source);
-// Fetches these ranges of source now, on threads of their own, into page-aligned buffers from
-// which the driver then serves the reads that fall inside them (the reads wait for their
-// range): a frame's chunks come in one request each run of them, and the next frames' while
-// this one is beamformed. The last kStagedRanges ranges are kept; older ones are dropped.
+// Fetches these ranges of source now, on the fetch threads (started once and kept), into the
+// read-ahead ring's page-aligned buffers (read_ahead.h), from which the driver then serves the
+// reads that fall inside them (the reads wait for their range): a frame's chunks come in one
+// request each run of them, and the next frames' while this one is beamformed. The last
+// kStagedRanges ranges are kept; older ones are dropped.
 inline constexpr std::size_t kStagedRanges = 16;
 void stageRanges(ByteSource& source, const std::vector<ByteRange>& ranges);
 // How many large reads (a chunk's samples) of source no staged range held, so far: a reader

@@ -1,12 +1,18 @@
 // UFF recordings read through a ByteSource (the S3 archive's path, and a mapped file): the same
 // header and samples as the file read directly; opening costs a few metadata blocks and a frame
 // fetches about its own bytes, wherever it lies (a seek fetches nothing before it); a source
-// that fails names its reason in the reader's error.
+// that fails names its reason in the reader's error. The read-ahead ring's buffers are pinned
+// (where a GPU is present: here a HostPinning that records what it is asked) once each, and freed
+// and unpinned when the last reader closes; a buffer that cannot be pinned is used as it is.
+#include <cstdint>
 #include <filesystem>
+#include <map>
+#include <mutex>
 
 #include <gtest/gtest.h>
 
 #include "sonolink/util/byte_source.h"
+#include "sonolink/record/read_ahead.h"
 #include "sonolink/record/uff_channel_data.h"
 #include "sonolink/record/uff_reader.h"
 #include "sonolink/record/uff_stream_writer.h"
@@ -163,6 +169,80 @@ TEST(ByteSourceReading, ASourceThatFailsAtOnceIsNamedWhenOpening) {
     EXPECT_EQ(reader.error().code(), ErrorCode::Unavailable);
     EXPECT_NE(reader.error().message().find("connection reset (test)"), std::string::npos) << reader.error().message();
     EXPECT_EQ(mapFile(path.string() + ".absent").error().code(), ErrorCode::NotFound);
+    std::filesystem::remove(path);
+}
+
+// Records what it is asked to pin and unpin (the CUDA module's pinning where a GPU is present).
+class RecordingPinning final : public HostPinning {
+public:
+    Status pin(void* memory, std::size_t bytes) override {
+        std::lock_guard lock(mutex);
+        if (refuse) return fail(ErrorCode::Unavailable, "cudaHostRegister of the buffer failed: out of memory (test)");
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(memory) % 4096, 0u) << "page-aligned";
+        EXPECT_TRUE(pinned.emplace(memory, bytes).second) << "pinned twice";
+        ++pins;
+        return {};
+    }
+    void unpin(void* memory) noexcept override {
+        std::lock_guard lock(mutex);
+        EXPECT_EQ(pinned.erase(memory), 1u) << "unpinned, but not pinned";
+        ++unpins;
+    }
+    std::mutex mutex;
+    std::map<void*, std::size_t> pinned;  // pinned now
+    std::uint64_t pins = 0, unpins = 0;
+    bool refuse = false;
+};
+
+// Reads every frame of the file in order through a remote source; true when each is the one written.
+bool readsInOrder(const std::filesystem::path& path, const UffChannelData& original) {
+    auto reader = UffReader::open(std::make_shared<CountingSource>(*mapFile(path)));
+    if (!reader) return false;
+    std::vector<std::int16_t> frame(original.geometry.samplesPerFrame());
+    for (int index = 0; index < original.frames; ++index) {
+        if (!reader->readFrame16(index, frame)) return false;
+        if (!std::equal(frame.begin(), frame.end(), original.data16.begin() + static_cast<std::ptrdiff_t>(index * frame.size()))) return false;
+    }
+    return true;
+}
+
+TEST(ByteSourceReading, TheReadAheadRingIsPinnedOnceABufferAndUnpinnedWhenTheLastReaderCloses) {
+    const auto path = std::filesystem::temp_directory_path() / ("sonolink_source_pinned_" + std::to_string(::getpid()) + ".uff");
+    const auto original = recording(24);
+    ASSERT_TRUE(writeUffChannelData(path.string(), original));
+    auto pinning = std::make_shared<RecordingPinning>();
+    pinReadAheadBuffers(pinning);
+    const auto before = readAheadCounts();
+    EXPECT_TRUE(readsInOrder(path, original));
+    pinReadAheadBuffers(nullptr);
+    const auto after = readAheadCounts();
+    const auto made = after.buffersMade - before.buffersMade;
+    EXPECT_GT(made, 0u);
+    EXPECT_LE(made, 18u) << "16 ranges kept, the next fetched into the buffers of those dropped: not a buffer a frame";
+    EXPECT_EQ(after.buffersPinned - before.buffersPinned, made);
+    EXPECT_EQ(pinning->pins, made) << "each buffer pinned once, when it is made";
+    EXPECT_EQ(after.pinFailures, before.pinFailures);
+    EXPECT_EQ(after.buffersFreed - before.buffersFreed, made) << "the reader closed: its ring is freed";
+    EXPECT_EQ(pinning->unpins, pinning->pins);
+    EXPECT_TRUE(pinning->pinned.empty()) << "every pinned buffer unpinned before it was freed";
+    std::filesystem::remove(path);
+}
+
+TEST(ByteSourceReading, ABufferThatCannotBePinnedIsUsedAsItIs) {
+    const auto path = std::filesystem::temp_directory_path() / ("sonolink_source_unpinned_" + std::to_string(::getpid()) + ".uff");
+    const auto original = recording(8);
+    ASSERT_TRUE(writeUffChannelData(path.string(), original));
+    auto pinning = std::make_shared<RecordingPinning>();
+    pinning->refuse = true;
+    pinReadAheadBuffers(pinning);
+    const auto before = readAheadCounts();
+    EXPECT_TRUE(readsInOrder(path, original)) << "the samples are the same, from pageable buffers";
+    pinReadAheadBuffers(nullptr);
+    const auto after = readAheadCounts();
+    EXPECT_GT(after.buffersMade, before.buffersMade);
+    EXPECT_EQ(after.pinFailures - before.pinFailures, after.buffersMade - before.buffersMade);
+    EXPECT_EQ(after.buffersPinned, before.buffersPinned);
+    EXPECT_EQ(pinning->unpins, 0u) << "nothing unpinned that was not pinned";
     std::filesystem::remove(path);
 }
 
