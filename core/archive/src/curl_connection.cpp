@@ -5,6 +5,9 @@
 #include <cctype>
 #include <mutex>
 
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <curl/curl.h>
 #include <fmt/format.h>
 
@@ -16,13 +19,28 @@ namespace sonolink::archive {
 namespace {
 
 constexpr std::size_t kMaxErrorBody = 64 << 10;
+// A large body is received when this much has arrived, not as each 64 KiB segment lands: a few
+// wake-ups of the receiving thread a frame, not dozens, each of which took the beamformer's core
+// from it (SO_RCVLOWAT, which poll() honours for TCP).
+constexpr std::uint64_t kWakeBytes = 256 << 10;
 
 struct Exchange {
     const HttpCall* call = nullptr;
     CURL* easy = nullptr;
     HttpAnswer answer;
     bool sinkRefused = false;
+    std::uint64_t bodyBytes = 0;  // of a 2xx answer, delivered to the sink
+    const int* socket = nullptr;  // the connection's (CurlConnection::socket_)
+    int lowWater = 1;             // the socket's SO_RCVLOWAT now
 };
+
+// Sets the socket's receive low-water mark: kWakeBytes while at least that much of the body is to
+// come, then 1 (never more than the rest, which would wait for bytes that are not coming).
+void wakeForTheRest(Exchange& ex, std::uint64_t remaining) {
+    const int want = remaining >= kWakeBytes ? static_cast<int>(kWakeBytes) : 1;
+    if (want == ex.lowWater || *ex.socket < 0) return;
+    if (setsockopt(*ex.socket, SOL_SOCKET, SO_RCVLOWAT, &want, sizeof want) == 0) ex.lowWater = want;
+}
 
 std::size_t onHeader(char* data, std::size_t size, std::size_t count, void* user) {
     auto& ex = *static_cast<Exchange*>(user);
@@ -48,6 +66,8 @@ std::size_t onBody(char* data, std::size_t size, std::size_t count, void* user) 
             ex.sinkRefused = true;
             return 0;  // libcurl stops with CURLE_WRITE_ERROR
         }
+        ex.bodyBytes += n;
+        wakeForTheRest(ex, ex.call->expectedBytes > ex.bodyBytes ? ex.call->expectedBytes - ex.bodyBytes : 0);
         return n;
     }
     if (ex.answer.body.size() < kMaxErrorBody || (status >= 200 && status < 300)) ex.answer.body.append(data, n);
@@ -57,6 +77,18 @@ std::size_t onBody(char* data, std::size_t size, std::size_t count, void* user) 
 int onProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
     auto& ex = *static_cast<Exchange*>(user);
     return ex.call->cancel && ex.call->cancel->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+// The socket libcurl made for this connection is remembered, and forgotten when it closes it
+// (libcurl's own connection cache keeps one connection a handle: the one a transfer uses).
+int onSocketMade(void* user, curl_socket_t socket, curlsocktype) {
+    *static_cast<int*>(user) = socket;
+    return CURL_SOCKOPT_OK;
+}
+int onSocketClosed(void* user, curl_socket_t socket) {
+    auto& kept = *static_cast<int*>(user);
+    if (kept == socket) kept = -1;
+    return close(socket);
 }
 
 // "http://host:port/..." -> "host:port", as the Host header carries it.
@@ -108,6 +140,11 @@ tl::expected<HttpAnswer, S3Failure> CurlConnection::perform(const HttpCall& call
     Exchange ex;
     ex.call = &call;
     ex.easy = easy;
+    ex.socket = &socket_;
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, onSocketMade);
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTDATA, &socket_);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, onSocketClosed);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, &socket_);
     const std::string url = settings_.endpoint + call.target;
     curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
@@ -169,6 +206,7 @@ tl::expected<HttpAnswer, S3Failure> CurlConnection::perform(const HttpCall& call
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errorText);
 
     const CURLcode rc = curl_easy_perform(easy);
+    wakeForTheRest(ex, 0);  // the next answer's headers are small
     curl_slist_free_all(headers);
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &ex.answer.status);
     if (rc != CURLE_OK) {

@@ -56,6 +56,7 @@ private:
     const S3Settings& settings_;
     const S3Credentials& credentials_;
     void* easy_ = nullptr;  // CURL*
+    int socket_ = -1;       // the connection's socket while it is open (SO_RCVLOWAT is set on it)
 };
 
 // Once per process, before any connection (thread-safe).

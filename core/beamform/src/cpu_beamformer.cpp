@@ -360,6 +360,10 @@ namespace {
 // The magnitude of the analytic signal whose spectrum's bins 0 .. n/2 are `half` (the rest 0), at
 // rows 0, k, 2k, ... into out. Folded to n / k bins where that is exact (the analytic signal has no
 // negative frequencies): k times less inverse transform.
+// |c| as sqrt(re^2 + im^2): std::abs of a complex is hypot, which guards against overflow that
+// these amplitudes never come near and took 5 % of a streamed frame's time (perf).
+inline double magnitude(std::complex<double> c) noexcept { return std::sqrt(c.real() * c.real() + c.imag() * c.imag()); }
+
 void analyticMagnitude(std::span<std::complex<double>> spectrum, std::size_t k, bool fold, std::span<float> out) {
     const std::size_t n = spectrum.size();
     std::fill(spectrum.begin() + static_cast<std::ptrdiff_t>(n / 2 + 1), spectrum.end(), 0.0);
@@ -369,10 +373,10 @@ void analyticMagnitude(std::span<std::complex<double>> spectrum, std::size_t k, 
             for (std::size_t j = 1; j < k; ++j) spectrum[b] += spectrum[b + j * m];
         }
         fft(spectrum.first(m), true);
-        for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(std::abs(spectrum[i]) / static_cast<double>(n));
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(magnitude(spectrum[i]) / static_cast<double>(n));
     } else {
         fft(spectrum, true);
-        for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(std::abs(spectrum[i * k]) / static_cast<double>(n));
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(magnitude(spectrum[i * k]) / static_cast<double>(n));
     }
 }
 

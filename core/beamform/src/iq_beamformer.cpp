@@ -555,7 +555,8 @@ BeamformedImage IqImage::magnitude() const {
     BeamformedImage image;
     image.nx = nx;
     image.nz = nz;
-    for (const auto& v : columns) image.columns.push_back(std::abs(v));
+    image.columns.reserve(columns.size());
+    for (const auto& v : columns) image.columns.push_back(std::sqrt(v.real() * v.real() + v.imag() * v.imag()));  // not hypot: no overflow here
     return image;
 }
 
