@@ -2,11 +2,13 @@
 // staging them ahead of HDF5's reads. Frames written one after another follow each other in the
 // file, with now and then a node of the chunk index between them, so frame f, k frames after one
 // whose place is known (looked up through HDF5's chunk index, or seen as it was read), is
-// predicted to start k - 1 frame lengths after that one's end, with 16 KiB of room: no
-// lookup, which in HDF5 1.10 walks the chunk index from its start (linear in the frame's
-// position, 24 lookups a frame); a seek looks up the frame's first chunk only. A wrong
-// prediction costs only speed (reads are served by address); three frames in a row with a read
-// it missed stop the predictions.
+// predicted to start k - 1 frame lengths after that one's end, with 16 KiB of room and 8 KiB
+// more for each frame between (a node shifts every frame after it): no lookup, which in HDF5
+// 1.10 walks the chunk index from its start (linear in the frame's position, 24 lookups a
+// frame); a seek looks up the frame's first chunk only. A frame staged on a guess is staged again
+// only when what was learned since shows that it cannot hold the frame. A wrong prediction
+// costs only speed (reads are served by address); three frames in a row with a read it missed
+// stop the predictions.
 // Private to sonolink_record. Thread contract: one thread (the reader's).
 #pragma once
 
@@ -43,7 +45,11 @@ private:
 
     std::uint64_t sourceBytes_;
     hsize_t nextSequential_ = 0;                          // the frame a reader in order asks for next
-    std::map<hsize_t, std::vector<ByteRange>> windows_;   // what was staged for a frame
+    struct Window {
+        std::vector<ByteRange> ranges;
+        bool exact = false;  // starts where the chunk index says (not a guess)
+    };
+    std::map<hsize_t, Window> windows_;                   // what was staged for a frame
     std::map<hsize_t, ByteRange> actual_;                 // where a frame lies
     std::uint64_t frameLength_ = 0;                       // the shortest place seen: its chunks with nothing between
     bool predict_ = true;

@@ -159,6 +159,52 @@ TEST(ByteSourceReading, ARecordingWrittenFrameByFrameStreamsInOrderAtAboutItsOwn
     std::filesystem::remove(path);
 }
 
+// The shipped configuration's frames (3 waves x 128 channels x 2048 samples: 24 chunks of 64 KiB,
+// a node of HDF5's chunk index every 64 chunks, and the first chunks of the acquisition's frame
+// ids and times after frame 0): each frame fetched once, in about one request. A node shifts every
+// frame after it; the frames staged ahead on an older guess must still hold, not be fetched again.
+TEST(ByteSourceReading, ShippedSizeFramesAreEachFetchedOnceThoughTheIndexShiftsThem) {
+    const auto path = std::filesystem::temp_directory_path() / ("sonolink_source_shipped_" + std::to_string(::getpid()) + ".uff");
+    constexpr int kFrames = 24, kChannels = 128, kSamples = 2048;
+    auto geometry = recording(1).geometry;
+    geometry.channels = kChannels;
+    geometry.samples = kSamples;
+    geometry.elementX.clear();
+    for (int e = 0; e < kChannels; ++e) geometry.elementX.push_back((e - 63.5) * 0.3e-3);
+    const std::size_t wave = std::size_t{kChannels} * kSamples;
+    std::vector<std::int16_t> samples(wave);
+    const auto sampleAt = [](std::size_t frameWave, std::size_t i) { return static_cast<std::int16_t>(((frameWave * wave + i) * 2654435761u) >> 17); };
+    {
+        auto writer = UffStreamWriter::create(path.string(), geometry);
+        ASSERT_TRUE(writer) << writer.error().describe();
+        for (int f = 0; f < kFrames; ++f) {
+            ASSERT_TRUE((*writer)->beginFrame(static_cast<std::uint32_t>(f), 1000u * static_cast<std::uint64_t>(f)));
+            for (int w = 0; w < 3; ++w) {
+                for (std::size_t i = 0; i < wave; ++i) samples[i] = sampleAt(static_cast<std::size_t>(f) * 3 + static_cast<std::size_t>(w), i);
+                ASSERT_TRUE((*writer)->writeBlock(w, 0, kChannels, 0, kSamples, std::as_bytes(std::span(samples))));
+            }
+            ASSERT_TRUE((*writer)->endFrame());
+        }
+        ASSERT_TRUE((*writer)->close());
+    }
+    const std::uint64_t frameBytes = 3 * wave * 2;
+    auto counted = std::make_shared<CountingSource>(*mapFile(path));
+    auto reader = UffReader::open(counted);
+    ASSERT_TRUE(reader) << reader.error().describe();
+    const auto opened = counted->bytes;
+    const auto openReads = counted->reads;
+    std::vector<std::int16_t> frame(3 * wave);
+    for (int index = 0; index < kFrames; ++index) {
+        ASSERT_TRUE(reader->readFrame16(index, frame)) << index;
+        bool same = true;
+        for (std::size_t i = 0; i < frame.size() && same; ++i) same = frame[i] == sampleAt(static_cast<std::size_t>(index) * 3 + i / wave, i % wave);
+        ASSERT_TRUE(same) << "frame " << index;
+    }
+    EXPECT_LE(counted->reads - openReads, kFrames + 6u) << "about one request a frame, none fetched again";
+    EXPECT_LE(counted->bytes - opened, kFrames * (frameBytes + (64 << 10)) + 6 * (256 << 10)) << "each frame's bytes about once";
+    std::filesystem::remove(path);
+}
+
 TEST(ByteSourceReading, ASourceThatFailsAtOnceIsNamedWhenOpening) {
     const auto path = std::filesystem::temp_directory_path() / ("sonolink_source_fail_" + std::to_string(::getpid()) + ".uff");
     ASSERT_TRUE(writeUffChannelData(path.string(), recording(2)));
