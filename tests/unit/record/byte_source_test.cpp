@@ -163,9 +163,10 @@ TEST(ByteSourceReading, ARecordingWrittenFrameByFrameStreamsInOrderAtAboutItsOwn
 // a node of HDF5's chunk index every 64 chunks, and the first chunks of the acquisition's frame
 // ids and times after frame 0): each frame fetched about once, in about one request. A node shifts
 // every frame after it; the frames staged ahead on an older guess must still hold, not be fetched
-// again. The writer's flush every 100 ms writes the ids and times again (49,160 bytes) between two
-// frames: the frames staged past it are fetched again, allowed here once (a slow run flushes once
-// in these 24 frames). Before the frames' room grew with their distance, 54 reads and 80 MB.
+// again. A gap wider than the room (49,160 bytes of ids and times between two frames, which a
+// slow run of the writer leaves once in these 24 frames) makes the frames staged past it be
+// fetched again: allowed here once. Before the frames' room grew with their distance, 54 reads
+// and 80 MB.
 TEST(ByteSourceReading, ShippedSizeFramesAreEachFetchedOnceThoughTheIndexShiftsThem) {
     const auto path = std::filesystem::temp_directory_path() / ("sonolink_source_shipped_" + std::to_string(::getpid()) + ".uff");
     constexpr int kFrames = 24, kChannels = 128, kSamples = 2048;
