@@ -21,7 +21,8 @@ namespace {
 constexpr std::size_t kMaxErrorBody = 64 << 10;
 // A large body is received when this much has arrived, not as each 64 KiB segment lands: a few
 // wake-ups of the receiving thread a frame, not dozens, each of which took the beamformer's core
-// from it (SO_RCVLOWAT, which poll() honours for TCP).
+// from it (SO_RCVLOWAT, which poll() honours for TCP). The price: a peer sending slower than
+// this much per stallTimeout (60 s: 4.4 KB/s) is seen as stalled, and the range resumed.
 constexpr std::uint64_t kWakeBytes = 256 << 10;
 
 struct Exchange {

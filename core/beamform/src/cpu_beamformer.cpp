@@ -357,13 +357,13 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
 
 namespace {
 
-// The magnitude of the analytic signal whose spectrum's bins 0 .. n/2 are `half` (the rest 0), at
-// rows 0, k, 2k, ... into out. Folded to n / k bins where that is exact (the analytic signal has no
-// negative frequencies): k times less inverse transform.
 // |c| as sqrt(re^2 + im^2): std::abs of a complex is hypot, which guards against overflow that
 // these amplitudes never come near and took 5 % of a streamed frame's time (perf).
 inline double magnitude(std::complex<double> c) noexcept { return std::sqrt(c.real() * c.real() + c.imag() * c.imag()); }
 
+// The magnitude of the analytic signal whose spectrum's bins 0 .. n/2 are `half` (the rest 0), at
+// rows 0, k, 2k, ... into out. Folded to n / k bins where that is exact (the analytic signal has no
+// negative frequencies): k times less inverse transform.
 void analyticMagnitude(std::span<std::complex<double>> spectrum, std::size_t k, bool fold, std::span<float> out) {
     const std::size_t n = spectrum.size();
     std::fill(spectrum.begin() + static_cast<std::ptrdiff_t>(n / 2 + 1), spectrum.end(), 0.0);

@@ -147,7 +147,9 @@ public:
     void fetch(std::function<void()> job) {
         std::lock_guard lock(mutex_);
         jobs_.push_back(std::move(job));
-        if (idle_ == 0 && threads_ < kFetchThreads) {
+        // A thread for each job no idle thread will take (an idle one that has not woken yet
+        // still counts as idle), up to kFetchThreads.
+        if (jobs_.size() > idle_ && threads_ < kFetchThreads) {
             ++threads_;
             std::thread([this] { run(); }).detach();  // lives as long as the process
         }
