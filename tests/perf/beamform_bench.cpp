@@ -107,6 +107,50 @@ BENCHMARK(windowVsRectangularCpu)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The IQ path against the rectangular RF path, paired as windowVsRectangularCpu is: one frame of
+// each in turn, the median ratio of their times. demodulate = 1: the IQ frame includes its
+// demodulation (the live image's path, what the bar holds); 0: beamforming alone, its input
+// demodulated once outside the pairs.
+void iqVsRectangularCpu(benchmark::State& state) {
+    static const Setup setup;
+    const Arguments a(state, setup);
+    const bool demodulate = state.range(4) == 1;
+    constexpr double fd = 5e6;
+    const int decimation = iqDecimation(setup.geometry.samplingRateHz, fd);
+    const auto once = demodulateToIq(*a.view, fd, decimation);
+    BeamformParams rectangular = a.params;
+    rectangular.window = Window::Rectangular;
+    const auto seconds = [&](bool iq) {
+        const auto start = std::chrono::steady_clock::now();
+        if (iq) {
+            const auto fresh = demodulate ? demodulateToIq(*a.view, fd, decimation) : sonolink::Result<IqChannelData>{IqChannelData{}};
+            const IqChannelData& input = demodulate ? *fresh : *once;
+            auto image = delayAndSumIq(input.geometry, input.samples, fd, setup.grid, a.params, a.threads, true, a.loop);
+            benchmark::DoNotOptimize(image->columns.data());
+        } else {
+            auto image = delayAndSum(*a.view, setup.grid, rectangular, a.threads, a.loop);
+            benchmark::DoNotOptimize(image->columns.data());
+        }
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    std::vector<double> ratios;
+    bool iqFirst = false;
+    for (auto _ : state) {
+        iqFirst = !iqFirst;
+        const double first = seconds(iqFirst);
+        const double second = seconds(!iqFirst);
+        ratios.push_back(iqFirst ? second / first : first / second);
+    }
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+    state.counters["vs_rectangular"] = ratios.empty() ? 0 : ratios[ratios.size() / 2];
+    state.counters["pairs"] = static_cast<double>(ratios.size());
+}
+BENCHMARK(iqVsRectangularCpu)
+    ->ArgsProduct({{2, 1}, {0, 1}, {0, 1}, {0, 1, 2}, {1, 0}})
+    ->ArgNames({"threads", "int16", "avx2", "window", "demodulate"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // The IQ path as a live image runs it, per frame: demodulated at 5 MHz (decimated as the band
 // allows) and beamformed with phase rotation (its magnitude is the envelope: no Hilbert step).
 void delayAndSumIqCpu(benchmark::State& state) {

@@ -167,12 +167,13 @@ inline CosSquaredWeight cosSquaredWeight(const BeamformParams& params, double dx
             static_cast<float>(EvenCosine::kC3 * k2 * k2 * k2)};
 }
 
-// The depths [begin, end) from `first` on whose sample index lies inside the record. The index
-// grows with depth (transmit and receive paths both lengthen, for steering below 90 degrees,
-// plane, focused or diverging), so both ends are found by bisection.
+// The depths [begin, end) from `first` on whose sample position lies inside the record,
+// [lowest, lastIndex). The position grows with depth (transmit and receive paths both lengthen,
+// for steering below 90 degrees, plane, focused or diverging), so both ends are found by
+// bisection.
 template <typename Delay>
 std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const Delay& tx, float samplesPerMetre, float dx2,
-                                                  std::span<const float> zSquared, std::size_t first) noexcept {
+                                                  std::span<const float> zSquared, std::size_t first, float lowest = 0.0f) noexcept {
     const auto sampleAt = [&](std::size_t i) { return tx.at(i) + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
     const auto firstWhere = [&](std::size_t lo, auto reached) {
         std::size_t hi = zSquared.size();
@@ -187,7 +188,7 @@ std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const Delay& 
     // before bisecting (one square root each instead of nine).
     const auto n = zSquared.size();
     if (first >= n) return {n, n};
-    const std::size_t begin = sampleAt(first) >= 0.0f ? first : firstWhere(first, [](float s) { return s >= 0.0f; });
+    const std::size_t begin = sampleAt(first) >= lowest ? first : firstWhere(first, [lowest](float s) { return s >= lowest; });
     if (begin < n && sampleAt(n - 1) < lastIndex) return {begin, n};
     return {begin, firstWhere(begin, [&](float s) { return s >= lastIndex; })};
 }
