@@ -4,9 +4,11 @@
 // one-output-at-a-time reference. Thread contract: pure functions; the traces are shared over
 // the persistent worker pool.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <numbers>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -84,25 +86,24 @@ void demodulateTraceScalar(const T* rf, int n, const std::vector<std::complex<fl
 
 #if defined(__x86_64__)
 // The same filter split into its decimation's phases, so that eight consecutive outputs are
-// eight lanes of one multiply-add per tap (no horizontal sums): with x_r[m] = x[m D + r] and
-// g_r[p] = g[p D + r], out[o] = 2 m[o D] sum_r sum_p g_r[p] x_r[o + p].
+// eight lanes of one multiply-add per tap (no horizontal sums): with the padded trace
+// xp[t] = x[t - H] and x_r[m] = xp[m D + r], the outputs o .. o + 7 read tap t (j = t - H) from
+// X_t = x_(t mod D)[o + t div D ..]. The filter is even (h_j = h_-j), so g_-j = conj(g_j):
+//   out = 2 m[o D] (re(g_0) X_H + sum_j re(g_j) (X_H+j + X_H-j) + i im(g_j) (X_H+j - X_H-j)),
+// j = 1 .. H: per pair of taps an add, a subtraction and two multiply-adds, where each tap took
+// two multiply-adds.
 struct PolyphaseTaps {
-    int phases = 1, perPhase = 0;
-    std::vector<float> re, im;  // [r * perPhase + p]
-    std::vector<float> mixerRe, mixerIm;  // 2 m[o D], o < outputs
+    int phases = 1;
+    std::vector<float> sumTaps, differenceTaps;  // re(g_j), im(g_j), j = 0 .. H
+    std::vector<float> mixerRe, mixerIm;         // 2 m[o D], o < outputs, padded
 };
 
 PolyphaseTaps splitIntoPhases(const TurnedTaps& g, const std::vector<std::complex<float>>& mixer, int decimation) {
     PolyphaseTaps poly;
     poly.phases = decimation;
-    poly.perPhase = static_cast<int>((g.re.size() + static_cast<std::size_t>(decimation) - 1) / static_cast<std::size_t>(decimation));
-    const auto taps = static_cast<std::size_t>(poly.phases * poly.perPhase);
-    poly.re.assign(taps, 0.0f);
-    poly.im.assign(taps, 0.0f);
-    for (std::size_t j = 0; j < g.re.size(); ++j) {
-        const auto at = (j % static_cast<std::size_t>(decimation)) * static_cast<std::size_t>(poly.perPhase) + j / static_cast<std::size_t>(decimation);
-        poly.re[at] = g.re[j];
-        poly.im[at] = g.im[j];
+    for (std::size_t j = 0; j <= kFilterHalfLength; ++j) {
+        poly.sumTaps.push_back(g.re[kFilterHalfLength + j]);
+        poly.differenceTaps.push_back(g.im[kFilterHalfLength + j]);
     }
     for (std::size_t k = 0; k < mixer.size(); k += static_cast<std::size_t>(decimation)) {
         poly.mixerRe.push_back(2.0f * mixer[k].real());
@@ -114,43 +115,114 @@ PolyphaseTaps splitIntoPhases(const TurnedTaps& g, const std::vector<std::comple
     return poly;
 }
 
+// x[k0], x[k0 + D], ... as float, eight at a time by a gather (int16: a 32-bit element at the
+// sample, its low half; so the gathers stop before the last sample), the rest one at a time.
+// (One at a time throughout, the conversions' false dependency on their register's upper lanes
+// made this a third of the demodulation.)
+template <typename T>
+__attribute__((target("avx2,fma"))) void splitPhase(const T* rf, std::size_t n, std::size_t k0, std::size_t d, float* out) {
+    const __m256i steps = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(d)));
+    std::size_t k = k0;
+    for (; k + 7 * d + 1 < n; k += 8 * d, out += 8) {
+        const __m256i index = _mm256_add_epi32(steps, _mm256_set1_epi32(static_cast<int>(k)));
+        if constexpr (std::is_same_v<T, float>) {
+            _mm256_storeu_ps(out, _mm256_i32gather_ps(rf, index, 4));
+        } else {
+            const __m256i pairs = _mm256_i32gather_epi32(reinterpret_cast<const int*>(rf), index, 2);
+            _mm256_storeu_ps(out, _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(pairs, 16), 16)));
+        }
+    }
+    for (; k < n; k += d) *out++ = static_cast<float>(rf[k]);
+}
+
+// The same for decimations up to kTransposedPhases, without gathers: the padded trace
+// xp[q] = x[q - H] (0 outside the record) converted to float in `padded` (d * stride floats), then
+// each block of eight rows (8 D samples, D registers) transposed into eight lanes of each phase,
+// x_r[m] = xp[m D + r]: lane l of phase r is element l D + r of the block, so one index vector per
+// phase picks it from each register (vpermps) and a blend keeps the register that holds it.
+constexpr std::size_t kTransposedPhases = 8;
+
+template <typename T>
+__attribute__((target("avx2,fma"))) void transposeIntoPhases(const T* rf, std::size_t n, std::size_t d, std::size_t stride, float* padded,
+                                                             float* phases) {
+    float* x = padded + kFilterHalfLength;
+    std::size_t k = 0;
+    if constexpr (std::is_same_v<T, float>) {
+        std::memcpy(x, rf, n * sizeof(float));
+        k = n;
+    } else {
+        for (; k + 8 <= n; k += 8) {
+            const __m128i eight = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rf + k));
+            _mm256_storeu_ps(x + k, _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(eight)));
+        }
+    }
+    for (; k < n; ++k) x[k] = static_cast<float>(rf[k]);
+    __m256i index[kTransposedPhases];
+    __m256 holds[kTransposedPhases][kTransposedPhases];  // [r][j]: the lanes register j supplies
+    const __m256i lanes = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(d)));
+    for (std::size_t r = 0; r < d; ++r) {
+        const __m256i element = _mm256_add_epi32(lanes, _mm256_set1_epi32(static_cast<int>(r)));
+        index[r] = _mm256_and_si256(element, _mm256_set1_epi32(7));
+        for (std::size_t j = 0; j < d; ++j) {
+            holds[r][j] = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_srli_epi32(element, 3), _mm256_set1_epi32(static_cast<int>(j))));
+        }
+    }
+    for (std::size_t m = 0; m < stride; m += 8) {
+        const float* block = padded + m * d;
+        for (std::size_t r = 0; r < d; ++r) {
+            __m256 v = _mm256_permutevar8x32_ps(_mm256_loadu_ps(block), index[r]);
+            for (std::size_t j = 1; j < d; ++j) v = _mm256_blendv_ps(v, _mm256_permutevar8x32_ps(_mm256_loadu_ps(block + 8 * j), index[r]), holds[r][j]);
+            _mm256_storeu_ps(phases + r * stride + m, v);
+        }
+    }
+}
+
 // Four vectors (32 outputs) share each tap's broadcast: eight independent sums, so that the
 // multiply-adds do not wait on one another.
 template <typename T>
 __attribute__((target("avx2,fma"))) void demodulateTraceAvx2(const T* rf, int n, const PolyphaseTaps& poly, std::vector<float>& phases,
                                                              std::complex<float>* out) {
-    constexpr std::size_t kBlock = 4;
-    const auto d = static_cast<std::size_t>(poly.phases), per = static_cast<std::size_t>(poly.perPhase);
+    constexpr std::size_t kBlock = 4, kH = kFilterHalfLength;
+    const auto d = static_cast<std::size_t>(poly.phases);
     const std::size_t outputs = (static_cast<std::size_t>(n) + d - 1) / d, vectors = (outputs + 7) / 8;
     const std::size_t blocks = (vectors + kBlock - 1) / kBlock;
-    const std::size_t stride = blocks * kBlock * 8 + per;  // each phase's length: every lane's last tap inside
-    phases.assign(d * stride, 0.0f);
-    for (std::size_t r = 0; r < d; ++r) {  // padded index H + k = m D + r
-        const std::size_t k0 = (r + d - kFilterHalfLength % d) % d;
-        float* phase = phases.data() + r * stride + (kFilterHalfLength + k0) / d;
-        for (std::size_t k = k0; k < static_cast<std::size_t>(n); k += d) *phase++ = static_cast<float>(rf[k]);
+    // Each phase's length: every lane's last tap inside, in whole rows of eight.
+    const std::size_t stride = (blocks * kBlock * 8 + 2 * kH / d + 1 + 7) / 8 * 8;
+    if (d <= kTransposedPhases) {
+        phases.assign(2 * d * stride, 0.0f);  // the phases, then the padded trace
+        transposeIntoPhases(rf, static_cast<std::size_t>(n), d, stride, phases.data() + d * stride, phases.data());
+    } else {
+        phases.assign(d * stride, 0.0f);
+        for (std::size_t r = 0; r < d; ++r) {  // padded index H + k = m D + r
+            const std::size_t k0 = (r + d - kH % d) % d;
+            splitPhase(rf, static_cast<std::size_t>(n), k0, d, phases.data() + r * stride + (kH + k0) / d);
+        }
     }
+    // Where tap t's samples start. (Pointers taken once: `phases` is the worker's thread_local, whose
+    // address GCC would fetch again in each pass of the loops below, spilling every sum around it.)
+    std::array<const float*, 2 * kH + 1> tap{};
+    for (std::size_t t = 0; t < tap.size(); ++t) tap[t] = phases.data() + (t % d) * stride + t / d;
     for (std::size_t block = 0; block < blocks; ++block) {
         const std::size_t first = block * kBlock * 8;
         // Written out, not as arrays: GCC keeps arrays of sums in memory here.
-        __m256 re0 = _mm256_setzero_ps(), re1 = re0, re2 = re0, re3 = re0, im0 = re0, im1 = re0, im2 = re0, im3 = re0;
-        for (std::size_t r = 0; r < d; ++r) {
-            const float* x = phases.data() + r * stride + first;
-            const float* gr = poly.re.data() + r * per;
-            const float* gi = poly.im.data() + r * per;
-            for (std::size_t p = 0; p < per; ++p) {
-                const __m256 tr = _mm256_broadcast_ss(gr + p), ti = _mm256_broadcast_ss(gi + p);
-                const __m256 x0 = _mm256_loadu_ps(x + p), x1 = _mm256_loadu_ps(x + 8 + p), x2 = _mm256_loadu_ps(x + 16 + p),
-                             x3 = _mm256_loadu_ps(x + 24 + p);
-                re0 = _mm256_fmadd_ps(tr, x0, re0);
-                im0 = _mm256_fmadd_ps(ti, x0, im0);
-                re1 = _mm256_fmadd_ps(tr, x1, re1);
-                im1 = _mm256_fmadd_ps(ti, x1, im1);
-                re2 = _mm256_fmadd_ps(tr, x2, re2);
-                im2 = _mm256_fmadd_ps(ti, x2, im2);
-                re3 = _mm256_fmadd_ps(tr, x3, re3);
-                im3 = _mm256_fmadd_ps(ti, x3, im3);
-            }
+        const float* centre = tap[kH] + first;
+        const __m256 c = _mm256_set1_ps(poly.sumTaps[0]);
+        __m256 re0 = _mm256_mul_ps(c, _mm256_loadu_ps(centre)), re1 = _mm256_mul_ps(c, _mm256_loadu_ps(centre + 8)),
+               re2 = _mm256_mul_ps(c, _mm256_loadu_ps(centre + 16)), re3 = _mm256_mul_ps(c, _mm256_loadu_ps(centre + 24));
+        __m256 im0 = _mm256_setzero_ps(), im1 = im0, im2 = im0, im3 = im0;
+        for (std::size_t j = 1; j <= kH; ++j) {
+            const float* later = tap[kH + j] + first;
+            const float* earlier = tap[kH - j] + first;
+            const __m256 a = _mm256_broadcast_ss(&poly.sumTaps[j]), b = _mm256_broadcast_ss(&poly.differenceTaps[j]);
+            const auto pair = [&](std::size_t v, __m256& re, __m256& im) __attribute__((always_inline, target("avx2,fma"))) {
+                const __m256 x = _mm256_loadu_ps(later + v), y = _mm256_loadu_ps(earlier + v);
+                re = _mm256_fmadd_ps(a, _mm256_add_ps(x, y), re);
+                im = _mm256_fmadd_ps(b, _mm256_sub_ps(x, y), im);
+            };
+            pair(0, re0, im0);
+            pair(8, re1, im1);
+            pair(16, re2, im2);
+            pair(24, re3, im3);
         }
         const __m256 re[kBlock] = {re0, re1, re2, re3}, im[kBlock] = {im0, im1, im2, im3};
         for (std::size_t b = 0; b < kBlock; ++b) {
@@ -184,6 +256,38 @@ std::vector<std::complex<float>> mixerFor(const AcquisitionGeometry& rf, double 
     return mixer;
 }
 
+// The filter, the mixer and (x86) their polyphase form for one record layout, modulation
+// frequency and decimation: built once and kept by the calling thread while these stay the same,
+// as they do from frame to frame of a stream (they took a tenth of a frame's demodulation).
+struct Demodulator {
+    double samplingRateHz = 0, modulationFrequencyHz = 0, initialTimeS = 0;
+    int samples = 0, decimation = 0;
+    TurnedTaps taps;
+    std::vector<std::complex<float>> mixer;
+#if defined(__x86_64__)
+    PolyphaseTaps poly;
+#endif
+};
+
+const Demodulator& demodulatorFor(const AcquisitionGeometry& rf, double modulationFrequencyHz, int decimation) {
+    thread_local Demodulator kept;
+    if (kept.samplingRateHz != rf.samplingRateHz || kept.modulationFrequencyHz != modulationFrequencyHz || kept.initialTimeS != rf.initialTimeS ||
+        kept.samples != rf.samples || kept.decimation != decimation) {
+        const double fdOverFs = modulationFrequencyHz / rf.samplingRateHz;
+        kept.taps = turnTaps(lowPass(fdOverFs), fdOverFs);
+        kept.mixer = mixerFor(rf, modulationFrequencyHz);
+#if defined(__x86_64__)
+        kept.poly = splitIntoPhases(kept.taps, kept.mixer, decimation);
+#endif
+        kept.samplingRateHz = rf.samplingRateHz;
+        kept.modulationFrequencyHz = modulationFrequencyHz;
+        kept.initialTimeS = rf.initialTimeS;
+        kept.samples = rf.samples;
+        kept.decimation = decimation;
+    }
+    return kept;
+}
+
 }  // namespace
 
 IqDemodulation iqDemodulation(const AcquisitionGeometry& rf, double modulationFrequencyHz) {
@@ -209,10 +313,10 @@ Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulatio
     }
     const auto n = rf.geometry->samples;
     if (decimation < 1 || decimation > n) return fail(ErrorCode::InvalidArgument, fmt::format("decimation {} for {} samples", decimation, n));
-    const double fdOverFs = modulationFrequencyHz / rf.geometry->samplingRateHz;
-    const auto taps = turnTaps(lowPass(fdOverFs), fdOverFs);
     const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
-    const auto mixer = mixerFor(*rf.geometry, modulationFrequencyHz);
+    const Demodulator& demodulator = demodulatorFor(*rf.geometry, modulationFrequencyHz, decimation);
+    const auto& taps = demodulator.taps;
+    const auto& mixer = demodulator.mixer;
     IqChannelData out;
     out.geometry = *rf.geometry;
     out.geometry.samples = (n + decimation - 1) / decimation;
@@ -222,7 +326,7 @@ Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulatio
     const auto m = static_cast<std::size_t>(out.geometry.samples);
     out.samples.resize(traces * m);
 #if defined(__x86_64__)
-    const auto poly = avx2 ? splitIntoPhases(taps, mixer, decimation) : PolyphaseTaps{};
+    const auto& poly = demodulator.poly;
 #endif
     parallelFor(traces, 0, [&](std::size_t t) {
         thread_local std::vector<float> scratch;  // the worker's own: grown once
