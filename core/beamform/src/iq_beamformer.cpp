@@ -76,55 +76,6 @@ Rotation fitRotation(double w) {
 }
 
 
-// A trace turned into the table the loops read: for each sample index k the midpoint
-// M_k = (iq[k] + iq[k + 1]) / 2 and the step D_k = iq[k + 1] - iq[k], both turned by
-// exp(i phi_k), phi_k the phase at k + 1/2. A sample at u = k + g, g in [-1/2, 1/2], is then
-// (M_k + g D_k) exp(i w g): the baseband interpolated linearly and turned by its own phase, in two
-// multiply-adds and the residual rotation. Four planes of n floats, M re, M im, D re, D im; paired
-// (AVX2's gathers): two planes of n (M, D) pairs, re then im, so that one 64-bit gather element
-// brings both.
-struct IqTables {
-    std::size_t n = 0;
-    bool quads = false;
-    std::vector<float> planes;  // waves x channels x 4 x n
-    const float* trace(std::size_t index) const noexcept { return planes.data() + index * 4 * n; }
-};
-
-void buildTables(std::span<const std::complex<float>> iq, std::size_t traces, std::size_t n, double radiansAtFirst, double radiansPerSample,
-                 unsigned threads, bool quads, IqTables& tables) {
-    std::vector<float> turnRe(n), turnIm(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        const double phase = radiansAtFirst + radiansPerSample * (static_cast<double>(k) + 0.5);
-        turnRe[k] = static_cast<float>(std::cos(phase));
-        turnIm[k] = static_cast<float>(std::sin(phase));
-    }
-    tables.n = n;
-    tables.quads = quads;
-    tables.planes.resize(traces * 4 * n);
-    parallelFor(traces, threads, [&](std::size_t t) {
-        const auto* in = reinterpret_cast<const float*>(iq.data() + t * n);  // re, im interleaved
-        auto* out = tables.planes.data() + t * 4 * n;
-        for (std::size_t k = 0; k < n; ++k) {  // real arithmetic: std::complex's product checks for NaNs
-            const std::size_t next = std::min(k + 1, n - 1);
-            const float ar = in[2 * k], ai = in[2 * k + 1], br = in[2 * next], bi = in[2 * next + 1];
-            const float mr = 0.5f * (ar + br), mi = 0.5f * (ai + bi), dr = br - ar, di = bi - ai;
-            const float cr = turnRe[k], ci = turnIm[k];
-            const float midRe = mr * cr - mi * ci, midIm = mr * ci + mi * cr, stepRe = dr * cr - di * ci, stepIm = dr * ci + di * cr;
-            if (quads) {
-                out[4 * k] = midRe;
-                out[4 * k + 1] = midIm;
-                out[4 * k + 2] = stepRe;
-                out[4 * k + 3] = stepIm;
-            } else {
-                out[k] = midRe;
-                out[n + k] = midIm;
-                out[2 * n + k] = stepRe;
-                out[3 * n + k] = stepIm;
-            }
-        }
-    });
-}
-
 // The reference: every pixel and channel with the exact window and the rotation by std::cos and
 // std::sin of the sample's own phase; the sample positions and the aperture computed as the
 // vector loops compute them (a pixel on an edge of the record or the aperture must go the same
@@ -182,6 +133,108 @@ struct RotationLanes16 {
         : c0(_mm512_set1_ps(r.c0)), c1(_mm512_set1_ps(r.c1)), c2(_mm512_set1_ps(r.c2)), c3(_mm512_set1_ps(r.c3)), s0(_mm512_set1_ps(r.s0)),
           s1(_mm512_set1_ps(r.s1)), s2(_mm512_set1_ps(r.s2)), s3(_mm512_set1_ps(r.s3)) {}
 };
+
+// A trace turned into the table the loops read: for each sample index k the midpoint
+// M_k = (iq[k] + iq[k + 1]) / 2 and the step D_k = iq[k + 1] - iq[k], both turned by
+// exp(i phi_k), phi_k the phase at k + 1/2. A sample at u = k + g, g in [-1/2, 1/2], is then
+// (M_k + g D_k) exp(i w g): the baseband interpolated linearly and turned by its own phase, in two
+// multiply-adds and the residual rotation. Four planes of n floats, M re, M im, D re, D im (the
+// AVX-512 loop's window permutes); or quads (AVX2): (M re, M im, D re, D im) for each k, so that
+// one 128-bit load brings a depth's four.
+struct IqTables {
+    std::size_t n = 0;
+    bool quads = false;
+    std::vector<float> planes;  // waves x channels x 4 x n
+    const float* trace(std::size_t index) const noexcept { return planes.data() + index * 4 * n; }
+};
+
+// The phase's part for one record length, initial phase and phase per sample: the turn of each
+// pair, exp(i phi_k), and the fitted residual rotation. Kept by the calling thread while they
+// stay the same, as they do from frame to frame of a stream.
+struct Turns {
+    std::size_t n = 0;
+    double radiansAtFirst = 0, radiansPerSample = -1;
+    std::vector<float> re, im;
+    Rotation rotation{};
+};
+
+const Turns& turnsFor(std::size_t n, double radiansAtFirst, double radiansPerSample) {
+    thread_local Turns kept;
+    if (kept.n != n || kept.radiansAtFirst != radiansAtFirst || kept.radiansPerSample != radiansPerSample) {
+        kept.re.resize(n + 8);
+        kept.im.resize(n + 8);
+        for (std::size_t k = 0; k < n + 8; ++k) {
+            const double phase = radiansAtFirst + radiansPerSample * (static_cast<double>(k) + 0.5);
+            kept.re[k] = static_cast<float>(std::cos(phase));
+            kept.im[k] = static_cast<float>(std::sin(phase));
+        }
+        kept.rotation = fitRotation(radiansPerSample);
+        kept.n = n;
+        kept.radiansAtFirst = radiansAtFirst;
+        kept.radiansPerSample = radiansPerSample;
+    }
+    return kept;
+}
+
+// One trace's table: eight pairs at a time (their samples deinterleaved, turned, and stored as
+// planes, or as quads by a 4 x 4 transpose in each half), the last ones one at a time.
+// The real (imag = false) or imaginary parts of complex a (numbers 0-3) and b (4-7), in order.
+__attribute__((target("avx2,fma"))) inline __m256 partsOf(__m256 a, __m256 b, bool imag) noexcept {
+    const __m256 mixed = imag ? _mm256_shuffle_ps(a, b, 0xDD) : _mm256_shuffle_ps(a, b, 0x88);  // 0 1 4 5 | 2 3 6 7
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), 0xD8));
+}
+
+__attribute__((target("avx2,fma"))) void buildTrace(const float* in, std::size_t n, const Turns& turns, bool quads, float* out) noexcept {
+    std::size_t k = 0;
+    for (; k + 9 <= n; k += 8) {
+        const __m256 a0 = _mm256_loadu_ps(in + 2 * k), a1 = _mm256_loadu_ps(in + 2 * k + 8);
+        const __m256 b0 = _mm256_loadu_ps(in + 2 * k + 2), b1 = _mm256_loadu_ps(in + 2 * k + 10);
+        const __m256 ar = partsOf(a0, a1, false), ai = partsOf(a0, a1, true), br = partsOf(b0, b1, false), bi = partsOf(b0, b1, true);
+        const __m256 half = _mm256_set1_ps(0.5f);
+        const __m256 mr = _mm256_mul_ps(half, _mm256_add_ps(ar, br)), mi = _mm256_mul_ps(half, _mm256_add_ps(ai, bi));
+        const __m256 dr = _mm256_sub_ps(br, ar), di = _mm256_sub_ps(bi, ai);
+        const __m256 cr = _mm256_loadu_ps(turns.re.data() + k), ci = _mm256_loadu_ps(turns.im.data() + k);
+        const __m256 midRe = _mm256_fmsub_ps(mr, cr, _mm256_mul_ps(mi, ci)), midIm = _mm256_fmadd_ps(mr, ci, _mm256_mul_ps(mi, cr));
+        const __m256 stepRe = _mm256_fmsub_ps(dr, cr, _mm256_mul_ps(di, ci)), stepIm = _mm256_fmadd_ps(dr, ci, _mm256_mul_ps(di, cr));
+        if (quads) {
+            const __m256 t0 = _mm256_unpacklo_ps(midRe, midIm), t1 = _mm256_unpackhi_ps(midRe, midIm);
+            const __m256 t2 = _mm256_unpacklo_ps(stepRe, stepIm), t3 = _mm256_unpackhi_ps(stepRe, stepIm);
+            const __m256 q0 = _mm256_shuffle_ps(t0, t2, 0x44), q1 = _mm256_shuffle_ps(t0, t2, 0xEE);  // k, k + 1 | k + 4, k + 5
+            const __m256 q2 = _mm256_shuffle_ps(t1, t3, 0x44), q3 = _mm256_shuffle_ps(t1, t3, 0xEE);  // k + 2, k + 3 | k + 6, k + 7
+            float* at = out + 4 * k;
+            _mm256_storeu_ps(at, _mm256_permute2f128_ps(q0, q1, 0x20));
+            _mm256_storeu_ps(at + 8, _mm256_permute2f128_ps(q2, q3, 0x20));
+            _mm256_storeu_ps(at + 16, _mm256_permute2f128_ps(q0, q1, 0x31));
+            _mm256_storeu_ps(at + 24, _mm256_permute2f128_ps(q2, q3, 0x31));
+        } else {
+            _mm256_storeu_ps(out + k, midRe);
+            _mm256_storeu_ps(out + n + k, midIm);
+            _mm256_storeu_ps(out + 2 * n + k, stepRe);
+            _mm256_storeu_ps(out + 3 * n + k, stepIm);
+        }
+    }
+    for (; k < n; ++k) {
+        const std::size_t next = std::min(k + 1, n - 1);
+        const float ar = in[2 * k], ai = in[2 * k + 1], br = in[2 * next], bi = in[2 * next + 1];
+        const float mr = 0.5f * (ar + br), mi = 0.5f * (ai + bi), dr = br - ar, di = bi - ai;
+        const float cr = turns.re[k], ci = turns.im[k];
+        const float quad[4] = {mr * cr - mi * ci, mr * ci + mi * cr, dr * cr - di * ci, dr * ci + di * cr};
+        for (std::size_t j = 0; j < 4; ++j) {
+            if (quads) out[4 * k + j] = quad[j];
+            else out[j * n + k] = quad[j];
+        }
+    }
+}
+
+void buildTables(std::span<const std::complex<float>> iq, std::size_t traces, std::size_t n, const Turns& turns, unsigned threads, bool quads,
+                 IqTables& tables) {
+    tables.n = n;
+    tables.quads = quads;
+    tables.planes.resize(traces * 4 * n);
+    parallelFor(traces, threads, [&](std::size_t t) {
+        buildTrace(reinterpret_cast<const float*>(iq.data() + t * n), n, turns, quads, tables.planes.data() + t * 4 * n);
+    });
+}
 
 // One channel of a column: its table, and where its samples lie: u = tx[iz] + |r| spm in samples,
 // tx the transmit delay less half a sample, so that the index k nearest u is the pair's and
@@ -323,9 +376,39 @@ void accumulateIq(IqLoop loop, const IqChannel& ch, const Weight& weight, const 
     else accumulateIqAvx2<kLongSine>(ch, weight, rotation, zSquared, first, last, re, im);
 }
 
+// The first depth index at or below a depth (std::lower_bound's), looked up where the grid's
+// depths are evenly spaced and stepped from there: one guess and a compare or two per channel
+// instead of a bisection (which was a third of a column's work outside the loops).
+struct DepthIndex {
+    const std::vector<float>& z;
+    float z0, perMetre;
+    explicit DepthIndex(const std::vector<float>& depths) noexcept
+        : z(depths), z0(depths.front()), perMetre(depths.size() > 1 ? static_cast<float>(depths.size() - 1) / (depths.back() - depths.front()) : 0.0f) {}
+    std::size_t firstAtOrBelow(float depth) const noexcept {
+        const float guess = std::ceil((depth - z0) * perMetre);
+        auto i = static_cast<std::size_t>(std::clamp(guess, 0.0f, static_cast<float>(z.size())));
+        while (i > 0 && z[i - 1] >= depth) --i;
+        while (i < z.size() && z[i] < depth) ++i;
+        return i;
+    }
+};
+
+// column[iz] = (re[iz], im[iz]), eight at a time.
+__attribute__((target("avx2,fma"))) void interleave(const float* re, const float* im, std::size_t nz, std::complex<float>* column) noexcept {
+    auto* out = reinterpret_cast<float*>(column);
+    std::size_t iz = 0;
+    for (; iz + 8 <= nz; iz += 8) {
+        const __m256 r = _mm256_loadu_ps(re + iz), i = _mm256_loadu_ps(im + iz);
+        const __m256 low = _mm256_unpacklo_ps(r, i), high = _mm256_unpackhi_ps(r, i);  // 0 1 | 4 5 and 2 3 | 6 7
+        _mm256_storeu_ps(out + 2 * iz, _mm256_permute2f128_ps(low, high, 0x20));
+        _mm256_storeu_ps(out + 2 * iz + 8, _mm256_permute2f128_ps(low, high, 0x31));
+    }
+    for (; iz < nz; ++iz) column[iz] = {re[iz], im[iz]};
+}
+
 // A column through the tables and the vector loops. zSquared, invZ, invZ2: padded (kPad).
 template <bool kLongSine>
-void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const std::vector<float>& z, std::span<const float> zSquared,
+void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const std::vector<float>& z, const DepthIndex& depths, std::span<const float> zSquared,
                 const std::vector<float>& invZ, const std::vector<float>& invZ2, double x, const BeamformParams& params, const Rotation& rotation,
                 IqLoop loop, std::complex<float>* column) {
     const auto nz = z.size();
@@ -345,17 +428,17 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
             const float txX = static_cast<float>(x * std::sin(layout.angleRad[wave])) * samplesPerMetre -
                               static_cast<float>(layout.initialTimeS * layout.samplingRateHz);
             const float txZ = static_cast<float>(std::cos(layout.angleRad[wave])) * samplesPerMetre;
-            for (std::size_t iz = 0; iz < nz; ++iz) tx[iz] = txX + z[iz] * txZ;
+            for (std::size_t iz = 0; iz < nz; ++iz) tx[iz] = (txX + z[iz] * txZ) - 0.5f;
         } else {
             transmitDelaySamples(layout.angleRad[wave], distance, x, z, layout.samplingRateHz, layout.soundSpeedMps, layout.initialTimeS, {tx, nz});
+            for (std::size_t iz = 0; iz < nz; ++iz) tx[iz] -= 0.5f;
         }
-        for (std::size_t iz = 0; iz < nz; ++iz) tx[iz] -= 0.5f;
         std::fill(tx + nz, tx + stride, tx[nz - 1]);
         const TabulatedDelay delay{tx};
         for (int c = 0; c < layout.channels; ++c) {
             const double dx = x - layout.elementX[static_cast<std::size_t>(c)];
             const float dx2 = static_cast<float>(dx * dx);
-            const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(2 * params.fNumber * std::abs(dx))) - z.begin());
+            const auto first = depths.firstAtOrBelow(static_cast<float>(2 * params.fNumber * std::abs(dx)));
             const auto [begin, end] = inRecordRange(lastIndex - 0.5f, delay, samplesPerMetre, dx2, zSquared, first, -0.5f);
             if (begin >= end) continue;
             const IqChannel ch{tables.trace(wave * static_cast<std::size_t>(layout.channels) + static_cast<std::size_t>(c)), tables.n, tx,
@@ -369,8 +452,9 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
             }
         }
     }
-    for (std::size_t iz = 0; iz < nz; ++iz) column[iz] = {re[iz], im[iz]};
+    interleave(re, im, nz, column);
 }
+
 // The image through the tables and the vector loops. The per-depth arrays are padded here (kPad).
 void fastImage(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, const std::vector<float>& z, std::vector<float> zSquared,
                std::vector<float> invZ, std::vector<float> invZ2, const PixelGrid& grid, const BeamformParams& params, unsigned threads,
@@ -379,15 +463,15 @@ void fastImage(const AcquisitionGeometry& layout, std::span<const std::complex<f
     const std::span<const float> depths(zSquared.data(), z.size());
     thread_local IqTables callerTables;  // the caller's own, grown once: rebuilt each frame without allocating
     IqTables& tables = callerTables;     // (a lambda would reach a worker's own thread_local by name)
+    const Turns& turns = turnsFor(static_cast<std::size_t>(layout.samples), radiansAtFirst, radiansPerSample);
     buildTables(iq, static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels), static_cast<std::size_t>(layout.samples),
-                radiansAtFirst, radiansPerSample, threads, loop == IqLoop::Avx2, tables);
-    thread_local std::pair<double, Rotation> fitted{-1.0, {}};  // the last frame's: fitted again when w changes
-    if (fitted.first != radiansPerSample) fitted = {radiansPerSample, fitRotation(radiansPerSample)};
-    const Rotation& rotation = fitted.second;
+                turns, threads, loop == IqLoop::Avx2, tables);
+    const Rotation& rotation = turns.rotation;
+    const DepthIndex index(z);
     parallelFor(image.nx, threads, [&](std::size_t ix) {
         auto* column = image.columns.data() + ix * image.nz;
-        if (rotation.longSine) fastColumn<true>(layout, tables, z, depths, invZ, invZ2, grid.x[ix], params, rotation, loop, column);
-        else fastColumn<false>(layout, tables, z, depths, invZ, invZ2, grid.x[ix], params, rotation, loop, column);
+        if (rotation.longSine) fastColumn<true>(layout, tables, z, index, depths, invZ, invZ2, grid.x[ix], params, rotation, loop, column);
+        else fastColumn<false>(layout, tables, z, index, depths, invZ, invZ2, grid.x[ix], params, rotation, loop, column);
     });
 }
 #endif
