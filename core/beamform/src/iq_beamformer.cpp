@@ -287,8 +287,12 @@ __attribute__((target("avx2,fma"))) inline void stepOf8(const IqChannel& ch, con
 
 // A channel's depths [first, last) eight at a time with AVX2, the last step partial.
 template <bool kLongSine, typename Weight>
-__attribute__((target("avx2,fma"))) void accumulateIqAvx2(const IqChannel& ch, const Weight& weight, const Rotation& rotation, const float* zSquared,
+__attribute__((target("avx2,fma"))) void accumulateIqAvx2(const IqChannel& channel, const Weight& taper, const Rotation& rotation, const float* zSquared,
                                                           std::size_t first, std::size_t last, float* re, float* im) noexcept {
+    // Copies the stores to the sums cannot reach: read through the references, the channel's and
+    // the weight's members were loaded again in every step.
+    const IqChannel ch = channel;
+    const Weight weight = taper;
     const RotationLanes8 lanes(rotation);
     const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
     std::size_t iz = first;
@@ -355,15 +359,27 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) inline void stepOf16(const 
 }
 
 template <bool kLongSine, typename Weight>
-__attribute__((target("avx2,fma,avx512f,avx512vl"))) void accumulateIqAvx512(const IqChannel& ch, const Weight& weight, const Rotation& rotation,
+__attribute__((target("avx2,fma,avx512f,avx512vl"))) void accumulateIqAvx512(const IqChannel& channel, const Weight& taper, const Rotation& rotation,
                                                                              const float* zSquared, std::size_t first, std::size_t last, float* re,
                                                                              float* im) noexcept {
+    const IqChannel ch = channel;  // copies, as in accumulateIqAvx2
+    const Weight weight = taper;
     const RotationLanes16 lanes(rotation);
     std::size_t iz = first;
     for (; iz + 16 <= last; iz += 16) stepOf16<kLongSine, false>(ch, weight, lanes, zSquared, iz, 0xFFFF, re, im);
     if (iz < last) stepOf16<kLongSine, true>(ch, weight, lanes, zSquared, iz, static_cast<__mmask16>((1u << (last - iz)) - 1), re, im);
 }
 #pragma GCC diagnostic pop
+
+// A tapering window's weight with its form (Hann's or Tukey's) chosen once per channel, not in
+// each step.
+template <bool kHann>
+struct TaperWeight {
+    static constexpr bool kUnit = false;
+    CosSquaredWeight weight;
+    __attribute__((target("avx2,fma"))) __m256 at8(std::size_t iz) const noexcept { return weight.at8As<kHann>(iz, false); }
+    __attribute__((target("avx2,fma,avx512f"))) __m512 at16(std::size_t iz) const noexcept { return weight.at16As<kHann>(iz); }
+};
 
 // Which loop runs a channel: the one this CPU does best.
 enum class IqLoop { Avx2, Avx512 };
@@ -447,7 +463,9 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
                 accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), begin, end, re, im);
             } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)
                 const auto flat = std::clamp(flatFrom(params, dx, z, first), begin, end);
-                accumulateIq<kLongSine>(loop, ch, cosSquaredWeight(params, dx, invZ, invZ2, flat), rotation, zSquared.data(), begin, flat, re, im);
+                const auto weight = cosSquaredWeight(params, dx, invZ, invZ2, flat);
+                if (weight.hann) accumulateIq<kLongSine>(loop, ch, TaperWeight<true>{weight}, rotation, zSquared.data(), begin, flat, re, im);
+                else accumulateIq<kLongSine>(loop, ch, TaperWeight<false>{weight}, rotation, zSquared.data(), begin, flat, re, im);
                 accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), flat, end, re, im);
             }
         }

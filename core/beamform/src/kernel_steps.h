@@ -121,8 +121,13 @@ struct CosSquaredWeight {
     __attribute__((target("avx2,fma"))) __m256 at8(std::size_t iz) const noexcept { return at8Of(iz, false); }
     __attribute__((target("avx2,fma"))) __m256 at8Clamped(std::size_t iz) const noexcept { return at8Of(iz, true); }
     __attribute__((target("avx2,fma"))) __m256 at8Of(std::size_t iz, bool clamp) const noexcept {
+        return hann ? at8As<true>(iz, clamp) : at8As<false>(iz, clamp);
+    }
+    // The same with the form chosen by the caller, once, instead of in each step.
+    template <bool kHann>
+    __attribute__((target("avx2,fma"))) __m256 at8As(std::size_t iz, bool clamp) const noexcept {
         __m256 c;
-        if (hann) {
+        if constexpr (kHann) {
             const __m256 t = _mm256_loadu_ps(invZ2 + iz);
             c = _mm256_fmadd_ps(t, _mm256_fmadd_ps(t, _mm256_fmadd_ps(t, _mm256_set1_ps(d3), _mm256_set1_ps(d2)), _mm256_set1_ps(d1)), _mm256_set1_ps(d0));
         } else {
@@ -132,9 +137,11 @@ struct CosSquaredWeight {
         }
         return _mm256_mul_ps(c, c);
     }
-    __attribute__((target("avx2,fma,avx512f"))) __m512 at16(std::size_t iz) const noexcept {
+    __attribute__((target("avx2,fma,avx512f"))) __m512 at16(std::size_t iz) const noexcept { return hann ? at16As<true>(iz) : at16As<false>(iz); }
+    template <bool kHann>
+    __attribute__((target("avx2,fma,avx512f"))) __m512 at16As(std::size_t iz) const noexcept {
         __m512 c;
-        if (hann) {
+        if constexpr (kHann) {
             const __m512 t = _mm512_loadu_ps(invZ2 + iz);
             c = _mm512_fmadd_ps(t, _mm512_fmadd_ps(t, _mm512_fmadd_ps(t, _mm512_set1_ps(d3), _mm512_set1_ps(d2)), _mm512_set1_ps(d1)), _mm512_set1_ps(d0));
         } else {
