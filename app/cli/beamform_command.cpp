@@ -218,9 +218,7 @@ int runBeamform(const BeamformOptions& o) {
             if (!image) return fail1(image.error());
         } else if (o.iqMHz > 0) {  // IQ: demodulate (decimated as the band allows), beamform with phase rotation, the magnitude is the envelope
             const double fd = o.iqMHz * 1e6;
-            auto iq = beamform::demodulateToIq(*view, fd, beamform::iqDecimation(data->geometry.samplingRateHz, fd));
-            if (!iq) return fail1(iq.error());
-            auto complexImage = beamform::delayAndSumIq(iq->geometry, iq->samples, fd, grid, params);
+            auto complexImage = beamform::delayAndSumIq(*view, fd, beamform::iqDecimation(data->geometry.samplingRateHz, fd), grid, params);
             if (!complexImage) return fail1(complexImage.error());
             image = complexImage->magnitude();
         } else {

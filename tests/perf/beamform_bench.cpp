@@ -123,9 +123,8 @@ void iqVsRectangularCpu(benchmark::State& state) {
     const auto seconds = [&](bool iq) {
         const auto start = std::chrono::steady_clock::now();
         if (iq) {
-            const auto fresh = demodulate ? demodulateToIq(*a.view, fd, decimation) : sonolink::Result<IqChannelData>{IqChannelData{}};
-            const IqChannelData& input = demodulate ? *fresh : *once;
-            auto image = delayAndSumIq(input.geometry, input.samples, fd, setup.grid, a.params, a.threads, true, a.loop);
+            auto image = demodulate ? delayAndSumIq(*a.view, fd, decimation, setup.grid, a.params, a.threads, a.loop)
+                                    : delayAndSumIq(once->geometry, once->samples, fd, setup.grid, a.params, a.threads, true, a.loop);
             benchmark::DoNotOptimize(image->columns.data());
         } else {
             auto image = delayAndSum(*a.view, setup.grid, rectangular, a.threads, a.loop);
@@ -152,15 +151,15 @@ BENCHMARK(iqVsRectangularCpu)
     ->UseRealTime();
 
 // The IQ path as a live image runs it, per frame: demodulated at 5 MHz (decimated as the band
-// allows) and beamformed with phase rotation (its magnitude is the envelope: no Hilbert step).
+// allows) straight into the beamformer's tables and beamformed with phase rotation (its magnitude
+// is the envelope: no Hilbert step).
 void delayAndSumIqCpu(benchmark::State& state) {
     static const Setup setup;
     const Arguments a(state, setup);
     constexpr double fd = 5e6;
     const int decimation = iqDecimation(setup.geometry.samplingRateHz, fd);
     for (auto _ : state) {
-        auto iq = demodulateToIq(*a.view, fd, decimation);
-        auto image = delayAndSumIq(iq->geometry, iq->samples, fd, setup.grid, a.params, a.threads, true, a.loop);
+        auto image = delayAndSumIq(*a.view, fd, decimation, setup.grid, a.params, a.threads, a.loop);
         benchmark::DoNotOptimize(image->columns.data());
     }
     countFrames(state);

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "iq_demodulation.h"
 #include "kernel_steps.h"
 #include "parallel_for.h"
 
@@ -224,16 +225,6 @@ __attribute__((target("avx2,fma"))) void buildTrace(const float* in, std::size_t
             else out[j * n + k] = quad[j];
         }
     }
-}
-
-void buildTables(std::span<const std::complex<float>> iq, std::size_t traces, std::size_t n, const Turns& turns, unsigned threads, bool quads,
-                 IqTables& tables) {
-    tables.n = n;
-    tables.quads = quads;
-    tables.planes.resize(traces * 4 * n);
-    parallelFor(traces, threads, [&](std::size_t t) {
-        buildTrace(reinterpret_cast<const float*>(iq.data() + t * n), n, turns, quads, tables.planes.data() + t * 4 * n);
-    });
 }
 
 // One channel of a column: its table, and where its samples lie: u = tx[iz] + |r| spm in samples,
@@ -474,16 +465,19 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
 }
 
 // The image through the tables and the vector loops. The per-depth arrays are padded here (kPad).
-void fastImage(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, const std::vector<float>& z, std::vector<float> zSquared,
-               std::vector<float> invZ, std::vector<float> invZ2, const PixelGrid& grid, const BeamformParams& params, unsigned threads,
-               double radiansAtFirst, double radiansPerSample, IqLoop loop, IqImage& image) {
+// fill(turns, quads, tables) builds the tables (sized already).
+void fastImage(const AcquisitionGeometry& layout, const std::vector<float>& z, std::vector<float> zSquared, std::vector<float> invZ,
+               std::vector<float> invZ2, const PixelGrid& grid, const BeamformParams& params, unsigned threads, double radiansAtFirst,
+               double radiansPerSample, IqLoop loop, BodyRef<const Turns&, IqTables&> fill, IqImage& image) {
     for (auto* v : {&zSquared, &invZ, &invZ2}) v->resize(z.size() + kPad, v->back());
     const std::span<const float> depths(zSquared.data(), z.size());
     thread_local IqTables callerTables;  // the caller's own, grown once: rebuilt each frame without allocating
     IqTables& tables = callerTables;     // (a lambda would reach a worker's own thread_local by name)
     const Turns& turns = turnsFor(static_cast<std::size_t>(layout.samples), radiansAtFirst, radiansPerSample);
-    buildTables(iq, static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels), static_cast<std::size_t>(layout.samples),
-                turns, threads, loop == IqLoop::Avx2, tables);
+    tables.n = static_cast<std::size_t>(layout.samples);
+    tables.quads = loop == IqLoop::Avx2;
+    tables.planes.resize(static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels) * 4 * tables.n);
+    fill(turns, tables);
     const Rotation& rotation = turns.rotation;
     const DepthIndex index(z);
     parallelFor(image.nx, threads, [&](std::size_t ix) {
@@ -505,44 +499,96 @@ BeamformedImage IqImage::magnitude() const {
     return image;
 }
 
-Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, double modulationFrequencyHz,
-                              const PixelGrid& grid, const BeamformParams& params, unsigned threads, bool rotate, VectorLoop loop) {
+namespace {
+
+// One frame's image under way: checked, its per-depth arrays, its phase, and whether the tables
+// and the vector loops serve it.
+struct IqFrame {
+    IqImage image;
+    std::vector<float> z, zSquared, invZ, invZ2;
+    double radiansPerSample = 0, radiansAtFirst = 0;
+    bool fast = false;
+};
+
+Result<IqFrame> startFrame(const AcquisitionGeometry& layout, double modulationFrequencyHz, const PixelGrid& grid, const BeamformParams& params,
+                           bool rotate, VectorLoop loop) {
     if (auto ok = layout.validate(); !ok) return fail(std::move(ok.error()));
     if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
-    const auto n = static_cast<std::size_t>(layout.samples);
-    if (iq.size() != static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels) * n) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} IQ samples for {} waves x {} channels x {} samples", iq.size(), layout.waves, layout.channels, n));
-    }
     if (!(params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
-    IqImage image;
-    image.nx = grid.x.size();
-    image.nz = grid.z.size();
-    image.columns.assign(image.nx * image.nz, {0.0f, 0.0f});
-    const std::vector<float> z(grid.z.begin(), grid.z.end());
+    IqFrame frame;
+    frame.image.nx = grid.x.size();
+    frame.image.nz = grid.z.size();
+    frame.image.columns.assign(frame.image.nx * frame.image.nz, {0.0f, 0.0f});
+    frame.z.assign(grid.z.begin(), grid.z.end());
     // Phase per sample of delay: the sample at index s was taken at t = initialTime + s / fs.
-    const double radiansPerSample = 2 * std::numbers::pi * modulationFrequencyHz / layout.samplingRateHz;
-    const double radiansAtFirst = 2 * std::numbers::pi * modulationFrequencyHz * layout.initialTimeS;
+    frame.radiansPerSample = 2 * std::numbers::pi * modulationFrequencyHz / layout.samplingRateHz;
+    frame.radiansAtFirst = 2 * std::numbers::pi * modulationFrequencyHz * layout.initialTimeS;
     // The tables' residual rotation holds to pi/2: beyond (a modulation frequency past half the
     // sampling rate) and without rotation, the reference serves.
-    const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
-    const bool fast = rotate && avx2 && radiansPerSample <= std::numbers::pi;
-    std::vector<float> zSquared(z.size()), invZ(z.size()), invZ2(z.size());
-    for (std::size_t i = 0; i < z.size(); ++i) {
-        zSquared[i] = z[i] * z[i];
-        invZ[i] = 1.0f / z[i];
-        invZ2[i] = invZ[i] * invZ[i];
+    frame.fast = rotate && loop != VectorLoop::Scalar && cpuHasAvx2() && frame.radiansPerSample <= std::numbers::pi;
+    for (const float depth : frame.z) {
+        frame.zSquared.push_back(depth * depth);
+        frame.invZ.push_back(1.0f / depth);
+        frame.invZ2.push_back(frame.invZ.back() * frame.invZ.back());
+    }
+    return frame;
+}
+
+#if defined(__x86_64__)
+void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGrid& grid, const BeamformParams& params, unsigned threads,
+               VectorLoop loop, BodyRef<const Turns&, IqTables&> fill) {
+    fastImage(layout, frame.z, frame.zSquared, frame.invZ, frame.invZ2, grid, params, threads, frame.radiansAtFirst, frame.radiansPerSample,
+              loop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2, fill, frame.image);
+}
+#endif
+
+}  // namespace
+
+Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, double modulationFrequencyHz,
+                              const PixelGrid& grid, const BeamformParams& params, unsigned threads, bool rotate, VectorLoop loop) {
+    auto frame = startFrame(layout, modulationFrequencyHz, grid, params, rotate, loop);
+    if (!frame) return fail(std::move(frame.error()));
+    const auto n = static_cast<std::size_t>(layout.samples), traces = static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels);
+    if (iq.size() != traces * n) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} IQ samples for {} waves x {} channels x {} samples", iq.size(), layout.waves, layout.channels, n));
     }
 #if defined(__x86_64__)
-    if (fast) {
-        fastImage(layout, iq, z, zSquared, invZ, invZ2, grid, params, threads, radiansAtFirst, radiansPerSample,
-                  loop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2, image);
-        return image;
+    if (frame->fast) {
+        fastImage(layout, *frame, grid, params, threads, loop, [&](const Turns& turns, IqTables& tables) {
+            parallelFor(traces, threads, [&](std::size_t t) {
+                buildTrace(reinterpret_cast<const float*>(iq.data() + t * n), n, turns, tables.quads, tables.planes.data() + t * 4 * n);
+            });
+        });
+        return std::move(frame->image);
     }
 #endif
-    parallelFor(image.nx, threads, [&](std::size_t ix) {
-        referenceColumn(layout, iq, z, zSquared, grid.x[ix], params, radiansAtFirst, radiansPerSample, rotate, image.columns.data() + ix * image.nz);
+    parallelFor(frame->image.nx, threads, [&](std::size_t ix) {
+        referenceColumn(layout, iq, frame->z, frame->zSquared, grid.x[ix], params, frame->radiansAtFirst, frame->radiansPerSample, rotate,
+                        frame->image.columns.data() + ix * frame->image.nz);
     });
-    return image;
+    return std::move(frame->image);
+}
+
+Result<IqImage> delayAndSumIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, const PixelGrid& grid,
+                              const BeamformParams& params, unsigned threads, VectorLoop loop) {
+    auto layout = iqLayoutOf(rf, modulationFrequencyHz, decimation);
+    if (!layout) return fail(std::move(layout.error()));
+    auto frame = startFrame(*layout, modulationFrequencyHz, grid, params, true, loop);
+    if (!frame) return fail(std::move(frame.error()));
+#if defined(__x86_64__)
+    if (frame->fast) {
+        const auto n = static_cast<std::size_t>(layout->samples);
+        fastImage(*layout, *frame, grid, params, threads, loop, [&](const Turns& turns, IqTables& tables) {
+            forEachDemodulatedTrace(rf, modulationFrequencyHz, decimation, loop, threads, [&](std::size_t t, const std::complex<float>* iq) {
+                buildTrace(reinterpret_cast<const float*>(iq), n, turns, tables.quads, tables.planes.data() + t * 4 * n);
+            });
+        });
+        return std::move(frame->image);
+    }
+#endif
+    auto iq = demodulateToIq(rf, modulationFrequencyHz, decimation, loop);
+    if (!iq) return fail(std::move(iq.error()));
+    return delayAndSumIq(iq->geometry, iq->samples, modulationFrequencyHz, grid, params, threads, true, loop);
 }
 
 }  // namespace sonolink::beamform

@@ -14,6 +14,7 @@
 
 #include "kernel_steps.h"
 #include "parallel_for.h"
+#include "iq_demodulation.h"
 #include "sonolink/beamform/iq_beamformer.h"
 
 namespace sonolink::beamform {
@@ -305,7 +306,7 @@ int iqDecimation(double samplingRateHz, double modulationFrequencyHz) {
     return std::max(1, static_cast<int>(std::floor(samplingRateHz / (2.5 * modulationFrequencyHz))));
 }
 
-Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, VectorLoop loop) {
+Result<AcquisitionGeometry> iqLayoutOf(const ChannelDataView& rf, double modulationFrequencyHz, int decimation) {
     if (auto ok = rf.validate(); !ok) return fail(std::move(ok.error()));
     if (!(modulationFrequencyHz > 0) || modulationFrequencyHz >= rf.geometry->samplingRateHz / 2) {
         return fail(ErrorCode::InvalidArgument, fmt::format("modulation frequency {} Hz must lie between 0 and half the sampling rate ({} Hz)",
@@ -313,33 +314,62 @@ Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulatio
     }
     const auto n = rf.geometry->samples;
     if (decimation < 1 || decimation > n) return fail(ErrorCode::InvalidArgument, fmt::format("decimation {} for {} samples", decimation, n));
+    AcquisitionGeometry layout = *rf.geometry;
+    layout.samples = (n + decimation - 1) / decimation;
+    layout.samplingRateHz = rf.geometry->samplingRateHz / decimation;
+    return layout;
+}
+
+namespace {
+
+// One trace of rf (wave-major index t) demodulated into out.
+void demodulateTrace(const ChannelDataView& rf, std::size_t t, const Demodulator& demodulator, int decimation, bool avx2, std::vector<float>& scratch,
+                     std::complex<float>* out) {
+    const int w = static_cast<int>(t) / rf.geometry->channels, c = static_cast<int>(t) % rf.geometry->channels;
+    const int n = rf.geometry->samples;
+    const auto one = [&](const auto* trace) {
+#if defined(__x86_64__)
+        if (avx2) return demodulateTraceAvx2(trace, n, demodulator.poly, scratch, out);
+#endif
+        demodulateTraceScalar(trace, n, demodulator.mixer, demodulator.taps, decimation, scratch, out);
+    };
+    if (rf.samples16.empty()) one(rf.trace<float>(w, c));
+    else one(rf.trace<std::int16_t>(w, c));
+}
+
+std::size_t tracesOf(const ChannelDataView& rf) {
+    return static_cast<std::size_t>(rf.geometry->waves) * static_cast<std::size_t>(rf.geometry->channels);
+}
+
+}  // namespace
+
+void forEachDemodulatedTrace(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, VectorLoop loop, unsigned threads,
+                             BodyRef<std::size_t, const std::complex<float>*> sink) {
     const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
     const Demodulator& demodulator = demodulatorFor(*rf.geometry, modulationFrequencyHz, decimation);
-    const auto& taps = demodulator.taps;
-    const auto& mixer = demodulator.mixer;
+    const auto m = static_cast<std::size_t>((rf.geometry->samples + decimation - 1) / decimation);
+    parallelFor(tracesOf(rf), threads, [&](std::size_t t) {
+        thread_local std::vector<float> scratch;            // the worker's own: grown once
+        thread_local std::vector<std::complex<float>> iq;  // the same
+        if (iq.size() < m) iq.resize(m);
+        demodulateTrace(rf, t, demodulator, decimation, avx2, scratch, iq.data());
+        sink(t, iq.data());
+    });
+}
+
+Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, VectorLoop loop) {
+    auto layout = iqLayoutOf(rf, modulationFrequencyHz, decimation);
+    if (!layout) return fail(std::move(layout.error()));
+    const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
+    const Demodulator& demodulator = demodulatorFor(*rf.geometry, modulationFrequencyHz, decimation);
     IqChannelData out;
-    out.geometry = *rf.geometry;
-    out.geometry.samples = (n + decimation - 1) / decimation;
-    out.geometry.samplingRateHz = rf.geometry->samplingRateHz / decimation;
+    out.geometry = *layout;
     out.decimation = decimation;
-    const auto traces = static_cast<std::size_t>(rf.geometry->waves) * static_cast<std::size_t>(rf.geometry->channels);
     const auto m = static_cast<std::size_t>(out.geometry.samples);
-    out.samples.resize(traces * m);
-#if defined(__x86_64__)
-    const auto& poly = demodulator.poly;
-#endif
-    parallelFor(traces, 0, [&](std::size_t t) {
+    out.samples.resize(tracesOf(rf) * m);
+    parallelFor(tracesOf(rf), 0, [&](std::size_t t) {
         thread_local std::vector<float> scratch;  // the worker's own: grown once
-        const int w = static_cast<int>(t) / rf.geometry->channels, c = static_cast<int>(t) % rf.geometry->channels;
-        auto* iq = out.samples.data() + t * m;
-        const auto one = [&](const auto* trace) {
-#if defined(__x86_64__)
-            if (avx2) return demodulateTraceAvx2(trace, n, poly, scratch, iq);
-#endif
-            demodulateTraceScalar(trace, n, mixer, taps, decimation, scratch, iq);
-        };
-        if (rf.samples16.empty()) one(rf.trace<float>(w, c));
-        else one(rf.trace<std::int16_t>(w, c));
+        demodulateTrace(rf, t, demodulator, decimation, avx2, scratch, out.samples.data() + t * m);
     });
     return out;
 }

@@ -13,21 +13,24 @@
 
 namespace sonolink::beamform {
 
-// A non-owning reference to a callable body(i), valid for the call it is passed to: unlike
+// A non-owning reference to a callable body(args...), valid for the call it is passed to: unlike
 // std::function, nothing is allocated whatever the body captures (the envelope's per-frame
 // path must allocate nothing).
-class IndexedBody {
+template <typename... Args>
+class BodyRef {
 public:
-    template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, IndexedBody>>>
-    IndexedBody(F&& body) noexcept  // NOLINT: converts from any callable, as std::function does
+    template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, BodyRef>>>
+    BodyRef(F&& body) noexcept  // NOLINT: converts from any callable, as std::function does
         : object_(const_cast<void*>(static_cast<const void*>(std::addressof(body)))),
-          call_([](void* object, std::size_t i) { (*static_cast<std::remove_reference_t<F>*>(object))(i); }) {}
-    void operator()(std::size_t i) const { call_(object_, i); }
+          call_([](void* object, Args... args) { (*static_cast<std::remove_reference_t<F>*>(object))(args...); }) {}
+    void operator()(Args... args) const { call_(object_, args...); }
 
 private:
     void* object_;
-    void (*call_)(void*, std::size_t);
+    void (*call_)(void*, Args...);
 };
+
+using IndexedBody = BodyRef<std::size_t>;
 
 void parallelFor(std::size_t count, unsigned threads, IndexedBody body);
 

@@ -58,5 +58,10 @@ struct IqImage {
 [[nodiscard]] Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq,
                                             double modulationFrequencyHz, const PixelGrid& grid, const BeamformParams& params,
                                             unsigned threads = 0, bool rotate = true, VectorLoop loop = VectorLoop::Best);
+// The IQ path from RF as a live image runs it: demodulateToIq(rf, f_d, decimation, loop) and
+// delayAndSumIq of the result, with each trace demodulated straight into the beamformer's table
+// (no frame of IQ samples in between).
+[[nodiscard]] Result<IqImage> delayAndSumIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, const PixelGrid& grid,
+                                            const BeamformParams& params, unsigned threads = 0, VectorLoop loop = VectorLoop::Best);
 
 }  // namespace sonolink::beamform
