@@ -250,10 +250,12 @@ __attribute__((target("avx2,fma"))) inline void stepOf8(const IqChannel& ch, con
     const __m256 kf = _mm256_round_ps(u, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m256 g = _mm256_sub_ps(u, kf);
     const __m256i k = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(kf), _mm256_setzero_si256()), _mm256_set1_epi32(static_cast<int>(ch.n) - 2));
-    alignas(32) int at[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(at), k);
+    // Each quad's first float, unsigned and scaled in the vector: the scalar addresses need neither a
+    // sign extension nor a shift.
+    alignas(32) std::uint32_t at[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(at), _mm256_slli_epi32(k, 2));
     const auto two = [&](int a, int b) __attribute__((always_inline, target("avx2,fma"))) {
-        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(ch.table + 4 * at[a])), _mm_loadu_ps(ch.table + 4 * at[b]), 1);
+        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(ch.table + at[a])), _mm_loadu_ps(ch.table + at[b]), 1);
     };
     const __m256 r0 = two(0, 4), r1 = two(1, 5), r2 = two(2, 6), r3 = two(3, 7);
     const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
