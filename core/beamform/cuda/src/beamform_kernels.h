@@ -43,8 +43,9 @@ void launchDelayAndSum(const std::int16_t* frames, int count, const DasGeometry&
 
 // The IQ path, for frames of `traces` (waves x channels) each: demodulation as
 // beamform::iqDemodulation describes it (decimated by `decimation`), then each pair of samples
-// (k, k + 1) turned by the phase of their midpoint, the table delayAndSumIq interpolates: per
-// trace iqSamples + 1 entries, the last 0 (the table is cleared once, when allocated).
+// (k, k + 1) turned by the phase of their midpoint, as the CPU's delayAndSumIq turns them (it
+// keeps each turned pair's midpoint and step): per trace iqSamples + 1 entries, the last 0 (the
+// table is cleared once, when allocated).
 struct IqSteps {
     const float2* taps;       // 2 halfLength + 1: the low-pass filter turned by the mixer
     const float2* mixer;      // iqSamples: 2 mixer[o decimation]
