@@ -250,10 +250,13 @@ __attribute__((target("avx2,fma"))) inline void stepOf8(const IqChannel& ch, con
     const __m256 kf = _mm256_round_ps(u, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m256 g = _mm256_sub_ps(u, kf);
     const __m256i k = _mm256_min_epi32(_mm256_max_epi32(_mm256_cvttps_epi32(kf), _mm256_setzero_si256()), _mm256_set1_epi32(static_cast<int>(ch.n) - 2));
-    // Each quad's first float, unsigned and scaled in the vector: the scalar addresses need neither a
-    // sign extension nor a shift.
+    // Each quad's first float, unsigned and scaled in the vector (the scalar addresses need neither a
+    // sign extension nor a shift), stored and read back as scalars. The empty asm keeps GCC from
+    // taking the eight out of the register one at a time instead (two micro-ops each): read back
+    // from memory, the step ran 18 % faster.
     alignas(32) std::uint32_t at[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(at), _mm256_slli_epi32(k, 2));
+    asm volatile("" : : "r"(at) : "memory");
     const auto two = [&](int a, int b) __attribute__((always_inline, target("avx2,fma"))) {
         return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(ch.table + at[a])), _mm_loadu_ps(ch.table + at[b]), 1);
     };
@@ -457,8 +460,10 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
         const TabulatedDelay delay{tx};
         for (int c = 0; c < layout.channels; ++c) {
             const double dx = x - layout.elementX[static_cast<std::size_t>(c)];
+            const auto edge = static_cast<float>(2 * params.fNumber * std::abs(dx));
+            if (edge > z.back()) continue;  // outside the aperture at every depth
             const float dx2 = static_cast<float>(dx * dx);
-            const auto first = depths.firstAtOrBelow(static_cast<float>(2 * params.fNumber * std::abs(dx)));
+            const auto first = depths.firstAtOrBelow(edge);
             const auto [begin, end] = inRecordRange(lastIndex - 0.5f, delay, samplesPerMetre, dx2, zSquared, first, -0.5f);
             if (begin >= end) continue;
             const IqChannel ch{tables.trace(wave * static_cast<std::size_t>(layout.channels) + static_cast<std::size_t>(c)), tables.n, tx,
