@@ -1,0 +1,86 @@
+#include "iq_tables.h"
+
+#include <algorithm>
+#include <cmath>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace sonolink::beamform::iq_internal {
+
+const Turns& turnsFor(std::size_t n, double radiansAtFirst, double radiansPerSample) {
+    thread_local Turns kept;
+    if (kept.n != n || kept.radiansAtFirst != radiansAtFirst || kept.radiansPerSample != radiansPerSample) {
+        kept.re.resize(n + 8);
+        kept.im.resize(n + 8);
+        for (std::size_t k = 0; k < n + 8; ++k) {
+            const double phase = radiansAtFirst + radiansPerSample * (static_cast<double>(k) + 0.5);
+            kept.re[k] = static_cast<float>(std::cos(phase));
+            kept.im[k] = static_cast<float>(std::sin(phase));
+        }
+        kept.rotation = fitRotation(radiansPerSample);
+        kept.n = n;
+        kept.radiansAtFirst = radiansAtFirst;
+        kept.radiansPerSample = radiansPerSample;
+    }
+    return kept;
+}
+
+#if defined(__x86_64__)
+namespace {
+
+// The real (imag = false) or imaginary parts of complex a (numbers 0-3) and b (4-7), in order.
+__attribute__((target("avx2,fma"))) inline __m256 partsOf(__m256 a, __m256 b, bool imag) noexcept {
+    const __m256 mixed = imag ? _mm256_shuffle_ps(a, b, 0xDD) : _mm256_shuffle_ps(a, b, 0x88);  // 0 1 4 5 | 2 3 6 7
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), 0xD8));
+}
+
+}  // namespace
+
+// Eight pairs at a time (their samples deinterleaved, turned, and stored as planes, or as quads by
+// a 4 x 4 transpose in each half), the last ones one at a time.
+__attribute__((target("avx2,fma"))) void buildTrace(const float* in, std::size_t n, const Turns& turns, bool quads, float* out) noexcept {
+    std::size_t k = 0;
+    for (; k + 9 <= n; k += 8) {
+        const __m256 a0 = _mm256_loadu_ps(in + 2 * k), a1 = _mm256_loadu_ps(in + 2 * k + 8);
+        const __m256 b0 = _mm256_loadu_ps(in + 2 * k + 2), b1 = _mm256_loadu_ps(in + 2 * k + 10);
+        const __m256 ar = partsOf(a0, a1, false), ai = partsOf(a0, a1, true), br = partsOf(b0, b1, false), bi = partsOf(b0, b1, true);
+        const __m256 half = _mm256_set1_ps(0.5f);
+        const __m256 mr = _mm256_mul_ps(half, _mm256_add_ps(ar, br)), mi = _mm256_mul_ps(half, _mm256_add_ps(ai, bi));
+        const __m256 dr = _mm256_sub_ps(br, ar), di = _mm256_sub_ps(bi, ai);
+        const __m256 cr = _mm256_loadu_ps(turns.re.data() + k), ci = _mm256_loadu_ps(turns.im.data() + k);
+        const __m256 midRe = _mm256_fmsub_ps(mr, cr, _mm256_mul_ps(mi, ci)), midIm = _mm256_fmadd_ps(mr, ci, _mm256_mul_ps(mi, cr));
+        const __m256 stepRe = _mm256_fmsub_ps(dr, cr, _mm256_mul_ps(di, ci)), stepIm = _mm256_fmadd_ps(dr, ci, _mm256_mul_ps(di, cr));
+        if (quads) {
+            const __m256 t0 = _mm256_unpacklo_ps(midRe, midIm), t1 = _mm256_unpackhi_ps(midRe, midIm);
+            const __m256 t2 = _mm256_unpacklo_ps(stepRe, stepIm), t3 = _mm256_unpackhi_ps(stepRe, stepIm);
+            const __m256 q0 = _mm256_shuffle_ps(t0, t2, 0x44), q1 = _mm256_shuffle_ps(t0, t2, 0xEE);  // k, k + 1 | k + 4, k + 5
+            const __m256 q2 = _mm256_shuffle_ps(t1, t3, 0x44), q3 = _mm256_shuffle_ps(t1, t3, 0xEE);  // k + 2, k + 3 | k + 6, k + 7
+            float* at = out + 4 * k;
+            _mm256_storeu_ps(at, _mm256_permute2f128_ps(q0, q1, 0x20));
+            _mm256_storeu_ps(at + 8, _mm256_permute2f128_ps(q2, q3, 0x20));
+            _mm256_storeu_ps(at + 16, _mm256_permute2f128_ps(q0, q1, 0x31));
+            _mm256_storeu_ps(at + 24, _mm256_permute2f128_ps(q2, q3, 0x31));
+        } else {
+            _mm256_storeu_ps(out + k, midRe);
+            _mm256_storeu_ps(out + n + k, midIm);
+            _mm256_storeu_ps(out + 2 * n + k, stepRe);
+            _mm256_storeu_ps(out + 3 * n + k, stepIm);
+        }
+    }
+    for (; k < n; ++k) {
+        const std::size_t next = std::min(k + 1, n - 1);
+        const float ar = in[2 * k], ai = in[2 * k + 1], br = in[2 * next], bi = in[2 * next + 1];
+        const float mr = 0.5f * (ar + br), mi = 0.5f * (ai + bi), dr = br - ar, di = bi - ai;
+        const float cr = turns.re[k], ci = turns.im[k];
+        const float quad[4] = {mr * cr - mi * ci, mr * ci + mi * cr, dr * cr - di * ci, dr * ci + di * cr};
+        for (std::size_t j = 0; j < 4; ++j) {
+            if (quads) out[4 * k + j] = quad[j];
+            else out[j * n + k] = quad[j];
+        }
+    }
+}
+#endif
+
+}  // namespace sonolink::beamform::iq_internal

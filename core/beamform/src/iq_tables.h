@@ -1,0 +1,45 @@
+// The IQ beamformer's tables (iq_beamformer.cpp): each trace's samples as turned pairs, kept as
+// their midpoint and step, and the per-frame phase they are turned by. Private to
+// sonolink_beamform. Thread contract: turnsFor keeps its result in the calling thread; buildTrace
+// writes only its own trace's table.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "iq_rotation.h"
+
+namespace sonolink::beamform::iq_internal {
+
+// A trace turned into the table the loops read: for each sample index k the midpoint
+// M_k = (iq[k] + iq[k + 1]) / 2 and the step D_k = iq[k + 1] - iq[k], both turned by
+// exp(i phi_k), phi_k the phase at k + 1/2. A sample at u = k + g, g in [-1/2, 1/2], is then
+// (M_k + g D_k) exp(i w g): the baseband interpolated linearly and turned by its own phase, in two
+// multiply-adds and the residual rotation. Four planes of n floats, M re, M im, D re, D im (the
+// AVX-512 loop's window permutes); or quads (AVX2): (M re, M im, D re, D im) for each k, so that
+// one 128-bit load brings a depth's four.
+struct IqTables {
+    std::size_t n = 0;
+    bool quads = false;
+    std::vector<float> planes;  // waves x channels x 4 x n
+    const float* trace(std::size_t index) const noexcept { return planes.data() + index * 4 * n; }
+};
+
+// The phase's part for one record length, initial phase and phase per sample: the turn of each
+// pair, exp(i phi_k), and the fitted residual rotation. Kept by the calling thread while they
+// stay the same, as they do from frame to frame of a stream.
+struct Turns {
+    std::size_t n = 0;
+    double radiansAtFirst = 0, radiansPerSample = -1;
+    std::vector<float> re, im;
+    Rotation rotation{};
+};
+
+[[nodiscard]] const Turns& turnsFor(std::size_t n, double radiansAtFirst, double radiansPerSample);
+
+#if defined(__x86_64__)
+// One trace's table from its n IQ samples (re, im interleaved), eight pairs at a time with AVX2.
+void buildTrace(const float* in, std::size_t n, const Turns& turns, bool quads, float* out) noexcept;
+#endif
+
+}  // namespace sonolink::beamform::iq_internal
