@@ -266,9 +266,9 @@ Result<IqImage> delayAndSumIq(const ChannelDataView& rf, double modulationFreque
 #if defined(__x86_64__)
     if (frame->fast) {
         const auto n = static_cast<std::size_t>(layout->samples);
-        fastImage(*layout, *frame, grid, params, threads, loop, [&](const Turns& turns, IqTables& tables) {
-            forEachDemodulatedTrace(rf, modulationFrequencyHz, decimation, loop, threads, [&](std::size_t t, const std::complex<float>* iq) {
-                buildTrace(reinterpret_cast<const float*>(iq), n, turns, tables.quads, tables.planes.data() + t * 4 * n);
+        fastImage(*layout, *frame, grid, params, threads, loop, [&](const Turns&, IqTables& tables) {
+            forEachFilteredTrace(rf, modulationFrequencyHz, decimation, threads, [&](std::size_t t, const float* re, const float* im) {
+                buildTraceFromFiltered(re, im, n, frame->radiansPerSample, tables.quads, tables.planes.data() + t * 4 * n);
             });
         });
         return std::move(frame->image);

@@ -146,6 +146,7 @@ constexpr std::size_t kTransposedPhases = 8;
 template <typename T>
 __attribute__((target("avx2,fma"))) void transposeIntoPhases(const T* rf, std::size_t n, std::size_t d, std::size_t stride, float* padded,
                                                              float* phases) {
+    std::fill(padded, padded + kFilterHalfLength, 0.0f);  // the rest of `padded` past the trace, below
     float* x = padded + kFilterHalfLength;
     std::size_t k = 0;
     if constexpr (std::is_same_v<T, float>) {
@@ -158,6 +159,7 @@ __attribute__((target("avx2,fma"))) void transposeIntoPhases(const T* rf, std::s
         }
     }
     for (; k < n; ++k) x[k] = static_cast<float>(rf[k]);
+    std::fill(x + n, padded + d * stride, 0.0f);
     __m256i index[kTransposedPhases];
     __m256 holds[kTransposedPhases][kTransposedPhases];  // [r][j]: the lanes register j supplies
     const __m256i lanes = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(d)));
@@ -180,9 +182,8 @@ __attribute__((target("avx2,fma"))) void transposeIntoPhases(const T* rf, std::s
 
 // Four vectors (32 outputs) share each tap's broadcast: eight independent sums, so that the
 // multiply-adds do not wait on one another.
-template <typename T>
-__attribute__((target("avx2,fma"))) void demodulateTraceAvx2(const T* rf, int n, const PolyphaseTaps& poly, std::vector<float>& phases,
-                                                             std::complex<float>* out) {
+template <typename T, typename Emit>
+__attribute__((target("avx2,fma"))) inline void filterTraceAvx2(const T* rf, int n, const PolyphaseTaps& poly, std::vector<float>& phases, Emit&& emit) {
     constexpr std::size_t kBlock = 4, kH = kFilterHalfLength;
     const auto d = static_cast<std::size_t>(poly.phases);
     const std::size_t outputs = (static_cast<std::size_t>(n) + d - 1) / d, vectors = (outputs + 7) / 8;
@@ -190,7 +191,7 @@ __attribute__((target("avx2,fma"))) void demodulateTraceAvx2(const T* rf, int n,
     // Each phase's length: every lane's last tap inside, in whole rows of eight.
     const std::size_t stride = (blocks * kBlock * 8 + 2 * kH / d + 1 + 7) / 8 * 8;
     if (d <= kTransposedPhases) {
-        phases.assign(2 * d * stride, 0.0f);  // the phases, then the padded trace
+        if (phases.size() < 2 * d * stride) phases.resize(2 * d * stride);  // the phases, then the padded trace
         transposeIntoPhases(rf, static_cast<std::size_t>(n), d, stride, phases.data() + d * stride, phases.data());
     } else {
         phases.assign(d * stride, 0.0f);
@@ -226,25 +227,31 @@ __attribute__((target("avx2,fma"))) void demodulateTraceAvx2(const T* rf, int n,
             pair(24, re3, im3);
         }
         const __m256 re[kBlock] = {re0, re1, re2, re3}, im[kBlock] = {im0, im1, im2, im3};
-        for (std::size_t b = 0; b < kBlock; ++b) {
-            const std::size_t o = first + b * 8;
-            if (o >= outputs) break;
-            const __m256 mr = _mm256_loadu_ps(poly.mixerRe.data() + o), mi = _mm256_loadu_ps(poly.mixerIm.data() + o);
-            const __m256 outRe = _mm256_fmsub_ps(mr, re[b], _mm256_mul_ps(mi, im[b]));
-            const __m256 outIm = _mm256_fmadd_ps(mr, im[b], _mm256_mul_ps(mi, re[b]));
-            const __m256 low = _mm256_unpacklo_ps(outRe, outIm), high = _mm256_unpackhi_ps(outRe, outIm);  // interleaved: re, im
-            const __m256 first4 = _mm256_permute2f128_ps(low, high, 0x20), last4 = _mm256_permute2f128_ps(low, high, 0x31);
-            if (o + 8 <= outputs) {
-                _mm256_storeu_ps(reinterpret_cast<float*>(out + o), first4);
-                _mm256_storeu_ps(reinterpret_cast<float*>(out + o + 4), last4);
-            } else {  // the trace's last outputs
-                alignas(32) float lanes[16];
-                _mm256_store_ps(lanes, first4);
-                _mm256_store_ps(lanes + 8, last4);
-                std::memcpy(static_cast<void*>(out + o), lanes, (outputs - o) * sizeof(std::complex<float>));
-            }
-        }
+        for (std::size_t b = 0; b < kBlock && first + b * 8 < outputs; ++b) emit(first + b * 8, re[b], im[b]);
     }
+}
+
+// The demodulated trace: the filter's outputs mixed down (2 m[o D] y[o]) and stored as complex.
+template <typename T>
+__attribute__((target("avx2,fma"))) void demodulateTraceAvx2(const T* rf, int n, const PolyphaseTaps& poly, std::vector<float>& phases,
+                                                             std::complex<float>* out) {
+    const std::size_t outputs = (static_cast<std::size_t>(n) + static_cast<std::size_t>(poly.phases) - 1) / static_cast<std::size_t>(poly.phases);
+    filterTraceAvx2(rf, n, poly, phases, [&](std::size_t o, __m256 re, __m256 im) __attribute__((always_inline, target("avx2,fma"))) {
+        const __m256 mr = _mm256_loadu_ps(poly.mixerRe.data() + o), mi = _mm256_loadu_ps(poly.mixerIm.data() + o);
+        const __m256 outRe = _mm256_fmsub_ps(mr, re, _mm256_mul_ps(mi, im));
+        const __m256 outIm = _mm256_fmadd_ps(mr, im, _mm256_mul_ps(mi, re));
+        const __m256 low = _mm256_unpacklo_ps(outRe, outIm), high = _mm256_unpackhi_ps(outRe, outIm);  // interleaved: re, im
+        const __m256 first4 = _mm256_permute2f128_ps(low, high, 0x20), last4 = _mm256_permute2f128_ps(low, high, 0x31);
+        if (o + 8 <= outputs) {
+            _mm256_storeu_ps(reinterpret_cast<float*>(out + o), first4);
+            _mm256_storeu_ps(reinterpret_cast<float*>(out + o + 4), last4);
+        } else {  // the trace's last outputs
+            alignas(32) float lanes[16];
+            _mm256_store_ps(lanes, first4);
+            _mm256_store_ps(lanes + 8, last4);
+            std::memcpy(static_cast<void*>(out + o), lanes, (outputs - o) * sizeof(std::complex<float>));
+        }
+    });
 }
 #endif
 
@@ -343,19 +350,32 @@ std::size_t tracesOf(const ChannelDataView& rf) {
 
 }  // namespace
 
-void forEachDemodulatedTrace(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, VectorLoop loop, unsigned threads,
-                             BodyRef<std::size_t, const std::complex<float>*> sink) {
-    const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
+#if defined(__x86_64__)
+void forEachFilteredTrace(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, unsigned threads,
+                          BodyRef<std::size_t, const float*, const float*> sink) {
     const Demodulator& demodulator = demodulatorFor(*rf.geometry, modulationFrequencyHz, decimation);
     const auto m = static_cast<std::size_t>((rf.geometry->samples + decimation - 1) / decimation);
+    const std::size_t padded = (m + 31) / 32 * 32;  // the filter's last vector of eight may pass the outputs
     parallelFor(tracesOf(rf), threads, [&](std::size_t t) {
-        thread_local std::vector<float> scratch;            // the worker's own: grown once
-        thread_local std::vector<std::complex<float>> iq;  // the same
-        if (iq.size() < m) iq.resize(m);
-        demodulateTrace(rf, t, demodulator, decimation, avx2, scratch, iq.data());
-        sink(t, iq.data());
+        thread_local std::vector<float> scratch;  // the worker's own: grown once
+        thread_local std::vector<float> y;        // the same: re, then im
+        if (y.size() < 2 * padded) y.resize(2 * padded);
+        float* re = y.data();
+        float* im = re + padded;
+        const auto filter = [&](const auto* trace) {
+            filterTraceAvx2(trace, rf.geometry->samples, demodulator.poly, scratch,
+                            [&](std::size_t o, __m256 r, __m256 i) __attribute__((always_inline, target("avx2,fma"))) {
+                                _mm256_storeu_ps(re + o, r);
+                                _mm256_storeu_ps(im + o, i);
+                            });
+        };
+        const int w = static_cast<int>(t) / rf.geometry->channels, c = static_cast<int>(t) % rf.geometry->channels;
+        if (rf.samples16.empty()) filter(rf.trace<float>(w, c));
+        else filter(rf.trace<std::int16_t>(w, c));
+        sink(t, re, im);
     });
 }
+#endif
 
 Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, VectorLoop loop) {
     auto layout = iqLayoutOf(rf, modulationFrequencyHz, decimation);
