@@ -153,7 +153,7 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
 }
 
 // The image through the tables and the vector loops. The per-depth arrays are padded here (kPad).
-// fill(turns, quads, tables) builds the tables (sized already).
+// fill(turns, tables) builds the tables, sized and laid out here.
 void fastImage(const AcquisitionGeometry& layout, const std::vector<float>& z, std::vector<float> zSquared, std::vector<float> invZ,
                std::vector<float> invZ2, const PixelGrid& grid, const BeamformParams& params, unsigned threads, double radiansAtFirst,
                double radiansPerSample, IqLoop loop, BodyRef<const Turns&, IqTables&> fill, IqImage& image) {
