@@ -56,6 +56,38 @@ void referenceColumn(const AcquisitionGeometry& layout, std::span<const std::com
     }
 }
 
+// One frame's image under way: checked, its per-depth arrays, its phase, and whether the tables
+// and the vector loops serve it.
+struct IqFrame {
+    IqImage image;
+    std::vector<float> z, zSquared, invZ, invZ2;
+    double radiansPerSample = 0, radiansAtFirst = 0;
+    bool fast = false;
+};
+
+Result<IqFrame> startFrame(const AcquisitionGeometry& layout, double modulationFrequencyHz, const PixelGrid& grid, const BeamformParams& params,
+                           bool rotate, VectorLoop loop) {
+    if (auto ok = layout.validate(); !ok) return fail(std::move(ok.error()));
+    if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
+    if (!(params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
+    IqFrame frame;
+    frame.image.nx = grid.x.size();
+    frame.image.nz = grid.z.size();
+    frame.image.columns.assign(frame.image.nx * frame.image.nz, {0.0f, 0.0f});
+    frame.z.assign(grid.z.begin(), grid.z.end());
+    // Phase per sample of delay: the sample at index s was taken at t = initialTime + s / fs.
+    frame.radiansPerSample = 2 * std::numbers::pi * modulationFrequencyHz / layout.samplingRateHz;
+    frame.radiansAtFirst = 2 * std::numbers::pi * modulationFrequencyHz * layout.initialTimeS;
+    // The tables' residual rotation holds to pi/2: beyond (a modulation frequency past half the
+    // sampling rate) and without rotation, the reference serves.
+    frame.fast = rotate && loop != VectorLoop::Scalar && cpuHasAvx2() && frame.radiansPerSample <= std::numbers::pi;
+    for (const float depth : frame.z) {
+        frame.zSquared.push_back(depth * depth);
+        frame.invZ.push_back(1.0f / depth);
+        frame.invZ2.push_back(frame.invZ.back() * frame.invZ.back());
+    }
+    return frame;
+}
 
 #if defined(__x86_64__)
 // The first depth index at or below a depth (std::lower_bound's), looked up where the grid's
@@ -152,26 +184,28 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
     interleave(re, im, nz, column);
 }
 
-// The image through the tables and the vector loops. The per-depth arrays are padded here (kPad).
-// fill(turns, tables) builds the tables, sized and laid out here.
-void fastImage(const AcquisitionGeometry& layout, const std::vector<float>& z, std::vector<float> zSquared, std::vector<float> invZ,
-               std::vector<float> invZ2, const PixelGrid& grid, const BeamformParams& params, unsigned threads, double radiansAtFirst,
-               double radiansPerSample, IqLoop loop, BodyRef<const Turns&, IqTables&> fill, IqImage& image) {
-    for (auto* v : {&zSquared, &invZ, &invZ2}) v->resize(z.size() + kPad, v->back());
-    const std::span<const float> depths(zSquared.data(), z.size());
+// The image through the tables and the vector loops. fill(turns, tables) builds the tables,
+// sized and laid out here; the frame's per-depth arrays are padded here (kPad).
+void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGrid& grid, const BeamformParams& params, unsigned threads,
+               VectorLoop vectorLoop, BodyRef<const Turns&, IqTables&> fill) {
+    const IqLoop loop = vectorLoop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2;
+    const auto& z = frame.z;
+    for (auto* v : {&frame.zSquared, &frame.invZ, &frame.invZ2}) v->resize(z.size() + kPad, v->back());
+    const std::span<const float> depths(frame.zSquared.data(), z.size());
     thread_local IqTables callerTables;  // the caller's own, grown once: rebuilt each frame without allocating
     IqTables& tables = callerTables;     // (a lambda would reach a worker's own thread_local by name)
-    const Turns& turns = turnsFor(static_cast<std::size_t>(layout.samples), radiansAtFirst, radiansPerSample);
+    const Turns& turns = turnsFor(static_cast<std::size_t>(layout.samples), frame.radiansAtFirst, frame.radiansPerSample);
     tables.n = static_cast<std::size_t>(layout.samples);
     tables.quads = loop == IqLoop::Avx2;
     tables.planes.resize(static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels) * 4 * tables.n);
     fill(turns, tables);
     const Rotation& rotation = turns.rotation;
     const DepthIndex index(z);
+    auto& image = frame.image;
     parallelFor(image.nx, threads, [&](std::size_t ix) {
         auto* column = image.columns.data() + ix * image.nz;
-        if (rotation.longSine) fastColumn<true>(layout, tables, z, index, depths, invZ, invZ2, grid.x[ix], params, rotation, loop, column);
-        else fastColumn<false>(layout, tables, z, index, depths, invZ, invZ2, grid.x[ix], params, rotation, loop, column);
+        if (rotation.longSine) fastColumn<true>(layout, tables, z, index, depths, frame.invZ, frame.invZ2, grid.x[ix], params, rotation, loop, column);
+        else fastColumn<false>(layout, tables, z, index, depths, frame.invZ, frame.invZ2, grid.x[ix], params, rotation, loop, column);
     });
 }
 #endif
@@ -186,51 +220,6 @@ BeamformedImage IqImage::magnitude() const {
     for (const auto& v : columns) image.columns.push_back(std::sqrt(v.real() * v.real() + v.imag() * v.imag()));  // not hypot: no overflow here
     return image;
 }
-
-namespace {
-
-// One frame's image under way: checked, its per-depth arrays, its phase, and whether the tables
-// and the vector loops serve it.
-struct IqFrame {
-    IqImage image;
-    std::vector<float> z, zSquared, invZ, invZ2;
-    double radiansPerSample = 0, radiansAtFirst = 0;
-    bool fast = false;
-};
-
-Result<IqFrame> startFrame(const AcquisitionGeometry& layout, double modulationFrequencyHz, const PixelGrid& grid, const BeamformParams& params,
-                           bool rotate, VectorLoop loop) {
-    if (auto ok = layout.validate(); !ok) return fail(std::move(ok.error()));
-    if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
-    if (!(params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
-    IqFrame frame;
-    frame.image.nx = grid.x.size();
-    frame.image.nz = grid.z.size();
-    frame.image.columns.assign(frame.image.nx * frame.image.nz, {0.0f, 0.0f});
-    frame.z.assign(grid.z.begin(), grid.z.end());
-    // Phase per sample of delay: the sample at index s was taken at t = initialTime + s / fs.
-    frame.radiansPerSample = 2 * std::numbers::pi * modulationFrequencyHz / layout.samplingRateHz;
-    frame.radiansAtFirst = 2 * std::numbers::pi * modulationFrequencyHz * layout.initialTimeS;
-    // The tables' residual rotation holds to pi/2: beyond (a modulation frequency past half the
-    // sampling rate) and without rotation, the reference serves.
-    frame.fast = rotate && loop != VectorLoop::Scalar && cpuHasAvx2() && frame.radiansPerSample <= std::numbers::pi;
-    for (const float depth : frame.z) {
-        frame.zSquared.push_back(depth * depth);
-        frame.invZ.push_back(1.0f / depth);
-        frame.invZ2.push_back(frame.invZ.back() * frame.invZ.back());
-    }
-    return frame;
-}
-
-#if defined(__x86_64__)
-void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGrid& grid, const BeamformParams& params, unsigned threads,
-               VectorLoop loop, BodyRef<const Turns&, IqTables&> fill) {
-    fastImage(layout, frame.z, frame.zSquared, frame.invZ, frame.invZ2, grid, params, threads, frame.radiansAtFirst, frame.radiansPerSample,
-              loop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2, fill, frame.image);
-}
-#endif
-
-}  // namespace
 
 Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, double modulationFrequencyHz,
                               const PixelGrid& grid, const BeamformParams& params, unsigned threads, bool rotate, VectorLoop loop) {

@@ -329,19 +329,24 @@ Result<AcquisitionGeometry> iqLayoutOf(const ChannelDataView& rf, double modulat
 
 namespace {
 
-// One trace of rf (wave-major index t) demodulated into out.
+// f(samples) for trace t of rf (wave-major), float or int16 as rf holds them.
+template <typename F>
+void withTrace(const ChannelDataView& rf, std::size_t t, F&& f) {
+    const int w = static_cast<int>(t) / rf.geometry->channels, c = static_cast<int>(t) % rf.geometry->channels;
+    if (rf.samples16.empty()) f(rf.trace<float>(w, c));
+    else f(rf.trace<std::int16_t>(w, c));
+}
+
+// One trace of rf demodulated into out.
 void demodulateTrace(const ChannelDataView& rf, std::size_t t, const Demodulator& demodulator, int decimation, bool avx2, std::vector<float>& scratch,
                      std::complex<float>* out) {
-    const int w = static_cast<int>(t) / rf.geometry->channels, c = static_cast<int>(t) % rf.geometry->channels;
     const int n = rf.geometry->samples;
-    const auto one = [&](const auto* trace) {
+    withTrace(rf, t, [&](const auto* trace) {
 #if defined(__x86_64__)
         if (avx2) return demodulateTraceAvx2(trace, n, demodulator.poly, scratch, out);
 #endif
         demodulateTraceScalar(trace, n, demodulator.mixer, demodulator.taps, decimation, scratch, out);
-    };
-    if (rf.samples16.empty()) one(rf.trace<float>(w, c));
-    else one(rf.trace<std::int16_t>(w, c));
+    });
 }
 
 std::size_t tracesOf(const ChannelDataView& rf) {
@@ -362,16 +367,13 @@ void forEachFilteredTrace(const ChannelDataView& rf, double modulationFrequencyH
         if (y.size() < 2 * padded) y.resize(2 * padded);
         float* re = y.data();
         float* im = re + padded;
-        const auto filter = [&](const auto* trace) {
+        withTrace(rf, t, [&](const auto* trace) {
             filterTraceAvx2(trace, rf.geometry->samples, demodulator.poly, scratch,
                             [&](std::size_t o, __m256 r, __m256 i) __attribute__((always_inline, target("avx2,fma"))) {
                                 _mm256_storeu_ps(re + o, r);
                                 _mm256_storeu_ps(im + o, i);
                             });
-        };
-        const int w = static_cast<int>(t) / rf.geometry->channels, c = static_cast<int>(t) % rf.geometry->channels;
-        if (rf.samples16.empty()) filter(rf.trace<float>(w, c));
-        else filter(rf.trace<std::int16_t>(w, c));
+        });
         sink(t, re, im);
     });
 }

@@ -176,7 +176,7 @@ TEST(IqBeamformerTest, DecimationKeepsTheImage) {
     EXPECT_EQ(peakIndex(a), peakIndex(b));
 }
 
-// From RF straight to the image (each trace demodulated into the beamformer's table) is the same
+// From RF straight to the image (each trace's filter outputs turned into the beamformer's table) is the same
 // image as demodulating a frame and beamforming it: every loop, float and int16 samples, at the
 // RF's rate and decimated, within 1e-6 of the peak; and its bad arguments are named the same way.
 TEST(IqBeamformerTest, FromRfItIsDemodulationThenBeamforming) {
