@@ -82,7 +82,12 @@ void Engine::Impl::openSession() {
         setState(EngineState::Error, sessionLinkMade.error().message());
         return report(ErrorOrigin::Link, Severity::Error, sessionLinkMade.error());
     }
-    display->newSession(sessions.fetch_add(1) + 1);
+    std::uint64_t session = 0;
+    {
+        std::lock_guard lock(statsMutex);
+        session = ++sessions;
+    }
+    display->newSession(session);
     std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
     Acquisition::Callbacks callbacks;

@@ -51,9 +51,9 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::unique_ptr<FrameCapture> elementFrames;  // ctl thread: the element check session's sink (declared before acquisition: outlives it)
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
-    std::atomic<std::uint64_t> sessions{0};
 
     mutable std::mutex statsMutex;             // the ingest counters (the rx thread takes it per progress report)
+    std::uint64_t sessions = 0;               // begun; under statsMutex, so a snapshot's count matches its time
     ingest::IngestStats finished;             // sessions that ended
     ingest::SessionSummary current;           // the streaming session's last progress
     std::chrono::nanoseconds finishedElapsed{0};

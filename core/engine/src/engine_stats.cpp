@@ -31,6 +31,7 @@ EngineStats Engine::Impl::snapshot() const {
     {
         std::lock_guard lock(statsMutex);
         s.steadyNs = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+        s.sessions = sessions;
         total = finished;
         total += current.stats;
         elapsed = finishedElapsed + current.elapsed;
@@ -112,7 +113,6 @@ EngineStats Engine::Impl::snapshot() const {
     const auto latency = display->latency();
     s.latencyP50Us = latency.percentile(0.5) / 1e3;
     s.latencyP99Us = latency.percentile(0.99) / 1e3;
-    s.sessions = sessions.load();
     return s;
 }
 
