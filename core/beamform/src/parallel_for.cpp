@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -14,11 +15,31 @@
 namespace sonolink::beamform {
 namespace {
 
+// A wait that spins a short while before it sleeps: on this kind of host a sleeping thread takes
+// tens of microseconds to wake (parallelFor cost 28 us a call with both waits asleep), and a
+// frame's passes follow each other within microseconds. Past kSpin the thread sleeps, so an idle
+// pool costs nothing.
+constexpr auto kSpin = std::chrono::microseconds(100);
+
+template <typename Ready>
+bool spinUntil(Ready ready) noexcept {
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    for (;;) {
+        for (int i = 0; i < 64; ++i) {
+            if (ready()) return true;
+#if defined(__x86_64__)
+            __builtin_ia32_pause();
+#endif
+        }
+        if (std::chrono::steady_clock::now() >= until) return ready();
+    }
+}
+
 // threads - 1 workers that wait for a job; thread t (the caller is 0) does index t, then they take
 // the rest one at a time from a shared counter (a thread the scheduler lends to another process
 // for a while leaves its indices to the others, instead of making them wait), and the caller
 // waits for the last. Every thread works on every job, so a worker's own scratch grows on the
-// first job, never later.
+// first job, never later. Both waits spin first (spinUntil), then sleep on the mutex.
 class WorkerPool {
 public:
     explicit WorkerPool(unsigned threads) : threads_(threads) {
@@ -41,14 +62,16 @@ public:
             std::lock_guard lock(mutex_);
             body_ = &body;
             count_ = count;
-            pending_ = threads_ - 1;
+            pending_.store(threads_ - 1, std::memory_order_relaxed);
             next_.store(threads_, std::memory_order_relaxed);
-            ++generation_;
+            generation_.fetch_add(1, std::memory_order_release);
         }
         wake_.notify_all();
         take(0, count, body);
-        std::unique_lock lock(mutex_);
-        done_.wait(lock, [this] { return pending_ == 0; });
+        if (!spinUntil([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+            std::unique_lock lock(mutex_);
+            done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+        }
         body_ = nullptr;
     }
 
@@ -62,16 +85,17 @@ private:
         yieldCurrentThreadToInteractive(kThroughputWorkNice);
         std::uint64_t seen = 0;
         for (;;) {
+            spinUntil([&] { return generation_.load(std::memory_order_acquire) != seen || stopping_; });
             std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+            wake_.wait(lock, [&] { return stopping_ || generation_.load(std::memory_order_relaxed) != seen; });
             if (stopping_) return;
-            seen = generation_;
+            seen = generation_.load(std::memory_order_relaxed);
             const auto* body = body_;
             const auto count = count_;
             lock.unlock();
             take(t, count, *body);
             lock.lock();
-            if (--pending_ == 0) done_.notify_one();
+            if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.notify_one();
         }
     }
 
@@ -80,12 +104,12 @@ private:
     std::mutex turn_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    const IndexedBody* body_ = nullptr;
-    std::size_t count_ = 0;
-    std::atomic<std::size_t> next_{0};  // the next index to take
-    unsigned pending_ = 0;
-    std::uint64_t generation_ = 0;
-    bool stopping_ = false;
+    const IndexedBody* body_ = nullptr;  // under mutex_
+    std::size_t count_ = 0;              // under mutex_
+    std::atomic<std::size_t> next_{0};   // the next index to take
+    std::atomic<unsigned> pending_{0};   // workers still on the job (changed under mutex_, read spinning)
+    std::atomic<std::uint64_t> generation_{0};  // jobs posted (changed under mutex_, read spinning)
+    std::atomic<bool> stopping_{false};
 };
 
 WorkerPool& poolOf(unsigned threads) {
