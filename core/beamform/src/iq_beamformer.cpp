@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -131,11 +132,21 @@ __attribute__((target("avx2,fma"))) void interleave(const float* re, const float
     for (; iz < nz; ++iz) column[iz] = {re[iz], im[iz]};
 }
 
-// A column through the tables and the vector loops. zSquared, invZ, invZ2: padded (kPad).
+// The channels first, first + step, ... of every wave: a worker's share of a frame, whose tables
+// it holds, channel first + j step of wave w at index w channels + j.
+struct ChannelGroup {
+    std::size_t first, step, channels;
+    static ChannelGroup of(std::size_t group, std::size_t groups, std::size_t total) noexcept {
+        return {group, groups, group < total ? (total - group + groups - 1) / groups : 0};
+    }
+};
+
+// A column's sum over a group of channels through their tables and the vector loops. zSquared,
+// invZ, invZ2: padded (kPad).
 template <bool kLongSine>
-void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const std::vector<float>& z, const DepthIndex& depths, std::span<const float> zSquared,
-                const std::vector<float>& invZ, const std::vector<float>& invZ2, double x, const BeamformParams& params, const Rotation& rotation,
-                IqLoop loop, std::complex<float>* column) {
+void fastColumn(const AcquisitionGeometry& layout, const ChannelGroup& group, const IqTables& tables, const std::vector<float>& z, const DepthIndex& depths,
+                std::span<const float> zSquared, const std::vector<float>& invZ, const std::vector<float>& invZ2, double x, const BeamformParams& params,
+                const Rotation& rotation, IqLoop loop, std::complex<float>* column) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
     const float lastIndex = static_cast<float>(layout.samples - 1);
@@ -160,16 +171,15 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
         }
         std::fill(tx + nz, tx + stride, tx[nz - 1]);
         const TabulatedDelay delay{tx};
-        for (int c = 0; c < layout.channels; ++c) {
-            const double dx = x - layout.elementX[static_cast<std::size_t>(c)];
+        for (std::size_t j = 0; j < group.channels; ++j) {
+            const double dx = x - layout.elementX[group.first + j * group.step];
             const auto edge = static_cast<float>(2 * params.fNumber * std::abs(dx));
             if (edge > z.back()) continue;  // outside the aperture at every depth
             const float dx2 = static_cast<float>(dx * dx);
             const auto first = depths.firstAtOrBelow(edge);
             const auto [begin, end] = inRecordRange(lastIndex - 0.5f, delay, samplesPerMetre, dx2, zSquared, first, -0.5f);
             if (begin >= end) continue;
-            const IqChannel ch{tables.trace(wave * static_cast<std::size_t>(layout.channels) + static_cast<std::size_t>(c)), tables.n, tx,
-                               samplesPerMetre, dx2};
+            const IqChannel ch{tables.trace(wave * group.channels + j), tables.n, tx, samplesPerMetre, dx2};
             if (params.window == Window::Rectangular) {
                 accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), begin, end, re, im);
             } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)
@@ -184,29 +194,52 @@ void fastColumn(const AcquisitionGeometry& layout, const IqTables& tables, const
     interleave(re, im, nz, column);
 }
 
-// The image through the tables and the vector loops. fill(turns, tables) builds the tables,
-// sized and laid out here; the frame's per-depth arrays are padded here (kPad).
-void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGrid& grid, const BeamformParams& params, unsigned threads,
-               VectorLoop vectorLoop, BodyRef<const Turns&, IqTables&> fill) {
-    const IqLoop loop = vectorLoop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2;
+IqLoop iqLoopOf(VectorLoop loop) noexcept { return loop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2; }
+
+// The image through the tables and the vector loops, its channels shared out: group g of G (one
+// per thread) takes channels g, g + G, ... of every wave, builds their tables in its worker's own
+// memory (build(trace, table)) and sums them into every column of its own part of the image; the
+// parts are then added. On a split by columns instead, every worker read every table, half of
+// them just written by the other: at two threads the tables' writes took six times as long and
+// the column passes were bound by the shared cache. The frame's per-depth arrays are padded here
+// (kPad).
+void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGrid& grid, const BeamformParams& params, unsigned threads, IqLoop loop,
+               const Rotation& rotation, BodyRef<std::size_t, float*> build) {
     const auto& z = frame.z;
     for (auto* v : {&frame.zSquared, &frame.invZ, &frame.invZ2}) v->resize(z.size() + kPad, v->back());
     const std::span<const float> depths(frame.zSquared.data(), z.size());
-    thread_local IqTables callerTables;  // the caller's own, grown once: rebuilt each frame without allocating
-    IqTables& tables = callerTables;     // (a lambda would reach a worker's own thread_local by name)
-    const Turns& turns = turnsFor(static_cast<std::size_t>(layout.samples), frame.radiansAtFirst, frame.radiansPerSample);
-    tables.n = static_cast<std::size_t>(layout.samples);
-    tables.quads = loop == IqLoop::Avx2;
-    tables.planes.resize(static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels) * 4 * tables.n);
-    fill(turns, tables);
-    const Rotation& rotation = turns.rotation;
     const DepthIndex index(z);
     auto& image = frame.image;
-    parallelFor(image.nx, threads, [&](std::size_t ix) {
-        auto* column = image.columns.data() + ix * image.nz;
-        if (rotation.longSine) fastColumn<true>(layout, tables, z, index, depths, frame.invZ, frame.invZ2, grid.x[ix], params, rotation, loop, column);
-        else fastColumn<false>(layout, tables, z, index, depths, frame.invZ, frame.invZ2, grid.x[ix], params, rotation, loop, column);
+    const auto channels = static_cast<std::size_t>(layout.channels), waves = static_cast<std::size_t>(layout.waves);
+    const std::size_t groups = std::min<std::size_t>(threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency()), channels);
+    thread_local std::vector<std::complex<float>> callerParts;  // groups 1 .. G-1: the caller's own, grown once
+    callerParts.resize((groups - 1) * image.columns.size());
+    std::complex<float>* const parts = callerParts.data();     // (a worker naming a thread_local reaches its own)
+    parallelFor(groups, threads, [&](std::size_t g) {
+        const auto group = ChannelGroup::of(g, groups, channels);
+        thread_local IqTables own;  // the worker's own, grown once
+        own.n = static_cast<std::size_t>(layout.samples);
+        own.quads = loop == IqLoop::Avx2;
+        own.planes.resize(waves * group.channels * 4 * own.n);
+        for (std::size_t w = 0; w < waves; ++w) {
+            for (std::size_t j = 0; j < group.channels; ++j) build(w * channels + group.first + j * group.step, own.planes.data() + (w * group.channels + j) * 4 * own.n);
+        }
+        auto* part = g == 0 ? image.columns.data() : parts + (g - 1) * image.columns.size();
+        for (std::size_t ix = 0; ix < image.nx; ++ix) {
+            auto* column = part + ix * image.nz;
+            if (rotation.longSine) fastColumn<true>(layout, group, own, z, index, depths, frame.invZ, frame.invZ2, grid.x[ix], params, rotation, loop, column);
+            else fastColumn<false>(layout, group, own, z, index, depths, frame.invZ, frame.invZ2, grid.x[ix], params, rotation, loop, column);
+        }
     });
+    if (groups > 1) {
+        parallelFor(image.nx, threads, [&](std::size_t ix) {
+            auto* sum = reinterpret_cast<float*>(image.columns.data() + ix * image.nz);
+            for (std::size_t g = 1; g < groups; ++g) {
+                const auto* part = reinterpret_cast<const float*>(parts + (g - 1) * image.columns.size() + ix * image.nz);
+                for (std::size_t i = 0; i < 2 * image.nz; ++i) sum[i] += part[i];
+            }
+        });
+    }
 }
 #endif
 
@@ -231,11 +264,11 @@ Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const
     }
 #if defined(__x86_64__)
     if (frame->fast) {
-        fastImage(layout, *frame, grid, params, threads, loop, [&](const Turns& turns, IqTables& tables) {
-            parallelFor(traces, threads, [&](std::size_t t) {
-                buildTrace(reinterpret_cast<const float*>(iq.data() + t * n), n, turns, tables.quads, tables.planes.data() + t * 4 * n);
-            });
-        });
+        const Turns& turns = turnsFor(n, frame->radiansAtFirst, frame->radiansPerSample);
+        const IqLoop iqLoop = iqLoopOf(loop);
+        const bool quads = iqLoop == IqLoop::Avx2;
+        fastImage(layout, *frame, grid, params, threads, iqLoop, turns.rotation,
+                  [&](std::size_t t, float* table) { buildTrace(reinterpret_cast<const float*>(iq.data() + t * n), n, turns, quads, table); });
         return std::move(frame->image);
     }
 #endif
@@ -255,9 +288,12 @@ Result<IqImage> delayAndSumIq(const ChannelDataView& rf, double modulationFreque
 #if defined(__x86_64__)
     if (frame->fast) {
         const auto n = static_cast<std::size_t>(layout->samples);
-        fastImage(*layout, *frame, grid, params, threads, loop, [&](const Turns&, IqTables& tables) {
-            forEachFilteredTrace(rf, modulationFrequencyHz, decimation, threads, [&](std::size_t t, const float* re, const float* im) {
-                buildTraceFromFiltered(re, im, n, frame->radiansPerSample, tables.quads, tables.planes.data() + t * 4 * n);
+        const Turns& turns = turnsFor(n, frame->radiansAtFirst, frame->radiansPerSample);
+        const IqLoop iqLoop = iqLoopOf(loop);
+        const bool quads = iqLoop == IqLoop::Avx2;
+        fastImage(*layout, *frame, grid, params, threads, iqLoop, turns.rotation, [&](std::size_t t, float* table) {
+            filterTrace(rf, modulationFrequencyHz, decimation, t, [&](const float* re, const float* im) {
+                buildTraceFromFiltered(re, im, n, frame->radiansPerSample, quads, table);
             });
         });
         return std::move(frame->image);

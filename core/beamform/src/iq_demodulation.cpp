@@ -356,26 +356,23 @@ std::size_t tracesOf(const ChannelDataView& rf) {
 }  // namespace
 
 #if defined(__x86_64__)
-void forEachFilteredTrace(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, unsigned threads,
-                          BodyRef<std::size_t, const float*, const float*> sink) {
+void filterTrace(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, std::size_t t, BodyRef<const float*, const float*> sink) {
     const Demodulator& demodulator = demodulatorFor(*rf.geometry, modulationFrequencyHz, decimation);
     const auto m = static_cast<std::size_t>((rf.geometry->samples + decimation - 1) / decimation);
     const std::size_t padded = (m + 31) / 32 * 32;  // the filter's last vector of eight may pass the outputs
-    parallelFor(tracesOf(rf), threads, [&](std::size_t t) {
-        thread_local std::vector<float> scratch;  // the worker's own: grown once
-        thread_local std::vector<float> y;        // the same: re, then im
-        if (y.size() < 2 * padded) y.resize(2 * padded);
-        float* re = y.data();
-        float* im = re + padded;
-        withTrace(rf, t, [&](const auto* trace) {
-            filterTraceAvx2(trace, rf.geometry->samples, demodulator.poly, scratch,
-                            [&](std::size_t o, __m256 r, __m256 i) __attribute__((always_inline, target("avx2,fma"))) {
-                                _mm256_storeu_ps(re + o, r);
-                                _mm256_storeu_ps(im + o, i);
-                            });
-        });
-        sink(t, re, im);
+    thread_local std::vector<float> scratch;        // the thread's own: grown once
+    thread_local std::vector<float> y;              // the same: re, then im
+    if (y.size() < 2 * padded) y.resize(2 * padded);
+    float* re = y.data();
+    float* im = re + padded;
+    withTrace(rf, t, [&](const auto* trace) {
+        filterTraceAvx2(trace, rf.geometry->samples, demodulator.poly, scratch,
+                        [&](std::size_t o, __m256 r, __m256 i) __attribute__((always_inline, target("avx2,fma"))) {
+                            _mm256_storeu_ps(re + o, r);
+                            _mm256_storeu_ps(im + o, i);
+                        });
     });
+    sink(re, im);
 }
 #endif
 

@@ -40,7 +40,7 @@ struct Turns {
 #if defined(__x86_64__)
 // One trace's table from its n IQ samples (re, im interleaved), eight pairs at a time with AVX2.
 void buildTrace(const float* in, std::size_t n, const Turns& turns, bool quads, float* out) noexcept;
-// The same from the trace's n filter outputs before the mixer (forEachFilteredTrace), planar,
+// The same from the trace's n filter outputs before the mixer (filterTrace), planar,
 // whose mixed-down samples are the IQ samples: the mixer's phase and the turn cancel, leaving a
 // constant half-sample rotation.
 void buildTraceFromFiltered(const float* re, const float* im, std::size_t n, double radiansPerSample, bool quads, float* out) noexcept;
