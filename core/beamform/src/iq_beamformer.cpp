@@ -141,57 +141,70 @@ struct ChannelGroup {
     }
 };
 
-// A column's sum over a group of channels through their tables and the vector loops. zSquared,
-// invZ, invZ2: padded (kPad).
+// Columns a tile at a time: each channel's table read by the tile's columns in turn, while it is
+// in the first-level cache (paired against rectangular RF, medians of five interleaved rounds at
+// two threads: 1, 2 and 4 columns 0.78, 0.81, 0.85 for float AVX-512; 8 slower again).
+constexpr std::size_t kTileColumns = 4;
+
+// The sums of a tile's columns (xs[0 .. count), count <= kTileColumns) over a group of channels
+// through their tables and the vector loops. zSquared, invZ, invZ2: padded (kPad).
 template <bool kLongSine>
-void fastColumn(const AcquisitionGeometry& layout, const ChannelGroup& group, const IqTables& tables, const std::vector<float>& z, const DepthIndex& depths,
-                std::span<const float> zSquared, const std::vector<float>& invZ, const std::vector<float>& invZ2, double x, const BeamformParams& params,
-                const Rotation& rotation, IqLoop loop, std::complex<float>* column) {
+void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, const IqTables& tables, const std::vector<float>& z, const DepthIndex& depths,
+              std::span<const float> zSquared, const std::vector<float>& invZ, const std::vector<float>& invZ2, const double* xs, std::size_t count,
+              const BeamformParams& params, const Rotation& rotation, IqLoop loop, std::complex<float>* const* columns) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
     const float lastIndex = static_cast<float>(layout.samples - 1);
-    thread_local std::vector<float> scratch;  // tx, re, im: the worker's own, grown once
+    thread_local std::vector<float> scratch;  // per column tx, re, im: the worker's own, grown once
     const std::size_t stride = nz + kPad;
-    if (scratch.size() < 3 * stride) scratch.resize(3 * stride);
-    float* tx = scratch.data();
-    float* re = tx + stride;
-    float* im = re + stride;
-    std::fill(re, re + 2 * stride, 0.0f);
+    if (scratch.size() < 3 * stride * kTileColumns) scratch.resize(3 * stride * kTileColumns);
+    float* const tile = scratch.data();  // (taken once: GCC fetches a thread_local's address again after each call)
+    const auto txOf = [&](std::size_t k) { return tile + 3 * stride * k; };
+    for (std::size_t k = 0; k < count; ++k) std::fill(txOf(k) + stride, txOf(k) + 3 * stride, 0.0f);
     for (int w = 0; w < layout.waves; ++w) {
         const auto wave = static_cast<std::size_t>(w);
         const double distance = layout.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : layout.sourceDistance[wave];
-        if (std::isinf(distance)) {  // a plane wave's delay, as PlaneWaveDelay computes it
-            const float txX = static_cast<float>(x * std::sin(layout.angleRad[wave])) * samplesPerMetre -
-                              static_cast<float>(layout.initialTimeS * layout.samplingRateHz);
-            const float txZ = static_cast<float>(std::cos(layout.angleRad[wave])) * samplesPerMetre;
-            planeWaveDelayLessHalf(txX, txZ, z.data(), nz, tx);
-        } else {
-            transmitDelaySamples(layout.angleRad[wave], distance, x, z, layout.samplingRateHz, layout.soundSpeedMps, layout.initialTimeS, {tx, nz});
-            for (std::size_t iz = 0; iz < nz; ++iz) tx[iz] -= 0.5f;
+        for (std::size_t k = 0; k < count; ++k) {
+            float* tx = txOf(k);
+            if (std::isinf(distance)) {  // a plane wave's delay, as PlaneWaveDelay computes it
+                const float txX = static_cast<float>(xs[k] * std::sin(layout.angleRad[wave])) * samplesPerMetre -
+                                  static_cast<float>(layout.initialTimeS * layout.samplingRateHz);
+                const float txZ = static_cast<float>(std::cos(layout.angleRad[wave])) * samplesPerMetre;
+                planeWaveDelayLessHalf(txX, txZ, z.data(), nz, tx);
+            } else {
+                transmitDelaySamples(layout.angleRad[wave], distance, xs[k], z, layout.samplingRateHz, layout.soundSpeedMps, layout.initialTimeS, {tx, nz});
+                for (std::size_t iz = 0; iz < nz; ++iz) tx[iz] -= 0.5f;
+            }
+            std::fill(tx + nz, tx + stride, tx[nz - 1]);
         }
-        std::fill(tx + nz, tx + stride, tx[nz - 1]);
-        const TabulatedDelay delay{tx};
         for (std::size_t j = 0; j < group.channels; ++j) {
-            const double dx = x - layout.elementX[group.first + j * group.step];
-            const auto edge = static_cast<float>(2 * params.fNumber * std::abs(dx));
-            if (edge > z.back()) continue;  // outside the aperture at every depth
-            const float dx2 = static_cast<float>(dx * dx);
-            const auto first = depths.firstAtOrBelow(edge);
-            const auto [begin, end] = inRecordRange(lastIndex - 0.5f, delay, samplesPerMetre, dx2, zSquared, first, -0.5f);
-            if (begin >= end) continue;
-            const IqChannel ch{tables.trace(wave * group.channels + j), tables.n, tx, samplesPerMetre, dx2};
-            if (params.window == Window::Rectangular) {
-                accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), begin, end, re, im);
-            } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)
-                const auto flat = std::clamp(flatFrom(params, dx, z, first), begin, end);
-                const auto weight = cosSquaredWeight(params, dx, invZ, invZ2, flat);
-                if (weight.hann) accumulateIq<kLongSine>(loop, ch, TaperWeight<true>{weight}, rotation, zSquared.data(), begin, flat, re, im);
-                else accumulateIq<kLongSine>(loop, ch, TaperWeight<false>{weight}, rotation, zSquared.data(), begin, flat, re, im);
-                accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), flat, end, re, im);
+            const float* table = tables.trace(wave * group.channels + j);
+            const double elementX = layout.elementX[group.first + j * group.step];
+            for (std::size_t k = 0; k < count; ++k) {
+                float* tx = txOf(k);
+                float* re = tx + stride;
+                float* im = re + stride;
+                const double dx = xs[k] - elementX;
+                const auto edge = static_cast<float>(2 * params.fNumber * std::abs(dx));
+                if (edge > z.back()) continue;  // outside the aperture at every depth
+                const float dx2 = static_cast<float>(dx * dx);
+                const auto first = depths.firstAtOrBelow(edge);
+                const auto [begin, end] = inRecordRange(lastIndex - 0.5f, TabulatedDelay{tx}, samplesPerMetre, dx2, zSquared, first, -0.5f);
+                if (begin >= end) continue;
+                const IqChannel ch{table, tables.n, tx, samplesPerMetre, dx2};
+                if (params.window == Window::Rectangular) {
+                    accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), begin, end, re, im);
+                } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)
+                    const auto flat = std::clamp(flatFrom(params, dx, z, first), begin, end);
+                    const auto weight = cosSquaredWeight(params, dx, invZ, invZ2, flat);
+                    if (weight.hann) accumulateIq<kLongSine>(loop, ch, TaperWeight<true>{weight}, rotation, zSquared.data(), begin, flat, re, im);
+                    else accumulateIq<kLongSine>(loop, ch, TaperWeight<false>{weight}, rotation, zSquared.data(), begin, flat, re, im);
+                    accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), flat, end, re, im);
+                }
             }
         }
     }
-    interleave(re, im, nz, column);
+    for (std::size_t k = 0; k < count; ++k) interleave(txOf(k) + stride, txOf(k) + 2 * stride, nz, columns[k]);
 }
 
 IqLoop iqLoopOf(VectorLoop loop) noexcept { return loop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2; }
@@ -225,10 +238,13 @@ void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGri
             for (std::size_t j = 0; j < group.channels; ++j) build(w * channels + group.first + j * group.step, own.planes.data() + (w * group.channels + j) * 4 * own.n);
         }
         auto* part = g == 0 ? image.columns.data() : parts + (g - 1) * image.columns.size();
-        for (std::size_t ix = 0; ix < image.nx; ++ix) {
-            auto* column = part + ix * image.nz;
-            if (rotation.longSine) fastColumn<true>(layout, group, own, z, index, depths, frame.invZ, frame.invZ2, grid.x[ix], params, rotation, loop, column);
-            else fastColumn<false>(layout, group, own, z, index, depths, frame.invZ, frame.invZ2, grid.x[ix], params, rotation, loop, column);
+        for (std::size_t first = 0; first < image.nx; first += kTileColumns) {
+            const std::size_t count = std::min(kTileColumns, image.nx - first);
+            std::complex<float>* columns[kTileColumns];
+            for (std::size_t k = 0; k < count; ++k) columns[k] = part + (first + k) * image.nz;
+            const double* xs = grid.x.data() + first;
+            if (rotation.longSine) fastTile<true>(layout, group, own, z, index, depths, frame.invZ, frame.invZ2, xs, count, params, rotation, loop, columns);
+            else fastTile<false>(layout, group, own, z, index, depths, frame.invZ, frame.invZ2, xs, count, params, rotation, loop, columns);
         }
     });
     if (groups > 1) {
