@@ -210,6 +210,31 @@ TEST(IqBeamformerTest, FromRfItIsDemodulationThenBeamforming) {
     EXPECT_NE(bad.error().message().find("modulation frequency 25000000 Hz"), std::string::npos) << bad.error().message();
 }
 
+// The workers share a frame's channels out (channels g, g + G, ... to worker g) and add their
+// parts: the image is the one thread's, up to the order of the sums, whether G divides the
+// channels or not. (F# 0.5: every channel, the array's edges too, adds to the point's pixels.)
+TEST(IqBeamformerTest, TheImageIsTheSameWhateverTheThreadCount) {
+    IqScene scene;
+    BeamformParams params;
+    params.window = Window::Tukey;
+    params.fNumber = 0.5;
+    for (auto loop : {VectorLoop::Avx2, VectorLoop::Best}) {
+        auto one = delayAndSumIq(scene.phantom.view(), kFc, iqDecimation(kFs, kFc), scene.grid, params, 1, loop);
+        ASSERT_TRUE(one);
+        float peak = 0;
+        for (const auto& v : one->columns) peak = std::max(peak, std::abs(v));
+        ASSERT_GT(peak, 0.0f);
+        for (const unsigned threads : {2u, 3u, 5u}) {
+            auto shared = delayAndSumIq(scene.phantom.view(), kFc, iqDecimation(kFs, kFc), scene.grid, params, threads, loop);
+            ASSERT_TRUE(shared);
+            ASSERT_EQ(shared->columns.size(), one->columns.size());
+            float worst = 0;
+            for (std::size_t i = 0; i < one->columns.size(); ++i) worst = std::max(worst, std::abs(shared->columns[i] - one->columns[i]));
+            EXPECT_LE(worst / peak, 1e-5f) << threads << " threads, loop " << static_cast<int>(loop);
+        }
+    }
+}
+
 TEST(IqBeamformerTest, BadParametersAreNamed) {
     IqScene scene;
     auto demodulated = demodulateToIq(scene.phantom.view(), 25e6);
