@@ -231,11 +231,9 @@ void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGri
     parallelFor(groups, threads, [&](std::size_t g) {
         const auto group = ChannelGroup::of(g, groups, channels);
         thread_local IqTables own;  // the worker's own, grown once
-        own.n = static_cast<std::size_t>(layout.samples);
-        own.quads = loop == IqLoop::Avx2;
-        own.planes.resize(waves * group.channels * 4 * own.n);
+        own.resize(waves * group.channels, static_cast<std::size_t>(layout.samples), loop == IqLoop::Avx2);
         for (std::size_t w = 0; w < waves; ++w) {
-            for (std::size_t j = 0; j < group.channels; ++j) build(w * channels + group.first + j * group.step, own.planes.data() + (w * group.channels + j) * 4 * own.n);
+            for (std::size_t j = 0; j < group.channels; ++j) build(w * channels + group.first + j * group.step, own.trace(w * group.channels + j));
         }
         auto* part = g == 0 ? image.columns.data() : parts + (g - 1) * image.columns.size();
         for (std::size_t first = 0; first < image.nx; first += kTileColumns) {

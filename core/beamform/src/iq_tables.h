@@ -4,6 +4,7 @@
 // writes only its own trace's table.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -17,12 +18,26 @@ namespace sonolink::beamform::iq_internal {
 // (M_k + g D_k) exp(i w g): the baseband interpolated linearly and turned by its own phase, in two
 // multiply-adds and the residual rotation. Four planes of n floats, M re, M im, D re, D im (the
 // AVX-512 loop's window permutes); or quads (AVX2): (M re, M im, D re, D im) for each k, so that
-// one 128-bit load brings a depth's four.
+// one 128-bit load brings a depth's four, with a zero quad before and after each trace's n (an
+// index rounded one past an end of the record reads 0, with no clamp in the loop).
 struct IqTables {
     std::size_t n = 0;
     bool quads = false;
-    std::vector<float> planes;  // waves x channels x 4 x n
-    const float* trace(std::size_t index) const noexcept { return planes.data() + index * 4 * n; }
+    std::vector<float> planes;  // traces x stride()
+    std::size_t stride() const noexcept { return quads ? 4 * (n + 2) : 4 * n; }
+    const float* trace(std::size_t index) const noexcept { return planes.data() + index * stride() + (quads ? 4 : 0); }
+    float* trace(std::size_t index) noexcept { return planes.data() + index * stride() + (quads ? 4 : 0); }
+    // Room for `traces` traces of n samples in this layout, the quads' zero ends set.
+    void resize(std::size_t traces, std::size_t samples, bool asQuads) {
+        n = samples;
+        quads = asQuads;
+        planes.resize(traces * stride());
+        if (!quads) return;
+        for (std::size_t t = 0; t < traces; ++t) {
+            std::fill_n(trace(t) - 4, 4, 0.0f);
+            std::fill_n(trace(t) + 4 * n, 4, 0.0f);
+        }
+    }
 };
 
 // The phase's part for one record length, initial phase and phase per sample: the turn of each
