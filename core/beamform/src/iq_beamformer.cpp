@@ -132,6 +132,14 @@ __attribute__((target("avx2,fma"))) void interleave(const float* re, const float
     for (; iz < nz; ++iz) column[iz] = {re[iz], im[iz]};
 }
 
+// sum[i] += part[i], eight at a time (GCC's -O2 leaves the plain loop scalar: it would need a
+// check that the two do not overlap).
+__attribute__((target("avx2,fma"))) void addInto(float* sum, const float* part, std::size_t n) noexcept {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(sum + i, _mm256_add_ps(_mm256_loadu_ps(sum + i), _mm256_loadu_ps(part + i)));
+    for (; i < n; ++i) sum[i] += part[i];
+}
+
 // The channels first, first + step, ... of every wave: a worker's share of a frame, whose tables
 // it holds, channel first + j step of wave w at index w channels + j.
 struct ChannelGroup {
@@ -250,7 +258,7 @@ void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGri
             auto* sum = reinterpret_cast<float*>(image.columns.data() + ix * image.nz);
             for (std::size_t g = 1; g < groups; ++g) {
                 const auto* part = reinterpret_cast<const float*>(parts + (g - 1) * image.columns.size() + ix * image.nz);
-                for (std::size_t i = 0; i < 2 * image.nz; ++i) sum[i] += part[i];
+                addInto(sum, part, 2 * image.nz);
             }
         });
     }
