@@ -65,22 +65,19 @@ __attribute__((target("avx2,fma"))) inline void stepOf8(const IqChannel& ch, con
     const __m256 g = _mm256_sub_ps(u, kf);
     __m256i k = _mm256_cvttps_epi32(kf);
     if constexpr (kPartial) k = _mm256_min_epi32(_mm256_max_epi32(k, _mm256_setzero_si256()), _mm256_set1_epi32(static_cast<int>(ch.n) - 2));
-    // Each quad's first float from the leading zero quad on (k + 1 >= 0: unsigned, scaled in the
-    // vector), taken out two at a time as 64-bit halves (four moves to scalar registers, a
-    // 32-bit move and a shift each). With the clamps gone from the full steps, the rotation's
-    // coefficients stay in registers: 0.88 -> 0.91 (float) and 0.82 -> 0.85 (int16) x
+    // Each quad's first float, scaled in the vector and taken out two at a time as 64-bit halves
+    // (four moves to scalar registers, then a sign-extending move or an arithmetic shift each:
+    // an index of -1 reads the leading zero quad). With the clamps gone from the full steps, the
+    // rotation's coefficients stay in registers: 0.88 -> 0.91 (float) and 0.82 -> 0.85 (int16) x
     // rectangular RF, paired, medians of four interleaved rounds, 2 threads. (One at a time,
     // `vpextrd`, was slower than a store and eight scalar reloads, which this replaces.)
-    const __m256i scaled = _mm256_add_epi32(_mm256_slli_epi32(k, 2), _mm256_set1_epi32(4));
+    const __m256i scaled = _mm256_slli_epi32(k, 2);
     const __m128i low = _mm256_castsi256_si128(scaled), high = _mm256_extracti128_si256(scaled, 1);
-    const auto q0 = static_cast<std::uint64_t>(_mm_cvtsi128_si64(low)), q1 = static_cast<std::uint64_t>(_mm_extract_epi64(low, 1));
-    const auto q2 = static_cast<std::uint64_t>(_mm_cvtsi128_si64(high)), q3 = static_cast<std::uint64_t>(_mm_extract_epi64(high, 1));
-    const std::uint32_t at[8] = {static_cast<std::uint32_t>(q0), static_cast<std::uint32_t>(q0 >> 32), static_cast<std::uint32_t>(q1),
-                                 static_cast<std::uint32_t>(q1 >> 32), static_cast<std::uint32_t>(q2), static_cast<std::uint32_t>(q2 >> 32),
-                                 static_cast<std::uint32_t>(q3), static_cast<std::uint32_t>(q3 >> 32)};
-    const float* const lead = ch.table - 4;  // the trace's leading zero quad
+    const std::int64_t q0 = _mm_cvtsi128_si64(low), q1 = _mm_extract_epi64(low, 1), q2 = _mm_cvtsi128_si64(high), q3 = _mm_extract_epi64(high, 1);
+    const auto first = [](std::int64_t q) { return static_cast<std::int64_t>(static_cast<std::int32_t>(q)); };
+    const std::int64_t at[8] = {first(q0), q0 >> 32, first(q1), q1 >> 32, first(q2), q2 >> 32, first(q3), q3 >> 32};
     const auto two = [&](int a, int b) __attribute__((always_inline, target("avx2,fma"))) {
-        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lead + at[a])), _mm_loadu_ps(lead + at[b]), 1);
+        return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(ch.table + at[a])), _mm_loadu_ps(ch.table + at[b]), 1);
     };
     const __m256 r0 = two(0, 4), r1 = two(1, 5), r2 = two(2, 6), r3 = two(3, 7);
     const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
