@@ -2,7 +2,8 @@
 // thread): each thread one index, then the rest taken one at a time by whichever thread is free;
 // the calling thread takes a share. The threads are a pool started the first time a thread
 // count is asked for and kept for the process (a live image must not start threads per frame);
-// calls that use the same pool take turns.
+// calls that use the same pool take turns. Its threads wait for the next call, and the caller
+// for the last of them, spinning up to 100 us before they sleep.
 // Thread contract: body must be safe to call concurrently for different indices, and must not
 // itself call parallelFor.
 #pragma once
