@@ -217,8 +217,13 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
 
 IqLoop iqLoopOf(VectorLoop loop) noexcept { return loop == VectorLoop::Best && cpuHasAvx512() ? IqLoop::Avx512 : IqLoop::Avx2; }
 
+// At most this many groups of channels, whatever the thread count: each group past the first
+// costs a part of the image in memory and a pass over it, which on a many-core station would
+// outgrow what the extra workers bring (measured only at two threads here).
+constexpr std::size_t kMaxChannelGroups = 16;
+
 // The image through the tables and the vector loops, its channels shared out: group g of G (one
-// per thread) takes channels g, g + G, ... of every wave, builds their tables in its worker's own
+// per thread, at most kMaxChannelGroups) takes channels g, g + G, ... of every wave, builds their tables in its worker's own
 // memory (build(trace, table)) and sums them into every column of its own part of the image; the
 // parts are then added. On a split by columns instead, every worker read every table, half of
 // them just written by the other: at two threads the tables' writes took six times as long and
@@ -232,7 +237,8 @@ void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGri
     const DepthIndex index(z);
     auto& image = frame.image;
     const auto channels = static_cast<std::size_t>(layout.channels), waves = static_cast<std::size_t>(layout.waves);
-    const std::size_t groups = std::min<std::size_t>(threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency()), channels);
+    const std::size_t workers = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t groups = std::min({workers, channels, kMaxChannelGroups});
     thread_local std::vector<std::complex<float>> callerParts;  // groups 1 .. G-1: the caller's own, grown once
     callerParts.resize((groups - 1) * image.columns.size());
     std::complex<float>* const parts = callerParts.data();     // (a worker naming a thread_local reaches its own)

@@ -6,7 +6,7 @@
 // The vector loops read a table of sample pairs turned by their midpoint's phase and turn each
 // interpolated sample by the rest with a polynomial: no transcendental per pixel and channel.
 // Thread contract: pure functions; the work is shared over the persistent worker pool
-// (`threads`), the caller taking a share.
+// (`threads`; the vector path's channels over at most 16 of them), the caller taking a share.
 #pragma once
 
 #include <complex>
