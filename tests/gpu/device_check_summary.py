@@ -2,7 +2,9 @@
 """The GPU check's summary table (run-device-check.sh): agreement with the CPU reference per
 scene, the GPU memory tests, and the benchmark figures against the issues' bars: the
 rectangular kernel's rate, each window and the IQ path against it in the same run, frames per
-second end to end. Exit 1 when a check or bar fails.
+second end to end. Each path runs with every way its kernel offers (the benchmark's `kernel`
+argument: bit 0 conversions by rounding, bit 1 full occupancy); a path's best way is held to the bar
+against the best rectangular way, and the table names the ways. Exit 1 when a check or bar fails.
 Usage: device_check_summary.py OUT_DIR   (reads the *.json the steps wrote there)"""
 import json
 import os
@@ -20,6 +22,22 @@ TEST_RESULTS = ("agreement.json", "ring.json", "memory.json")
 def arguments(name):
     """{'int16': 0, 'frames': 1, 'mode': 2} from 'delayAndSumKernel/int16:0/frames:1/mode:2/...'."""
     return {k: int(v) for k, v in re.findall(r"(\w+):(\d+)", name)}
+
+
+def ways(kernel):
+    """The kernel argument's bits in words."""
+    return ("conversions by rounding" if kernel & 1 else "conversion instructions") + (", full occupancy" if kernel & 2 else "")
+
+
+def best_ways(kernel_benchmarks):
+    """{(label, int16, frames): (ops/s, kernel)}: each path's fastest way."""
+    best = {}
+    for b in kernel_benchmarks:
+        a = arguments(b["name"])
+        key = (b.get("label"), a.get("int16"), a.get("frames"))
+        if key not in best or b["nominal_ops_per_s"] > best[key][0]:
+            best[key] = (b["nominal_ops_per_s"], a.get("kernel", 0))
+    return best
 
 
 def load(out, name, rows):
@@ -54,31 +72,29 @@ def main(out):
         if "error_occurred" in b:
             failed = True
             rows.append((b["name"], b.get("error_message", ""), "FAIL"))
-    rectangular, by_label = {}, {}
-    for b in kernel:
-        a = arguments(b["name"])
-        by_label[(b.get("label"), a.get("int16"), a.get("frames"))] = b["nominal_ops_per_s"]
-        if b.get("label") == "rectangular":
-            rectangular[(a.get("int16"), a.get("frames"))] = b["nominal_ops_per_s"]
+    best = best_ways(kernel)
     for b in kernel:
         a = arguments(b["name"])
         label = b.get("label", "")
-        detail = f"{label}: {b['nominal_ops_per_s']:.3g} ops/s, {b['frames_per_s']:.0f} frames/s"
+        detail = f"{label} ({ways(a.get('kernel', 0))}): {b['nominal_ops_per_s']:.3g} ops/s, {b['frames_per_s']:.0f} frames/s"
         if b.get("envelope_us_per_frame"):
             detail += f", envelope {b['envelope_us_per_frame']:.1f} us/frame"
-        verdict = ""
-        base = rectangular.get((a.get("int16"), a.get("frames")))
-        if base and label != "rectangular":
-            ratio = b["nominal_ops_per_s"] / base
-            detail += f", {ratio:.2f} x rectangular"
-            rf_same_window = by_label.get((label[3:], a.get("int16"), a.get("frames"))) if label.startswith("iq_") else None
-            if rf_same_window and label != "iq_rectangular":
-                detail += f" ({b['nominal_ops_per_s'] / rf_same_window:.2f} x RF {label[3:]})"
-            if label in HELD_TO_RECTANGULAR:
-                ok = ratio >= VS_RECTANGULAR_BAR
-                failed |= not ok
-                verdict = "pass" if ok else "BELOW BAR"
-        rows.append((b["name"], detail, verdict))
+        base = best.get(("rectangular", a.get("int16"), a.get("frames")))
+        if base:
+            detail += f", {b['nominal_ops_per_s'] / base[0]:.2f} x the best rectangular"
+        rows.append((b["name"], detail, ""))
+    for (label, int16, frames), (rate, way) in sorted(best.items(), key=lambda kv: str(kv[0])):
+        base = best.get(("rectangular", int16, frames))
+        if label not in HELD_TO_RECTANGULAR or not base:
+            continue
+        ratio = rate / base[0]
+        detail = f"{ratio:.2f} x the best rectangular ({ways(base[1])}), with {ways(way)}"
+        rf_same_window = best.get((label[3:], int16, frames)) if label.startswith("iq_") else None
+        if rf_same_window and label != "iq_rectangular":
+            detail += f"; {rate / rf_same_window[0]:.2f} x the best RF {label[3:]}"
+        ok = ratio >= VS_RECTANGULAR_BAR
+        failed |= not ok
+        rows.append((f"best {label}, {'int16' if int16 else 'float'}, {frames} frame(s)", detail, "pass" if ok else "BELOW BAR"))
     for b in e2e:
         rows.append((b["name"], f"{b.get('label', '')}: {b['frames_per_s']:.0f} frames/s", ""))
     memory_json = load(out, "memory_bench.json", rows)

@@ -2,9 +2,10 @@
 // 128 channels x 2048 samples, F# 1.5, one plane wave. Kernel only: nominal
 // pixel*channel*transmit operations per second (bar 1.5e12 on an H200) for every path offered:
 // RF with each window, IQ (demodulation, pair table, delay-and-sum with rotation and the
-// magnitude, at 5 MHz: decimated by 3) and sector (256 rays x 512 depths, +-35 degrees); the
-// windows and IQ are held to 0.8 x the rectangular kernel in the same run
-// (device_check_summary.py). The envelope's steps alone (cuFFT) for the RF paths. End to end:
+// magnitude, at 5 MHz: decimated by 3) and sector (256 rays x 512 depths, +-35 degrees), each
+// grid path with every way its kernel offers (GpuKernelOptions: argument `kernel`, bit 0
+// conversions by rounding, bit 1 full occupancy); the windows and IQ are held to 0.8 x the best rectangular
+// kernel in the same run (device_check_summary.py). The envelope's steps alone (cuFFT) for the RF paths. End to end:
 // frames per second from page-locked host memory through copies, beamforming, envelope and copy
 // back, in batches (bar 20,000 frames/s). Skips (with the reason) where there is no GPU.
 #include <benchmark/benchmark.h>
@@ -26,8 +27,10 @@ constexpr int kChannels = 128, kSamples = 2048, kNx = 256, kNz = 512;
 enum Mode { kRectangular, kHann, kTukey, kIqRectangular, kIqHann, kSectorHann };
 const char* const kModeNames[] = {"rectangular", "hann", "tukey", "iq_rectangular", "iq_hann", "sector_hann"};
 
-GpuBeamformerSetup issueSetup(SampleType type, int framesPerChunk, int mode) {
+GpuBeamformerSetup issueSetup(SampleType type, int framesPerChunk, int mode, int kernel = 0) {
     GpuBeamformerSetup s;
+    s.kernel.conversionsByRounding = (kernel & 1) != 0;
+    s.kernel.fullOccupancy = (kernel & 2) != 0;
     s.sampleType = type;
     s.geometry.waves = 1;
     s.geometry.channels = kChannels;
@@ -58,13 +61,14 @@ std::vector<T> noiseFrames(int frames) {
 
 const double kNominalPerFrame = double(kNx) * kNz * kChannels * 1;
 
-// Arguments: int16 (0 float, 1 int16), frames per launch, mode (Mode).
+// Arguments: int16 (0 float, 1 int16), frames per launch, mode (Mode), kernel (GpuKernelOptions'
+// bits).
 void delayAndSumKernel(benchmark::State& state) {
     const bool int16 = state.range(0) == 1;
     const int frames = static_cast<int>(state.range(1));
     const int mode = static_cast<int>(state.range(2));
     state.SetLabel(kModeNames[mode]);
-    auto gpu = GpuBeamformer::create(issueSetup(int16 ? SampleType::Int16 : SampleType::Float32, frames, mode));
+    auto gpu = GpuBeamformer::create(issueSetup(int16 ? SampleType::Int16 : SampleType::Float32, frames, mode, static_cast<int>(state.range(3))));
     if (!gpu) {
         state.SkipWithError(gpu.error().message().c_str());
         return;
@@ -93,9 +97,20 @@ void delayAndSumKernel(benchmark::State& state) {
     state.counters["envelope_us_per_frame"] = envelopeSeconds * 1e6 / frames;
     state.counters["decimation"] = (*gpu)->iqDecimation();
 }
+// Each path with each way its kernel offers: sector one, the others four.
+void everyPathAndKernel(benchmark::internal::Benchmark* b) {
+    for (int int16 : {0, 1}) {
+        for (int frames : {1, 16}) {
+            for (int mode : {kRectangular, kHann, kTukey, kIqRectangular, kIqHann, kSectorHann}) {
+                const int kernels = mode == kSectorHann ? 1 : 4;
+                for (int kernel = 0; kernel < kernels; ++kernel) b->Args({int16, frames, mode, kernel});
+            }
+        }
+    }
+}
 BENCHMARK(delayAndSumKernel)
-    ->ArgsProduct({{0, 1}, {1, 16}, {kRectangular, kHann, kTukey, kIqRectangular, kIqHann, kSectorHann}})
-    ->ArgNames({"int16", "frames", "mode"})
+    ->Apply(everyPathAndKernel)
+    ->ArgNames({"int16", "frames", "mode", "kernel"})
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 

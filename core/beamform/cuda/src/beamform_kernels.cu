@@ -8,9 +8,10 @@ namespace {
 // depths, so they read neighbouring samples of the same trace. A block visits only the channels
 // inside the aperture somewhere in its depths, and without branches: a channel outside the
 // aperture or a delay outside the record reads sample 0 and adds nothing, so that the loads of
-// several channels are in flight at once.
-template <typename T, int Window>
-__global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* __restrict__ image) {
+// several channels are in flight at once. kRounding: how a delay becomes its sample and fraction
+// and an int16 sample its value (splitDelay, toFloat).
+template <typename T, int Window, bool kRounding>
+__device__ __forceinline__ void delayAndSumPixel(const T* __restrict__ frames, const DasGeometry& g, float* __restrict__ image) {
     const int iz = blockIdx.x * blockDim.x + threadIdx.x;
     const int ix = blockIdx.y * blockDim.y + threadIdx.y;
     const int frame = blockIdx.z;
@@ -36,10 +37,10 @@ __global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* 
             // Inside the receive aperture and the record (else it contributes 0).
             const bool inside = z >= ch.y && s >= 0.0f && s < lastIndex;
             const float at = inside ? s : 0.0f;
-            const int i = static_cast<int>(at);
-            const float frac = at - static_cast<float>(i);
+            float frac;
+            const int i = splitDelay<kRounding>(at, frac);
             const T* p = wave + static_cast<unsigned>(trace + i);
-            const float a = static_cast<float>(__ldg(p)), b = static_cast<float>(__ldg(p + 1));
+            const float a = toFloat<kRounding>(__ldg(p)), b = toFloat<kRounding>(__ldg(p + 1));
             const float sample = fmaf(frac, b - a, a);
             if constexpr (Window == kRectangular) sum += inside ? sample : 0.0f;
             else sum = fmaf(inside ? weightAt<Window>(scale[c], invZ, g.windowOffset) : 0.0f, sample, sum);
@@ -48,13 +49,32 @@ __global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* 
     image[(static_cast<std::size_t>(frame) * g.nx + ix) * g.nz + iz] = sum;
 }
 
+// The kernel as the compiler allocates its registers, and held to full occupancy.
+template <typename T, int Window, bool kRounding>
+__global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* __restrict__ image) {
+    delayAndSumPixel<T, Window, kRounding>(frames, g, image);
+}
+template <typename T, int Window, bool kRounding>
+__global__ void __launch_bounds__(kThreadsPerBlock, kBlocksForFullOccupancy) delayAndSumFullOccupancy(const T* __restrict__ frames, DasGeometry g,
+                                                                                                      float* __restrict__ image) {
+    delayAndSumPixel<T, Window, kRounding>(frames, g, image);
+}
+
+template <typename T, bool kRounding>
+void launchAs(const T* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) {
+    using Kernel = void (*)(const T*, DasGeometry, float*);
+    const auto pick = [&g](Kernel plain, Kernel full) { return g.fullOccupancy ? full : plain; };
+    const Kernel kernel = g.window == kRectangular ? pick(delayAndSum<T, kRectangular, kRounding>, delayAndSumFullOccupancy<T, kRectangular, kRounding>)
+                          : g.window == kHann  ? pick(delayAndSum<T, kHann, kRounding>, delayAndSumFullOccupancy<T, kHann, kRounding>)
+                                               : pick(delayAndSum<T, kTukey, kRounding>, delayAndSumFullOccupancy<T, kTukey, kRounding>);
+    const dim3 grid((g.nz + kDepthsPerBlock - 1) / kDepthsPerBlock, (g.nx + kColumnsPerBlock - 1) / kColumnsPerBlock, count);
+    kernel<<<grid, dim3(kDepthsPerBlock, kColumnsPerBlock), 0, stream>>>(frames, g, image);
+}
+
 template <typename T>
 void launch(const T* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) {
-    const dim3 grid((g.nz + kDepthsPerBlock - 1) / kDepthsPerBlock, (g.nx + kColumnsPerBlock - 1) / kColumnsPerBlock, count);
-    const dim3 block(kDepthsPerBlock, kColumnsPerBlock);
-    if (g.window == kRectangular) delayAndSum<T, kRectangular><<<grid, block, 0, stream>>>(frames, g, image);
-    else if (g.window == kHann) delayAndSum<T, kHann><<<grid, block, 0, stream>>>(frames, g, image);
-    else delayAndSum<T, kTukey><<<grid, block, 0, stream>>>(frames, g, image);
+    if (g.conversionsByRounding) launchAs<T, true>(frames, count, g, image, stream);
+    else launchAs<T, false>(frames, count, g, image, stream);
 }
 
 __global__ void padColumns(const float* __restrict__ columns, int nz, int length, cufftComplex* __restrict__ spectrum) {

@@ -18,6 +18,16 @@ namespace sonolink::beamform::cuda {
 // the L1 cache for the others. The host's channel ranges are per block.
 constexpr int kDepthsPerBlock = 64;
 constexpr int kColumnsPerBlock = 4;
+constexpr int kThreadsPerBlock = kDepthsPerBlock * kColumnsPerBlock;
+// The blocks an SM must hold for a kernel built for full occupancy (GpuKernelOptions): as many
+// threads as an SM takes (2048; 1536 on sm_86 and sm_89), which holds each thread to 32 (42)
+// registers.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890)
+constexpr int kThreadsPerSm = 1536;
+#else
+constexpr int kThreadsPerSm = 2048;
+#endif
+constexpr int kBlocksForFullOccupancy = kThreadsPerSm / kThreadsPerBlock;
 
 struct DasGeometry {
     const float* gridZ;        // nz
@@ -35,6 +45,8 @@ struct DasGeometry {
     float samplesPerMetre;
     int window;                // beamform::Window as int
     float windowOffset;        // Tukey: pi (1 - alpha) / alpha
+    bool conversionsByRounding;  // delays' samples and fractions, int16 values, by float rounding (GpuKernelOptions)
+    bool fullOccupancy;          // the kernels held to 32 registers a thread (GpuKernelOptions)
 };
 
 // frames: `count` frames of waves x channels x samples; image: count x nx x nz (column-major).
@@ -51,6 +63,7 @@ struct IqSteps {
     const float2* mixer;      // iqSamples: 2 mixer[o decimation]
     const float2* midPhasor;  // iqSamples: exp(i (phi_first + omega (k + 1/2)))
     int halfLength, decimation, rfSamples, iqSamples;
+    bool conversionsByRounding;  // int16 samples' values by float rounding (GpuKernelOptions)
 };
 void launchDemodulate(const float* rf, int traces, const IqSteps& q, float2* iq, cudaStream_t stream);
 void launchDemodulate(const std::int16_t* rf, int traces, const IqSteps& q, float2* iq, cudaStream_t stream);

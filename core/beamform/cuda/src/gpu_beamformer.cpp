@@ -82,6 +82,9 @@ Status validate(const GpuBeamformerSetup& s) {
                                                                 s.modulationFrequencyHz));
         }
     }
+    if (s.kernel.conversionsByRounding && s.geometry.samples >= (1 << 22)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} samples a trace: conversions by rounding need fewer than 2^22", s.geometry.samples));
+    }
     if (s.framesPerChunk <= 0 || columns * static_cast<std::size_t>(s.framesPerChunk) > 65535) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} frames per chunk of {} columns: 1 to 65535 columns per chunk", s.framesPerChunk, columns));
     }
@@ -152,7 +155,8 @@ struct GpuBeamformer::State {
         if (!range) return fail(std::move(range.error()));
         // float pairs and int pairs as float2 and int2: the same layout.
         geometry = DasGeometry{*z, reinterpret_cast<const float2*>(*channel), *scale, reinterpret_cast<const int2*>(*range), *tx, columns, rows,
-                               samples.waves, samples.channels, samples.samples, t.samplesPerMetre, static_cast<int>(setup.params.window), t.windowOffset};
+                               samples.waves, samples.channels, samples.samples, t.samplesPerMetre, static_cast<int>(setup.params.window), t.windowOffset,
+                               setup.kernel.conversionsByRounding, setup.kernel.fullOccupancy};
         return {};
     }
 
@@ -186,7 +190,7 @@ struct GpuBeamformer::State {
         }
         // std::complex<float> and float2 share their layout: two floats, re then im.
         iq = IqSteps{reinterpret_cast<const float2*>(*taps), reinterpret_cast<const float2*>(*mixer), reinterpret_cast<const float2*>(*phasor),
-                     t.halfLength, t.decimation, setup.geometry.samples, t.layout.samples};
+                     t.halfLength, t.decimation, setup.geometry.samples, t.layout.samples, setup.kernel.conversionsByRounding};
         omega = t.omega;
         return t.layout;
     }

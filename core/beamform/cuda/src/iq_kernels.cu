@@ -13,8 +13,8 @@ constexpr int kThreads = 128;
 __device__ __forceinline__ float2 times(float2 a, float2 b) { return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 
 // out[o] = 2 mixer[o D] sum_j taps[j + H] x[o D + j]; samples outside the record count as 0.
-// Traces along the grid's x dimension (no 65535 limit), outputs along y.
-template <typename T>
+// Traces along the grid's x dimension (no 65535 limit), outputs along y. kByRounding: toFloat's way.
+template <typename T, bool kByRounding>
 __global__ void demodulate(const T* __restrict__ rf, IqSteps q, float2* __restrict__ iq) {
     const int o = blockIdx.y * blockDim.x + threadIdx.x;
     if (o >= q.iqSamples) return;
@@ -25,7 +25,7 @@ __global__ void demodulate(const T* __restrict__ rf, IqSteps q, float2* __restri
     float re = 0.0f, im = 0.0f;
     for (int j = from; j <= to; ++j) {
         const float2 tap = __ldg(q.taps + j + q.halfLength);
-        const float v = static_cast<float>(__ldg(x + k + j));
+        const float v = toFloat<kByRounding>(__ldg(x + k + j));
         re += tap.x * v;
         im += tap.y * v;
     }
@@ -49,8 +49,9 @@ __global__ void pairTable(const float2* __restrict__ iq, IqSteps q, float4* __re
 // special-function unit's sine and cosine: absolute error under 5e-7 here): the pair was turned
 // by the phase at i + 1/2, so the product carries the phase at s, as the reference's rotation
 // exp(i (phi_first + omega s)). Outside the aperture or the record it reads the trace's zero entry.
-template <int Window>
-__global__ void delayAndSumIq(const float4* __restrict__ table, DasGeometry g, float omega, float* __restrict__ image) {
+// kRounding: splitDelay's way.
+template <int Window, bool kRounding>
+__device__ __forceinline__ void delayAndSumIqPixel(const float4* __restrict__ table, const DasGeometry& g, float omega, float* __restrict__ image) {
     const int iz = blockIdx.x * blockDim.x + threadIdx.x;
     const int ix = blockIdx.y * blockDim.y + threadIdx.y;
     const int frame = blockIdx.z;
@@ -77,8 +78,8 @@ __global__ void delayAndSumIq(const float4* __restrict__ table, DasGeometry g, f
             const float s = fmaf(fastSqrt(ch.x + z2), g.samplesPerMetre, tx);
             const bool inside = z >= ch.y && s >= 0.0f && s < lastIndex;
             const float at = inside ? s : zeroEntry;
-            const int i = static_cast<int>(at);
-            const float f = at - static_cast<float>(i);
+            float f;
+            const int i = splitDelay<kRounding>(at, f);
             const float4 p = __ldg(wave + static_cast<unsigned>(trace + i));
             float vr = fmaf(f, p.z, p.x), vi = fmaf(f, p.w, p.y);
             if constexpr (Window != kRectangular) {
@@ -95,28 +96,52 @@ __global__ void delayAndSumIq(const float4* __restrict__ table, DasGeometry g, f
     image[(static_cast<std::size_t>(frame) * g.nx + ix) * g.nz + iz] = sqrtf(re * re + im * im);
 }
 
+// The kernel as the compiler allocates its registers, and held to full occupancy.
+template <int Window, bool kRounding>
+__global__ void delayAndSumIq(const float4* __restrict__ table, DasGeometry g, float omega, float* __restrict__ image) {
+    delayAndSumIqPixel<Window, kRounding>(table, g, omega, image);
+}
+template <int Window, bool kRounding>
+__global__ void __launch_bounds__(kThreadsPerBlock, kBlocksForFullOccupancy) delayAndSumIqFullOccupancy(const float4* __restrict__ table, DasGeometry g,
+                                                                                                        float omega, float* __restrict__ image) {
+    delayAndSumIqPixel<Window, kRounding>(table, g, omega, image);
+}
+
 dim3 perSample(int traces, int samples) { return dim3(static_cast<unsigned>(traces), static_cast<unsigned>((samples + kThreads - 1) / kThreads)); }
 
 }  // namespace
 
 void launchDemodulate(const float* rf, int traces, const IqSteps& q, float2* iq, cudaStream_t stream) {
-    demodulate<float><<<perSample(traces, q.iqSamples), kThreads, 0, stream>>>(rf, q, iq);
+    demodulate<float, false><<<perSample(traces, q.iqSamples), kThreads, 0, stream>>>(rf, q, iq);
 }
 
 void launchDemodulate(const std::int16_t* rf, int traces, const IqSteps& q, float2* iq, cudaStream_t stream) {
-    demodulate<std::int16_t><<<perSample(traces, q.iqSamples), kThreads, 0, stream>>>(rf, q, iq);
+    if (q.conversionsByRounding) demodulate<std::int16_t, true><<<perSample(traces, q.iqSamples), kThreads, 0, stream>>>(rf, q, iq);
+    else demodulate<std::int16_t, false><<<perSample(traces, q.iqSamples), kThreads, 0, stream>>>(rf, q, iq);
 }
 
 void launchPairTable(const float2* iq, int traces, const IqSteps& q, float4* table, cudaStream_t stream) {
     pairTable<<<perSample(traces, q.iqSamples), kThreads, 0, stream>>>(iq, q, table);
 }
 
-void launchDelayAndSumIq(const float4* table, int count, const DasGeometry& g, float omega, float* image, cudaStream_t stream) {
+namespace {
+
+template <bool kRounding>
+void launchIqAs(const float4* table, int count, const DasGeometry& g, float omega, float* image, cudaStream_t stream) {
+    using Kernel = void (*)(const float4*, DasGeometry, float, float*);
+    const auto pick = [&g](Kernel plain, Kernel full) { return g.fullOccupancy ? full : plain; };
+    const Kernel kernel = g.window == kRectangular ? pick(delayAndSumIq<kRectangular, kRounding>, delayAndSumIqFullOccupancy<kRectangular, kRounding>)
+                          : g.window == kHann  ? pick(delayAndSumIq<kHann, kRounding>, delayAndSumIqFullOccupancy<kHann, kRounding>)
+                                               : pick(delayAndSumIq<kTukey, kRounding>, delayAndSumIqFullOccupancy<kTukey, kRounding>);
     const dim3 grid((g.nz + kDepthsPerBlock - 1) / kDepthsPerBlock, (g.nx + kColumnsPerBlock - 1) / kColumnsPerBlock, count);
-    const dim3 block(kDepthsPerBlock, kColumnsPerBlock);
-    if (g.window == kRectangular) delayAndSumIq<kRectangular><<<grid, block, 0, stream>>>(table, g, omega, image);
-    else if (g.window == kHann) delayAndSumIq<kHann><<<grid, block, 0, stream>>>(table, g, omega, image);
-    else delayAndSumIq<kTukey><<<grid, block, 0, stream>>>(table, g, omega, image);
+    kernel<<<grid, dim3(kDepthsPerBlock, kColumnsPerBlock), 0, stream>>>(table, g, omega, image);
+}
+
+}  // namespace
+
+void launchDelayAndSumIq(const float4* table, int count, const DasGeometry& g, float omega, float* image, cudaStream_t stream) {
+    if (g.conversionsByRounding) launchIqAs<true>(table, count, g, omega, image, stream);
+    else launchIqAs<false>(table, count, g, omega, image, stream);
 }
 
 }  // namespace sonolink::beamform::cuda

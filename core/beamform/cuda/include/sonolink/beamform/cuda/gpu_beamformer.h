@@ -23,6 +23,19 @@ namespace sonolink::beamform::cuda {
 enum class SampleType { Float32, Int16 };
 enum class GpuOutput { Rf, Envelope };
 
+// Ways to build the delay-and-sum kernels (grid and IQ), each giving the same sums (the gpu tests
+// check every one against the CPU reference). Which is faster depends on the device
+// (docs/performance.md, GPU, has the measurements behind the defaults).
+struct GpuKernelOptions {
+    // A delay's sample index and fraction, and an int16 sample's value, by float rounding (a few
+    // additions) instead of the conversion instructions. Needs fewer than 2^22 samples a trace.
+    bool conversionsByRounding = false;
+    // The delay-and-sum kernels held to 32 registers a thread, so that an SM holds 8 blocks of 256
+    // (64 warps, the most it takes) instead of 6 or 7: more warps to hide the latency of the reads,
+    // fewer reads in flight in each.
+    bool fullOccupancy = false;
+};
+
 struct GpuBeamformerSetup {
     SampleType sampleType = SampleType::Int16;
     AcquisitionGeometry geometry;  // what each frame is
@@ -38,6 +51,7 @@ struct GpuBeamformerSetup {
     // from the z axis, increasing) instead of the grid; an image is then theta x r, each ray
     // contiguous (SectorImage::rays). RF only.
     std::vector<double> sectorR, sectorTheta;
+    GpuKernelOptions kernel;
 };
 
 // A piece of one frame as the front end sent it (one link block): channelCount channels of
