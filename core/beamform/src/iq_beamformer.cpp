@@ -163,10 +163,12 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
     const float lastIndex = static_cast<float>(layout.samples - 1);
-    thread_local std::vector<float> scratch;  // per column tx, re, im: the worker's own, grown once
+    thread_local std::vector<float> scratch;  // per column tx, re, im, then the AVX2 step's lanes: the worker's own, grown once
     const std::size_t stride = nz + kPad;
-    if (scratch.size() < 3 * stride * kTileColumns) scratch.resize(3 * stride * kTileColumns);
+    if (scratch.size() < 3 * stride * kTileColumns + Avx2Lanes::kFloats) scratch.resize(3 * stride * kTileColumns + Avx2Lanes::kFloats);
     float* const tile = scratch.data();  // (taken once: GCC fetches a thread_local's address again after each call)
+    float* const lanes = Avx2Lanes::in(tile + 3 * stride * kTileColumns);
+    Avx2Lanes::putRotation(lanes, rotation);
     const auto txOf = [&](std::size_t k) { return tile + 3 * stride * k; };
     for (std::size_t k = 0; k < count; ++k) std::fill(txOf(k) + stride, txOf(k) + 3 * stride, 0.0f);
     for (int w = 0; w < layout.waves; ++w) {
@@ -199,14 +201,15 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
                 const auto first = depths.firstAtOrBelow(edge);
                 const auto [begin, end] = inRecordRange(lastIndex - 0.5f, TabulatedDelay{tx}, samplesPerMetre, dx2, zSquared, first, -0.5f);
                 if (begin >= end) continue;
-                const IqChannel ch{table, tables.n, tx, samplesPerMetre, dx2};
+                const IqChannel ch{table, tables.n, tx, samplesPerMetre, dx2, lanes};
                 if (params.window == Window::Rectangular) {
                     accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), begin, end, re, im);
                 } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)
                     const auto flat = std::clamp(flatFrom(params, dx, z, first), begin, end);
                     const auto weight = cosSquaredWeight(params, dx, invZ, invZ2, flat);
-                    if (weight.hann) accumulateIq<kLongSine>(loop, ch, TaperWeight<true>{weight}, rotation, zSquared.data(), begin, flat, re, im);
-                    else accumulateIq<kLongSine>(loop, ch, TaperWeight<false>{weight}, rotation, zSquared.data(), begin, flat, re, im);
+                    if (loop == IqLoop::Avx2) Avx2Lanes::putWindow(lanes, weight);
+                    if (weight.hann) accumulateIq<kLongSine>(loop, ch, TaperWeight<true>{weight, lanes}, rotation, zSquared.data(), begin, flat, re, im);
+                    else accumulateIq<kLongSine>(loop, ch, TaperWeight<false>{weight, lanes}, rotation, zSquared.data(), begin, flat, re, im);
                     accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), flat, end, re, im);
                 }
             }
