@@ -1,6 +1,7 @@
 #include "sonolink/beamform/cpu_beamformer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <functional>
@@ -11,6 +12,7 @@
 
 #include "fft.h"
 #include "kernel_steps.h"
+#include "loop_choice.h"
 #include "parallel_for.h"
 
 #if defined(__x86_64__)
@@ -337,7 +339,14 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
         invZ2[i] = invZ[i] * invZ[i];
     }
     const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
-    const bool avx512 = avx2 && loop == VectorLoop::Best && cpuHasAvx512();
+    // With both vector units, the best loop is the faster one on this machine (loop_choice.h).
+    const bool both = avx2 && loop == VectorLoop::Best && cpuHasAvx512();
+    const auto& g = *data.geometry;
+    const FrameKind kind{!data.samples16.empty(), static_cast<int>(params.window), image.nx, image.nz, static_cast<std::size_t>(g.channels),
+                         static_cast<std::size_t>(g.samples), static_cast<std::size_t>(g.waves)};
+    const FastLoop fast = both ? rfLoopChoice().next(kind) : FastLoop::Avx2;
+    const bool avx512 = both && fast == FastLoop::Avx512;
+    const auto start = std::chrono::steady_clock::now();
     auto run = [&](auto sampleType) {
         using T = decltype(sampleType);
         auto accumulate = accumulatorsOf<T, ScalarLoop<T>::template Of>();
@@ -352,6 +361,7 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     };
     if (data.samples16.empty()) run(float{});
     else run(std::int16_t{});
+    if (both) rfLoopChoice().record(kind, fast, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return image;
 }
 

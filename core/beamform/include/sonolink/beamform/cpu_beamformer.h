@@ -14,8 +14,10 @@
 
 namespace sonolink::beamform {
 
-// Which inner loop: the scalar reference, AVX2 gathers, or the best this CPU has (AVX-512
-// sample windows where available). All compute the same sum; tests compare them.
+// Which inner loop: the scalar reference, AVX2 gathers, or the best this CPU has: AVX2 where
+// AVX-512 is missing; where both are there, RF's delayAndSum times its first frames of each kind
+// with each and keeps the faster (which one depends on the CPU). All compute the same sum; tests
+// compare them.
 enum class VectorLoop { Scalar, Avx2, Best };
 
 // Beamformed RF (real), column-major. threads = 0: one per hardware thread. A loop the CPU
