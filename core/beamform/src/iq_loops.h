@@ -220,7 +220,9 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void accumulateIqAvx512(con
 
 // A tapering window's weight with its form (Hann's or Tukey's) chosen once per channel, not in
 // each step; the AVX2 step's coefficients from `lanes` (Avx2Lanes, put there for this channel),
-// the AVX-512 step's from the weight.
+// the AVX-512 step's from the weight. at8 writes CosSquaredWeight's polynomial out again: handed
+// to it as arguments, the lanes' values were kept in registers and spilled again (Hann 1.38 x,
+// Tukey 1.21 x the time, one thread).
 template <bool kHann>
 struct TaperWeight {
     static constexpr bool kUnit = false;
