@@ -81,7 +81,9 @@ Result<IqFrame> startFrame(const AcquisitionGeometry& layout, double modulationF
     frame.radiansAtFirst = 2 * std::numbers::pi * modulationFrequencyHz * layout.initialTimeS;
     // The tables' residual rotation holds to pi/2: beyond (a modulation frequency past half the
     // sampling rate) and without rotation, the reference serves.
-    frame.fast = rotate && loop != VectorLoop::Scalar && cpuHasAvx2() && frame.radiansPerSample <= std::numbers::pi;
+    // The vector loops find a delay's sample by float rounding, exact below 2^22 samples a trace
+    // (iq_loops.h); a longer record (more than the UFF reader or the settings take) runs the reference.
+    frame.fast = rotate && loop != VectorLoop::Scalar && cpuHasAvx2() && frame.radiansPerSample <= std::numbers::pi && layout.samples < (1 << 22);
     for (const float depth : frame.z) {
         frame.zSquared.push_back(depth * depth);
         frame.invZ.push_back(1.0f / depth);

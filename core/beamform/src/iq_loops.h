@@ -31,7 +31,8 @@ constexpr std::size_t kPad = 16;
 // -2^22 <= u < 2^23: k is its bits less 1.5 2^23's, and taking 1.5 2^23 back off gives k as a
 // float, exactly. Two additions and an integer subtraction where vroundps and vcvttps2dq took
 // three slower micro-operations and 12 cycles: the AVX2 loop 5 to 9 % faster, the AVX-512 one
-// 3 %, at one thread on a Sapphire Rapids. The UFF reader takes at most 2^22 samples a trace.
+// 3 %, at one thread on a Sapphire Rapids. startFrame keeps records of 2^22 samples or more off
+// these loops.
 constexpr float kRoundingShift = 12582912.0f;  // 1.5 2^23
 constexpr int kRoundingShiftBits = 0x4B400000;
 
