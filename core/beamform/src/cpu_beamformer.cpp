@@ -304,7 +304,7 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, st
                 else accumulate.tabulated(trace, lastIndex, table, NoWeight{}, samplesPerMetre, dx2, zSquared, first, column);
             } else if (!accumulate.exactWindow) {
                 // Weighted where the window tapers, unweighted where it is flat (Tukey, deep).
-                const auto weight = cosSquaredWeight(params, dx, invZ, invZ2, flatFrom(params, dx, z, first));
+                const auto weight = cosSquaredWeight(params, dx, invZ.data(), invZ2.data(), flatFrom(params, dx, z, first));
                 if (planeWave) accumulate.planeWaveWeighted(trace, lastIndex, plane, weight, samplesPerMetre, dx2, zSquared, first, column);
                 else accumulate.tabulatedWeighted(trace, lastIndex, table, weight, samplesPerMetre, dx2, zSquared, first, column);
             } else {

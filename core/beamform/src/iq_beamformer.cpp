@@ -13,6 +13,7 @@
 #include "iq_rotation.h"
 #include "iq_tables.h"
 #include "kernel_steps.h"
+#include "line_aligned.h"
 #include "parallel_for.h"
 
 namespace sonolink::beamform {
@@ -60,8 +61,13 @@ void referenceColumn(const AcquisitionGeometry& layout, std::span<const std::com
 // One frame's image under way: checked, its per-depth arrays, its phase, and whether the tables
 // and the vector loops serve it.
 struct IqFrame {
+    static constexpr std::size_t kDepthPad = 16;  // the vector loops' kPad
     IqImage image;
-    std::vector<float> z, zSquared, invZ, invZ2;
+    std::vector<float> z;
+    LineAlignedArrays perDepth;  // z^2, 1/z, 1/z^2, each with kDepthPad copies of its last value past the last depth
+    const float* zSquared() const noexcept { return perDepth[0]; }
+    const float* invZ() const noexcept { return perDepth[1]; }
+    const float* invZ2() const noexcept { return perDepth[2]; }
     double radiansPerSample = 0, radiansAtFirst = 0;
     bool fast = false;
 };
@@ -84,10 +90,14 @@ Result<IqFrame> startFrame(const AcquisitionGeometry& layout, double modulationF
     // The vector loops find a delay's sample by float rounding, exact below 2^22 samples a trace
     // (iq_loops.h); a longer record (more than the UFF reader or the settings take) runs the reference.
     frame.fast = rotate && loop != VectorLoop::Scalar && cpuHasAvx2() && frame.radiansPerSample <= std::numbers::pi && layout.samples < (1 << 22);
-    for (const float depth : frame.z) {
-        frame.zSquared.push_back(depth * depth);
-        frame.invZ.push_back(1.0f / depth);
-        frame.invZ2.push_back(frame.invZ.back() * frame.invZ.back());
+    const std::size_t nz = frame.z.size();
+    frame.perDepth = LineAlignedArrays(3, nz + IqFrame::kDepthPad);
+    float *zSquared = frame.perDepth[0], *invZ = frame.perDepth[1], *invZ2 = frame.perDepth[2];
+    for (std::size_t iz = 0; iz < nz + IqFrame::kDepthPad; ++iz) {
+        const float depth = frame.z[std::min(iz, nz - 1)];
+        zSquared[iz] = depth * depth;
+        invZ[iz] = 1.0f / depth;
+        invZ2[iz] = invZ[iz] * invZ[iz];
     }
     return frame;
 }
@@ -157,18 +167,19 @@ struct ChannelGroup {
 constexpr std::size_t kTileColumns = 4;
 
 // The sums of a tile's columns (xs[0 .. count), count <= kTileColumns) over a group of channels
-// through their tables and the vector loops. zSquared, invZ, invZ2: padded (kPad).
+// through their tables and the vector loops. zSquared, invZ, invZ2: the frame's (line-aligned,
+// padded). The columns' tx, re and im start on lines too: the loops step on a grid of whole lines.
 template <bool kLongSine>
 void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, const IqTables& tables, const std::vector<float>& z, const DepthIndex& depths,
-              std::span<const float> zSquared, const std::vector<float>& invZ, const std::vector<float>& invZ2, const double* xs, std::size_t count,
+              std::span<const float> zSquared, const float* invZ, const float* invZ2, const double* xs, std::size_t count,
               const BeamformParams& params, const Rotation& rotation, IqLoop loop, std::complex<float>* const* columns) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
     const float lastIndex = static_cast<float>(layout.samples - 1);
     thread_local std::vector<float> scratch;  // per column tx, re, im, then the AVX2 step's lanes: the worker's own, grown once
-    const std::size_t stride = nz + kPad;
-    if (scratch.size() < 3 * stride * kTileColumns + Avx2Lanes::kFloats) scratch.resize(3 * stride * kTileColumns + Avx2Lanes::kFloats);
-    float* const tile = scratch.data();  // (taken once: GCC fetches a thread_local's address again after each call)
+    const std::size_t stride = lineRounded(nz + kPad);
+    if (scratch.size() < 3 * stride * kTileColumns + Avx2Lanes::kFloats + 16) scratch.resize(3 * stride * kTileColumns + Avx2Lanes::kFloats + 16);
+    float* const tile = lineAligned(scratch.data());  // (taken once: GCC fetches a thread_local's address again after each call)
     float* const lanes = Avx2Lanes::in(tile + 3 * stride * kTileColumns);
     Avx2Lanes::putRotation(lanes, rotation);
     const auto txOf = [&](std::size_t k) { return tile + 3 * stride * k; };
@@ -203,7 +214,7 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
                 const auto first = depths.firstAtOrBelow(edge);
                 const auto [begin, end] = inRecordRange(lastIndex - 0.5f, TabulatedDelay{tx}, samplesPerMetre, dx2, zSquared, first, -0.5f);
                 if (begin >= end) continue;
-                const IqChannel ch{table, tables.n, tx, samplesPerMetre, dx2, lanes};
+                const IqChannel ch{table, tables.n, tables.layout.plane, tx, samplesPerMetre, dx2, lanes};
                 if (params.window == Window::Rectangular) {
                     accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), begin, end, re, im);
                 } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)
@@ -232,13 +243,12 @@ constexpr std::size_t kMaxChannelGroups = 16;
 // memory (build(trace, table)) and sums them into every column of its own part of the image; the
 // parts are then added. On a split by columns instead, every worker read every table, half of
 // them just written by the other: at two threads the tables' writes took six times as long and
-// the column passes were bound by the shared cache. The frame's per-depth arrays are padded here
-// (kPad).
+// the column passes were bound by the shared cache.
 void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGrid& grid, const BeamformParams& params, unsigned threads, IqLoop loop,
                const Rotation& rotation, BodyRef<std::size_t, float*> build) {
+    static_assert(IqFrame::kDepthPad >= kPad);
     const auto& z = frame.z;
-    for (auto* v : {&frame.zSquared, &frame.invZ, &frame.invZ2}) v->resize(z.size() + kPad, v->back());
-    const std::span<const float> depths(frame.zSquared.data(), z.size());
+    const std::span<const float> depths(frame.zSquared(), z.size());
     const DepthIndex index(z);
     auto& image = frame.image;
     const auto channels = static_cast<std::size_t>(layout.channels), waves = static_cast<std::size_t>(layout.waves);
@@ -260,8 +270,8 @@ void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGri
             std::complex<float>* columns[kTileColumns];
             for (std::size_t k = 0; k < count; ++k) columns[k] = part + (first + k) * image.nz;
             const double* xs = grid.x.data() + first;
-            if (rotation.longSine) fastTile<true>(layout, group, own, z, index, depths, frame.invZ, frame.invZ2, xs, count, params, rotation, loop, columns);
-            else fastTile<false>(layout, group, own, z, index, depths, frame.invZ, frame.invZ2, xs, count, params, rotation, loop, columns);
+            if (rotation.longSine) fastTile<true>(layout, group, own, z, index, depths, frame.invZ(), frame.invZ2(), xs, count, params, rotation, loop, columns);
+            else fastTile<false>(layout, group, own, z, index, depths, frame.invZ(), frame.invZ2(), xs, count, params, rotation, loop, columns);
         }
     });
     if (groups > 1) {
@@ -299,14 +309,14 @@ Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const
     if (frame->fast) {
         const Turns& turns = turnsFor(n, frame->radiansAtFirst, frame->radiansPerSample);
         const IqLoop iqLoop = iqLoopOf(loop);
-        const bool quads = iqLoop == IqLoop::Avx2;
+        const auto tables = TableLayout::of(n, iqLoop == IqLoop::Avx2);
         fastImage(layout, *frame, grid, params, threads, iqLoop, turns.rotation,
-                  [&](std::size_t t, float* table) { buildTrace(reinterpret_cast<const float*>(iq.data() + t * n), n, turns, quads, table); });
+                  [&](std::size_t t, float* table) { buildTrace(reinterpret_cast<const float*>(iq.data() + t * n), n, turns, tables, table); });
         return std::move(frame->image);
     }
 #endif
     parallelFor(frame->image.nx, threads, [&](std::size_t ix) {
-        referenceColumn(layout, iq, frame->z, frame->zSquared, grid.x[ix], params, frame->radiansAtFirst, frame->radiansPerSample, rotate,
+        referenceColumn(layout, iq, frame->z, {frame->zSquared(), frame->z.size()}, grid.x[ix], params, frame->radiansAtFirst, frame->radiansPerSample, rotate,
                         frame->image.columns.data() + ix * frame->image.nz);
     });
     return std::move(frame->image);
@@ -323,10 +333,10 @@ Result<IqImage> delayAndSumIq(const ChannelDataView& rf, double modulationFreque
         const auto n = static_cast<std::size_t>(layout->samples);
         const Turns& turns = turnsFor(n, frame->radiansAtFirst, frame->radiansPerSample);
         const IqLoop iqLoop = iqLoopOf(loop);
-        const bool quads = iqLoop == IqLoop::Avx2;
+        const auto tables = TableLayout::of(n, iqLoop == IqLoop::Avx2);
         fastImage(*layout, *frame, grid, params, threads, iqLoop, turns.rotation, [&](std::size_t t, float* table) {
             filterTrace(rf, modulationFrequencyHz, decimation, t, [&](const float* re, const float* im) {
-                buildTraceFromFiltered(re, im, n, frame->radiansPerSample, quads, table);
+                buildTraceFromFiltered(re, im, n, frame->radiansPerSample, tables, table);
             });
         });
         return std::move(frame->image);

@@ -1,7 +1,8 @@
 // The IQ beamformer's inner loops (iq_beamformer.cpp), x86 only: one channel's contribution to
-// the depths [first, last) of a column, eight depths a step with AVX2 from the table of quads,
-// sixteen with AVX-512 from the planes, the last step partial; the weight, the rotation and the
-// interpolation as iq_tables.h and iq_rotation.h describe them. Private to sonolink_beamform.
+// the depths [first, last) of a column, eight depths a step with AVX2 from the table of quads (the
+// last step partial), sixteen with AVX-512 from the planes on a grid of whole steps from depth 0
+// (the first and last steps partial); the weight, the rotation and the interpolation as
+// iq_tables.h and iq_rotation.h describe them. Private to sonolink_beamform.
 // Thread contract: pure functions of their arguments; each call writes only the sums it is given.
 #pragma once
 
@@ -75,7 +76,7 @@ struct RotationLanes16 {
 // g = u - k the place from its midpoint. Inside the record: u in [-1/2, n - 3/2).
 struct IqChannel {
     const float* table;
-    std::size_t n;
+    std::size_t n, plane;  // its samples; and for planes, the floats from one plane to the next (TableLayout)
     const float* tx;
     float samplesPerMetre, dx2;
     const float* lanes;  // the AVX2 step's constants (Avx2Lanes); the AVX-512 step does without
@@ -133,7 +134,9 @@ __attribute__((target("avx2,fma"))) inline void stepOf8(const IqChannel& ch, con
     _mm256_storeu_ps(im + iz, _mm256_fmadd_ps(vi, c, _mm256_fmadd_ps(vr, s, _mm256_loadu_ps(im + iz))));
 }
 
-// A channel's depths [first, last) eight at a time with AVX2, the last step partial.
+// A channel's depths [first, last) eight at a time with AVX2, the last step partial. (On the
+// AVX-512 loop's grid of whole steps, with the first step partial, it ran 1 % slower to 2 %
+// faster, one thread.)
 template <bool kLongSine, typename Weight>
 __attribute__((target("avx2,fma"))) void accumulateIqAvx2(const IqChannel& channel, const Weight& taper, const float* zSquared, std::size_t first,
                                                           std::size_t last, float* re, float* im) noexcept {
@@ -156,11 +159,13 @@ __attribute__((target("avx2,fma"))) void accumulateIqAvx2(const IqChannel& chann
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 // Sixteen depths with AVX-512 (measured faster than eight). Where their indices lie within 32
-// samples, two loads and one two-table permute (vpermt2ps) per plane instead of a gather. In a
-// partial step the lanes past the end take lane 0's index (so that they do not spoil the window)
-// and add nothing.
+// samples, two loads and one two-table permute (vpermt2ps) per plane instead of a gather: from the
+// 64-byte line that holds the first index where the two lines hold all sixteen (aligned loads;
+// the planes start on lines), else from the first index on (both loads across lines; from the
+// line: 2 % faster at one thread). In a partial step the lanes not `live` take the first live
+// lane's index (so that they do not spoil the window) and add nothing.
 template <bool kLongSine, bool kPartial, typename Weight>
-__attribute__((target("avx2,fma,avx512f,avx512vl"))) inline void stepOf16(const IqChannel& ch, const Weight& weight, const RotationLanes16& r,
+__attribute__((always_inline, target("avx2,fma,avx512f,avx512vl"))) inline void stepOf16(const IqChannel& ch, const Weight& weight, const RotationLanes16& r,
                                                                           const float* zSquared, std::size_t iz, __mmask16 live, float* re,
                                                                           float* im) noexcept {
     const __m512 u = _mm512_fmadd_ps(_mm512_sqrt_ps(_mm512_add_ps(_mm512_set1_ps(ch.dx2), _mm512_loadu_ps(zSquared + iz))),
@@ -168,20 +173,29 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) inline void stepOf16(const 
     const __m512 shifted = _mm512_add_ps(u, _mm512_set1_ps(kRoundingShift));
     const __m512 g = _mm512_sub_ps(u, _mm512_sub_ps(shifted, _mm512_set1_ps(kRoundingShift)));
     __m512i k = _mm512_sub_epi32(_mm512_castps_si512(shifted), _mm512_set1_epi32(kRoundingShiftBits));
+    if constexpr (kPartial) k = _mm512_mask_mov_epi32(_mm512_permutexvar_epi32(_mm512_set1_epi32(__builtin_ctz(live)), k), live, k);
     const int low = _mm_cvtsi128_si32(_mm512_castsi512_si128(k));
-    if constexpr (kPartial) k = _mm512_mask_mov_epi32(_mm512_set1_epi32(low), live, k);
-    const __m512i rel = _mm512_sub_epi32(k, _mm512_set1_epi32(low));
     // The planes written out, not as an array: GCC keeps an array of them in memory here.
     const float* const midRe = ch.table;
-    const float* const midIm = midRe + ch.n;
-    const float* const stepRe = midIm + ch.n;
-    const float* const stepIm = stepRe + ch.n;
+    const float* const midIm = midRe + ch.plane;
+    const float* const stepRe = midIm + ch.plane;
+    const float* const stepIm = stepRe + ch.plane;
     __m512 mr, mi, dr, di;
-    if (_mm512_cmpgt_epu32_mask(rel, _mm512_set1_epi32(31)) == 0 && low >= 0 && low <= static_cast<int>(ch.n) - 32) {
-        const auto window = [&](const float* plane) __attribute__((always_inline, target("avx2,fma,avx512f,avx512vl"))) {
-            return _mm512_permutex2var_ps(_mm512_loadu_ps(plane + low), rel, _mm512_loadu_ps(plane + low + 16));
+    const auto window = [&](int start, __m512i rel) __attribute__((always_inline, target("avx2,fma,avx512f,avx512vl"))) {
+        const auto from = [&](const float* plane) __attribute__((always_inline, target("avx2,fma,avx512f,avx512vl"))) {
+            return _mm512_permutex2var_ps(_mm512_loadu_ps(plane + start), rel, _mm512_loadu_ps(plane + start + 16));
         };
-        mr = window(midRe), mi = window(midIm), dr = window(stepRe), di = window(stepIm);
+        mr = from(midRe), mi = from(midIm), dr = from(stepRe), di = from(stepIm);
+    };
+    // The window from the 64-byte line holding the first index: aligned loads (the planes start
+    // on a line), where it holds all 16; else from the first index (loads across lines); else gathers.
+    const int line = low & ~15;
+    const __m512i relLine = _mm512_sub_epi32(k, _mm512_set1_epi32(line));
+    const __m512i rel = _mm512_sub_epi32(k, _mm512_set1_epi32(low));
+    if (_mm512_cmpgt_epu32_mask(relLine, _mm512_set1_epi32(31)) == 0 && low >= 0 && line <= static_cast<int>(ch.plane) - 32) {
+        window(line, relLine);
+    } else if (_mm512_cmpgt_epu32_mask(rel, _mm512_set1_epi32(31)) == 0 && low >= 0 && low <= static_cast<int>(ch.n) - 32) {
+        window(low, rel);
     } else {
         const __m512i index = _mm512_min_epi32(_mm512_max_epi32(k, _mm512_setzero_si512()), _mm512_set1_epi32(static_cast<int>(ch.n) - 2));
         mr = _mm512_i32gather_ps(index, midRe, 4), mi = _mm512_i32gather_ps(index, midIm, 4);
@@ -213,7 +227,17 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void accumulateIqAvx512(con
     const IqChannel ch = channel;  // copies, as in accumulateIqAvx2
     const Weight weight = taper;
     const RotationLanes16 lanes(rotation);
-    std::size_t iz = first;
+    // Every channel's steps on one grid, whole steps from depth 0, the first one partial: the
+    // per-depth arrays and the sums start on 64-byte lines, so that no load or store crosses a
+    // line, and each load of the sums meets one whole store of the channel before (from the
+    // channel's first depth on, 5 to 16 % faster at one thread, with the step inlined in both
+    // places 8 % more).
+    std::size_t iz = first & ~std::size_t{15};
+    if (iz < first) {
+        const unsigned before = static_cast<unsigned>(first - iz), upTo = static_cast<unsigned>(std::min<std::size_t>(last - iz, 16));
+        stepOf16<kLongSine, true>(ch, weight, lanes, zSquared, iz, static_cast<__mmask16>(((1u << upTo) - 1) & ~((1u << before) - 1)), re, im);
+        iz += 16;
+    }
     for (; iz + 16 <= last; iz += 16) stepOf16<kLongSine, false>(ch, weight, lanes, zSquared, iz, 0xFFFF, re, im);
     if (iz < last) stepOf16<kLongSine, true>(ch, weight, lanes, zSquared, iz, static_cast<__mmask16>((1u << (last - iz)) - 1), re, im);
 }

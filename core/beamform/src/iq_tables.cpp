@@ -39,9 +39,9 @@ __attribute__((target("avx2,fma"))) inline __m256 partsOf(__m256 a, __m256 b, bo
 
 // Eight pairs' (M re, M im, D re, D im) from k on into the table: as planes, or as quads by a
 // 4 x 4 transpose in each half.
-__attribute__((target("avx2,fma"))) inline void storeEight(__m256 midRe, __m256 midIm, __m256 stepRe, __m256 stepIm, std::size_t n, std::size_t k,
-                                                           bool quads, float* out) noexcept {
-    if (quads) {
+__attribute__((target("avx2,fma"))) inline void storeEight(__m256 midRe, __m256 midIm, __m256 stepRe, __m256 stepIm, std::size_t k, TableLayout layout,
+                                                           float* out) noexcept {
+    if (layout.quads) {
         const __m256 t0 = _mm256_unpacklo_ps(midRe, midIm), t1 = _mm256_unpackhi_ps(midRe, midIm);
         const __m256 t2 = _mm256_unpacklo_ps(stepRe, stepIm), t3 = _mm256_unpackhi_ps(stepRe, stepIm);
         const __m256 q0 = _mm256_shuffle_ps(t0, t2, 0x44), q1 = _mm256_shuffle_ps(t0, t2, 0xEE);  // k, k + 1 | k + 4, k + 5
@@ -53,17 +53,17 @@ __attribute__((target("avx2,fma"))) inline void storeEight(__m256 midRe, __m256 
         _mm256_storeu_ps(at + 24, _mm256_permute2f128_ps(q2, q3, 0x31));
     } else {
         _mm256_storeu_ps(out + k, midRe);
-        _mm256_storeu_ps(out + n + k, midIm);
-        _mm256_storeu_ps(out + 2 * n + k, stepRe);
-        _mm256_storeu_ps(out + 3 * n + k, stepIm);
+        _mm256_storeu_ps(out + layout.plane + k, midIm);
+        _mm256_storeu_ps(out + 2 * layout.plane + k, stepRe);
+        _mm256_storeu_ps(out + 3 * layout.plane + k, stepIm);
     }
 }
 
 // One pair's (M re, M im, D re, D im) into the table.
-inline void storeOne(const float (&quad)[4], std::size_t n, std::size_t k, bool quads, float* out) noexcept {
+inline void storeOne(const float (&quad)[4], std::size_t k, TableLayout layout, float* out) noexcept {
     for (std::size_t j = 0; j < 4; ++j) {
-        if (quads) out[4 * k + j] = quad[j];
-        else out[j * n + k] = quad[j];
+        if (layout.quads) out[4 * k + j] = quad[j];
+        else out[j * layout.plane + k] = quad[j];
     }
 }
 
@@ -71,7 +71,7 @@ inline void storeOne(const float (&quad)[4], std::size_t n, std::size_t k, bool 
 
 // Eight pairs at a time (their samples deinterleaved, turned, and stored as planes, or as quads by
 // a 4 x 4 transpose in each half), the last ones one at a time.
-__attribute__((target("avx2,fma"))) void buildTrace(const float* in, std::size_t n, const Turns& turns, bool quads, float* out) noexcept {
+__attribute__((target("avx2,fma"))) void buildTrace(const float* in, std::size_t n, const Turns& turns, TableLayout layout, float* out) noexcept {
     std::size_t k = 0;
     for (; k + 9 <= n; k += 8) {
         const __m256 a0 = _mm256_loadu_ps(in + 2 * k), a1 = _mm256_loadu_ps(in + 2 * k + 8);
@@ -83,7 +83,7 @@ __attribute__((target("avx2,fma"))) void buildTrace(const float* in, std::size_t
         const __m256 cr = _mm256_loadu_ps(turns.re.data() + k), ci = _mm256_loadu_ps(turns.im.data() + k);
         const __m256 midRe = _mm256_fmsub_ps(mr, cr, _mm256_mul_ps(mi, ci)), midIm = _mm256_fmadd_ps(mr, ci, _mm256_mul_ps(mi, cr));
         const __m256 stepRe = _mm256_fmsub_ps(dr, cr, _mm256_mul_ps(di, ci)), stepIm = _mm256_fmadd_ps(dr, ci, _mm256_mul_ps(di, cr));
-        storeEight(midRe, midIm, stepRe, stepIm, n, k, quads, out);
+        storeEight(midRe, midIm, stepRe, stepIm, k, layout, out);
     }
     for (; k < n; ++k) {
         const std::size_t next = std::min(k + 1, n - 1);
@@ -91,7 +91,7 @@ __attribute__((target("avx2,fma"))) void buildTrace(const float* in, std::size_t
         const float mr = 0.5f * (ar + br), mi = 0.5f * (ai + bi), dr = br - ar, di = bi - ai;
         const float cr = turns.re[k], ci = turns.im[k];
         const float quad[4] = {mr * cr - mi * ci, mr * ci + mi * cr, dr * cr - di * ci, dr * ci + di * cr};
-        storeOne(quad, n, k, quads, out);
+        storeOne(quad, k, layout, out);
     }
 }
 
@@ -99,8 +99,8 @@ __attribute__((target("avx2,fma"))) void buildTrace(const float* in, std::size_t
 // with iq[k] = 2 exp(-i (w k + phi0)) y[k] and the turn exp(i (phi0 + w (k + 1/2))),
 // A_k = 2 y[k] a and B_k = 2 y[k + 1] conj(a), a = exp(i w / 2), so
 // M = y[k] a + y[k + 1] conj(a) and D = 2 (y[k + 1] conj(a) - y[k] a). The last pair's B is its A.
-__attribute__((target("avx2,fma"))) void buildTraceFromFiltered(const float* re, const float* im, std::size_t n, double radiansPerSample, bool quads,
-                                                                float* out) noexcept {
+__attribute__((target("avx2,fma"))) void buildTraceFromFiltered(const float* re, const float* im, std::size_t n, double radiansPerSample,
+                                                                TableLayout layout, float* out) noexcept {
     const auto c = static_cast<float>(std::cos(radiansPerSample / 2)), s = static_cast<float>(std::sin(radiansPerSample / 2));
     const __m256 vc = _mm256_set1_ps(c), vs = _mm256_set1_ps(s), c2 = _mm256_set1_ps(2 * c), s2 = _mm256_set1_ps(2 * s);
     std::size_t k = 0;
@@ -109,15 +109,15 @@ __attribute__((target("avx2,fma"))) void buildTraceFromFiltered(const float* re,
         const __m256 sumRe = _mm256_add_ps(yr, yr1), differenceRe = _mm256_sub_ps(yr1, yr);
         const __m256 sumIm = _mm256_add_ps(yi, yi1), differenceIm = _mm256_sub_ps(yi1, yi);
         storeEight(_mm256_fmadd_ps(vc, sumRe, _mm256_mul_ps(vs, differenceIm)), _mm256_fmsub_ps(vc, sumIm, _mm256_mul_ps(vs, differenceRe)),
-                   _mm256_fmadd_ps(c2, differenceRe, _mm256_mul_ps(s2, sumIm)), _mm256_fmsub_ps(c2, differenceIm, _mm256_mul_ps(s2, sumRe)), n, k,
-                   quads, out);
+                   _mm256_fmadd_ps(c2, differenceRe, _mm256_mul_ps(s2, sumIm)), _mm256_fmsub_ps(c2, differenceIm, _mm256_mul_ps(s2, sumRe)), k,
+                   layout, out);
     }
     for (; k < n; ++k) {
         const std::complex<float> a(c, s), y(re[k], im[k]);
         const std::complex<float> first = y * a, second = k + 1 < n ? std::complex<float>(re[k + 1], im[k + 1]) * std::conj(a) : first;
         const std::complex<float> mid = first + second, step = 2.0f * (second - first);
         const float quad[4] = {mid.real(), mid.imag(), step.real(), step.imag()};
-        storeOne(quad, n, k, quads, out);
+        storeOne(quad, k, layout, out);
     }
 }
 #endif

@@ -163,13 +163,12 @@ inline std::size_t flatFrom(const BeamformParams& params, double dx, const std::
 
 // The weight of params.window for an element |dx| from the column, in the form above, flat from
 // depth index `flat` on (flatFrom).
-inline CosSquaredWeight cosSquaredWeight(const BeamformParams& params, double dx, const std::vector<float>& invZ, const std::vector<float>& invZ2,
-                                         std::size_t flat) noexcept {
+inline CosSquaredWeight cosSquaredWeight(const BeamformParams& params, double dx, const float* invZ, const float* invZ2, std::size_t flat) noexcept {
     const bool hann = params.window == Window::Hann;
     const double alpha = hann ? 1.0 : std::clamp(params.tukeyAlpha, 1e-6, 1.0);
     const double a = std::numbers::pi / (2 * alpha);
     const double aK = a * 2 * params.fNumber * std::abs(dx), k2 = aK * aK;
-    return {static_cast<float>(aK), static_cast<float>(a * (1 - alpha)), invZ.data(), invZ2.data(), flat, hann,
+    return {static_cast<float>(aK), static_cast<float>(a * (1 - alpha)), invZ, invZ2, flat, hann,
             EvenCosine::kC0, static_cast<float>(EvenCosine::kC1 * k2), static_cast<float>(EvenCosine::kC2 * k2 * k2),
             static_cast<float>(EvenCosine::kC3 * k2 * k2 * k2)};
 }
