@@ -176,11 +176,17 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
     const float lastIndex = static_cast<float>(layout.samples - 1);
-    thread_local std::vector<float> scratch;  // per column tx, re, im, then the AVX2 step's lanes: the worker's own, grown once
+    // The worker's own, grown once: per column tx, re, im; the AVX2 loop's positions (offsets and
+    // fractions); the AVX2 step's lanes.
+    thread_local std::vector<float> scratch;
+    thread_local std::vector<std::int32_t> offsetRoom;
     const std::size_t stride = lineRounded(nz + kPad);
-    if (scratch.size() < 3 * stride * kTileColumns + Avx2Lanes::kFloats + 16) scratch.resize(3 * stride * kTileColumns + Avx2Lanes::kFloats + 16);
+    if (scratch.size() < (3 * kTileColumns + 1) * stride + Avx2Lanes::kFloats + 16) scratch.resize((3 * kTileColumns + 1) * stride + Avx2Lanes::kFloats + 16);
+    if (offsetRoom.size() < stride) offsetRoom.resize(stride);
     float* const tile = lineAligned(scratch.data());  // (taken once: GCC fetches a thread_local's address again after each call)
-    float* const lanes = Avx2Lanes::in(tile + 3 * stride * kTileColumns);
+    float* const fractions = tile + 3 * stride * kTileColumns;
+    std::int32_t* const offsets = offsetRoom.data();
+    float* const lanes = Avx2Lanes::in(fractions + stride);
     Avx2Lanes::putRotation(lanes, rotation);
     const auto txOf = [&](std::size_t k) { return tile + 3 * stride * k; };
     for (std::size_t k = 0; k < count; ++k) std::fill(txOf(k) + stride, txOf(k) + 3 * stride, 0.0f);
@@ -214,7 +220,7 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
                 const auto first = depths.firstAtOrBelow(edge);
                 const auto [begin, end] = inRecordRange(lastIndex - 0.5f, TabulatedDelay{tx}, samplesPerMetre, dx2, zSquared, first, -0.5f);
                 if (begin >= end) continue;
-                const IqChannel ch{table, tables.n, tables.layout.plane, tx, samplesPerMetre, dx2, lanes};
+                const IqChannel ch{table, tables.n, tables.layout.plane, tx, samplesPerMetre, dx2, lanes, offsets, fractions};
                 if (params.window == Window::Rectangular) {
                     accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), begin, end, re, im);
                 } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)

@@ -38,9 +38,10 @@ constexpr float kRoundingShift = 12582912.0f;  // 1.5 2^23
 constexpr int kRoundingShiftBits = 0x4B400000;
 
 // The AVX2 step's constants, each broadcast over eight floats, in memory the worker owns: the
-// rotation's c0..c3 and s0..s3 (set once per tile of columns), then the window's (per channel):
-// Hann's polynomial d0..d3, or Tukey's aK and b. The step reads them from there in every step:
-// stores to the sums may alias them, so GCC keeps them in memory. Left to itself, with sixteen
+// rotation's c0..c3 and s0..s3 (set once per tile of columns; the loop takes them into registers
+// once per channel: 4 to 7 % faster), then the window's (per channel): Hann's polynomial d0..d3,
+// or Tukey's aK and b. The step reads those from there in every step: stores to the sums may
+// alias them, so GCC keeps them in memory. Left to itself, with sixteen
 // registers short of all they need, GCC broadcasts them into registers, spills some to the stack
 // frame and reloads them from there, and on a Sapphire Rapids those reloads cost the AVX2 Hann
 // loop 40 % (9.3 against 7.0 ms a frame at one thread), the same loads from the heap next to
@@ -80,35 +81,46 @@ struct IqChannel {
     const float* tx;
     float samplesPerMetre, dx2;
     const float* lanes;  // the AVX2 step's constants (Avx2Lanes); the AVX-512 step does without
+    // The AVX2 loop's room for the positions of each depth (positionsOf8): the quad's offset and
+    // g, indexed by depth, the column's depths and kPad more. The worker's own.
+    std::int32_t* offsets;
+    float* fractions;
 };
 
-// Eight depths with AVX2 from the table of quads: each depth's (M re, M im, D re, D im) one
-// 128-bit load, two depths to a register and a 4 x 4 transpose in each half (eight in-lane
-// shuffles). Measured faster than gathers (four 64-bit gathers of four pairs). In a full step
-// every lane lies in the record as inRecordRange found it; the vector's fused multiply-add may
-// round an index one past either end of the table, onto the trace's zero quads (IqTables). A
-// partial step's lanes past the end hold any depth: their indices are clamped to the table.
-// kPartial: only the lanes of `live` add.
-template <bool kLongSine, bool kPartial, typename Weight>
-__attribute__((target("avx2,fma"))) inline void stepOf8(const IqChannel& ch, const Weight& weight, const float* zSquared, std::size_t iz, __m256 live,
-                                                        float* re, float* im) noexcept {
+// The AVX2 loop in two streams, each in its own function: positionsOf8 finds eight depths' quads
+// (their offsets, 4 k) and places g from the delays and keeps them in the channel's room;
+// samplesOf8 reads those quads, interpolates, weights, turns and adds them. Run as one step, the
+// loads hung on the square root's long chain of latencies (sqrt, rounding, the moves of the
+// offsets to scalar registers, the loads, the transposes) and the machine ran out of room for
+// the steps in flight; the positions are now found kLead steps ahead of the samples that read
+// them (accumulateIqAvx2).
+__attribute__((target("avx2,fma"))) inline void positionsOf8(const IqChannel& ch, const float* zSquared, std::size_t iz) noexcept {
     const __m256 u = _mm256_fmadd_ps(_mm256_sqrt_ps(_mm256_add_ps(_mm256_set1_ps(ch.dx2), _mm256_loadu_ps(zSquared + iz))),
                                      _mm256_set1_ps(ch.samplesPerMetre), _mm256_loadu_ps(ch.tx + iz));
     const __m256 shifted = _mm256_add_ps(u, _mm256_set1_ps(kRoundingShift));
     const __m256 g = _mm256_sub_ps(u, _mm256_sub_ps(shifted, _mm256_set1_ps(kRoundingShift)));
     __m256i k = _mm256_sub_epi32(_mm256_castps_si256(shifted), _mm256_set1_epi32(kRoundingShiftBits));
-    if constexpr (kPartial) k = _mm256_min_epi32(_mm256_max_epi32(k, _mm256_setzero_si256()), _mm256_set1_epi32(static_cast<int>(ch.n) - 2));
-    // Each quad's first float, scaled in the vector and taken out two at a time as 64-bit halves
-    // (four moves to scalar registers, then a sign-extending move or an arithmetic shift each:
-    // an index of -1 reads the leading zero quad). With the clamps gone from the full steps, the
-    // rotation's coefficients stay in registers: 0.88 -> 0.91 (float) and 0.82 -> 0.85 (int16) x
-    // rectangular RF, paired, medians of four interleaved rounds, 2 threads. (One at a time,
-    // `vpextrd`, was slower than a store and eight scalar reloads, which this replaces.)
-    const __m256i scaled = _mm256_slli_epi32(k, 2);
-    const __m128i low = _mm256_castsi256_si128(scaled), high = _mm256_extracti128_si256(scaled, 1);
-    const std::int64_t q0 = _mm_cvtsi128_si64(low), q1 = _mm_extract_epi64(low, 1), q2 = _mm_cvtsi128_si64(high), q3 = _mm_extract_epi64(high, 1);
-    const auto first = [](std::int64_t q) { return static_cast<std::int64_t>(static_cast<std::int32_t>(q)); };
-    const std::int64_t at[8] = {first(q0), q0 >> 32, first(q1), q1 >> 32, first(q2), q2 >> 32, first(q3), q3 >> 32};
+    // Inside the record, or one past either end on the trace's zero quads (a fused multiply-add
+    // may round an index there); the lanes past the channel's last depth, clamped there too.
+    k = _mm256_min_epi32(_mm256_max_epi32(k, _mm256_set1_epi32(-1)), _mm256_set1_epi32(static_cast<int>(ch.n)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(ch.offsets + iz), _mm256_slli_epi32(k, 2));
+    _mm256_storeu_ps(ch.fractions + iz, g);
+}
+
+// The AVX2 step's residual rotation coefficients, in registers for a channel.
+struct RotationLanes8 {
+    __m256 c0, c1, c2, c3, s0, s1, s2, s3;
+};
+
+// Eight depths' samples from the table of quads: each depth's (M re, M im, D re, D im) one
+// 128-bit load at its offset, two depths to a register and a 4 x 4 transpose in each half (eight
+// in-lane shuffles; measured faster than four 64-bit gathers of four pairs). kPartial: only the
+// lanes of `live` add.
+template <bool kLongSine, bool kPartial, typename Weight>
+__attribute__((target("avx2,fma"))) inline void samplesOf8(const IqChannel& ch, const Weight& weight, const RotationLanes8& r, std::size_t iz,
+                                                           __m256 live, float* re, float* im) noexcept {
+    const __m256 g = _mm256_loadu_ps(ch.fractions + iz);
+    const std::int32_t* at = ch.offsets + iz;
     const auto two = [&](int a, int b) __attribute__((always_inline, target("avx2,fma"))) {
         return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(ch.table + at[a])), _mm_loadu_ps(ch.table + at[b]), 1);
     };
@@ -125,18 +137,20 @@ __attribute__((target("avx2,fma"))) inline void stepOf8(const IqChannel& ch, con
         vr = _mm256_and_ps(vr, live);
         vi = _mm256_and_ps(vi, live);
     }
-    const auto r = [&ch](std::size_t j) __attribute__((always_inline, target("avx2,fma"))) { return Avx2Lanes::at(ch.lanes, Avx2Lanes::kRotation + j); };
     const __m256 g2 = _mm256_mul_ps(g, g);
-    const __m256 c = _mm256_fmadd_ps(g2, _mm256_fmadd_ps(g2, _mm256_fmadd_ps(g2, r(3), r(2)), r(1)), r(0));
-    const __m256 top = kLongSine ? _mm256_fmadd_ps(g2, r(7), r(6)) : r(6);
-    const __m256 s = _mm256_mul_ps(g, _mm256_fmadd_ps(g2, _mm256_fmadd_ps(g2, top, r(5)), r(4)));
+    const __m256 c = _mm256_fmadd_ps(g2, _mm256_fmadd_ps(g2, _mm256_fmadd_ps(g2, r.c3, r.c2), r.c1), r.c0);
+    const __m256 top = kLongSine ? _mm256_fmadd_ps(g2, r.s3, r.s2) : r.s2;
+    const __m256 s = _mm256_mul_ps(g, _mm256_fmadd_ps(g2, _mm256_fmadd_ps(g2, top, r.s1), r.s0));
     _mm256_storeu_ps(re + iz, _mm256_fnmadd_ps(vi, s, _mm256_fmadd_ps(vr, c, _mm256_loadu_ps(re + iz))));
     _mm256_storeu_ps(im + iz, _mm256_fmadd_ps(vi, c, _mm256_fmadd_ps(vr, s, _mm256_loadu_ps(im + iz))));
 }
 
-// A channel's depths [first, last) eight at a time with AVX2, the last step partial. (On the
-// AVX-512 loop's grid of whole steps, with the first step partial, it ran 1 % slower to 2 %
-// faster, one thread.)
+// A channel's depths [first, last) eight at a time with AVX2, the last step partial; the
+// positions kLead steps ahead of the samples. One thread, against the loop as one step (the
+// positions in registers): rectangular 5.70 -> 4.37 ms, Hann 6.22 -> 5.01, Tukey 6.27 -> 5.23
+// (lead 1: 1.04-1.08 x that, 3: 0.96-0.98, 6: 0.92-0.96, 9 and 12 the same as 6). (On the
+// AVX-512 loop's grid of whole steps, with the first step partial, the loop as one step ran 1 %
+// slower to 2 % faster.)
 template <bool kLongSine, typename Weight>
 __attribute__((target("avx2,fma"))) void accumulateIqAvx2(const IqChannel& channel, const Weight& taper, const float* zSquared, std::size_t first,
                                                           std::size_t last, float* re, float* im) noexcept {
@@ -144,13 +158,20 @@ __attribute__((target("avx2,fma"))) void accumulateIqAvx2(const IqChannel& chann
     // the weight's members were loaded again in every step.
     const IqChannel ch = channel;
     const Weight weight = taper;
+    const auto lane = [&ch](std::size_t j) __attribute__((always_inline, target("avx2,fma"))) { return Avx2Lanes::at(ch.lanes, Avx2Lanes::kRotation + j); };
+    const RotationLanes8 rotation{lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), lane(6), lane(7)};
+    constexpr std::size_t kLead = 8;
+    for (std::size_t iz = first; iz < std::min(last, first + 8 * kLead); iz += 8) positionsOf8(ch, zSquared, iz);
     const __m256 all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
     std::size_t iz = first;
-    for (; iz + 8 <= last; iz += 8) stepOf8<kLongSine, false>(ch, weight, zSquared, iz, all, re, im);
+    for (; iz + 8 <= last; iz += 8) {
+        if (iz + 8 * kLead < last) positionsOf8(ch, zSquared, iz + 8 * kLead);
+        samplesOf8<kLongSine, false>(ch, weight, rotation, iz, all, re, im);
+    }
     if (iz < last) {
-        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        const __m256 live = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(last - iz)), lane));
-        stepOf8<kLongSine, true>(ch, weight, zSquared, iz, live, re, im);
+        const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        const __m256 live = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(last - iz)), lanes));
+        samplesOf8<kLongSine, true>(ch, weight, rotation, iz, live, re, im);
     }
 }
 
