@@ -147,10 +147,11 @@ __attribute__((target("avx2,fma"))) inline void samplesOf8(const IqChannel& ch, 
 
 // A channel's depths [first, last) eight at a time with AVX2, the last step partial; the
 // positions kLead steps ahead of the samples. One thread, against the loop as one step (the
-// positions in registers): rectangular 5.70 -> 4.37 ms, Hann 6.22 -> 5.01, Tukey 6.27 -> 5.23
-// (lead 1: 1.04-1.08 x that, 3: 0.96-0.98, 6: 0.92-0.96, 9 and 12 the same as 6). (On the
-// AVX-512 loop's grid of whole steps, with the first step partial, the loop as one step ran 1 %
-// slower to 2 % faster.)
+// positions in registers): rectangular 5.70 -> 4.33 ms, Hann 6.35 -> 4.93, Tukey 6.35 -> 5.16;
+// against the two streams one after the other, a lead of 1 step 1.04-1.08 x the time, 3
+// 0.96-0.98, 6 0.92-0.96, 9 and 12 as 6. (On the
+// AVX-512 loop's grid of whole steps, with the first step partial, the loop as one step ran 2 %
+// slower to 2.5 % faster.)
 template <bool kLongSine, typename Weight>
 __attribute__((target("avx2,fma"))) void accumulateIqAvx2(const IqChannel& channel, const Weight& taper, const float* zSquared, std::size_t first,
                                                           std::size_t last, float* re, float* im) noexcept {
@@ -252,7 +253,7 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void accumulateIqAvx512(con
     // per-depth arrays and the sums start on 64-byte lines, so that no load or store crosses a
     // line, and each load of the sums meets one whole store of the channel before (from the
     // channel's first depth on, 5 to 16 % faster at one thread, with the step inlined in both
-    // places 8 % more).
+    // places 5 to 8 % more).
     std::size_t iz = first & ~std::size_t{15};
     if (iz < first) {
         const unsigned before = static_cast<unsigned>(first - iz), upTo = static_cast<unsigned>(std::min<std::size_t>(last - iz, 16));
