@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <vector>
 
 #include "iq_rotation.h"
+#include "line_aligned.h"
 
 namespace sonolink::beamform::iq_internal {
 
@@ -40,7 +40,7 @@ struct IqTables {
         n = samples;
         layout = TableLayout::of(samples, asQuads);
         planes.resize(traces * stride() + 16);
-        start = (64 - reinterpret_cast<std::uintptr_t>(planes.data()) % 64) % 64 / sizeof(float);  // to the first 64-byte line
+        start = static_cast<std::size_t>(lineAligned(planes.data()) - planes.data());
         if (!layout.quads) return;
         for (std::size_t t = 0; t < traces; ++t) {
             std::fill_n(trace(t) - 4, 4, 0.0f);
