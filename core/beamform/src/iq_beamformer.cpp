@@ -179,13 +179,13 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
     // The worker's own, grown once: per column tx, re, im; the AVX2 loop's positions (offsets and
     // fractions); the AVX2 step's lanes.
     thread_local std::vector<float> scratch;
-    thread_local std::vector<std::int32_t> offsetRoom;
+    thread_local std::vector<std::uint32_t> offsetRoom;
     const std::size_t stride = lineRounded(nz + kPad);
     if (scratch.size() < (3 * kTileColumns + 1) * stride + Avx2Lanes::kFloats + 16) scratch.resize((3 * kTileColumns + 1) * stride + Avx2Lanes::kFloats + 16);
     if (offsetRoom.size() < stride) offsetRoom.resize(stride);
     float* const tile = lineAligned(scratch.data());  // (taken once: GCC fetches a thread_local's address again after each call)
     float* const fractions = tile + 3 * stride * kTileColumns;
-    std::int32_t* const offsets = offsetRoom.data();
+    std::uint32_t* const offsets = offsetRoom.data();
     float* const lanes = Avx2Lanes::in(fractions + stride);
     Avx2Lanes::putRotation(lanes, rotation);
     const auto txOf = [&](std::size_t k) { return tile + 3 * stride * k; };

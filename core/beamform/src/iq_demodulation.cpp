@@ -180,6 +180,10 @@ __attribute__((target("avx2,fma"))) void transposeIntoPhases(const T* rf, std::s
     }
 }
 
+// Keeps two loaded vectors in registers: without it GCC folds each load into both the addition
+// and the subtraction that use it, and loads every sample twice.
+__attribute__((always_inline, target("avx2,fma"))) inline void inRegister(__m256& x, __m256& y) noexcept { asm("" : "+x"(x), "+x"(y)); }
+
 // Four vectors (32 outputs) share each tap's broadcast: eight independent sums, so that the
 // multiply-adds do not wait on one another.
 template <typename T, typename Emit>
@@ -217,7 +221,8 @@ __attribute__((target("avx2,fma"))) inline void filterTraceAvx2(const T* rf, int
             const float* earlier = tap[kH - j] + first;
             const __m256 a = _mm256_broadcast_ss(&poly.sumTaps[j]), b = _mm256_broadcast_ss(&poly.differenceTaps[j]);
             const auto pair = [&](std::size_t v, __m256& re, __m256& im) __attribute__((always_inline, target("avx2,fma"))) {
-                const __m256 x = _mm256_loadu_ps(later + v), y = _mm256_loadu_ps(earlier + v);
+                __m256 x = _mm256_loadu_ps(later + v), y = _mm256_loadu_ps(earlier + v);
+                inRegister(x, y);
                 re = _mm256_fmadd_ps(a, _mm256_add_ps(x, y), re);
                 im = _mm256_fmadd_ps(b, _mm256_sub_ps(x, y), im);
             };
