@@ -9,6 +9,7 @@
 #include <cstring>
 #include <numbers>
 #include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -139,9 +140,59 @@ __attribute__((target("avx2,fma"))) void splitPhase(const T* rf, std::size_t n, 
 // The same for decimations up to kTransposedPhases, without gathers: the padded trace
 // xp[q] = x[q - H] (0 outside the record) converted to float in `padded` (d * stride floats), then
 // each block of eight rows (8 D samples, D registers) transposed into eight lanes of each phase,
-// x_r[m] = xp[m D + r]: lane l of phase r is element l D + r of the block, so one index vector per
-// phase picks it from each register (vpermps) and a blend keeps the register that holds it.
+// x_r[m] = xp[m D + r]: lane l of phase r is element l D + r of the block, in register
+// (l D + r) / 8 at (l D + r) mod 8 (SplitInto, the decimation a constant).
 constexpr std::size_t kTransposedPhases = 8;
+
+// One block's D registers into its D phases. Odd D: the eight lanes of a phase lie at eight
+// different places of their registers, so D - 1 blends gather them into one register and one
+// vpermps puts them in order. Even D: each register permuted and the lanes it holds blended in.
+// (One code for every D, with the permutes' indices and the blends' masks in memory: a third of
+// the demodulation.)
+template <std::size_t D>
+struct SplitInto {
+    static constexpr unsigned placeOf(std::size_t r, unsigned l) noexcept { return static_cast<unsigned>((l * D + r) % 8); }
+    static constexpr std::size_t registerOf(std::size_t r, unsigned l) noexcept { return (l * D + r) / 8; }
+    // The lanes (odd D: the places) that register j supplies to phase r, as a blend mask.
+    template <std::size_t R, std::size_t J>
+    static constexpr int kMask = [] {
+        int mask = 0;
+        for (unsigned l = 0; l < 8; ++l) {
+            if (registerOf(R, l) == J) mask |= 1 << (D % 2 == 1 ? placeOf(R, l) : l);
+        }
+        return mask;
+    }();
+    template <std::size_t R>
+    __attribute__((always_inline, target("avx2,fma"))) static __m256i order() noexcept {
+        return _mm256_setr_epi32(placeOf(R, 0), placeOf(R, 1), placeOf(R, 2), placeOf(R, 3), placeOf(R, 4), placeOf(R, 5), placeOf(R, 6), placeOf(R, 7));
+    }
+    template <std::size_t R, std::size_t... J>
+    __attribute__((always_inline, target("avx2,fma"))) static __m256 phase(const __m256 (&x)[D], std::index_sequence<J...>) noexcept {
+        if constexpr (D % 2 == 1) {
+            __m256 w = x[0];
+            ((w = _mm256_blend_ps(w, x[J + 1], kMask<R, J + 1>)), ...);
+            return _mm256_permutevar8x32_ps(w, order<R>());
+        } else {
+            __m256 v = _mm256_permutevar8x32_ps(x[0], order<R>());
+            ((v = _mm256_blend_ps(v, _mm256_permutevar8x32_ps(x[J + 1], order<R>()), kMask<R, J + 1>)), ...);
+            return v;
+        }
+    }
+    template <std::size_t... R>
+    __attribute__((always_inline, target("avx2,fma"))) static void block(const float* in, std::size_t stride, float* out, std::index_sequence<R...>) noexcept {
+        __m256 x[D];
+        for (std::size_t j = 0; j < D; ++j) x[j] = _mm256_loadu_ps(in + 8 * j);
+        (_mm256_storeu_ps(out + R * stride, phase<R>(x, std::make_index_sequence<D - 1>())), ...);
+    }
+    __attribute__((target("avx2,fma"))) static void all(const float* padded, std::size_t stride, float* phases) noexcept {
+        for (std::size_t m = 0; m < stride; m += 8) block(padded + m * D, stride, phases + m, std::make_index_sequence<D>());
+    }
+};
+
+template <std::size_t... D>
+void splitIntoPhases(std::size_t d, const float* padded, std::size_t stride, float* phases, std::index_sequence<D...>) {
+    ((d == D + 1 ? SplitInto<D + 1>::all(padded, stride, phases) : void()), ...);
+}
 
 template <typename T>
 __attribute__((target("avx2,fma"))) void transposeIntoPhases(const T* rf, std::size_t n, std::size_t d, std::size_t stride, float* padded,
@@ -160,24 +211,7 @@ __attribute__((target("avx2,fma"))) void transposeIntoPhases(const T* rf, std::s
     }
     for (; k < n; ++k) x[k] = static_cast<float>(rf[k]);
     std::fill(x + n, padded + d * stride, 0.0f);
-    __m256i index[kTransposedPhases];
-    __m256 holds[kTransposedPhases][kTransposedPhases];  // [r][j]: the lanes register j supplies
-    const __m256i lanes = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(d)));
-    for (std::size_t r = 0; r < d; ++r) {
-        const __m256i element = _mm256_add_epi32(lanes, _mm256_set1_epi32(static_cast<int>(r)));
-        index[r] = _mm256_and_si256(element, _mm256_set1_epi32(7));
-        for (std::size_t j = 0; j < d; ++j) {
-            holds[r][j] = _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_srli_epi32(element, 3), _mm256_set1_epi32(static_cast<int>(j))));
-        }
-    }
-    for (std::size_t m = 0; m < stride; m += 8) {
-        const float* block = padded + m * d;
-        for (std::size_t r = 0; r < d; ++r) {
-            __m256 v = _mm256_permutevar8x32_ps(_mm256_loadu_ps(block), index[r]);
-            for (std::size_t j = 1; j < d; ++j) v = _mm256_blendv_ps(v, _mm256_permutevar8x32_ps(_mm256_loadu_ps(block + 8 * j), index[r]), holds[r][j]);
-            _mm256_storeu_ps(phases + r * stride + m, v);
-        }
-    }
+    splitIntoPhases(d, padded, stride, phases, std::make_index_sequence<kTransposedPhases>());
 }
 
 // Keeps two loaded vectors in registers: without it GCC folds each load into both the addition
