@@ -118,7 +118,45 @@ struct DepthIndex {
         while (i < z.size() && z[i] < depth) ++i;
         return i;
     }
+    // The same without branches where the guess is at most one off, as on an even grid (the
+    // guess moved one step either way and checked); firstAtOrBelow's walk where it is not.
+    std::size_t firstAtOrBelowNear(float depth) const noexcept {
+        const std::size_t n = z.size();
+        const float x = std::clamp((depth - z0) * perMetre, 0.0f, static_cast<float>(n));
+        auto i = static_cast<std::size_t>(x);
+        i += static_cast<std::size_t>(static_cast<float>(i) < x);  // its ceiling
+        const auto below = [&](std::size_t at) { return z[at > 0 ? at - 1 : 0]; };
+        i -= static_cast<std::size_t>((i > 0) & (below(i) >= depth));
+        i += static_cast<std::size_t>((i < n) & (z[std::min(i, n - 1)] < depth));
+        const bool found = (i == 0 || below(i) < depth) & (i == n || z[std::min(i, n - 1)] >= depth);
+        return found ? i : firstAtOrBelow(depth);
+    }
 };
+
+// Where a channel of a tile's column adds: its first depth inside the aperture, the depths
+// [begin, end) that read inside the record, and its distance from the column.
+struct PairDepths {
+    std::uint32_t first, begin, end;
+    float dx2;
+    double dx;
+};
+
+// PairDepths for one channel and column, as inRecordRange finds them, with no branch but where a
+// channel leaves the record within the column (there inRecordRange's bisection): found for a
+// whole tile before any is summed, the pairs' chains of dependent steps (the aperture's first
+// depth, the square roots at the record's ends) overlap; found between the sums, each waited
+// for the sums before it.
+inline PairDepths pairDepths(double dx, float fNumber2, const DepthIndex& depths, const float* tx, std::span<const float> zSquared, float samplesPerMetre,
+                             float lastIndex) noexcept {
+    const std::size_t n = zSquared.size();
+    const float edge = static_cast<float>(fNumber2 * std::abs(dx)), dx2 = static_cast<float>(dx * dx);
+    if (!(edge <= depths.z.back())) return {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n), dx2, dx};
+    const std::size_t first = depths.firstAtOrBelowNear(edge);
+    const auto sampleAt = [&](std::size_t i) { return tx[i] + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
+    const bool inside = first < n && sampleAt(std::min(first, n - 1)) >= -0.5f && sampleAt(n - 1) < lastIndex - 0.5f;
+    const auto [begin, end] = inside ? std::pair{first, n} : inRecordRange(lastIndex - 0.5f, TabulatedDelay{tx}, samplesPerMetre, dx2, zSquared, first, -0.5f);
+    return {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), dx2, dx};
+}
 
 // tx[iz] = (txX + z[iz] txZ) - 1/2, as PlaneWaveDelay computes the delay (a product and a sum, not
 // fused), eight at a time.
@@ -177,9 +215,12 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
     const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
     const float lastIndex = static_cast<float>(layout.samples - 1);
     // The worker's own, grown once: per column tx, re, im; the AVX2 loop's positions (offsets and
-    // fractions); the AVX2 step's lanes.
+    // fractions); the AVX2 step's lanes; each channel's and column's PairDepths.
     thread_local std::vector<float> scratch;
     thread_local std::vector<std::uint32_t> offsetRoom;
+    thread_local std::vector<PairDepths> pairRoom;
+    if (pairRoom.size() < group.channels * count) pairRoom.resize(group.channels * kTileColumns);
+    PairDepths* const pairs = pairRoom.data();
     const std::size_t stride = lineRounded(nz + kPad);
     if (scratch.size() < (3 * kTileColumns + 1) * stride + Avx2Lanes::kFloats + 16) scratch.resize((3 * kTileColumns + 1) * stride + Avx2Lanes::kFloats + 16);
     if (offsetRoom.size() < stride) offsetRoom.resize(stride);
@@ -207,19 +248,22 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
             std::fill(tx + nz, tx + stride, tx[nz - 1]);
         }
         for (std::size_t j = 0; j < group.channels; ++j) {
-            const float* table = tables.trace(wave * group.channels + j);
             const double elementX = layout.elementX[group.first + j * group.step];
             for (std::size_t k = 0; k < count; ++k) {
+                pairs[j * count + k] = pairDepths(xs[k] - elementX, static_cast<float>(2 * params.fNumber), depths, txOf(k), zSquared, samplesPerMetre, lastIndex);
+            }
+        }
+        for (std::size_t j = 0; j < group.channels; ++j) {
+            const float* table = tables.trace(wave * group.channels + j);
+            for (std::size_t k = 0; k < count; ++k) {
+                const PairDepths& pair = pairs[j * count + k];
+                const std::size_t begin = pair.begin, end = pair.end, first = pair.first;
+                if (begin >= end) continue;  // outside the aperture or the record at every depth
                 float* tx = txOf(k);
                 float* re = tx + stride;
                 float* im = re + stride;
-                const double dx = xs[k] - elementX;
-                const auto edge = static_cast<float>(2 * params.fNumber * std::abs(dx));
-                if (edge > z.back()) continue;  // outside the aperture at every depth
-                const float dx2 = static_cast<float>(dx * dx);
-                const auto first = depths.firstAtOrBelow(edge);
-                const auto [begin, end] = inRecordRange(lastIndex - 0.5f, TabulatedDelay{tx}, samplesPerMetre, dx2, zSquared, first, -0.5f);
-                if (begin >= end) continue;
+                const double dx = pair.dx;
+                const float dx2 = pair.dx2;
                 const IqChannel ch{table, tables.n, tables.layout.plane, tx, samplesPerMetre, dx2, lanes, offsets, fractions};
                 if (params.window == Window::Rectangular) {
                     accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), begin, end, re, im);
