@@ -274,8 +274,8 @@ struct Avx512Loop {
 
 // One image column (pixel x): the sum over waves and channels, written into column[0..nz).
 template <typename T>
-void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, std::span<const float> zSquared, const std::vector<float>& invZ, const std::vector<float>& invZ2,
-                    double x, const BeamformParams& params, const Accumulators<T>& accumulate, std::span<float> column) {
+void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const DepthIndex& depths, std::span<const float> zSquared, const std::vector<float>& invZ,
+                    const std::vector<float>& invZ2, double x, const BeamformParams& params, const Accumulators<T>& accumulate, std::span<float> column) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(data.geometry->samplingRateHz / data.geometry->soundSpeedMps);
     const float lastIndex = static_cast<float>(data.geometry->samples - 1);
@@ -297,14 +297,14 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, st
             const double dx = x - data.geometry->elementX[static_cast<std::size_t>(c)];
             const float dx2 = static_cast<float>(dx * dx);
             // The element is inside the aperture from depth 2 F# |dx| on.
-            const auto first = static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), static_cast<float>(2 * params.fNumber * std::abs(dx))) - z.begin());
+            const auto first = depths.firstAtOrBelowNear(static_cast<float>(2 * params.fNumber * std::abs(dx)));
             const T* trace = data.trace<T>(w, c);
             if (!windowed) {
                 if (planeWave) accumulate.planeWave(trace, lastIndex, plane, NoWeight{}, samplesPerMetre, dx2, zSquared, first, column);
                 else accumulate.tabulated(trace, lastIndex, table, NoWeight{}, samplesPerMetre, dx2, zSquared, first, column);
             } else if (!accumulate.exactWindow) {
                 // Weighted where the window tapers, unweighted where it is flat (Tukey, deep).
-                const auto weight = cosSquaredWeight(params, dx, invZ.data(), invZ2.data(), flatFrom(params, dx, z, first));
+                const auto weight = cosSquaredWeight(params, dx, invZ.data(), invZ2.data(), flatFrom(params, dx, depths, first));
                 if (planeWave) accumulate.planeWaveWeighted(trace, lastIndex, plane, weight, samplesPerMetre, dx2, zSquared, first, column);
                 else accumulate.tabulatedWeighted(trace, lastIndex, table, weight, samplesPerMetre, dx2, zSquared, first, column);
             } else {
@@ -355,8 +355,9 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
         if (avx2) accumulate = accumulatorsOf<T, Avx2Loop<T>::template Of>();
         if (avx512) accumulate = accumulatorsOf<T, Avx512Loop<T>::template Of>();
 #endif
+        const DepthIndex depths(z);
         parallelFor(image.nx, threads, [&](std::size_t ix) {
-            beamformColumn<T>(data, z, zSquared, invZ, invZ2, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
+            beamformColumn<T>(data, z, depths, zSquared, invZ, invZ2, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
         });
     };
     if (data.samples16.empty()) run(float{});

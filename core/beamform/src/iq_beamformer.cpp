@@ -103,36 +103,6 @@ Result<IqFrame> startFrame(const AcquisitionGeometry& layout, double modulationF
 }
 
 #if defined(__x86_64__)
-// The first depth index at or below a depth (std::lower_bound's), looked up where the grid's
-// depths are evenly spaced and stepped from there: one guess and a compare or two per channel
-// instead of a bisection (which was a third of a column's work outside the loops).
-struct DepthIndex {
-    const std::vector<float>& z;
-    float z0, perMetre;
-    explicit DepthIndex(const std::vector<float>& depths) noexcept
-        : z(depths), z0(depths.front()), perMetre(depths.size() > 1 ? static_cast<float>(depths.size() - 1) / (depths.back() - depths.front()) : 0.0f) {}
-    std::size_t firstAtOrBelow(float depth) const noexcept {
-        const float guess = std::ceil((depth - z0) * perMetre);
-        auto i = static_cast<std::size_t>(std::clamp(guess, 0.0f, static_cast<float>(z.size())));
-        while (i > 0 && z[i - 1] >= depth) --i;
-        while (i < z.size() && z[i] < depth) ++i;
-        return i;
-    }
-    // The same without branches where the guess is at most one off, as on an even grid (the
-    // guess moved one step either way and checked); firstAtOrBelow's walk where it is not.
-    std::size_t firstAtOrBelowNear(float depth) const noexcept {
-        const std::size_t n = z.size();
-        const float x = std::clamp((depth - z0) * perMetre, 0.0f, static_cast<float>(n));
-        auto i = static_cast<std::size_t>(x);
-        i += static_cast<std::size_t>(static_cast<float>(i) < x);  // its ceiling
-        const auto below = [&](std::size_t at) { return z[at > 0 ? at - 1 : 0]; };
-        i -= static_cast<std::size_t>((i > 0) & (below(i) >= depth));
-        i += static_cast<std::size_t>((i < n) & (z[std::min(i, n - 1)] < depth));
-        const bool found = (i == 0 || below(i) < depth) & (i == n || z[std::min(i, n - 1)] >= depth);
-        return found ? i : firstAtOrBelow(depth);
-    }
-};
-
 // Where a channel of a tile's column adds: its first depth inside the aperture, the depths
 // [begin, end) that read inside the record, and its distance from the column.
 struct PairDepths {
@@ -146,10 +116,10 @@ struct PairDepths {
 // whole tile before any is summed, the pairs' chains of dependent steps (the aperture's first
 // depth, the square roots at the record's ends) overlap; found between the sums, each waited
 // for the sums before it.
-inline PairDepths pairDepths(double dx, float fNumber2, const DepthIndex& depths, const float* tx, std::span<const float> zSquared, float samplesPerMetre,
+inline PairDepths pairDepths(double dx, double twoFNumber, const DepthIndex& depths, const float* tx, std::span<const float> zSquared, float samplesPerMetre,
                              float lastIndex) noexcept {
     const std::size_t n = zSquared.size();
-    const float edge = static_cast<float>(fNumber2 * std::abs(dx)), dx2 = static_cast<float>(dx * dx);
+    const float edge = static_cast<float>(twoFNumber * std::abs(dx)), dx2 = static_cast<float>(dx * dx);
     if (!(edge <= depths.z.back())) return {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n), dx2, dx};
     const std::size_t first = depths.firstAtOrBelowNear(edge);
     const auto sampleAt = [&](std::size_t i) { return tx[i] + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
@@ -250,7 +220,7 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
         for (std::size_t j = 0; j < group.channels; ++j) {
             const double elementX = layout.elementX[group.first + j * group.step];
             for (std::size_t k = 0; k < count; ++k) {
-                pairs[j * count + k] = pairDepths(xs[k] - elementX, static_cast<float>(2 * params.fNumber), depths, txOf(k), zSquared, samplesPerMetre, lastIndex);
+                pairs[j * count + k] = pairDepths(xs[k] - elementX, 2 * params.fNumber, depths, txOf(k), zSquared, samplesPerMetre, lastIndex);
             }
         }
         for (std::size_t j = 0; j < group.channels; ++j) {
@@ -268,7 +238,7 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
                 if (params.window == Window::Rectangular) {
                     accumulateIq<kLongSine>(loop, ch, NoWeight{}, rotation, zSquared.data(), begin, end, re, im);
                 } else {  // weighted where the window tapers, unweighted where it is flat (Tukey, deep)
-                    const auto flat = std::clamp(flatFrom(params, dx, z, first), begin, end);
+                    const auto flat = std::clamp(flatFrom(params, dx, depths, first), begin, end);
                     const auto weight = cosSquaredWeight(params, dx, invZ, invZ2, flat);
                     if (loop == IqLoop::Avx2) Avx2Lanes::putWindow(lanes, weight);
                     if (weight.hann) accumulateIq<kLongSine>(loop, ch, TaperWeight<true>{weight, lanes}, rotation, zSquared.data(), begin, flat, re, im);

@@ -153,12 +153,43 @@ struct CosSquaredWeight {
 #endif
 };
 
+// The first depth index at or below a depth (std::lower_bound's: where a channel enters the
+// aperture, or a Tukey window turns flat), looked up where the grid's depths are evenly spaced
+// and stepped from there: one guess and a compare or two per channel instead of a bisection
+// (which was a third of an IQ column's work outside the loops).
+struct DepthIndex {
+    const std::vector<float>& z;
+    float z0, perMetre;
+    explicit DepthIndex(const std::vector<float>& depths) noexcept
+        : z(depths), z0(depths.front()), perMetre(depths.size() > 1 ? static_cast<float>(depths.size() - 1) / (depths.back() - depths.front()) : 0.0f) {}
+    std::size_t firstAtOrBelow(float depth) const noexcept {
+        const float guess = std::ceil((depth - z0) * perMetre);
+        auto i = static_cast<std::size_t>(std::clamp(guess, 0.0f, static_cast<float>(z.size())));
+        while (i > 0 && z[i - 1] >= depth) --i;
+        while (i < z.size() && z[i] < depth) ++i;
+        return i;
+    }
+    // The same without branches where the guess is at most one off, as on an even grid (the
+    // guess moved one step either way and checked); firstAtOrBelow's walk where it is not.
+    std::size_t firstAtOrBelowNear(float depth) const noexcept {
+        const std::size_t n = z.size();
+        const float x = std::clamp((depth - z0) * perMetre, 0.0f, static_cast<float>(n));
+        auto i = static_cast<std::size_t>(x);
+        i += static_cast<std::size_t>(static_cast<float>(i) < x);  // its ceiling
+        const auto below = [&](std::size_t at) { return z[at > 0 ? at - 1 : 0]; };
+        i -= static_cast<std::size_t>((i > 0) & (below(i) >= depth));
+        i += static_cast<std::size_t>((i < n) & (z[std::min(i, n - 1)] < depth));
+        const bool found = (i == 0 || below(i) < depth) & (i == n || z[std::min(i, n - 1)] >= depth);
+        return found ? i : firstAtOrBelow(depth);
+    }
+};
+
 // The first depth index from `first` on at which the window is flat (weight 1) for an element
 // |dx| from the column: r <= 1 - alpha, z >= 2 F# |dx| / (1 - alpha); none (z.size()) for Hann.
-inline std::size_t flatFrom(const BeamformParams& params, double dx, const std::vector<float>& z, std::size_t first) noexcept {
-    if (params.window != Window::Tukey || params.tukeyAlpha >= 1) return z.size();
+inline std::size_t flatFrom(const BeamformParams& params, double dx, const DepthIndex& depths, std::size_t first) noexcept {
+    if (params.window != Window::Tukey || params.tukeyAlpha >= 1) return depths.z.size();
     const auto depth = static_cast<float>(2 * params.fNumber * std::abs(dx) / (1 - std::max(params.tukeyAlpha, 0.0)));
-    return std::max(first, static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), depth) - z.begin()));
+    return std::max(first, depths.firstAtOrBelowNear(depth));
 }
 
 // The weight of params.window for an element |dx| from the column, in the form above, flat from
