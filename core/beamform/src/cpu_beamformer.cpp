@@ -127,6 +127,38 @@ __attribute__((target("avx2,fma"))) inline void splitPairs(__m256i pair, __m256&
     b = _mm256_cvtepi32_ps(_mm256_srai_epi32(pair, 16));
 }
 
+// A channel's last depths [iz, end), fewer than eight, as one step of eight whose lanes past
+// `end` neither read a sample nor add: masked gathers, and a masked load and store of the column
+// (the per-depth arrays hold kDepthPad entries past the last depth). The weight's clamped form, as
+// for the step that reaches into a Tukey window's flat part. (A scalar tail before: 3 to 7 % of
+// a frame.)
+constexpr std::size_t kDepthPad = 8;
+
+template <typename T, typename Delay, typename Weight>
+__attribute__((target("avx2,fma"))) inline void lastStepOf8(const T* trace, const Delay& tx, const Weight& weight, __m256 vDx2, __m256 vSpm,
+                                                            std::span<const float> zSquared, std::size_t iz, std::size_t end,
+                                                            std::span<float> column) noexcept {
+    const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(end - iz)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
+    __m256 a, b;
+    if constexpr (std::is_same_v<T, std::int16_t>) {
+        splitPairs(_mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(trace), d.index, live, 2), a, b);
+    } else {
+        const auto* pairs = reinterpret_cast<const long long*>(trace);
+        const __m256 low = _mm256_castsi256_ps(_mm256_mask_i32gather_epi64(_mm256_setzero_si256(), pairs, _mm256_castsi256_si128(d.index),
+                                                                           _mm256_cvtepi32_epi64(_mm256_castsi256_si128(live)), 4));
+        const __m256 high = _mm256_castsi256_ps(_mm256_mask_i32gather_epi64(_mm256_setzero_si256(), pairs, _mm256_extracti128_si256(d.index, 1),
+                                                                            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(live, 1)), 4));
+        a = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0x88)), 0xD8));
+        b = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0xDD)), 0xD8));
+    }
+    const __m256 sample = _mm256_fmadd_ps(d.frac, _mm256_sub_ps(b, a), a);
+    float* at = column.data() + iz;
+    const __m256 sum = _mm256_maskload_ps(at, live);
+    if constexpr (Weight::kUnit) _mm256_maskstore_ps(at, live, _mm256_add_ps(sum, sample));
+    else _mm256_maskstore_ps(at, live, _mm256_fmadd_ps(weight.at8Clamped(iz), sample, sum));
+}
+
 // The same sum as accumulateRange, eight depths at a time with AVX2. The sample index grows with
 // depth, so the depths that read inside the record form one range, found by bisection: the
 // vector loop runs on it without masks.
@@ -142,7 +174,7 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
         gatherPairs(trace, d.index, a, b);
         addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
     });
-    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
+    if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
 }
 
 // int16: one eight-element 32-bit gather serves eight depths.
@@ -158,7 +190,7 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_
         splitPairs(_mm256_i32gather_epi32(reinterpret_cast<const int*>(trace), d.index, 2), a, b);
         addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
     });
-    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
+    if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
 }
 
 // float: 32 samples in two registers; vpermt2ps gathers the eight a's and the eight b's
@@ -186,7 +218,7 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
         }
         addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
     });
-    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
+    if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
 }
 #pragma GCC diagnostic pop
 
@@ -212,7 +244,7 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
         splitPairs(pair, a, b);
         addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
     });
-    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, iz, end, column);
+    if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
 }
 #endif
 
@@ -274,14 +306,15 @@ struct Avx512Loop {
 
 // One image column (pixel x): the sum over waves and channels, written into column[0..nz).
 template <typename T>
-void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const DepthIndex& depths, std::span<const float> zSquared, const std::vector<float>& invZ,
-                    const std::vector<float>& invZ2, double x, const BeamformParams& params, const Accumulators<T>& accumulate, std::span<float> column) {
+void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const float* zPadded, const DepthIndex& depths, std::span<const float> zSquared,
+                    const std::vector<float>& invZ, const std::vector<float>& invZ2, double x, const BeamformParams& params, const Accumulators<T>& accumulate,
+                    std::span<float> column) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(data.geometry->samplingRateHz / data.geometry->soundSpeedMps);
     const float lastIndex = static_cast<float>(data.geometry->samples - 1);
     std::fill(column.begin(), column.end(), 0.0f);
     thread_local std::vector<float> tx;  // the worker's own: nothing allocated per frame once grown
-    if (tx.size() < nz) tx.resize(nz);
+    if (tx.size() < nz + kDepthPad) tx.resize(nz + kDepthPad);
     const bool windowed = params.window != Window::Rectangular;
     for (int w = 0; w < data.geometry->waves; ++w) {
         const auto wave = static_cast<std::size_t>(w);
@@ -290,8 +323,11 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
         // A plane wave's delay as transmitDelaySamples computes it, kept linear for the loop.
         const PlaneWaveDelay plane{static_cast<float>(x * std::sin(data.geometry->angleRad[wave])) * samplesPerMetre -
                                        static_cast<float>(data.geometry->initialTimeS * data.geometry->samplingRateHz),
-                                   static_cast<float>(std::cos(data.geometry->angleRad[wave])) * samplesPerMetre, z.data()};
-        if (!planeWave) transmitDelaySamples(data.geometry->angleRad[wave], distance, x, z, data.geometry->samplingRateHz, data.geometry->soundSpeedMps, data.geometry->initialTimeS, std::span(tx).first(nz));
+                                   static_cast<float>(std::cos(data.geometry->angleRad[wave])) * samplesPerMetre, zPadded};
+        if (!planeWave) {
+            transmitDelaySamples(data.geometry->angleRad[wave], distance, x, z, data.geometry->samplingRateHz, data.geometry->soundSpeedMps, data.geometry->initialTimeS, std::span(tx).first(nz));
+            std::fill(tx.begin() + static_cast<std::ptrdiff_t>(nz), tx.begin() + static_cast<std::ptrdiff_t>(nz + kDepthPad), tx[nz - 1]);
+        }
         const TabulatedDelay table{tx.data()};
         for (int c = 0; c < data.geometry->channels; ++c) {
             const double dx = x - data.geometry->elementX[static_cast<std::size_t>(c)];
@@ -332,10 +368,15 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     image.nx = grid.x.size();
     image.nz = grid.z.size();
     image.columns.resize(image.nx * image.nz);
-    std::vector<float> z(grid.z.begin(), grid.z.end()), zSquared(z.size()), invZ(z.size()), invZ2(z.size());
-    for (std::size_t i = 0; i < z.size(); ++i) {
-        zSquared[i] = z[i] * z[i];
-        invZ[i] = 1.0f / z[i];
+    // The depths, and per depth z, z^2, 1/z and 1/z^2 with kDepthPad copies of the last past it
+    // (lastStepOf8 reads them).
+    const std::vector<float> z(grid.z.begin(), grid.z.end());
+    const std::size_t nz = z.size();
+    std::vector<float> zPadded(nz + kDepthPad), zSquared(nz + kDepthPad), invZ(nz + kDepthPad), invZ2(nz + kDepthPad);
+    for (std::size_t i = 0; i < nz + kDepthPad; ++i) {
+        zPadded[i] = z[std::min(i, nz - 1)];
+        zSquared[i] = zPadded[i] * zPadded[i];
+        invZ[i] = 1.0f / zPadded[i];
         invZ2[i] = invZ[i] * invZ[i];
     }
     const bool avx2 = loop != VectorLoop::Scalar && cpuHasAvx2();
@@ -357,7 +398,8 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
 #endif
         const DepthIndex depths(z);
         parallelFor(image.nx, threads, [&](std::size_t ix) {
-            beamformColumn<T>(data, z, depths, zSquared, invZ, invZ2, grid.x[ix], params, accumulate, std::span(image.columns).subspan(ix * image.nz, image.nz));
+            beamformColumn<T>(data, z, zPadded.data(), depths, std::span(zSquared).first(nz), invZ, invZ2, grid.x[ix], params, accumulate,
+                              std::span(image.columns).subspan(ix * image.nz, image.nz));
         });
     };
     if (data.samples16.empty()) run(float{});
