@@ -43,8 +43,8 @@ void accumulateRange(const T* trace, float lastIndex, const Delay& tx, const Wei
 
 template <typename T, typename Delay, typename Weight>
 void accumulateChannel(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2,
-                       std::span<const float> zSquared, std::size_t first, std::span<float> column) noexcept {
-    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, first, zSquared.size(), column);
+                       std::span<const float> zSquared, const ChannelDepths& depths, std::span<float> column) noexcept {
+    accumulateRange(trace, lastIndex, tx, weight, samplesPerMetre, dx2, zSquared, depths.first, zSquared.size(), column);
 }
 
 #if defined(__x86_64__)
@@ -163,10 +163,10 @@ __attribute__((target("avx2,fma"))) inline void lastStepOf8(const T* trace, cons
 // depth, so the depths that read inside the record form one range, found by bisection: the
 // vector loop runs on it without masks.
 template <typename Delay, typename Weight>
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float lastIndex, const Delay& tx, const Weight& weight,
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float /*lastIndex*/, const Delay& tx, const Weight& weight,
                                                               float samplesPerMetre, float dx2, std::span<const float> zSquared,
-                                                              std::size_t first, std::span<float> column) noexcept {
-    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+                                                              const ChannelDepths& depths, std::span<float> column) noexcept {
+    const std::size_t begin = depths.begin, end = depths.end;
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
     const std::size_t iz = stepsOf8(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma"))) {
         const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
@@ -179,10 +179,10 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
 
 // int16: one eight-element 32-bit gather serves eight depths.
 template <typename Delay, typename Weight>
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float lastIndex, const Delay& tx, const Weight& weight,
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float /*lastIndex*/, const Delay& tx, const Weight& weight,
                                                               float samplesPerMetre, float dx2, std::span<const float> zSquared,
-                                                              std::size_t first, std::span<float> column) noexcept {
-    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+                                                              const ChannelDepths& depths, std::span<float> column) noexcept {
+    const std::size_t begin = depths.begin, end = depths.end;
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
     const std::size_t iz = stepsOf8(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma"))) {
         const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
@@ -201,8 +201,8 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_
 template <typename Delay, typename Weight>
 __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accumulateChannelWindowed(
     const float* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
-    std::size_t first, std::span<float> column) noexcept {
-    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+    const ChannelDepths& depths, std::span<float> column) noexcept {
+    const std::size_t begin = depths.begin, end = depths.end;
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
     const std::size_t iz = stepsOf16(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) {
         const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
@@ -227,8 +227,8 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
 template <typename Delay, typename Weight>
 __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accumulateChannelWindowed(
     const std::int16_t* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
-    std::size_t first, std::span<float> column) noexcept {
-    const auto [begin, end] = inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first);
+    const ChannelDepths& depths, std::span<float> column) noexcept {
+    const std::size_t begin = depths.begin, end = depths.end;
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
     const std::size_t iz = stepsOf16(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) {
         const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
@@ -251,7 +251,7 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
 // One channel's contribution to a column: one inner loop for each kind of transmit delay and
 // of receive weight.
 template <typename T, typename Delay, typename Weight>
-using Accumulate = void (*)(const T*, float, const Delay&, const Weight&, float, float, std::span<const float>, std::size_t,
+using Accumulate = void (*)(const T*, float, const Delay&, const Weight&, float, float, std::span<const float>, const ChannelDepths&,
                             std::span<float>) noexcept;
 
 template <typename T>
@@ -274,8 +274,8 @@ struct ScalarLoop {
     template <typename Delay, typename Weight>
     struct Of {
         static void run(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float spm, float dx2, std::span<const float> zz,
-                        std::size_t first, std::span<float> column) noexcept {
-            accumulateChannel(trace, lastIndex, tx, weight, spm, dx2, zz, first, column);
+                        const ChannelDepths& depths, std::span<float> column) noexcept {
+            accumulateChannel(trace, lastIndex, tx, weight, spm, dx2, zz, depths, column);
         }
     };
 };
@@ -286,8 +286,8 @@ struct Avx2Loop {
     template <typename Delay, typename Weight>
     struct Of {
         static void run(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float spm, float dx2, std::span<const float> zz,
-                        std::size_t first, std::span<float> column) noexcept {
-            accumulateChannelAvx2(trace, lastIndex, tx, weight, spm, dx2, zz, first, column);
+                        const ChannelDepths& depths, std::span<float> column) noexcept {
+            accumulateChannelAvx2(trace, lastIndex, tx, weight, spm, dx2, zz, depths, column);
         }
     };
 };
@@ -297,8 +297,8 @@ struct Avx512Loop {
     template <typename Delay, typename Weight>
     struct Of {
         static void run(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float spm, float dx2, std::span<const float> zz,
-                        std::size_t first, std::span<float> column) noexcept {
-            accumulateChannelWindowed(trace, lastIndex, tx, weight, spm, dx2, zz, first, column);
+                        const ChannelDepths& depths, std::span<float> column) noexcept {
+            accumulateChannelWindowed(trace, lastIndex, tx, weight, spm, dx2, zz, depths, column);
         }
     };
 };
@@ -313,8 +313,12 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
     const float samplesPerMetre = static_cast<float>(data.geometry->samplingRateHz / data.geometry->soundSpeedMps);
     const float lastIndex = static_cast<float>(data.geometry->samples - 1);
     std::fill(column.begin(), column.end(), 0.0f);
-    thread_local std::vector<float> tx;  // the worker's own: nothing allocated per frame once grown
+    // The worker's own, grown once: nothing allocated per frame.
+    thread_local std::vector<float> tx;
+    thread_local std::vector<ChannelDepths> reach;
+    const auto channels = static_cast<std::size_t>(data.geometry->channels);
     if (tx.size() < nz + kDepthPad) tx.resize(nz + kDepthPad);
+    if (reach.size() < channels) reach.resize(channels);
     const bool windowed = params.window != Window::Rectangular;
     for (int w = 0; w < data.geometry->waves; ++w) {
         const auto wave = static_cast<std::size_t>(w);
@@ -329,20 +333,29 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
             std::fill(tx.begin() + static_cast<std::ptrdiff_t>(nz), tx.begin() + static_cast<std::ptrdiff_t>(nz + kDepthPad), tx[nz - 1]);
         }
         const TabulatedDelay table{tx.data()};
+        // Every channel's depths first (channelDepths), then the sums. The element is inside the
+        // aperture from depth 2 F# |dx| on.
+        for (std::size_t c = 0; c < channels; ++c) {
+            const double dx = x - data.geometry->elementX[c];
+            const auto edge = static_cast<float>(2 * params.fNumber * std::abs(dx)), dx2 = static_cast<float>(dx * dx);
+            reach[c] = planeWave ? channelDepths(edge, dx2, depths, plane, zSquared, samplesPerMetre, lastIndex)
+                                 : channelDepths(edge, dx2, depths, table, zSquared, samplesPerMetre, lastIndex);
+        }
         for (int c = 0; c < data.geometry->channels; ++c) {
+            const ChannelDepths& range = reach[static_cast<std::size_t>(c)];
+            if (range.begin >= range.end && !accumulate.exactWindow) continue;  // no depth reads inside the record (the reference finds that per pixel)
+            const std::size_t first = range.first;
             const double dx = x - data.geometry->elementX[static_cast<std::size_t>(c)];
             const float dx2 = static_cast<float>(dx * dx);
-            // The element is inside the aperture from depth 2 F# |dx| on.
-            const auto first = depths.firstAtOrBelowNear(static_cast<float>(2 * params.fNumber * std::abs(dx)));
             const T* trace = data.trace<T>(w, c);
             if (!windowed) {
-                if (planeWave) accumulate.planeWave(trace, lastIndex, plane, NoWeight{}, samplesPerMetre, dx2, zSquared, first, column);
-                else accumulate.tabulated(trace, lastIndex, table, NoWeight{}, samplesPerMetre, dx2, zSquared, first, column);
+                if (planeWave) accumulate.planeWave(trace, lastIndex, plane, NoWeight{}, samplesPerMetre, dx2, zSquared, range, column);
+                else accumulate.tabulated(trace, lastIndex, table, NoWeight{}, samplesPerMetre, dx2, zSquared, range, column);
             } else if (!accumulate.exactWindow) {
                 // Weighted where the window tapers, unweighted where it is flat (Tukey, deep).
                 const auto weight = cosSquaredWeight(params, dx, invZ.data(), invZ2.data(), flatFrom(params, dx, depths, first));
-                if (planeWave) accumulate.planeWaveWeighted(trace, lastIndex, plane, weight, samplesPerMetre, dx2, zSquared, first, column);
-                else accumulate.tabulatedWeighted(trace, lastIndex, table, weight, samplesPerMetre, dx2, zSquared, first, column);
+                if (planeWave) accumulate.planeWaveWeighted(trace, lastIndex, plane, weight, samplesPerMetre, dx2, zSquared, range, column);
+                else accumulate.tabulatedWeighted(trace, lastIndex, table, weight, samplesPerMetre, dx2, zSquared, range, column);
             } else {
                 for (std::size_t iz = first; iz < nz; ++iz) {  // the reference: the exact window, per pixel
                     const float s = (planeWave ? plane.at(iz) : table.at(iz)) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;

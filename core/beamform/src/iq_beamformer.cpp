@@ -103,30 +103,13 @@ Result<IqFrame> startFrame(const AcquisitionGeometry& layout, double modulationF
 }
 
 #if defined(__x86_64__)
-// Where a channel of a tile's column adds: its first depth inside the aperture, the depths
-// [begin, end) that read inside the record, and its distance from the column.
+// Where a channel of a tile's column adds (channelDepths: the record's ends half a sample in, tx
+// being the delay less half a sample), and its distance from the column.
 struct PairDepths {
-    std::uint32_t first, begin, end;
+    ChannelDepths depths;
     float dx2;
     double dx;
 };
-
-// PairDepths for one channel and column, as inRecordRange finds them, with no branch but where a
-// channel leaves the record within the column (there inRecordRange's bisection): found for a
-// whole tile before any is summed, the pairs' chains of dependent steps (the aperture's first
-// depth, the square roots at the record's ends) overlap; found between the sums, each waited
-// for the sums before it.
-inline PairDepths pairDepths(double dx, double twoFNumber, const DepthIndex& depths, const float* tx, std::span<const float> zSquared, float samplesPerMetre,
-                             float lastIndex) noexcept {
-    const std::size_t n = zSquared.size();
-    const float edge = static_cast<float>(twoFNumber * std::abs(dx)), dx2 = static_cast<float>(dx * dx);
-    if (!(edge <= depths.z.back())) return {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n), dx2, dx};
-    const std::size_t first = depths.firstAtOrBelowNear(edge);
-    const auto sampleAt = [&](std::size_t i) { return tx[i] + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
-    const bool inside = first < n && sampleAt(std::min(first, n - 1)) >= -0.5f && sampleAt(n - 1) < lastIndex - 0.5f;
-    const auto [begin, end] = inside ? std::pair{first, n} : inRecordRange(lastIndex - 0.5f, TabulatedDelay{tx}, samplesPerMetre, dx2, zSquared, first, -0.5f);
-    return {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), dx2, dx};
-}
 
 // tx[iz] = (txX + z[iz] txZ) - 1/2, as PlaneWaveDelay computes the delay (a product and a sum, not
 // fused), eight at a time.
@@ -220,14 +203,16 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
         for (std::size_t j = 0; j < group.channels; ++j) {
             const double elementX = layout.elementX[group.first + j * group.step];
             for (std::size_t k = 0; k < count; ++k) {
-                pairs[j * count + k] = pairDepths(xs[k] - elementX, 2 * params.fNumber, depths, txOf(k), zSquared, samplesPerMetre, lastIndex);
+                const double dx = xs[k] - elementX;
+                const auto edge = static_cast<float>(2 * params.fNumber * std::abs(dx)), dx2 = static_cast<float>(dx * dx);
+                pairs[j * count + k] = {channelDepths(edge, dx2, depths, TabulatedDelay{txOf(k)}, zSquared, samplesPerMetre, lastIndex - 0.5f, -0.5f), dx2, dx};
             }
         }
         for (std::size_t j = 0; j < group.channels; ++j) {
             const float* table = tables.trace(wave * group.channels + j);
             for (std::size_t k = 0; k < count; ++k) {
                 const PairDepths& pair = pairs[j * count + k];
-                const std::size_t begin = pair.begin, end = pair.end, first = pair.first;
+                const auto [first, begin, end] = pair.depths;
                 if (begin >= end) continue;  // outside the aperture or the record at every depth
                 float* tx = txOf(k);
                 float* re = tx + stride;

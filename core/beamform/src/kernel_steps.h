@@ -230,6 +230,28 @@ std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const Delay& 
     return {begin, firstWhere(begin, [&](float s) { return s >= lastIndex; })};
 }
 
+// Where a channel adds to a column: its first depth inside the aperture (z >= edge), and the
+// depths [begin, end) from there that read inside the record [lowest, lastIndex), as
+// inRecordRange finds them, but with no branch unless the channel leaves the record within the
+// column (there inRecordRange's bisection). Found for all of a column's channels before any is
+// summed, their chains of dependent steps (the first depth, the square roots at the record's
+// ends) overlap one another; found between the sums, each waited for the sums before it.
+struct ChannelDepths {
+    std::size_t first, begin, end;
+};
+
+template <typename Delay>
+inline ChannelDepths channelDepths(float edge, float dx2, const DepthIndex& depths, const Delay& tx, std::span<const float> zSquared, float samplesPerMetre,
+                                   float lastIndex, float lowest = 0.0f) noexcept {
+    const std::size_t n = zSquared.size();
+    if (!(edge <= depths.z.back())) return {n, n, n};
+    const std::size_t first = depths.firstAtOrBelowNear(edge);
+    const auto sampleAt = [&](std::size_t i) { return tx.at(i) + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
+    const bool inside = first < n && sampleAt(std::min(first, n - 1)) >= lowest && sampleAt(n - 1) < lastIndex;
+    const auto [begin, end] = inside ? std::pair{first, n} : inRecordRange(lastIndex, tx, samplesPerMetre, dx2, zSquared, first, lowest);
+    return {first, begin, end};
+}
+
 #if defined(__x86_64__)
 // The steps every vector loop below shares, eight depths at a time. AVX2 only, so that the
 // AVX-512 loops can inline them as well.
