@@ -75,7 +75,7 @@ inline Taper taperOf(const Weight& weight, std::size_t begin, std::size_t end) n
 }
 
 // A channel's depths [begin, end) in steps of 8, step(iz, weight, unit): weighted where the
-// window tapers, unweighted where it is flat. Returns where the scalar tail starts.
+// window tapers, unweighted where it is flat. Returns where the last, partial step starts.
 template <typename Weight, typename Step>
 __attribute__((target("avx2,fma"))) inline std::size_t stepsOf8(const Weight& weight, std::size_t begin, std::size_t end, Step&& step) noexcept {
     std::size_t iz = begin;
@@ -160,8 +160,8 @@ __attribute__((target("avx2,fma"))) inline void lastStepOf8(const T* trace, cons
 }
 
 // The same sum as accumulateRange, eight depths at a time with AVX2. The sample index grows with
-// depth, so the depths that read inside the record form one range, found by bisection: the
-// vector loop runs on it without masks.
+// depth, so the depths that read inside the record form one range (channelDepths): the vector
+// loop runs on it without masks but in its last, partial step.
 template <typename Delay, typename Weight>
 __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float /*lastIndex*/, const Delay& tx, const Weight& weight,
                                                               float samplesPerMetre, float dx2, std::span<const float> zSquared,
