@@ -170,11 +170,11 @@ struct SplitInto {
     __attribute__((always_inline, target("avx2,fma"))) static __m256 phase(const __m256 (&x)[D], std::index_sequence<J...>) noexcept {
         if constexpr (D % 2 == 1) {
             __m256 w = x[0];
-            ((w = _mm256_blend_ps(w, x[J + 1], kMask<R, J + 1>)), ...);
+            ((w = _mm256_blend_ps(w, x[J + 1], (kMask<R, J + 1>))), ...);  // (parenthesised: without optimisation the intrinsic is a macro)
             return _mm256_permutevar8x32_ps(w, order<R>());
         } else {
             __m256 v = _mm256_permutevar8x32_ps(x[0], order<R>());
-            ((v = _mm256_blend_ps(v, _mm256_permutevar8x32_ps(x[J + 1], order<R>()), kMask<R, J + 1>)), ...);
+            ((v = _mm256_blend_ps(v, _mm256_permutevar8x32_ps(x[J + 1], order<R>()), (kMask<R, J + 1>))), ...);
             return v;
         }
     }
