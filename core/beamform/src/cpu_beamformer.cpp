@@ -112,11 +112,15 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline st
 #pragma GCC diagnostic pop
 
 // float: each sample pair (trace[i], trace[i+1]) gathered as one 64-bit element (half the
-// gather elements of two 32-bit gathers), then split into the a's and the b's.
-__attribute__((target("avx2,fma"))) inline void gatherPairs(const float* trace, __m256i index, __m256& a, __m256& b) noexcept {
+// gather elements of two 32-bit gathers), then split into the a's and the b's; only the lanes
+// of `live` read (all of them but in a channel's last step).
+__attribute__((target("avx2,fma"))) inline void gatherPairs(const float* trace, __m256i index, __m256& a, __m256& b,
+                                                            __m256i live = _mm256_set1_epi32(-1)) noexcept {
     const auto* pairs = reinterpret_cast<const long long*>(trace);
-    const __m256 low = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_castsi256_si128(index), 4));
-    const __m256 high = _mm256_castsi256_ps(_mm256_i32gather_epi64(pairs, _mm256_extracti128_si256(index, 1), 4));
+    const __m256 low = _mm256_castsi256_ps(_mm256_mask_i32gather_epi64(_mm256_setzero_si256(), pairs, _mm256_castsi256_si128(index),
+                                                                       _mm256_cvtepi32_epi64(_mm256_castsi256_si128(live)), 4));
+    const __m256 high = _mm256_castsi256_ps(_mm256_mask_i32gather_epi64(_mm256_setzero_si256(), pairs, _mm256_extracti128_si256(index, 1),
+                                                                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(live, 1)), 4));
     a = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0x88)), 0xD8));
     b = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0xDD)), 0xD8));
 }
@@ -144,13 +148,7 @@ __attribute__((target("avx2,fma"))) inline void lastStepOf8(const T* trace, cons
     if constexpr (std::is_same_v<T, std::int16_t>) {
         splitPairs(_mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(trace), d.index, live, 2), a, b);
     } else {
-        const auto* pairs = reinterpret_cast<const long long*>(trace);
-        const __m256 low = _mm256_castsi256_ps(_mm256_mask_i32gather_epi64(_mm256_setzero_si256(), pairs, _mm256_castsi256_si128(d.index),
-                                                                           _mm256_cvtepi32_epi64(_mm256_castsi256_si128(live)), 4));
-        const __m256 high = _mm256_castsi256_ps(_mm256_mask_i32gather_epi64(_mm256_setzero_si256(), pairs, _mm256_extracti128_si256(d.index, 1),
-                                                                            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(live, 1)), 4));
-        a = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0x88)), 0xD8));
-        b = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0xDD)), 0xD8));
+        gatherPairs(trace, d.index, a, b, live);
     }
     const __m256 sample = _mm256_fmadd_ps(d.frac, _mm256_sub_ps(b, a), a);
     float* at = column.data() + iz;
