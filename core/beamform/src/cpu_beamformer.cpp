@@ -131,6 +131,15 @@ __attribute__((target("avx2,fma"))) inline void splitPairs(__m256i pair, __m256&
     b = _mm256_cvtepi32_ps(_mm256_srai_epi32(pair, 16));
 }
 
+// Eight depths' sample pairs, the a's and the b's, by gathers: float pairs as 64-bit elements
+// (gatherPairs), int16 pairs as 32-bit ones (splitPairs).
+__attribute__((target("avx2,fma"))) inline void pairsAt(const float* trace, __m256i index, __m256& a, __m256& b) noexcept {
+    gatherPairs(trace, index, a, b);
+}
+__attribute__((target("avx2,fma"))) inline void pairsAt(const std::int16_t* trace, __m256i index, __m256& a, __m256& b) noexcept {
+    splitPairs(_mm256_i32gather_epi32(reinterpret_cast<const int*>(trace), index, 2), a, b);
+}
+
 // A channel's last depths [iz, end), fewer than eight, as one step of eight whose lanes past
 // `end` neither read a sample nor add: masked gathers, and a masked load and store of the column
 // (the per-depth arrays hold kDepthPad entries past the last depth). The weight's clamped form, as
@@ -160,8 +169,8 @@ __attribute__((target("avx2,fma"))) inline void lastStepOf8(const T* trace, cons
 // The same sum as accumulateRange, eight depths at a time with AVX2. The sample index grows with
 // depth, so the depths that read inside the record form one range (channelDepths): the vector
 // loop runs on it without masks but in its last, partial step.
-template <typename Delay, typename Weight>
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trace, float /*lastIndex*/, const Delay& tx, const Weight& weight,
+template <typename T, typename Delay, typename Weight>
+__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const T* trace, float /*lastIndex*/, const Delay& tx, const Weight& weight,
                                                               float samplesPerMetre, float dx2, std::span<const float> zSquared,
                                                               const ChannelDepths& depths, std::span<float> column) noexcept {
     const std::size_t begin = depths.begin, end = depths.end;
@@ -169,36 +178,40 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const float* trac
     const std::size_t iz = stepsOf8(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma"))) {
         const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
         __m256 a, b;
-        gatherPairs(trace, d.index, a, b);
+        pairsAt(trace, d.index, a, b);
         addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
     });
     if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
 }
 
-// int16: one eight-element 32-bit gather serves eight depths.
-template <typename Delay, typename Weight>
-__attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const std::int16_t* trace, float /*lastIndex*/, const Delay& tx, const Weight& weight,
-                                                              float samplesPerMetre, float dx2, std::span<const float> zSquared,
-                                                              const ChannelDepths& depths, std::span<float> column) noexcept {
-    const std::size_t begin = depths.begin, end = depths.end;
-    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
-    const std::size_t iz = stepsOf8(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma"))) {
-        const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
-        __m256 a, b;
-        splitPairs(_mm256_i32gather_epi32(reinterpret_cast<const int*>(trace), d.index, 2), a, b);
-        addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
-    });
-    if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
-}
-
-// float: 32 samples in two registers; vpermt2ps gathers the eight a's and the eight b's
-// together. (GCC 12 takes the placeholder inside its own 256 <-> 512-bit insert and extract
-// intrinsics for an uninitialised value.)
+// With AVX-512, eight depths' sample pairs from the 32 samples from `low` on (windowStart; rel:
+// each lane's index less low), the a's and the b's. float: vpermt2ps picks the eight a's and the
+// eight b's together. int16: vpermt2w picks each lane's pair as one 32-bit element (word 2k: a at
+// rel, word 2k + 1: b at rel + 1), the layout the gather gives. (GCC 12 takes the placeholder
+// inside its own 256 <-> 512-bit insert and extract intrinsics for an uninitialised value.)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-template <typename Delay, typename Weight>
+__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline void windowPairs(const float* trace, int low, __m256i rel, __m256& a,
+                                                                                                __m256& b) noexcept {
+    const __m512i lanes = _mm512_inserti64x4(_mm512_zextsi256_si512(rel), _mm256_add_epi32(rel, _mm256_set1_epi32(1)), 1);
+    const __m512 ab = _mm512_permutex2var_ps(_mm512_loadu_ps(trace + low), lanes, _mm512_loadu_ps(trace + low + 16));  // a: 0-7, b: 8-15
+    a = _mm512_extractf32x8_ps(ab, 0);
+    b = _mm512_extractf32x8_ps(ab, 1);
+}
+__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline void windowPairs(const std::int16_t* trace, int low, __m256i rel,
+                                                                                                __m256& a, __m256& b) noexcept {
+    const __m256i words = _mm256_add_epi32(_mm256_or_si256(rel, _mm256_slli_epi32(rel, 16)), _mm256_set1_epi32(0x10000));
+    splitPairs(_mm256_permutex2var_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low)), words,
+                                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low + 16))),
+               a, b);
+}
+
+// accumulateChannelAvx2's sum with AVX-512: the pairs from a window of the trace where the
+// eight depths' lie within one (windowStart), by gathers where not; the weights sixteen depths at
+// a time (stepsOf16).
+template <typename T, typename Delay, typename Weight>
 __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accumulateChannelWindowed(
-    const float* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
+    const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
     const ChannelDepths& depths, std::span<float> column) noexcept {
     const std::size_t begin = depths.begin, end = depths.end;
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
@@ -206,44 +219,13 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accu
         const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
         __m256i rel;
         __m256 a, b;
-        if (const int low = windowStart(d.index, lastIndex, rel); low >= 0) {
-            const __m512i lanes = _mm512_inserti64x4(_mm512_zextsi256_si512(rel), _mm256_add_epi32(rel, _mm256_set1_epi32(1)), 1);
-            const __m512 ab = _mm512_permutex2var_ps(_mm512_loadu_ps(trace + low), lanes, _mm512_loadu_ps(trace + low + 16));  // a: 0-7, b: 8-15
-            a = _mm512_extractf32x8_ps(ab, 0);
-            b = _mm512_extractf32x8_ps(ab, 1);
-        } else {
-            gatherPairs(trace, d.index, a, b);
-        }
+        if (const int low = windowStart(d.index, lastIndex, rel); low >= 0) windowPairs(trace, low, rel, a, b);
+        else pairsAt(trace, d.index, a, b);
         addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
     });
     if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
 }
 #pragma GCC diagnostic pop
-
-// int16: 32 samples in two 256-bit registers; vpermt2w picks each lane's pair as one 32-bit
-// element (word 2k: a at rel, word 2k + 1: b at rel + 1), the layout the gather gives.
-template <typename Delay, typename Weight>
-__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accumulateChannelWindowed(
-    const std::int16_t* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
-    const ChannelDepths& depths, std::span<float> column) noexcept {
-    const std::size_t begin = depths.begin, end = depths.end;
-    const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
-    const std::size_t iz = stepsOf16(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) {
-        const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
-        __m256i rel, pair;
-        if (const int low = windowStart(d.index, lastIndex, rel); low >= 0) {
-            const __m256i words = _mm256_add_epi32(_mm256_or_si256(rel, _mm256_slli_epi32(rel, 16)), _mm256_set1_epi32(0x10000));
-            pair = _mm256_permutex2var_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low)), words,
-                                             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low + 16)));
-        } else {
-            pair = _mm256_i32gather_epi32(reinterpret_cast<const int*>(trace), d.index, 2);
-        }
-        __m256 a, b;
-        splitPairs(pair, a, b);
-        addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
-    });
-    if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
-}
 #endif
 
 // One channel's contribution to a column: one inner loop for each kind of transmit delay and
