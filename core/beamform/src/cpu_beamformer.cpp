@@ -132,12 +132,14 @@ __attribute__((target("avx2,fma"))) inline void splitPairs(__m256i pair, __m256&
 }
 
 // Eight depths' sample pairs, the a's and the b's, by gathers: float pairs as 64-bit elements
-// (gatherPairs), int16 pairs as 32-bit ones (splitPairs).
-__attribute__((target("avx2,fma"))) inline void pairsAt(const float* trace, __m256i index, __m256& a, __m256& b) noexcept {
-    gatherPairs(trace, index, a, b);
+// (gatherPairs), int16 pairs as 32-bit ones (splitPairs); only the lanes of `live` read.
+__attribute__((target("avx2,fma"))) inline void pairsAt(const float* trace, __m256i index, __m256& a, __m256& b,
+                                                        __m256i live = _mm256_set1_epi32(-1)) noexcept {
+    gatherPairs(trace, index, a, b, live);
 }
-__attribute__((target("avx2,fma"))) inline void pairsAt(const std::int16_t* trace, __m256i index, __m256& a, __m256& b) noexcept {
-    splitPairs(_mm256_i32gather_epi32(reinterpret_cast<const int*>(trace), index, 2), a, b);
+__attribute__((target("avx2,fma"))) inline void pairsAt(const std::int16_t* trace, __m256i index, __m256& a, __m256& b,
+                                                        __m256i live = _mm256_set1_epi32(-1)) noexcept {
+    splitPairs(_mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(trace), index, live, 2), a, b);
 }
 
 // A channel's last depths [iz, end), fewer than eight, as one step of eight whose lanes past
@@ -154,11 +156,7 @@ __attribute__((target("avx2,fma"))) inline void lastStepOf8(const T* trace, cons
     const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(end - iz)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     const auto d = sampleIndices(tx, zSquared, iz, vDx2, vSpm);
     __m256 a, b;
-    if constexpr (std::is_same_v<T, std::int16_t>) {
-        splitPairs(_mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(trace), d.index, live, 2), a, b);
-    } else {
-        gatherPairs(trace, d.index, a, b, live);
-    }
+    pairsAt(trace, d.index, a, b, live);
     const __m256 sample = _mm256_fmadd_ps(d.frac, _mm256_sub_ps(b, a), a);
     float* at = column.data() + iz;
     const __m256 sum = _mm256_maskload_ps(at, live);

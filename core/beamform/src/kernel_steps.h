@@ -156,12 +156,18 @@ struct CosSquaredWeight {
 // The first depth index at or below a depth (std::lower_bound's: where a channel enters the
 // aperture, or a Tukey window turns flat), looked up where the grid's depths are evenly spaced
 // and stepped from there: one guess and a compare or two per channel instead of a bisection
-// (which was a third of an IQ column's work outside the loops).
+// (which was a third of an IQ column's work outside the loops). A grid whose depths span no
+// float (distinct as doubles, one value as floats) or too little for a finite step guesses 0
+// and walks.
 struct DepthIndex {
     const std::vector<float>& z;
     float z0, perMetre;
-    explicit DepthIndex(const std::vector<float>& depths) noexcept
-        : z(depths), z0(depths.front()), perMetre(depths.size() > 1 ? static_cast<float>(depths.size() - 1) / (depths.back() - depths.front()) : 0.0f) {}
+    explicit DepthIndex(const std::vector<float>& depths) noexcept : z(depths), z0(depths.front()), perMetre(stepsPerMetre(depths)) {}
+    static float stepsPerMetre(const std::vector<float>& depths) noexcept {
+        const float span = depths.back() - depths.front();
+        const float steps = depths.size() > 1 && span > 0 ? static_cast<float>(depths.size() - 1) / span : 0.0f;
+        return std::isfinite(steps) ? steps : 0.0f;
+    }
     std::size_t firstAtOrBelow(float depth) const noexcept {
         const float guess = std::ceil((depth - z0) * perMetre);
         auto i = static_cast<std::size_t>(std::clamp(guess, 0.0f, static_cast<float>(z.size())));
