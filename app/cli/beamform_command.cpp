@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <numbers>
 #include <optional>
 
@@ -295,7 +296,15 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
             {"linear", image::GreyMap::Linear}, {"soft", image::GreyMap::Soft}, {"contrast", image::GreyMap::Contrast}}));
     cmd->add_option("--iq", o->iqMHz, "Demodulate at this frequency (MHz) and beamform IQ with phase rotation")->check(CLI::Range(0.01, 1000.0));
     cmd->add_flag("--json", o->json, "Print JSON");
-    cmd->callback([o, &exitCode] { exitCode = runBeamform(*o); });
+    cmd->callback([o, &exitCode] {
+        try {
+            exitCode = runBeamform(*o);
+        } catch (const std::bad_alloc&) {  // a legal grid can still need more than this process may have
+            std::cerr << fmt::format("sonolink-cli beamform: out of memory: the grid (--x-range/--x by --z-range/--z) and the picture "
+                                     "(--display) need more memory than this process may have; ask for fewer points\n");
+            exitCode = kExitFailed;
+        }
+    });
 }
 
 }  // namespace sonolink::cli

@@ -1,8 +1,11 @@
 // sonolink-cli: SonoLink without a display. Every subcommand has --help and --json.
+#include <exception>
 #include <iostream>
+#include <new>
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "finite_options.h"
 
 int main(int argc, char** argv) {
     using namespace sonolink::cli;
@@ -27,7 +30,9 @@ int main(int argc, char** argv) {
     addReportCommand(app, exitCode);
     addDoctorCommand(app, exitCode);
     addArchiveCommand(app, exitCode);
+    addRecordingCommand(app, exitCode);
     app.require_subcommand(0, 1);
+    refuseNonFiniteNumbers(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -37,6 +42,9 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         app.exit(e);
         return kExitUsage;
+    } catch (const std::bad_alloc&) {  // any command: a clear line and exit 1, never an abort
+        std::cerr << "sonolink-cli: out of memory: the command needs more memory than this process may have\n";
+        return kExitFailed;
     }
     if (version) return printVersion(json);
     if (app.get_subcommands().empty()) {

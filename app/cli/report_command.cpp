@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "password_prompt.h"
+#include "sonolink/report/json_file.h"
 #include "sonolink/report/selftest_report.h"
 #include "sonolink/auth/reauthenticate.h"
 #include "sonolink/util/station_user.h"
@@ -30,6 +31,12 @@ struct SignOptions {
 };
 
 int sign(const SignOptions& o) {
+    // What cannot be signed (no regular file, not JSON, nested past reason) is refused before
+    // the password is asked for.
+    if (auto readable = report::readJsonFile(o.file, "report"); !readable) {
+        std::cerr << "sonolink-cli report sign: " << readable.error().describe() << ": the report is not signed\n";
+        return kExitFailed;
+    }
     const auto user = stationUser();
     auto password = readPassword(user, "to sign", o.passwordStdin);
     if (!password) {

@@ -1,6 +1,7 @@
 #include "worklist_json.h"
 
-#include <fstream>
+#include "sonolink/report/json_file.h"
+
 
 #include <fmt/format.h>
 
@@ -20,10 +21,10 @@ json toJson(const engine::ScheduledExam& s) {
 }
 
 Result<dicom::WorklistItem> readWorklistItem(const std::string& file, std::size_t index) {
-    std::ifstream in(file);
-    if (!in) return fail(ErrorCode::NotFound, fmt::format("cannot open worklist file {}", file));
+    auto read = report::readJsonFile(file, "worklist file");
+    if (!read) return fail(std::move(read.error()));
     try {
-        const auto all = json::parse(in);
+        const auto& all = *read;
         if (!all.is_array()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: expected the JSON array `dicom worklist --json` prints", file));
         if (index >= all.size()) return fail(ErrorCode::InvalidArgument, fmt::format("{} holds {} items; there is no item {}", file, all.size(), index));
         const auto& j = all[index];

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "../cli/finite_options.h"
 #include "sonolink/app/replay_source.h"
 #include "sonolink/transport/sim/front_end_simulator.h"
 #include "sonolink/transport/sim/sim_front_end_port.h"
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
     app.add_flag("--reconnect", reconnect, "When the host goes away, wait for the next one");
     app.add_option("--wait", waitSeconds, "Seconds to wait for a host to appear")->capture_default_str();
     app.add_flag("--json-events", jsonEvents, "Also print each event (attached, configured, session end, waiting) as one JSON line on stdout");
+    sonolink::cli::refuseNonFiniteNumbers(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -84,7 +84,7 @@ class ConfigCheckTest(unittest.TestCase):
     def test_missing_file(self):
         proc = cli("config", "check", "/nonexistent/x.json")
         self.assertEqual(proc.returncode, 1)
-        self.assertIn("cannot open configuration file '/nonexistent/x.json'", proc.stdout)
+        self.assertIn("cannot open configuration file /nonexistent/x.json: no such file", proc.stdout)
 
     def test_usage_errors_exit_2(self):
         self.assertEqual(cli("config", "check").returncode, 2)

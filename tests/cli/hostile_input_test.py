@@ -219,6 +219,61 @@ class HostileInputTest(unittest.TestCase):
         items = json.loads(cli("dicom", "queue", "list", "--config", config, "--json").stdout)
         self.assertEqual([i["state"] for i in items], ["queued"], items)
 
+    def test_numbers_that_are_no_numbers_are_refused_on_the_command_line(self):
+        """The reported bug: `beamform --dynamic-range nan` segfaulted (NaN passes CLI11's range
+        checks, which compare with < and >). Every floating-point option refuses NaN and infinities."""
+        recording = self.path("rec.uff")
+        self.assertEqual(cli("stream", *SMALL, "--record", recording).returncode, 0)
+        for option, value in (("--dynamic-range", "nan"), ("--gain", "nan"), ("--f-number", "-nan"), ("--iq", "NaN")):
+            proc = cli("beamform", recording, "--x-range", "-5:5:16", "--z-range", "5:15:32", "--output-dir", self.path("out"), option, value)
+            self.assertClearError(proc, 2, option, "not a finite number")
+        self.assertClearError(cli("stream", *SMALL, "--accept-timeout", "nan"), 2, "--accept-timeout", "not a finite number")
+
+    def test_a_report_nested_past_reason_is_refused_before_the_password(self):
+        """The reported bug: `report sign` of a deeply nested JSON segfaulted (the parser recursed
+        off the stack). It is refused, naming the depth, before any password is asked for."""
+        deep = self.write("deep.json", "[" * 200000 + "]" * 200000)
+        proc = subprocess.run([CLI, "report", "sign", deep, "--meaning", "approved", "--password-stdin"], input="x\n",
+                              capture_output=True, text=True, timeout=30)
+        self.assertClearError(proc, 1, "deep.json", "nested", "not signed")
+        self.assertNotIn("password", proc.stderr.lower().split("not signed")[0].replace("deep.json", ""))
+
+    def test_a_fifo_given_as_a_file_is_refused_without_waiting(self):
+        """The reported bug: a FIFO given as a configuration or a report hung `config check`,
+        `doctor`, `report sign` and the console for ever (opening a FIFO for reading waits for a
+        writer). Each refuses it at once, naming it."""
+        fifo = self.path("pipe.json")
+        os.mkfifo(fifo)
+        self.assertClearError(cli("config", "check", fifo, timeout=10), 1, "pipe.json", "FIFO")
+        self.assertClearError(cli("stream", "--config", fifo, *SMALL, timeout=10), 1, "pipe.json", "FIFO")
+        proc = cli("doctor", "--config", fifo, "--no-pacs", "--json", timeout=30)
+        self.assertNotEqual(proc.returncode, 0, proc.stdout)
+        self.assertIn("FIFO", proc.stdout + proc.stderr)
+        proc = subprocess.run([CLI, "report", "sign", fifo, "--meaning", "approved", "--password-stdin"], input="x\n",
+                              capture_output=True, text=True, timeout=10)
+        self.assertClearError(proc, 1, "pipe.json", "FIFO")
+        console = os.environ.get("SONOLINK")
+        if console:
+            proc = subprocess.run([console, "--config", fifo], capture_output=True, text=True, timeout=30,
+                                  env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+            self.assertClearError(proc, 1, "pipe.json", "FIFO")
+
+    def test_the_largest_legal_grid_under_a_memory_limit_is_a_clear_error(self):
+        """The reported bug: a grid within every limit (16384 x 16384 points) aborted with an
+        uncaught std::bad_alloc when the process may not have the memory (ulimit -v). Now: exit 1,
+        out of memory, naming what to ask for instead."""
+        recording = self.path("rec.uff")
+        self.assertEqual(cli("stream", *SMALL, "--record", recording).returncode, 0)
+        limit = 1 << 30
+
+        def cap_memory():
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+        proc = subprocess.run([CLI, "beamform", recording, "--frame", "0", "--x-range", "-5:5:16384", "--z-range", "5:15:16384",
+                               "--output-dir", self.path("out")], capture_output=True, text=True, timeout=120, preexec_fn=cap_memory)
+        self.assertClearError(proc, 1, "out of memory", "fewer points")
+        self.assertNotEqual(proc.returncode, -signal.SIGABRT)
+
     def test_an_output_directory_that_is_a_file_is_named(self):
         blocker = self.write("afile", "")
         proc = cli("dicom", "export", "--output-dir", blocker, "--pdf", blocker)

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "sonolink/report/engine_event_json.h"
+#include "sonolink/report/json_file.h"
 #include "sonolink/report/qa_report_pdf.h"
 #include "sonolink/util/build_info.h"
 #include "sonolink/util/station_user.h"
@@ -63,10 +64,9 @@ private:
 Result<nlohmann::json> signReportFile(const std::filesystem::path& file, const ReportSignature& signature) {
     const FolderLock lock(file);
     if (!lock.held()) return fail(ErrorCode::Unavailable, fmt::format("cannot lock the folder of {}: {}", file.string(), std::strerror(errno)));
-    std::ifstream in(file);
-    auto report = nlohmann::json::parse(in, nullptr, false);
-    if (!in || report.is_discarded()) return fail(ErrorCode::InvalidArgument, fmt::format("cannot read the report {}: not a JSON file", file.string()));
-    auto signedOne = signedReport(report, signature);
+    auto report = readJsonFile(file.string(), "the report");
+    if (!report) return fail(std::move(report.error()));
+    auto signedOne = signedReport(*report, signature);
     if (!signedOne) return fail(std::move(signedOne.error().addContext(file.string())));
     if (auto written = rewriteSelfTestReport(file, *signedOne); !written) return fail(std::move(written.error()));
     return signedOne;
@@ -83,12 +83,10 @@ std::optional<KeptReport> lastPassingReport(const std::filesystem::path& dir) {
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
         const auto name = entry.path().filename().string();
         if (!name.starts_with("selftest-") || entry.path().extension() != ".json") continue;
-        std::ifstream in(entry.path());
-        auto report = nlohmann::json::parse(in, nullptr, false);
-        if (report.is_discarded() || !report.is_object() || report.value("verdict", "") != "pass" ||
-            report.value("sha256", "") != reportHash(report)) {
-            continue;
-        }
+        auto read = readJsonFile(entry.path().string(), "report");
+        if (!read) continue;
+        auto& report = *read;
+        if (!report.is_object() || report.value("verdict", "") != "pass" || report.value("sha256", "") != reportHash(report)) continue;
         const auto finished = report.value("finished_utc", "");
         if (!best || std::make_pair(finished, name) > std::make_pair(best->report.value("finished_utc", ""), best->file.filename().string())) {
             best = KeptReport{entry.path(), std::move(report)};

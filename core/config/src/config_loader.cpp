@@ -2,9 +2,6 @@
 
 #include <algorithm>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -20,6 +17,8 @@
 #include "sonolink/dicom/value_rules.h"
 #include "sonolink/engine/engine_types.h"
 #include "sonolink/engine/settings.h"
+#include "sonolink/util/durable_file.h"
+#include "sonolink/util/json_nesting.h"
 
 namespace sonolink::config {
 namespace {
@@ -324,6 +323,10 @@ std::pair<int, int> lineAndColumn(std::string_view text, std::size_t byte) {
 // The JSON text (// comments allowed), or none with the issue: where it breaks, by line and
 // column; a number no double holds (1e999) too.
 std::optional<json> parseDocument(std::string_view text, IssueList& issues) {
+    if (auto ok = checkJsonNesting(text, "the document"); !ok) {
+        issues.add("", ok.error().message());
+        return std::nullopt;
+    }
     try {
         return json::parse(text.begin(), text.end(), nullptr, true, /*ignore_comments=*/true);
     } catch (const json::parse_error& e) {
@@ -444,38 +447,11 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
 
 namespace {
 
-// The file's text: NotFound if it is not there; InvalidArgument if it is no regular file or past
+// The file's text: NotFound if it is not there; InvalidArgument if it is no regular file (a FIFO
+// is refused before it is opened for reading, which would wait for a writer for ever) or past
 // kMaxConfigBytes (refused before it is read: /dev/zero would grow memory for ever).
 Result<std::string> readConfigText(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        const int e = errno;
-        return fail(e == ENOENT ? ErrorCode::NotFound : ErrorCode::InvalidArgument,
-                    fmt::format("cannot open configuration file '{}': {}", path, std::strerror(e)));
-    }
-    struct Close {
-        int fd;
-        ~Close() { ::close(fd); }
-    } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("configuration file '{}' is not a regular file", path));
-    }
-    if (static_cast<std::size_t>(st.st_size) > kMaxConfigBytes) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("configuration file '{}' is {} bytes: more than a configuration can be ({} at most)",
-                                                            path, st.st_size, kMaxConfigBytes));
-    }
-    std::string text(static_cast<std::size_t>(st.st_size), '\0');
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const auto n = ::read(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return fail(ErrorCode::DataLoss, fmt::format("error reading configuration file '{}': {}", path, std::strerror(errno)));
-        if (n == 0) break;
-        done += static_cast<std::size_t>(n);
-    }
-    text.resize(done);
-    return text;
+    return readRegularFile(path, kMaxConfigBytes, "configuration file");
 }
 
 }  // namespace
