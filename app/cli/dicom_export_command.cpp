@@ -3,9 +3,7 @@
 // optionally queued for a PACS node; besides existing objects, the self-test QA report (a PDF)
 // as Encapsulated PDF and an RF snippet of a recording as Raw Data, made first.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -23,6 +21,7 @@
 #include "sonolink/dicom/media_export.h"
 #include "sonolink/dicom/store_queue.h"
 #include "sonolink/record/uff_channel_data.h"
+#include "sonolink/util/durable_file.h"
 
 namespace sonolink::cli {
 namespace {
@@ -50,9 +49,9 @@ struct ExportOptions {
 };
 
 Result<std::vector<std::uint8_t>> readBytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(ErrorCode::NotFound, fmt::format("cannot open {}", path));
-    return std::vector<std::uint8_t>{std::istreambuf_iterator<char>(in), {}};
+    auto text = readRegularFile(path, std::size_t(1) << 30, "the document");
+    if (!text) return fail(std::move(text.error()));
+    return std::vector<std::uint8_t>(text->begin(), text->end());
 }
 
 // The first frames of a recording's int16 RF as little-endian bytes, and what they are.
@@ -91,8 +90,7 @@ int runExport(ExportOptions& o) {
     std::vector<std::string> made;  // new objects, written before the export
     const auto makeDir = fs::path(o.outputDir) / ".made";
     if (!o.pdf.empty() || !o.raw.empty()) {
-        fs::create_directories(makeDir, ec);
-        if (ec) return failWith(Error(ErrorCode::FailedPrecondition, fmt::format("cannot create {}: {}", makeDir.string(), ec.message())));
+        if (auto ok = makePrivateDirectories(makeDir.string()); !ok) return failWith(ok.error());
     }
     if (!o.pdf.empty()) {
         auto bytes = readBytes(o.pdf);

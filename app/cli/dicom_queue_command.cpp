@@ -111,19 +111,24 @@ int runRetry(const QueueOptions& o) {
 }
 
 // A queue that open() refuses (its database missing, damaged or short of records): the
-// readable records kept, every copy they do not account for queued again for --node.
+// readable records kept, every copy they do not account for queued again for its own node
+// (--node only for copies whose node is not known).
 int runRecover(const QueueOptions& o) {
     auto settings = loadDicom(o);
     if (!settings) return failWith("queue recover", settings.error());
-    auto destination = app::destinationNamed(*settings, o.node);
-    if (!destination) return failWith("queue recover", destination.error());
-    auto report = dicom::StoreQueue::recover(settings->queueDirectory, o.node, destination->storageCommitment, app::retryPolicyFrom(*settings));
+    bool commitment = false;
+    if (!o.node.empty()) {
+        auto destination = app::destinationNamed(*settings, o.node);
+        if (!destination) return failWith("queue recover", destination.error());
+        commitment = destination->storageCommitment;
+    }
+    auto report = dicom::StoreQueue::recover(settings->queueDirectory, o.node, commitment, app::retryPolicyFrom(*settings));
     if (!report) return failWith("queue recover", report.error());
     if (o.json) {
         std::cout << json{{"kept", report->kept}, {"requeued", report->requeued}, {"set_aside", report->setAside},
                           {"bad_records", report->badRecords}, {"notes", report->notes}}.dump(2) << '\n';
     } else {
-        std::cout << fmt::format("kept {} items; queued {} copies again for {}; {} kept aside\n", report->kept, report->requeued, o.node,
+        std::cout << fmt::format("kept {} items; queued {} copies again, each for its node; {} kept aside\n", report->kept, report->requeued,
                                  report->setAside);
         for (const auto& note : report->notes) std::cout << "  " << note << '\n';
     }
@@ -255,7 +260,8 @@ void addDicomQueueCommands(CLI::App& dicomCmd, int& exitCode) {
 
     auto* recover = queueCmd->add_subcommand("recover", "Repair a queue whose database is lost or damaged: queue its copies again for a node");
     addConfigOptions(*recover, *o);
-    recover->add_option("--node", o->node, "The node the copies the database lost are queued for")->required();
+    recover->add_option("--node", o->node, "For copies whose node is not known (queued before SonoLink kept it beside each copy): "
+                                           "queue them for this node (without it they are kept aside)");
     recover->callback([o, &exitCode] { exitCode = runRecover(*o); });
 
     auto* purge = queueCmd->add_subcommand("purge", "Forget settled items (committed, or sent to nodes without storage commitment) and delete their copies");

@@ -24,6 +24,11 @@ from dicom_peers import Orthanc, Storescp, free_port, sonolink_config, stop, us_
 CLI = os.environ["SONOLINK_CLI"]
 
 
+
+def queued_copies(objects):
+    """The queue's copies of objects (objects/*.dcm), not the node file beside each."""
+    return [f for f in os.listdir(objects) if f.endswith(".dcm")]
+
 class QueueTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
@@ -122,11 +127,11 @@ class QueueTest(unittest.TestCase):
         self.assertEqual(kept.returncode, 0, kept.stderr)
         self.assertEqual(json.loads(kept.stdout)["forgotten"], 0)
         copies = os.path.join(self.work, "queue", "objects")
-        self.assertEqual(len(os.listdir(copies)), len(uids))
+        self.assertEqual(len(queued_copies(copies)), len(uids))
         purged = self.cli("queue", "purge", "--config", config, "--older-than", "0", "--json")
         self.assertEqual(purged.returncode, 0, purged.stderr)
         self.assertEqual(json.loads(purged.stdout), {"forgotten": len(uids), "older_than_days": 0.0, "remaining": 0})
-        self.assertEqual(os.listdir(copies), [])
+        self.assertEqual(os.listdir(copies), [], "each copy and its node file go")
         self.assertEqual(self.queue_list(config), [])
 
     def test_orthanc_kill_mid_queue_and_storage_commitment(self):
@@ -209,7 +214,7 @@ class QueueTest(unittest.TestCase):
             self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
             self.assertIn(complaint, proc.stderr)
             self.assertIn("dicom queue recover", proc.stderr)
-        self.assertEqual(len(os.listdir(os.path.join(queue, "objects"))), 4, "no copy deleted")
+        self.assertEqual(len(queued_copies(os.path.join(queue, "objects"))), 4, "no copy deleted")
         proc = self.cli("queue", "recover", "--config", config, "--node", "pacs", "--json")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(json.loads(proc.stdout)["requeued"], 4)

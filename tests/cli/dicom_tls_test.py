@@ -3,7 +3,8 @@
 made here with openssl): sonolink-cli with the station's certificate and key echoes and stores
 through the queue; a plain connection to the TLS port fails with an error that says the port
 may be TLS-only; a CA that did not sign Orthanc's certificate fails the handshake, naming the
-certificates. Run by CTest with SONOLINK_CLI set."""
+certificates; a certificate from the trusted CA that names another host fails it too (DCMTK
+checks only the signature: SonoLink checks the name). Run by CTest with SONOLINK_CLI set."""
 import json
 import os
 import subprocess
@@ -22,7 +23,8 @@ class TlsTest(unittest.TestCase):
     def setUpClass(cls):
         cls.dir = tempfile.TemporaryDirectory()
         cls.work = cls.dir.name
-        cls.certs = make_certificates(os.path.join(cls.work, "certs"))
+        cls.certs = make_certificates(os.path.join(cls.work, "certs"), names=("orthanc", "sonolink", "elsewhere"),
+                                      alt_names={"elsewhere": "DNS:pacs.elsewhere.example"})
         cls.other = make_certificates(os.path.join(cls.work, "other-ca"), names=())
         o = cls.certs["orthanc"]
         cls.orthanc = Orthanc(cls.work, station=("SONOLINK", free_port()),
@@ -68,6 +70,24 @@ class TlsTest(unittest.TestCase):
         self.assertNotEqual(proc.returncode, 0)
         self.assertIn("(TLS)", proc.stderr)
         self.assertIn("check the certificates", proc.stderr)
+
+    def test_a_certificate_for_another_host_from_the_trusted_ca_is_refused(self):
+        """The reported hole: any certificate our CA signed was accepted, whatever host it names."""
+        e = self.certs["elsewhere"]
+        impostor = Orthanc(os.path.join(self.work, "impostor"), station=("SONOLINK", free_port()),
+                           tls={"certificate": e["certificate"], "key": e["key"], "ca": self.certs["ca"]})
+        try:
+            s = self.certs["sonolink"]
+            config = sonolink_config(os.path.join(self.work, "impostor.json"),
+                                     [{"name": "pacs", "ae_title": "ORTHANC", "port": impostor.dicom_port, "tls": True}],
+                                     queue_dir=os.path.join(self.work, "impostor.queue"),
+                                     tls={"certificate": s["certificate"], "private_key": s["key"], "trusted_certificates": self.certs["ca"]})
+            proc = self.cli("echo", "--config", config, "--node", "pacs")
+        finally:
+            impostor.stop()
+        self.assertNotEqual(proc.returncode, 0, proc.stdout)
+        self.assertIn("(TLS)", proc.stderr)
+        self.assertIn("names 127.0.0.1", proc.stderr)
 
     def test_missing_certificate_files_are_named(self):
         config = self.config("missing.json")

@@ -166,9 +166,10 @@ def sonolink_config(path, nodes, station_port=11112, queue_dir=None, tls=None, *
     return path
 
 
-def make_certificates(directory, names=("orthanc", "sonolink")):
-    """A test CA and, per name, a key and a certificate it signs (openssl, RSA 2048, 1 day).
-    Returns {name: {"certificate", "key"}, "ca": path, "ca_key": path}."""
+def make_certificates(directory, names=("orthanc", "sonolink"), alt_names=None):
+    """A test CA and, per name, a key and a certificate it signs (openssl, RSA 2048, 1 day), whose
+    subjectAltName is alt_names[name] (default "DNS:localhost,IP:127.0.0.1": the host name a peer
+    on loopback is checked against). Returns {name: {"certificate", "key"}, "ca": path, "ca_key": path}."""
     def openssl(*args):
         subprocess.run(["openssl", *args], check=True, capture_output=True)
 
@@ -179,8 +180,11 @@ def make_certificates(directory, names=("orthanc", "sonolink")):
     for name in names:
         key, csr, cert = (os.path.join(directory, f"{name}.{ext}") for ext in ("key", "csr", "pem"))
         openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={name}", "-keyout", key, "-out", csr)
+        extensions = os.path.join(directory, f"{name}.ext")
+        with open(extensions, "w") as f:
+            f.write(f"subjectAltName={(alt_names or {}).get(name, 'DNS:localhost,IP:127.0.0.1')}\n")
         openssl("x509", "-req", "-in", csr, "-CA", out["ca"], "-CAkey", out["ca_key"], "-CAcreateserial", "-days", "1",
-                "-out", cert)
+                "-extfile", extensions, "-out", cert)
         out[name] = {"certificate": cert, "key": key}
     return out
 

@@ -1,8 +1,11 @@
 #include "association.h"
 
 #include <dcmtk/dcmdata/dcuid.h>
+#include <arpa/inet.h>
 #include <dcmtk/dcmtls/tlslayer.h>
 #include <fmt/format.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include <algorithm>
 #include <atomic>
@@ -37,7 +40,8 @@ Error associationError(const PacsNode& node, const OFCondition& c) {
         hint = " (if this port is TLS-only, set tls for this node)";
     } else if (node.tls && (text.find("TLS") != std::string::npos || text.find("SSL") != std::string::npos ||
                             text.find("certificate") != std::string::npos)) {
-        hint = " (check the certificates: ours, and the CA we trust for the peer)";
+        hint = fmt::format(" (check the certificates: ours, the CA we trust for the peer, and that the peer's certificate names {} in its "
+                           "subjectAltName)", node.host);
     }
     return Error(rejected ? ErrorCode::FailedPrecondition : ErrorCode::Unavailable,
                  fmt::format("{}: cannot associate: {}{}", describe(node), text, hint));
@@ -88,6 +92,15 @@ Status Association::setUpTls() {
     }
     if (auto s = check(tls_->addTrustedCertificateFile(c.trustedCertificatesFile.c_str(), DCF_Filetype_PEM), "trusted certificates " + c.trustedCertificatesFile); !s) return s;
     tls_->setCertificateVerification(DCV_requireCertificate);
+    // The peer's certificate must name the host we connect to (DCMTK checks only that a trusted
+    // CA signed it: any other host's certificate from the same CA would pass). An address is
+    // matched against the certificate's IP entries, a name against its DNS names.
+    X509_VERIFY_PARAM* param = SSL_CTX_get0_param(tls_->getNativeHandle());
+    in6_addr address{};
+    const bool isAddress = ::inet_pton(AF_INET, node_.host.c_str(), &address) == 1 || ::inet_pton(AF_INET6, node_.host.c_str(), &address) == 1;
+    const int named = isAddress ? X509_VERIFY_PARAM_set1_ip_asc(param, node_.host.c_str()) : X509_VERIFY_PARAM_set1_host(param, node_.host.c_str(), 0);
+    if (named != 1) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: TLS set-up: cannot check the peer's name against '{}'", describe(node_), node_.host));
+    X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
     return {};
 }
 

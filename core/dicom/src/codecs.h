@@ -1,6 +1,9 @@
 // registerCodecs(): DCMTK's RLE and JPEG-LS encoders and decoders, registered once per process
 // (colour JPEG-LS needs dcmimage's registration too). saveEncoded(): a dataset written in the
-// transfer syntax of a Compression, lossless. Private to sonolink_dicom.
+// transfer syntax of a Compression, lossless. saveFileSafely(): the one way sonolink_dicom writes
+// a DICOM file (created 0600 under a temporary name, fsync'd, renamed into place: a crash or a
+// full disk never leaves a cut object under its final name; a full disk is named as one).
+// Private to sonolink_dicom.
 // Thread contract: registerCodecs() is safe from any thread (std::call_once); saveEncoded() is
 // a function of its arguments.
 #pragma once
@@ -19,4 +22,6 @@ namespace sonolink::dicom {
 void setUpDcmtk();
 void registerCodecs();
 [[nodiscard]] Status saveEncoded(DcmFileFormat& file, const std::string& path, Compression compression);
+// syntax: an E_TransferSyntax (int here: no DCMTK type in this header).
+[[nodiscard]] Status saveFileSafely(DcmFileFormat& file, const std::string& path, int syntax);
 }

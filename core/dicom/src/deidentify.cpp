@@ -149,10 +149,7 @@ Status deidentifyFile(const std::string& input, const std::string& output, const
     ds.findAndGetOFString(DCM_SOPInstanceUID, sopInstance);
     file.getMetaInfo()->putAndInsertString(DCM_MediaStorageSOPInstanceUID, sopInstance.c_str());
     const E_TransferSyntax syntax = ds.getOriginalXfer();
-    if (auto c = file.saveFile(output.c_str(), syntax == EXS_Unknown ? EXS_LittleEndianExplicit : syntax); c.bad()) {
-        return fail(ErrorCode::DataLoss, fmt::format("cannot write {}: {}", output, c.text()));
-    }
-    return {};
+    return saveFileSafely(file, output, syntax == EXS_Unknown ? EXS_LittleEndianExplicit : syntax);
 }
 
 }  // namespace sonolink::dicom

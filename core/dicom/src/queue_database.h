@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "durable_file.h"
+#include "sonolink/util/durable_file.h"
 #include "sonolink/dicom/store_queue.h"
 
 namespace sonolink::dicom {

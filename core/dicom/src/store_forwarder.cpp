@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "sonolink/util/log.h"
@@ -108,6 +110,13 @@ void StoreForwarder::requestCommitments(const Destination& destination, std::int
 }
 
 void StoreForwarder::runOnce() {
+    std::set<std::string> configured;
+    for (const auto& destination : settings_.destinations) configured.insert(destination.name);
+    if (auto ended = queue_.failItemsOfUnknownNodes(configured); !ended) {
+        logQueueError(fail(std::move(ended.error())));
+    } else if (*ended > 0) {
+        log::warn(logCategory(), "DICOM queue: {} items are for nodes no longer configured: failed, with the reason", *ended);
+    }
     for (const auto& destination : settings_.destinations) {
         sendDue(destination, now());
         requestCommitments(destination, now());

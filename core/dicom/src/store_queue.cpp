@@ -16,8 +16,9 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include "durable_file.h"
+#include "sonolink/util/durable_file.h"
 #include "queue_database.h"
 #include "sonolink/util/log.h"
 
@@ -59,7 +60,37 @@ std::optional<std::uint64_t> parseId(std::string_view text) {
 
 std::string databasePath(const std::string& directory) { return directory + "/queue.db"; }
 
-constexpr const char* kRecoverHint = "`sonolink-cli dicom queue recover --config F --node NAME` queues the copies again";
+constexpr const char* kRecoverHint = "`sonolink-cli dicom queue recover --config F` queues the copies again, each for its own node";
+
+// Beside each copy, written before it: the node it is bound for (and whether that node commits
+// storage), so that a queue whose database is lost sends every copy to its own PACS again.
+std::string nodeFileOf(const std::string& copy) { return (fs::path(copy).parent_path() / fs::path(copy).stem()).string() + ".node"; }
+
+// A copy the queue is done with, and the node file beside it (`removed` is the copy's name now:
+// itself, or itself renamed .forgotten). What cannot be removed the next open cleans up.
+void discardCopy(const std::string& copy, const std::string& removed) {
+    std::error_code ignored;
+    fs::remove(removed, ignored);
+    fs::remove(nodeFileOf(copy), ignored);
+}
+void discardCopy(const std::string& copy) { discardCopy(copy, copy); }
+
+Status writeNodeFile(const std::string& copy, const std::string& node, bool commitmentRequired) {
+    return writeFileDurably(nodeFileOf(copy), nlohmann::json{{"node", node}, {"commitment_required", commitmentRequired}}.dump() + "\n");
+}
+
+struct CopyDestination {
+    std::string node;
+    bool commitmentRequired = false;
+};
+
+std::optional<CopyDestination> readNodeFile(const std::string& copy) {
+    auto text = readRegularFile(nodeFileOf(copy), 4096, "node file");
+    if (!text) return std::nullopt;
+    auto j = nlohmann::json::parse(*text, nullptr, false);
+    if (!j.is_object() || !j.contains("node") || !j["node"].is_string() || j["node"].get<std::string>().empty()) return std::nullopt;
+    return CopyDestination{j["node"].get<std::string>(), j.value("commitment_required", false)};
+}
 
 // The queue's copies on disk: objects/<id>.dcm, and those a forget renamed to .forgotten.
 struct Copies {
@@ -239,6 +270,7 @@ Status StoreQueue::State::load() {
         fs::create_directories(directory + "/orphans", ignored);
         const auto aside = directory + "/orphans/" + id + ".dcm";
         fs::rename(objectPath(id), aside, ignored);
+        fs::rename(nodeFileOf(objectPath(id)), nodeFileOf(aside), ignored);
         nextId = std::max<std::uint64_t>(nextId, parseId(id).value_or(0) + 1);
         log::warn(log::category("dicom"), "DICOM queue: the copy {} has no record (an enqueue cut short): kept aside as {}", id, aside);
     }
@@ -260,7 +292,14 @@ Status StoreQueue::State::load() {
     const std::vector<std::string> forgotten(accounts->copies.forgetting.begin(), accounts->copies.forgetting.end());
     if (!forgotten.empty()) {
         if (auto ok = database->remove(forgotten); !ok) return ok;
-        for (const auto& id : forgotten) fs::remove(objectPath(id) + ".forgotten", ignored);
+        for (const auto& id : forgotten) discardCopy(objectPath(id), objectPath(id) + ".forgotten");
+    }
+    // Node files whose copy is gone (sent and forgotten, committed): only disk space.
+    for (fs::directory_iterator it(directory + "/objects", ignored), end; !ignored && it != end; it.increment(ignored)) {
+        const auto stem = it->path().stem().string();
+        if (it->path().extension() == ".node" && !fs::exists(objectPath(stem), ignored) && !fs::exists(objectPath(stem) + ".forgotten", ignored)) {
+            fs::remove(it->path(), ignored);
+        }
     }
     return lostCopies.empty() ? Status{} : database->put(lostCopies, Sync::Durable);
 }
@@ -335,20 +374,39 @@ Result<QueueRecovery> StoreQueue::recover(const std::string& directory, const st
             ++report.setAside;
             continue;
         }
+        // Each copy for the node it was queued for; `node` only for copies that do not say
+        // (made before the queue kept it beside them).
+        auto destination = readNodeFile(path);
+        if (!destination && node.empty()) {
+            const bool alreadyAside = fs::path(path).parent_path() == fs::path(directory) / "orphans";
+            const auto aside = directory + "/orphans/" + fs::path(path).filename().string();
+            if (!alreadyAside) {
+                fs::create_directories(directory + "/orphans", ec);
+                fs::rename(path, aside, ec);
+            }
+            report.notes.push_back(fmt::format("{}: no record of the node it was queued for: kept aside as {} (recover --node NAME queues "
+                                               "such copies for NAME)", path, aside));
+            ++report.setAside;
+            continue;
+        }
+        if (!destination) destination = CopyDestination{node, commitmentRequired};
         QueueItem item;
         const auto stem = fs::path(path).stem().string();
         const bool inObjects = fs::path(path).parent_path() == fs::path(directory) / "objects";
         item.id = inObjects ? stem : fmt::format("{:06}", state.nextId++);
-        item.node = node;
+        item.node = destination->node;
         item.object = *info;
         item.object.file = state.objectPath(item.id);
         item.sourceFile = path;
         item.enqueuedAtMs = item.nextAttemptAtMs = wallClockMs();
-        item.commitmentRequired = commitmentRequired;
+        item.commitmentRequired = destination->commitmentRequired;
+        if (auto ok = writeNodeFile(item.object.file, item.node, item.commitmentRequired); !ok) return fail(std::move(ok.error()));
         if (!inObjects) {
+            fs::remove(nodeFileOf(path), ec);
             fs::rename(path, item.object.file, ec);
             if (ec) return fail(ErrorCode::DataLoss, fmt::format("cannot move {} back into the queue: {}", path, ec.message()));
         }
+        report.notes.push_back(fmt::format("{} ({}) queued again for {}", item.id, info->sopInstanceUid, item.node));
         state.items[item.id] = std::move(item);
         ++report.requeued;
     }
@@ -388,16 +446,17 @@ Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string
     item.enqueuedAtMs = wallClockMs();
     item.nextAttemptAtMs = item.enqueuedAtMs;
     item.commitmentRequired = commitmentRequired;
-    // A large cine takes a while to copy and sync; readers of items() do not wait for it.
+    // A large cine takes a while to copy and sync; readers of items() do not wait for it. Its
+    // node first: a copy never lies there without the record of where it goes.
+    if (auto ok = writeNodeFile(item.object.file, node, commitmentRequired); !ok) return fail(std::move(ok.error()));
     if (auto ok = copyFileDurably(file, item.object.file); !ok) return fail(std::move(ok.error()));
     std::lock_guard lock(state_->mutex);
-    std::error_code ignored;  // a copy that cannot be removed is an orphan the next open cleans up
     if (auto twin = pendingTwin()) {  // the same object was queued meanwhile
-        fs::remove(item.object.file, ignored);
+        discardCopy(item.object.file);
         return *twin;
     }
     if (auto ok = state_->database->put(item, Sync::Durable); !ok) {
-        fs::remove(item.object.file, ignored);
+        discardCopy(item.object.file);
         return fail(std::move(ok.error()));
     }
     state_->items[item.id] = item;
@@ -522,8 +581,7 @@ Status StoreQueue::applyCommitment(const std::string& transactionUid, const std:
     if (!ok) return ok;
     for (const auto& id : ids) {
         const auto& i = state_->items.at(id);
-        std::error_code ignored;  // the database says committed; a leftover copy is only disk space
-        if (i.state == ItemState::Committed) fs::remove(i.object.file, ignored);
+        if (i.state == ItemState::Committed) discardCopy(i.object.file);  // the database says committed: a leftover is only disk space
     }
     return {};
 }
@@ -574,10 +632,27 @@ Result<std::size_t> StoreQueue::forgetSettledBefore(std::int64_t cutoffMs) {
     for (const auto& id : ids) fs::rename(state_->objectPath(id), state_->objectPath(id) + ".forgotten", ignored);
     if (auto ok = state_->database->remove(ids); !ok) return fail(std::move(ok.error()));
     for (const auto& id : ids) {
-        fs::remove(state_->objectPath(id) + ".forgotten", ignored);
+        discardCopy(state_->objectPath(id), state_->objectPath(id) + ".forgotten");
         state_->items.erase(id);
     }
     ++state_->version;
+    return ids.size();
+}
+
+Result<std::size_t> StoreQueue::failItemsOfUnknownNodes(const std::set<std::string>& nodes) {
+    std::lock_guard lock(state_->mutex);
+    std::vector<std::string> ids;
+    for (const auto& [id, i] : state_->items) {
+        const bool waiting = i.state == ItemState::Queued || (i.state == ItemState::Sent && i.commitmentRequired);
+        if (waiting && !nodes.contains(i.node)) ids.push_back(id);
+    }
+    if (ids.empty()) return std::size_t{0};
+    auto ok = state_->updateAll(ids, [](QueueItem& i) {
+        i.lastError = fmt::format("node '{}' is no longer configured (dicom.nodes): {}; add the node back and retry, or queue the object "
+                                  "for another node", i.node, i.state == ItemState::Sent ? "its storage commitment cannot be asked for" : "not sent");
+        i.state = ItemState::Failed;
+    });
+    if (!ok) return fail(std::move(ok.error()));
     return ids.size();
 }
 

@@ -30,6 +30,12 @@
 namespace sonolink::dicom {
 namespace {
 
+// The queue's copies of objects (objects/*.dcm), not the node file beside each.
+long copiesIn(const std::string& queueDir) {
+    return std::count_if(std::filesystem::directory_iterator(std::filesystem::path(queueDir) / "objects"), std::filesystem::directory_iterator(),
+                         [](const auto& entry) { return entry.path().extension() == ".dcm"; });
+}
+
 namespace fs = std::filesystem;
 
 class StoreQueueTest : public ::testing::Test {
@@ -337,7 +343,7 @@ TEST_F(StoreQueueTest, ADatabaseThatIsMissingEmptyForeignOrADirectoryIsAnErrorAn
         EXPECT_EQ(q.error().code(), ErrorCode::DataLoss) << what;
         EXPECT_NE(q.error().message().find("3 copies"), std::string::npos) << what << ": " << q.error().message();
         EXPECT_NE(q.error().message().find("dicom queue recover"), std::string::npos) << what << ": " << q.error().message();
-        EXPECT_EQ(std::distance(fs::directory_iterator(fs::path(queueDir()) / "objects"), fs::directory_iterator()), 3) << what;
+        EXPECT_EQ(copiesIn(queueDir()), 3) << what;
         auto listed = readQueue(queueDir());
         EXPECT_FALSE(listed) << what << ": queue list must not show an empty queue";
     }
@@ -357,7 +363,7 @@ TEST_F(StoreQueueTest, ADatabaseCutShortIsDamageAndRecoverRequeuesTheLostCopies)
     ASSERT_FALSE(q);
     EXPECT_EQ(q.error().code(), ErrorCode::DataLoss);
     EXPECT_NE(q.error().message().find("is damaged"), std::string::npos) << q.error().message();
-    EXPECT_EQ(std::distance(fs::directory_iterator(fs::path(queueDir()) / "objects"), fs::directory_iterator()), 6);
+    EXPECT_EQ(copiesIn(queueDir()), 6);
 
     auto recovered = StoreQueue::recover(queueDir(), "pacs", false, policy);
     ASSERT_TRUE(recovered) << recovered.error().message();

@@ -1,8 +1,10 @@
 // exportObjects(): DICOM objects made ready to leave the station, as `sonolink-cli dicom export`
 // runs it: each copied into a directory (media, a share) as <SOP Instance UID>.dcm, optionally
 // de-identified (PS3.15 Basic profile) and re-encoded losslessly, and the export audited (110106
-// per patient and study, a failure named in its message).
-// Thread contract: one call at a time per directory (it stages files there).
+// per patient and study, a failure named in its message). A name is only ever a valid UID (an
+// object whose UID is not one is refused), files are 0600 in a 0700 folder, written whole under
+// a temporary name and never over a file of other content.
+// Thread contract: one call at a time per directory and process (it stages files there).
 #pragma once
 
 #include <optional>

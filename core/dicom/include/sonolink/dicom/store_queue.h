@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,8 +79,10 @@ public:
     // and nothing is changed: never an empty queue.
     [[nodiscard]] static Result<std::unique_ptr<StoreQueue>> open(const std::string& directory, RetryPolicy policy = {});
     // Repairs a queue open() refuses: the readable records kept (a damaged database moved aside),
-    // every copy they do not account for (and those in orphans/) queued again for node with the
-    // UIDs it carries. Needs the queue's lock, like open().
+    // every copy they do not account for (and those in orphans/) queued again with the UIDs it
+    // carries, each for the node it was queued for (kept beside it); `node` (with
+    // commitmentRequired) only for copies whose node is not known, which without it are kept
+    // aside in orphans/ with a note. Needs the queue's lock, like open().
     [[nodiscard]] static Result<QueueRecovery> recover(const std::string& directory, const std::string& node, bool commitmentRequired,
                                                        RetryPolicy policy = {});
     ~StoreQueue();
@@ -122,6 +125,9 @@ public:
     // not commit storage) and deletes their copies; their records are deleted first.
     // Failed items stay until a user retries them. Returns how many were forgotten.
     [[nodiscard]] Result<std::size_t> forgetSettledBefore(std::int64_t cutoffMs);
+    // Items waiting for a node not in `nodes` (removed from the configuration) end failed, with
+    // the reason: never queued for ever in silence. Returns how many.
+    [[nodiscard]] Result<std::size_t> failItemsOfUnknownNodes(const std::set<std::string>& nodes);
     // The earliest time anything of node is due (sending or a commitment request), if any.
     [[nodiscard]] std::optional<std::int64_t> nextDueMs(const std::string& node) const;
     // Grows with every change of any item (a cheap "has anything changed" for viewers).
