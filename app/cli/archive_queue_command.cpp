@@ -1,4 +1,4 @@
-// sonolink-cli archive queue add | run | list | retry: the persistent upload queue from the
+// sonolink-cli archive queue add | run | list | retry | reset: the persistent upload queue from the
 // command line (archive.queue_directory). `queue run` uploads what is due, verifies it, applies
 // the retention rule and audits each step until every item is settled or a deadline; it can be
 // killed at any point (SIGKILL included) and run again: each item still ends as one object.
@@ -103,6 +103,18 @@ int runRetry(const QueueOptions& o) {
     return kExitOk;
 }
 
+// A new, empty queue on purpose (the database moved aside, not deleted): the way out when the
+// queue's database is lost and no backup can restore it.
+int runReset(const QueueOptions& o) {
+    auto settings = load(o);
+    if (!settings) return failWith("reset", settings.error());
+    auto aside = archive::ArchiveQueue::reset(settings->queueDirectory, archive::epochMs());
+    if (!aside) return failWith("reset", aside.error());
+    std::cout << fmt::format("archive queue {}: a new, empty queue starts at the next use; the old database (if any) is kept as {}\n",
+                             settings->queueDirectory, *aside);
+    return kExitOk;
+}
+
 int runQueue(const QueueOptions& o) {
     auto settings = load(o);
     if (!settings) return failWith("run", settings.error());
@@ -166,6 +178,9 @@ void addArchiveQueueCommands(CLI::App& archiveCmd, int& exitCode) {
     common(*retry);
     retry->add_option("IDS", o->ids, "Item ids (from queue list)")->required();
     retry->callback([o, &exitCode] { exitCode = runRetry(*o); });
+    auto* reset = queueCmd->add_subcommand("reset", "Start a new, empty queue deliberately (its database lost or damaged): the old one moved aside");
+    common(*reset);
+    reset->callback([o, &exitCode] { exitCode = runReset(*o); });
 }
 
 }  // namespace sonolink::cli

@@ -6,7 +6,10 @@ object; temporary credentials (radosgw's STS). Faults, each ending in a clear er
 completed transfer and never a short file: a wrong secret, an unknown key, a clock two hours off
 (faketime), temporary credentials expired (radosgw and the CLI 20 minutes on, libfaketime), no
 server, throttling answers, a connection reset mid-range, a corrupted byte, the uploader
-SIGKILLed mid-multipart (resumed from its journal) and radosgw SIGKILLed and restarted mid-multipart. Read in place: a recording
+SIGKILLed mid-multipart (resumed from its journal) and radosgw SIGKILLed and restarted mid-multipart. A store that keeps
+another copy than the one sent (parts swapped, a byte flipped, under the metadata sent): the
+read-back fails the item and the local recording stays; an object changed after verification keeps
+the local copy from retention; a lost queue database is an error. Read in place: a recording
 beamformed and replayed, reviewed in the console (offscreen), a DICOM cine read frame by frame
 and played in the console.
 Run by CTest with SONOLINK_CLI and SONOLINK (the console)."""
@@ -465,6 +468,114 @@ class ArchiveTest(unittest.TestCase):
         self.assertGreaterEqual(item["attempts"], 2)
         self.assertIn("connect", item["last_error"].lower())
         self.assertTrue(os.path.exists(local), "nothing verified, nothing deleted")
+
+    # --- what is stored is verified before anything local is deleted ---------------------------
+
+    def queue_config(self, config, **extra):
+        with open(config) as f:
+            settings = json.load(f)
+        settings["archive"].update({"queue_directory": self.path("queue"), "audit_file": self.path("audit.log"), "retention_days": 0,
+                                    "retry_initial_s": 0.1, "retry_max_s": 0.5, **extra})
+        with open(config, "w") as f:
+            json.dump(settings, f)
+        return config
+
+    def queue(self, config, *args):
+        proc = subprocess.run([CLI, "archive", "queue", *args, "--config", config, "--json"], capture_output=True, text=True,
+                              env=self.env(), timeout=300)
+        return proc, (json.loads(proc.stdout) if proc.stdout.strip().startswith("[") else None)
+
+    def test_a_store_that_swaps_parts_or_flips_a_byte_keeps_the_local_recording(self):
+        """The reported fault: the archive deleted the local recording after a 'verification' that
+        only read back the CRC the uploader attached, so a store that assembled the parts in the
+        wrong order passed and the only good copy was gone. The store here keeps a copy with its
+        parts swapped, then one with a byte flipped, each under the metadata sent: the item fails
+        with the reason, the local file stays byte for byte, and only a good copy lets it go."""
+        credentials = {"access_key": rgw.env["S3_ACCESS_KEY"], "secret_key": rgw.env["S3_SECRET_KEY"], "region": rgw.env["S3_REGION"]}
+        swap = {"method": "POST", "query": "uploadId", "action": "tamper", "how": "swap-parts", "part_bytes": 5 * MIB,
+                "credentials": credentials, "times": 1}
+        config = self.queue_config(self.with_proxy([swap]))
+        os.makedirs(self.path("rec"))
+        local = random_file(os.path.join(self.path("rec"), "big.uff"), 12 * MIB + 3, 31)
+        small = random_file(os.path.join(self.path("rec"), "small.uff"), 1 * MIB, 32)
+        with open(local, "rb") as f:
+            original = f.read()
+        self.assertEqual(self.queue(config, "add", local)[0].returncode, 0)
+        proc, items = self.queue(config, "run", "--until-settled", "--timeout", "120")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(len(self.proxy.fired()), 1, "the store swapped the parts")
+        self.assertEqual(items[0]["state"], "failed")
+        self.assertIn("read back", items[0]["last_error"])
+        self.assertIn("not the file", items[0]["last_error"])
+        with open(local, "rb") as f:
+            self.assertEqual(f.read(), original, "the local recording is kept, whole")
+
+        self.proxy.plan([dict(swap, how="flip-byte", at=7 * MIB + 11)])
+        self.assertEqual(self.queue(config, "retry", "1")[0].returncode, 0)
+        proc, items = self.queue(config, "run", "--until-settled", "--timeout", "120")
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(items[0]["state"], "failed")
+        self.assertIn("CRC-32C", items[0]["last_error"])
+        self.assertTrue(os.path.exists(local), "a flipped byte keeps it too")
+
+        # One PUT (a file under a part), a byte flipped in the store: the same.
+        self.proxy.plan([{"method": "PUT", "noquery": True, "action": "tamper", "how": "flip-byte", "credentials": credentials, "times": 1}])
+        self.assertEqual(self.queue(config, "add", small)[0].returncode, 0)
+        proc, items = self.queue(config, "run", "--until-settled", "--timeout", "120")
+        self.assertEqual(items[1]["state"], "failed", proc.stderr)
+        self.assertTrue(os.path.exists(small))
+
+        self.proxy.plan([])  # an honest store: verified, then (retention 0) the local copies go
+        self.assertEqual(self.queue(config, "retry", "1", "2")[0].returncode, 0)
+        proc, items = self.queue(config, "run", "--until-settled", "--timeout", "120")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual([i["state"] for i in items], ["verified", "verified"])
+        self.assertFalse(os.path.exists(local) or os.path.exists(small))
+        with open(self.path("audit.log")) as f:
+            audit = [json.loads(line) for line in f]
+        self.assertEqual([a["outcome"] for a in audit if a["action"] == "upload"], ["failure", "failure", "failure", "success", "success"])
+
+    def test_an_object_changed_after_verification_keeps_the_local_copy(self):
+        config = self.queue_config(self.write_config("retain.json"), retention_days=2e-5)  # 1.7 s
+        local = random_file(self.path("v.uff"), 2 * MIB, 33)
+        self.assertEqual(self.queue(config, "add", local)[0].returncode, 0)
+        proc, items = self.queue(config, "run", "--until-settled", "--timeout", "60")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(items[0]["state"], "verified")
+        self.assertTrue(os.path.exists(local), "not yet old enough to go")
+        # Somebody replaces the archived object (same metadata, other bytes) before retention runs.
+        other = random_file(self.path("other.bin"), 2 * MIB, 34)
+        key = items[0]["url"].split("/", 3)[3]
+        replaced = rgw.aws("s3", "cp", other, f"s3://{self.bucket}/{key}", "--metadata", f"sonolink-crc32c={items[0]['crc32c']}")
+        self.assertEqual(replaced.returncode, 0, replaced.stderr)
+        time.sleep(2)
+        proc, items = self.queue(config, "run", "--timeout", "1")
+        self.assertTrue(os.path.exists(local), "the store no longer holds what was verified: the local copy stays")
+        self.assertEqual(items[0]["local_deleted_at_ms"], -1)
+        self.assertIn("changed since it was verified", items[0]["last_error"])
+
+    def test_a_queue_database_lost_is_an_error_not_an_empty_queue(self):
+        config = self.queue_config(self.write_config("lost.json"))
+        local = random_file(self.path("l.uff"), 1000, 35)
+        self.assertEqual(self.queue(config, "add", local)[0].returncode, 0)
+        database = os.path.join(self.path("queue"), "archive-queue.db")
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(database + suffix):
+                os.remove(database + suffix)
+        for command in (("run", "--until-settled", "--timeout", "5"), ("list",)):
+            proc, _ = self.queue(config, *command)
+            self.assertEqual(proc.returncode, 1, command)
+            self.assertIn(database, proc.stderr, command)
+            self.assertIn("missing", proc.stderr, command)
+        open(database, "w").close()  # 0 bytes
+        proc, _ = self.queue(config, "run", "--until-settled", "--timeout", "5")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("empty (0 bytes)", proc.stderr)
+        self.assertTrue(os.path.exists(local))
+        reset = subprocess.run([CLI, "archive", "queue", "reset", "--config", config], capture_output=True, text=True, env=self.env())
+        self.assertEqual(reset.returncode, 0, reset.stderr)
+        proc, items = self.queue(config, "list")
+        self.assertEqual((proc.returncode, items), (0, []))
 
     # --- recordings read in place ---------------------------------------------------------------
 

@@ -10,16 +10,25 @@ PLAN.json (re-read at every request, so a test changes it between steps): a list
   {"method": "PUT", "query": "partNumber", "action": "status", "status": 503, "code": "SlowDown", "times": 2}
   {"method": "GET", "header": "range", "action": "reset", "after_bytes": 1000000, "times": 1}
   {"action": "stall", "seconds": 5, "times": 1}   {"method": "GET", "action": "corrupt", "times": 1}
+  {"method": "POST", "query": "uploadId", "action": "tamper", "how": "swap-parts", "part_bytes": N, "credentials": {...}}
+  {"method": "PUT", "noquery": true, "action": "tamper", "how": "flip-byte", "credentials": {...}}
+"tamper" is a store that keeps a copy other than the one sent: once the request succeeded
+upstream, and before its answer is relayed, the object is rewritten in the store (botocore,
+signed with the credentials given: access_key, secret_key, region) with its first two parts
+swapped or one byte flipped, under the same metadata (the CRC-32C the uploader attached
+included) and the same size. Only a check of the stored bytes themselves can tell.
 Each fault fires on the next `times` matching requests; every firing is one JSON line in LOG.
 """
 import argparse
 import http.client
 import http.server
 import json
+import os
 import socket
 import struct
 import threading
 import time
+import urllib.parse
 
 lock = threading.Lock()
 fired = {}  # fault index -> times fired
@@ -44,6 +53,8 @@ def matching_fault(args, method, target, headers):
                 continue
             if fault.get("query") and fault["query"] not in target.split("?", 1)[-1]:
                 continue
+            if fault.get("noquery") and "?" in target:
+                continue
             if fault.get("header") and fault["header"] not in {k.lower() for k in headers}:
                 continue
             fired[key] = fired.get(key, 0) + 1
@@ -51,6 +62,35 @@ def matching_fault(args, method, target, headers):
                 log.write(json.dumps({"fault": fault, "method": method, "target": target, "time": time.time()}) + "\n")
             return fault
     return None
+
+
+def tamper(fault, upstream, target):
+    """Rewrites the object named by target (path style) in the store behind the proxy, through
+    awscli (Debian's bundles its own botocore, which no other Python can import)."""
+    import subprocess
+    import tempfile
+    bucket, key = urllib.parse.unquote(target.split("?", 1)[0]).lstrip("/").split("/", 1)
+    c = fault["credentials"]
+    env = {**os.environ, "AWS_ACCESS_KEY_ID": c["access_key"], "AWS_SECRET_ACCESS_KEY": c["secret_key"],
+           "AWS_DEFAULT_REGION": c["region"], "AWS_CONFIG_FILE": os.devnull, "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+           "AWS_EC2_METADATA_DISABLED": "true", "AWS_PAGER": ""}
+    aws = ["/usr/bin/aws" if os.path.exists("/usr/bin/aws") else "aws", "--endpoint-url", f"http://{upstream}", "s3api"]
+    with tempfile.TemporaryDirectory() as work:
+        body = os.path.join(work, "body")
+        got = subprocess.run([*aws, "get-object", "--bucket", bucket, "--key", key, body], env=env, capture_output=True, text=True, check=True)
+        metadata = json.loads(got.stdout).get("Metadata", {})
+        with open(body, "rb") as f:
+            data = f.read()
+        if fault["how"] == "swap-parts":
+            n = fault["part_bytes"]
+            data = data[n:2 * n] + data[:n] + data[2 * n:]
+        else:
+            at = fault.get("at", len(data) // 2)
+            data = data[:at] + bytes([data[at] ^ 0x10]) + data[at + 1:]
+        with open(body, "wb") as f:
+            f.write(data)
+        subprocess.run([*aws, "put-object", "--bucket", bucket, "--key", key, "--body", body, "--metadata", json.dumps(metadata)],
+                       env=env, capture_output=True, text=True, check=True)
 
 
 def make_handler(args):
@@ -92,11 +132,13 @@ def make_handler(args):
             upstream.endheaders(body if body else None)
             answer = upstream.getresponse()
             # http.client takes chunked answers apart: those are relayed whole, with their length.
-            chunked = answer.getheader("Transfer-Encoding", "").lower() == "chunked"
+            chunked = answer.getheader("Transfer-Encoding", "").lower() == "chunked" or action == "tamper"
             whole = answer.read() if chunked else None
+            if action == "tamper" and answer.status == 200:
+                tamper(fault, args.upstream, self.path)
             self.send_response_only(answer.status, answer.reason)
             for name, value in answer.getheaders():
-                if name.lower() not in ("connection", "keep-alive", "transfer-encoding"):
+                if name.lower() not in ("connection", "keep-alive", "transfer-encoding") and not (chunked and name.lower() == "content-length"):
                     self.send_header(name, value)
             if chunked:
                 self.send_header("Content-Length", str(len(whole)))

@@ -18,15 +18,19 @@
 #include <fmt/format.h>
 
 #include "encoding.h"
+#include "sonolink/util/durable_file.h"
 
 namespace sonolink::archive {
 namespace {
 
 constexpr int kApplicationId = 0x534c4151;  // "SLAQ"
 constexpr const char* kDatabase = "archive-queue.db";
+// Written once the database is made: a folder that has it and no database (or an empty one) lost
+// its queue, which is an error, never a fresh empty queue.
+constexpr const char* kMarker = "archive-queue.id";
 constexpr const char* kColumns =
     "id, file, bucket, key, kind, state, attempts, size_bytes, crc32c, enqueued_at_ms, next_attempt_at_ms, verified_at_ms, "
-    "local_deleted_at_ms, last_error";
+    "local_deleted_at_ms, last_error, etag";
 
 struct Database {
     sqlite3* db = nullptr;
@@ -83,6 +87,7 @@ ArchiveItem rowItem(sqlite3_stmt* s) {
     i.verifiedAtMs = sqlite3_column_int64(s, 11);
     i.localDeletedAtMs = sqlite3_column_int64(s, 12);
     i.lastError = text(s, 13);
+    i.etag = text(s, 14);
     return i;
 }
 
@@ -110,7 +115,7 @@ Result<std::unique_ptr<Database>> openDatabase(const std::string& path, bool cre
                                        "file TEXT NOT NULL, bucket TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL, "
                                        "attempts INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, crc32c TEXT NOT NULL DEFAULT '', "
                                        "enqueued_at_ms INTEGER NOT NULL, next_attempt_at_ms INTEGER NOT NULL, verified_at_ms INTEGER NOT NULL DEFAULT 0, "
-                                       "local_deleted_at_ms INTEGER NOT NULL DEFAULT 0, last_error TEXT NOT NULL DEFAULT '')",
+                                       "local_deleted_at_ms INTEGER NOT NULL DEFAULT 0, last_error TEXT NOT NULL DEFAULT '', etag TEXT NOT NULL DEFAULT '')",
                                        kApplicationId);
         if (auto ok = exec(d->db, setup, path); !ok) return fail(std::move(ok.error()));
     } else if (*id != kApplicationId) {
@@ -126,13 +131,18 @@ Result<std::unique_ptr<Database>> openDatabase(const std::string& path, bool cre
     }
     if (create) {
         if (auto ok = exec(d->db, "PRAGMA synchronous=FULL", path); !ok) return fail(std::move(ok.error()));
+        // Queues made before the stored object's ETag was kept: the column added, empty.
+        const auto hasEtag = scalar(d->db, "SELECT count(*) FROM pragma_table_info('items') WHERE name='etag'");
+        if (hasEtag && *hasEtag == 0) {
+            if (auto ok = exec(d->db, "ALTER TABLE items ADD COLUMN etag TEXT NOT NULL DEFAULT ''", path); !ok) return fail(std::move(ok.error()));
+        }
     }
     return d;
 }
 
-Result<std::vector<ArchiveItem>> select(sqlite3* db, const std::string& where, const std::string& path) {
+Result<std::vector<ArchiveItem>> select(sqlite3* db, const std::string& where, const std::string& path, std::string_view columns = kColumns) {
     Statement s;
-    const std::string sql = fmt::format("SELECT {} FROM items {} ORDER BY id", kColumns, where);
+    const std::string sql = fmt::format("SELECT {} FROM items {} ORDER BY id", columns, where);
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s.stmt, nullptr) != SQLITE_OK) return fail(sqlError(db, "cannot read", path));
     std::vector<ArchiveItem> items;
     int rc;
@@ -160,6 +170,22 @@ Result<std::string> crc32cOfFile(const std::string& path) {
     }
     ::close(fd);
     return crc32cHex(crc);
+}
+
+// The database of a queue created here before (the marker says so) that is not there or is
+// empty: DataLoss naming it and the way out, never an empty queue in its place.
+Status checkNotLost(const std::string& directory, const std::string& path) {
+    std::error_code ec;
+    const bool created = std::filesystem::exists(directory + "/" + kMarker, ec);
+    const bool missing = !std::filesystem::exists(path, ec);
+    const bool empty = !missing && std::filesystem::file_size(path, ec) == 0 && !ec;
+    if (created && (missing || empty)) {
+        return fail(ErrorCode::DataLoss, fmt::format("archive queue '{}': its database {} is {}, though a queue was created in this folder ({}): "
+                                                     "the uploads it held are not known. Restore the database from a backup, or start a new, "
+                                                     "empty queue deliberately with `sonolink-cli archive queue reset`", directory, path,
+                                                     missing ? "missing" : "empty (0 bytes)", kMarker));
+    }
+    return {};
 }
 
 }  // namespace
@@ -201,10 +227,14 @@ struct ArchiveQueue::State {
 
 Result<std::vector<ArchiveItem>> readArchiveQueue(const std::string& directory) {
     const std::string path = directory + "/" + kDatabase;
+    if (auto ok = checkNotLost(directory, path); !ok) return fail(std::move(ok.error()));
     if (!std::filesystem::exists(path)) return std::vector<ArchiveItem>{};
     auto db = openDatabase(path, false);
     if (!db) return fail(std::move(db.error()));
-    return select((*db)->db, "", path);
+    // Read beside its owner, perhaps before the owner added the ETag column: read it as empty.
+    const auto hasEtag = scalar((*db)->db, "SELECT count(*) FROM pragma_table_info('items') WHERE name='etag'");
+    const std::string oldColumns = std::string(kColumns).substr(0, std::string_view(kColumns).rfind(", etag")) + ", '' AS etag";
+    return select((*db)->db, "", path, hasEtag && *hasEtag > 0 ? std::string_view(kColumns) : std::string_view(oldColumns));
 }
 
 ArchiveQueue::ArchiveQueue(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -225,12 +255,38 @@ Result<std::unique_ptr<ArchiveQueue>> ArchiveQueue::open(const std::string& dire
     if (::flock(state->lockFd, LOCK_EX | LOCK_NB) != 0) {
         return fail(ErrorCode::FailedPrecondition, fmt::format("archive queue '{}' is in use by another process", directory));
     }
+    if (auto ok = checkNotLost(directory, state->path); !ok) return fail(std::move(ok.error()));
     auto db = openDatabase(state->path, true);
     if (!db) return fail(std::move(db.error()));
     state->database = std::move(*db);
     ::chmod(state->path.c_str(), 0600);
+    if (const auto marker = directory + "/" + kMarker; !std::filesystem::exists(marker)) {
+        if (auto ok = writeFileDurably(marker, fmt::format("{}\n", state->path)); !ok) return fail(std::move(ok.error()));
+    }
     if (auto ok = exec(state->database->db, "UPDATE items SET state='queued' WHERE state='uploading'", state->path); !ok) return fail(std::move(ok.error()));
     return std::unique_ptr<ArchiveQueue>(new ArchiveQueue(std::move(state)));
+}
+
+Result<std::string> ArchiveQueue::reset(const std::string& directory, std::int64_t nowMs) {
+    const std::string lockPath = directory + "/lock";
+    const int lockFd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lockFd < 0) return fail(ErrorCode::Unavailable, fmt::format("cannot open '{}': {}", lockPath, std::strerror(errno)));
+    struct Unlock {
+        int fd;
+        ~Unlock() { ::close(fd); }
+    } unlock{lockFd};
+    if (::flock(lockFd, LOCK_EX | LOCK_NB) != 0) return fail(ErrorCode::FailedPrecondition, fmt::format("archive queue '{}' is in use by another process", directory));
+    const std::string path = directory + "/" + kDatabase;
+    const std::string aside = fmt::format("{}.replaced-{}", path, nowMs);
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+        if (std::filesystem::exists(path + suffix, ec)) {
+            std::filesystem::rename(path + suffix, aside + suffix, ec);
+            if (ec) return fail(ErrorCode::Unavailable, fmt::format("cannot move '{}' aside: {}", path + suffix, ec.message()));
+        }
+    }
+    std::filesystem::remove(directory + "/" + kMarker, ec);
+    return aside;
 }
 
 Result<ArchiveItem> ArchiveQueue::enqueue(const std::string& file, const S3Location& object, const std::string& kind, std::int64_t nowMs) {
@@ -280,14 +336,16 @@ Result<std::vector<ArchiveItem>> ArchiveQueue::takeDue(std::int64_t nowMs, std::
     return due;
 }
 
-Status ArchiveQueue::markVerified(std::int64_t id, std::uint64_t sizeBytes, const std::string& crc32c, std::int64_t nowMs) {
+Status ArchiveQueue::markVerified(std::int64_t id, std::uint64_t sizeBytes, const std::string& crc32c, const std::string& etag, std::int64_t nowMs) {
     std::lock_guard lock(state_->mutex);
-    return state_->change("UPDATE items SET state='verified', attempts=attempts+1, size_bytes=?, crc32c=?, verified_at_ms=?, last_error='' WHERE id=?",
+    return state_->change("UPDATE items SET state='verified', attempts=attempts+1, size_bytes=?, crc32c=?, verified_at_ms=?, last_error='', etag=? "
+                          "WHERE id=?",
                           [&](sqlite3_stmt* s) {
                               sqlite3_bind_int64(s, 1, static_cast<sqlite3_int64>(sizeBytes));
                               sqlite3_bind_text(s, 2, crc32c.c_str(), -1, SQLITE_TRANSIENT);
                               sqlite3_bind_int64(s, 3, nowMs);
-                              sqlite3_bind_int64(s, 4, id);
+                              sqlite3_bind_text(s, 4, etag.c_str(), -1, SQLITE_TRANSIENT);
+                              sqlite3_bind_int64(s, 5, id);
                           });
 }
 
@@ -323,41 +381,51 @@ Status ArchiveQueue::putBack(std::int64_t id) {
     return state_->change("UPDATE items SET state='queued' WHERE id=? AND state='uploading'", [&](sqlite3_stmt* s) { sqlite3_bind_int64(s, 1, id); });
 }
 
-Result<std::vector<std::string>> ArchiveQueue::deleteLocalVerifiedBefore(std::int64_t cutoffMs, std::int64_t nowMs) {
+Result<std::vector<ArchiveItem>> ArchiveQueue::localCopiesDue(std::int64_t cutoffMs) const {
     std::lock_guard lock(state_->mutex);
-    auto old = select(state_->database->db, fmt::format("WHERE state='verified' AND local_deleted_at_ms=0 AND verified_at_ms<{}", cutoffMs), state_->path);
-    if (!old) return fail(std::move(old.error()));
-    std::vector<std::string> deleted;
-    for (const auto& item : *old) {
-        // Only the file that was verified: one changed since (its size or its CRC-32C) is left
-        // alone and named. A file already gone is fine.
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(item.file, ec);
-        if (!ec) {
-            auto crc = size == item.sizeBytes ? crc32cOfFile(item.file) : Result<std::string>(std::string());
-            if (!crc) return fail(std::move(crc.error()));
-            if (size != item.sizeBytes || *crc != item.crc32c) {  // kept for good, and said why; the others go on
-                const auto why = fmt::format("'{}' changed after it was archived ({} bytes, {} verified with CRC-32C {}): kept, not deleted",
-                                             item.file, size, item.sizeBytes, item.crc32c);
-                auto ok = state_->change("UPDATE items SET local_deleted_at_ms=-1, last_error=? WHERE id=?", [&](sqlite3_stmt* s) {
-                    sqlite3_bind_text(s, 1, why.c_str(), -1, SQLITE_TRANSIENT);
-                    sqlite3_bind_int64(s, 2, item.id);
-                });
-                if (!ok) return fail(std::move(ok.error()));
-                continue;
-            }
+    return select(state_->database->db, fmt::format("WHERE state='verified' AND local_deleted_at_ms=0 AND verified_at_ms<{}", cutoffMs), state_->path);
+}
+
+Status ArchiveQueue::keepLocalCopy(std::int64_t id, const std::string& why) {
+    std::lock_guard lock(state_->mutex);
+    return state_->change("UPDATE items SET local_deleted_at_ms=-1, last_error=? WHERE id=?", [&](sqlite3_stmt* s) {
+        sqlite3_bind_text(s, 1, why.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(s, 2, id);
+    });
+}
+
+Result<bool> ArchiveQueue::deleteLocalCopy(std::int64_t id, std::int64_t nowMs) {
+    auto found = [&]() -> Result<std::vector<ArchiveItem>> {
+        std::lock_guard lock(state_->mutex);
+        return select(state_->database->db, fmt::format("WHERE id={} AND state='verified' AND local_deleted_at_ms=0", id), state_->path);
+    }();
+    if (!found) return fail(std::move(found.error()));
+    if (found->empty()) return fail(ErrorCode::FailedPrecondition, fmt::format("archive item {} is not a verified item with its local copy", id));
+    const auto& item = found->front();
+    // Only the file that was verified: one changed since (its size or its CRC-32C) is left alone
+    // and named. A file already gone is fine.
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(item.file, ec);
+    if (!ec) {
+        auto crc = size == item.sizeBytes ? crc32cOfFile(item.file) : Result<std::string>(std::string());
+        if (!crc) return fail(std::move(crc.error()));
+        if (size != item.sizeBytes || *crc != item.crc32c) {  // kept for good, and said why
+            const auto why = fmt::format("'{}' changed after it was archived ({} bytes, {} verified with CRC-32C {}): kept, not deleted",
+                                         item.file, size, item.sizeBytes, item.crc32c);
+            if (auto ok = keepLocalCopy(item.id, why); !ok) return fail(std::move(ok.error()));
+            return false;
         }
-        if (!ec && ::unlink(item.file.c_str()) != 0 && errno != ENOENT) {
+        if (::unlink(item.file.c_str()) != 0 && errno != ENOENT) {
             return fail(ErrorCode::Unavailable, fmt::format("cannot delete '{}': {}", item.file, std::strerror(errno)));
         }
-        auto ok = state_->change("UPDATE items SET local_deleted_at_ms=? WHERE id=?", [&](sqlite3_stmt* s) {
-            sqlite3_bind_int64(s, 1, nowMs);
-            sqlite3_bind_int64(s, 2, item.id);
-        });
-        if (!ok) return fail(std::move(ok.error()));
-        if (!ec) deleted.push_back(item.file);
     }
-    return deleted;
+    std::lock_guard lock(state_->mutex);
+    auto ok = state_->change("UPDATE items SET local_deleted_at_ms=? WHERE id=?", [&](sqlite3_stmt* s) {
+        sqlite3_bind_int64(s, 1, nowMs);
+        sqlite3_bind_int64(s, 2, item.id);
+    });
+    if (!ok) return fail(std::move(ok.error()));
+    return !ec;
 }
 
 std::optional<std::int64_t> ArchiveQueue::nextDueMs() const {

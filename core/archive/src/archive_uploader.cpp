@@ -12,6 +12,37 @@ std::int64_t epochMs() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+namespace {
+
+// The local copy of a verified item deleted only if the store still holds what was verified
+// (its size, its ETag, our CRC-32C: HEAD) and the file is still what was uploaded (the queue
+// checks). An object gone or changed keeps the local copy for good, with the reason; a store that
+// does not answer keeps it until the next pass (an Error here).
+Result<bool> deleteLocalCopy(ArchiveQueue& queue, S3Client& client, const ArchiveItem& item) {
+    auto stored = client.head(item.object);
+    if (!stored && stored.error().code() != ErrorCode::NotFound) return fail(std::move(stored.error()));
+    std::string doubt;
+    if (!stored) {
+        doubt = fmt::format("{} is no longer in the archive", item.object.url());
+    } else {
+        const auto crc = stored->metadata.find(kCrc32cMetadata);
+        if (stored->sizeBytes != item.sizeBytes || (!item.etag.empty() && stored->etag != item.etag) || crc == stored->metadata.end() ||
+            crc->second != item.crc32c) {
+            doubt = fmt::format("{} changed since it was verified ({} bytes, ETag {}, CRC-32C {}; verified {} bytes, ETag {}, CRC-32C {})",
+                                item.object.url(), stored->sizeBytes, stored->etag, crc == stored->metadata.end() ? "none" : crc->second,
+                                item.sizeBytes, item.etag.empty() ? "not kept" : item.etag, item.crc32c);
+        }
+    }
+    if (!doubt.empty()) {
+        if (auto ok = queue.keepLocalCopy(item.id, doubt + ": the local copy is kept"); !ok) return fail(std::move(ok.error()));
+        log::warn(log::category("archive"), "archive item {} ({}): {}: the local copy is kept", item.id, item.file, doubt);
+        return false;
+    }
+    return queue.deleteLocalCopy(item.id, epochMs());
+}
+
+}  // namespace
+
 Result<PassReport> runArchivePass(ArchiveQueue& queue, S3Client& client, ArchiveAudit* audit, const PassSettings& settings,
                                   const std::atomic<bool>* stop) {
     auto& log = log::category("archive");
@@ -41,7 +72,7 @@ Result<PassReport> runArchivePass(ArchiveQueue& queue, S3Client& client, Archive
             continue;
         }
         const std::string crc = fmt::format("{:08x}", uploaded->crc32c);
-        if (auto ok = queue.markVerified(item.id, uploaded->object.sizeBytes, crc, epochMs()); !ok) return fail(std::move(ok.error()));
+        if (auto ok = queue.markVerified(item.id, uploaded->object.sizeBytes, crc, uploaded->object.etag, epochMs()); !ok) return fail(std::move(ok.error()));
         ++report.verified;
         if (audit) {
             if (auto ok = audit->record({"upload", item.object.url(), item.file, uploaded->object.sizeBytes, crc, true, ""}); !ok) {
@@ -51,12 +82,20 @@ Result<PassReport> runArchivePass(ArchiveQueue& queue, S3Client& client, Archive
     }
     if (settings.retentionDays >= 0) {
         const auto cutoff = epochMs() - static_cast<std::int64_t>(settings.retentionDays * 86'400'000.0);
-        auto deleted = queue.deleteLocalVerifiedBefore(cutoff + 1, epochMs());
-        if (!deleted) return fail(std::move(deleted.error()));
-        for (const auto& file : *deleted) {
-            if (audit) (void)audit->record({"delete local copy", "", file, 0, "", true, ""});
+        auto retained = queue.localCopiesDue(cutoff + 1);
+        if (!retained) return fail(std::move(retained.error()));
+        for (const auto& item : *retained) {
+            if (stop && stop->load()) break;
+            auto deleted = deleteLocalCopy(queue, client, item);
+            if (!deleted) {
+                log::warn(log, "archive item {} ({}): local copy kept for now: {}", item.id, item.file, deleted.error().message());
+                continue;  // the store did not answer: asked again next pass
+            }
+            if (*deleted) {
+                if (audit) (void)audit->record({"delete local copy", item.object.url(), item.file, item.sizeBytes, item.crc32c, true, ""});
+                report.deletedLocal.push_back(item.file);
+            }
         }
-        report.deletedLocal = std::move(*deleted);
     }
     return report;
 }

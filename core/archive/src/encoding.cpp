@@ -104,6 +104,42 @@ std::uint32_t crc32cOf(std::span<const std::byte> data, std::uint32_t previous) 
     return transport::crc32cEnd(transport::crc32cUpdate(transport::crc32cEnd(previous), data));
 }
 
+namespace {
+
+// Multiplication by a 32 x 32 matrix over GF(2) (one column per bit), as zlib combines CRCs.
+std::uint32_t gf2Times(const std::uint32_t* matrix, std::uint32_t vector) {
+    std::uint32_t sum = 0;
+    for (; vector != 0; vector >>= 1, ++matrix) {
+        if (vector & 1u) sum ^= *matrix;
+    }
+    return sum;
+}
+
+void gf2Square(std::uint32_t* square, const std::uint32_t* matrix) {
+    for (int n = 0; n < 32; ++n) square[n] = gf2Times(matrix, matrix[n]);
+}
+
+}  // namespace
+
+std::uint32_t crc32cCombine(std::uint32_t first, std::uint32_t second, std::uint64_t secondBytes) {
+    if (secondBytes == 0) return first;
+    std::uint32_t even[32], odd[32];
+    odd[0] = 0x82F63B78u;  // CRC-32C (Castagnoli), reflected
+    for (int n = 1; n < 32; ++n) odd[n] = 1u << (n - 1);
+    gf2Square(even, odd);  // two zero bits
+    gf2Square(odd, even);  // four
+    do {  // one zero byte, then doubling, applied per bit of the length
+        gf2Square(even, odd);
+        if (secondBytes & 1u) first = gf2Times(even, first);
+        secondBytes >>= 1;
+        if (secondBytes == 0) break;
+        gf2Square(odd, even);
+        if (secondBytes & 1u) first = gf2Times(odd, first);
+        secondBytes >>= 1;
+    } while (secondBytes != 0);
+    return first ^ second;
+}
+
 std::string crc32cHex(std::uint32_t crc) { return fmt::format("{:08x}", crc); }
 
 }  // namespace sonolink::archive

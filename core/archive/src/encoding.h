@@ -30,6 +30,9 @@ namespace sonolink::archive {
 [[nodiscard]] std::string lowerCase(std::string_view text);
 
 [[nodiscard]] std::uint32_t crc32cOf(std::span<const std::byte> data, std::uint32_t previous = 0);
+// The CRC-32C of A then B, from A's, B's and B's length (zlib's crc32_combine, Castagnoli's
+// polynomial): pieces read in parallel checksummed apart, then joined.
+[[nodiscard]] std::uint32_t crc32cCombine(std::uint32_t first, std::uint32_t second, std::uint64_t secondBytes);
 [[nodiscard]] std::string crc32cHex(std::uint32_t crc);
 
 }  // namespace sonolink::archive

@@ -5,13 +5,14 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "encoding.h"
+#include "sonolink/util/durable_file.h"
+#include "sonolink/util/json_nesting.h"
 
 namespace sonolink::archive {
 namespace {
@@ -59,9 +60,11 @@ std::filesystem::path journalPath(const std::filesystem::path& directory, const 
 }
 
 Result<std::optional<MultipartJournal>> loadJournal(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) return std::optional<MultipartJournal>{};
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto read = readRegularFile(path.string(), std::size_t(16) << 20, "upload journal");
+    if (!read && read.error().code() == ErrorCode::NotFound) return std::optional<MultipartJournal>{};
+    if (!read) return fail(ErrorCode::DataLoss, fmt::format("{}: it is not used", read.error().message()));
+    const std::string& text = *read;
+    if (auto ok = checkJsonNesting(text, "upload journal " + path.string()); !ok) return fail(ErrorCode::DataLoss, ok.error().message());
     try {
         const json j = json::parse(text);
         MultipartJournal m;

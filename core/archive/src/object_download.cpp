@@ -100,6 +100,47 @@ Status S3Client::readRange(const S3Location& object, std::uint64_t offset, std::
     }, cancel);
 }
 
+Result<std::uint32_t> S3Client::storedCrc32c(const S3Location& object, std::uint64_t size, const std::atomic<bool>* cancel) {
+    // Pieces of a part's size read in parallel, each checksummed as it arrives (nothing is kept
+    // in memory), then the pieces' CRCs joined in order.
+    const std::uint64_t chunk = impl_->settings.partSizeBytes;
+    const std::uint64_t chunks = (size + chunk - 1) / chunk;
+    std::vector<std::uint32_t> crcs(static_cast<std::size_t>(chunks), 0);
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex mutex;
+    std::optional<Error> firstError;
+    auto worker = [&] {
+        for (;;) {
+            const std::uint64_t i = next.fetch_add(1);
+            if (i >= chunks || stop.load()) return;
+            const std::uint64_t offset = i * chunk;
+            const std::uint64_t length = std::min(chunk, size - offset);
+            std::uint32_t crc = 0;
+            auto ok = fetchRange(*impl_, object, offset, length, [&](std::uint64_t, std::span<const std::byte> data) {
+                crc = crc32cOf(data, crc);  // a resumed range continues where it stopped: in order
+                return true;
+            }, cancel);
+            std::lock_guard lock(mutex);
+            if (!ok) {
+                if (!firstError) firstError = std::move(ok.error()).addContext("while reading the stored object back to verify it");
+                stop = true;
+                return;
+            }
+            crcs[static_cast<std::size_t>(i)] = crc;
+        }
+    };
+    {
+        std::vector<std::jthread> workers;
+        const auto count = std::min<std::uint64_t>(static_cast<std::uint64_t>(impl_->settings.parallelRequests), std::max<std::uint64_t>(chunks, 1));
+        for (std::uint64_t i = 0; i < count; ++i) workers.emplace_back(worker);
+    }
+    if (firstError) return fail(std::move(*firstError));
+    std::uint32_t whole = 0;
+    for (std::uint64_t i = 0; i < chunks; ++i) whole = crc32cCombine(whole, crcs[static_cast<std::size_t>(i)], std::min(chunk, size - i * chunk));
+    return whole;
+}
+
 Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const std::filesystem::path& file, const TransferControl& control) {
     auto info = head(object);
     if (!info) return fail(std::move(info.error()));
@@ -109,7 +150,7 @@ Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const st
     // A name of this transfer's own: two downloads to one file never write into each other.
     static std::atomic<std::uint64_t> transfers{0};
     const std::filesystem::path temporary = fmt::format("{}.sonolink-part-{}-{}", file.string(), ::getpid(), transfers.fetch_add(1));
-    FileDescriptor fd(::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    FileDescriptor fd(::open(temporary.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
     if (fd.get() < 0) return fail(ErrorCode::Unavailable, fmt::format("cannot write '{}': {}", temporary.string(), std::strerror(errno)));
     auto discard = [&](Error e) {
         ::unlink(temporary.c_str());

@@ -1,6 +1,6 @@
 // S3Client's uploads: one PUT up to a part's size, multipart above it (parts in parallel, each
 // signed with its SHA-256, confirmed in a journal so that a crash resumes), then a HEAD that
-// checks size and CRC-32C before the upload is called done.
+// checks size and CRC-32C and a read-back of the stored bytes before the upload is called done.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,16 +30,27 @@ std::vector<std::string> metadataHeaders(const std::map<std::string, std::string
     return headers;
 }
 
-// The object as stored: its size and our CRC-32C, as HEAD reports them.
-Status verifyStored(S3Client& client, const S3Location& object, std::uint64_t size, std::uint32_t crc, ObjectInfo& info) {
+// The object as stored: its size and our CRC-32C as HEAD reports them, then its bytes read back
+// and their CRC-32C compared with what was sent. The metadata only says what the uploader
+// attached; a store that assembled the parts in another order, or holds a flipped byte, still
+// reports it: only the bytes themselves show the copy is the file.
+Status verifyStored(S3Client& client, const S3Location& object, std::uint64_t size, std::uint32_t crc, UploadResult& result) {
     auto stored = client.head(object);
     if (!stored) return fail(std::move(stored.error()).addContext("while checking the upload"));
-    info = *stored;
+    result.object = *stored;
     const auto it = stored->metadata.find(kCrc32cMetadata);
     if (stored->sizeBytes != size || it == stored->metadata.end() || it->second != crc32cHex(crc)) {
         return fail(ErrorCode::DataLoss, fmt::format("{} holds {} bytes with CRC-32C {} after the upload; sent {} bytes with {}", object.url(),
                                                      stored->sizeBytes, it == stored->metadata.end() ? "none" : it->second, size, crc32cHex(crc)));
     }
+    auto readBack = client.storedCrc32c(object, size);
+    if (!readBack) return fail(std::move(readBack.error()));
+    if (*readBack != crc) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: the stored object's bytes, read back, have CRC-32C {}; the file sent has {}: the "
+                                                     "store's copy is not the file (its metadata claims it is)", object.url(),
+                                                     crc32cHex(*readBack), crc32cHex(crc)));
+    }
+    result.readBack = true;
     return {};
 }
 
@@ -147,7 +158,7 @@ Result<UploadResult> S3Client::putBytes(std::span<const std::byte> bytes, const 
     for (auto& h : impl_->customerKeyHeaders()) c.headers.push_back(std::move(h));
     auto answer = impl_->call("PUT " + object.url(), std::move(c), &result.retries);
     if (!answer) return fail(std::move(answer.error()));
-    if (auto ok = verifyStored(*this, object, bytes.size(), result.crc32c, result.object); !ok) return fail(std::move(ok.error()));
+    if (auto ok = verifyStored(*this, object, bytes.size(), result.crc32c, result); !ok) return fail(std::move(ok.error()));
     return result;
 }
 
@@ -349,7 +360,7 @@ Result<UploadResult> S3Client::uploadFile(const std::filesystem::path& file, con
     // A completion whose answer was lost is retried into NoSuchUpload: the object tells.
     if (!answer && answer.error().code() != ErrorCode::NotFound) return fail(std::move(answer.error()));
     result.parts = static_cast<int>(plan.size());
-    if (auto ok = verifyStored(*this, object, total, journal.crc32c, result.object); !ok) {
+    if (auto ok = verifyStored(*this, object, total, journal.crc32c, result); !ok) {
         return fail(answer ? std::move(ok.error()) : std::move(answer.error()));
     }
     if (journaled) std::filesystem::remove(journalFile);

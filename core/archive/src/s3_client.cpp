@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <random>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -158,9 +159,18 @@ Result<ObjectInfo> S3Client::head(const S3Location& object) {
 }
 
 Result<std::vector<ObjectInfo>> S3Client::list(const S3Location& prefix) {
+    // A server whose continuation token never advances (or never ends) must not loop us for
+    // ever: a token seen before, or more pages than any listing of ours needs, is an error.
+    constexpr std::size_t kMaxPages = 100'000;  // 100 million keys at S3's 1,000 a page
     std::vector<ObjectInfo> all;
+    std::set<std::string> tokensSeen;
     std::string token;
+    std::size_t pages = 0;
     do {
+        if (++pages > kMaxPages) {
+            return fail(ErrorCode::DataLoss, fmt::format("listing {}: more than {} pages ({} keys) and the server still says there are more: "
+                                                         "it is not a listing that ends; stopped", prefix.url(), kMaxPages, all.size()));
+        }
         std::string query = token.empty() ? "" : "continuation-token=" + uriEncode(token, false) + "&";
         query += "list-type=2&prefix=" + uriEncode(prefix.key, false);
         HttpCall c;
@@ -171,6 +181,11 @@ Result<std::vector<ObjectInfo>> S3Client::list(const S3Location& prefix) {
         if (!page) return fail(std::move(page.error()).addContext("while listing " + prefix.url()));
         for (auto& o : page->objects) all.push_back(std::move(o));
         token = page->truncated ? page->nextContinuationToken : "";
+        if (!token.empty() && !tokensSeen.insert(token).second) {
+            return fail(ErrorCode::DataLoss, fmt::format("listing {}: the server gave the continuation token '{}' a second time (page {}): its "
+                                                         "listing does not advance (a misbehaving server); stopped after {} keys",
+                                                         prefix.url(), token.size() > 80 ? token.substr(0, 80) + "..." : token, pages, all.size()));
+        }
     } while (!token.empty());
     return all;
 }

@@ -1,13 +1,13 @@
 #include "sonolink/archive/s3_credentials.h"
 
 #include <cstdlib>
-#include <fstream>
 #include <iterator>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "encoding.h"
+#include "sonolink/util/durable_file.h"
 
 namespace sonolink::archive {
 namespace {
@@ -81,14 +81,13 @@ Result<S3Credentials> resolveCredentials(const CredentialSources& sources) {
     std::string profile = sources.profile.empty() ? environment("AWS_PROFILE") : sources.profile;
     if (profile.empty()) profile = "default";
     if (!file.empty()) {
-        std::ifstream in(file);
-        if (in) {
-            std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            auto parsed = parseCredentialsFile(text, profile, file);
+        auto read = readRegularFile(file, std::size_t(1) << 20, "the credentials file");
+        if (read) {
+            auto parsed = parseCredentialsFile(*read, profile, file);
             if (parsed || parsed.error().code() != ErrorCode::NotFound) return parsed;
             looked.push_back(parsed.error().message());
-        } else if (!sources.credentialsFile.empty()) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("cannot read the credentials file '{}' (archive.credentials_file)", file));
+        } else if (!sources.credentialsFile.empty() || read.error().code() != ErrorCode::NotFound) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("{} (archive.credentials_file)", read.error().message()));
         } else {
             looked.push_back(fmt::format("{} (none)", file));
         }

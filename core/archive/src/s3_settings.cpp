@@ -1,12 +1,12 @@
 #include "sonolink/archive/s3_settings.h"
 
 #include <cctype>
-#include <fstream>
 #include <iterator>
 
 #include <fmt/format.h>
 
 #include "encoding.h"
+#include "sonolink/util/durable_file.h"
 
 namespace sonolink::archive {
 namespace {
@@ -41,10 +41,9 @@ Result<S3Location> parseS3Url(std::string_view url) {
 }
 
 Result<std::array<std::uint8_t, 32>> readCustomerKeyFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(ErrorCode::NotFound, fmt::format("cannot read the SSE-C key file '{}'", path));
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return fail(ErrorCode::InvalidArgument, fmt::format("cannot read the SSE-C key file '{}'", path));
+    auto read = readRegularFile(path, 4096, "the SSE-C key file");
+    if (!read) return fail(std::move(read.error()));
+    std::string text = std::move(*read);
     std::array<std::uint8_t, 32> key{};
     if (text.size() == key.size()) {
         std::copy(text.begin(), text.end(), key.begin());

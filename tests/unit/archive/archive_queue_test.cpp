@@ -1,6 +1,6 @@
 // The archive's upload queue without a server: what a crash leaves, what is queued twice, the
 // back-off, retention (which deletes only what was verified, and not a file changed since), one
-// owner at a time, and a damaged database refused rather than emptied.
+// owner at a time, and a damaged, missing or empty database refused rather than emptied.
 #include <filesystem>
 #include <fstream>
 
@@ -95,33 +95,83 @@ TEST_F(ArchiveQueueTest, RetentionDeletesOnlyVerifiedFilesOldEnoughAndUnchanged)
     ASSERT_EQ((*q)->takeDue(0, 10)->size(), 4u);
     const std::string tenX(10, 'x');
     const std::string crc = crc32cHex(crc32cOf(std::as_bytes(std::span(tenX.data(), tenX.size()))));  // of each file as written
-    ASSERT_TRUE((*q)->markVerified(1, 10, crc, 1000));
-    ASSERT_TRUE((*q)->markVerified(2, 10, crc, 5000));
-    auto deleted = (*q)->deleteLocalVerifiedBefore(2000, 6000);
+    ASSERT_TRUE((*q)->markVerified(1, 10, crc, "etag-1", 1000));
+    ASSERT_TRUE((*q)->markVerified(2, 10, crc, "etag-2", 5000));
+    auto due = (*q)->localCopiesDue(2000);
+    ASSERT_TRUE(due) << due.error().describe();
+    ASSERT_EQ(due->size(), 1u) << "only the item verified before the cutoff";
+    EXPECT_EQ(due->front().id, 1);
+    EXPECT_EQ(due->front().etag, "etag-1");
+    auto deleted = (*q)->deleteLocalCopy(1, 6000);
     ASSERT_TRUE(deleted) << deleted.error().describe();
-    EXPECT_EQ(*deleted, std::vector<std::string>{(*q)->items()[0].file});
+    EXPECT_TRUE(*deleted);
     EXPECT_FALSE(std::filesystem::exists(old));
     EXPECT_TRUE(std::filesystem::exists(recent));
     EXPECT_TRUE(std::filesystem::exists(pending));
     EXPECT_EQ((*q)->items()[0].localDeletedAtMs, 6000);
-    EXPECT_TRUE((*q)->deleteLocalVerifiedBefore(2000, 7000)->empty());  // once
+    EXPECT_TRUE((*q)->localCopiesDue(2000)->empty());  // once
+    EXPECT_EQ((*q)->deleteLocalCopy(1, 7000).error().code(), ErrorCode::FailedPrecondition);
+    EXPECT_EQ((*q)->deleteLocalCopy(3, 7000).error().code(), ErrorCode::FailedPrecondition) << "never a file not verified";
 
-    ASSERT_TRUE((*q)->markVerified(4, 10, crc, 1000));
+    ASSERT_TRUE((*q)->markVerified(4, 10, crc, "etag-4", 1000));
     std::ofstream(changed, std::ios::trunc) << "yyyyyyyyyy";  // rewritten after its upload: the same size, other bytes
-    auto kept = (*q)->deleteLocalVerifiedBefore(2000, 8000);
+    auto kept = (*q)->deleteLocalCopy(4, 8000);
     ASSERT_TRUE(kept) << kept.error().describe();
-    EXPECT_TRUE(kept->empty()) << "the size alone does not say the file is the one archived";
+    EXPECT_FALSE(*kept) << "the size alone does not say the file is the one archived";
     EXPECT_TRUE(std::filesystem::exists(changed));
     const auto item = (*q)->items()[3];
     EXPECT_EQ(item.localDeletedAtMs, -1);
     EXPECT_NE(item.lastError.find("changed after it was archived"), std::string::npos) << item.lastError;
-    EXPECT_TRUE((*q)->deleteLocalVerifiedBefore(2000, 9000)->empty()) << "kept for good, not read again every pass";
+    EXPECT_TRUE((*q)->localCopiesDue(2000)->empty()) << "kept for good, not read again every pass";
 
-    ASSERT_TRUE((*q)->markVerified(3, 10, crc, 1000));  // and a longer file: its size tells
+    ASSERT_TRUE((*q)->markVerified(3, 10, crc, "etag-3", 1000));  // and a longer file: its size tells
     std::ofstream(pending, std::ios::app) << "more";
-    ASSERT_TRUE((*q)->deleteLocalVerifiedBefore(2000, 9000)->empty());
+    ASSERT_FALSE(*(*q)->deleteLocalCopy(3, 9000));
     EXPECT_TRUE(std::filesystem::exists(pending));
     EXPECT_EQ((*q)->items()[2].localDeletedAtMs, -1);
+
+    ASSERT_TRUE((*q)->keepLocalCopy(2, "s3://bucket/recent changed since it was verified"));
+    EXPECT_EQ((*q)->items()[1].localDeletedAtMs, -1);
+    EXPECT_TRUE(std::filesystem::exists(recent));
+}
+
+TEST_F(ArchiveQueueTest, AMissingOrEmptyDatabaseIsAnErrorNamingItNeverAnEmptyQueue) {
+    {
+        auto q = ArchiveQueue::open(queueDir());
+        ASSERT_TRUE(q);
+        ASSERT_TRUE((*q)->enqueue(file("d", 1), {"bucket", "d"}, "file", 0));
+    }
+    const auto db = std::filesystem::path(queueDir()) / "archive-queue.db";
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db.string() + suffix);
+    auto missing = ArchiveQueue::open(queueDir());
+    ASSERT_FALSE(missing) << "the pending upload would be forgotten without a word";
+    EXPECT_EQ(missing.error().code(), ErrorCode::DataLoss);
+    EXPECT_NE(missing.error().message().find(db.string()), std::string::npos) << missing.error().message();
+    EXPECT_NE(missing.error().message().find("is missing"), std::string::npos) << missing.error().message();
+    EXPECT_FALSE(readArchiveQueue(queueDir()));
+    EXPECT_FALSE(std::filesystem::exists(db)) << "nothing made in its place";
+
+    std::ofstream(db, std::ios::binary | std::ios::trunc).flush();  // 0 bytes
+    auto empty = ArchiveQueue::open(queueDir());
+    ASSERT_FALSE(empty);
+    EXPECT_EQ(empty.error().code(), ErrorCode::DataLoss);
+    EXPECT_NE(empty.error().message().find("empty (0 bytes)"), std::string::npos) << empty.error().message();
+    EXPECT_EQ(std::filesystem::file_size(db), 0u);
+
+    auto aside = ArchiveQueue::reset(queueDir(), 1234);  // a new queue, on purpose
+    ASSERT_TRUE(aside) << aside.error().describe();
+    EXPECT_TRUE(std::filesystem::exists(*aside));
+    auto fresh = ArchiveQueue::open(queueDir());
+    ASSERT_TRUE(fresh) << fresh.error().describe();
+    EXPECT_TRUE((*fresh)->items().empty());
+}
+
+TEST_F(ArchiveQueueTest, ANewFolderStartsAnEmptyQueue) {
+    auto q = ArchiveQueue::open(queueDir());
+    ASSERT_TRUE(q) << q.error().describe();
+    EXPECT_TRUE((*q)->items().empty());
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(queueDir()) / "archive-queue.id"));
+    EXPECT_TRUE(readArchiveQueue((dir_ / "never-made").string())->empty());
 }
 
 TEST_F(ArchiveQueueTest, ADamagedOrForeignDatabaseIsRefusedNotEmptied) {

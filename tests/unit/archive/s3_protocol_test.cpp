@@ -45,6 +45,20 @@ TEST(S3Encoding, UriEncodesAsSigV4CanonicalisesAndDigestsMatchKnownValues) {
     // Streamed over two pieces, the same CRC.
     const auto bytes = std::as_bytes(std::span(check.data(), check.size()));
     EXPECT_EQ(crc32cOf(bytes.subspan(4), crc32cOf(bytes.subspan(0, 4))), 0xE3069283u);
+    // Checksummed apart (as ranges read back in parallel are), then joined: the same CRC, at every split.
+    for (std::size_t split = 0; split <= bytes.size(); ++split) {
+        EXPECT_EQ(crc32cCombine(crc32cOf(bytes.subspan(0, split)), crc32cOf(bytes.subspan(split)), bytes.size() - split), 0xE3069283u) << split;
+    }
+    std::vector<std::byte> large(3'000'001);
+    for (std::size_t i = 0; i < large.size(); ++i) large[i] = static_cast<std::byte>((i * 2654435761u) >> 13);
+    const auto whole = crc32cOf(large);
+    const std::span<const std::byte> all(large);
+    EXPECT_EQ(crc32cCombine(crc32cCombine(crc32cOf(all.subspan(0, 1'000'000)), crc32cOf(all.subspan(1'000'000, 1'000'000)), 1'000'000),
+                            crc32cOf(all.subspan(2'000'000)), 1'000'001),
+              whole);
+    EXPECT_NE(crc32cCombine(crc32cOf(all.subspan(1'000'000, 1'000'000)), crc32cOf(all.subspan(0, 1'000'000)), 1'000'000),
+              crc32cOf(all.subspan(0, 2'000'000)))
+        << "two pieces swapped give another CRC";
     std::vector<std::uint8_t> decoded;
     ASSERT_TRUE(decodeBase64(encodeBase64(std::vector<std::uint8_t>{1, 2, 3, 4}), decoded));
     EXPECT_EQ(decoded, (std::vector<std::uint8_t>{1, 2, 3, 4}));

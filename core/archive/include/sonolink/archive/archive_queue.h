@@ -38,6 +38,7 @@ struct ArchiveItem {
     std::int64_t verifiedAtMs = 0;
     std::int64_t localDeletedAtMs = 0;  // retention deleted the local file then; -1: kept, changed since
     std::string lastError;
+    std::string etag;                 // the stored object's, as verified: checked again before the local copy goes
 };
 
 struct ArchiveRetry {
@@ -52,9 +53,13 @@ struct ArchiveRetry {
 class ArchiveQueue {
 public:
     // Opens (creating, 0700) the queue in directory. FailedPrecondition if another process holds
-    // it; DataLoss naming the file if its database is damaged or no SonoLink archive queue (never
-    // an empty queue in its place). Items found uploading are queued again.
+    // it; DataLoss naming the file if its database is damaged, no SonoLink archive queue, or
+    // missing or empty in a folder where a queue was created (never an empty queue in its
+    // place). Items found uploading are queued again.
     [[nodiscard]] static Result<std::unique_ptr<ArchiveQueue>> open(const std::string& directory, ArchiveRetry retry = {});
+    // Starts a new, empty queue in directory on purpose: the database there (if any) is moved
+    // aside, not deleted. Returns where it went. FailedPrecondition if another process holds it.
+    [[nodiscard]] static Result<std::string> reset(const std::string& directory, std::int64_t nowMs);
     ~ArchiveQueue();
     ArchiveQueue(const ArchiveQueue&) = delete;
     ArchiveQueue& operator=(const ArchiveQueue&) = delete;
@@ -65,16 +70,21 @@ public:
     [[nodiscard]] std::vector<ArchiveItem> items() const;
     // Items due at nowMs, marked uploading before they are returned.
     [[nodiscard]] Result<std::vector<ArchiveItem>> takeDue(std::int64_t nowMs, std::size_t limit);
-    [[nodiscard]] Status markVerified(std::int64_t id, std::uint64_t sizeBytes, const std::string& crc32c, std::int64_t nowMs);
+    [[nodiscard]] Status markVerified(std::int64_t id, std::uint64_t sizeBytes, const std::string& crc32c, const std::string& etag,
+                                      std::int64_t nowMs);
     // retryable: queued again after the back-off; else failed until retry().
     [[nodiscard]] Status markFailed(std::int64_t id, const std::string& error, bool retryable, std::int64_t nowMs);
     [[nodiscard]] Status retry(std::int64_t id);
     // An item taken but not attempted (the pass was stopped first): queued again as it was.
     [[nodiscard]] Status putBack(std::int64_t id);
-    // Deletes the local files of items verified before cutoffMs (a file already gone is fine),
-    // each only if its size and CRC-32C are still those verified: one changed since is kept for
-    // good (localDeletedAtMs -1, lastError says why). The records stay. Returns the files deleted.
-    [[nodiscard]] Result<std::vector<std::string>> deleteLocalVerifiedBefore(std::int64_t cutoffMs, std::int64_t nowMs);
+    // Items verified before cutoffMs whose local file is still there to delete by retention.
+    [[nodiscard]] Result<std::vector<ArchiveItem>> localCopiesDue(std::int64_t cutoffMs) const;
+    // Deletes the local file of verified item id (a file already gone is fine: false), only if its
+    // size and CRC-32C are still those verified: one changed since is kept for good (false,
+    // localDeletedAtMs -1, lastError says why). The caller checks the stored object first.
+    [[nodiscard]] Result<bool> deleteLocalCopy(std::int64_t id, std::int64_t nowMs);
+    // The local copy of item id kept for good (localDeletedAtMs -1), with the reason.
+    [[nodiscard]] Status keepLocalCopy(std::int64_t id, const std::string& why);
     [[nodiscard]] std::optional<std::int64_t> nextDueMs() const;
     // Nothing queued or uploading.
     [[nodiscard]] bool settled() const;

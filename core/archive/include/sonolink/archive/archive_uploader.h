@@ -1,6 +1,7 @@
 // One pass of the archive queue: each due item uploaded (multipart, resumable from its journal),
-// verified (size and CRC-32C read back from the store), marked and audited; then the retention
-// rule deletes local files verified long enough ago. The engine's archive service and
+// verified (the stored bytes read back and their CRC-32C compared with the file's), marked and
+// audited; then the retention rule deletes local files verified long enough ago, each only if
+// the store still holds what was verified (HEAD: size, ETag, CRC-32C) and the file is unchanged. The engine's archive service and
 // `sonolink-cli archive queue run` both run passes.
 // Thread contract: one pass at a time per queue; the queue and the client are thread-safe.
 #pragma once

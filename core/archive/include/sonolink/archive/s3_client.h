@@ -1,6 +1,7 @@
 // S3Client: the object store's operations on libcurl, every request signed with AWS Signature V4
 // (CURLOPT_AWS_SIGV4) and its payload's SHA-256, which the server checks. Uploads above one
-// part go multipart, parts in parallel, resumable after a crash from a journal; downloads go by
+// part go multipart, parts in parallel, resumable after a crash from a journal, and every upload
+// is read back whole and its CRC-32C compared with the local bytes' before it is done; downloads go by
 // ranges in parallel; ranged reads land straight in the caller's (aligned, pinned) memory.
 // Healing errors are retried with back-off and jitter, the others named at once (s3_failure.h).
 // Thread contract: every method may be called from any thread at once; each request takes a
@@ -53,7 +54,8 @@ struct UploadOptions {
 
 struct UploadResult {
     ObjectInfo object;
-    std::uint32_t crc32c = 0;
+    std::uint32_t crc32c = 0;   // the local bytes', equal to the stored bytes' as read back
+    bool readBack = false;      // the stored object was read back whole and its CRC-32C compared
     int parts = 0;          // 0: one PUT
     int partsResumed = 0;   // parts a journal showed already stored
     int retries = 0;        // requests that were tried again
@@ -87,6 +89,10 @@ public:
     // resumes from the byte it reached.
     [[nodiscard]] Status readRange(const S3Location& object, std::uint64_t offset, std::span<std::byte> into,
                                    const std::atomic<bool>* cancel = nullptr);
+
+    // The CRC-32C of the bytes the store holds for object (its first `size` bytes), read back by
+    // ranges in parallel: a checksum over what is stored, not one anybody attached to it.
+    [[nodiscard]] Result<std::uint32_t> storedCrc32c(const S3Location& object, std::uint64_t size, const std::atomic<bool>* cancel = nullptr);
 
     [[nodiscard]] Result<UploadResult> putBytes(std::span<const std::byte> bytes, const S3Location& object,
                                                 const std::map<std::string, std::string>& metadata = {});
