@@ -20,6 +20,7 @@ void addSelfTestCommand(CLI::App& app, int& exitCode);
 void addReportCommand(CLI::App& app, int& exitCode);
 void addDoctorCommand(CLI::App& app, int& exitCode);
 void addArchiveCommand(CLI::App& app, int& exitCode);
+void addRecordingCommand(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // `bench engine`, registered on the bench subcommand.

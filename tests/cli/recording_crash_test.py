@@ -97,6 +97,69 @@ class RecordingCrashTest(unittest.TestCase):
         print(f"frames recovered after each of {KILLS} SIGKILLs: {recovered}")
         self.assertGreaterEqual(sum(1 for n in recovered if n > 0), KILLS // 4, "kills after frames were flushed, not only during start-up")
 
+    def test_a_power_cut_leaves_every_whole_frame_recoverable(self):
+        """The reported bug: a tail cut by one byte (what a power cut leaves when the file's last
+        writes never reached the disk) made every frame unreadable: HDF5 refuses a file shorter than
+        its superblock declares. Now the readers say so and name the remedy, and `recording recover`
+        keeps every frame that is whole, each the frame sent, in a new file; the original is untouched."""
+        reference, period = self.reference()
+        whole = self.path("whole.uff")
+        proc = subprocess.run([CLI, "record", whole, *SMALL, "--frames", "12", "--rate", "50"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        declared = len(frames_of(whole))
+        size = os.path.getsize(whole)
+        for cut in (1, 4096, size // 3, size // 2):
+            with self.subTest(cut=cut):
+                damaged = self.path(f"cut{cut}.uff")
+                shutil.copyfile(whole, damaged)
+                os.truncate(damaged, size - cut)
+                with open(damaged, "rb") as f:
+                    before = f.read()
+                replay = subprocess.run([CLI, "replay", damaged, "--frames", "1", "--rate", "0", "--channels", "64", "--samples", "1024",
+                                         "--slot-bytes", "65536", "--slots", "64"], capture_output=True, text=True, timeout=120)
+                self.assertEqual(replay.returncode, 1, replay.stderr)
+                self.assertIn("cut short", replay.stderr)
+                self.assertIn(f"recording recover {damaged}", replay.stderr)
+                recovered = self.path(f"cut{cut}.recovered.uff")
+                proc = subprocess.run([CLI, "recording", "recover", damaged, "--json"], capture_output=True, text=True, timeout=120)
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                report = json.loads(proc.stdout)
+                self.assertEqual(report["output"], recovered)
+                self.assertEqual(report["frames_declared"], declared, report)
+                self.assertEqual(report["bytes_on_disk"], size - cut, report)
+                kept, gaps = self.assertFramesAreTheFramesSent(recovered, reference, period, f"recovered after a cut of {cut} bytes")
+                self.assertEqual(kept, report["frames_kept"], report)
+                if cut <= 4096:
+                    self.assertGreaterEqual(kept, declared - 1, f"a cut of {cut} bytes loses at most the last frame")
+                else:
+                    self.assertGreater(kept, 0, report)
+                    self.assertLess(kept, declared, report)
+                replay = subprocess.run([CLI, "replay", recovered, "--frames", str(kept), "--rate", "0", "--channels", "64", "--samples", "1024",
+                                         "--slot-bytes", "65536", "--slots", "64", "--json"], capture_output=True, text=True, timeout=120)
+                self.assertEqual(replay.returncode, 0, f"SonoLink reads the recovered recording: {replay.stderr}")
+                print(f"cut by {cut} of {size} bytes: {kept} of {declared} frames recovered")
+                with open(damaged, "rb") as f:
+                    self.assertEqual(f.read(), before, "the damaged original is left as it was")
+                again = subprocess.run([CLI, "recording", "recover", damaged], capture_output=True, text=True, timeout=120)
+                self.assertEqual(again.returncode, 1, "never over an existing file")
+                self.assertIn("exists already", again.stderr)
+
+    @unittest.skipUnless(shutil.which("strace"), "needs strace")
+    def test_a_recording_reaches_the_disk_itself_every_second_and_at_its_end(self):
+        """A flush hands frames to the kernel, which keeps them through a crash of the process but
+        not through a power cut: the recorder also syncs the file (fsync) at least once a second
+        while recording, and at its end before it says the recording is done."""
+        path = self.path("synced.uff")
+        trace = self.path("trace")
+        proc = subprocess.run(["strace", "-f", "-e", "trace=fsync,fdatasync", "-o", trace, CLI, "record", path, *SMALL,
+                               "--frames", "0", "--seconds", "3", "--rate", "50"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(trace) as f:
+            syncs = [line for line in f if "fsync(" in line and "= 0" in line]
+        # At start (the empty recording and its directory), about once a second for 3 s, at close.
+        self.assertGreaterEqual(len(syncs), 5, "".join(syncs))
+
+
     @unittest.skipUnless(os.geteuid() == 0 and shutil.which("unshare"), "needs root and unshare for a small disk of its own")
     def test_a_disk_that_fills_stops_the_recording_cleanly_and_keeps_its_frames(self):
         """The reported bug: a full disk mid-recording ended in a segfault in HDF5's exit cleanup,

@@ -16,6 +16,7 @@
 #include <hdf5.h>
 
 #include "frame_places.h"
+#include "sonolink/record/recording_recovery.h"
 #include "range_driver.h"
 #include "uff_hdf5.h"
 
@@ -318,7 +319,14 @@ Status UffReader::State::open(const std::string& path, const std::string& groupN
         std::error_code ec;
         if (!std::filesystem::exists(path, ec)) return fail(ErrorCode::NotFound, fmt::format("no such file: {}", path));
         file = Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-        if (!file.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{} is not an HDF5 file", path));
+        if (!file.ok()) {
+            if (auto cut = cutShortHdf5(path)) {
+                return fail(ErrorCode::DataLoss, fmt::format("{} is cut short: the disk holds {} of the {} bytes it declares (a power cut, or a copy "
+                                                             "stopped early); `sonolink-cli recording recover {}` keeps its whole frames",
+                                                             path, cut->bytesOnDisk, cut->bytesDeclared, path));
+            }
+            return fail(ErrorCode::InvalidArgument, fmt::format("{} is not an HDF5 file", path));
+        }
     }
     if (auto ok = load(path, groupName); !ok) return fail(explained(std::move(ok.error())));
     return {};

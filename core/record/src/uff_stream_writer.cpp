@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <cstring>
 #include <sys/statvfs.h>
+#include <unistd.h>
 #include <filesystem>
 #include <vector>
 
 #include <fmt/format.h>
 #include <hdf5.h>
 
+#include "sonolink/util/durable_file.h"
 #include "uff_hdf5.h"
 
 namespace sonolink::record {
@@ -41,7 +43,10 @@ Handle crashSafeAccess() {
 
 }  // namespace
 
-constexpr std::size_t kReserveBytes = 4 << 20;  // room to close a recording on a full disk
+constexpr std::size_t kReserveBytes = 4 << 20;
+// A flush hands the frames to the kernel (a crash of the process keeps them); a sync, at most this
+// often, puts them on the disk itself (a power cut keeps them).
+constexpr auto kSyncInterval = std::chrono::seconds(1);  // room to close a recording on a full disk
 constexpr std::uint64_t kDiskMarginBytes = 1 << 20;  // beyond three frames: HDF5's metadata as the file grows
 
 struct UffStreamWriter::State {
@@ -60,6 +65,7 @@ struct UffStreamWriter::State {
     int durableFrames = 0;   // on the disk: whole at the last flush that succeeded
     bool broken = false;     // a write or flush failed
     std::chrono::steady_clock::time_point lastFlush = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point lastSync = lastFlush;
 };
 
 namespace {
@@ -104,6 +110,16 @@ bool appendPerFrame(hid_t set, hsize_t frames, hid_t memoryType, const void* val
     return H5Dwrite(set, memoryType, memorySpace.get(), fileSpace.get(), H5P_DEFAULT, value) >= 0;
 }
 
+// Flushes HDF5's caches to the file and, with `sync`, the file to the disk (fsync of the POSIX
+// descriptor under HDF5's sec2 driver); errno tells why when it fails.
+bool flushFile(hid_t file, bool sync) {
+    if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) return false;
+    if (!sync) return true;
+    void* handle = nullptr;
+    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == nullptr) return false;
+    return ::fsync(*static_cast<int*>(handle)) == 0;
+}
+
 }  // namespace
 
 // The reserve, the group, its metadata and the extendible data set of a new recording.
@@ -138,8 +154,8 @@ Status UffStreamWriter::prepare(State& s, const UffChannelData& metadata, const 
     if (!s.frameIds.ok() || !s.frameTimes.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create /acquisition", path));
     // The file's skeleton on the disk before the first frame: a crash from now on leaves a file
     // that opens (its metadata is only ever written whole, at flushes).
-    if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot write the new recording", path));
-    return {};
+    if (!flushFile(s.file.get(), true)) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot write the new recording: {}", path, std::strerror(errno)));
+    return syncDirectoryOf(path);  // the new name itself survives a power cut
 }
 
 Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const beamform::AcquisitionGeometry& geometry, const std::string& group) {
@@ -223,7 +239,9 @@ Status UffStreamWriter::endFrame() {
     const auto now = std::chrono::steady_clock::now();
     if (now - s.lastFlush < std::chrono::milliseconds(100)) return {};
     s.lastFlush = now;
-    if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0) {
+    const bool sync = now - s.lastSync >= kSyncInterval;
+    if (sync) s.lastSync = now;
+    if (!flushFile(s.file.get(), sync)) {
         const int failedAt = s.wholeFrames - 1;
         brokenAt(s);
         return fail(ErrorCode::DataLoss, fmt::format("{}: writing to the disk failed after frame {}: {}", s.path, failedAt,
@@ -270,13 +288,18 @@ Status UffStreamWriter::close() {
         }
         s.frames = s.wholeFrames;
     }
-    if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0 && closed) closed = fail(ErrorCode::DataLoss, fmt::format("{}: flush failed (disk full?)", s.path));
+    if (!flushFile(s.file.get(), true) && closed) {
+        closed = fail(ErrorCode::DataLoss, fmt::format("{}: writing to the disk failed at close: {}", s.path,
+                                                       errno == ENOSPC ? "the disk is full" : std::strerror(errno)));
+    }
     s.frameTimes = Handle(-1, H5Dclose);
     s.frameIds = Handle(-1, H5Dclose);
     s.acquisition = Handle(-1, H5Gclose);
     s.data = Handle(-1, H5Dclose);
     s.group = Handle(-1, H5Gclose);
     s.file = Handle(-1, H5Fclose);
+    // H5Fclose writes the superblock last: on the disk too before the recording is called done.
+    if (auto synced = syncFile(s.path); !synced && closed) closed = std::move(synced);
     return closed;
 }
 
