@@ -45,6 +45,7 @@ struct StreamOptions {
     std::optional<double> rateHz;  // 0: as fast as the link allows
     std::string mode = "rf";
     bool reconnect = false;
+    bool noSelfTest = false;    // skip the start-up self-test that selftest.at_connect asks for
     double acceptTimeoutS = 30;
     std::string recordFile;     // record every frame (UFF), losslessly or fail loudly
     std::string replayFile;     // the built-in front end replays this recording
@@ -190,6 +191,8 @@ engine::EngineError linkError(engine::EventLog& events, std::size_t mark, const 
 struct Outcome {
     int exitCode = kExitOk;
     int sessions = 0;
+    std::uint64_t selfTestFrames = 0;     // the start-up self-test's (test-pattern frames, never recorded)
+    std::uint64_t selfTestDelivered = 0;  // of those, delivered whole
     std::vector<std::string> linkErrors;
 };
 
@@ -198,8 +201,10 @@ struct Outcome {
 Outcome runSessions(engine::Engine& engine, engine::EventLog& events, const StreamOptions& o) {
     Outcome out;
     const bool progress = !o.json && !o.jsonEvents;
+    const auto acquiredOf = [](const engine::EngineStats& s) { return s.framesDelivered + s.framesIncomplete + s.framesMissing; };
     while (!interrupted.load()) {
         const auto connecting = events.size();
+        const auto beforeConnect = engine.stats();
         engine.connect();
         const auto up = waitForStates(events, connecting, {engine::EngineState::Ready, engine::EngineState::Error}, engine, false);
         if (!up) break;  // interrupted while waiting for the front end
@@ -216,7 +221,18 @@ Outcome runSessions(engine::Engine& engine, engine::EventLog& events, const Stre
         }
         if (++out.sessions == 1 && !engine.stats().link.device.empty()) say("link: " + engine.stats().link.description);
         const auto s = engine.stats();
-        const auto acquired = s.framesDelivered + s.framesIncomplete + s.framesMissing;
+        out.selfTestFrames += acquiredOf(s) - acquiredOf(beforeConnect);
+        out.selfTestDelivered += s.framesDelivered - beforeConnect.framesDelivered;
+        if (const auto blocked = s.selfTestBlock; !blocked.empty()) {  // streaming would be refused
+            say(fmt::format("sonolink-cli stream: {}: nothing acquired. Fix what the self-test names; an engineer can override it in "
+                            "the console (with a reason, audited), or run without it (--no-selftest)", blocked));
+            out.exitCode = kExitFailed;
+            const auto stopping = events.size();
+            engine.disconnect();
+            (void)events.waitFor<engine::StateChanged>([](const auto& c) { return c.to == engine::EngineState::Idle; }, std::chrono::seconds(30), stopping);
+            break;
+        }
+        const auto acquired = acquiredOf(s) - out.selfTestFrames;
         if (o.frames != 0 && acquired >= o.frames) break;
         const auto streaming = events.size();
         engine.startStreaming(o.frames == 0 ? 0 : static_cast<std::uint32_t>(o.frames - acquired));
@@ -269,7 +285,8 @@ nlohmann::json summaryJson(const engine::EngineStats& s, const Outcome& out, con
     auto errors = out.linkErrors;
     errors.insert(errors.end(), l.recentRejections.begin(), l.recentRejections.end());
     const auto ber = selftest::estimateBer(l.patternBitErrors, l.patternBitsChecked, 0.95);
-    return {{"ok", out.exitCode == kExitOk}, {"sessions", out.sessions}, {"frames_delivered", s.framesDelivered},
+    return {{"ok", out.exitCode == kExitOk}, {"sessions", out.sessions}, {"frames_delivered", s.framesDelivered - out.selfTestDelivered},
+            {"selftest_frames", out.selfTestFrames},
             {"frames_incomplete", s.framesIncomplete}, {"frames_missing", s.framesMissing}, {"frames_dropped_no_buffer", s.framesDroppedNoBuffer},
             {"blocks_ok", l.blocksOk}, {"bytes_ok", s.bytes}, {"header_errors", s.headerErrors}, {"payload_crc_errors", s.crcErrors},
             {"length_mismatches", l.lengthMismatches}, {"immediate_mismatches", l.immediateMismatches}, {"completion_errors", l.completionErrors},
@@ -289,6 +306,10 @@ void printSummary(const nlohmann::json& j, const std::string& recordFile) {
     std::cout << fmt::format("{} frames delivered, {} incomplete, {} missing over {} session{} in {:.2f} s ({:.2f} Gb/s payload)\n",
                              j["frames_delivered"].get<std::uint64_t>(), j["frames_incomplete"].get<std::uint64_t>(),
                              j["frames_missing"].get<std::uint64_t>(), sessions, sessions == 1 ? "" : "s", seconds, j["throughput_gbps"].get<double>());
+    if (j["selftest_frames"].get<std::uint64_t>() > 0) {
+        std::cout << fmt::format("start-up self-test: {} test-pattern frames before streaming (in the block and BER counts below, never recorded)\n",
+                                 j["selftest_frames"].get<std::uint64_t>());
+    }
     std::cout << fmt::format("blocks: {} ok, {} header errors, {} CRC errors, {} gaps, {} duplicates, {} reordered, {} late\n",
                              j["blocks_ok"].get<std::uint64_t>(), j["header_errors"].get<std::uint64_t>(), j["payload_crc_errors"].get<std::uint64_t>(),
                              j["sequence_gaps"].get<std::uint64_t>(), j["duplicates"].get<std::uint64_t>(), j["reordered"].get<std::uint64_t>(),
@@ -337,7 +358,10 @@ int runStream(const StreamOptions& o) {
     choice.replay = acquisition->replay;
     choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
     choice.reopenAfterSession = false;
-    choice.selfTest = app::SelfTestChoice::Off;  // the link itself is measured here (selftest runs the start-up test)
+    // The start-up self-test as configured (selftest.at_connect): a station that tests its link
+    // before imaging does so here too. A test-pattern stream measures the link itself.
+    const bool imaging = o.mode == "rf" || o.mode == "pa";
+    choice.selfTest = imaging && !o.noSelfTest ? app::SelfTestChoice::AsConfigured : app::SelfTestChoice::Off;
     auto made = app::makeEngine(acquisition->config, choice);
     if (!made) {
         std::cerr << "sonolink-cli stream: " << made.error().describe() << '\n';
@@ -407,6 +431,7 @@ CLI::Option* addAcquisitionOptions(CLI::App& cmd, StreamOptions& o) {
     cmd.add_option("--slot-bytes", o.slotBytes, "Ring slot size (overrides link.slot_size_bytes)");
     cmd.add_option("--slots", o.slotCount, "Ring slot count (overrides link.slot_count)");
     cmd.add_flag("--reconnect", o.reconnect, "When the front end is lost, wait for it and resume");
+    cmd.add_flag("--no-selftest", o.noSelfTest, "Skip the start-up self-test that selftest.at_connect asks for at each connect");
     cmd.add_option("--accept-timeout", o.acceptTimeoutS, "Seconds to wait for the front end")->check(CLI::Range(0.1, 86400.0))->capture_default_str();
     cmd.add_flag("--json", o.json, "Print the summary as JSON");
     cmd.add_flag("--json-events", o.jsonEvents, "Print every engine event as one JSON line on stderr (for scripts and tests)");

@@ -274,6 +274,27 @@ class HostileInputTest(unittest.TestCase):
         self.assertClearError(proc, 1, "out of memory", "fewer points")
         self.assertNotEqual(proc.returncode, -signal.SIGABRT)
 
+    def test_stream_and_record_run_the_start_up_self_test_as_configured(self):
+        """The reported bug: `stream` and `record` skipped the start-up self-test even with
+        selftest.at_connect true. They run it; its test-pattern frames are counted apart and never
+        recorded; a failed test stops them before a frame is acquired, saying why and how to go on."""
+        config = self.write("at_connect.json", '{"selftest": {"at_connect": true}}')
+        recording = self.path("tested.uff")
+        proc = cli("record", recording, "--config", config, *SMALL, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        summary = json.loads(proc.stdout)
+        self.assertGreater(summary["selftest_frames"], 0, summary)
+        self.assertEqual(summary["frames_delivered"], 2, summary)
+        self.assertEqual(summary["recording"]["frames_recorded"], 2, summary)
+        self.assertIn("start-up self-test, link BER: pass", proc.stderr)
+        skipped = json.loads(cli("stream", "--config", config, *SMALL, "--json", "--no-selftest").stdout)
+        self.assertEqual(skipped["selftest_frames"], 0, skipped)
+        # A limit the link cannot show in the time allowed: the test fails and streaming is refused.
+        strict = self.write("strict.json", '{"selftest": {"at_connect": true, "ber_quick_limit": 1e-14, "ber_timeout_s": 1}}')
+        proc = cli("stream", "--config", strict, *SMALL, "--json", timeout=60)
+        self.assertClearError(proc, 1, "link BER test failed", "--no-selftest")
+        self.assertEqual(json.loads(proc.stdout)["frames_delivered"], 0)
+
     def test_an_output_directory_that_is_a_file_is_named(self):
         blocker = self.write("afile", "")
         proc = cli("dicom", "export", "--output-dir", blocker, "--pdf", blocker)

@@ -65,7 +65,7 @@ SelfTestStep elementStep(const FrameCapture& capture, const beamform::Acquisitio
     if (capture.captured() < setup.frames) {
         step.figures = fmt::format("{} of {} frames of the phantom arrived{}", capture.captured(), setup.frames,
                                    timedOut ? fmt::format(" in {:.0f} s", seconds) : std::string(" before the session ended"));
-        step.fix = "the front end did not send its phantom's frames: check the link (sonolink-cli link status), then connect again";
+        step.fix = "the front end did not send its phantom's frames: check the link (sonolink-cli link diag), then connect again";
         return step;
     }
     selftest::ChannelFrames frames{static_cast<int>(capture.captured()), g.waves, g.channels, g.samples, capture.samples(),

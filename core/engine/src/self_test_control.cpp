@@ -326,9 +326,13 @@ void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool time
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - selfTestStarted).count();
     const auto bound = selftest::estimateBer(p.bitErrors, p.bitsChecked, test.confidence);
     const auto verdict = selftest::berVerdict(p.bitErrors, p.bitsChecked, test.limit, test.confidence);
+    // Blocks the link lost (never seen, refused, late) carry no bits to compare: a link that drops
+    // them fails however clean the bits that did arrive.
+    const std::uint64_t blocksLost = stats.sequenceGaps + stats.lateBlocks + stats.headerErrors + stats.lengthMismatches +
+                                     stats.immediateMismatches + stats.completionErrors + stats.creditViolations;
     SelfTestStep step;
     step.step = "link BER";
-    step.verdict = verdict == selftest::BerVerdict::Pass ? SelfTestVerdict::Pass : SelfTestVerdict::Fail;
+    step.verdict = verdict == selftest::BerVerdict::Pass && blocksLost == 0 ? SelfTestVerdict::Pass : SelfTestVerdict::Fail;
     step.bitsChecked = p.bitsChecked;
     step.bitErrors = p.bitErrors;
     step.lockLosses = p.lockLosses;
@@ -338,14 +342,19 @@ void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool time
     step.seconds = seconds;
     step.limit = fmt::format("BER <= {:.0e} at {:.0f} % confidence ({:.3g} bits, PRBS-{})", test.limit, 100 * test.confidence,
                              static_cast<double>(selftest::bitsToShow(test.limit, test.confidence)), transport::prbsSpec(test.pattern).order);
-    step.figures = fmt::format("{:.3g} bits compared in {:.1f} s, {} bit errors, {} losses of lock, {} blocks with CRC errors: BER {:.2g}, "
-                               "under {:.2g} at {:.0f} % confidence{}",
-                               static_cast<double>(p.bitsChecked), seconds, p.bitErrors, p.lockLosses, stats.payloadCrcErrors, bound.rate,
+    step.figures = fmt::format("{:.3g} bits compared in {:.1f} s, {} bit errors, {} losses of lock, {} blocks with CRC errors, {} blocks lost: "
+                               "BER {:.2g}, under {:.2g} at {:.0f} % confidence{}",
+                               static_cast<double>(p.bitsChecked), seconds, p.bitErrors, p.lockLosses, stats.payloadCrcErrors, blocksLost, bound.rate,
                                bound.upper, 100 * test.confidence, timedOut ? " (stopped: out of time)" : "");
+    step.limit += ", no block lost";
     if (step.verdict != SelfTestVerdict::Pass) {
-        step.fix = p.bitErrors > 0 || p.lockLosses > 0
+        step.fix = blocksLost > 0 && p.bitErrors == 0 && p.lockLosses == 0
+                       ? fmt::format("the link lost {} blocks ({} never arrived, {} refused, {} late): check the NIC's port counters for drops "
+                                     "and pause frames (sonolink-cli link diag), the switch between, then connect again",
+                                     blocksLost, stats.sequenceGaps, blocksLost - stats.sequenceGaps - stats.lateBlocks, stats.lateBlocks)
+                   : p.bitErrors > 0 || p.lockLosses > 0
                        ? "bit errors on the data path: check the cable or fibre and its connectors, the transceivers and the NIC's port "
-                         "counters (sonolink-cli link status), then connect again"
+                         "counters (sonolink-cli link diag), then connect again"
                        : "too few bits compared to show the limit: the link is slower than planned, or the test's time "
                          "(selftest.ber_timeout_s) too short";
     }

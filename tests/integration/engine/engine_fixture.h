@@ -40,6 +40,7 @@ protected:
     std::uint64_t disconnectFirstAfterBlocks = 0;  // the first front end vanishes after this many blocks
     bool firstLinkFails = false;                    // the first link cannot be made (no device)
     double bitErrorRate = 0;                        // every front end flips bits at this rate
+    double dropRate = 0;                            // every front end loses this share of its blocks
     std::optional<std::uint32_t> corruptSlot;       // every front end's writes into this ring slot arrive with a bit set
     std::chrono::microseconds clockOffset{0};       // every front end's clock this far from the host's
     transport::sim::ChannelFaults channelFaults;    // every front end's probe fails these elements
@@ -120,6 +121,7 @@ protected:
             if (first && firstLinkFails) return fail(ErrorCode::Unavailable, "RDMA device mlx5_0 is down (test)");
             if (first) choice.frontEnd.faults.disconnectAfterBlocks = disconnectFirstAfterBlocks;
             choice.frontEnd.faults.bitErrorRate = bitErrorRate;
+            choice.frontEnd.faults.dropRate = dropRate;
             choice.frontEnd.faults.corruptSlot = corruptSlot;
             choice.frontEnd.faults.clockOffset = clockOffset;
             choice.frontEnd.channelFaults = channelFaults;

@@ -2,6 +2,7 @@
 // the wrong state (with the command named), Connecting -> SelfTest -> Ready, streaming
 // calibrated images and RF traces, freeze, stop and a second session, the front end lost
 // (mid-stream, while frozen) and reconnecting, a link that cannot be made, a sink dropping itself.
+#include <algorithm>
 #include <fstream>
 
 #include "engine_fixture.h"
@@ -286,6 +287,27 @@ TEST_F(EngineTest, ALinkWithBitErrorsFailsTheSelfTestAndStreamingWaitsForAnOverr
     EXPECT_NE(audit.find(R"(UserID=")" + overridden->by + R"(" UserIsRequestor="true"/>)"), std::string::npos) << audit;
     engine->startStreaming();
     ASSERT_TRUE(log.waitForState(EngineState::Streaming));
+}
+
+// The reported bug: a link that lost 1 % of its blocks passed, every bit that did arrive being
+// right. Lost blocks fail the BER step with their count and what to check, and block streaming.
+TEST_F(EngineTest, ALinkThatLosesBlocksFailsTheBerStepWhateverItsBits) {
+    selfTest = LinkBerTest{};
+    dropRate = 0.01;
+    auto engine = make();
+    EventLog log;
+    auto subscription = engine->subscribe(std::ref(log));
+    engine->connect();
+    ASSERT_TRUE(log.waitForState(EngineState::Ready));
+    const auto steps = log.all<SelfTestStep>();
+    const auto ber = std::find_if(steps.begin(), steps.end(), [](const SelfTestStep& s) { return s.step == "link BER"; });
+    ASSERT_NE(ber, steps.end());
+    EXPECT_EQ(ber->verdict, SelfTestVerdict::Fail) << ber->figures;
+    EXPECT_EQ(ber->bitErrors, 0u) << "what arrived is clean: " << ber->figures;
+    EXPECT_EQ(ber->figures.find(" 0 blocks lost"), std::string::npos) << ber->figures;
+    EXPECT_NE(ber->fix.find("lost"), std::string::npos) << ber->fix;
+    EXPECT_NE(ber->fix.find("sonolink-cli link diag"), std::string::npos) << ber->fix;
+    EXPECT_NE(engine->stats().selfTestBlock.find("link BER test failed"), std::string::npos);
 }
 
 // The link-level integrity test: a ring slot whose DMA path sets a bit in everything written
