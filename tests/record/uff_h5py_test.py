@@ -114,6 +114,15 @@ class UffTest(unittest.TestCase):
         rc, back = read(p)
         self.assertEqual(rc, 1)
         self.assertIn("sequence: its size attribute lists 3 items, but it holds 2 numbered ones: sequence_0001, sequence_0003", back["error"])
+        # The regression: the size attribute lowered to match, the gap stayed: wave 3 would have
+        # been read as the second wave, paired with the second angle.
+        p = self.path("gap_in_names.uff")
+        write_ustb(p, np.zeros((1, 2, 4, 10), dtype=np.int16), [0.0, 0.1], np.zeros(4))
+        with h5py.File(p, "r+") as f:
+            f.move("channel_data/sequence/sequence_0002", "channel_data/sequence/sequence_0003")
+        rc, back = read(p)
+        self.assertEqual(rc, 1)
+        self.assertIn("its items are not numbered 1 to 2 without a gap (sequence_0001, sequence_0003)", back["error"])
         p = self.path("not_hdf5.uff")
         with open(p, "w") as f:
             f.write("not an HDF5 file")

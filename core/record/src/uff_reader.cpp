@@ -259,6 +259,17 @@ Result<std::vector<std::string>> listItems(hid_t list, int n, const std::string&
     std::sort(numbered.begin(), numbered.end());
     const bool distinct = std::adjacent_find(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) { return a.first == b.first; }) ==
                           numbered.end();
+    // Numbered 1, 2, ..., n as USTB and pyuff_ustb write them (0, 1, ... accepted): a number
+    // missing would pair each item after it with another item's place in the data.
+    bool consecutive = !numbered.empty() && numbered.front().first <= 1;
+    for (std::size_t k = 1; consecutive && k < numbered.size(); ++k) consecutive = numbered[k].first == numbered.front().first + k;
+    if (static_cast<int>(numbered.size()) == n && distinct && !consecutive) {
+        std::string found;
+        for (std::size_t k = 0; k < numbered.size() && k < 8; ++k) found += (k ? ", " : "") + numbered[k].second;
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: its items are not numbered 1 to {} without a gap ({}{}): an item is missing, and the "
+                                                            "items after it cannot be told apart from their neighbours", where, n, found,
+                                                            numbered.size() > 8 ? ", ..." : ""));
+    }
     if (static_cast<int>(numbered.size()) != n || !distinct) {
         std::string found;
         for (std::size_t k = 0; k < numbered.size() && k < 6; ++k) found += (k ? ", " : "") + numbered[k].second;
