@@ -18,6 +18,7 @@
 #include "link_diagnostics.h"
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/engine_setup.h"
+#include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/app/replay_source.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/engine/event_log.h"
@@ -368,6 +369,11 @@ int runStream(const StreamOptions& o) {
         return kExitFailed;
     }
     auto& engine = **made;
+    auto metrics = app::startMetrics(acquisition->config, engine);  // a lab's Prometheus, when metrics.prometheus_port asks
+    if (!metrics) {
+        std::cerr << "sonolink-cli stream: " << metrics.error().describe() << '\n';
+        return kExitFailed;
+    }
     engine::EventLog events;
     auto subscription = engine.subscribe(std::ref(events));
     std::optional<engine::Subscription> printer;

@@ -27,6 +27,7 @@
 #include "screenshots.h"
 #include "station_check.h"
 #include "sonolink/app/engine_setup.h"
+#include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/app/replay_source.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
@@ -147,6 +148,11 @@ int main(int argc, char** argv) {
         return 1;
     }
     auto& engine = **made;
+    auto metrics = sonolink::app::startMetrics(*loaded, engine);  // a lab's Prometheus, when metrics.prometheus_port asks
+    if (!metrics) {
+        std::cerr << "sonolink: " << metrics.error().describe() << '\n';
+        return 1;
+    }
     int status = 0;
     {
         sonolink::gui::EngineBridge bridge(engine);

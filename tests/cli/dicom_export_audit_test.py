@@ -9,6 +9,7 @@ and worklist queries (110112) are recorded as DICOM audit XML, while the ordinar
 same runs names no patient. Peers on loopback, stopped by PID. Run by CTest with SONOLINK_CLI."""
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -80,6 +81,68 @@ class ExportAuditTest(unittest.TestCase):
         third.PatientID = "SMITH-9"
         third.save_as(paths[2])
         return paths
+
+    def test_an_export_cannot_be_steered_outside_its_folder_and_is_private(self):
+        """The reported bugs: the output was named after the input's SOP Instance UID unchecked,
+        so '../../escape' wrote outside the folder (over a file there); exports naming patients
+        were 0644. A UID that is no UID is refused and nothing is written anywhere; an export
+        never replaces a file; its folders are 0700 and its objects 0600 whatever the umask."""
+        out = os.path.join(self.work, "a", "b", "out")
+        victim = os.path.join(self.work, "a", "escape.dcm")
+        os.makedirs(os.path.dirname(victim))
+        with open(victim, "w") as f:
+            f.write("somebody's file")
+        hostile = os.path.join(self.work, "hostile.dcm")
+        us_file(hostile)
+        ds = pydicom.dcmread(hostile)
+        ds.SOPInstanceUID = "../../escape"
+        ds.file_meta.MediaStorageSOPInstanceUID = "../../escape"
+        ds.save_as(hostile)
+        proc = self.run_cli("export", hostile, "--output-dir", out)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("../../escape", proc.stderr)
+        with open(victim) as f:
+            self.assertEqual(f.read(), "somebody's file")
+        self.assertFalse(any(name.endswith(".dcm") for _, _, files in os.walk(out) for name in files), "nothing exported")
+        good = os.path.join(self.work, "good.dcm")
+        uid = us_file(good)
+        old = os.umask(0o022)
+        try:
+            proc = self.run_cli("export", good, "--output-dir", out, "--json")
+        finally:
+            os.umask(old)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        exported = os.path.join(out, f"{uid}.dcm")
+        self.assertEqual(os.stat(exported).st_mode & 0o777, 0o600)
+        self.assertEqual(os.stat(out).st_mode & 0o777, 0o700)
+        self.assertEqual(self.run_cli("export", good, "--output-dir", out).returncode, 0, "the same object again: no conflict")
+        with open(exported, "wb") as f:
+            f.write(b"another object under that name")
+        again = self.run_cli("export", good, "--output-dir", out)
+        self.assertEqual(again.returncode, 1, again.stdout + again.stderr)
+        self.assertIn("exists already with other content", again.stderr)
+        with open(exported, "rb") as f:
+            self.assertEqual(f.read(), b"another object under that name", "never replaced")
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("unshare"), "needs root and unshare for a small disk of its own")
+    def test_an_export_onto_a_full_disk_leaves_nothing_cut_and_says_so(self):
+        """The reported bug: on a full disk a cut DICOM lay under its final name, reported as
+        "Input/output error". On a 1 MiB tmpfs (a mount namespace of the test's own): exit 1,
+        "the disk is full", and no object and no temporary left in the folder."""
+        big = os.path.join(self.work, "cine.dcm")
+        us_file(big, frames=40, rows=256, columns=256)
+        disk = os.path.join(self.work, "disk")
+        os.makedirs(disk)
+        listing = os.path.join(self.work, "listing")
+        script = (f"mount -t tmpfs -o size=1m sonolink-test {disk} && {CLI} dicom export {big} --output-dir {disk}/out; "
+                  f"echo $? > {self.work}/rc; find {disk} -type f > {listing}")
+        proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+                              capture_output=True, text=True, timeout=120)
+        with open(os.path.join(self.work, "rc")) as f:
+            self.assertEqual(int(f.read()), 1, proc.stdout + proc.stderr)
+        self.assertIn("the disk is full", proc.stderr)
+        with open(listing) as f:
+            self.assertEqual(f.read().split(), [], "nothing cut left behind")
 
     def test_deidentified_and_compressed_export_is_audited(self):
         config = sonolink_config(os.path.join(self.work, "sonolink.json"), [])

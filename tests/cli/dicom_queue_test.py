@@ -184,6 +184,44 @@ class QueueTest(unittest.TestCase):
         self.assertIn("0x0112 (no such object instance)", report["failed"][0]["reason"])
         self.assertNotIn("Badly formatted N-EVENT-REPORT", orthanc.log_text())
 
+    def test_recover_sends_each_copy_to_its_own_node_and_a_removed_node_fails_its_items(self):
+        """The reported bugs: the queue's own repair advice, `recover --node X`, sent every copy to
+        X, also those queued for another PACS; items for a node removed from the configuration
+        stayed queued for ever. Each copy's node lies beside it: recover (no --node) sends each to
+        its own PACS; an item of a node no longer configured fails with the reason."""
+        ports = {"north": free_port(), "south": free_port()}
+        queue = os.path.join(self.work, "queue")
+        nodes = [{"name": name, "ae_title": "STORESCP", "port": port} for name, port in ports.items()]
+        config = sonolink_config(os.path.join(self.work, "sonolink.json"), nodes, queue_dir=queue)
+        paths, uids = self.files(4)
+        for node, files in (("north", paths[:2]), ("south", paths[2:])):
+            proc = self.cli("queue", "add", "--config", config, "--node", node, *files)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+        os.remove(os.path.join(queue, "queue.db"))
+        proc = self.cli("queue", "recover", "--config", config, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(json.loads(proc.stdout)["requeued"], 4)
+        inboxes = {}
+        for name, port in ports.items():
+            peer = Storescp(os.path.join(self.work, name), port, "+uf")
+            self.peers.append(peer)
+            inboxes[name] = peer.inbox
+        proc = self.cli("queue", "run", "--config", config, "--until-settled", "--timeout", "60")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for name, expected in (("north", uids[:2]), ("south", uids[2:])):
+            received = sorted(pydicom.dcmread(os.path.join(inboxes[name], f)).SOPInstanceUID for f in os.listdir(inboxes[name]))
+            self.assertEqual(received, sorted(expected), f"{name} receives what was queued for it, and only that")
+        # South leaves the configuration with an item still queued for it.
+        (late,), _ = self.files(1)
+        self.assertEqual(self.cli("queue", "add", "--config", config, "--node", "south", late).returncode, 0)
+        config = sonolink_config(os.path.join(self.work, "sonolink.json"), nodes[:1], queue_dir=queue)
+        proc = self.cli("queue", "run", "--config", config, "--until-settled", "--timeout", "30")
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        items = json.loads(self.cli("queue", "list", "--config", config, "--json").stdout)
+        failed = [i for i in items if i["state"] == "failed"]
+        self.assertEqual(len(failed), 1, items)
+        self.assertIn("no longer configured", failed[0]["last_error"])
+
     def test_a_lost_database_is_refused_and_recovered_not_emptied(self):
         """The reported bug: with the queue's records removed, `queue run` deleted every copy and
         exited 0. Now run and list refuse, naming the copies and the recover command; recover

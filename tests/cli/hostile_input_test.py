@@ -295,6 +295,48 @@ class HostileInputTest(unittest.TestCase):
         self.assertClearError(proc, 1, "link BER test failed", "--no-selftest")
         self.assertEqual(json.loads(proc.stdout)["frames_delivered"], 0)
 
+    def scrape_while(self, proc, port, deadline_s=30):
+        """GETs 127.0.0.1:port/metrics until it answers or proc ends; the body, or None."""
+        import urllib.request
+        deadline = time.monotonic() + deadline_s
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as answer:
+                    return answer.read().decode()
+            except OSError:
+                time.sleep(0.2)
+        return None
+
+    def test_the_metrics_port_is_served_by_stream_and_the_console(self):
+        """The reported bug: metrics.prometheus_port was served by `demo` only, ignored by the
+        console and `stream`. Both serve the engine's statistics on 127.0.0.1:<port>/metrics."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        config = self.write("metrics.json", json.dumps({"metrics": {"prometheus_port": port}}))
+        stream = subprocess.Popen([CLI, "stream", "--config", config, "--in-process", "--channels", "64", "--samples", "1024",
+                                   "--slot-bytes", "65536", "--slots", "64", "--frames", "0", "--seconds", "20", "--rate", "20"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            body = self.scrape_while(stream, port)
+        finally:
+            stream.send_signal(signal.SIGINT)
+            stream.wait(timeout=30)
+        self.assertIsNotNone(body, "stream serves metrics.prometheus_port")
+        self.assertIn("sonolink_state", body)
+        console = os.environ.get("SONOLINK")
+        if not console:
+            return
+        gui = subprocess.Popen([console, "--config", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+        try:
+            body = self.scrape_while(gui, port)
+        finally:
+            gui.terminate()
+            gui.wait(timeout=30)
+        self.assertIsNotNone(body, "the console serves metrics.prometheus_port")
+        self.assertIn("sonolink_state", body)
+
     def test_an_output_directory_that_is_a_file_is_named(self):
         blocker = self.write("afile", "")
         proc = cli("dicom", "export", "--output-dir", blocker, "--pdf", blocker)

@@ -42,6 +42,10 @@ public:
     // A delivered frame whose last reference is gone goes back to the pool.
     void recycle(Frame& frame) noexcept { free_.push_back(&frame); }
     [[nodiscard]] std::size_t assembling() const noexcept { return active_.size(); }
+    // A frame id this far past every id resolved is a corrupt number, not frames lost: ingest
+    // refuses its block (taken, it would count up to 4.29e9 frames missing and end the session).
+    static constexpr std::uint64_t kMaxLeap = std::uint64_t(1) << 24;
+    [[nodiscard]] bool implausible(std::uint64_t frameId) const noexcept { return frameId >= nextFrameId_ && frameId - nextFrameId_ >= kMaxLeap; }
 
 private:
     void settle();  // deliver complete frames in order, evict those too old

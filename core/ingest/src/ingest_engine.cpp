@@ -144,6 +144,12 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
         return reject({Reason::ImmediateMismatch, HeaderCheck::Ok, index, header.sequence, header.frameId,
                        static_cast<std::uint32_t>(header.sequence), completion.immediate}, index);
     }
+    if (tracker_.implausible(header.sequence) || assembler_->implausible(header.frameId)) {
+        // Valid by its CRC, impossible by the stream: one block refused, the stream goes on.
+        counters_.headerErrors.add();
+        counters_.byCheck[static_cast<std::size_t>(HeaderCheck::ImplausibleLeap)].add();
+        return reject({Reason::Header, HeaderCheck::ImplausibleLeap, index, header.sequence, header.frameId, 0, 0}, index);
+    }
     if (transport::kBlockHeaderSize + header.payloadBytes != completion.byteCount) {
         counters_.lengthMismatches.add();
         (void)tracker_.observe(header.sequence);

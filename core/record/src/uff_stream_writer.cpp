@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <hdf5.h>
 
+#include "background_sync.h"
 #include "sonolink/util/durable_file.h"
 #include "uff_hdf5.h"
 
@@ -44,9 +45,7 @@ Handle crashSafeAccess() {
 }  // namespace
 
 constexpr std::size_t kReserveBytes = 4 << 20;
-// A flush hands the frames to the kernel (a crash of the process keeps them); a sync, at most this
-// often, puts them on the disk itself (a power cut keeps them).
-constexpr auto kSyncInterval = std::chrono::seconds(1);  // room to close a recording on a full disk
+  // room to close a recording on a full disk
 constexpr std::uint64_t kDiskMarginBytes = 1 << 20;  // beyond three frames: HDF5's metadata as the file grows
 
 struct UffStreamWriter::State {
@@ -65,7 +64,7 @@ struct UffStreamWriter::State {
     int durableFrames = 0;   // on the disk: whole at the last flush that succeeded
     bool broken = false;     // a write or flush failed
     std::chrono::steady_clock::time_point lastFlush = std::chrono::steady_clock::now();
-    std::chrono::steady_clock::time_point lastSync = lastFlush;
+    std::unique_ptr<BackgroundSync> sync;  // the file to the disk after each flush, off this thread
 };
 
 namespace {
@@ -110,14 +109,20 @@ bool appendPerFrame(hid_t set, hsize_t frames, hid_t memoryType, const void* val
     return H5Dwrite(set, memoryType, memorySpace.get(), fileSpace.get(), H5P_DEFAULT, value) >= 0;
 }
 
-// Flushes HDF5's caches to the file and, with `sync`, the file to the disk (fsync of the POSIX
-// descriptor under HDF5's sec2 driver); errno tells why when it fails.
-bool flushFile(hid_t file, bool sync) {
-    if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) return false;
-    if (!sync) return true;
+// The POSIX descriptor under HDF5's sec2 driver; -1 if there is none.
+int descriptorOf(hid_t file) {
     void* handle = nullptr;
-    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == nullptr) return false;
-    return ::fsync(*static_cast<int*>(handle)) == 0;
+    if (H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == nullptr) return -1;
+    return *static_cast<int*>(handle);
+}
+
+// Flushes HDF5's caches to the file and the file to the disk: data and metadata survive a power
+// cut. errno tells why when it fails.
+bool flushToDisk(hid_t file) {
+    if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) return false;
+    const int fd = descriptorOf(file);
+    if (fd < 0) return false;
+    return ::fsync(fd) == 0;
 }
 
 }  // namespace
@@ -154,8 +159,10 @@ Status UffStreamWriter::prepare(State& s, const UffChannelData& metadata, const 
     if (!s.frameIds.ok() || !s.frameTimes.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create /acquisition", path));
     // The file's skeleton on the disk before the first frame: a crash from now on leaves a file
     // that opens (its metadata is only ever written whole, at flushes).
-    if (!flushFile(s.file.get(), true)) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot write the new recording: {}", path, std::strerror(errno)));
-    return syncDirectoryOf(path);  // the new name itself survives a power cut
+    if (!flushToDisk(s.file.get())) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot write the new recording: {}", path, std::strerror(errno)));
+    if (auto ok = syncDirectoryOf(path); !ok) return ok;  // the new name itself survives a power cut
+    s.sync = std::make_unique<BackgroundSync>(descriptorOf(s.file.get()));
+    return {};
 }
 
 Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const beamform::AcquisitionGeometry& geometry, const std::string& group) {
@@ -239,14 +246,18 @@ Status UffStreamWriter::endFrame() {
     const auto now = std::chrono::steady_clock::now();
     if (now - s.lastFlush < std::chrono::milliseconds(100)) return {};
     s.lastFlush = now;
-    const bool sync = now - s.lastSync >= kSyncInterval;
-    if (sync) s.lastSync = now;
-    if (!flushFile(s.file.get(), sync)) {
+    // A flush hands the frames to the kernel (a crash of the process keeps them); the sync asked
+    // for after it puts them on the disk itself (a power cut keeps them), data and metadata alike,
+    // while this thread goes on writing.
+    const int syncFailed = s.sync->error();
+    if (H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) < 0 || syncFailed != 0) {
+        const int e = syncFailed != 0 ? syncFailed : errno;
         const int failedAt = s.wholeFrames - 1;
         brokenAt(s);
         return fail(ErrorCode::DataLoss, fmt::format("{}: writing to the disk failed after frame {}: {}", s.path, failedAt,
-                                                     errno == ENOSPC ? "the disk is full" : std::strerror(errno)));
+                                                     e == ENOSPC ? "the disk is full" : std::strerror(e)));
     }
+    s.sync->request();
     s.durableFrames = s.wholeFrames;
     return {};
 }
@@ -288,7 +299,9 @@ Status UffStreamWriter::close() {
         }
         s.frames = s.wholeFrames;
     }
-    if (!flushFile(s.file.get(), true) && closed) {
+    if (s.sync) s.sync->drain();
+    s.sync.reset();  // before the descriptor closes
+    if (!flushToDisk(s.file.get()) && closed) {
         closed = fail(ErrorCode::DataLoss, fmt::format("{}: writing to the disk failed at close: {}", s.path,
                                                        errno == ENOSPC ? "the disk is full" : std::strerror(errno)));
     }

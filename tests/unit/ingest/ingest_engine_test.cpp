@@ -268,6 +268,30 @@ TEST_F(IngestEngineTest, FrameIdGapIsMissing) {
     EXPECT_EQ(sink.ids, (std::vector<std::uint32_t>{0, 2}));
 }
 
+// The reported bug: one block, valid by its CRCs, with a far-future frame id (or a sequence 2^40
+// ahead, its low 32 bits as expected) ended the session and counted 4.29e9 frames missing. Each is
+// refused as a corrupt header; the stream goes on and nothing is counted missing.
+TEST_F(IngestEngineTest, AFarFutureFrameIdOrSequenceIsOneCorruptBlockNotBillionsMissing) {
+    writeFrame(0);
+    BlockHeader farFrame = header(1, 0);
+    farFrame.frameId = 0xFFFFFFF0u;
+    link.writeBlock(farFrame, payload);
+    BlockHeader farSequence = header(1, 0);
+    farSequence.sequence += std::uint64_t(1) << 40;
+    link.writeBlock(farSequence, payload);
+    writeFrame(1);
+    writeFrame(2);
+    pollAll();
+    const auto s = engine->stats();
+    EXPECT_EQ(sink.ids, (std::vector<std::uint32_t>{0, 1, 2}));
+    EXPECT_EQ(s.framesMissing, 0u);
+    EXPECT_EQ(s.sequenceGaps, 0u);
+    EXPECT_EQ(s.headerErrors, 2u);
+    EXPECT_EQ(s.headerErrorsByCheck[static_cast<std::size_t>(transport::HeaderCheck::ImplausibleLeap)], 2u);
+    EXPECT_EQ(lastRejection().headerCheck, transport::HeaderCheck::ImplausibleLeap);
+    EXPECT_TRUE(engine->poll(std::chrono::microseconds(0)).has_value()) << "the session goes on";
+}
+
 TEST_F(IngestEngineTest, WriteWithoutCreditStopsWithDataLoss) {
     sink.keep = true;  // hold everything: no credit comes back
     for (std::uint32_t f = 0; f < 8; ++f) writeFrame(f);  // 16 slots, all credited at start

@@ -75,6 +75,18 @@ TEST(SequenceTrackerTest, WidenRecoversTheFullSequence) {
 namespace sonolink::ingest {
 namespace {
 
+TEST(SequenceTrackerTest, ALeapOfMillionsIsImplausibleAndChangesNothing) {
+    SequenceTracker t;
+    (void)t.observe(0);
+    EXPECT_FALSE(t.implausible(1));
+    EXPECT_FALSE(t.implausible(SequenceTracker::kMaxLeap));  // expected is 1: just under the leap
+    EXPECT_TRUE(t.implausible(1 + SequenceTracker::kMaxLeap));
+    EXPECT_TRUE(t.implausible(std::uint64_t(1) << 40));
+    EXPECT_FALSE(t.implausible(0)) << "behind is late or a duplicate, not a leap";
+    EXPECT_EQ(t.gaps(), 0u);
+    EXPECT_EQ(t.expected(), 1u);
+}
+
 TEST(SequenceTrackerTest, HugeJumpsAreConstantTime) {
     SequenceTracker t;
     (void)t.observe(0);

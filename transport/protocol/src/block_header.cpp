@@ -21,6 +21,7 @@ std::string_view describe(HeaderCheck check) noexcept {
     case HeaderCheck::BadPayloadKind: return "unknown payload kind";
     case HeaderCheck::BadRfGeometry: return "RF payload length does not match channel_count x sample_count x 2";
     case HeaderCheck::UnknownFlags: return "unknown flag bits set";
+    case HeaderCheck::ImplausibleLeap: return "sequence or frame id far past the stream's (over 2^24 ahead)";
     }
     return "unknown header check";
 }

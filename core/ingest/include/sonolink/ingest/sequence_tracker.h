@@ -13,6 +13,10 @@ class SequenceTracker {
 public:
     enum class Verdict { New, Reordered, Duplicate, Late };
     static constexpr std::uint64_t kWindow = 64;
+    // Further ahead than this (16.7 M blocks, seconds of a full link) is no gap but a corrupt
+    // number: ingest refuses the block rather than count millions missing.
+    static constexpr std::uint64_t kMaxLeap = std::uint64_t(1) << 24;
+    [[nodiscard]] bool implausible(std::uint64_t sequence) const noexcept { return sequence >= expected_ && sequence - expected_ >= kMaxLeap; }
 
     Verdict observe(std::uint64_t sequence) noexcept;
     // The full 64-bit sequence whose low 32 bits are `low`, nearest to what is expected now.

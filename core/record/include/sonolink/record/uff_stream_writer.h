@@ -3,7 +3,7 @@
 // chunked one wave-channel-block per chunk) that grows by one frame at a time, and beside it each
 // frame's id and acquisition time (/acquisition: a dropped frame is a visible gap); each block is
 // written straight from the front end's little-endian payload (no copy on this side). What is
-// written reaches the disk within 100 ms (endFrame), so a full disk shows at once; a reserve file
+// written reaches the disk, synced, within 100 ms (endFrame), so a full disk shows at once; a reserve file
 // beside the recording keeps room to close it: after a failure, close() frees the reserve and
 // keeps the frames written whole before it, readable. Thread contract: one thread (the recorder's).
 #pragma once

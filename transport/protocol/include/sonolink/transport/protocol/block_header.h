@@ -57,8 +57,11 @@ enum class HeaderCheck : std::uint8_t {
     BadPayloadKind,
     BadRfGeometry,     // RF payload length != channel_count * sample_count * 2, or 0 channels
     UnknownFlags,
+    // Checked by ingest, against the stream so far: a sequence or frame id leaping far past what is
+    // expected (a header corrupted in a way its CRC did not catch, or a front end gone wrong).
+    ImplausibleLeap,
 };
-inline constexpr int kHeaderCheckCount = 11;
+inline constexpr int kHeaderCheckCount = 12;
 
 [[nodiscard]] std::string_view describe(HeaderCheck check) noexcept;
 
