@@ -38,6 +38,7 @@ class TricklingPeer:
         self.listener.listen(8)
         self.port = self.listener.getsockname()[1]
         self.stopping = threading.Event()
+        self.trickling = threading.Event()  # set once a peer has its first byte: an exchange is under way
         self.threads = [threading.Thread(target=self.accept, daemon=True)]
         self.threads[0].start()
 
@@ -62,6 +63,7 @@ class TricklingPeer:
                     conn.send(message[i:i + 1])
                 except OSError:
                     return
+                self.trickling.set()
 
     def stop(self):
         self.stopping.set()
@@ -208,7 +210,8 @@ class HostileInputTest(unittest.TestCase):
             self.assertEqual(proc.returncode, 0, proc.stderr)
             runner = subprocess.Popen([CLI, "dicom", "queue", "run", "--config", config, "--until-settled"],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            time.sleep(1.5)  # into the association with the trickling peer (this test is about a signal's timing)
+            # Into the association with the trickling peer: the signal must land mid-exchange.
+            self.assertTrue(peer.trickling.wait(60), "queue run never reached the trickling peer")
             start = time.monotonic()
             runner.send_signal(signal.SIGTERM)
             runner.communicate(timeout=30)
@@ -315,7 +318,7 @@ class HostileInputTest(unittest.TestCase):
             port = probe.getsockname()[1]
         config = self.write("metrics.json", json.dumps({"metrics": {"prometheus_port": port}}))
         stream = subprocess.Popen([CLI, "stream", "--config", config, "--in-process", "--channels", "64", "--samples", "1024",
-                                   "--slot-bytes", "65536", "--slots", "64", "--frames", "0", "--seconds", "20", "--rate", "20"],
+                                   "--slot-bytes", "65536", "--slots", "64", "--frames", "0", "--seconds", "300", "--rate", "20"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             body = self.scrape_while(stream, port)

@@ -26,6 +26,12 @@ PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
 USER = pwd.getpwuid(os.geteuid()).pw_name
 
 
+def blocked_on_a_lock(pid):
+    """Whether the kernel lists pid as waiting for a lock another holds (a "->" line of /proc/locks)."""
+    with open("/proc/locks") as f:
+        return any("->" in line and line.split()[-4] == str(pid) for line in f)
+
+
 class ReportSignTest(unittest.TestCase):
     def setUp(self):
         self.work = tempfile.mkdtemp()
@@ -92,8 +98,12 @@ class ReportSignTest(unittest.TestCase):
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self.env)
             proc.stdin.write("right horse battery\n")
             proc.stdin.close()
-            time.sleep(1.5)
+            # It waits: the kernel lists it blocked on the folder's lock ("->" in /proc/locks).
+            deadline = time.monotonic() + 60
+            while not blocked_on_a_lock(proc.pid) and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)
             self.assertIsNone(proc.poll(), "it waits: it must not read the report while another replaces it")
+            self.assertTrue(blocked_on_a_lock(proc.pid), "it waits on the folder's lock")
         finally:
             fcntl.flock(folder, fcntl.LOCK_UN)
             os.close(folder)

@@ -78,8 +78,19 @@ class SharedMemoryLinkTest(unittest.TestCase):
             while not os.path.exists(path) and time.monotonic() < deadline:
                 time.sleep(0.02)
             front_end = subprocess.Popen([FE_SIM, "--link-name", name], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            time.sleep(0.5)  # streaming by now (300 frames at 200/s take 1.5 s)
-            with open(path, "r+b") as shm:
+            with open(path, "r+b", buffering=0) as shm:  # unbuffered: each read sees the memory now
+                # Streaming: the first blocks' completions are in the queue (its head, a
+                # little-endian u64 at completionOffset, header bytes 32 to 40).
+                shm.seek(32)
+                completions = int.from_bytes(shm.read(8), "little")
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:
+                    shm.seek(completions)
+                    if int.from_bytes(shm.read(8), "little") > 0:
+                        break
+                    time.sleep(0.001)
+                else:
+                    self.fail("the front end never wrote a block")
                 shm.seek(12)
                 shm.write(b"\xff" * 36)
             out, err = host.communicate(timeout=60)

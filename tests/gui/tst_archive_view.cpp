@@ -148,7 +148,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(engine->latestFrame() != nullptr, 10000);
         QDir().mkpath(dir.filePath("recordings"));
         bridge.startRecording(dir.filePath("recordings/rec.uff"));
-        QTest::qWait(500);
+        QTRY_VERIFY_WITH_TIMEOUT(engine->stats().framesRecorded >= 3, 20000);
         bridge.stopRecording();
         auto* table = view->findChild<QTableWidget*>("archiveTable");
         QTRY_VERIFY_WITH_TIMEOUT(view->rowCount() == 1 && !cell(*table, 0, "Last error").isEmpty(), 15000);

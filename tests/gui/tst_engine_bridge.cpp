@@ -54,9 +54,12 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(images.last().gainDb == 6 && images.last().dynamicRangeDb == 50, 10000);
         bridge.freeze();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("frozen"), 10000);
-        QTest::qWait(300);
+        // A frame imaged as the freeze came may still arrive; after the next health sample
+        // (twice a second) nothing more does, through two samples more.
+        QSignalSpy health(&bridge, &sonolink::gui::EngineBridge::healthSampled);
+        QTRY_VERIFY_WITH_TIMEOUT(health.count() >= 1, 10000);
         const auto frozenAt = images.size();
-        QTest::qWait(500);
+        QTRY_VERIFY_WITH_TIMEOUT(health.count() >= 3, 10000);
         QCOMPARE(images.size(), frozenAt);
         bridge.disconnectLink();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("idle"), 10000);

@@ -22,8 +22,11 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
-#include <thread>
+#include <future>
+#include <memory>
 
 #include "console_engine.h"
 #include "sonolink/console/main_window.h"
@@ -50,6 +53,20 @@ bool frameWhere(EngineBridge& bridge, const std::function<bool(const BModeImage&
     QObject::disconnect(c);
     return seen;
 }
+
+// A read that hangs until the test lets it go: a stalled archive.
+struct StalledRead {
+    std::atomic<bool> hanging{false};
+    std::atomic<bool> returned{false};
+    std::promise<void> go;
+    std::shared_future<void> released = go.get_future().share();
+    void hang() {
+        hanging = true;
+        released.wait_for(std::chrono::seconds(60));
+        returned = true;
+    }
+    void release() { go.set_value(); }
+};
 
 // The console as launched: the engine, its bridge and the main window shown, the link connected
 // (it streams once Ready).
@@ -280,7 +297,8 @@ private Q_SLOTS:
         QVERIFY(console.engine);
         auto& window = *console.window;
         QVERIFY(!window.findChild<QAction*>("reviewCineAction")->isEnabled());  // nothing to open objects with yet
-        window.setCineOpener([](const QString& object, QString* why) -> sonolink::app::CineReviewSource {
+        auto stalled = std::make_shared<StalledRead>();
+        window.setCineOpener([stalled](const QString& object, QString* why) -> sonolink::app::CineReviewSource {
             if (object.endsWith("missing.dcm")) {
                 *why = "NotFound: no such file: " + object;
                 return {};
@@ -290,8 +308,8 @@ private Q_SLOTS:
             source.frames = 3;
             source.frameIntervalMs = 20;
             source.mmAcross = source.mmDown = 0.2;
-            source.read = [](int index, QString*) {
-                if (index == 1) std::this_thread::sleep_for(std::chrono::seconds(3));  // a stalled archive
+            source.read = [stalled](int index, QString*) {
+                if (index == 1) stalled->hang();  // a stalled archive
                 QImage image(40, 30, QImage::Format_Grayscale8);
                 image.fill(static_cast<uint>(10 + index));
                 return image;
@@ -314,12 +332,13 @@ private Q_SLOTS:
         QCOMPARE(review->view()->image().image.pixelColor(5, 5), QColor(12, 12, 12));
         // Closed while a read hangs: the window goes within about a second, the read ends on its own.
         review->cineBar()->setFrame(1);
-        QTest::qWait(100);
+        QTRY_VERIFY(stalled->hanging.load());
         QElapsedTimer closing;
         closing.start();
         delete review;
         QVERIFY2(closing.elapsed() < 2000, qPrintable(QString::number(closing.elapsed())));
-        QTest::qWait(3500);  // the stalled read returns to no window
+        stalled->release();
+        QTRY_VERIFY(stalled->returned.load());  // the stalled read returns to no window
         window.openCineReview("/studies/missing.dcm");
         QTRY_VERIFY(window.findChild<QLabel*>("problemLabel")->text().contains("Cannot review /studies/missing.dcm: NotFound: no such file"));
         QCOMPARE(opened.count(), 1);

@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <functional>
 #include <fstream>
+#include <future>
 #include <iterator>
+#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -363,25 +365,29 @@ TEST_F(PacsClientTest, TricklingStallingAndSilentPeersCannotOutlastTheDeadline) 
 
 // A stop asked for (SIGTERM in `dicom queue run`) ends an exchange with a trickling peer at once.
 TEST_F(PacsClientTest, AStopRequestEndsAnExchangeWithinAFractionOfASecond) {
-    MisbehavingPeer peer([](int fd, const std::atomic<bool>& stop) {
+    std::promise<void> trickling;  // the exchange is under way: the peer sent its first byte
+    std::once_flag first;
+    MisbehavingPeer peer([&](int fd, const std::atomic<bool>& stop) {
         for (char c = 2; !stop; c = 0) {
             if (::send(fd, &c, 1, MSG_NOSIGNAL) != 1) return;
+            std::call_once(first, [&] { trickling.set_value(); });
             MisbehavingPeer::idle(stop, 0.2);
         }
     });
     AssociationSettings patient;  // the defaults: 5 s connect, 10 s ACSE
-    std::thread stopper([] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::chrono::steady_clock::time_point asked;
+    std::thread stopper([&, mid = trickling.get_future()] {
+        mid.wait_for(std::chrono::seconds(30));
+        asked = std::chrono::steady_clock::now();
         requestStop();
     });
-    const auto start = std::chrono::steady_clock::now();
     auto echoed = echo(peer.node(), patient);
-    const auto waited = std::chrono::steady_clock::now() - start;
+    const auto ended = std::chrono::steady_clock::now();
     stopper.join();
     clearStopRequest();
     ASSERT_FALSE(echoed);
     EXPECT_EQ(echoed.error().code(), ErrorCode::Cancelled) << echoed.error().message();
-    EXPECT_LT(waited, std::chrono::milliseconds(2500)) << "asked to stop after 0.5 s";
+    EXPECT_LT(ended - asked, std::chrono::milliseconds(2000)) << "the exchange outlived the stop request";
 }
 
 TEST_F(PacsClientTest, TheForwarderSendsWhatIsQueuedAndForgetsItAfterTheRetention) {

@@ -18,7 +18,8 @@ fail() { echo "FAIL: $*"; echo "--- host stderr"; cat /tmp/host.err; echo "--- f
 value() { sed -n "s/^ *\"$1\": \\([0-9.e+-]*\\).*/\\1/p" /tmp/host.json | head -1; }
 expect_zero() { for k in "$@"; do [ "$(value "$k")" = 0 ] || fail "$k = $(value "$k"), expected 0"; done; }
 expect_at_least() { awk -v v="$(value "$1")" -v m="$2" 'BEGIN{exit !(v >= m)}' || fail "$1 = $(value "$1"), expected >= $2"; }
-run_host() { $HOST "$@" >/tmp/host.json 2>/tmp/host.err & HOST_PID=$!; sleep 0.3; }
+# The front end waits for the host (--wait 20): no head start needed.
+run_host() { $HOST "$@" >/tmp/host.json 2>/tmp/host.err & HOST_PID=$!; }
 wait_host() { wait $HOST_PID || fail "host exited with $?"; cat /tmp/host.json; }
 ERRORS="payload_crc_errors header_errors sequence_gaps duplicates late_blocks frames_incomplete frames_missing immediate_mismatches length_mismatches completion_errors credit_violations"
 
@@ -67,7 +68,6 @@ case "${1:-}" in
  "recording": {"directory": "/tmp/recordings"}, "dicom": {"queue_directory": "/tmp/dicom-queue"}}
 EOF
     sonolink-cli selftest --config /tmp/selftest.json --json >/tmp/host.json 2>/tmp/host.err & HOST_PID=$!
-    sleep 0.3
     $FE --reconnect 2>/tmp/fe1.err & FE_PID=$!
     wait $HOST_PID || fail "selftest exited with $?"
     kill $FE_PID 2>/dev/null; wait $FE_PID 2>/dev/null
