@@ -12,30 +12,54 @@ cd "$root"
 # Twice as many tests as cores: most wait on sockets, peers and timers; the benches run alone
 # (RUN_SERIAL), so their figures are not shared with anything.
 ctest --preset default -j "$(( $(nproc) * 2 ))" "$@"
+# Runs the function $1 on each of the other arguments, as many at once as there are cores; fails,
+# once all have run, if any failed.
+on_each_core() {
+  local fn=$1 failed=0 running=0
+  shift
+  for item in "$@"; do
+    if [ "$running" -ge "$(nproc)" ]; then wait -n || failed=1; running=$((running - 1)); fi
+    "$fn" "$item" & running=$((running + 1))
+  done
+  while [ "$running" -gt 0 ]; do wait -n || failed=1; running=$((running - 1)); done
+  return "$failed"
+}
+# Each sanitized run's output goes to a log of its own, shown whole when it ends.
+sanitized() {  # NAME COMMAND...: runs COMMAND, its output into build/sanitized/NAME.log
+  local name=$1 log="$root/build/sanitized/$1.log" status=0
+  shift
+  mkdir -p "$root/build/sanitized"
+  "$@" > "$log" 2>&1 || status=$?
+  if [ "$status" -eq 0 ]; then echo "   $name: passed"; else echo "   $name: FAILED (exit $status):"; tail -n 80 "$log"; fi
+  return "$status"
+}
+asan_run() {
+  ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:allocator_may_return_null=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+    LSAN_OPTIONS="suppressions=$root/tests/support/lsan.supp:print_suppressions=0" sanitized "asan-$1" "build/asan/tests/$1"
+}
+# fuzz_uff: its corpus (each libhdf5 fault found so far) only. Exploring it still finds faults
+# inside libhdf5 itself (docs/validation.md), which would fail CI at random.
+fuzz_run() { sanitized "$1" tests/fuzz/run-fuzzers.sh "$([ "$1" = fuzz_uff ] && echo 0 || echo 10)" "$1"; }
+tsan_run() { TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" sanitized "tsan-$1" "build/tsan/tests/$1"; }
+
 if [ $# -eq 0 ]; then
   # Any report fails the run: halt_on_error exits non-zero at the first one (leaks included; an
   # absurd allocation returns null as outside ASan, and leaks inside libhdf5 on corrupt files are
   # suppressed: tests/support/lsan.supp).
   echo "== the unit suites and the parsing and engine integration tests under ASan + UBSan (asan preset)"
-  asan_tests=(util_test config_test protocol_test ingest_test sim_test dicom_test archive_test engine_unit_test image_test
-              beamform_test record_test pacs_client_test record_integration_test engine_test)
+  asan_tests=(engine_test beamform_test pacs_client_test dicom_test record_integration_test sim_test record_test util_test
+              config_test protocol_test ingest_test archive_test engine_unit_test image_test)
   [ -f build/asan/build.ninja ] || cmake --preset asan > /dev/null
   cmake --build build/asan --target "${asan_tests[@]}"
-  for t in "${asan_tests[@]}"; do
-    ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:allocator_may_return_null=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
-      LSAN_OPTIONS="suppressions=$root/tests/support/lsan.supp:print_suppressions=0" build/asan/tests/$t
-  done
+  on_each_core asan_run "${asan_tests[@]}"
   echo "== every parser under libFuzzer (fuzz preset): the seed corpora replayed, then 10 s each but the UFF reader's"
   [ -f build/fuzz/build.ninja ] || cmake --preset fuzz > /dev/null
   cmake --build --preset fuzz
-  tests/fuzz/run-fuzzers.sh 10 fuzz_control_message fuzz_block_header fuzz_config fuzz_dicom_object fuzz_dicom_frames fuzz_queue_database fuzz_worklist_answer fuzz_s3_answer
-  # fuzz_uff: its corpus (each libhdf5 fault found so far) only. Exploring it still finds faults
-  # inside libhdf5 itself (docs/validation.md), which would fail CI at random.
-  tests/fuzz/run-fuzzers.sh 0 fuzz_uff
+  on_each_core fuzz_run fuzz_control_message fuzz_block_header fuzz_config fuzz_dicom_object fuzz_dicom_frames fuzz_queue_database \
+    fuzz_worklist_answer fuzz_s3_answer fuzz_uff
   echo "== the engine's unit and integration tests under ThreadSanitizer (tsan preset)"
   [ -f build/tsan/build.ninja ] || cmake --preset tsan > /dev/null
   cmake --build build/tsan --target engine_unit_test engine_test
   # Any race report fails the run: halt_on_error exits non-zero at the first one.
-  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build/tsan/tests/engine_unit_test
-  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build/tsan/tests/engine_test
+  on_each_core tsan_run engine_test engine_unit_test
 fi
