@@ -9,6 +9,9 @@ namespace sonolink::app {
 Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string& path, const config::ArchiveSettings& archive) {
     auto reader = openRecording(path, archive);
     if (!reader) return fail(std::move(reader.error()));
+    // A recording that cannot be imaged (no element positions, an angle that is no number) is
+    // refused before a window opens on it, not left showing no picture.
+    if (auto ok = reader->header().geometry.validate(); !ok) return fail(ErrorCode::InvalidArgument, fmt::format("{}: {}", path, ok.error().message()));
     auto first = reader->read({0, 1, 0});  // a recording whose first frame does not read is refused now, not mid-replay
     if (!first) return fail(std::move(first.error()));
     if (first->data16.empty()) {

@@ -79,7 +79,8 @@ std::string nowIso8601() {
 
 std::string auditMessageXml(const AuditEvent& e, const std::string& userId, const std::string& host, const std::string& sourceId,
                             const std::string& dateTime) {
-    const bool executed = e.kind == AuditEventKind::Query || e.kind == AuditEventKind::EmergencyOverride;
+    const bool alert = e.kind == AuditEventKind::EmergencyOverride || e.kind == AuditEventKind::SecurityConfiguration;
+    const bool executed = e.kind == AuditEventKind::Query || alert;
     const char* action = executed ? "E" : "R";  // execute a query or an override; read (send, copy) instances
     std::string eventId;
     switch (e.kind) {
@@ -88,6 +89,9 @@ std::string auditMessageXml(const AuditEvent& e, const std::string& userId, cons
         case AuditEventKind::Query: eventId = code("EventID", "110112", "DCM", "Query"); break;
         case AuditEventKind::EmergencyOverride:
             eventId = code("EventID", "110113", "DCM", "Security Alert") + code("EventTypeCode", "110127", "DCM", "Emergency Override");
+            break;
+        case AuditEventKind::SecurityConfiguration:
+            eventId = code("EventID", "110113", "DCM", "Security Alert") + code("EventTypeCode", "110129", "DCM", "Security Configuration");
             break;
     }
     std::string xml = R"(<?xml version="1.0" encoding="UTF-8"?><AuditMessage>)";
@@ -98,7 +102,6 @@ std::string auditMessageXml(const AuditEvent& e, const std::string& userId, cons
     xml += "</EventIdentification>";
     // The station (source of a transfer or export; requestor of a query) and the person using it.
     const bool queried = e.kind == AuditEventKind::Query;
-    const bool alert = e.kind == AuditEventKind::EmergencyOverride;
     xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="true" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
                        escapeXml(e.localAeTitle), escapeXml(e.localAeTitle), escapeXml(host));
     xml += queried || alert ? "" : code("RoleIDCode", "110153", "DCM", "Source Role ID");
@@ -230,6 +233,17 @@ AuditEvent overrideEvent(const std::string& localAeTitle, const std::string& sub
     event.localAeTitle = localAeTitle;
     event.alertSubject = subject;
     event.alertDescription = fmt::format("reason: {}; it overrode: {}", reason, overridden);
+    return event;
+}
+
+AuditEvent configurationChangeEvent(const std::string& localAeTitle, const std::string& subject, const std::string& change, const std::string& reason) {
+    AuditEvent event;
+    event.kind = AuditEventKind::SecurityConfiguration;
+    event.outcome = AuditOutcome::Success;
+    event.outcomeDescription = fmt::format("changed: {}; reason: {}", change, reason);
+    event.localAeTitle = localAeTitle;
+    event.alertSubject = subject;
+    event.alertDescription = fmt::format("reason: {}; it changed: {}", reason, change);
     return event;
 }
 

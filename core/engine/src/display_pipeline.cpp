@@ -81,6 +81,13 @@ void DisplayPipeline::setFrozen(bool frozen) {
     if (frozen) dropped = std::move(pending_);
 }
 
+void DisplayPipeline::forgetPictures() {
+    std::deque<std::shared_ptr<const DisplayFrame>> gone;  // let go outside the lock
+    std::lock_guard lock(mutex_);
+    gone.swap(cine_);
+    latest_.store(nullptr);
+}
+
 void DisplayPipeline::newSession(std::uint64_t session) {
     std::lock_guard lock(mutex_);
     session_ = session;
@@ -99,6 +106,10 @@ void DisplayPipeline::reconfigure(const beamform::AcquisitionGeometry& geometry,
     std::optional<Reconfiguration> replaced;  // an older one never applied goes outside the lock
     std::lock_guard lock(mutex_);
     replaced = std::move(next_);
+    // A change of the picture only that overtakes one not yet applied which brought an imager (a
+    // new depth, then a new gain, before a frame came): that imager is the one for this grid;
+    // without it the old one would be asked to image on the new grid and refuse every frame.
+    if (!next.imager && replaced && replaced->imager) next.imager = std::move(replaced->imager);
     next_ = std::move(next);
 }
 

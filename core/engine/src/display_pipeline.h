@@ -51,10 +51,13 @@ public:
     void newSession(std::uint64_t session);
     void setRfChannels(std::vector<int> channels);
     // From the next frame on: this geometry and imaging, and this imager (null: the one in use,
-    // as for a change of the picture only).
+    // as for a change of the picture only, or the one a reconfiguration not yet applied brought).
     void reconfigure(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::unique_ptr<FrameImager> imager);
     [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const { return latestRf_.load(); }
 
+    // The cine and the latest picture let go (another exam begins): only frames published from
+    // now on are shown, reviewed or exported.
+    void forgetPictures();
     [[nodiscard]] std::shared_ptr<const DisplayFrame> latest() const { return latest_.load(); }
     [[nodiscard]] std::vector<std::shared_ptr<const DisplayFrame>> cine() const;
     [[nodiscard]] std::uint64_t displayed() const noexcept { return displayed_.load(); }

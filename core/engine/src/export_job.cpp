@@ -29,6 +29,8 @@ std::string examProblem(const Exam& e) {
     if (!e.studyInstanceUid.empty()) {
         if (auto p = dicom::uidProblem(e.studyInstanceUid); !p.empty()) return "the Study Instance UID " + p;
     }
+    const bool codeString = e.bodyPart.size() <= 16 && e.bodyPart.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ ") == std::string::npos;
+    if (!codeString) return fmt::format("the body part '{}' is not a DICOM code string (up to 16 capitals, digits, '_' and spaces)", e.bodyPart);
     return {};
 }
 
@@ -39,6 +41,7 @@ dicom::Exam dicomExam(const Exam& e) {
     d.accessionNumber = e.accessionNumber;
     d.referringPhysician = e.referringPhysician;
     d.studyDescription = e.studyDescription;
+    if (!e.bodyPart.empty()) d.bodyPart = e.bodyPart;
     d.request = {e.requestedProcedureId, e.requestedProcedureDescription, e.scheduledProcedureStepId, e.scheduledProcedureStepDescription};
     return d;
 }
@@ -51,8 +54,24 @@ void Engine::setExam(Exam exam) {
         return impl_->ctl->post([impl = impl_.get(), problem] { impl->refuse("setExam", ErrorCode::InvalidArgument, problem); });
     }
     if (exam.studyInstanceUid.empty()) exam.studyInstanceUid = impl_->uids->next();  // its exports share the study
-    std::lock_guard lock(impl_->jobsMutex);
-    impl_->currentExam = std::move(exam);
+    {
+        std::lock_guard lock(impl_->jobsMutex);
+        const auto& last = impl_->currentExam;
+        const bool lastHadPatient = !last.patient.name.empty() || !last.patient.id.empty();
+        if (last.studyInstanceUid == exam.studyInstanceUid || !lastHadPatient) {
+            // The same study corrected, or the first patient of frames taken under none: they are theirs.
+            impl_->currentExam = std::move(exam);
+            return;
+        }
+        // Another study after a patient's (a new exam, or none): no picture of the last patient may
+        // be exported under it. The cine and the frame shown go before any export can pair them
+        // with the new exam; a frozen picture goes live (its frames were the last patient's).
+        impl_->display->forgetPictures();
+        impl_->currentExam = std::move(exam);
+    }
+    impl_->ctl->post([impl = impl_.get()] {
+        if (impl->state == EngineState::Frozen) impl->setState(EngineState::Streaming, "live again: a new exam");
+    });
 }
 
 Exam Engine::exam() const {

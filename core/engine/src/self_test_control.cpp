@@ -481,4 +481,14 @@ void Engine::overrideSelfTest(std::string reason) {
     });
 }
 
+void Engine::recordPolicyChange(std::string subject, std::string change, std::string reason) {
+    impl_->ctl->post([impl = impl_.get(), subject = std::move(subject), change = std::move(change), reason = std::move(reason)] {
+        log::warn(engineLog(), "{} changed by {}: {} (reason: {})", subject, stationUser(), change, reason);
+        if (!impl->audit) return;
+        if (auto ok = impl->audit->record(dicom::configurationChangeEvent(impl->config.dicom.stationAeTitle, subject, change, reason)); !ok) {
+            impl->report(ErrorOrigin::Engine, Severity::Warning, ok.error(), "audit trail");
+        }
+    });
+}
+
 }  // namespace sonolink::engine

@@ -185,7 +185,9 @@ TEST_F(EngineTest, EveryExportOfAnExamIsOfItsStudyAndABadExamIsRefused) {
     EventLog log;
     auto subscription = engine->subscribe(std::ref(log));
     ASSERT_NO_FATAL_FAILURE(stream(*engine, log));
-    engine->setExam(testExam());
+    auto thyroid = testExam();
+    thyroid.bodyPart = "THYROID";  // chosen with the exam (the reported bug: always ABDOMEN)
+    engine->setExam(thyroid);
     const auto studyUid = engine->exam().studyInstanceUid;
     EXPECT_FALSE(studyUid.empty()) << "the exam was given a study";
     std::vector<std::string> files{(dir / "one.dcm").string(), (dir / "two.dcm").string()};
@@ -200,10 +202,23 @@ TEST_F(EngineTest, EveryExportOfAnExamIsOfItsStudyAndABadExamIsRefused) {
     EXPECT_EQ(two->studyInstanceUid, studyUid);
     EXPECT_NE(one->sopInstanceUid, two->sopInstanceUid);
     EXPECT_EQ(one->patientId, "E-1");
+    for (const auto& f : files) {
+        DcmFileFormat written;
+        ASSERT_TRUE(written.loadFile(f.c_str()).good());
+        OFString part;
+        EXPECT_TRUE(written.getDataset()->findAndGetOFString(DCM_BodyPartExamined, part).good());
+        EXPECT_EQ(std::string(part.c_str()), "THYROID") << f;
+    }
+    auto lowercase = testExam();
+    lowercase.bodyPart = "thyroid<1>";
+    engine->setExam(lowercase);
+    const auto notCode = log.waitFor<EngineError>([](const EngineError& e) { return e.source == "setExam"; });
+    ASSERT_TRUE(notCode);
+    EXPECT_NE(notCode->message.find("not a DICOM code string"), std::string::npos) << notCode->message;
     auto bad = testExam();
     bad.patient.name = "A^B^C^D^E^F";  // six components
     engine->setExam(bad);
-    const auto refused = log.waitFor<EngineError>([](const EngineError& e) { return e.source == "setExam"; });
+    const auto refused = log.waitFor<EngineError>([](const EngineError& e) { return e.source == "setExam" && e.message.find("components") != std::string::npos; });
     ASSERT_TRUE(refused);
     EXPECT_NE(refused->message.find("more than five components"), std::string::npos) << refused->message;
     EXPECT_EQ(engine->exam().patient.name, "Test^Engine") << "the exam stays as it was";

@@ -232,6 +232,30 @@ TEST_F(DisplayPipelineTest, AChangeOfThePictureOnlyKeepsTheImagerInUseAndIsRepor
     EXPECT_EQ(display->latest()->imaging, brighter.settings) << "each frame says what made it";
 }
 
+// The reported freeze: a new depth (a new imager), then a new gain (none), before a frame came.
+// The gain must not take the depth's imager away: the next frame is imaged by the new imager on
+// the new grid, with both changes in its settings.
+TEST_F(DisplayPipelineTest, AChangeOfThePictureOnlyOvertakingANewGridKeepsItsImager) {
+    deliver(1);
+    ASSERT_TRUE(waitDisplayed(1));
+    ImagingSetup deeper;
+    deeper.grid = beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 20e-3, 8);
+    deeper.settings.depthEndMm = 20;
+    auto next = std::make_unique<GatedImager>("GPU");
+    auto* nextImager = next.get();
+    display->reconfigure(geometry(), deeper, std::move(next));
+    ImagingSetup brighter = deeper;
+    brighter.settings.gainDb = 12;
+    display->reconfigure(geometry(), brighter, nullptr);
+    deliver(2);
+    ASSERT_TRUE(waitDisplayed(2));
+    imager = nextImager;  // the first one is gone with the reconfiguration
+    EXPECT_EQ(display->imagerName(), "GPU") << "the depth's imager, not the old one";
+    EXPECT_EQ(nextImager->loaded(), (std::vector<std::uint32_t>{2}));
+    EXPECT_EQ(display->latest()->imaging, brighter.settings);
+    EXPECT_EQ(display->imagingFailures(), 0u);
+}
+
 // Four bright points at the corners of a 10 mm square, on a grid 4 times finer in depth than
 // across: the picture shows them 10 mm apart both ways, within a pixel, where they are.
 TEST_F(DisplayPipelineTest, APictureHasTrueProportionsAndSaysWhereItLies) {

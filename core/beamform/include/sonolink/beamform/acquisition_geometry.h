@@ -32,7 +32,8 @@ struct AcquisitionGeometry {
         return static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samples);
     }
     // InvalidArgument naming the first inconsistency (an empty dimension, element or angle count,
-    // a source at the origin, a rate or speed that is not positive).
+    // element positions that are no number or all at one point, a steering angle that is no
+    // number or beyond +-90 degrees, a source at the origin, a rate or speed that is not positive).
     [[nodiscard]] Status validate() const;
 };
 

@@ -1,7 +1,8 @@
 // AuditTrail: who did what with which patient's data, when and where, as DICOM audit messages
 // (PS3.15 A.5, the IHE ATNA schema): instances transferred to a PACS (110104), exported to files
 // (110106), worklist queries (110112), an engineer's override of a safety check (110113 Security
-// Alert, 110127 Emergency Override: who, why, what it overrode), each with its outcome (0 success, 4 minor, 8 serious
+// Alert, 110127 Emergency Override: who, why, what it overrode) or change of its policy (110113,
+// 110129 Security Configuration), each with its outcome (0 success, 4 minor, 8 serious
 // failure) and one patient per message. Messages go, one per line, to an append-only file that
 // is also the buffer when the audit repository is down, and optionally to a syslog collector
 // (RFC 5424 over UDP, MSGID IHE+RFC-3881). The audit trail is the one place that names the
@@ -20,7 +21,7 @@
 
 namespace sonolink::dicom {
 
-enum class AuditEventKind { InstancesTransferred, Export, Query, EmergencyOverride };
+enum class AuditEventKind { InstancesTransferred, Export, Query, EmergencyOverride, SecurityConfiguration };
 enum class AuditOutcome { Success = 0, MinorFailure = 4, SeriousFailure = 8 };
 
 struct AuditEvent {
@@ -81,6 +82,11 @@ struct ExportAttempt {
 // engineer gave and what it let through (the user is the audit trail's own: the station user).
 [[nodiscard]] AuditEvent overrideEvent(const std::string& localAeTitle, const std::string& subject, const std::string& reason,
                                        const std::string& overridden);
+
+// The 110113 (110129 Security Configuration) message for a change of a setting that affects
+// safety (the start-up self-test's policy): its subject, what changed and the reason given.
+[[nodiscard]] AuditEvent configurationChangeEvent(const std::string& localAeTitle, const std::string& subject, const std::string& change,
+                                                  const std::string& reason);
 
 class AuditTrail {
 public:

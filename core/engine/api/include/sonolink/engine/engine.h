@@ -81,6 +81,9 @@ public:
     // and its figures); an engineer's override, with its reason (empty is refused), lets the
     // station stream until the next connect. A SelfTestOverridden event records who and why.
     void overrideSelfTest(std::string reason);
+    // An engineer changed a setting that affects safety (the start-up self-test's policy): logged
+    // and audited (110113/110129) with the station user, what changed and the reason given.
+    void recordPolicyChange(std::string subject, std::string change, std::string reason);
     // Stops the running start-up self-test: the step under way (stats().selfTest) fails as
     // cancelled, naming who, the steps after it do not run, and the station comes Ready with
     // streaming blocked (connect again, or override). Refused when no self-test runs.

@@ -21,6 +21,9 @@ struct Exam {
     std::string accessionNumber;
     std::string referringPhysician;
     std::string studyDescription;
+    // DICOM Body Part Examined (a defined term of CID 4031: ABDOMEN, BREAST, THYROID, ...), on
+    // every object of the exam; empty: ABDOMEN, the station's default.
+    std::string bodyPart;
     std::string requestedProcedureId;        // the order (from the worklist)
     std::string requestedProcedureDescription;
     std::string scheduledProcedureStepId;
