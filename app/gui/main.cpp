@@ -1,7 +1,9 @@
 // sonolink: the SonoLink console (Qt Widgets) on the engine, through the facade and its bridge.
 // By default on the built-in simulated front end (link.backend "sim" without a shared-memory
 // front end attached is served in-process), the start-up self-test as configured (its wizard
-// shown at launch with selftest.at_connect), then live.
+// shown at launch with selftest.at_connect), then live. Without --config it runs on the station's
+// configuration (console_start.h), makes the folders it names, and is the only console on it; a
+// failure to start is said in a dialog as well as on stderr.
 //   sonolink [--config FILE] [--link-name NAME] [--screenshot PNG [--screenshot-wizard PNG]
 //            [--screenshot-report PNG] [--screenshot-exam PNG]
 //            [--screenshot-queue PNG] [--screenshot-calipers PNG]
@@ -23,6 +25,7 @@
 #include <iostream>
 
 #include "cine_review_run.h"
+#include "console_start.h"
 #include "probe_run.h"
 #include "screenshots.h"
 #include "station_check.h"
@@ -71,7 +74,7 @@ int main(int argc, char** argv) {
     QCommandLineParser options;
     options.setApplicationDescription("SonoLink acquisition and QA console");
     options.addHelpOption();
-    const QCommandLineOption configOption("config", "Configuration file (JSON); defaults otherwise.", "file");
+    const QCommandLineOption configOption("config", "Configuration file (JSON); else $SONOLINK_CONFIG, /etc/sonolink/sonolink.json or the shipped one.", "file");
     const QCommandLineOption linkOption("link-name", "Attach to sonolink-fe-sim on this shared-memory link instead of the built-in front end.", "name");
     const QCommandLineOption screenshotOption("screenshot", "Save the main window as this PNG, then quit.", "png");
     const QCommandLineOption wizardShotOption("screenshot-wizard", "Also save the self-test wizard's steps page as this PNG.", "png");
@@ -101,7 +104,7 @@ int main(int argc, char** argv) {
         for (auto& [key, value] : sonolink::app::configOverridesOf(*kept)) overrides.push_back({key, value, "the console's settings (Settings…)"});
     }
     overrides.insert(overrides.end(), commandLine.begin(), commandLine.end());
-    const auto configFile = options.value(configOption).toStdString();
+    const auto configFile = sonolink::app::consoleConfigFile(options.value(configOption));
     auto loaded = sonolink::config::loadConfig(configFile, overrides);
     QString keptRefused;
     if (!loaded && overrides.size() > commandLine.size()) {
@@ -111,10 +114,8 @@ int main(int argc, char** argv) {
             loaded = std::move(without);
         }
     }
-    if (!loaded) {
-        std::cerr << "sonolink: " << loaded.error().describe() << '\n';
-        return 1;
-    }
+    if (!loaded) return sonolink::app::startupFailed(QString::fromStdString(loaded.error().describe()));
+    std::cerr << "sonolink: configuration: " << (configFile.empty() ? std::string("the built-in defaults") : configFile) << '\n';
     if (options.isSet(cineOption)) {
         if (options.isSet(replayOption) || options.isSet(linkOption)) {
             std::cerr << "sonolink: --cine reviews a DICOM object on its own; it cannot be used with --replay or --link-name\n";
@@ -132,27 +133,23 @@ int main(int argc, char** argv) {
             return 1;
         }
         auto opened = sonolink::app::RecordingReplay::open(options.value(replayOption).toStdString(), loaded->archive);
-        if (!opened) {
-            std::cerr << "sonolink: " << opened.error().describe() << '\n';
-            return 1;
-        }
+        if (!opened) return sonolink::app::startupFailed(QString::fromStdString(opened.error().describe()));
         choice.replay = *opened;
         choice.selfTest = sonolink::app::SelfTestChoice::Off;
         const auto& g = choice.replay->geometry();
         std::cerr << "sonolink: reviewing " << choice.replay->path() << ": " << choice.replay->frames() << " frames of " << g.waves << " waves x " << g.channels
                   << " channels x " << g.samples << " samples\n";
     }
-    auto made = sonolink::app::makeEngine(*loaded, choice);
-    if (!made) {
-        std::cerr << "sonolink: " << made.error().describe() << '\n';
-        return 1;
+    auto consoleLock = sonolink::app::holdConsoleLock(loaded->dicom.queueDirectory);
+    if (!consoleLock) return sonolink::app::startupFailed(QString::fromStdString(consoleLock.error().message()));
+    if (auto folders = sonolink::app::makeConsoleFolders(*loaded); !folders) {
+        return sonolink::app::startupFailed(QString::fromStdString(folders.error().describe()));
     }
+    auto made = sonolink::app::makeEngine(*loaded, choice);
+    if (!made) return sonolink::app::startupFailed(QString::fromStdString(made.error().describe()));
     auto& engine = **made;
     auto metrics = sonolink::app::startMetrics(*loaded, engine);  // a lab's Prometheus, when metrics.prometheus_port asks
-    if (!metrics) {
-        std::cerr << "sonolink: " << metrics.error().describe() << '\n';
-        return 1;
-    }
+    if (!metrics) return sonolink::app::startupFailed(QString::fromStdString(metrics.error().describe()));
     int status = 0;
     {
         sonolink::gui::EngineBridge bridge(engine);
@@ -161,6 +158,7 @@ int main(int argc, char** argv) {
         for (const auto& node : loaded->dicom.nodes) nodes << QString::fromStdString(node.name);
         window.setDicomNodes(nodes);
         window.setStationSettings(stationSettingsOf(*loaded), nodes);
+        window.setEngineerGroup(QString::fromStdString(loaded->selftest.engineerGroup));
         window.setExportTarget(QString::fromStdString(loaded->recording.directory), nodes.value(0));
         // Help > Station check…: the doctor, on the configuration as this console runs it.
         window.setStationCheck([configFile, overrides] { return sonolink::app::stationCheckReport(configFile, overrides); });
@@ -169,7 +167,7 @@ int main(int argc, char** argv) {
         wizard.setWindowFlag(Qt::Window);
         const auto& selftest = loaded->selftest;
         sonolink::app::SelfTestSession session(bridge, wizard, {selftest.reportDirectory, selftest.mode == sonolink::config::SelfTestMode::Full ? "full" : "quick",
-                                                                loaded->dicom.stationName});
+                                                                loaded->dicom.stationName, selftest.engineerGroup});
         QObject::connect(&window, &sonolink::app::MainWindow::selfTestRequested, &wizard, [&wizard] {
             wizard.show();
             wizard.raise();

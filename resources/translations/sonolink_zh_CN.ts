@@ -15,6 +15,10 @@
             <source>Deep</source>
             <translation>深部</translation>
         </message>
+        <message>
+            <source>SonoLink cannot start</source>
+            <translation>SonoLink 无法启动</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::CineReviewWindow</name>
@@ -45,6 +49,43 @@
         <message>
             <source>The object does not say where the picture lies: depth is shown from its top edge, 0 across at its centre.</source>
             <translation>该对象未说明图像的位置：深度从图像顶边算起，横向 0 位于其中心。</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::app::ImageWatch</name>
+        <message>
+            <source>FROZEN</source>
+            <translation>已冻结</translation>
+        </message>
+        <message>
+            <source>The beamformer refused the last frames (%1 in the last half second). Choose the depth or preset again; if it stays, Disconnect and Connect, and tell the engineer what the status bar says.</source>
+            <translation>波束形成器拒绝了最近的帧（最近半秒内 %1 帧）。请重新选择深度或预设；若仍如此，请断开后重新连接，并把状态栏的内容告知工程师。</translation>
+        </message>
+        <message>
+            <source>Frames are being lost on the link (%1 in the last half second): see Link health, and call the engineer.</source>
+            <translation>链路正在丢帧（最近半秒内 %1 帧）：请查看“链路健康”，并联系工程师。</translation>
+        </message>
+        <message>
+            <source>No frames arrive from the front end. Check the probe and the front end's cable and power, or Disconnect and Connect again.</source>
+            <translation>前端没有帧到达。请检查探头及前端的线缆和电源，或断开后重新连接。</translation>
+        </message>
+        <message>
+            <source>No new image for %1 s: this picture is not live.
+%2</source>
+            <translation>已 %1 秒没有新图像：此画面不是实时的。
+%2</translation>
+        </message>
+        <message>
+            <source>Scanning is blocked by the start-up self-test: %1
+What to do: call the station's engineer, who can run the failed step again (Self-test…) or override it with a reason and a password.</source>
+            <translation>启动自检阻止了扫描：%1
+处理方法：联系本工作站的工程师，由其重新运行失败的步骤（自检…），或填写原因并输入密码予以越权放行。</translation>
+        </message>
+        <message>
+            <source>The station stopped: %1
+What to do: Connect again; if it fails again, call the engineer.</source>
+            <translation>工作站已停止：%1
+处理方法：重新连接；若再次失败，请联系工程师。</translation>
         </message>
     </context>
     <context>
@@ -357,6 +398,70 @@
             <source>Cannot review %1: %2</source>
             <translation>无法回顾 %1：%2</translation>
         </message>
+        <message>
+            <source>0 frames/s: no new image for %1 s</source>
+            <translation>0 帧/秒：已 %1 秒没有新图像</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Stop scanning; the link stays up (Live starts again)</source>
+            <translation>停止扫描；链路保持连接（“实时”可重新开始）</translation>
+        </message>
+        <message>
+            <source>Disconnect</source>
+            <translation>断开</translation>
+        </message>
+        <message>
+            <source>Stop scanning and close the link to the front end</source>
+            <translation>停止扫描并关闭与前端的链路</translation>
+        </message>
+        <message>
+            <source>Settings not kept: %1</source>
+            <translation>设置未保存：%1</translation>
+        </message>
+        <message>
+            <source>at every connect</source>
+            <translation>每次连接时</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>关</translation>
+        </message>
+        <message>
+            <source>start-up self-test %1 (%2) -&gt; %3 (%4)</source>
+            <translation>启动自检 %1（%2）→ %3（%4）</translation>
+        </message>
+        <message>
+            <source>Change the start-up self-test</source>
+            <translation>更改启动自检</translation>
+        </message>
+        <message>
+            <source>Only an engineer may change the start-up self-test (%1). Give the reason and your password: the change is recorded with your name.</source>
+            <translation>只有工程师可以更改启动自检（%1）。请填写原因并输入密码：此更改将以您的名义记录。</translation>
+        </message>
+        <message>
+            <source>Reason</source>
+            <translation>理由</translation>
+        </message>
+        <message>
+            <source>the change of the start-up self-test was not confirmed</source>
+            <translation>启动自检的更改未获确认</translation>
+        </message>
+        <message>
+            <source>Settings kept (%1, recorded): they apply at the next start.</source>
+            <translation>设置已保存（%1，已记录）：下次启动时生效。</translation>
+        </message>
+        <message>
+            <source>, born %1</source>
+            <translation>，出生于 %1</translation>
+        </message>
+        <message>
+            <source>%1   ID %2%3</source>
+            <translation>%1   编号 %2%3</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>
@@ -391,6 +496,18 @@
         <message>
             <source>No override was given: %1</source>
             <translation>未执行越权放行：%1</translation>
+        </message>
+        <message>
+            <source>Scanning stops first: the self-test needs the link to itself.</source>
+            <translation>先停止扫描：自检需要独占链路。</translation>
+        </message>
+        <message>
+            <source>The self-test was not run: %1</source>
+            <translation>自检未运行：%1</translation>
+        </message>
+        <message>
+            <source>The self-test was not run: the station is %1 (%2)</source>
+            <translation>自检未运行：工作站处于%1（%2）</translation>
         </message>
     </context>
     <context>
@@ -664,6 +781,14 @@
             <source>Scheduled</source>
             <translation>预约时间</translation>
         </message>
+        <message>
+            <source>Body Part Examined, written to every image of the exam (DICOM's defined terms; another may be typed)</source>
+            <translation>检查部位，写入本次检查的每幅图像（DICOM 定义的术语；也可输入其他部位）</translation>
+        </message>
+        <message>
+            <source>Body part</source>
+            <translation>检查部位</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::gui::ExamEntry</name>
@@ -730,6 +855,10 @@
         <message>
             <source>The study description is longer than DICOM's 64 characters.</source>
             <translation>检查描述超过 DICOM 规定的 64 个字符。</translation>
+        </message>
+        <message>
+            <source>The body part must be up to 16 capitals, digits, _ or spaces.</source>
+            <translation>检查部位最多 16 个字符，只能是大写字母、数字、_ 或空格。</translation>
         </message>
     </context>
     <context>
@@ -888,6 +1017,10 @@
         <message>
             <source>|offset|, at least</source>
             <translation>|偏差| 下限</translation>
+        </message>
+        <message>
+            <source>not imaged (the beamformer refused them)</source>
+            <translation>未成像（被波束形成器拒绝）</translation>
         </message>
     </context>
     <context>

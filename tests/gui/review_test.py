@@ -4,7 +4,8 @@ recording made by sonolink-cli with an acquisition unlike the shipped one (64 ch
 samples, where the configuration says 128 x 2048), shows it live through the link, ingest and
 display (its probe's report: frames shown, the recording's channel count, the title naming the
 file) without a start-up self-test. A missing, a cut-short or a foreign file is refused before
-the window opens, named, exit 1; so is --replay with --link-name.
+the window opens, named, exit 1, as is one whose probe has no element positions or whose steering
+angle is no number; so is --replay with --link-name.
 Usage: review_test.py SONOLINK_BINARY SONOLINK_CLI"""
 import json
 import os
@@ -61,6 +62,26 @@ class ReviewTest(unittest.TestCase):
                 run = self.console("--replay", path, "--probe-ui", "1")
                 self.assertEqual(run.returncode, 1, run.stderr[-2000:])
                 self.assertIn(path, run.stderr)
+                self.assertNotIn("{", run.stdout, "no window, no probe report")
+
+    def test_a_recording_that_cannot_be_imaged_is_refused_before_the_window_opens(self):
+        """The reported bugs: a recording whose probe has no element positions (all zero) opened a
+        window with no image; a steering angle that is no number was taken."""
+        import shutil
+        import h5py
+        import numpy as np
+        flat, nan_angle = (os.path.join(self.home.name, name) for name in ("flat.uff", "nan_angle.uff"))
+        shutil.copy(self.recording, flat)
+        with h5py.File(flat, "r+") as f:
+            f["channel_data"]["probe"]["geometry"][0] = np.zeros(f["channel_data"]["probe"]["geometry"].shape[1])
+        shutil.copy(self.recording, nan_angle)
+        with h5py.File(nan_angle, "r+") as f:
+            f["channel_data"]["sequence"]["sequence_0002"]["source"]["azimuth"][...] = np.nan
+        for path, why in ((flat, "elements all lie at x = 0 m"), (nan_angle, "wave 1: steering angle nan rad")):
+            with self.subTest(path=path):
+                run = self.console("--replay", path, "--probe-ui", "1")
+                self.assertEqual(run.returncode, 1, run.stderr[-2000:])
+                self.assertIn(why, run.stderr)
                 self.assertNotIn("{", run.stdout, "no window, no probe report")
 
     def test_a_review_is_refused_on_an_external_link(self):

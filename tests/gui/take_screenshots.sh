@@ -13,7 +13,9 @@
 # reports it keeps go to a temporary folder. Last, the two reviews: a 30-frame recording of the
 # phantom (sonolink-cli record) through `sonolink --replay`, OUT_DIR/review_recording.png, and the
 # same beamformed into an RLE cine (sonolink-cli beamform --dicom) through `sonolink --cine`,
-# OUT_DIR/cine_review.png. Needs xvfb-run and dcmtk.
+# OUT_DIR/cine_review.png. Then the main window on screens of 1280 x 720, 1366 x 768 and
+# 1920 x 1080 (main_window_<size>.png), and a scan blocked by a failed self-test
+# (scan_blocked{,_zh_CN}.png). Needs xvfb-run and dcmtk.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$(mkdir -p "${1:-$root/docs/screenshots}" && cd "${1:-$root/docs/screenshots}" && pwd)
@@ -41,3 +43,24 @@ QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
   "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" --cine "$work/phantom_cine.dcm" \
   --screenshot "$out/cine_review.png" --quit-after 3 --language en
 echo "saved $out/review_recording.png, $out/cine_review.png"
+# The layout on common screens (the window fitted to each), and a scan blocked by a failed
+# start-up self-test (a BER limit the link cannot show in a second), in both languages.
+for size in 1280x720 1366x768 1920x1080; do
+  QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 ${size}x24" \
+    "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
+    --screenshot "$out/main_window_$size.png" --quit-after 10 --language en
+done
+python3 - "$root/resources/config/sonolink.json" "$work/blocked.json" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+config["selftest"].update(ber_quick_limit=1e-14, ber_timeout_s=1)
+config["selftest"]["steps_file"] = ""
+json.dump(config, open(sys.argv[2], "w"))
+PY
+for language in en zh_CN; do
+  suffix=$([ "$language" = en ] && echo "" || echo "_$language")
+  QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1366x768x24" \
+    "$root/build/default/app/sonolink" --config "$work/blocked.json" \
+    --screenshot "$out/scan_blocked$suffix.png" --quit-after 10 --language "$language"
+done
+echo "saved $out/main_window_{1280x720,1366x768,1920x1080}.png, $out/scan_blocked{,_zh_CN}.png"

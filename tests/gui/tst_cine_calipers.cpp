@@ -117,6 +117,10 @@ private Q_SLOTS:
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(csv.readAll());
         QVERIFY2(text.startsWith("label,kind,value,unit,points_mm\n") && text.contains("D1,distance,") && text.contains("\"cyst wall\""), qPrintable(text));
+        // The ellipse's area and its circumference, each a row of its own (the reported gap: no circumference).
+        QVERIFY2(text.contains("A1,ellipse area,") && text.contains("A1,ellipse circumference,"), qPrintable(text));
+        const auto circumference = text.section("A1,ellipse circumference,", 1).section(',', 0, 0).toDouble();
+        QVERIFY2(std::abs(circumference - sonolink::gui::circumferenceMm(view.measurements()[1])) < 1e-3, qPrintable(text));
         // A saved image carries the calipers only when asked.
         const QPoint at((top.x() - shown.xStartMm) / shown.mmPerPixel + 0.5, (top.y() - shown.zStartMm) / shown.mmPerPixel + 0.5);
         QVERIFY(window.saveImage(dir.filePath("plain.png"), &why));

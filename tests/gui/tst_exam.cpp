@@ -115,7 +115,7 @@ private Q_SLOTS:
         sonolink::gui::ScheduledRow row;
         row.exam = valid();
         row.exam.studyInstanceUid = "2.25.42";
-        row.exam.requestedProcedureDescription = "US ABDOMEN";
+        row.exam.requestedProcedureDescription = "US THYROID, left lobe";
         row.date = "20261130";
         row.time = "090000";
         dialog.showWorklist({row}, {});
@@ -123,6 +123,9 @@ private Q_SLOTS:
         dialog.pick(0);
         QCOMPARE(dialog.findChild<QLineEdit*>("ideographicFamilyEdit")->text(), QString("王"));
         QCOMPARE(dialog.entry().studyInstanceUid, QString("2.25.42"));  // the order's fields come along
+        QCOMPARE(dialog.entry().bodyPart, QString("THYROID"));  // the body part its procedure names
+        dialog.findChild<QComboBox*>("bodyPartCombo")->setCurrentText("neck");
+        QCOMPARE(dialog.entry().bodyPart, QString("NECK"));  // changed by hand, as DICOM writes it
         dialog.showWorklist({}, "nothing listening at 127.0.0.1:1");
         QVERIFY(dialog.findChild<QLabel*>("worklistStatusLabel")->text().contains("nothing listening"));
     }

@@ -28,7 +28,7 @@
 #include <future>
 #include <memory>
 
-#include "console_engine.h"
+#include "console_window.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/console/translations.h"
 #include "sonolink/gui/plot/link_health_panel.h"
@@ -40,19 +40,10 @@
 using sonolink::app::MainWindow;
 using sonolink::gui::BModeImage;
 using sonolink::gui::EngineBridge;
+using sonolink::testing::Console;
+using sonolink::testing::frameWhere;
 
 namespace {
-
-// Waits for a frame shown that satisfies wanted (the engine applies settings from a later frame).
-bool frameWhere(EngineBridge& bridge, const std::function<bool(const BModeImage&)>& wanted, int timeoutMs = 8000) {
-    bool seen = false;
-    auto c = QObject::connect(&bridge, &EngineBridge::imageReady, [&](const BModeImage& image) { seen = seen || wanted(image); });
-    QElapsedTimer clock;
-    clock.start();
-    while (!seen && clock.elapsed() < timeoutMs) QTest::qWait(20);
-    QObject::disconnect(c);
-    return seen;
-}
 
 // A read that hangs until the test lets it go: a stalled archive.
 struct StalledRead {
@@ -66,30 +57,6 @@ struct StalledRead {
         returned = true;
     }
     void release() { go.set_value(); }
-};
-
-// The console as launched: the engine, its bridge and the main window shown, the link connected
-// (it streams once Ready).
-struct Console {
-    std::unique_ptr<sonolink::engine::Engine> engine;
-    std::unique_ptr<EngineBridge> bridge;
-    std::unique_ptr<MainWindow> window;
-    explicit Console(sonolink::transport::sim::FaultPlan faults = {}) : engine(sonolink::testing::consoleEngine("", "tst_main_window", faults)) {
-        if (!engine) return;
-        bridge = std::make_unique<EngineBridge>(*engine);
-        window = std::make_unique<MainWindow>(*bridge, /*autoStream=*/true);
-        window->show();
-    }
-    // Connected and showing frames.
-    bool live() {
-        if (!engine) return false;
-        bridge->connectLink();
-        return frameWhere(*bridge, [](const BModeImage&) { return true; });
-    }
-    ~Console() {  // the window before the bridge it holds, the bridge before the engine
-        window.reset();
-        bridge.reset();
-    }
 };
 
 }  // namespace

@@ -7,30 +7,37 @@
 // wrong password is refused, with the right one taken (a new report records who and why) and
 // Finish enabled; a signature completes the kept report. The details box shows the BER and its
 // bound; the re-authentication dialog's OK waits for a statement and a password.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <grp.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/console/main_window.h"
 #include "sonolink/console/self_test_session.h"
+#include "sonolink/console/settings_store.h"
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/reauthentication_dialog.h"
 #include "sonolink/gui/dialogs/self_test_wizard.h"
+#include "sonolink/gui/views/bmode_view.h"
 #include "sonolink/util/station_user.h"
 
 namespace fs = std::filesystem;
@@ -53,6 +60,17 @@ std::vector<nlohmann::json> reportsIn(const fs::path& dir) {
         out.back()["file"] = f.string();
     }
     return out;
+}
+
+std::string readAll(const fs::path& file) {
+    std::ifstream in(file);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The test user's primary group: the engineers' group of these tests.
+std::string primaryGroup() {
+    const auto* g = ::getgrgid(::getgid());
+    return g != nullptr ? g->gr_name : "root";
 }
 
 QString verdictOf(const QTreeWidget& list, const QString& step) {
@@ -83,7 +101,7 @@ private Q_SLOTS:
         QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
         sonolink::gui::EngineBridge bridge(**engine);
         SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()));
-        sonolink::app::SelfTestSession session(bridge, wizard, {reports, "quick", "BENCH-3"});
+        sonolink::app::SelfTestSession session(bridge, wizard, {reports, "quick", "BENCH-3", primaryGroup()});
         QStringList progressed;
         connect(&bridge, &sonolink::gui::EngineBridge::selfTestProgress, this,
                 [&](const QString& step, double fraction, const QString&) { if (fraction > 0 && fraction < 1) progressed << step; });
@@ -102,6 +120,11 @@ private Q_SLOTS:
         QCOMPARE(kept[0]["station"].get<std::string>(), std::string("BENCH-3"));
         QVERIFY(fs::exists(fs::path(kept[0]["file"].get<std::string>()).replace_extension(".pdf")));
         QVERIFY(wizard.reportView()->toPlainText().contains("link BER"));
+        {  // The console's picture says why scanning is blocked, and what to do.
+            sonolink::app::MainWindow window(bridge, /*autoStream=*/true);
+            QTRY_VERIFY(window.view()->notice().contains("Scanning is blocked by the start-up self-test"));
+            QVERIFY2(window.view()->notice().contains("call the station's engineer"), qPrintable(window.view()->notice()));
+        }
 
         // The details of the failed step: its counts and bound.
         auto* failed = list.findItems("link BER", Qt::MatchExactly).front();
@@ -158,6 +181,97 @@ private Q_SLOTS:
         QVERIFY(!wizard.findChild<QPushButton*>("signButton")->isEnabled());  // signed once
         bridge.disconnectLink();
         fs::remove_all(reports);
+    }
+
+    // The reported hang: Run again while streaming stayed at "Starting… 0 %" (the engine refuses a
+    // self-test while streaming). Scanning stops first, then the steps run, and the wizard settles.
+    void aReRunWhileStreamingStopsScanningFirst() {
+        auto config = sonolink::config::loadConfig("", {});
+        QVERIFY(config.has_value());
+        config->link.shmName = "tst_self_test_rerun_" + std::to_string(::getpid());
+        sonolink::app::EngineChoice choice;
+        choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
+        choice.selfTest = sonolink::app::SelfTestChoice::Quick;
+        choice.selfTestSteps = {"station: memlock limit"};
+        auto engine = sonolink::app::makeEngine(*config, choice);
+        QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
+        sonolink::gui::EngineBridge bridge(**engine);
+        const fs::path reports = fs::temp_directory_path() / ("sonolink_rerun_" + std::to_string(::getpid()));
+        SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()));
+        sonolink::app::SelfTestSession session(bridge, wizard, {reports, "quick", "BENCH-4", primaryGroup()});
+        QStringList states;
+        connect(&bridge, &sonolink::gui::EngineBridge::stateChanged, this, [&](const QString& state, const QString&) { states << state; });
+        wizard.show();
+        bridge.connectLink();
+        QTRY_VERIFY_WITH_TIMEOUT(wizard.currentPage()->isComplete(), 60000);
+        QVERIFY(!wizard.blocked());
+        bridge.startStreaming();
+        QTRY_COMPARE_WITH_TIMEOUT(bridge.stateName(), QString("streaming"), 10000);
+        states.clear();
+        wizard.findChild<QPushButton*>("runAgainButton")->click();
+        QVERIFY(!wizard.currentPage()->isComplete());
+        QTRY_VERIFY_WITH_TIMEOUT(wizard.currentPage()->isComplete(), 60000);  // settled, not stuck at Starting…
+        QTRY_COMPARE_WITH_TIMEOUT(bridge.stateName(), QString("ready"), 10000);
+        QVERIFY2(states.contains("self-test"), qPrintable(states.join(", ")));  // it ran, after scanning stopped
+        QVERIFY(!wizard.blocked());
+        bridge.disconnectLink();
+        fs::remove_all(reports);
+    }
+
+    // The reported hole: anyone could switch the start-up self-test off in Settings, with no
+    // password and no audit record. Not an engineer: refused before any password is asked, nothing
+    // kept. An engineer: the reason and the password, then kept and audited (110113/110129).
+    void theSelfTestPolicyIsAnEngineersToChangeAndIsAudited() {
+        const fs::path work = fs::temp_directory_path() / ("sonolink_policy_" + std::to_string(::getpid()));
+        fs::create_directories(work);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, QString::fromStdString((work / "settings").string()));
+        auto config = sonolink::config::loadConfig("", {});
+        QVERIFY(config.has_value());
+        config->link.shmName = "tst_self_test_policy_" + std::to_string(::getpid());
+        config->dicom.auditFile = (work / "audit.log").string();
+        config->dicom.queueDirectory = (work / "queue").string();
+        sonolink::app::EngineChoice choice;
+        choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
+        auto engine = sonolink::app::makeEngine(*config, choice);
+        QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
+        sonolink::gui::EngineBridge bridge(**engine);
+        sonolink::app::MainWindow window(bridge, /*autoStream=*/false);
+        sonolink::gui::StationSettings station;
+        station.stationAeTitle = "SONOLINK";
+        station.selfTestAtConnect = true;
+        station.selfTestMode = "quick";
+        window.setStationSettings(station, {});
+        window.show();
+        const auto switchOff = [&] {
+            window.openSettings();
+            auto* dialog = window.settingsDialog();
+            QVERIFY(dialog);
+            dialog->findChild<QCheckBox*>("selfTestAtConnectCheck")->setChecked(false);
+            dialog->accept();
+        };
+        auto* problem = window.findChild<QLabel*>("problemLabel");
+
+        window.setEngineerGroup("sonolink-test-no-such-group");
+        switchOff();
+        QVERIFY2(problem->text().contains("Settings not kept") && problem->text().contains("sonolink-test-no-such-group"), qPrintable(problem->text()));
+        QVERIFY(!window.findChild<QDialog*>("policyChangeDialog"));  // no password asked
+        QVERIFY(!sonolink::app::loadStationSettings().has_value());
+
+        window.setEngineerGroup(QString::fromStdString(primaryGroup()));
+        switchOff();
+        sonolink::gui::ReauthenticationDialog* ask = nullptr;
+        QTRY_VERIFY((ask = window.findChild<sonolink::gui::ReauthenticationDialog*>("policyChangeDialog")) != nullptr);
+        QTest::keyClicks(ask->findChild<QComboBox*>("statement"), "bench station: link under repair");
+        QTest::keyClicks(ask->findChild<QLineEdit*>("password"), kPassword);
+        ask->findChild<QPushButton*>("okButton")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(sonolink::app::loadStationSettings().has_value(), 20000);
+        QCOMPARE(sonolink::app::loadStationSettings()->selfTestAtConnect, false);
+        QString audit;
+        QTRY_VERIFY_WITH_TIMEOUT((audit = QString::fromStdString(readAll(work / "audit.log"))).contains("110129"), 10000);
+        QVERIFY(audit.contains("Security Configuration"));
+        QVERIFY(audit.contains(QString::fromStdString(sonolink::stationUser())));
+        QVERIFY2(audit.contains("start-up self-test policy"), qPrintable(audit));
+        fs::remove_all(work);
     }
 
     void theReauthenticationDialogWaitsForAStatementAndAPassword() {

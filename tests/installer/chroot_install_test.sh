@@ -85,6 +85,7 @@ started=$(date +%s)
 apt_in_root install "$old"
 say "   installed in $(( $(date +%s) - started )) s"
 in_root getent group sonolink > /dev/null || fail "the package did not create the group sonolink"
+in_root getent group sonolink-engineers > /dev/null || fail "the package did not create the group sonolink-engineers"
 config=/etc/sonolink/sonolink.json
 in_root sed -i 's/"station_ae_title": "SONOLINK"/"station_ae_title": "WARD3US"/' "$config"
 in_root sonolink-cli demo --config "$config" --seconds 2 --output-dir /root/demo-before > "$work/demo-before.log" 2>&1 ||
@@ -151,6 +152,7 @@ while read -r path; do
 done < "$work/files.txt"
 [ ! -e "$target/etc/sonolink" ] || fail "purge left /etc/sonolink"
 ! in_root getent group sonolink > /dev/null || fail "purge left the group sonolink"
+! in_root getent group sonolink-engineers > /dev/null || fail "purge left the group sonolink-engineers"
 left=$(cd "$target" && find . -xdev -iname '*sonolink*' ! -path './root/SonoLink*' ! -path './root/demo*' ! -path './tmp/*' ! -path './proc/*' ! -path './dev/*' | sort)
 [ -z "$left" ] || fail "purge left: $left"
 [ -f "$target/root/SonoLink/dicom-queue/queue.db" ] || fail "purge took the user's data (~/SonoLink)"

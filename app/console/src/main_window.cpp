@@ -23,6 +23,12 @@
 #include <QToolBar>
 #include <QVariantAnimation>
 #include <QVBoxLayout>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+
+#include <algorithm>
+#include <utility>
 
 #include "sonolink/console/settings_store.h"
 #include "sonolink/console/translations.h"
@@ -31,6 +37,10 @@
 #include "sonolink/gui/plot/rf_panel.h"
 #include "sonolink/gui/views/bmode_view.h"
 #include "sonolink/gui/views/cine_bar.h"
+#include "engineer_authority.h"
+#include "image_watch.h"
+#include "sonolink/gui/dialogs/reauthentication_dialog.h"
+#include "sonolink/util/station_user.h"
 #include "sonolink/gui/views/imaging_panel.h"
 #include "sonolink/gui/views/measurement_panel.h"
 #include "sonolink/gui/views/archive_view.h"
@@ -79,12 +89,24 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     cineBar_->hide();  // shown while frozen
     layout->addLayout(imageColumn, 1);
     connect(cineBar_, &gui::CineBar::frameChosen, this, [this](int i) { if (i >= 0 && i < cine_.size()) view_->showImage(cine_[i]); });
-    auto* controls = new QVBoxLayout;
+    // The controls scroll rather than squash when the screen is short (1366 x 768, 1280 x 720):
+    // each slider keeps its height, the picture keeps its proportions beside them.
+    auto* controlsBox = new QWidget;
+    auto* controls = new QVBoxLayout(controlsBox);
+    controls->setContentsMargins(0, 0, 0, 0);
     controls->addWidget(imaging_);
     controls->addWidget(measurementPanel_);
     imaging_->setFixedWidth(250);
     measurementPanel_->setFixedWidth(250);
-    layout->addLayout(controls);
+    auto* controlsScroll = new QScrollArea;
+    controlsScroll->setObjectName("controlsScroll");
+    controlsScroll->setWidget(controlsBox);
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setFrameShape(QFrame::NoFrame);
+    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controlsScroll->setFixedWidth(250 + controlsScroll->verticalScrollBar()->sizeHint().width() + 4);
+    layout->addWidget(controlsScroll);
+    view_->setMinimumSize(360, 240);
     connect(view_, &gui::BModeView::textRequested, this, [this](QPointF mm) {
         auto* ask = new QInputDialog(this);
         ask->setObjectName("annotationDialog");
@@ -107,6 +129,10 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     connect(imaging_, &gui::ImagingPanel::depthEndChanged, this, [this](double mm) { bridge_.setDepthEndMm(mm); });
     connect(imaging_, &gui::ImagingPanel::persistenceChanged, this, [this](double w) { bridge_.setPersistence(w); });
     connect(imaging_, &gui::ImagingPanel::tgcChanged, this, &MainWindow::onTgc);
+    connect(imaging_, &gui::ImagingPanel::valuesApplied, this, [this](const gui::ImagingValues& v) {
+        bridge_.setPicture(v);
+        view_->setTgcCurve(v.tgcDb, 0);
+    });
     imagingDefaults_ = imaging_->values();
     refreshPresets();
     connect(imaging_, &gui::ImagingPanel::presetChosen, this, [this](const QString& name) {
@@ -142,7 +168,9 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     });
     patient_->setObjectName("patientLabel");
     statusBar()->addWidget(patient_);
-    connect(&bridge_, &gui::EngineBridge::examChanged, this, &MainWindow::showPatient);
+    connect(&bridge_, &gui::EngineBridge::examChanged, this, &MainWindow::onExamChanged);
+    study_ = bridge_.exam().studyInstanceUid;
+    examHasPatient_ = !bridge_.exam().empty();
     showPatient(bridge_.exam());
     state_->setObjectName("stateLabel");
     rate_->setObjectName("rateLabel");
@@ -154,6 +182,13 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     statusBar()->addPermanentWidget(problem_, 1);
     connect(&bridge_, &gui::EngineBridge::stateChanged, this, &MainWindow::onState);
     connect(&bridge_, &gui::EngineBridge::imageReady, this, &MainWindow::onImage);
+    auto* watch = new ImageWatch(bridge_, *view_, 1000, this);
+    connect(watch, &ImageWatch::stalled, this, [this](double seconds, const QString& why) {
+        if (seconds <= 0) return rate_->setStyleSheet({});
+        rate_->setText(tr("0 frames/s: no new image for %1 s").arg(seconds, 0, 'f', 0));
+        rate_->setToolTip(why);
+        rate_->setStyleSheet("color: #d03030");
+    });
     connect(&bridge_, &gui::EngineBridge::problem, this, [this](const QString& text, bool isError) {
         problem_->setText(text);
         problem_->setToolTip(text);
@@ -169,7 +204,9 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
             });
     onState(bridge_.stateName(), {});
     clock_.start();
-    resize(1280, 900);
+    // The whole of a screen smaller than the console's own size (a laptop, a cart's 1366 x 768).
+    const QSize room = screen()->availableGeometry().size();
+    resize(room.width() < 1400 || room.height() < 950 ? room : QSize(1280, 900));
 }
 
 void MainWindow::buildActions() {
@@ -177,6 +214,12 @@ void MainWindow::buildActions() {
     tools->setObjectName("acquisitionToolBar");
     tools->addAction(tr("Connect"), this, [this] { bridge_.connectLink(); })->setObjectName("connectAction");
     tools->addAction(tr("Live"), this, [this] { bridge_.startStreaming(); })->setObjectName("liveAction");
+    auto* stop = tools->addAction(tr("Stop"), this, [this] { bridge_.stopStreaming(); });
+    stop->setObjectName("stopAction");
+    stop->setToolTip(tr("Stop scanning; the link stays up (Live starts again)"));
+    auto* disconnect = tools->addAction(tr("Disconnect"), this, [this] { bridge_.disconnectLink(); });
+    disconnect->setObjectName("disconnectAction");
+    disconnect->setToolTip(tr("Stop scanning and close the link to the front end"));
     // F: freeze, and F again: live (as on every console).
     auto* freeze = tools->addAction(tr("Freeze"), this, [this] { bridge_.stateName() == "frozen" ? bridge_.startStreaming() : bridge_.freeze(); });
     freeze->setObjectName("freezeAction");
@@ -202,6 +245,7 @@ void MainWindow::buildActions() {
     auto* exportImageAction = tools->addAction(tr("Export image"), this, &MainWindow::exportImage);
     exportImageAction->setObjectName("exportImageAction");
     exportImageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    // The engine lets the exam's pictures go and goes live; examChanged clears the screen.
     auto* endExam = tools->addAction(tr("End exam"), this, [this] { bridge_.endExam(); });
     endExam->setObjectName("endExamAction");
     endExam->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -240,6 +284,11 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(queueDock, archiveDock);
     healthDock->raise();
     resizeDocks({healthDock}, {250}, Qt::Vertical);  // the image keeps most of the height
+    // On a short screen (1366 x 768, 1280 x 720) the image takes the height: the engineer's docks
+    // start hidden (View brings each back; a problem still shows in the status bar and on the image).
+    if (screen()->availableGeometry().height() < 800) {
+        for (auto* dock : {healthDock, rfDock, queueDock, archiveDock}) dock->hide();
+    }
     auto* fileMenu = menuBar()->addMenu(tr("File"));
     auto* reviewFile = fileMenu->addAction(tr("Review a DICOM cine…"), this, [this] {
         const auto file = QFileDialog::getOpenFileName(this, tr("Review a DICOM cine"), exportFolder_, tr("DICOM (*.dcm *.DCM);;All files (*)"));
@@ -354,12 +403,49 @@ void MainWindow::openSettings() {
     });
     connect(&bridge_, &gui::EngineBridge::nodeVerified, dialog, &gui::SettingsDialog::showEcho);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        saveStationSettings(dialog->values());
         QSettings().setValue(kLanguageSetting, dialog->language());
-        statusBar()->showMessage(tr("Settings kept: they apply at the next start."), 8000);
+        keepSettings(loadStationSettings().value_or(station_), dialog->values());
     });
     settingsDialog_ = dialog;
     dialog->open();
+}
+
+// Settings that affect safety (the start-up self-test's policy) are an engineer's to change: the
+// role first, then a reason and the password; the change is audited. Others are kept at once.
+void MainWindow::keepSettings(const gui::StationSettings& before, const gui::StationSettings& after) {
+    const auto refuse = [this](const QString& why) {
+        problem_->setText(tr("Settings not kept: %1").arg(why));
+        problem_->setToolTip(problem_->text());
+        problem_->setStyleSheet("color: #d03030");
+    };
+    if (after.selfTestAtConnect == before.selfTestAtConnect && after.selfTestMode == before.selfTestMode) {
+        saveStationSettings(after);
+        return statusBar()->showMessage(tr("Settings kept: they apply at the next start."), 8000);
+    }
+    if (auto role = engineerRole(engineerGroup_.toStdString()); !role) return refuse(QString::fromStdString(role.error().message()));
+    const auto onOff = [](bool on) { return on ? tr("at every connect") : tr("off"); };
+    const QString change = tr("start-up self-test %1 (%2) -> %3 (%4)")
+                               .arg(onOff(before.selfTestAtConnect), before.selfTestMode, onOff(after.selfTestAtConnect), after.selfTestMode);
+    auto* ask = new gui::ReauthenticationDialog(tr("Change the start-up self-test"),
+                                                tr("Only an engineer may change the start-up self-test (%1). Give the reason and your password: "
+                                                   "the change is recorded with your name.").arg(change),
+                                                tr("Reason"), {}, QString::fromStdString(stationUser()), this);
+    ask->setObjectName("policyChangeDialog");
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    connect(ask, &QDialog::rejected, this, [refuse] { refuse(tr("the change of the start-up self-test was not confirmed")); });
+    // The audit trail's words stay English, whatever the console's language.
+    const QString audited = QString("at connect: %1 -> %2; mode: %3 -> %4")
+                                .arg(before.selfTestAtConnect ? "on" : "off", after.selfTestAtConnect ? "on" : "off", before.selfTestMode, after.selfTestMode);
+    connect(ask, &QDialog::accepted, this, [this, ask, after, change, audited, refuse] {
+        const QString reason = ask->statement();
+        reauthenticateThen(this, ask->takePassword(), [this, after, change, audited, reason, refuse](const Status& checked) {
+            if (!checked) return refuse(QString::fromStdString(checked.error().message()));
+            saveStationSettings(after);
+            bridge_.recordPolicyChange("start-up self-test policy", audited, reason);
+            statusBar()->showMessage(tr("Settings kept (%1, recorded): they apply at the next start.").arg(change), 8000);
+        });
+    });
+    ask->open();
 }
 
 void MainWindow::showKeptSettingsRefused(const QString& reasons) {
@@ -433,6 +519,7 @@ bool MainWindow::saveMeasurements(const QString& path, QString* why) const {
                                                                                                 : QStringLiteral("\"%1\"").arg(QString(m.text).replace('"', "\"\""));
         csv << m.label << ',' << (distance ? "distance" : ellipse ? "ellipse area" : "text") << ',' << value << ','
             << (distance ? "mm" : ellipse ? "mm2" : "") << ',' << points.join(';') << '\n';
+        if (ellipse) csv << m.label << ",ellipse circumference," << QString::number(gui::circumferenceMm(m), 'f', 3) << ",mm," << points.join(';') << '\n';
     }
     return true;
 }
@@ -467,12 +554,30 @@ void MainWindow::showRecording(const gui::RecordingStatus& r) {
     recording_->setStyleSheet(failed || r.phase != "stopped" ? "color: #d03030" : "");
 }
 
+// Another study (a new exam, or End exam): nothing of the last one stays on screen: the frozen
+// picture, the cine and the measurements go (the engine has let its frames go, and goes live).
+void MainWindow::onExamChanged(const gui::ExamEntry& exam) {
+    const bool hadPatient = std::exchange(examHasPatient_, !exam.empty());
+    if (exam.studyInstanceUid != study_ && hadPatient) {  // as the engine: frames under no patient are the next one's
+        view_->clearMeasurements();
+        cine_.clear();
+        cineBar_->pause();
+        cineBar_->hide();
+        view_->showImage({});
+    }
+    study_ = exam.studyInstanceUid;
+    showPatient(exam);
+}
+
 void MainWindow::showPatient(const gui::ExamEntry& exam) {
     if (exam.empty()) {
         patient_->setText(tr("No exam"));
+        view_->setPatientBanner(tr("No exam"));
         return;
     }
     patient_->setText(tr("Patient: %1, %2").arg(gui::displayName(exam), exam.id));
+    const QString born = exam.birthDate.isValid() ? tr(", born %1").arg(exam.birthDate.toString("yyyy-MM-dd")) : QString();
+    view_->setPatientBanner(tr("%1   ID %2%3").arg(gui::displayName(exam), exam.id, born));
 }
 
 bool MainWindow::saveImage(const QString& path, QString* why) {
@@ -491,7 +596,8 @@ void MainWindow::onState(const QString& state, const QString& reason) {
     reviewCine(state == "frozen");
     state_->setText(reason.isEmpty() ? tr("Engine: %1").arg(stateTitle(state)) : tr("Engine: %1 (%2)").arg(stateTitle(state), reason));
     // Streaming while a failed self-test blocks it would only be refused: the wizard says why.
-    if (autoStream_ && state == "ready" && bridge_.streamingBlock().isEmpty()) bridge_.startStreaming();
+    // Not after the user's Stop (or a stop for a self-test re-run): Live or Connect start again.
+    if (autoStream_ && state == "ready" && bridge_.streamingBlock().isEmpty() && !bridge_.stoppedByUser()) bridge_.startStreaming();
 }
 
 // Frozen: the cine held still, shown from its last frame, to scrub and play at the pace it was

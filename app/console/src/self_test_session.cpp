@@ -1,12 +1,10 @@
 #include "sonolink/console/self_test_session.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "engineer_authority.h"
 #include "sonolink/auth/reauthenticate.h"
 #include "sonolink/gui/dialogs/self_test_wizard.h"
 #include "sonolink/report/qa_report_pdf.h"
@@ -14,27 +12,6 @@
 #include "sonolink/util/station_user.h"
 
 namespace sonolink::app {
-namespace {
-
-std::string authentication() { return fmt::format("password, PAM service {}", auth::kPamService); }
-
-// PAM on a worker thread; `then` runs on the GUI thread with its verdict. The password is wiped.
-template <typename Then>
-void reauthenticateThen(QObject* owner, QString password, Then then) {
-    auto* watcher = new QFutureWatcher<Status>(owner);
-    QObject::connect(watcher, &QFutureWatcher<Status>::finished, owner, [watcher, then] {
-        then(watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([user = stationUser(), secret = password.toStdString()]() mutable {
-        auto checked = auth::reauthenticate(user, secret);
-        std::fill(secret.begin(), secret.end(), '\0');
-        return checked;
-    }));
-    password.fill(QChar('\0'));
-}
-
-}  // namespace
 
 SelfTestSession::SelfTestSession(gui::EngineBridge& bridge, gui::SelfTestWizard& wizard, SelfTestReporting reporting, QObject* parent)
     : QObject(parent), bridge_(bridge), wizard_(wizard), reporting_(std::move(reporting)) {
@@ -43,14 +20,29 @@ SelfTestSession::SelfTestSession(gui::EngineBridge& bridge, gui::SelfTestWizard&
     connect(&bridge_, &gui::EngineBridge::selfTestProgress, &wizard_, &gui::SelfTestWizard::showProgress);
     connect(&bridge_, &gui::EngineBridge::selfTestOverridden, this, [this](const QString& by, const QString& reason, const QString& blocked) {
         override_ = report::overrideRecord({reason.toStdString(), by.toStdString(), blocked.toStdString()}, std::chrono::system_clock::now(),
-                                           authentication());
+                                           authenticationMethod());
         keepReport(lastProblem_);  // a new report, with the override; the failed one stays as it was
         wizard_.showOverride(by, reason);
         Q_EMIT actionFinished(true);
     });
+    // The self-test needs the link to itself: live or frozen, scanning stops first, and the re-run
+    // follows once the station is ready. A refusal ends the wait, saying why.
     connect(&wizard_, &gui::SelfTestWizard::runAgainRequested, this, [this](const QStringList& steps) {
         rerunPending_ = true;
+        const auto state = bridge_.stateName();
+        if (state == "streaming" || state == "frozen") {
+            rerunAfterStop_ = steps;
+            stoppingForRerun_ = true;
+            wizard_.showActionResult(tr("Scanning stops first: the self-test needs the link to itself."), true);
+            return bridge_.stopStreaming();
+        }
         bridge_.runSelfTest(steps);
+    });
+    connect(&bridge_, &gui::EngineBridge::commandRefused, this, [this](const QString& command, const QString& why) {
+        if (command != "runSelfTest" || !rerunPending_) return;
+        rerunPending_ = stoppingForRerun_ = false;
+        wizard_.showActionResult(tr("The self-test was not run: %1").arg(why), false);
+        wizard_.showSettled(bridge_.streamingBlock());
     });
     connect(&wizard_, &gui::SelfTestWizard::cancelRequested, &bridge_, &gui::EngineBridge::cancelSelfTest);
     connect(&wizard_, &gui::SelfTestWizard::signRequested, this, &SelfTestSession::sign);
@@ -63,6 +55,19 @@ SelfTestSession::SelfTestSession(gui::EngineBridge& bridge, gui::SelfTestWizard&
 }
 
 void SelfTestSession::onState(const QString& state, const QString& reason) {
+    if (stoppingForRerun_) {
+        if (state == "ready") {
+            stoppingForRerun_ = false;
+            return bridge_.runSelfTest(rerunAfterStop_);
+        }
+        if (state == "idle" || state == "error") {  // the link went down instead
+            stoppingForRerun_ = rerunPending_ = false;
+            wizard_.showActionResult(tr("The self-test was not run: the station is %1 (%2)").arg(state, reason), false);
+            return wizard_.showSettled(bridge_.streamingBlock());
+        }
+        if (state != "self-test") return;  // on its way to ready
+        stoppingForRerun_ = false;         // the new session's own self-test runs: that is the re-run
+    }
     if (state == "self-test" && !running_) {
         running_ = true;
         started_ = std::chrono::system_clock::now();
@@ -107,6 +112,10 @@ void SelfTestSession::sign(const QString& meaning, const QString& password) {
         wizard_.showActionResult(tr("There is no kept report to sign."), false);
         return Q_EMIT actionFinished(false);
     }
+    if (auto role = engineerRole(reporting_.engineerGroup); !role) {
+        wizard_.showActionResult(tr("Not signed: %1").arg(QString::fromStdString(role.error().message())), false);
+        return Q_EMIT actionFinished(false);
+    }
     reauthenticateThen(this, password, [this, meaning, file = reportFile_](const Status& checked) {
         if (!checked) {
             wizard_.showActionResult(tr("Not signed: %1").arg(QString::fromStdString(checked.error().message())), false);
@@ -114,7 +123,7 @@ void SelfTestSession::sign(const QString& meaning, const QString& password) {
         }
         const auto user = stationUser();
         auto signedOne = report::signReportFile(file, {user, auth::printedName(user), meaning.toStdString(), std::chrono::system_clock::now(),
-                                                      authentication()});
+                                                      authenticationMethod()});
         if (!signedOne) {
             wizard_.showActionResult(tr("Not signed: %1").arg(QString::fromStdString(signedOne.error().describe())), false);
             return Q_EMIT actionFinished(false);
@@ -129,6 +138,10 @@ void SelfTestSession::sign(const QString& meaning, const QString& password) {
 }
 
 void SelfTestSession::giveOverride(const QString& reason, const QString& password) {
+    if (auto role = engineerRole(reporting_.engineerGroup); !role) {
+        wizard_.showActionResult(tr("No override was given: %1").arg(QString::fromStdString(role.error().message())), false);
+        return Q_EMIT actionFinished(false);
+    }
     reauthenticateThen(this, password, [this, reason](const Status& checked) {
         if (!checked) {
             wizard_.showActionResult(tr("No override was given: %1").arg(QString::fromStdString(checked.error().message())), false);

@@ -44,6 +44,7 @@ engine::Exam examOf(const ExamEntry& e) {
     x.accessionNumber = e.accessionNumber.toStdString();
     x.referringPhysician = e.referringPhysician.toStdString();
     x.studyDescription = e.studyDescription.toStdString();
+    x.bodyPart = e.bodyPart.toStdString();
     x.requestedProcedureId = e.requestedProcedureId.toStdString();
     x.requestedProcedureDescription = e.requestedProcedureDescription.toStdString();
     x.scheduledProcedureStepId = e.scheduledProcedureStepId.toStdString();
@@ -60,6 +61,7 @@ ExamEntry entryOf(const engine::Exam& x) {
     e.accessionNumber = q(x.accessionNumber);
     e.referringPhysician = q(x.referringPhysician);
     e.studyDescription = q(x.studyDescription);
+    e.bodyPart = q(x.bodyPart);
     e.requestedProcedureId = q(x.requestedProcedureId);
     e.requestedProcedureDescription = q(x.requestedProcedureDescription);
     e.scheduledProcedureStepId = q(x.scheduledProcedureStepId);
@@ -120,7 +122,14 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
         } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
             const auto text = QString::fromStdString(e->describe());
             const bool isError = e->severity != engine::Severity::Warning;
-            QMetaObject::invokeMethod(self.data(), [self, text, isError] { if (self) Q_EMIT self->problem(text, isError); }, Qt::QueuedConnection);
+            QString refused;  // the command the engine refused, if this is a refusal
+            if (e->origin == engine::ErrorOrigin::Command) refused = QString::fromStdString(e->source);
+            const auto why = QString::fromStdString(e->message);
+            QMetaObject::invokeMethod(self.data(), [self, text, isError, refused, why] {
+                if (!self) return;
+                Q_EMIT self->problem(text, isError);
+                if (!refused.isEmpty()) Q_EMIT self->commandRefused(refused, why);
+            }, Qt::QueuedConnection);
         }
     });
     connect(&timer_, &QTimer::timeout, this, &EngineBridge::pull);
@@ -147,6 +156,7 @@ QString EngineBridge::stateName() const { return text(engine::toString(engine_.s
 QString EngineBridge::streamingBlock() const { return QString::fromStdString(engine_.stats().selfTestBlock); }
 
 void EngineBridge::connectLink() {
+    stoppedByUser_ = false;
     selfTestSteps_.clear();
     engine_.connect();
 }
@@ -159,12 +169,16 @@ void EngineBridge::runSelfTest(const QStringList& steps) {
 
 void EngineBridge::setExam(const ExamEntry& exam) {
     engine_.setExam(examOf(exam));
-    Q_EMIT examChanged(exam);
+    auto taken = exam;  // with the study the engine filed it under (a new one when none was given)
+    taken.studyInstanceUid = QString::fromStdString(engine_.exam().studyInstanceUid);
+    Q_EMIT examChanged(taken);
 }
 
 void EngineBridge::endExam() {
     engine_.setExam({});
-    Q_EMIT examChanged({});
+    ExamEntry blank;
+    blank.studyInstanceUid = QString::fromStdString(engine_.exam().studyInstanceUid);
+    Q_EMIT examChanged(blank);
 }
 
 ExamEntry EngineBridge::exam() const { return entryOf(engine_.exam()); }
@@ -331,6 +345,15 @@ void EngineBridge::setDepthEndMm(double depthEndMm) {
     engine_.setImaging(imaging_);
 }
 
+void EngineBridge::setPicture(const ImagingValues& values) {
+    imaging_.gainDb = values.gainDb;
+    imaging_.dynamicRangeDb = values.dynamicRangeDb;
+    imaging_.depthEndMm = values.depthEndMm;
+    imaging_.persistence = values.persistence;
+    imaging_.tgcDb = values.tgcDb;
+    engine_.setImaging(imaging_);
+}
+
 void EngineBridge::setRfChannels(const QList<int>& channels) {
     rfWanted_ = !channels.isEmpty();
     engine_.setRfChannels({channels.begin(), channels.end()});
@@ -369,6 +392,7 @@ void EngineBridge::sampleHealth() {
     // The front end's own count restarts with each session.
     h.droppedFrontEnd = now.frontEnd.framesDropped >= lastStats_.frontEnd.framesDropped ? now.frontEnd.framesDropped - lastStats_.frontEnd.framesDropped
                                                                                           : now.frontEnd.framesDropped;
+    h.notImaged = now.imagingFailures >= lastStats_.imagingFailures ? now.imagingFailures - lastStats_.imagingFailures : now.imagingFailures;
     h.latencyP50Ms = now.latencyP50Us / 1000;
     h.latencyP99Ms = now.latencyP99Us / 1000;
     h.temperatureC = now.frontEnd.state.empty() ? std::nan("") : now.frontEnd.temperatureC;

@@ -31,7 +31,7 @@ ExamDialog::ExamDialog(const QStringList& nodes, const ExamEntry& current, QWidg
     : QDialog(parent), tabs_(new QTabWidget), family_(edit("familyNameEdit", 64)), given_(edit("givenNameEdit", 64)),
       ideographicFamily_(edit("ideographicFamilyEdit", 64, tr("e.g. 王"))), ideographicGiven_(edit("ideographicGivenEdit", 64, tr("e.g. 小明"))),
       id_(edit("patientIdEdit", 64)), birth_(new QDateEdit), birthUnknown_(new QCheckBox(tr("unknown"))), sex_(new QComboBox),
-      accession_(edit("accessionEdit", 16)), description_(edit("studyDescriptionEdit", 64)), problems_(new QLabel),
+      accession_(edit("accessionEdit", 16)), description_(edit("studyDescriptionEdit", 64)), bodyPart_(new QComboBox), problems_(new QLabel),
       start_(new QPushButton(tr("Start exam"))), node_(new QComboBox), date_(new QDateEdit(QDate::currentDate())),
       query_(new QPushButton(tr("Query"))), worklistStatus_(new QLabel), worklist_(new QTableWidget(0, 5)) {
     setObjectName("examDialog");
@@ -61,6 +61,12 @@ ExamDialog::ExamDialog(const QStringList& nodes, const ExamEntry& current, QWidg
     form->addRow(tr("Sex"), sex_);
     form->addRow(tr("Accession number"), accession_);
     form->addRow(tr("Study description"), description_);
+    bodyPart_->setObjectName("bodyPartCombo");
+    bodyPart_->setEditable(true);
+    bodyPart_->addItems(bodyParts());
+    bodyPart_->setToolTip(tr("Body Part Examined, written to every image of the exam (DICOM's defined terms; another may be typed)"));
+    connect(bodyPart_, &QComboBox::currentTextChanged, this, &ExamDialog::check);
+    form->addRow(tr("Body part"), bodyPart_);
     problems_->setObjectName("examProblemsLabel");
     problems_->setWordWrap(true);
     problems_->setStyleSheet("color: #d03030");
@@ -136,6 +142,7 @@ ExamEntry ExamDialog::entry() const {
     e.sex = sex_->currentData().toString();
     e.accessionNumber = accession_->text().trimmed();
     e.studyDescription = description_->text().trimmed();
+    e.bodyPart = bodyPart_->currentText().trimmed().toUpper();
     return e;
 }
 
@@ -151,6 +158,10 @@ void ExamDialog::fill(const ExamEntry& e) {
     sex_->setCurrentIndex(std::max(0, sex_->findData(e.sex)));
     accession_->setText(e.accessionNumber);
     description_->setText(e.studyDescription);
+    // The exam's own, else the one its procedure names (a worklist item), else the first.
+    QString part = e.bodyPart;
+    if (part.isEmpty()) part = bodyPartIn(e.requestedProcedureDescription + ' ' + e.scheduledProcedureStepDescription + ' ' + e.studyDescription);
+    bodyPart_->setCurrentText(part.isEmpty() ? bodyParts().front() : part);
     problems_->clear();
 }
 

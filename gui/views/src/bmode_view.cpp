@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include <QElapsedTimer>
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -217,7 +218,8 @@ void BModeView::paint() {
     const QRectF target = imageRect();
     if (target.isEmpty()) {
         painter.setPen(QColor(160, 160, 160));
-        painter.drawText(rect(), Qt::AlignCenter, tr("No image yet"));
+        if (notice_.isEmpty()) painter.drawText(rect(), Qt::AlignCenter, tr("No image yet"));
+        drawCaptions(painter, QRectF(rect()));
         return;
     }
     painter.save();
@@ -232,6 +234,64 @@ void BModeView::paint() {
     drawMeasurements(painter, shown, [this](QPointF mm) { return widgetPositionOf(mm); }, screenPixelsPerMm());
     painter.restore();
     drawRulers(painter, target);
+    drawCaptions(painter, target.intersected(viewport()));
+}
+
+void BModeView::setPatientBanner(const QString& text) {
+    banner_ = text;
+    update();
+}
+
+void BModeView::setStateMark(const QString& text) {
+    mark_ = text;
+    update();
+}
+
+void BModeView::setNotice(const QString& text, bool alarm) {
+    if (notice_ == text && noticeAlarm_ == alarm) return;
+    notice_ = text;
+    noticeAlarm_ = alarm;
+    update();
+}
+
+// The orientation mark (the probe's marked side, at the picture's top left, as on every
+// scanner), the banner and state mark in the view's top corners, the notice in a box mid-picture.
+void BModeView::drawCaptions(QPainter& painter, const QRectF& shown) const {
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QRectF room = viewport();
+    if (!image_.image.isNull() && !shown.isEmpty()) {
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(255, 200, 60));
+        const QPointF corner = widgetPositionOf({image_.xStartMm, image_.zStartMm});
+        painter.drawEllipse(QPointF(std::max(corner.x(), room.left()) + 9, std::max(corner.y(), room.top()) + 9), 4.5, 4.5);
+    }
+    QFont bold = font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    const QFontMetricsF metrics(bold);
+    const auto caption = [&](const QString& text, Qt::Alignment side, const QColor& colour) {
+        if (text.isEmpty()) return;
+        const QRectF box = metrics.boundingRect(QRectF(room.left() + 18, room.top() + 4, room.width() - 36, room.height()), side | Qt::AlignTop | Qt::TextWordWrap, text)
+                               .adjusted(-4, -2, 4, 2);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(0, 0, 0, 160));
+        painter.drawRect(box);
+        painter.setPen(colour);
+        painter.drawText(box, side | Qt::AlignVCenter | Qt::TextWordWrap, text);
+    };
+    caption(banner_, Qt::AlignLeft, QColor(230, 230, 230));
+    caption(mark_, Qt::AlignRight, QColor(120, 190, 255));
+    if (!notice_.isEmpty()) {
+        const QRectF area = (shown.isEmpty() ? room : shown).adjusted(24, 0, -24, 0);
+        QRectF box = metrics.boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, notice_).adjusted(-10, -8, 10, 8);
+        painter.setPen(QPen(noticeAlarm_ ? QColor(230, 70, 60) : QColor(240, 170, 40), 2));
+        painter.setBrush(QColor(0, 0, 0, 200));
+        painter.drawRoundedRect(box, 6, 6);
+        painter.setPen(noticeAlarm_ ? QColor(255, 120, 110) : QColor(255, 200, 90));
+        painter.drawText(box, Qt::AlignCenter | Qt::TextWordWrap, notice_);
+    }
+    painter.restore();
 }
 
 // Ticks along the viewport's left and top edges for what is in view: the picture's edges are half

@@ -1,6 +1,7 @@
 #include "sonolink/gui/views/exam_entry.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 namespace sonolink::gui {
 namespace {
@@ -76,7 +77,22 @@ QStringList problemsOf(const ExamEntry& e, QDate today) {
     if (!e.sex.isEmpty() && e.sex != "M" && e.sex != "F" && e.sex != "O") out << ExamText::tr("Sex must be M, F, O or unknown.");
     if (e.accessionNumber.size() > 16) out << ExamText::tr("The accession number is longer than DICOM's 16 characters.");
     if (e.studyDescription.size() > 64) out << ExamText::tr("The study description is longer than DICOM's 64 characters.");
+    static const QRegularExpression codeString("^[A-Z0-9_ ]{0,16}$");
+    if (!codeString.match(e.bodyPart).hasMatch()) out << ExamText::tr("The body part must be up to 16 capitals, digits, _ or spaces.");
     return out;
+}
+
+QStringList bodyParts() {
+    return {"ABDOMEN", "BREAST", "CHEST", "HEART", "KIDNEY", "LIVER", "NECK", "PELVIS", "THYROID", "PROSTATE", "SCROTUM", "UTERUS",
+            "OVARY", "BLADDER", "CAROTID", "EXTREMITY", "ARM", "LEG", "SHOULDER", "KNEE", "HIP", "SKIN", "HEAD", "WHOLEBODY"};
+}
+
+QString bodyPartIn(const QString& description) {
+    const auto words = description.toUpper().split(QRegularExpression("[^A-Z0-9_]+"), Qt::SkipEmptyParts);
+    for (const auto& part : bodyParts()) {
+        if (words.contains(part)) return part;
+    }
+    return {};
 }
 
 }  // namespace sonolink::gui

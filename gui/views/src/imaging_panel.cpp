@@ -88,7 +88,7 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
         grid->addWidget(value, static_cast<int>(i), 1);
         connect(s, &QSlider::valueChanged, this, [this, value](int db) {
             value->setText(QString::number(db));
-            Q_EMIT tgcChanged(tgcDb());
+            if (!applying_) Q_EMIT tgcChanged(tgcDb());
         });
         tgc_.push_back(s);
     }
@@ -97,16 +97,18 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
 
     connect(gain_, &QSlider::valueChanged, this, [this, gainValue](int db) {
         gainValue->setText(QString::number(db));
-        Q_EMIT gainChanged(db);
+        if (!applying_) Q_EMIT gainChanged(db);
     });
     connect(range_, &QSlider::valueChanged, this, [this, rangeValue](int db) {
         rangeValue->setText(QString::number(db));
-        Q_EMIT dynamicRangeChanged(db);
+        if (!applying_) Q_EMIT dynamicRangeChanged(db);
     });
-    connect(depth_, &QSpinBox::valueChanged, this, [this](int mm) { Q_EMIT depthEndChanged(mm); });
+    connect(depth_, &QSpinBox::valueChanged, this, [this](int mm) {
+        if (!applying_) Q_EMIT depthEndChanged(mm);
+    });
     connect(persistence_, &QSlider::valueChanged, this, [this](int percent) {
         persistenceValue_->setText(percent == 0 ? tr("off") : QString::number(percent / 100.0, 'f', 2));
-        Q_EMIT persistenceChanged(percent / 100.0);
+        if (!applying_) Q_EMIT persistenceChanged(percent / 100.0);
     });
 }
 
@@ -122,11 +124,14 @@ ImagingValues ImagingPanel::values() const {
 }
 
 void ImagingPanel::apply(const ImagingValues& v) {
+    applying_ = true;  // one change, said once at the end: never half a preset
     gain_->setValue(static_cast<int>(std::lround(v.gainDb)));
     range_->setValue(static_cast<int>(std::lround(v.dynamicRangeDb)));
     depth_->setValue(static_cast<int>(std::lround(v.depthEndMm)));
     persistence_->setValue(static_cast<int>(std::lround(v.persistence * 100)));
     for (std::size_t i = 0; i < tgc_.size() && i < v.tgcDb.size(); ++i) tgc_[i]->setValue(static_cast<int>(std::lround(v.tgcDb[i])));
+    applying_ = false;
+    Q_EMIT valuesApplied(values());
 }
 
 void ImagingPanel::setPresets(const QStringList& names) {

@@ -54,6 +54,9 @@ public:
     // them, keeps them for the next start, and tests those nodes).
     void setStationSettings(const gui::StationSettings& settings, const QStringList& nodesInUse);
     void openSettings();
+    // The group whose members may change the start-up self-test's policy in Settings (re-asked
+    // for their password, the change audited); others are refused, the settings not kept.
+    void setEngineerGroup(const QString& group) { engineerGroup_ = group; }
     // The kept settings could not be used at this start (the loader's reasons): said in the status bar.
     void showKeptSettingsRefused(const QString& reasons);
     // This console reviews a recording (sonolink --replay): its name in the title, and in the
@@ -75,7 +78,8 @@ public:
     void toggleRecording();
     [[nodiscard]] gui::CineBar* cineBar() const { return cineBar_; }
     [[nodiscard]] gui::MeasurementPanel* measurementPanel() const { return measurementPanel_; }
-    // The measurements beside an export, one per line (CSV: label, kind, value, unit, points in mm).
+    // The measurements beside an export, one quantity per line (CSV: label, kind, value, unit,
+    // points in mm): a distance; an ellipse's area and its circumference; a note.
     bool saveMeasurements(const QString& path, QString* why) const;
     // Opens the exam dialog (window-modal, not blocking); the one open now, if any.
     void openExam();
@@ -106,10 +110,12 @@ private:
     void onState(const QString& state, const QString& reason);
     void onImage(const gui::BModeImage& image);
     void onTgc(const std::vector<double>& db);
+    void onExamChanged(const gui::ExamEntry& exam);
     void showPatient(const gui::ExamEntry& exam);
     void refreshPresets();
     void reviewCine(bool frozen);
     void showRecording(const gui::RecordingStatus& status);
+    void keepSettings(const gui::StationSettings& before, const gui::StationSettings& after);
 
     gui::EngineBridge& bridge_;
     bool autoStream_;
@@ -129,6 +135,8 @@ private:
     QString exportFolder_;
     QString exportNode_;
     QLabel* patient_;
+    QString study_;  // the study whose pictures are on screen
+    bool examHasPatient_ = false;
     QLabel* state_;
     QLabel* rate_;
     QLabel* problem_;
@@ -143,6 +151,7 @@ private:
     QList<QAction*> cineActions_;
     bool stationCheckRunning_ = false;
     gui::StationSettings station_;
+    QString engineerGroup_ = "sonolink-engineers";
     QStringList nodesInUse_;
     gui::ImagingValues imagingDefaults_;  // as the station started: the General preset
     QElapsedTimer clock_;

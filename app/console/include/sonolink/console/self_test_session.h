@@ -1,14 +1,15 @@
 // SelfTestSession: the start-up self-test in the console. It feeds the wizard from the bridge
 // (steps, progress, the settled verdict, an override), keeps every run's QA report in the report
 // folder (JSON and PDF, the last passing report its baseline; an override gives a new report,
-// the failed one kept as it was), and carries out what the wizard asks: a re-run or a cancel
-// through the bridge; a signature or an override once PAM has re-authenticated the station user
-// (PAM runs off the GUI thread: its delay after a wrong password freezes nothing).
+// the failed one kept as it was), and carries out what the wizard asks: a re-run (scanning
+// stopped first) or a cancel through the bridge; a signature or an override by an engineer (the
+// role, then PAM re-authenticating the station user off the GUI thread: engineer_authority.h).
 // Thread contract: GUI thread only.
 #pragma once
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <chrono>
 #include <filesystem>
@@ -27,6 +28,7 @@ struct SelfTestReporting {
     std::filesystem::path directory;  // selftest.report_directory
     std::string mode;                 // "quick", "full"
     std::string station;              // dicom.station_name; empty: the host name
+    std::string engineerGroup;        // selftest.engineer_group: an override or a signature asks for its role
 };
 
 class SelfTestSession : public QObject {
@@ -57,6 +59,8 @@ private:
     std::filesystem::path reportFile_;
     nlohmann::json override_;   // the override given after the last run (null: none)
     bool rerunPending_ = false;  // the wizard asked for a re-run: its rows are marked already
+    bool stoppingForRerun_ = false;  // scanning stops first; then these steps run
+    QStringList rerunAfterStop_;
     QString lastProblem_;
 };
 

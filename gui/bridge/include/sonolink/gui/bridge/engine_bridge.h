@@ -18,6 +18,7 @@
 #include "sonolink/engine/engine.h"
 #include "sonolink/gui/views/bmode_image.h"
 #include "sonolink/gui/views/exam_entry.h"
+#include "sonolink/gui/views/imaging_values.h"
 #include "sonolink/gui/views/link_health.h"
 #include "sonolink/gui/views/archive_view.h"
 #include "sonolink/gui/views/queue_view.h"
@@ -36,7 +37,16 @@ public:
     ~EngineBridge() override;
 
     void connectLink();  // a new start: its self-test's steps replace the last one's
-    void startStreaming() { engine_.startStreaming(); }
+    void startStreaming() {
+        stoppedByUser_ = false;
+        engine_.startStreaming();
+    }
+    // Live or frozen -> ready, the link kept; stoppedByUser() until the next start or connect.
+    void stopStreaming() {
+        stoppedByUser_ = true;
+        engine_.stopStreaming();
+    }
+    [[nodiscard]] bool stoppedByUser() const { return stoppedByUser_; }
     void freeze() { engine_.freeze(); }
     void disconnectLink() { engine_.disconnect(); }
     // Every frame, losslessly, into a UFF file until stopped or a failure: recordingChanged() follows.
@@ -47,6 +57,8 @@ public:
     void setTgcDb(std::vector<double> tgcDb);   // one value per control point
     void setPersistence(double weight);         // 0: off
     void setDepthEndMm(double depthEndMm);
+    // Every picture control at once (a preset): one change, applied on one frame boundary.
+    void setPicture(const ImagingValues& values);
     // The picture's settings as asked for last.
     [[nodiscard]] double gainDb() const { return imaging_.gainDb; }
     [[nodiscard]] double dynamicRangeDb() const { return imaging_.dynamicRangeDb; }
@@ -55,7 +67,9 @@ public:
     [[nodiscard]] double depthEndMm() const { return imaging_.depthEndMm; }
     [[nodiscard]] double depthStartMm() const { return imaging_.depthStartMm; }
     // The exam every export names from now on (the engine checks it: a refusal comes back as a
-    // problem); end: a blank exam, so nothing more is filed under the last patient.
+    // problem); end: a blank exam, so nothing more is filed under the last patient. Another
+    // study lets the last one's pictures go (cine, frozen frame): examChanged() carries the study
+    // the engine filed it under.
     void setExam(const ExamEntry& exam);
     void endExam();
     [[nodiscard]] ExamEntry exam() const;
@@ -87,6 +101,9 @@ public:
     void runSelfTest(const QStringList& steps = {});
     void cancelSelfTest() { engine_.cancelSelfTest(); }
     void overrideSelfTest(const QString& reason) { engine_.overrideSelfTest(reason.toStdString()); }
+    void recordPolicyChange(const QString& subject, const QString& change, const QString& reason) {
+        engine_.recordPolicyChange(subject.toStdString(), change.toStdString(), reason.toStdString());
+    }
 
     // The cine, oldest first: the last frames shown (held still while frozen).
     [[nodiscard]] QList<BModeImage> cine() const;
@@ -103,6 +120,8 @@ Q_SIGNALS:
     void stateChanged(const QString& state, const QString& reason);
     // An error or warning in one line: where it came from, what, and what to do.
     void problem(const QString& description, bool isError);
+    // The engine refused a command (e.g. "runSelfTest", "startStreaming"), and why (after problem()).
+    void commandRefused(const QString& command, const QString& why);
     void imageReady(const sonolink::gui::BModeImage& image);
     void rfReady(const sonolink::gui::RfTraces& traces);
     // The last worklist query's scheduled exams, or why it failed (error non-empty).
@@ -142,6 +161,7 @@ private:
     quint32 lastFrame_ = 0;
     bool seenOne_ = false;
     quint64 framesShown_ = 0;
+    bool stoppedByUser_ = false;
     std::vector<engine::SelfTestStep> selfTestSteps_;
     int ticks_ = 0;
     engine::JobId worklistJob_ = 0;

@@ -55,6 +55,7 @@ private:
     QComboBox* sex_;
     QLineEdit* accession_;
     QLineEdit* description_;
+    QComboBox* bodyPart_;  // DICOM's defined terms, editable; the worklist's procedure chooses one
     QLabel* problems_;
     QPushButton* start_;
     QComboBox* node_;

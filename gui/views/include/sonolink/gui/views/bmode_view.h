@@ -3,7 +3,9 @@
 // left and a lateral ruler on top in mm (a tick every 5 mm, labelled every 10 mm, for what is in
 // view); zoom (the wheel, about the cursor, 1 to 8 x) and pan (drag); the TGC curve with its
 // control points on the right while it is adjusted (the caller fades it), and TGC markers;
-// calipers (distance, ellipse) and text notes placed by clicks with a tool chosen, in mm.
+// calipers (distance, ellipse) and text notes placed by clicks with a tool chosen, in mm; the
+// probe's orientation mark at the picture's top left, the patient banner, a state mark and a
+// notice over it.
 // Thread contract: GUI thread only.
 #pragma once
 
@@ -54,6 +56,16 @@ public:
     // The picture at its own pixels, with the calipers and notes burnt in when overlays.
     [[nodiscard]] QImage renderImage(bool overlays) const;
 
+    // Captions drawn over the view (never into renderImage): the patient banner (top left), a
+    // mark of the picture's state such as "FROZEN" (top right), and a notice in the middle: why no
+    // new picture shows and what to do (alarm: red, else amber; empty: none).
+    void setPatientBanner(const QString& text);
+    void setStateMark(const QString& text);
+    void setNotice(const QString& text, bool alarm);
+    [[nodiscard]] QString patientBanner() const { return banner_; }
+    [[nodiscard]] QString stateMark() const { return mark_; }
+    [[nodiscard]] QString notice() const { return notice_; }
+
 Q_SIGNALS:
     void measurementsChanged();
     // What drawing the picture took: wall time, and the GUI thread's own CPU time (its cost,
@@ -75,6 +87,7 @@ private:
     void keepInView();
     void drawRulers(QPainter& painter, const QRectF& target) const;
     void drawTgc(QPainter& painter, const QRectF& target) const;
+    void drawCaptions(QPainter& painter, const QRectF& target) const;
 
     BModeImage image_;
     QImage drawn_;  // image_ as drawn (RGB32), made at its first paint
@@ -86,6 +99,10 @@ private:
     std::optional<MeasurementKind> tool_;
     Measurement pending_;  // the caliper being placed
     QList<Measurement> measurements_;
+    QString banner_;
+    QString mark_;
+    QString notice_;
+    bool noticeAlarm_ = false;
 };
 
 }  // namespace sonolink::gui

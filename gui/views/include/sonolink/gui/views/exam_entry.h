@@ -2,7 +2,8 @@
 // components (alphabetic family and given, and the ideographic ones for a Chinese name), ID,
 // birth date, sex, accession and description, and the order's fields when picked from the
 // worklist. pnOf() and entryFromPn() convert to and from PN ("Wang^Xiaoming=王^小明");
-// problemsOf() names every value DICOM would refuse. ScheduledRow: one worklist item.
+// problemsOf() names every value DICOM would refuse. ScheduledRow: one worklist item. The body
+// parts the exam dialog offers (bodyParts()), and the one a procedure's words name (bodyPartIn()).
 // Thread contract: plain values and pure functions.
 #pragma once
 
@@ -23,6 +24,7 @@ struct ExamEntry {
     QString sex;                // "M", "F", "O" or empty
     QString accessionNumber;
     QString studyDescription;
+    QString bodyPart;           // DICOM Body Part Examined (CID 4031 defined term); empty: ABDOMEN
     // From the worklist item it was picked from (empty when entered by hand).
     QString studyInstanceUid;
     QString requestedProcedureId;
@@ -51,5 +53,9 @@ struct ScheduledRow {
 // What DICOM would refuse, each in words naming the field; empty when all is well. today: the
 // date a birth date may not pass.
 [[nodiscard]] QStringList problemsOf(const ExamEntry& entry, QDate today = QDate::currentDate());
+// DICOM's defined terms for the body parts an ultrasound station examines most (CID 4031).
+[[nodiscard]] QStringList bodyParts();
+// The first of bodyParts() a procedure's description names ("US THYROID" -> THYROID); empty: none.
+[[nodiscard]] QString bodyPartIn(const QString& description);
 
 }  // namespace sonolink::gui

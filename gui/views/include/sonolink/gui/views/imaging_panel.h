@@ -12,21 +12,14 @@
 
 #include <vector>
 
+#include "sonolink/gui/views/imaging_values.h"
+
 class QComboBox;
 class QSlider;
 class QSpinBox;
 class QLabel;
 
 namespace sonolink::gui {
-
-struct ImagingValues {
-    double gainDb = 0;
-    double dynamicRangeDb = 60;
-    double depthStartMm = 3;
-    double depthEndMm = 38;
-    double persistence = 0;
-    std::vector<double> tgcDb = std::vector<double>(8, 0.0);
-};
 
 class ImagingPanel : public QWidget {
     Q_OBJECT
@@ -35,7 +28,8 @@ public:
 
     [[nodiscard]] std::vector<double> tgcDb() const;
     [[nodiscard]] ImagingValues values() const;
-    void apply(const ImagingValues& values);  // every control set (each says so by its signal)
+    // Every control set at once (a preset): said once, by valuesApplied, not control by control.
+    void apply(const ImagingValues& values);
     void setPresets(const QStringList& names);
     [[nodiscard]] QSlider* tgcSlider(int index) const { return tgc_.at(static_cast<std::size_t>(index)); }
 
@@ -45,6 +39,7 @@ Q_SIGNALS:
     void depthEndChanged(double mm);
     void persistenceChanged(double weight);
     void tgcChanged(const std::vector<double>& db);  // every control point, near to far
+    void valuesApplied(const sonolink::gui::ImagingValues& values);  // apply(): all of them, one change
     void presetChosen(const QString& name);
     void savePresetRequested();
 
@@ -57,6 +52,7 @@ private:
     QSlider* persistence_;
     QLabel* persistenceValue_;
     std::vector<QSlider*> tgc_;
+    bool applying_ = false;  // apply() under way: the controls' own signals wait for its one
 };
 
 }  // namespace sonolink::gui

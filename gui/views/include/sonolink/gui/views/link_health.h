@@ -18,11 +18,13 @@ struct LinkHealth {
     quint64 crcErrors = 0;          // in this interval
     quint64 headerErrors = 0;
     // Frames lost in this interval, by cause: no free buffer on the host, blocks missing (frame
-    // incomplete), frames never seen, and whole frames the front end dropped for want of credit.
+    // incomplete), frames never seen, whole frames the front end dropped for want of credit, and
+    // frames that arrived whole but the beamformer refused to image (nothing new on the screen).
     quint64 droppedNoBuffer = 0;
     quint64 droppedIncomplete = 0;
     quint64 droppedMissing = 0;
     quint64 droppedFrontEnd = 0;
+    quint64 notImaged = 0;
     double latencyP50Ms = 0;        // block written -> picture ready
     double latencyP99Ms = 0;
     double temperatureC = 0;        // NaN before the front end reports one
@@ -30,7 +32,7 @@ struct LinkHealth {
     double clockPathDelayUs = 0;    // that exchange's path delay: the offset is known to within it
     // How far the front end's clock is off at least: |offset| less what the exchange cannot tell apart.
     [[nodiscard]] double clockOffsetAtLeastUs() const { return std::max(0.0, std::abs(clockOffsetUs) - clockPathDelayUs); }
-    [[nodiscard]] quint64 dropped() const { return droppedNoBuffer + droppedIncomplete + droppedMissing + droppedFrontEnd; }
+    [[nodiscard]] quint64 dropped() const { return droppedNoBuffer + droppedIncomplete + droppedMissing + droppedFrontEnd + notImaged; }
 };
 
 }  // namespace sonolink::gui
