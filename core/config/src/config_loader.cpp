@@ -183,6 +183,10 @@ void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
     section.number("ber_timeout_s", out.berTimeoutS, 1, 3600, "s");
     section.boolean("element_check", out.elementCheck);
     section.path("report_directory", out.reportDirectory, checkNotEmpty);
+    section.string("engineer_group", out.engineerGroup, [](const std::string& group) -> std::string {
+        const bool name = !group.empty() && group.size() <= 32 && group.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
+        return name && group[0] != '-' ? "" : "not a group name (letters, digits, '.', '_' and '-', up to 32)";
+    });
     section.path("steps_file", out.stepsFile);
     std::vector<std::string> steps;
     std::string unknown;

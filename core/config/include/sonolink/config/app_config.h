@@ -132,6 +132,9 @@ struct SelfTestSettings {
     std::string stepsFile;
     std::vector<std::string> steps;          // the steps that run at connect (engine::kSelfTestSteps' names); empty: all
     std::string reportDirectory = "qa-reports";  // where the console keeps each run's QA report (JSON and PDF)
+    // The Unix group whose members hold the engineer's role: the self-test policy, overrides and
+    // signatures in the console ask for it (sonolink/auth/station_role.h).
+    std::string engineerGroup = "sonolink-engineers";
 };
 
 // The S3-compatible archive: where studies and recordings go, and how the client behaves.
