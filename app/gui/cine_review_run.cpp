@@ -17,6 +17,7 @@
 #include "sonolink/console/cine_review_window.h"
 #include "sonolink/gui/views/bmode_view.h"
 #include "sonolink/gui/views/cine_bar.h"
+#include "sonolink/gui/views/exam_entry.h"
 
 namespace sonolink::app {
 namespace {
@@ -35,6 +36,19 @@ QString pixelDigest(const QImage& image) {
     const auto rowBytes = static_cast<qsizetype>(image.width()) * (image.format() == QImage::Format_RGB888 ? 3 : 1);
     for (int r = 0; r < image.height(); ++r) hash.addData(QByteArrayView(reinterpret_cast<const char*>(image.constScanLine(r)), rowBytes));
     return QString::fromLatin1(hash.result().toHex());
+}
+
+// "Doe Jane   ID P-1, born 1980-01-01   study 2026-12-06", from the object's PN and dates.
+QString patientBanner(const dicom::FrameFormat& f) {
+    if (f.patientName.empty() && f.patientId.empty()) return QObject::tr("No patient in the object");
+    const auto name = gui::displayName(gui::entryFromPn(QString::fromStdString(f.patientName)));
+    const auto date = [](const std::string& d) {
+        return d.size() == 8 ? QString::fromStdString(d.substr(0, 4) + '-' + d.substr(4, 2) + '-' + d.substr(6, 2)) : QString::fromStdString(d);
+    };
+    QString banner = QObject::tr("%1   ID %2").arg(name, QString::fromStdString(f.patientId));
+    if (!f.patientBirthDate.empty()) banner += QObject::tr(", born %1").arg(date(f.patientBirthDate));
+    if (!f.studyDate.empty()) banner += QObject::tr("   study %1").arg(date(f.studyDate));
+    return banner;
 }
 
 }  // namespace
@@ -56,6 +70,7 @@ CineReviewOpener cineReviewOpener(const config::AppConfig& config) {
         source.mmDown = f.pixelSpacingYMm;
         source.firstPixelXMm = f.firstPixelXMm;
         source.firstPixelZMm = f.firstPixelYMm;
+        source.patient = patientBanner(f);
         source.summary = QString("%1 frames of %2 x %3, %4, pixel spacing %5 x %6 mm")
                    .arg(f.frames).arg(f.columns).arg(f.rows).arg(QString::fromStdString(f.photometric)).arg(f.pixelSpacingXMm).arg(f.pixelSpacingYMm);
         source.read = [review](int index, QString* failed) -> QImage {
@@ -89,6 +104,7 @@ int runCineReview(const config::AppConfig& config, const CineReviewRun& run) {
             report["first_frame_ms"] = window.firstFrameMs();
             report["shown_fps"] = window.framesShown() / run.probeSeconds;
             report["window_title"] = window.windowTitle();
+            report["patient_banner"] = window.view()->patientBanner();
             const auto& shown = window.view()->image();
             report["mm_per_pixel"] = shown.mmPerPixel;
             report["x_start_mm"] = shown.xStartMm;

@@ -479,6 +479,10 @@ ZH = {
     "Body Part Examined, written to every image of the exam (DICOM's defined terms; another may be typed)": '检查部位，写入本次检查的每幅图像（DICOM 定义的术语；也可输入其他部位）',
     'Body part': '检查部位',
     'The body part must be up to 16 capitals, digits, _ or spaces.': '检查部位最多 16 个字符，只能是大写字母、数字、_ 或空格。',
+    'No patient in the object': '对象中没有患者信息',
+    '%1   ID %2': '%1   编号 %2',
+    '   study %1': '   检查日期 %1',
+    'Review of the recording %1 (raw data: no patient)': '回顾记录 %1（原始数据：无患者信息）',
 }
 
 

@@ -19,6 +19,22 @@
             <source>SonoLink cannot start</source>
             <translation>SonoLink 无法启动</translation>
         </message>
+        <message>
+            <source>No patient in the object</source>
+            <translation>对象中没有患者信息</translation>
+        </message>
+        <message>
+            <source>%1   ID %2</source>
+            <translation>%1   编号 %2</translation>
+        </message>
+        <message>
+            <source>, born %1</source>
+            <translation>，出生于 %1</translation>
+        </message>
+        <message>
+            <source>   study %1</source>
+            <translation>   检查日期 %1</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::CineReviewWindow</name>
@@ -461,6 +477,10 @@ What to do: Connect again; if it fails again, call the engineer.</source>
         <message>
             <source>%1   ID %2%3</source>
             <translation>%1   编号 %2%3</translation>
+        </message>
+        <message>
+            <source>Review of the recording %1 (raw data: no patient)</source>
+            <translation>回顾记录 %1（原始数据：无患者信息）</translation>
         </message>
     </context>
     <context>
@@ -1017,10 +1037,6 @@ What to do: Connect again; if it fails again, call the engineer.</source>
         <message>
             <source>|offset|, at least</source>
             <translation>|偏差| 下限</translation>
-        </message>
-        <message>
-            <source>not imaged (the beamformer refused them)</source>
-            <translation>未成像（被波束形成器拒绝）</translation>
         </message>
     </context>
     <context>

@@ -64,6 +64,7 @@ class CineReviewTest(unittest.TestCase):
         self.assertAlmostEqual(report["mm_per_pixel"], 0.1)
         self.assertAlmostEqual(report["x_start_mm"], -0.5 * 199 * 0.1, msg="no reference pixel: centred")
         self.assertEqual(report["window_title"], "SonoLink — Review: cine.dcm")
+        self.assertTrue(report["patient_banner"].startswith("Frames Test   ID FR-1"), report["patient_banner"])  # whose images, over every frame
         self.assertIn("does not say where the picture lies", report["problem"], "no reference pixel: said")
 
     def test_rgb_and_16_bit_frames_are_shown_as_written(self):

@@ -29,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "console_engine.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
@@ -225,16 +226,12 @@ private Q_SLOTS:
         const fs::path work = fs::temp_directory_path() / ("sonolink_policy_" + std::to_string(::getpid()));
         fs::create_directories(work);
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, QString::fromStdString((work / "settings").string()));
-        auto config = sonolink::config::loadConfig("", {});
-        QVERIFY(config.has_value());
-        config->link.shmName = "tst_self_test_policy_" + std::to_string(::getpid());
-        config->dicom.auditFile = (work / "audit.log").string();
-        config->dicom.queueDirectory = (work / "queue").string();
-        sonolink::app::EngineChoice choice;
-        choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
-        auto engine = sonolink::app::makeEngine(*config, choice);
-        QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
-        sonolink::gui::EngineBridge bridge(**engine);
+        auto engine = sonolink::testing::consoleEngine("", "tst_self_test_policy", {}, [&](sonolink::config::AppConfig& config) {
+            config.dicom.auditFile = (work / "audit.log").string();
+            config.dicom.queueDirectory = (work / "queue").string();
+        });
+        QVERIFY(engine);
+        sonolink::gui::EngineBridge bridge(*engine);
         sonolink::app::MainWindow window(bridge, /*autoStream=*/false);
         sonolink::gui::StationSettings station;
         station.stationAeTitle = "SONOLINK";

@@ -20,6 +20,7 @@
 #include <QtTest>
 #include <unistd.h>
 
+#include "console_engine.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/console/main_window.h"
@@ -169,14 +170,9 @@ private Q_SLOTS:
         sonolink::gui::ReauthenticationDialog dialog(QCoreApplication::translate("sonolink::gui::QaReportPage", "Override"), "", "", {}, "test-user");
         checkWidgets(dialog);
 
-        auto config = sonolink::config::loadConfig("", {});
-        QVERIFY(config.has_value());
-        config->link.shmName = "tst_translations_" + std::to_string(::getpid());  // its own link: the GUI tests run at once
-        sonolink::app::EngineChoice choice;
-        choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
-        auto engine = sonolink::app::makeEngine(*config, choice);
-        QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
-        sonolink::gui::EngineBridge bridge(**engine);
+        auto engine = sonolink::testing::consoleEngine("", "tst_translations");  // its own link: the GUI tests run at once
+        QVERIFY(engine);
+        sonolink::gui::EngineBridge bridge(*engine);
         sonolink::app::MainWindow window(bridge, /*autoStream=*/false);
         window.show();
         checkWidgets(window);

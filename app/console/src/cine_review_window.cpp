@@ -31,6 +31,7 @@ CineReviewWindow::CineReviewWindow(CineReviewSource source, QWidget* parent)
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(view_, 1);
+    view_->setPatientBanner(source_.patient);  // whose images these are, over every frame
     layout->addWidget(cineBar_);
     setCentralWidget(central);
     auto* review = new QLabel(source_.frames == 1 ? tr("Review: %1 (1 frame)").arg(name) : tr("Review: %1 (%2 frames)").arg(name).arg(source_.frames));

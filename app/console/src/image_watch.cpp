@@ -18,7 +18,7 @@ ImageWatch::ImageWatch(gui::EngineBridge& bridge, gui::BModeView& view, int stal
     connect(&bridge_, &gui::EngineBridge::healthSampled, this, [this](const gui::LinkHealth& h) { lastHealth_ = h; });
     connect(&timer_, &QTimer::timeout, this, &ImageWatch::check);
     sinceImage_.start();
-    timer_.start(std::max(50, staleAfterMs_ / 4));
+    timer_.start(std::max(50, staleAfterMs_ / 6));  // said within staleAfter plus a sixth of it
     show();
 }
 

@@ -1,9 +1,9 @@
-// ImageWatch: the console's guard against a picture that lies. While streaming, a display that has
-// had no new image for a second says so on the image, with the likeliest cause from the link's
-// health (frames the beamformer refused, frames lost, or none arriving); while a failed
-// self-test blocks scanning, the image says what failed and what to do; frozen, the image is
-// marked FROZEN. The status bar's rate is told when it goes stale (stalled()).
-// Thread contract: GUI thread only.
+// ImageWatch: the console's guard against a picture that lies. While streaming, a display that
+// has had no new image for staleAfterMs (the console's: 0.75 s) says so on the image within a
+// sixth more, with the likeliest cause from the link's health (frames the beamformer refused,
+// frames lost, or none arriving); while a failed self-test blocks scanning, the image says what
+// failed and what to do; frozen, it is marked FROZEN. The status bar's rate is told when it goes
+// stale (stalled()). Thread contract: GUI thread only.
 #pragma once
 
 #include <QElapsedTimer>

@@ -182,7 +182,7 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     statusBar()->addPermanentWidget(problem_, 1);
     connect(&bridge_, &gui::EngineBridge::stateChanged, this, &MainWindow::onState);
     connect(&bridge_, &gui::EngineBridge::imageReady, this, &MainWindow::onImage);
-    auto* watch = new ImageWatch(bridge_, *view_, 1000, this);
+    auto* watch = new ImageWatch(bridge_, *view_, 750, this);  // said on the image within a second
     connect(watch, &ImageWatch::stalled, this, [this](double seconds, const QString& why) {
         if (seconds <= 0) return rate_->setStyleSheet({});
         rate_->setText(tr("0 frames/s: no new image for %1 s").arg(seconds, 0, 'f', 0));
@@ -462,6 +462,7 @@ void MainWindow::setReview(const QString& recording, int frames) {
     review->setToolTip(recording);
     review->setStyleSheet("color: #2060c0; font-weight: bold");
     statusBar()->insertWidget(0, review);
+    view_->setPatientBanner(tr("Review of the recording %1 (raw data: no patient)").arg(name));
 }
 
 void MainWindow::setExportTarget(const QString& folder, const QString& node) {

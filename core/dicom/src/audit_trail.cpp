@@ -225,26 +225,30 @@ AuditEvent queryEvent(const std::string& localAeTitle, const PacsNode& node, con
     return event;
 }
 
-AuditEvent overrideEvent(const std::string& localAeTitle, const std::string& subject, const std::string& reason, const std::string& overridden) {
+namespace {
+
+// A 110113 Security Alert: what was done (done: "overridden", "changed"; did: "overrode",
+// "changed") to subject, and the reason given.
+AuditEvent securityAlert(AuditEventKind kind, const std::string& localAeTitle, const std::string& subject, const char* done, const char* did,
+                         const std::string& what, const std::string& reason) {
     AuditEvent event;
-    event.kind = AuditEventKind::EmergencyOverride;
+    event.kind = kind;
     event.outcome = AuditOutcome::Success;
-    event.outcomeDescription = fmt::format("overridden: {}; reason: {}", overridden, reason);
+    event.outcomeDescription = fmt::format("{}: {}; reason: {}", done, what, reason);
     event.localAeTitle = localAeTitle;
     event.alertSubject = subject;
-    event.alertDescription = fmt::format("reason: {}; it overrode: {}", reason, overridden);
+    event.alertDescription = fmt::format("reason: {}; it {}: {}", reason, did, what);
     return event;
 }
 
+}  // namespace
+
+AuditEvent overrideEvent(const std::string& localAeTitle, const std::string& subject, const std::string& reason, const std::string& overridden) {
+    return securityAlert(AuditEventKind::EmergencyOverride, localAeTitle, subject, "overridden", "overrode", overridden, reason);
+}
+
 AuditEvent configurationChangeEvent(const std::string& localAeTitle, const std::string& subject, const std::string& change, const std::string& reason) {
-    AuditEvent event;
-    event.kind = AuditEventKind::SecurityConfiguration;
-    event.outcome = AuditOutcome::Success;
-    event.outcomeDescription = fmt::format("changed: {}; reason: {}", change, reason);
-    event.localAeTitle = localAeTitle;
-    event.alertSubject = subject;
-    event.alertDescription = fmt::format("reason: {}; it changed: {}", reason, change);
-    return event;
+    return securityAlert(AuditEventKind::SecurityConfiguration, localAeTitle, subject, "changed", "changed", change, reason);
 }
 
 AuditTrail::AuditTrail(AuditSettings settings) : settings_(std::move(settings)) {

@@ -137,6 +137,10 @@ Result<PixelDescription> parseHeader(std::span<const std::byte> header, const st
     f.frames = static_cast<std::uint32_t>(frames);
     Float64 frameTime = 0;
     if (ds.findAndGetFloat64(DCM_FrameTime, frameTime).good()) f.frameTimeMs = frameTime;
+    if (ds.findAndGetOFString(DCM_PatientName, text).good()) f.patientName = text.c_str();
+    if (ds.findAndGetOFString(DCM_PatientID, text).good()) f.patientId = text.c_str();
+    if (ds.findAndGetOFString(DCM_PatientBirthDate, text).good()) f.patientBirthDate = text.c_str();
+    if (ds.findAndGetOFString(DCM_StudyDate, text).good()) f.studyDate = text.c_str();
     readPixelSpacing(ds, f);
     if (f.rows < 1 || f.columns < 1) return fail(ErrorCode::DataLoss, fmt::format("{}: Rows and Columns must be set ({} x {})", name, f.rows, f.columns));
     if (f.bitsAllocated != 8 && f.bitsAllocated != 16) {

@@ -26,6 +26,7 @@ namespace sonolink::app {
 struct CineReviewSource {
     QString name;                  // the object as opened: a path or an s3:// URL
     QString summary;               // what it holds, in a line (frames, size, colour, spacing)
+    QString patient;               // whose it is, as the object says (the banner over every frame)
     int frames = 0;
     double frameIntervalMs = 0;    // its Frame Time; 0: not stated (played at 30 frames/s)
     double mmAcross = 0;           // between columns; 0: not stated

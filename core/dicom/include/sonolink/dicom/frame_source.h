@@ -37,6 +37,12 @@ struct FrameFormat {
     std::string photometric;
     std::uint32_t frames = 1;
     double frameTimeMs = 0;      // (0018,1063) when present
+    // Whose images these are, as the object says (PN as written; IDs and dates as they are): the
+    // review shows them over every frame.
+    std::string patientName;
+    std::string patientId;
+    std::string patientBirthDate;  // YYYYMMDD or empty
+    std::string studyDate;
     // mm between columns (across) and between rows (down): the first ultrasound region's
     // calibration (in cm), else Pixel Spacing; 0 when neither states it.
     double pixelSpacingXMm = 0;
