@@ -24,6 +24,7 @@
 #include "sonolink/report/selftest_report.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/auth/reauthenticate.h"
+#include "sonolink/auth/station_role.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/engine/event_log.h"
 #include "sonolink/util/log.h"
@@ -50,16 +51,20 @@ struct SelfTestOptions {
     bool passwordStdin = false;
 };
 
-// After a failed run: the engineer override, given as the station user once PAM has
-// re-authenticated them, through the facade (which audits it). The record for the report, or
+// After a failed run: the engineer override, given as the station user, one of the engineers
+// (selftest.engineer_group), once PAM has re-authenticated them, through the facade (which audits it). The record for the report, or
 // null; `problem` says why there is none.
-nlohmann::json giveOverride(const SelfTestOptions& o, engine::Engine& engine, engine::EventLog& events, const engine::EngineStats& stats,
-                            std::string& problem, int& exitCode) {
+nlohmann::json giveOverride(const SelfTestOptions& o, const std::string& engineerGroup, engine::Engine& engine, engine::EventLog& events,
+                            const engine::EngineStats& stats, std::string& problem, int& exitCode) {
     if (stats.selfTestBlock.empty()) {
         problem = "nothing blocks streaming: no override was given";
         return nullptr;
     }
     const auto user = stationUser();
+    if (auto role = auth::requireRole(user, engineerGroup); !role) {  // before any password is asked
+        problem = role.error().message() + ": no override was given";
+        return nullptr;
+    }
     auto password = readPassword(user, "to override the self-test", o.passwordStdin);
     if (!password) {
         problem = "no terminal to ask the password at for the override: give it on standard input with --password-stdin";
@@ -139,7 +144,7 @@ int runSelfTest(const SelfTestOptions& o) {
     nlohmann::json overrideRecord;
     if (!o.overrideReason.empty() && exitCode == kExitFailed && end && end->to != engine::EngineState::Error) {
         std::string why;
-        overrideRecord = giveOverride(o, engine, events, engine.stats(), why, exitCode);
+        overrideRecord = giveOverride(o, loaded->selftest.engineerGroup, engine, events, engine.stats(), why, exitCode);
         if (overrideRecord.is_null()) problem += (problem.empty() ? "" : "; ") + why;
     }
     engine.disconnect();

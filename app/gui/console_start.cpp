@@ -54,10 +54,10 @@ Result<std::unique_ptr<QLockFile>> holdConsoleLock(const std::string& queueDirec
                                                            lock->error() == QLockFile::PermissionError ? "permission denied" : "unknown error"));
 }
 
-int startupFailed(const QString& why) {
+int startupFailed(const QString& why, bool interactive) {
     std::cerr << "sonolink: " << why.toStdString() << '\n';
     const auto platform = QGuiApplication::platformName();
-    if (platform != "offscreen" && platform != "minimal") {
+    if (interactive && platform != "offscreen" && platform != "minimal") {
         QMessageBox box(QMessageBox::Critical, QObject::tr("SonoLink cannot start"), why, QMessageBox::Close);
         box.setObjectName("startupFailure");
         box.exec();

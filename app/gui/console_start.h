@@ -28,8 +28,8 @@ namespace sonolink::app {
 // console per station; FailedPrecondition naming the process that holds it when another runs.
 [[nodiscard]] Result<std::unique_ptr<QLockFile>> holdConsoleLock(const std::string& queueDirectory);
 
-// Says why the console cannot start: on stderr, and in a dialog (left to the user to close) where
-// the platform has a screen (not offscreen or minimal). Returns the exit status, 1.
-int startupFailed(const QString& why);
+// Says why the console cannot start: on stderr, and, for a user (interactive), in a dialog left to
+// them to close where the platform has a screen (not offscreen or minimal). Returns the exit status, 1.
+int startupFailed(const QString& why, bool interactive);
 
 }  // namespace sonolink::app

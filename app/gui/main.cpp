@@ -91,6 +91,10 @@ int main(int argc, char** argv) {
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
     options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption, quitOption, languageOption});
     options.process(application);
+    // A run under automation (a screenshot, the probe) says why it cannot start and quits; a
+    // user's start waits in a dialog until they have read it.
+    const bool unattended = options.isSet("screenshot") || options.isSet("probe-ui");
+    const auto startupFailed = [unattended](const QString& why) { return sonolink::app::startupFailed(why, !unattended); };
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
 
@@ -114,7 +118,7 @@ int main(int argc, char** argv) {
             loaded = std::move(without);
         }
     }
-    if (!loaded) return sonolink::app::startupFailed(QString::fromStdString(loaded.error().describe()));
+    if (!loaded) return startupFailed(QString::fromStdString(loaded.error().describe()));
     std::cerr << "sonolink: configuration: " << (configFile.empty() ? std::string("the built-in defaults") : configFile) << '\n';
     if (options.isSet(cineOption)) {
         if (options.isSet(replayOption) || options.isSet(linkOption)) {
@@ -133,7 +137,7 @@ int main(int argc, char** argv) {
             return 1;
         }
         auto opened = sonolink::app::RecordingReplay::open(options.value(replayOption).toStdString(), loaded->archive);
-        if (!opened) return sonolink::app::startupFailed(QString::fromStdString(opened.error().describe()));
+        if (!opened) return startupFailed(QString::fromStdString(opened.error().describe()));
         choice.replay = *opened;
         choice.selfTest = sonolink::app::SelfTestChoice::Off;
         const auto& g = choice.replay->geometry();
@@ -141,15 +145,15 @@ int main(int argc, char** argv) {
                   << " channels x " << g.samples << " samples\n";
     }
     auto consoleLock = sonolink::app::holdConsoleLock(loaded->dicom.queueDirectory);
-    if (!consoleLock) return sonolink::app::startupFailed(QString::fromStdString(consoleLock.error().message()));
+    if (!consoleLock) return startupFailed(QString::fromStdString(consoleLock.error().message()));
     if (auto folders = sonolink::app::makeConsoleFolders(*loaded); !folders) {
-        return sonolink::app::startupFailed(QString::fromStdString(folders.error().describe()));
+        return startupFailed(QString::fromStdString(folders.error().describe()));
     }
     auto made = sonolink::app::makeEngine(*loaded, choice);
-    if (!made) return sonolink::app::startupFailed(QString::fromStdString(made.error().describe()));
+    if (!made) return startupFailed(QString::fromStdString(made.error().describe()));
     auto& engine = **made;
     auto metrics = sonolink::app::startMetrics(*loaded, engine);  // a lab's Prometheus, when metrics.prometheus_port asks
-    if (!metrics) return sonolink::app::startupFailed(QString::fromStdString(metrics.error().describe()));
+    if (!metrics) return startupFailed(QString::fromStdString(metrics.error().describe()));
     int status = 0;
     {
         sonolink::gui::EngineBridge bridge(engine);

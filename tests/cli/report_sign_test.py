@@ -12,6 +12,7 @@ limit set so that half the channels count as dead) is recorded with who, why and
 overrode in the report (JSON and PDF) and as a DICOM audit Security Alert (110113, Emergency
 Override 110127); with a wrong password there is none, in neither. Run by CTest with SONOLINK_CLI."""
 import fcntl
+import grp
 import json
 import os
 import pwd
@@ -24,6 +25,7 @@ CLI = os.environ["SONOLINK_CLI"]
 PAM_WRAPPER = "/usr/lib/x86_64-linux-gnu/libpam_wrapper.so"
 PAM_MATRIX = "/usr/lib/x86_64-linux-gnu/pam_wrapper/pam_matrix.so"
 USER = pwd.getpwuid(os.geteuid()).pw_name
+ENGINEERS = grp.getgrgid(os.getegid()).gr_name  # the test user's own group holds the engineer's role here
 
 
 def blocked_on_a_lock(pid):
@@ -42,7 +44,10 @@ class ReportSignTest(unittest.TestCase):
             f.write(f"{USER}:right horse battery:sonolink\n")
         with open(os.path.join(services, "sonolink"), "w") as f:
             f.write(f"auth required {PAM_MATRIX} passdb={passdb}\naccount required {PAM_MATRIX} passdb={passdb}\n")
-        self.env = dict(os.environ, LD_PRELOAD=PAM_WRAPPER, PAM_WRAPPER="1", PAM_WRAPPER_SERVICE_DIR=services)
+        station = os.path.join(self.work, "station.json")  # the station's configuration: its engineers
+        with open(station, "w") as f:
+            json.dump({"selftest": {"engineer_group": ENGINEERS}}, f)
+        self.env = dict(os.environ, LD_PRELOAD=PAM_WRAPPER, PAM_WRAPPER="1", PAM_WRAPPER_SERVICE_DIR=services, SONOLINK_CONFIG=station)
         self.reports = os.path.join(self.work, "reports")
         self.report = self.selftest()
 
@@ -64,6 +69,22 @@ class ReportSignTest(unittest.TestCase):
         self.assertIn("refused authentication", proc.stderr)
         self.assertIn(USER, proc.stderr)
         self.assertNotIn("wrong horse", proc.stderr + proc.stdout)
+        with open(self.report, "rb") as f:
+            self.assertEqual(f.read(), before)
+
+    def test_only_an_engineer_signs_and_is_not_asked_a_password_otherwise(self):
+        """The reported hole: anyone at the station could sign. A user outside the engineers' group
+        (selftest.engineer_group; here "nogroup") is refused before the password is read."""
+        others = os.path.join(self.work, "others.json")
+        with open(others, "w") as f:
+            json.dump({"selftest": {"engineer_group": "nogroup"}}, f)
+        with open(self.report, "rb") as f:
+            before = f.read()
+        proc = subprocess.run([CLI, "report", "sign", self.report, "--meaning", "approved", "--config", others], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=60, env=self.env, start_new_session=True)
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn(f"{USER} is not one of the station's engineers (group 'nogroup')", proc.stderr)
+        self.assertNotIn("password", proc.stderr.lower().replace("--password-stdin", ""), "no password was asked for")
         with open(self.report, "rb") as f:
             self.assertEqual(f.read(), before)
 
@@ -132,7 +153,7 @@ class ReportSignTest(unittest.TestCase):
         audit = os.path.join(self.work, "audit.log")
         config = os.path.join(self.work, "dead.json")
         with open(config, "w") as f:  # under the median RMS counts as dead: half the channels
-            json.dump({"selftest": {"element_dead_rms_fraction": 1.0}, "dicom": {"audit_file": audit, "nodes": []}}, f)
+            json.dump({"selftest": {"element_dead_rms_fraction": 1.0, "engineer_group": ENGINEERS}, "dicom": {"audit_file": audit, "nodes": []}}, f)
         reports = os.path.join(self.work, "overridden")
         proc = subprocess.run([CLI, "selftest", "--in-process", "--config", config, "--step", "element check", "--json", "--report", reports,
                                "--override", "phantom scan only; probe replacement ordered", "--password-stdin"],

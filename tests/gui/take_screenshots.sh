@@ -50,17 +50,19 @@ for size in 1280x720 1366x768 1920x1080; do
     "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
     --screenshot "$out/main_window_$size.png" --quit-after 10 --language en
 done
-python3 - "$root/resources/config/sonolink.json" "$work/blocked.json" <<'PY'
-import json, sys
-config = json.load(open(sys.argv[1]))
-config["selftest"].update(ber_quick_limit=1e-14, ber_timeout_s=1)
-config["selftest"]["steps_file"] = ""
-json.dump(config, open(sys.argv[2], "w"))
-PY
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1366x768x24" \
+  "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
+  --screenshot "$out/main_window_1366x768_zh_CN.png" --quit-after 10 --language zh_CN
+# The shipped configuration with its steps file copied beside it, the link BER test's limit one
+# the link cannot show in a second.
+mkdir -p "$work/blocked/config" "$work/blocked/selftest"
+cp "$root/resources/config/sonolink.json" "$work/blocked/config/blocked.json"
+sed -e 's/"ber_quick_limit": 1e-10/"ber_quick_limit": 1e-14/' -e '/"name": "link BER"/s/"timeout_s": 120/"timeout_s": 1/' \
+  "$root/resources/selftest/steps.json" > "$work/blocked/selftest/steps.json"
 for language in en zh_CN; do
   suffix=$([ "$language" = en ] && echo "" || echo "_$language")
   QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1366x768x24" \
-    "$root/build/default/app/sonolink" --config "$work/blocked.json" \
+    "$root/build/default/app/sonolink" --config "$work/blocked/config/blocked.json" \
     --screenshot "$out/scan_blocked$suffix.png" --quit-after 10 --language "$language"
 done
-echo "saved $out/main_window_{1280x720,1366x768,1920x1080}.png, $out/scan_blocked{,_zh_CN}.png"
+echo "saved $out/main_window_{1280x720,1366x768,1920x1080,1366x768_zh_CN}.png, $out/scan_blocked{,_zh_CN}.png"

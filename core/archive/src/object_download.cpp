@@ -4,11 +4,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <mutex>
 #include <functional>
+#include <mutex>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include <curl/curl.h>
 #include <fmt/format.h>
@@ -41,6 +44,37 @@ public:
 private:
     int fd_;
 };
+
+// The ranges of `chunk` bytes that make `size`, `parallel` at a time, each(index, offset,
+// length) on a worker; the first failure stops the ranges not yet started and is returned.
+Status eachRangeInParallel(std::uint64_t size, std::uint64_t chunk, int parallel,
+                           const std::function<Status(std::uint64_t index, std::uint64_t offset, std::uint64_t length)>& each) {
+    const std::uint64_t chunks = (size + chunk - 1) / chunk;
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex mutex;
+    std::optional<Error> firstError;
+    auto worker = [&] {
+        for (;;) {
+            const std::uint64_t i = next.fetch_add(1);
+            if (i >= chunks || stop.load()) return;
+            const std::uint64_t offset = i * chunk;
+            auto ok = each(i, offset, std::min(chunk, size - offset));
+            if (ok) continue;
+            std::lock_guard lock(mutex);
+            if (!firstError) firstError = std::move(ok.error());
+            stop = true;
+            return;
+        }
+    };
+    {
+        std::vector<std::jthread> workers;
+        const auto count = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(parallel, 1)), std::max<std::uint64_t>(chunks, 1));
+        for (std::uint64_t i = 0; i < count; ++i) workers.emplace_back(worker);
+    }
+    if (firstError) return fail(std::move(*firstError));
+    return {};
+}
 
 // Bytes [offset, offset + length) of object through write(at, data), `at` counted from offset;
 // a cut connection resumes from the byte it reached. Never fewer bytes than asked for.
@@ -104,40 +138,20 @@ Result<std::uint32_t> S3Client::storedCrc32c(const S3Location& object, std::uint
     // Pieces of a part's size read in parallel, each checksummed as it arrives (nothing is kept
     // in memory), then the pieces' CRCs joined in order.
     const std::uint64_t chunk = impl_->settings.partSizeBytes;
-    const std::uint64_t chunks = (size + chunk - 1) / chunk;
-    std::vector<std::uint32_t> crcs(static_cast<std::size_t>(chunks), 0);
-    std::atomic<std::uint64_t> next{0};
-    std::atomic<bool> stop{false};
-    std::mutex mutex;
-    std::optional<Error> firstError;
-    auto worker = [&] {
-        for (;;) {
-            const std::uint64_t i = next.fetch_add(1);
-            if (i >= chunks || stop.load()) return;
-            const std::uint64_t offset = i * chunk;
-            const std::uint64_t length = std::min(chunk, size - offset);
-            std::uint32_t crc = 0;
-            auto ok = fetchRange(*impl_, object, offset, length, [&](std::uint64_t, std::span<const std::byte> data) {
-                crc = crc32cOf(data, crc);  // a resumed range continues where it stopped: in order
-                return true;
-            }, cancel);
-            std::lock_guard lock(mutex);
-            if (!ok) {
-                if (!firstError) firstError = std::move(ok.error()).addContext("while reading the stored object back to verify it");
-                stop = true;
-                return;
-            }
-            crcs[static_cast<std::size_t>(i)] = crc;
-        }
-    };
-    {
-        std::vector<std::jthread> workers;
-        const auto count = std::min<std::uint64_t>(static_cast<std::uint64_t>(impl_->settings.parallelRequests), std::max<std::uint64_t>(chunks, 1));
-        for (std::uint64_t i = 0; i < count; ++i) workers.emplace_back(worker);
-    }
-    if (firstError) return fail(std::move(*firstError));
+    std::vector<std::uint32_t> crcs(static_cast<std::size_t>((size + chunk - 1) / chunk), 0);  // each written by one worker
+    auto read = eachRangeInParallel(size, chunk, impl_->settings.parallelRequests, [&](std::uint64_t i, std::uint64_t offset, std::uint64_t length) -> Status {
+        std::uint32_t crc = 0;
+        auto ok = fetchRange(*impl_, object, offset, length, [&](std::uint64_t, std::span<const std::byte> data) {
+            crc = crc32cOf(data, crc);  // a resumed range continues where it stopped: in order
+            return true;
+        }, cancel);
+        if (!ok) return fail(std::move(ok.error()).addContext("while reading the stored object back to verify it"));
+        crcs[static_cast<std::size_t>(i)] = crc;
+        return {};
+    });
+    if (!read) return fail(std::move(read.error()));
     std::uint32_t whole = 0;
-    for (std::uint64_t i = 0; i < chunks; ++i) whole = crc32cCombine(whole, crcs[static_cast<std::size_t>(i)], std::min(chunk, size - i * chunk));
+    for (std::size_t i = 0; i < crcs.size(); ++i) whole = crc32cCombine(whole, crcs[i], std::min(chunk, size - i * chunk));
     return whole;
 }
 
@@ -162,50 +176,35 @@ Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const st
     // Each range written where it belongs as it arrives (no mapping: page faults on a fresh
     // file cost more than the copy), its writeback started as it lands (the final fsync then
     // waits for little); the CRC-32C read back from the page cache once every range is there.
-    const std::uint64_t chunk = impl_->settings.partSizeBytes;
-    const std::uint64_t chunks = (size + chunk - 1) / chunk;
-    std::atomic<std::uint64_t> next{0}, bytesDone{0};
-    std::atomic<bool> stop{false};
-    std::mutex mutex;
-    std::optional<Error> firstError;
-    auto worker = [&] {
-        for (;;) {
-            const std::uint64_t i = next.fetch_add(1);
-            if (i >= chunks || stop.load()) return;
-            const std::uint64_t offset = i * chunk;
-            const std::uint64_t length = std::min(chunk, size - offset);
-            int writeErrno = 0;
-            auto ok = fetchRange(*impl_, object, offset, length, [&](std::uint64_t at, std::span<const std::byte> data) {
-                for (std::size_t done = 0; done < data.size();) {
-                    const ssize_t n = ::pwrite(fd.get(), data.data() + done, data.size() - done, static_cast<off_t>(offset + at + done));
-                    if (n < 0 && errno == EINTR) continue;
-                    if (n <= 0) {
-                        writeErrno = n < 0 ? errno : ENOSPC;
-                        return false;
-                    }
-                    done += static_cast<std::size_t>(n);
+    std::atomic<std::uint64_t> bytesDone{0};
+    std::mutex progressMutex;  // progress is told from one worker at a time
+    auto fetched = eachRangeInParallel(size, impl_->settings.partSizeBytes, impl_->settings.parallelRequests,
+                                       [&](std::uint64_t, std::uint64_t offset, std::uint64_t length) -> Status {
+        int writeErrno = 0;
+        auto ok = fetchRange(*impl_, object, offset, length, [&](std::uint64_t at, std::span<const std::byte> data) {
+            for (std::size_t done = 0; done < data.size();) {
+                const ssize_t n = ::pwrite(fd.get(), data.data() + done, data.size() - done, static_cast<off_t>(offset + at + done));
+                if (n < 0 && errno == EINTR) continue;
+                if (n <= 0) {
+                    writeErrno = n < 0 ? errno : ENOSPC;
+                    return false;
                 }
-                return true;
-            }, control.cancel);
-            if (ok) ::sync_file_range(fd.get(), static_cast<off_t>(offset), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
-            std::lock_guard lock(mutex);
-            if (!ok) {
-                if (!firstError) {
-                    firstError = writeErrno ? Error(ErrorCode::ResourceExhausted, fmt::format("cannot write '{}': {}", temporary.string(), std::strerror(writeErrno)))
-                                            : std::move(ok.error());
-                }
-                stop = true;
-                return;
+                done += static_cast<std::size_t>(n);
             }
-            bytesDone += length;
-            if (control.progress) control.progress({bytesDone.load(), size});
+            return true;
+        }, control.cancel);
+        if (!ok) {
+            if (writeErrno) return fail(ErrorCode::ResourceExhausted, fmt::format("cannot write '{}': {}", temporary.string(), std::strerror(writeErrno)));
+            return fail(std::move(ok.error()));
         }
-    };
-    {
-        std::vector<std::jthread> workers;
-        const auto count = std::min<std::uint64_t>(static_cast<std::uint64_t>(impl_->settings.parallelRequests), std::max<std::uint64_t>(chunks, 1));
-        for (std::uint64_t i = 0; i < count; ++i) workers.emplace_back(worker);
-    }
+        ::sync_file_range(fd.get(), static_cast<off_t>(offset), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
+        bytesDone += length;
+        std::lock_guard lock(progressMutex);
+        if (control.progress) control.progress({bytesDone.load(), size});
+        return {};
+    });
+    std::optional<Error> firstError;
+    if (!fetched) firstError = std::move(fetched.error());
     if (!firstError) {
         std::vector<std::byte> buffer(std::size_t(4) << 20);
         std::uint32_t crc = 0;
