@@ -173,8 +173,10 @@ class RecordingCrashTest(unittest.TestCase):
         100 ms while recording), and at its end before it says the recording is done."""
         path = self.path("synced.uff")
         trace = self.path("trace")
+        # 20 frames/s: under strace and a loaded machine a faster recording lost frames to a full ring
+        # (rightly refused as gaps, exit 1); this test is about the syncs, made at every flush whatever the rate.
         proc = subprocess.run(["strace", "-f", "-e", "trace=fsync,fdatasync", "-o", trace, CLI, "record", path, *SMALL,
-                               "--frames", "0", "--seconds", "3", "--rate", "50"], capture_output=True, text=True, timeout=120)
+                               "--frames", "0", "--seconds", "3", "--rate", "20"], capture_output=True, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         with open(trace) as f:
             syncs = [line for line in f if "fsync(" in line and "= 0" in line]
