@@ -81,13 +81,18 @@ class SharedMemoryLinkTest(unittest.TestCase):
             with open(path, "r+b", buffering=0) as shm:  # unbuffered: each read sees the memory now
                 # Streaming: the first blocks' completions are in the queue (its head, a
                 # little-endian u64 at completionOffset, header bytes 32 to 40).
-                shm.seek(32)
-                completions = int.from_bytes(shm.read(8), "little")
+                # The region exists before its header does: wait for the magic and the offset, else
+                # a zero offset reads the magic itself and the layout is overwritten before the
+                # front end attached (under load the host then delivered 0 of 300 frames).
                 deadline = time.monotonic() + 30
                 while time.monotonic() < deadline:
-                    shm.seek(completions)
-                    if int.from_bytes(shm.read(8), "little") > 0:
-                        break
+                    shm.seek(0)
+                    header = shm.read(48)
+                    completions = int.from_bytes(header[32:40], "little")
+                    if header[:8] == b"SLNKSHM1" and completions >= 48:
+                        shm.seek(completions)
+                        if int.from_bytes(shm.read(8), "little") > 0:
+                            break
                     time.sleep(0.001)
                 else:
                     self.fail("the front end never wrote a block")
