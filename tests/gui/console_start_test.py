@@ -71,14 +71,22 @@ class ConsoleStartTest(unittest.TestCase):
         if not shutil.which("Xvfb"):
             self.skipTest("needs Xvfb")
         read, write = os.pipe()
+        log = os.path.join(self.home, "xvfb.err")
         server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                                  pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                  pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=open(log, "w"))
         os.close(write)
         self.procs.append(server)
         with os.fdopen(read) as f:
             display = f.readline().strip()
-        self.assertTrue(display, "Xvfb gave no display")
-        return dict(self.env, DISPLAY=f":{display}", QT_QPA_PLATFORM="xcb")
+        self.assertTrue(display, "Xvfb gave no display: " + pathlib.Path(log).read_text()[-2000:])
+        env = dict(self.env, DISPLAY=f":{display}", QT_QPA_PLATFORM="xcb")
+        # The server answers a client before the console is started (under load the console once met no display).
+        deadline = time.monotonic() + 30
+        while subprocess.run(["xwininfo", "-root"], env=env, capture_output=True).returncode != 0:
+            self.assertIsNone(server.poll(), "Xvfb exited: " + pathlib.Path(log).read_text()[-2000:])
+            self.assertLess(time.monotonic(), deadline, f"Xvfb on :{display} does not answer")
+            time.sleep(0.1)
+        return env
 
     def dialog_shown(self, env, title, timeout=30):
         deadline = time.monotonic() + timeout
