@@ -1,6 +1,7 @@
 #include "station_check.h"
 
 #include "sonolink/doctor/station_doctor.h"
+#include "sonolink/gui/views/engine_text.h"
 
 namespace sonolink::app {
 
@@ -9,7 +10,8 @@ gui::StationCheckReport stationCheckReport(const std::string& configFile, const 
     gui::StationCheckReport shown{{}, QString::fromStdString(report.configFile)};
     for (const auto& c : report.checks) {
         shown.rows << gui::StationCheckRow{QString::fromStdString(c.check), QString::fromUtf8(selftest::toString(c.verdict).data()),
-                                           QString::fromStdString(c.figures), QString::fromStdString(c.limit), QString::fromStdString(c.fix)};
+                                           gui::engineText(QString::fromStdString(c.figures)), gui::engineText(QString::fromStdString(c.limit)),
+                                           gui::engineText(QString::fromStdString(c.fix))};
     }
     return shown;
 }

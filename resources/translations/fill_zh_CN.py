@@ -8,6 +8,8 @@ import pathlib
 import sys
 import xml.etree.ElementTree as ET
 
+from engine_text_zh_CN import ENGINE_ZH
+
 ZH = {
     # imaging presets
     "General": "常规",
@@ -483,10 +485,51 @@ ZH = {
     '%1   ID %2': '%1   编号 %2',
     '   study %1': '   检查日期 %1',
     'Review of the recording %1 (raw data: no patient)': '回顾记录 %1（原始数据：无患者信息）',
+    # the engine's errors in the status bar; the QA report
+    "command": "命令",
+    "link": "链路",
+    "front end": "前端",
+    "recorder": "录制",
+    "export": "导出",
+    "imager": "成像",
+    "engine": "引擎",
+    "critical": "严重",
+    "%1 %2: %3: %4": "%1%2：%3：%4",
+    "%1 %2 in %3: %4: %5": "%1%2（%3）：%4：%5",
+    " (while %1)": "（正在%1）",
+    "warn": "警告",
+    "fail": "不通过",
+    "Signature": "签名",
+    "Printed name": "签名人姓名",
+    "Date and time (UTC)": "日期和时间 (UTC)",
+    "Signed electronically by the station user %1 after re-authentication (%2).": "由工作站用户 %1 重新认证（%2）后电子签名。",
+    "Not signed. The operator signs as the logged-in station user, re-authenticated; a name typed into a field is no signature.": "未签名。操作者须以已登录的工作站用户身份重新认证后签名；在输入框中键入的姓名不构成签名。",
+    "SonoLink QA report": "SonoLink 质控报告",
+    "Station": "工作站",
+    "Operator": "操作者",
+    "Software": "软件",
+    "SonoLink %1 (build %2, %3)": "SonoLink %1（构建 %2，%3）",
+    "Front end": "前端",
+    "serial %1, firmware %2": "序列号 %1，固件 %2",
+    "Link": "链路",
+    "Mode": "模式",
+    "Started": "开始",
+    "Finished": "结束",
+    "Problem": "问题",
+    "Streaming blocked by": "阻止采集的步骤",
+    "Steps": "步骤",
+    "Baseline (last pass)": "基线（上次通过）",
+    "Given by": "放行人",
+    "When (UTC)": "时间 (UTC)",
+    "Baselines from %1 (finished %2, SHA-256 %3).": "基线来自 %1（完成于 %2，SHA-256 %3）。",
+    "Report SHA-256 (its JSON without this field, compact, keys sorted): %1": "报告 SHA-256（其 JSON 去掉本字段、紧凑格式、键排序）：%1",
+    "SonoLink QA report, %1, SHA-256 %2": "SonoLink 质控报告，%1，SHA-256 %2",
+    "%1, page %2 of %3": "%1，第 %2 页，共 %3 页",
 }
 
 
 def main():
+    ZH.update(ENGINE_ZH)  # the engine's sentences (gui/views/src/engine_text_catalogue.cpp)
     path = pathlib.Path(__file__).with_name("sonolink_zh_CN.ts")
     tree = ET.parse(path)
     missing = []

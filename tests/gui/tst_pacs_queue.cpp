@@ -1,7 +1,7 @@
 // QtTest for the console's export and PACS queue view, run by pacs_queue_test.py against
 // dcmtk's storescp ("pacs") and a closed loopback port ("down") named in SONOLINK_TEST_CONFIG:
 // Export cine (Ctrl+E) refuses without an exam, then writes the cine under the exam and queues it; the queue view shows the
-// item and follows it to sent; Export image (Ctrl+I) sends the frozen picture with a caliper burnt in; an export to a node that is down shows its attempts and the
+// item and follows it to sent; Export image (Ctrl+I) sends the frozen picture with a caliper burnt in, and its measurement report; an export to a node that is down shows its attempts and the
 // reason; Withdraw takes it out (failed, withdrawn) and Retry queues it again; Settings' Test
 // sends a C-ECHO to each node and shows the answer, or why there was none, an edited node asked as shown. The real engine
 // on the built-in simulated front end; EXPORT_DIR receives the files.
@@ -65,7 +65,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(status->text().startsWith("Exported"), 10000);
 
         // The image shown, frozen, with a caliper burnt in (the View menu's choice): a single-frame
-        // object the script reads back, the measurement also in the CSV beside it.
+        // object and its measurement report (SR) the script reads back, the measurement also in the CSV beside it.
         window.findChild<QAction*>("freezeAction")->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(bridge.stateName(), QString("frozen"), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(!window.view()->image().image.isNull(), 10000);
@@ -74,17 +74,19 @@ private Q_SLOTS:
         window.view()->addMeasurement({sonolink::gui::MeasurementKind::Distance, {{x0, z0}, {x0 + 10, z0}}, {}, {}});
         window.findChild<QAction*>("burnInAction")->setChecked(true);
         window.findChild<QAction*>("exportImageAction")->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(view->rowCount(), 2, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(view->rowCount(), 3, 15000);  // the image and its measurement report
         QTRY_COMPARE_WITH_TIMEOUT(view->stateOf(cell(*table, 1, "Item")), QString("sent"), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(view->stateOf(cell(*table, 2, "Item")), QString("sent"), 20000);
         QVERIFY(cell(*table, 1, "File").contains("image_"));
+        QVERIFY(cell(*table, 2, "File").endsWith("_measurements.dcm"));
         QTRY_VERIFY_WITH_TIMEOUT(status->text().startsWith("Exported"), 10000);
         window.findChild<QAction*>("liveAction")->trigger();
 
         window.setExportTarget(QString::fromUtf8(exports), "down");  // a PACS that is down
         window.findChild<QAction*>("exportCineAction")->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(view->rowCount(), 3, 15000);
-        const QString down = cell(*table, 2, "Item");
-        QTRY_VERIFY_WITH_TIMEOUT(cell(*table, 2, "Attempts").toInt() >= 1 && cell(*table, 2, "Last error").contains("refused"), 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(view->rowCount(), 4, 15000);
+        const QString down = cell(*table, 3, "Item");
+        QTRY_VERIFY_WITH_TIMEOUT(cell(*table, 3, "Attempts").toInt() >= 1 && cell(*table, 3, "Last error").contains("refused"), 20000);
         QCOMPARE(view->stateOf(down), QString("queued"));  // waiting for the next attempt
         view->select(down);
         auto* withdraw = view->findChild<QPushButton*>("queueWithdrawButton");
@@ -92,12 +94,12 @@ private Q_SLOTS:
         QVERIFY(!retry->isEnabled());
         // Caught mid-attempt the engine refuses (and says so): ask again until it is out.
         QTRY_VERIFY_WITH_TIMEOUT((view->select(down), withdraw->isEnabled() ? withdraw->click() : void(), view->stateOf(down) == "failed"), 30000);
-        QVERIFY(cell(*table, 2, "Last error").contains("withdrawn"));
+        QVERIFY(cell(*table, 3, "Last error").contains("withdrawn"));
         view->select(down);
         QVERIFY(retry->isEnabled());
         retry->click();
         QTRY_VERIFY_WITH_TIMEOUT(view->stateOf(down) != "failed", 10000);
-        QVERIFY(view->findChild<QLabel*>("queueSummaryLabel")->text().contains("3 in all"));
+        QVERIFY(view->findChild<QLabel*>("queueSummaryLabel")->text().contains("4 in all"));
     }
     void settingsTestsANodeWithACEcho() {
         const QByteArray path = qgetenv("SONOLINK_TEST_CONFIG");

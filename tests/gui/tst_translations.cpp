@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTreeWidget>
+#include <QTextDocument>
 #include <QWizard>
 #include <QtTest>
 #include <unistd.h>
@@ -32,6 +33,10 @@
 #include "sonolink/gui/bridge/engine_bridge.h"
 #include "sonolink/gui/dialogs/reauthentication_dialog.h"
 #include "sonolink/gui/dialogs/self_test_wizard.h"
+#include "sonolink/gui/dialogs/self_test_words.h"
+#include "sonolink/gui/views/engine_text.h"
+#include "sonolink/doctor/station_doctor.h"
+#include "sonolink/report/qa_report_pdf.h"
 
 namespace {
 
@@ -40,6 +45,11 @@ QString withoutAllowedWords(QString text) {
     static const QRegularExpression allowed(
         R"(/\S+\.(json|pdf)|archive\.endpoint|SonoLink|SHA-256|PACS|GPU|CPU|DMA|RDMA|NUMA|PTP|CRC|ADC|RMS|BER|PDF|\*\.pdf|dB|mm|MHz|µs|DICOM|TLS|AE|C-ECHO|PEM|Ctrl\+\w|test-user|DATA|&[a-z]+;|<[^>]*>|\(&\w\))");
     return text.remove(allowed);
+}
+
+const QRegularExpression& cjk() {
+    static const QRegularExpression han("\\p{Han}");
+    return han;
 }
 
 class TestTranslations : public QObject {
@@ -178,6 +188,72 @@ private Q_SLOTS:
         checkWidgets(window);
 
         QVERIFY2(untranslated_.isEmpty(), qPrintable("not in Chinese:\n" + untranslated_.join('\n')));
+    }
+
+    // Every pattern of the engine's sentences has its Chinese, with the same values (%n).
+    void theEngineTextCatalogueIsTranslated() {
+        QStringList missing;
+        static const QRegularExpression placeholder("%[1-9]");
+        for (const auto& pattern : sonolink::gui::engineTextPatterns()) {
+            const auto chinese = QCoreApplication::translate("sonolink::gui::EngineText", pattern.toUtf8().constData());
+            QStringList ours, theirs;
+            for (auto it = placeholder.globalMatch(pattern); it.hasNext();) ours << it.next().captured();
+            for (auto it = placeholder.globalMatch(chinese); it.hasNext();) theirs << it.next().captured();
+            ours.sort();
+            theirs.sort();
+            if (chinese == pattern || !chinese.contains(cjk()) || ours != theirs) missing << pattern + " -> " + chinese;
+        }
+        QVERIFY2(missing.isEmpty(), qPrintable("patterns without their Chinese:\n" + missing.join('\n')));
+    }
+
+    // The engine's own sentences as the console shows them: a whole self-test of the shipped
+    // configuration on the simulated front end (its PACS absent) through the bridge, the station
+    // check's rows, and the QA report made of them: every figure, limit and advice is a sentence
+    // of the catalogue, shown in Chinese (the values in it stay as the engine wrote them: numbers,
+    // folders, a node's name, a tool's own error); the report's labels are Chinese.
+    void theEngineSentencesAreShownInChinese() {
+        auto engine = sonolink::testing::consoleEngine(SONOLINK_DEFAULT_CONFIG, "tst_translations_engine", {}, {}, sonolink::app::SelfTestChoice::AsConfigured);
+        QVERIFY(engine);
+        sonolink::gui::EngineBridge bridge(*engine);
+        QList<sonolink::gui::SelfTestResult> results;
+        connect(&bridge, &sonolink::gui::EngineBridge::selfTestStepEnded, this, [&](const sonolink::gui::SelfTestResult& r) { results << r; });
+        bool ended = false;
+        connect(&bridge, &sonolink::gui::EngineBridge::selfTestProgress, this, [&](const QString& step, double, const QString&) { ended = !results.isEmpty() && step.isEmpty(); });
+        bridge.connectLink();  // the shipped configuration runs its self-test at connect
+        QTRY_VERIFY_WITH_TIMEOUT(ended && (bridge.stateName() == "ready" || bridge.stateName() == "error"), 120000);
+        QVERIFY(results.size() >= 8);
+        QStringList english;
+        const auto shown = [&](const QString& where, const QString& text) {
+            if (!text.isEmpty() && !text.contains(cjk())) english << where + ": " + text;
+        };
+        for (const auto& r : results) {
+            shown(r.step + " figures", r.figures);
+            shown(r.step + " limit", r.limit);
+            shown(r.step + " what to do", r.fix);
+        }
+        for (const auto& c : sonolink::doctor::runDoctor({SONOLINK_DEFAULT_CONFIG, {}}).checks) {
+            shown("station check " + QString::fromStdString(c.check) + " figures", sonolink::gui::engineText(QString::fromStdString(c.figures)));
+            shown("station check " + QString::fromStdString(c.check) + " what to do", sonolink::gui::engineText(QString::fromStdString(c.fix)));
+        }
+        QVERIFY2(english.isEmpty(), qPrintable("shown in English:\n" + english.join('\n')));
+
+        nlohmann::json report{{"station", "SL-1"}, {"verdict", "fail"}, {"steps", nlohmann::json::array()}};
+        for (const auto& step : bridge.selfTestSteps()) {
+            report["steps"].push_back({{"step", step.step}, {"verdict", "fail"}, {"figures", step.figures}, {"limit", step.limit}, {"fix", step.fix}});
+        }
+        const sonolink::report::ReportLanguage language{
+            [](const std::string& s) { return sonolink::gui::engineText(QString::fromStdString(s)).toStdString(); },
+            [](const std::string& s) { return sonolink::gui::stepTitle(QString::fromStdString(s)).toStdString(); }};
+        QTextDocument html;
+        html.setHtml(QString::fromStdString(sonolink::report::qaReportHtml(report, language)));
+        const auto text = html.toPlainText();
+        for (const char* label : {"Station", "Verdict", "Steps", "Figures", "Limit", "What to do:", "Signature", "Not signed", "FAIL", "fail"}) {
+            if (text.contains(label)) english << QString("the QA report's label ") + label;
+        }
+        for (const auto& r : results) {
+            if (!text.contains(sonolink::gui::stepTitle(r.step)) || !text.contains(r.figures.left(24))) english << "the QA report's row of " + r.step;
+        }
+        QVERIFY2(english.isEmpty(), qPrintable("the QA report in English:\n" + english.join('\n')));
     }
 };
 

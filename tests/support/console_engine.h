@@ -1,6 +1,6 @@
 // consoleEngine(): the real engine as the console's QtTests drive it: the configuration from a
 // file (empty: the built-in defaults), the built-in simulated front end in-process on a link of
-// its own (the GUI tests run at once), no start-up self-test, the faults its front end injects
+// its own (the GUI tests run at once), no start-up self-test unless asked, the faults its front end injects
 // (bit errors, vanishing after N blocks), and what the test changes in the configuration (adjust).
 // Null, with the reason logged, when it cannot be made. Thread contract: call from the test.
 #pragma once
@@ -19,7 +19,8 @@
 namespace sonolink::testing {
 
 inline std::unique_ptr<engine::Engine> consoleEngine(const std::string& configPath, const std::string& testName, transport::sim::FaultPlan faults = {},
-                                                     const std::function<void(config::AppConfig&)>& adjust = {}) {
+                                                     const std::function<void(config::AppConfig&)>& adjust = {},
+                                                     app::SelfTestChoice selfTest = app::SelfTestChoice::Off) {
     auto config = config::loadConfig(configPath, {});
     if (!config) {
         qWarning("%s", config.error().describe().c_str());
@@ -30,7 +31,7 @@ inline std::unique_ptr<engine::Engine> consoleEngine(const std::string& configPa
     app::EngineChoice choice;
     choice.link = app::linkChoiceFrom(*config, /*inProcess=*/true);
     choice.link.frontEnd.faults = faults;
-    choice.selfTest = app::SelfTestChoice::Off;
+    choice.selfTest = selfTest;
     auto engine = app::makeEngine(*config, choice);
     if (!engine) {
         qWarning("%s", engine.error().describe().c_str());

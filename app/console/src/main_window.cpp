@@ -42,6 +42,7 @@
 #include "sonolink/gui/dialogs/reauthentication_dialog.h"
 #include "sonolink/util/station_user.h"
 #include "sonolink/gui/views/imaging_panel.h"
+#include "sonolink/gui/dialogs/self_test_words.h"
 #include "sonolink/gui/views/measurement_panel.h"
 #include "sonolink/gui/views/archive_view.h"
 #include "sonolink/gui/views/queue_view.h"
@@ -198,7 +199,8 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     connect(&bridge_, &gui::EngineBridge::selfTestStepEnded, this,
             [this](const gui::SelfTestResult& r) {
                 if (r.verdict == "pass") return;
-                problem_->setText(tr("Self-test, %1: %2: %3%4").arg(r.step, r.verdict, r.figures, r.fix.isEmpty() ? QString() : tr(" What to do: %1").arg(r.fix)));
+                problem_->setText(tr("Self-test, %1: %2: %3%4").arg(gui::stepTitle(r.step), gui::verdictText(r.verdict), r.figures,
+                                                                     r.fix.isEmpty() ? QString() : tr(" What to do: %1").arg(r.fix)));
                 problem_->setToolTip(problem_->text());  // the whole of it where the bar cuts it short
                 problem_->setStyleSheet(r.verdict == "fail" ? "color: #d03030" : "color: #b07000");
             });
@@ -499,7 +501,7 @@ void MainWindow::exportImage() {
     const QString file = exportFile(QStringLiteral("image"));
     if (file.isEmpty()) return;
     const bool burn = burnIn_ && burnIn_->isChecked() && !view_->measurements().isEmpty();
-    bridge_.exportSnapshot(file, exportNode_, view_->image(), burn ? view_->renderImage(true) : QImage());
+    bridge_.exportSnapshot(file, exportNode_, view_->image(), burn ? view_->renderImage(true) : QImage(), view_->measurements());
     QString why;
     if (!view_->measurements().isEmpty() && !saveMeasurements(file + QStringLiteral(".measurements.csv"), &why)) export_->setText(why);
 }

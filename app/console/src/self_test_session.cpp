@@ -7,11 +7,22 @@
 #include "engineer_authority.h"
 #include "sonolink/auth/reauthenticate.h"
 #include "sonolink/gui/dialogs/self_test_wizard.h"
+#include "sonolink/gui/dialogs/self_test_words.h"
+#include "sonolink/gui/views/engine_text.h"
 #include "sonolink/report/qa_report_pdf.h"
 #include "sonolink/report/selftest_report.h"
 #include "sonolink/util/station_user.h"
 
 namespace sonolink::app {
+namespace {
+
+// The report as the wizard shows it and saves it: the engine's sentences and the step names in the user's language.
+report::ReportLanguage reportLanguage() {
+    return {[](const std::string& s) { return gui::engineText(QString::fromStdString(s)).toStdString(); },
+            [](const std::string& s) { return gui::stepTitle(QString::fromStdString(s)).toStdString(); }};
+}
+
+}  // namespace
 
 SelfTestSession::SelfTestSession(gui::EngineBridge& bridge, gui::SelfTestWizard& wizard, SelfTestReporting reporting, QObject* parent)
     : QObject(parent), bridge_(bridge), wizard_(wizard), reporting_(std::move(reporting)) {
@@ -49,7 +60,7 @@ SelfTestSession::SelfTestSession(gui::EngineBridge& bridge, gui::SelfTestWizard&
     connect(&wizard_, &gui::SelfTestWizard::overrideRequested, this, &SelfTestSession::giveOverride);
     connect(&wizard_, &gui::SelfTestWizard::savePdfRequested, this, [this](const QString& file) {
         if (report_.is_null()) return wizard_.showActionResult(tr("No report yet: the self-test has not finished."), false);
-        const auto written = report::writeQaReportPdf(report_, file.toStdString());
+        const auto written = report::writeQaReportPdf(report_, file.toStdString(), reportLanguage());
         wizard_.showActionResult(written ? tr("Saved as %1").arg(file) : QString::fromStdString(written.error().describe()), written.has_value());
     });
 }
@@ -103,7 +114,7 @@ void SelfTestSession::keepReport(const QString& problem) {
 }
 
 void SelfTestSession::showReport() {
-    wizard_.showReport(QString::fromStdString(report::qaReportHtml(report_)), QString::fromStdString(reportFile_.string()),
+    wizard_.showReport(QString::fromStdString(report::qaReportHtml(report_, reportLanguage())), QString::fromStdString(reportFile_.string()),
                        report_.contains("signature"));
 }
 

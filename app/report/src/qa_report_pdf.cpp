@@ -43,7 +43,7 @@ private:
 
 }  // namespace
 
-Status writeQaReportPdf(const nlohmann::json& report, const std::filesystem::path& file) {
+Status writeQaReportPdf(const nlohmann::json& report, const std::filesystem::path& file, const ReportLanguage& language) {
     OffscreenApplication application;
     // Drawn under a temporary name and renamed over the file: a crash or a failure mid-way leaves
     // the report's earlier PDF as it was, never half of a new one.
@@ -67,7 +67,7 @@ Status writeQaReportPdf(const nlohmann::json& report, const std::filesystem::pat
         font.setPointSizeF(8.5);
         font.setStyleStrategy(QFont::PreferNoShaping);  // no ligatures: "fi" stays two letters that a search finds
         document.setDefaultFont(font);
-        document.setHtml(QString::fromStdString(qaReportHtml(report)));
+        document.setHtml(QString::fromStdString(qaReportHtml(report, language)));
         // Laid out in the writer's own pixels, page by page, each with its footer (print()
         // would add margins of its own to the writer's).
         document.documentLayout()->setPaintDevice(&writer);
@@ -76,8 +76,9 @@ Status writeQaReportPdf(const nlohmann::json& report, const std::filesystem::pat
         const QSizeF page(area.width(), area.height() - footer);
         document.setPageSize(page);
         const int pages = document.pageCount();
-        const auto caption = fmt::format("SonoLink QA report, {}, SHA-256 {}", report.value("finished_utc", std::string()),
-                                         report.value("sha256", std::string()).substr(0, 16));
+        const auto caption = QCoreApplication::translate("QaReport", "SonoLink QA report, %1, SHA-256 %2")
+                                 .arg(QString::fromStdString(report.value("finished_utc", std::string())),
+                                      QString::fromStdString(report.value("sha256", std::string()).substr(0, 16)));
         QPainter painter;
         if (!painter.begin(&writer)) return fail(ErrorCode::DataLoss, fmt::format("cannot write the report {}", partial.string()));
         QFont small = font;
@@ -90,7 +91,7 @@ Status writeQaReportPdf(const nlohmann::json& report, const std::filesystem::pat
             painter.restore();
             painter.setFont(small);
             painter.drawText(QRectF(0, page.height(), page.width(), footer), Qt::AlignRight | Qt::AlignBottom,
-                             QString::fromStdString(fmt::format("{}, page {} of {}", caption, i + 1, pages)));
+                             QCoreApplication::translate("QaReport", "%1, page %2 of %3").arg(caption).arg(i + 1).arg(pages));
         }
         painter.end();
     }

@@ -24,6 +24,7 @@
 #include "work_queue.h"
 #include "sonolink/dicom/pacs_station.h"
 #include "sonolink/dicom/uid_generator.h"
+#include "sonolink/dicom/us_image_writer.h"
 #include "sonolink/engine/engine_backends.h"
 #include "sonolink/util/log.h"
 
@@ -169,8 +170,10 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void runSnapshot(JobId id, const SnapshotExportRequest& request, const Exam& examOfJob, std::shared_ptr<const DisplayFrame> frame,
                      std::shared_ptr<std::atomic<bool>> cancelled);
     [[nodiscard]] dicom::InstanceContext instanceContext(const Exam& examOfJob);
-    void queueExport(JobId id, const std::string& file, const std::string& node, std::shared_ptr<std::atomic<bool>> cancelled);
-    void followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled);
+    Result<std::string> writeMeasurementReport(const std::string& imageFile, const dicom::UsImageObject& image, const DisplayFrame& frame,
+                                               const std::vector<ImageMeasurement>& measurements);
+    void queueExport(JobId id, std::vector<std::string> files, const std::string& node, std::shared_ptr<std::atomic<bool>> cancelled);
+    void followDelivery(JobId id, std::string files, std::vector<std::string> itemIds, std::shared_ptr<std::atomic<bool>> cancelled);
     void auditExport(const std::string& file, const std::optional<Error>& failure);
     // Jobs that ask a configured PACS node something (node_jobs.cpp, on `queries`).
     JobId postQuery(std::function<void(JobId)> job);

@@ -1,5 +1,6 @@
 // Export jobs (jobs thread): the cine taken when the user asked, written as a DICOM US
-// Multi-frame object, or one frame of it as a US Image (with measurements burnt in, if asked),
+// Multi-frame object, or one frame of it as a US Image (with measurements burnt in, if asked, and
+// written as a measurement report beside it when given),
 // audited (110106, as `dicom export` does), then optionally queued for a PACS node and followed
 // in short delayed checks until it is stored (and committed, where asked).
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "engine_impl.h"
 #include "sonolink/dicom/dicom_time.h"
 #include "sonolink/dicom/exam.h"
+#include "sonolink/dicom/measurement_report.h"
 #include "sonolink/dicom/pacs_client.h"
 #include "sonolink/dicom/value_rules.h"
 #include "sonolink/util/log.h"
@@ -165,7 +167,7 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
         return jobFinish(id, JobStatus::Cancelled, 0.6, "cancelled");
     }
     auditExport(request.file, std::nullopt);
-    queueExport(id, request.file, request.node, std::move(cancelledByUser));
+    queueExport(id, {request.file}, request.node, std::move(cancelledByUser));
 }
 
 void Engine::Impl::runSnapshot(JobId id, const SnapshotExportRequest& request, const Exam& examOfJob, std::shared_ptr<const DisplayFrame> frame,
@@ -191,7 +193,41 @@ void Engine::Impl::runSnapshot(JobId id, const SnapshotExportRequest& request, c
         return jobFinish(id, JobStatus::Failed, 0.3, ok.error().message());
     }
     auditExport(request.file, std::nullopt);
-    queueExport(id, request.file, request.node, std::move(cancelledByUser));
+    std::vector<std::string> files{request.file};
+    if (!request.measurements.empty()) {
+        jobUpdate(id, JobStatus::Running, 0.5, fmt::format("writing the measurement report ({} measurements)", request.measurements.size()));
+        auto report = writeMeasurementReport(request.file, image, *frame, request.measurements);
+        if (!report) return jobFinish(id, JobStatus::Failed, 0.5, fmt::format("the image is written, its measurement report is not: {}", report.error().message()));
+        files.push_back(std::move(*report));
+    }
+    queueExport(id, std::move(files), request.node, std::move(cancelledByUser));
+}
+
+// The calipers on an exported image as its measurement report (SR) beside it, of its study,
+// in a series of its own; audited like the image. The report's file name, or why not.
+Result<std::string> Engine::Impl::writeMeasurementReport(const std::string& imageFile, const dicom::UsImageObject& image, const DisplayFrame& frame,
+                                                         const std::vector<ImageMeasurement>& measurements) {
+    auto path = std::filesystem::path(imageFile);
+    const auto file = (path.parent_path() / (path.stem().string() + "_measurements.dcm")).string();
+    auto context = image.context;
+    context.series.instanceUid = uids->next();
+    context.series.number = image.context.series.number + 1;
+    context.sopInstanceUid = uids->next();
+    const dicom::MeasuredImage measured{"1.2.840.10008.5.1.4.1.1.6.1", image.context.sopInstanceUid, image.context.series.instanceUid, 0,
+                                        frame.rows, frame.columns, frame.cmPerPixelX, frame.cmPerPixelY, frame.xStartCm, frame.zStartCm};
+    std::vector<dicom::Caliper> calipers;
+    for (const auto& m : measurements) {
+        const auto kind = m.kind == ImageMeasurement::Kind::Distance  ? dicom::CaliperKind::Distance
+                          : m.kind == ImageMeasurement::Kind::Ellipse ? dicom::CaliperKind::Ellipse
+                                                                      : dicom::CaliperKind::Note;
+        calipers.push_back({kind, m.label, m.pointsMm, m.lengthMm, m.areaMm2, m.perimeterMm, m.text});
+    }
+    if (auto ok = dicom::writeMeasurementReport(file, context, measured, calipers, *uids); !ok) {
+        auditExport(file, ok.error());
+        return tl::unexpected(ok.error());
+    }
+    auditExport(file, std::nullopt);
+    return file;
 }
 
 dicom::InstanceContext Engine::Impl::instanceContext(const Exam& examOfJob) {
@@ -203,39 +239,61 @@ dicom::InstanceContext Engine::Impl::instanceContext(const Exam& examOfJob) {
     return dicom::makeInstanceContext(dicomExam(examOfJob), equipment, *uids, dicom::dicomDateTimeNow());
 }
 
-// A written file, queued for node (empty: the file is the result) and followed until stored.
-void Engine::Impl::queueExport(JobId id, const std::string& file, const std::string& node, std::shared_ptr<std::atomic<bool>> cancelled) {
-    archiveFile(file, "study");
-    if (node.empty()) return jobFinish(id, JobStatus::Done, 1, file);
+// Written files (an image and its measurement report), queued for node (empty: the files are
+// the result) and followed until all are stored.
+void Engine::Impl::queueExport(JobId id, std::vector<std::string> files, const std::string& node, std::shared_ptr<std::atomic<bool>> cancelled) {
+    for (const auto& file : files) archiveFile(file, "study");
+    const auto named = fmt::format("{}", fmt::join(files, ", "));
+    if (node.empty()) return jobFinish(id, JobStatus::Done, 1, named);
     if (!queue) return jobFinish(id, JobStatus::Failed, 0.6, "no PACS queue is configured");
     const auto& destinations = config.dicom.forwarder.destinations;
     const bool commitment = std::any_of(destinations.begin(), destinations.end(), [&](const auto& d) { return d.name == node && d.storageCommitment; });
-    auto item = queue->enqueue(file, node, commitment);
-    if (!item) return jobFinish(id, JobStatus::Failed, 0.6, item.error().message());
+    std::vector<std::string> items;
+    for (const auto& file : files) {
+        auto item = queue->enqueue(file, node, commitment);
+        if (!item) return jobFinish(id, JobStatus::Failed, 0.6, item.error().message());
+        items.push_back(item->id);
+    }
     forwarder->wake();
-    jobUpdate(id, JobStatus::Running, 0.7, fmt::format("queued for {} as item {}", node, item->id));
-    followDelivery(id, file, item->id, std::move(cancelled));
+    jobUpdate(id, JobStatus::Running, 0.7, fmt::format("queued for {} as item{} {}", node, items.size() > 1 ? "s" : "", fmt::join(items, ", ")));
+    followDelivery(id, named, std::move(items), std::move(cancelled));
 }
 
-// Until the PACS has it (and committed it, where asked), it fails, or the user gives up.
-void Engine::Impl::followDelivery(JobId id, std::string file, std::string itemId, std::shared_ptr<std::atomic<bool>> cancelled) {
-    if (closing) return;  // not a user's cancel: the item stays queued
-    const auto item = queue->item(itemId);
-    if (!item) return jobFinish(id, JobStatus::Failed, 0.7, fmt::format("item {} is no longer in the queue", itemId));
-    const bool done = item->state == dicom::ItemState::Committed || (item->state == dicom::ItemState::Sent && !item->commitmentRequired);
-    if (done) return jobFinish(id, JobStatus::Done, 1, fmt::format("{} ({} {})", file, item->node, dicom::toString(item->state)));
-    if (item->state == dicom::ItemState::Failed) return jobFinish(id, JobStatus::Failed, 0.7, item->lastError);
-    if (cancelled->load()) {
-        if (queue->withdraw(itemId)) return jobFinish(id, JobStatus::Cancelled, 0.7, fmt::format("cancelled; item {} withdrawn from the queue", itemId));
-        if (item->state == dicom::ItemState::Sent) {  // at the PACS, awaiting its commitment: nothing to take back
-            cancelled->store(false);
-            jobUpdate(id, JobStatus::Running, 0.8, fmt::format("too late to cancel: item {} is already at {}", itemId, item->node));
-        }
-        // Being sent: the cancel waits; a failed attempt puts the item back in the queue and the
-        // next check withdraws it, a successful one ends the job as done.
+// Until the PACS has every item (and committed it, where asked), one fails, or the user gives up.
+void Engine::Impl::followDelivery(JobId id, std::string files, std::vector<std::string> itemIds, std::shared_ptr<std::atomic<bool>> cancelled) {
+    if (closing) return;  // not a user's cancel: the items stay queued
+    std::vector<dicom::QueueItem> items;
+    for (const auto& itemId : itemIds) {
+        auto item = queue->item(itemId);
+        if (!item) return jobFinish(id, JobStatus::Failed, 0.7, fmt::format("item {} is no longer in the queue", itemId));
+        if (item->state == dicom::ItemState::Failed) return jobFinish(id, JobStatus::Failed, 0.7, item->lastError);
+        items.push_back(std::move(*item));
     }
-    jobs->postAfter(std::chrono::milliseconds(50), [this, id, file = std::move(file), itemId = std::move(itemId), cancelled = std::move(cancelled)] {
-        followDelivery(id, file, itemId, cancelled);
+    const auto done = [](const dicom::QueueItem& i) { return i.state == dicom::ItemState::Committed || (i.state == dicom::ItemState::Sent && !i.commitmentRequired); };
+    if (std::all_of(items.begin(), items.end(), done)) {
+        return jobFinish(id, JobStatus::Done, 1, fmt::format("{} ({} {})", files, items.front().node, dicom::toString(items.front().state)));
+    }
+    if (cancelled->load()) {
+        bool pending = false, atThePacs = false;
+        for (const auto& item : items) {
+            if (done(item)) continue;
+            if (queue->withdraw(item.id)) continue;
+            if (item.state == dicom::ItemState::Sent) atThePacs = true;  // awaiting its commitment: nothing to take back
+            else pending = true;  // being sent: the cancel waits for the attempt's end
+        }
+        if (!pending && !atThePacs) {
+            return jobFinish(id, JobStatus::Cancelled, 0.7, fmt::format("cancelled; item{} {} withdrawn from the queue", itemIds.size() > 1 ? "s" : "",
+                                                                        fmt::join(itemIds, ", ")));
+        }
+        if (!pending) {
+            cancelled->store(false);
+            jobUpdate(id, JobStatus::Running, 0.8, fmt::format("too late to cancel: already at {}", items.front().node));
+        }
+        // Being sent: a failed attempt puts the item back in the queue and the next check
+        // withdraws it, a successful one ends the job as done.
+    }
+    jobs->postAfter(std::chrono::milliseconds(50), [this, id, files = std::move(files), itemIds = std::move(itemIds), cancelled = std::move(cancelled)] {
+        followDelivery(id, files, itemIds, cancelled);
     });
 }
 

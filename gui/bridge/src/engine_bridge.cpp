@@ -8,18 +8,56 @@
 #include <cmath>
 #include <cstring>
 
+#include "sonolink/gui/views/engine_text.h"
+
 namespace sonolink::gui {
 namespace {
 
 QString text(std::string_view view) { return QString::fromUtf8(view.data(), static_cast<qsizetype>(view.size())); }
 
+QString originWord(engine::ErrorOrigin origin) {
+    switch (origin) {
+        case engine::ErrorOrigin::Command: return EngineBridge::tr("command");
+        case engine::ErrorOrigin::Link: return EngineBridge::tr("link");
+        case engine::ErrorOrigin::FrontEnd: return EngineBridge::tr("front end");
+        case engine::ErrorOrigin::Recorder: return EngineBridge::tr("recorder");
+        case engine::ErrorOrigin::Pacs: return EngineBridge::tr("PACS");
+        case engine::ErrorOrigin::Export: return EngineBridge::tr("export");
+        case engine::ErrorOrigin::Imager: return EngineBridge::tr("imager");
+        case engine::ErrorOrigin::Engine: return EngineBridge::tr("engine");
+    }
+    return text(engine::toString(origin));
+}
+
+QString severityWord(engine::Severity severity) {
+    switch (severity) {
+        case engine::Severity::Warning: return EngineBridge::tr("warning");
+        case engine::Severity::Error: return EngineBridge::tr("error");
+        case engine::Severity::Critical: return EngineBridge::tr("critical");
+    }
+    return text(engine::toString(severity));
+}
+
+// An engine error as the status bar says it (EngineError::describe()'s order), in the user's
+// language: origin, severity and the command or part it came from; the code as the engine names
+// it; the message, what was being done and the details translated where the catalogue knows them.
+QString problemText(const engine::EngineError& e) {
+    const auto code = text(sonolink::toString(e.code)), message = engineText(QString::fromStdString(e.message));
+    QString out = e.source.empty() ? EngineBridge::tr("%1 %2: %3: %4").arg(originWord(e.origin), severityWord(e.severity), code, message)
+                                   : EngineBridge::tr("%1 %2 in %3: %4: %5").arg(originWord(e.origin), severityWord(e.severity),
+                                                                                 QString::fromStdString(e.source), code, message);
+    for (const auto& c : e.context) out += EngineBridge::tr(" (while %1)").arg(engineText(QString::fromStdString(c)));
+    for (const auto& d : e.details) out += QStringLiteral("; ") + engineText(QString::fromStdString(d));
+    return out;
+}
+
 SelfTestResult resultOf(const engine::SelfTestStep& s) {
     SelfTestResult r;
     r.step = QString::fromStdString(s.step);
     r.verdict = text(engine::toString(s.verdict));
-    r.figures = QString::fromStdString(s.figures);
-    r.limit = QString::fromStdString(s.limit);
-    r.fix = QString::fromStdString(s.fix);
+    r.figures = engineText(QString::fromStdString(s.figures));
+    r.limit = engineText(QString::fromStdString(s.limit));
+    r.fix = engineText(QString::fromStdString(s.fix));
     r.blocksStreaming = s.blocksStreaming;
     r.seconds = s.seconds;
     r.bitsChecked = s.bitsChecked;
@@ -101,7 +139,7 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
     subscription_ = engine_.subscribe([self](const engine::EngineEvent& event) {
         if (const auto* s = std::get_if<engine::StateChanged>(&event)) {
             const auto state = text(engine::toString(s->to));
-            const auto reason = QString::fromStdString(s->reason);
+            const auto reason = engineText(QString::fromStdString(s->reason));
             QMetaObject::invokeMethod(self.data(), [self, state, reason] { if (self) Q_EMIT self->stateChanged(state, reason); }, Qt::QueuedConnection);
         } else if (const auto* t = std::get_if<engine::SelfTestStep>(&event)) {
             QMetaObject::invokeMethod(self.data(), [self, step = *t] { if (self) self->onSelfTestStep(step); }, Qt::QueuedConnection);
@@ -113,14 +151,14 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
             QMetaObject::invokeMethod(self.data(), [self, job = *j] { if (self) self->onJob(job); }, Qt::QueuedConnection);
         } else if (const auto* r = std::get_if<engine::RecordingChanged>(&event)) {
             RecordingStatus status{text(engine::toString(r->phase)), QString::fromStdString(r->path), r->frames, r->bytes, r->framesRefused, r->framesSkipped,
-                                   QString::fromStdString(r->error)};
+                                   engineText(QString::fromStdString(r->error))};
             QMetaObject::invokeMethod(self.data(), [self, status] { if (self) Q_EMIT self->recordingChanged(status); }, Qt::QueuedConnection);
         } else if (std::holds_alternative<engine::QueueChanged>(event)) {
             QMetaObject::invokeMethod(self.data(), [self] { if (self) self->refreshQueue(); }, Qt::QueuedConnection);
         } else if (const auto* w = std::get_if<engine::WorklistResult>(&event)) {
             QMetaObject::invokeMethod(self.data(), [self, result = *w] { if (self) self->onWorklist(result); }, Qt::QueuedConnection);
         } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
-            const auto text = QString::fromStdString(e->describe());
+            const auto text = problemText(*e);
             const bool isError = e->severity != engine::Severity::Warning;
             QString refused;  // the command the engine refused, if this is a refusal
             if (e->origin == engine::ErrorOrigin::Command) refused = QString::fromStdString(e->source);
@@ -153,7 +191,7 @@ QList<BModeImage> EngineBridge::cine() const {
 
 QString EngineBridge::stateName() const { return text(engine::toString(engine_.state())); }
 
-QString EngineBridge::streamingBlock() const { return QString::fromStdString(engine_.stats().selfTestBlock); }
+QString EngineBridge::streamingBlock() const { return engineText(QString::fromStdString(engine_.stats().selfTestBlock)); }
 
 void EngineBridge::connectLink() {
     stoppedByUser_ = false;
@@ -215,26 +253,38 @@ void EngineBridge::verifyNode(const PacsNodeEntry& node, const StationSettings& 
 }
 
 void EngineBridge::onJob(const engine::JobUpdate& job) {
-    if (job.id == worklistJob_ && job.status == engine::JobStatus::Failed) Q_EMIT worklistAnswered({}, q(job.message));
+    if (job.id == worklistJob_ && job.status == engine::JobStatus::Failed) Q_EMIT worklistAnswered({}, engineText(q(job.message)));
     const auto echo = std::find_if(echoJobs_.begin(), echoJobs_.end(), [&](const auto& e) { return e.first == job.id; });
     if (echo != echoJobs_.end() && job.status != engine::JobStatus::Running) {
         const QString node = echo->second;
         echoJobs_.erase(echo);
-        Q_EMIT nodeVerified(node, job.status == engine::JobStatus::Done, q(job.message));
+        Q_EMIT nodeVerified(node, job.status == engine::JobStatus::Done, engineText(q(job.message)));
     }
     const auto mine = std::find(exportJobs_.begin(), exportJobs_.end(), job.id);
     if (mine == exportJobs_.end()) return;
     const bool done = job.status != engine::JobStatus::Running;
     if (done) exportJobs_.erase(mine);
-    Q_EMIT exportUpdate(q(job.message), job.progress, job.status == engine::JobStatus::Failed, done);
+    Q_EMIT exportUpdate(engineText(q(job.message)), job.progress, job.status == engine::JobStatus::Failed, done);
 }
 
 void EngineBridge::exportCine(const QString& file, const QString& node) {
     exportJobs_.push_back(engine_.exportCine({file.toStdString(), node.toStdString(), 0}));
 }
 
-void EngineBridge::exportSnapshot(const QString& file, const QString& node, const BModeImage& shown, const QImage& burnedIn) {
-    engine::SnapshotExportRequest request{file.toStdString(), node.toStdString(), shown.session, shown.frameId, {}};
+void EngineBridge::exportSnapshot(const QString& file, const QString& node, const BModeImage& shown, const QImage& burnedIn,
+                                  const QList<Measurement>& measurements) {
+    engine::SnapshotExportRequest request{file.toStdString(), node.toStdString(), shown.session, shown.frameId, {}, {}};
+    for (const auto& m : measurements) {
+        using Kind = engine::ImageMeasurement::Kind;
+        engine::ImageMeasurement out;
+        out.kind = m.kind == MeasurementKind::Distance ? Kind::Distance : m.kind == MeasurementKind::Ellipse ? Kind::Ellipse : Kind::Note;
+        out.label = m.label.toStdString();
+        for (const auto& p : m.pointsMm) out.pointsMm.emplace_back(p.x(), p.y());
+        if (m.kind == MeasurementKind::Distance) out.lengthMm = distanceMm(m);
+        if (m.kind == MeasurementKind::Ellipse) out.areaMm2 = areaMm2(m), out.perimeterMm = circumferenceMm(m);
+        out.text = m.text.toStdString();
+        request.measurements.push_back(std::move(out));
+    }
     if (!burnedIn.isNull()) {
         const QImage rgb = burnedIn.convertToFormat(QImage::Format_RGB888);
         const auto rowBytes = static_cast<std::size_t>(rgb.width()) * 3;
@@ -315,7 +365,7 @@ void EngineBridge::pollSelfTest() {
     if (step == progressStep_ && std::abs(progress.fraction - progressFraction_) < 0.005) return;
     progressStep_ = step;
     progressFraction_ = progress.fraction;
-    Q_EMIT selfTestProgress(step, progress.fraction, QString::fromStdString(progress.detail));
+    Q_EMIT selfTestProgress(step, progress.fraction, engineText(QString::fromStdString(progress.detail)));
 }
 
 // The settings asked for are the bridge's own copy: the engine applies them on its thread, so a

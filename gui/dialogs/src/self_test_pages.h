@@ -7,6 +7,7 @@
 #include <QString>
 #include <QWizardPage>
 
+#include "sonolink/gui/dialogs/self_test_words.h"
 #include "sonolink/gui/views/self_test_result.h"
 
 class QLabel;
@@ -21,14 +22,6 @@ namespace sonolink::gui {
 class SelfTestWizard;
 
 [[nodiscard]] QString stepDetailsHtml(const SelfTestResult& result);
-// A step's name as the views show it, in the user's language ("station: memlock limit").
-[[nodiscard]] QString stepTitle(const QString& step);
-// One of the station's checks as the views show it, without "station: " ("writable folder (recordings)").
-[[nodiscard]] QString stationCheckTitle(const QString& check);
-// The verdict's words and colour as every view shows them.
-[[nodiscard]] QString verdictText(const QString& verdict);
-[[nodiscard]] QString faultText(const QString& fault);  // an element's fault ("dead")
-[[nodiscard]] QColor verdictColor(const QString& verdict);
 
 class SelfTestPage : public QWizardPage {
     Q_OBJECT

@@ -1,8 +1,10 @@
 // Exports and the PACS queue through the facade: a cine exported as DICOM and audited as
 // `dicom export` audits (the 110106 message in the audit file); one frame of the cine exported
-// as a single-frame image, grey or with measurements burnt in, and a frame no longer held refused; a running export cancelled and
+// as a single-frame image, grey or with measurements burnt in, or with its measurement report (SR)
+// beside it, a NaN caliper failing the job by name, and a frame no longer held refused; a running export cancelled and
 // its queue item withdrawn, other jobs not held up; queue items retried and withdrawn by the
 // user, each change announced.
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -140,7 +142,7 @@ TEST_F(EngineTest, ASnapshotIsTheCineFrameAskedForGreyOrWithItsMeasurementsBurnt
         return log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; });
     };
     const auto grey = (dir / "grey.dcm").string();
-    auto done = exportOf({grey, "", reviewed.session, reviewed.frameId, {}});
+    auto done = exportOf({grey, "", reviewed.session, reviewed.frameId, {}, {}});
     ASSERT_TRUE(done);
     ASSERT_EQ(done->status, JobStatus::Done) << done->message;
     auto info = dicom::inspectObject(grey);
@@ -159,7 +161,7 @@ TEST_F(EngineTest, ASnapshotIsTheCineFrameAskedForGreyOrWithItsMeasurementsBurnt
     for (std::size_t i = 0; i < reviewed.pixels.size(); ++i) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = reviewed.pixels[i];
     rgb[0] = 255, rgb[1] = 255, rgb[2] = 0;  // a yellow mark
     const auto burnt = (dir / "burnt.dcm").string();
-    done = exportOf({burnt, "", reviewed.session, reviewed.frameId, rgb});
+    done = exportOf({burnt, "", reviewed.session, reviewed.frameId, rgb, {}});
     ASSERT_TRUE(done);
     ASSERT_EQ(done->status, JobStatus::Done) << done->message;
     written = readImage(burnt);
@@ -167,13 +169,34 @@ TEST_F(EngineTest, ASnapshotIsTheCineFrameAskedForGreyOrWithItsMeasurementsBurnt
     EXPECT_EQ(written.burnedIn, "YES");
     EXPECT_EQ(written.pixels, rgb);
 
+    // Its calipers given: the image and, beside it, their measurement report of its study.
+    const double x0 = reviewed.xStartCm * 10, z0 = reviewed.zStartCm * 10 + 5;
+    const ImageMeasurement d1{ImageMeasurement::Kind::Distance, "D1", {{x0, z0}, {x0 + 8, z0}}, 8.0, 0, 0, ""};
+    const auto measured = (dir / "measured.dcm").string();
+    done = exportOf({measured, "", reviewed.session, reviewed.frameId, {}, {d1}});
+    ASSERT_TRUE(done);
+    ASSERT_EQ(done->status, JobStatus::Done) << done->message;
+    const auto reportFile = (dir / "measured_measurements.dcm").string();
+    EXPECT_NE(done->message.find(reportFile), std::string::npos) << done->message;
+    auto report = dicom::inspectObject(reportFile);
+    ASSERT_TRUE(report) << report.error().message();
+    EXPECT_EQ(report->sopClassUid, "1.2.840.10008.5.1.4.1.1.88.33") << "Comprehensive SR";
+    EXPECT_EQ(report->studyInstanceUid, dicom::inspectObject(measured)->studyInstanceUid);
+    auto bad = d1;
+    bad.lengthMm = std::nan("");
+    done = exportOf({(dir / "nan.dcm").string(), "", reviewed.session, reviewed.frameId, {}, {bad}});
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->status, JobStatus::Failed);
+    EXPECT_NE(done->message.find("its measurement report is not: measurement D1 has a value that is not a finite"), std::string::npos) << done->message;
+    EXPECT_FALSE(fs::exists(dir / "nan_measurements.dcm"));
+
     // A burnt-in picture of another size, and a frame the cine does not hold: refused, why said.
     rgb.pop_back();
-    done = exportOf({(dir / "short.dcm").string(), "", reviewed.session, reviewed.frameId, rgb});
+    done = exportOf({(dir / "short.dcm").string(), "", reviewed.session, reviewed.frameId, rgb, {}});
     ASSERT_TRUE(done);
     EXPECT_EQ(done->status, JobStatus::Failed);
     EXPECT_NE(done->message.find("(R, G, B each)"), std::string::npos) << done->message;
-    done = exportOf({(dir / "gone.dcm").string(), "", reviewed.session + 7, reviewed.frameId, {}});
+    done = exportOf({(dir / "gone.dcm").string(), "", reviewed.session + 7, reviewed.frameId, {}, {}});
     ASSERT_TRUE(done);
     EXPECT_EQ(done->status, JobStatus::Failed);
     EXPECT_NE(done->message.find("no longer held"), std::string::npos) << done->message;

@@ -20,6 +20,7 @@
 #include "sonolink/engine/engine_stats.h"
 #include "sonolink/engine/engine_types.h"
 #include "sonolink/engine/exam.h"
+#include "sonolink/engine/image_measurement.h"
 #include "sonolink/engine/queue_item.h"
 #include "sonolink/engine/settings.h"
 #include "sonolink/util/result.h"
@@ -36,13 +37,16 @@ struct CineExportRequest {
 
 // One picture exported as a single-frame DICOM US Image of the current exam, optionally queued
 // for a PACS node: the frame shown (session and frameId, found in the cine or the latest one),
-// grey as acquired, or with the user's measurements burnt in (Burned In Annotation YES).
+// grey as acquired, or with the user's measurements burnt in (Burned In Annotation YES); the
+// measurements, when given, also as a DICOM measurement report (a Comprehensive SR, TID 1500)
+// beside it ("<file>_measurements.dcm"), of the same study, referencing the image, queued with it.
 struct SnapshotExportRequest {
     std::string file;
     std::string node;                       // empty: not queued
     std::uint64_t session = 0;              // the frame's link session and id (DisplayFrame)
     std::uint32_t frameId = 0;
     std::vector<std::uint8_t> burnedInRgb;  // empty: the grey picture; else rows x columns x (R, G, B)
+    std::vector<ImageMeasurement> measurements;  // not empty: also written and queued as a measurement report (SR)
 };
 
 // A DICOM node as the user typed it (Settings…), verified before it is configured: the station's

@@ -20,6 +20,7 @@
 #include "sonolink/gui/views/exam_entry.h"
 #include "sonolink/gui/views/imaging_values.h"
 #include "sonolink/gui/views/link_health.h"
+#include "sonolink/gui/views/measurement.h"
 #include "sonolink/gui/views/archive_view.h"
 #include "sonolink/gui/views/queue_view.h"
 #include "sonolink/gui/views/recording_status.h"
@@ -84,8 +85,10 @@ public:
     void exportCine(const QString& file, const QString& node);
     // One picture (the one shown: its session and frame id) as a single-frame DICOM image, the
     // same way; burnedIn: the picture with the measurements drawn in, at the frame's own size
-    // (null: the grey picture as acquired).
-    void exportSnapshot(const QString& file, const QString& node, const BModeImage& shown, const QImage& burnedIn = {});
+    // (null: the grey picture as acquired); measurements (with the values shown for them) also
+    // written and queued as the image's measurement report (DICOM SR).
+    void exportSnapshot(const QString& file, const QString& node, const BModeImage& shown, const QImage& burnedIn = {},
+                        const QList<Measurement>& measurements = {});
     void retryQueueItem(const QString& id) { engine_.retryQueueItem(id.toStdString()); }
     void withdrawQueueItem(const QString& id) { engine_.withdrawQueueItem(id.toStdString()); }
     [[nodiscard]] QList<QueueRow> queue() const;
