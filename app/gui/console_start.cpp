@@ -1,6 +1,7 @@
 #include "console_start.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QMessageBox>
 #include <QStandardPaths>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "sonolink/doctor/station_doctor.h"
+#include "sonolink/gui/views/engine_text.h"
 #include "sonolink/util/durable_file.h"
 
 namespace sonolink::app {
@@ -54,14 +56,30 @@ Result<std::unique_ptr<QLockFile>> holdConsoleLock(const std::string& queueDirec
                                                            lock->error() == QLockFile::PermissionError ? "permission denied" : "unknown error"));
 }
 
-int startupFailed(const QString& why, bool interactive) {
-    std::cerr << "sonolink: " << why.toStdString() << '\n';
+// The error as the dialog says it: its message, what was being done and the details, each in
+// the user's language where the engine's catalogue knows it.
+QString said(const Error& error) {
+    QString text = gui::engineText(QString::fromStdString(error.message()));
+    for (const auto& c : error.context()) text += QObject::tr(" (while %1)").arg(gui::engineText(QString::fromStdString(c)));
+    for (const auto& d : error.details()) text += QStringLiteral("\n") + gui::engineText(QString::fromStdString(d));
+    return text;
+}
+
+int startupFailed(const Error& why, bool interactive, const QString& screenshot) {
+    std::cerr << "sonolink: " << why.describe() << '\n';
     const auto platform = QGuiApplication::platformName();
-    if (interactive && platform != "offscreen" && platform != "minimal") {
-        QMessageBox box(QMessageBox::Critical, QObject::tr("SonoLink cannot start"), why, QMessageBox::Close);
-        box.setObjectName("startupFailure");
+    if (platform == "offscreen" || platform == "minimal" || (!interactive && screenshot.isEmpty())) return 1;
+    QMessageBox box(QMessageBox::Critical, QObject::tr("SonoLink cannot start"), said(why), QMessageBox::Close);
+    box.setObjectName("startupFailure");
+    if (interactive) {
         box.exec();
+        return 1;
     }
+    box.show();
+    QElapsedTimer shown;
+    shown.start();
+    while (shown.elapsed() < 500) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);  // laid out and painted
+    if (!box.grab().save(screenshot)) std::cerr << "sonolink: cannot save the screenshot " << screenshot.toStdString() << '\n';
     return 1;
 }
 

@@ -28,8 +28,10 @@ namespace sonolink::app {
 // console per station; FailedPrecondition naming the process that holds it when another runs.
 [[nodiscard]] Result<std::unique_ptr<QLockFile>> holdConsoleLock(const std::string& queueDirectory);
 
-// Says why the console cannot start: on stderr, and, for a user (interactive), in a dialog left to
-// them to close where the platform has a screen (not offscreen or minimal). Returns the exit status, 1.
-int startupFailed(const QString& why, bool interactive);
+// Says why the console cannot start: on stderr (as the engine wrote it), and, where the platform
+// has a screen (not offscreen or minimal), in a dialog in the user's language: left to a user
+// (interactive) to close; under automation saved as the PNG `screenshot` names, when it names
+// one, and closed. Returns the exit status, 1.
+int startupFailed(const Error& why, bool interactive, const QString& screenshot = {});
 
 }  // namespace sonolink::app

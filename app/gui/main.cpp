@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption wizardShotOption("screenshot-wizard", "Also save the self-test wizard's steps page as this PNG.", "png");
     const QCommandLineOption reportShotOption("screenshot-report", "Also save the self-test wizard's report page as this PNG.", "png");
     const QCommandLineOption examShotOption("screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png");
+    const QCommandLineOption examPatientShotOption("screenshot-exam-patient", "With --screenshot-exam: also save its patient page, filled from the worklist's first item, as this PNG.", "png");
     const QCommandLineOption queueShotOption("screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.", "png");
     const QCommandLineOption calipersShotOption("screenshot-calipers", "Also freeze, put calipers on the phantom's targets and save the main window, as this PNG.", "png");
     const QCommandLineOption stationCheckShotOption("screenshot-station-check", "Also save Help > Station check… once its checks are in, as this PNG.", "png");
@@ -89,12 +90,12 @@ int main(int argc, char** argv) {
     const QCommandLineOption cineOption("cine", "Review this DICOM image or cine (a file, or s3://bucket/key read in place through the configured archive) frame by frame.", "object");
     const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
     const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption, quitOption, languageOption});
+    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, examPatientShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption, quitOption, languageOption});
     options.process(application);
     // A run under automation (a screenshot, the probe) says why it cannot start and quits; a
     // user's start waits in a dialog until they have read it.
     const bool unattended = options.isSet("screenshot") || options.isSet("probe-ui");
-    const auto startupFailed = [unattended](const QString& why) { return sonolink::app::startupFailed(why, !unattended); };
+    const auto startupFailed = [&](const sonolink::Error& why) { return sonolink::app::startupFailed(why, !unattended, options.value(screenshotOption)); };
     const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
 
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
             loaded = std::move(without);
         }
     }
-    if (!loaded) return startupFailed(QString::fromStdString(loaded.error().describe()));
+    if (!loaded) return startupFailed(loaded.error());
     std::cerr << "sonolink: configuration: " << (configFile.empty() ? std::string("the built-in defaults") : configFile) << '\n';
     if (options.isSet(cineOption)) {
         if (options.isSet(replayOption) || options.isSet(linkOption)) {
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
             return 1;
         }
         auto opened = sonolink::app::RecordingReplay::open(options.value(replayOption).toStdString(), loaded->archive);
-        if (!opened) return startupFailed(QString::fromStdString(opened.error().describe()));
+        if (!opened) return startupFailed(std::move(opened.error()).addContext("opening " + options.value(replayOption).toStdString() + " to review it"));
         choice.replay = *opened;
         choice.selfTest = sonolink::app::SelfTestChoice::Off;
         const auto& g = choice.replay->geometry();
@@ -145,15 +146,15 @@ int main(int argc, char** argv) {
                   << " channels x " << g.samples << " samples\n";
     }
     auto consoleLock = sonolink::app::holdConsoleLock(loaded->dicom.queueDirectory);
-    if (!consoleLock) return startupFailed(QString::fromStdString(consoleLock.error().message()));
+    if (!consoleLock) return startupFailed(consoleLock.error());
     if (auto folders = sonolink::app::makeConsoleFolders(*loaded); !folders) {
-        return startupFailed(QString::fromStdString(folders.error().describe()));
+        return startupFailed(folders.error());
     }
     auto made = sonolink::app::makeEngine(*loaded, choice);
-    if (!made) return startupFailed(QString::fromStdString(made.error().describe()));
+    if (!made) return startupFailed(made.error());
     auto& engine = **made;
     auto metrics = sonolink::app::startMetrics(*loaded, engine);  // a lab's Prometheus, when metrics.prometheus_port asks
-    if (!metrics) return startupFailed(QString::fromStdString(metrics.error().describe()));
+    if (!metrics) return startupFailed(metrics.error());
     int status = 0;
     {
         sonolink::gui::EngineBridge bridge(engine);
@@ -189,7 +190,8 @@ int main(int argc, char** argv) {
         ScreenshotPlan plan;
         if (options.isSet(screenshotOption)) {
             plan = {options.value(screenshotOption), options.value(wizardShotOption), options.value(reportShotOption), options.value(examShotOption),
-                    options.value(queueShotOption), options.value(calipersShotOption), options.value(settingsShotOption), options.value(stationCheckShotOption), static_cast<int>(options.value(quitOption).toDouble() * 1000)};
+                    options.value(queueShotOption), options.value(calipersShotOption), options.value(settingsShotOption), options.value(stationCheckShotOption), options.value(examPatientShotOption),
+                    static_cast<int>(options.value(quitOption).toDouble() * 1000)};
         }
         sonolink::app::scheduleScreenshots(plan, *loaded, window, wizard, bridge);
         status = QApplication::exec();

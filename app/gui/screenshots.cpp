@@ -82,7 +82,15 @@ void scheduleScreenshots(const ScreenshotPlan& plan, const config::AppConfig& co
         save(window, plan.main);
         if (!plan.stationCheck.isEmpty() && window.stationCheckDialog()) save(*window.stationCheckDialog(), plan.stationCheck);
         if (!plan.wizard.isEmpty()) save(wizard, plan.wizard);
-        if (!plan.exam.isEmpty() && window.examDialog()) save(*window.examDialog(), plan.exam);
+        if (!plan.exam.isEmpty() && window.examDialog()) {
+            save(*window.examDialog(), plan.exam);
+            if (auto* table = window.examDialog()->findChild<QTableWidget*>("worklistTable"); !plan.examPatient.isEmpty() && table && table->rowCount() > 0) {
+                table->selectRow(0);
+                window.examDialog()->findChild<QPushButton*>("worklistUseButton")->click();  // the patient page, its body part from the order
+                QApplication::processEvents();
+                save(*window.examDialog(), plan.examPatient);
+            }
+        }
         if (!plan.settings.isEmpty() && window.settingsDialog()) save(*window.settingsDialog(), plan.settings);
         if (!plan.queue.isEmpty()) {
             window.findChild<QDockWidget*>("queueDock")->raise();

@@ -27,6 +27,7 @@ struct ScreenshotPlan {
     QString calipers;  // the main window frozen, calipers on the phantom's targets
     QString settings;  // the settings dialog, its first node's C-ECHO answered
     QString stationCheck;  // Help > Station check…, its checks in
+    QString examPatient;   // the exam dialog's patient page, filled from the worklist's first item (with exam)
     int quitMs = 6000;
 };
 

@@ -740,4 +740,32 @@ ENGINE_ZH = {
         "fc-list 出错：%1",
     "dlopen failed":
         "dlopen 失败",
+    'SonoLink is already running on this station (process %1): use its window. Two consoles would contend for the link, the recordings and the PACS queue.':
+        'SonoLink 已在本工作站运行（进程 %1）：请使用已打开的窗口。两个控制台会争用链路、录制和 PACS 队列。',
+    "cannot take the console's lock %1: %2":
+        '无法获取控制台锁 %1：%2',
+    'permission denied':
+        '权限不足',
+    'making %1 (%2)':
+        '创建 %1（%2）',
+    'SonoLink start-up self-test':
+        'SonoLink 启动自检',
+    'opening %1 to review it':
+        '打开 %1 以回顾',
+    '%1 is not an HDF5 file':
+        '%1 不是 HDF5 文件',
+    'channel data of %1 waves x %2 channels x %3 samples is empty':
+        '通道数据（%1 次发射 x %2 通道 x %3 采样点）为空',
+    '%1 element positions for %2 channels':
+        '%2 个通道只有 %1 个阵元位置',
+    '%1 transmit angles for %2 waves':
+        '%2 次发射只有 %1 个发射角度',
+    'element %1: position %2 m is no number':
+        '阵元 %1：位置 %2 m 不是数值',
+    "the %1 elements all lie at x = %2 m: an aperture of no width cannot be imaged (the probe's element positions are missing)":
+        '全部 %1 个阵元都位于 x = %2 m：宽度为零的孔径无法成像（缺少探头的阵元位置）',
+    'wave %1: steering angle %2 rad is not an angle within +-90 degrees':
+        '发射 %1：偏转角 %2 rad 不在 ±90 度以内',
+    'sampling rate %1 Hz and sound speed %2 m/s must be positive':
+        '采样率 %1 Hz 和声速 %2 m/s 必须为正数',
 }

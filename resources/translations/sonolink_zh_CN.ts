@@ -35,6 +35,10 @@
             <source>   study %1</source>
             <translation>   检查日期 %1</translation>
         </message>
+        <message>
+            <source> (while %1)</source>
+            <translation>（正在%1）</translation>
+        </message>
     </context>
     <context>
         <name>QaReport</name>
@@ -2318,6 +2322,62 @@ What to do: Connect again; if it fails again, call the engineer.</source>
         <message>
             <source>dlopen failed</source>
             <translation>dlopen 失败</translation>
+        </message>
+        <message>
+            <source>SonoLink is already running on this station (process %1): use its window. Two consoles would contend for the link, the recordings and the PACS queue.</source>
+            <translation>SonoLink 已在本工作站运行（进程 %1）：请使用已打开的窗口。两个控制台会争用链路、录制和 PACS 队列。</translation>
+        </message>
+        <message>
+            <source>cannot take the console's lock %1: %2</source>
+            <translation>无法获取控制台锁 %1：%2</translation>
+        </message>
+        <message>
+            <source>permission denied</source>
+            <translation>权限不足</translation>
+        </message>
+        <message>
+            <source>making %1 (%2)</source>
+            <translation>创建 %1（%2）</translation>
+        </message>
+        <message>
+            <source>%1 is not an HDF5 file</source>
+            <translation>%1 不是 HDF5 文件</translation>
+        </message>
+        <message>
+            <source>channel data of %1 waves x %2 channels x %3 samples is empty</source>
+            <translation>通道数据（%1 次发射 x %2 通道 x %3 采样点）为空</translation>
+        </message>
+        <message>
+            <source>%1 element positions for %2 channels</source>
+            <translation>%2 个通道只有 %1 个阵元位置</translation>
+        </message>
+        <message>
+            <source>%1 transmit angles for %2 waves</source>
+            <translation>%2 次发射只有 %1 个发射角度</translation>
+        </message>
+        <message>
+            <source>element %1: position %2 m is no number</source>
+            <translation>阵元 %1：位置 %2 m 不是数值</translation>
+        </message>
+        <message>
+            <source>the %1 elements all lie at x = %2 m: an aperture of no width cannot be imaged (the probe's element positions are missing)</source>
+            <translation>全部 %1 个阵元都位于 x = %2 m：宽度为零的孔径无法成像（缺少探头的阵元位置）</translation>
+        </message>
+        <message>
+            <source>wave %1: steering angle %2 rad is not an angle within +-90 degrees</source>
+            <translation>发射 %1：偏转角 %2 rad 不在 ±90 度以内</translation>
+        </message>
+        <message>
+            <source>sampling rate %1 Hz and sound speed %2 m/s must be positive</source>
+            <translation>采样率 %1 Hz 和声速 %2 m/s 必须为正数</translation>
+        </message>
+        <message>
+            <source>opening %1 to review it</source>
+            <translation>打开 %1 以回顾</translation>
+        </message>
+        <message>
+            <source>SonoLink start-up self-test</source>
+            <translation>SonoLink 启动自检</translation>
         </message>
     </context>
     <context>

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Screenshots of the console's DICOM screens against real peers on loopback, in English and
 Chinese, under Xvfb (xcb): the exam dialog answering dcmtk's wlmscpfs (one item for today, a
-Chinese name): OUT_DIR/exam_worklist{,_zh_CN}.png; and the main window with its PACS queue
+Chinese name): OUT_DIR/exam_worklist{,_zh_CN}.png, then its patient page filled from that
+item (the body part from the order): OUT_DIR/exam_patient{,_zh_CN}.png; and the main window with its PACS queue
 after a cine export to dcmtk's storescp: OUT_DIR/pacs_queue{,_zh_CN}.png. The shipped
 configuration with the peer as the first DICOM node; the peers are stopped by their PIDs.
 Run by take_screenshots.sh. Usage: take_dicom_screenshots.py ROOT OUT_DIR"""
@@ -40,7 +41,7 @@ with tempfile.TemporaryDirectory() as work:
     worklist = Wlmscpfs(work, free_port(), date=datetime.date.today().strftime("%Y%m%d"))
     try:
         run_console(work, {"name": "hospital-worklist", "ae_title": worklist.aet, "port": worklist.port},
-                    [("--screenshot-exam", "exam_worklist")])
+                    [("--screenshot-exam", "exam_worklist"), ("--screenshot-exam-patient", "exam_patient")])
     finally:
         worklist.stop()
     pacs = Storescp(work, free_port())

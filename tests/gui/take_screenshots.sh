@@ -7,7 +7,8 @@
 # calipers on the phantom, OUT_DIR/calipers.png, and Help > Station check…, OUT_DIR/station_check.png
 # (default OUT_DIR: docs/screenshots). Then the
 # same in Simplified Chinese (--language zh_CN): main_window_streaming_zh_CN.png,
-# selftest_wizard_steps_zh_CN.png, calipers_zh_CN.png and station_check_zh_CN.png; and the exam dialog
+# selftest_wizard_steps_zh_CN.png, selftest_wizard_report_zh_CN.png, calipers_zh_CN.png and
+# station_check_zh_CN.png; and the exam dialog
 # answering a real worklist and the PACS queue after an export to a real storescp
 # (take_dicom_screenshots.py: exam_worklist{,_zh_CN}.png, pacs_queue{,_zh_CN}.png). The QA
 # reports it keeps go to a temporary folder. Last, the two reviews: a 30-frame recording of the
@@ -15,7 +16,9 @@
 # same beamformed into an RLE cine (sonolink-cli beamform --dicom) through `sonolink --cine`,
 # OUT_DIR/cine_review.png. Then the main window on screens of 1280 x 720, 1366 x 768 and
 # 1920 x 1080 (main_window_<size>.png), and a scan blocked by a failed self-test
-# (scan_blocked{,_zh_CN}.png). Needs xvfb-run and dcmtk.
+# (scan_blocked{,_zh_CN}.png), and the console refusing to start: a second instance and a
+# file that is no recording (second_instance{,_zh_CN}.png, replay_refused{,_zh_CN}.png). Needs
+# xvfb-run and dcmtk.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$(mkdir -p "${1:-$root/docs/screenshots}" && cd "${1:-$root/docs/screenshots}" && pwd)
@@ -30,7 +33,8 @@ QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
 QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
   "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
   --screenshot "$out/main_window_streaming_zh_CN.png" --screenshot-wizard "$out/selftest_wizard_steps_zh_CN.png" \
-  --screenshot-calipers "$out/calipers_zh_CN.png" --screenshot-station-check "$out/station_check_zh_CN.png" --quit-after 12 --language zh_CN
+  --screenshot-report "$out/selftest_wizard_report_zh_CN.png" --screenshot-calipers "$out/calipers_zh_CN.png" \
+  --screenshot-station-check "$out/station_check_zh_CN.png" --quit-after 12 --language zh_CN
 echo "saved $out/main_window_streaming{,_zh_CN}.png, $out/selftest_wizard_steps{,_zh_CN}.png, $out/selftest_wizard_report.png, $out/calipers{,_zh_CN}.png, $out/station_check{,_zh_CN}.png"
 /usr/bin/python3 "$root/tests/gui/take_dicom_screenshots.py" "$root" "$out"
 "$root/build/default/app/sonolink-cli" record "$work/phantom.uff" --in-process --frames 30 --rate 30 > /dev/null
@@ -66,3 +70,19 @@ for language in en zh_CN; do
     --screenshot "$out/scan_blocked$suffix.png" --quit-after 10 --language "$language"
 done
 echo "saved $out/main_window_{1280x720,1366x768,1920x1080,1366x768_zh_CN}.png, $out/scan_blocked{,_zh_CN}.png"
+# The console refusing to start, in a dialog, both languages: a second console while one runs
+# (the first offscreen, holding the station's lock), and a file to review that is no recording.
+QT_QPA_PLATFORM=offscreen "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" --quit-after 60 \
+  --language en > "$work/first.log" 2>&1 &
+first=$!
+for _ in $(seq 100); do grep -q "connecting" "$work/first.log" 2> /dev/null && break; sleep 0.1; done
+echo "not a recording" > "$work/notes.uff"
+for language in en zh_CN; do
+  suffix=$([ "$language" = en ] && echo "" || echo "_$language")
+  QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x800x24" "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
+    --screenshot "$out/second_instance$suffix.png" --language "$language" || true
+  QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x800x24" "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" \
+    --replay "$work/notes.uff" --screenshot "$out/replay_refused$suffix.png" --language "$language" || true
+done
+kill "$first"; wait "$first" 2> /dev/null || true
+echo "saved $out/second_instance{,_zh_CN}.png, $out/replay_refused{,_zh_CN}.png"

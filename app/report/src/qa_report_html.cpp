@@ -121,7 +121,7 @@ std::string qaReportHtml(const nlohmann::json& report, const ReportLanguage& lan
         return escaped(out.toStdString());
     };
     std::string html = "<html><body>";
-    html += fmt::format("<h1>{}</h1>", report.contains("report") ? text(report, "report") : label(QaReport::tr("SonoLink QA report")));
+    html += fmt::format("<h1>{}</h1>", report.contains("report") ? escaped(said(language.sentence, raw(report, "report"))) : label(QaReport::tr("SonoLink QA report")));
     html += "<table cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">";
     html += row(label(QaReport::tr("Station")), text(report, "station"));
     html += row(label(QaReport::tr("Operator")), text(report, "operator"));

@@ -482,6 +482,22 @@ const std::vector<const char*>& engineTextCatalogue() {
         QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "fc-list not found (fontconfig is not installed)"),
         QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "fc-list: %1"),
         QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "dlopen failed"),
+        // app/gui/console_start.cpp, core/record (a recording to review), core/beamform/src/acquisition_geometry.cpp
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "SonoLink is already running on this station (process %1): use its window. Two consoles would contend for the link, the recordings and the PACS queue."),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "cannot take the console's lock %1: %2"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "permission denied"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "making %1 (%2)"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "%1 is not an HDF5 file"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "opening %1 to review it"),
+        // app/report: the QA report's title
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "SonoLink start-up self-test"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "channel data of %1 waves x %2 channels x %3 samples is empty"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "%1 element positions for %2 channels"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "%1 transmit angles for %2 waves"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "element %1: position %2 m is no number"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "the %1 elements all lie at x = %2 m: an aperture of no width cannot be imaged (the probe's element positions are missing)"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "wave %1: steering angle %2 rad is not an angle within +-90 degrees"),
+        QT_TRANSLATE_NOOP("sonolink::gui::EngineText", "sampling rate %1 Hz and sound speed %2 m/s must be positive"),
     };
     return all;
 }
