@@ -45,7 +45,7 @@ QString patientBanner(const dicom::FrameFormat& f) {
     const auto date = [](const std::string& d) {
         return d.size() == 8 ? QString::fromStdString(d.substr(0, 4) + '-' + d.substr(4, 2) + '-' + d.substr(6, 2)) : QString::fromStdString(d);
     };
-    QString banner = QObject::tr("%1   ID %2").arg(name, QString::fromStdString(f.patientId));
+    QString banner = f.patientId.empty() ? name : QObject::tr("%1   ID %2").arg(name, QString::fromStdString(f.patientId));
     if (!f.patientBirthDate.empty()) banner += QObject::tr(", born %1").arg(date(f.patientBirthDate));
     if (!f.studyDate.empty()) banner += QObject::tr("   study %1").arg(date(f.studyDate));
     return banner;

@@ -473,7 +473,7 @@ ZH = {
     'the change of the start-up self-test was not confirmed': '启动自检的更改未获确认',
     'Settings kept (%1, recorded): they apply at the next start.': '设置已保存（%1，已记录）：下次启动时生效。',
     ', born %1': '，出生于 %1',
-    '%1   ID %2%3': '%1   编号 %2%3',
+    '%1   ID %2%3   %4': '%1   编号 %2%3   %4',
     'Scanning stops first: the self-test needs the link to itself.': '先停止扫描：自检需要独占链路。',
     'The self-test was not run: %1': '自检未运行：%1',
     'The self-test was not run: the station is %1 (%2)': '自检未运行：工作站处于%1（%2）',

@@ -630,12 +630,12 @@ What to do: Connect again; if it fails again, call the engineer.</source>
             <translation>，出生于 %1</translation>
         </message>
         <message>
-            <source>%1   ID %2%3</source>
-            <translation>%1   编号 %2%3</translation>
-        </message>
-        <message>
             <source>Review of the recording %1 (raw data: no patient)</source>
             <translation>回顾记录 %1（原始数据：无患者信息）</translation>
+        </message>
+        <message>
+            <source>%1   ID %2%3   %4</source>
+            <translation>%1   编号 %2%3   %4</translation>
         </message>
     </context>
     <context>

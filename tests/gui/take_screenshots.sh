@@ -12,9 +12,9 @@
 # answering a real worklist and the PACS queue after an export to a real storescp
 # (take_dicom_screenshots.py: exam_worklist{,_zh_CN}.png, pacs_queue{,_zh_CN}.png). The QA
 # reports it keeps go to a temporary folder. Last, the two reviews: a 30-frame recording of the
-# phantom (sonolink-cli record) through `sonolink --replay`, OUT_DIR/review_recording.png, and the
+# phantom (sonolink-cli record) through `sonolink --replay`, OUT_DIR/review_recording{,_zh_CN}.png, and the
 # same beamformed into an RLE cine (sonolink-cli beamform --dicom) through `sonolink --cine`,
-# OUT_DIR/cine_review.png. Then the main window on screens of 1280 x 720, 1366 x 768 and
+# OUT_DIR/cine_review{,_zh_CN}.png. Then the main window on screens of 1280 x 720, 1366 x 768 and
 # 1920 x 1080 (main_window_<size>.png), and a scan blocked by a failed self-test
 # (scan_blocked{,_zh_CN}.png), and the console refusing to start: a second instance and a
 # file that is no recording (second_instance{,_zh_CN}.png, replay_refused{,_zh_CN}.png). Needs
@@ -41,12 +41,18 @@ echo "saved $out/main_window_streaming{,_zh_CN}.png, $out/selftest_wizard_steps{
 QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
   "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" --replay "$work/phantom.uff" \
   --screenshot "$out/review_recording.png" --quit-after 5 --language en
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
+  "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" --replay "$work/phantom.uff" \
+  --screenshot "$out/review_recording_zh_CN.png" --quit-after 5 --language zh_CN
 "$root/build/default/app/sonolink-cli" beamform "$work/phantom.uff" --x-range -19:19:256 --z-range 3:38:512 --window hann \
   --display 512x512 --dicom "$work/phantom_cine.dcm" --dicom-compression rle --patient-name "Review^Demo" --output-dir "$work/beamformed" > /dev/null
 QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
   "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" --cine "$work/phantom_cine.dcm" \
   --screenshot "$out/cine_review.png" --quit-after 3 --language en
-echo "saved $out/review_recording.png, $out/cine_review.png"
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
+  "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" --cine "$work/phantom_cine.dcm" \
+  --screenshot "$out/cine_review_zh_CN.png" --quit-after 3 --language zh_CN
+echo "saved $out/review_recording{,_zh_CN}.png, $out/cine_review{,_zh_CN}.png"
 # The layout on common screens (the window fitted to each), and a scan blocked by a failed
 # start-up self-test (a BER limit the link cannot show in a second), in both languages.
 for size in 1280x720 1366x768 1920x1080; do

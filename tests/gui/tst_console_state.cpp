@@ -107,8 +107,11 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(bridge.stateName(), QString("streaming"), 10000);  // live again
         QTRY_VERIFY(window.view()->stateMark().isEmpty());
 
-        bridge.setExam(examOf("Roe", "Richard", "P-2"));
+        auto roe = examOf("Roe", "Richard", "P-2");
+        roe.bodyPart = "THYROID";
+        bridge.setExam(roe);
         QVERIFY(window.view()->patientBanner().contains("Roe"));
+        QVERIFY2(window.view()->patientBanner().endsWith("THYROID"), qPrintable(window.view()->patientBanner()));  // the body part on the image
         // Her frame, asked for by id (a late click): refused, not filed under him.
         QSignalSpy updates(&bridge, &EngineBridge::exportUpdate);
         bridge.exportSnapshot(QDir(out.path()).filePath("late.dcm"), {}, janes);

@@ -580,7 +580,8 @@ void MainWindow::showPatient(const gui::ExamEntry& exam) {
     }
     patient_->setText(tr("Patient: %1, %2").arg(gui::displayName(exam), exam.id));
     const QString born = exam.birthDate.isValid() ? tr(", born %1").arg(exam.birthDate.toString("yyyy-MM-dd")) : QString();
-    view_->setPatientBanner(tr("%1   ID %2%3").arg(gui::displayName(exam), exam.id, born));
+    // The body part as DICOM names it (the term every object of the exam carries).
+    view_->setPatientBanner(tr("%1   ID %2%3   %4").arg(gui::displayName(exam), exam.id, born, exam.bodyPart.isEmpty() ? QStringLiteral("ABDOMEN") : exam.bodyPart));
 }
 
 bool MainWindow::saveImage(const QString& path, QString* why) {

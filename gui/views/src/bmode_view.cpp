@@ -260,18 +260,12 @@ void BModeView::drawCaptions(QPainter& painter, const QRectF& shown) const {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     const QRectF room = viewport();
-    if (!image_.image.isNull() && !shown.isEmpty()) {
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(QColor(255, 200, 60));
-        const QPointF corner = widgetPositionOf({image_.xStartMm, image_.zStartMm});
-        painter.drawEllipse(QPointF(std::max(corner.x(), room.left()) + 9, std::max(corner.y(), room.top()) + 9), 4.5, 4.5);
-    }
     QFont bold = font();
     bold.setBold(true);
     painter.setFont(bold);
     const QFontMetricsF metrics(bold);
     const auto caption = [&](const QString& text, Qt::Alignment side, const QColor& colour) {
-        if (text.isEmpty()) return;
+        if (text.isEmpty()) return QRectF();
         const QRectF box = metrics.boundingRect(QRectF(room.left() + 18, room.top() + 4, room.width() - 36, room.height()), side | Qt::AlignTop | Qt::TextWordWrap, text)
                                .adjusted(-4, -2, 4, 2);
         painter.setPen(Qt::NoPen);
@@ -279,9 +273,18 @@ void BModeView::drawCaptions(QPainter& painter, const QRectF& shown) const {
         painter.drawRect(box);
         painter.setPen(colour);
         painter.drawText(box, side | Qt::AlignVCenter | Qt::TextWordWrap, text);
+        return box;
     };
-    caption(banner_, Qt::AlignLeft, QColor(230, 230, 230));
+    const QRectF banner = caption(banner_, Qt::AlignLeft, QColor(230, 230, 230));
     caption(mark_, Qt::AlignRight, QColor(120, 190, 255));
+    if (!image_.image.isNull() && !shown.isEmpty()) {  // below the banner where the banner covers the picture's corner
+        const QPointF corner = widgetPositionOf({image_.xStartMm, image_.zStartMm});
+        QPointF dot(std::max(corner.x(), room.left()) + 9, std::max(corner.y(), room.top()) + 9);
+        if (banner.adjusted(-6, -6, 6, 6).contains(dot)) dot.setY(banner.bottom() + 9);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(255, 200, 60));
+        painter.drawEllipse(dot, 4.5, 4.5);
+    }
     if (!notice_.isEmpty()) {
         const QRectF area = (shown.isEmpty() ? room : shown).adjusted(24, 0, -24, 0);
         QRectF box = metrics.boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, notice_).adjusted(-10, -8, 10, 8);
