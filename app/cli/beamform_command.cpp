@@ -109,9 +109,11 @@ Result<std::vector<double>> parseAxis(const std::string& rangeText, const std::s
 }
 
 Status checkGridAgainstData(const beamform::PixelGrid& grid, const record::UffChannelData& data, double fNumber) {
-    // The deepest echo the record holds came back at its last sample, from z = c t / 2 at most.
+    // The deepest echo the record holds came back at its last sample, from z = c t / 2 at most;
+    // a laser shot's sound travels one way, from z = c t.
     const double recordEnd = data.geometry.initialTimeS + (data.geometry.samples - 1) / data.geometry.samplingRateHz;
-    const double deepest = data.geometry.soundSpeedMps * recordEnd / 2;
+    const bool oneWay = data.geometry.isPhotoacoustic(0);
+    const double deepest = data.geometry.soundSpeedMps * recordEnd / (oneWay ? 1 : 2);
     if (grid.z.back() > deepest) {
         return fail(ErrorCode::InvalidArgument, fmt::format("the grid reaches z = {:.2f} mm but the record ends at {:.2f} mm (initial time {:.2f} us + {} samples at {:.1f} MHz)",
                                                             grid.z.back() * 1e3, deepest * 1e3, data.geometry.initialTimeS * 1e6, data.geometry.samples, data.geometry.samplingRateHz / 1e6));

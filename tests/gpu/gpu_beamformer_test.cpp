@@ -322,6 +322,17 @@ std::vector<double> steps(double first, double last, int count) {
     return v;
 }
 
+// Laser shots (photoacoustic, received only): the GPU's tabulated delays from the same
+// transmitDelaySamples, RF and IQ, against the CPU reference.
+TEST_F(GpuBeamformerTest, PhotoacousticShots) {
+    const auto p = simulate({{0, 12e-3, 1}, {-5e-3, 20e-3, 0.7}, {6e-3, 30e-3, 0.5}}, {0}, 1400, 1e-6, {}, true);
+    const auto grid = PixelGrid::fromRanges(-10e-3, 10e-3, 96, 5e-3, 34e-3, 400);
+    BeamformParams params;
+    params.window = Window::Hann;
+    expectAgreement(p, grid, params);
+    recordWorst(expectIqAgreement(p, grid, params, SampleType::Float32, 5e6, "photoacoustic shot, Hann", kEveryKernel[0]));
+}
+
 TEST_F(GpuBeamformerTest, SectorAlongRaysAgainstTheCpu) {
     constexpr double kDeg = std::numbers::pi / 180;
     const auto p = simulate({{0, 14e-3, 1}, {-6e-3, 20e-3, 0.8}, {7e-3, 24e-3, 0.6}}, {-6, 0, 6}, 1800, 1e-6);

@@ -35,11 +35,14 @@ struct Phantom {
 // sourceDistances: none for plane waves, else one per wave (USTB: > 0 a focus, < 0 a diverging
 // wave's virtual source, at that distance along the wave's angle). A focused wave reaches the
 // focus at d / c and a point P |P - S| / c before or after; a diverging one spreads from S.
+// photoacoustic: every wave a laser shot, each scatterer an absorber emitting at t = 0 (no
+// transmit path: the receive path alone).
 inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vector<double>& anglesDeg, int samples, double t0,
-                        const std::vector<double>& sourceDistances = {}) {
+                        const std::vector<double>& sourceDistances = {}, bool photoacoustic = false) {
     Phantom p;
     auto& g = p.geometry;
     g.sourceDistance = sourceDistances;
+    if (photoacoustic) g.photoacoustic.assign(anglesDeg.size(), true);
     g.elementX = linearArrayElementX(kElements, kPitch);
     for (double a : anglesDeg) g.angleRad.push_back(a * std::numbers::pi / 180);
     const int waves = static_cast<int>(g.angleRad.size());
@@ -55,8 +58,8 @@ inline Phantom simulate(const std::vector<Scatterer>& scatterers, const std::vec
         for (int e = 0; e < kElements; ++e) {
             float* trace = p.samples.data() + (static_cast<std::size_t>(w) * kElements + static_cast<std::size_t>(e)) * static_cast<std::size_t>(samples);
             for (const auto& s : scatterers) {
-                double transmit = (s.x * std::sin(th) + s.z * std::cos(th)) / kC;
-                if (!sourceDistances.empty()) {
+                double transmit = photoacoustic ? 0.0 : (s.x * std::sin(th) + s.z * std::cos(th)) / kC;
+                if (!sourceDistances.empty() && !photoacoustic) {
                     const double d = sourceDistances[static_cast<std::size_t>(w)], sx = d * std::sin(th), sz = d * std::cos(th);
                     const double toSource = std::hypot(s.x - sx, s.z - sz);
                     transmit = (d + (d < 0 || s.z >= sz ? toSource : -toSource)) / kC;

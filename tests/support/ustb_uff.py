@@ -51,14 +51,17 @@ class _Writer:
         return f"{'wave' if self.layout == 'sonolink_0_1' else prop}_{i + 1:04d}"
 
 
-def write_ustb(path, data, angles, element_x, drop=None, geometry_elements=None, modulation_frequency=0.0, layout="pyuff_ustb"):
+def write_ustb(path, data, angles, element_x, drop=None, geometry_elements=None, modulation_frequency=0.0, layout="pyuff_ustb",
+               wavefront=0, sampling_frequency=25e6, initial_time=1e-6, sound_speed=1500.0):
     """A channel_data group (data seen from HDF5 as frames x waves x channels x samples).
-    Complex data (IQ, with a modulation frequency) is a group of "real" and "imag" with complex = 1."""
+    Complex data (IQ, with a modulation frequency) is a group of "real" and "imag" with complex = 1.
+    wavefront: USTB's uff.wavefront of every wave, 0 plane, 2 photoacoustic (its source ignored:
+    written at the origin, as USTB's uff.wave leaves it)."""
     w = _Writer(layout)
     with h5py.File(path, "w") as f:
         g = f.create_group("channel_data")
         w.obj(g, "uff.channel_data", "channel_data")
-        for key, value in (("sampling_frequency", 25e6), ("initial_time", 1e-6), ("sound_speed", 1500.0),
+        for key, value in (("sampling_frequency", sampling_frequency), ("initial_time", initial_time), ("sound_speed", sound_speed),
                            ("modulation_frequency", modulation_frequency)):
             if key != drop:
                 w.scalar(g, key, value)
@@ -88,12 +91,12 @@ def write_ustb(path, data, angles, element_x, drop=None, geometry_elements=None,
                 w.obj(waves[-1], "uff.wave", name)
         for wave, angle in zip(waves, angles):
             if w.layout == "pyuff_ustb":
-                ds = wave.create_dataset("wavefront", data=np.array([[0]]))
+                ds = wave.create_dataset("wavefront", data=np.array([[wavefront]]))
                 ds.attrs["class"] = "uff.wavefront"
                 ds.attrs["name"] = "wavefront"
             else:
-                wave.create_dataset("wavefront", data=np.array([[0]], dtype=np.float64))
-            w.point(wave, "source", np.inf, angle)
+                wave.create_dataset("wavefront", data=np.array([[wavefront]], dtype=np.float64))
+            w.point(wave, "source", 0.0 if wavefront == 2 else np.inf, angle)
             w.point(wave, "origin", 0.0, 0.0)
             w.scalar(wave, "delay", 0.0)
-            w.scalar(wave, "sound_speed", 1500.0)
+            w.scalar(wave, "sound_speed", sound_speed)

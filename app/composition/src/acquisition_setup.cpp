@@ -28,7 +28,7 @@ beamform::AcquisitionGeometry geometryOf(const transport::Configure& c) {
     g.samplingRateHz = c.samplingRateHz;
     g.soundSpeedMps = c.soundSpeedMmPerS * 1e-3;
     g.elementX = beamform::linearArrayElementX(g.channels, c.pitchNm * 1e-9);
-    if (c.photoacoustic) g.angleRad = {0.0};
+    if (c.photoacoustic) g.angleRad = {0.0}, g.photoacoustic = {true};  // a laser shot: received only
     else for (auto a : c.anglesMilliDeg) g.angleRad.push_back(a * 1e-3 * std::numbers::pi / 180);
     return g;
 }

@@ -21,6 +21,9 @@ Status AcquisitionGeometry::validate() const {
     if (!sourceDistance.empty() && sourceDistance.size() != static_cast<std::size_t>(waves)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} source distances for {} waves", sourceDistance.size(), waves));
     }
+    if (!photoacoustic.empty() && photoacoustic.size() != static_cast<std::size_t>(waves)) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} photoacoustic marks for {} waves", photoacoustic.size(), waves));
+    }
     for (std::size_t w = 0; w < sourceDistance.size(); ++w) {
         if (std::isnan(sourceDistance[w]) || sourceDistance[w] == 0) {
             return fail(ErrorCode::InvalidArgument, fmt::format("wave {}: source distance {} (a focus or virtual source cannot be at the origin)", w, sourceDistance[w]));

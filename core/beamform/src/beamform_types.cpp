@@ -23,17 +23,26 @@ Status ChannelDataView::validate() const {
     return {};
 }
 
-void transmitDelaySamples(double angleRad, double sourceDistance, double x, std::span<const float> z, double samplingRateHz,
-                          double soundSpeedMps, double initialTimeS, std::span<float> out) noexcept {
-    const float samplesPerMetre = static_cast<float>(samplingRateHz / soundSpeedMps);
-    const float firstSample = static_cast<float>(initialTimeS * samplingRateHz);
-    if (std::isinf(sourceDistance)) {
-        const float txX = static_cast<float>(x * std::sin(angleRad)) * samplesPerMetre - firstSample;
-        const float txZ = static_cast<float>(std::cos(angleRad)) * samplesPerMetre;
-        for (std::size_t i = 0; i < z.size(); ++i) out[i] = txX + z[i] * txZ;
+std::optional<LinearTransmitDelay> linearTransmitDelay(const AcquisitionGeometry& g, int wave, double x) noexcept {
+    const float samplesPerMetre = static_cast<float>(g.samplingRateHz / g.soundSpeedMps);
+    const float firstSample = static_cast<float>(g.initialTimeS * g.samplingRateHz);
+    if (g.isPhotoacoustic(wave)) return LinearTransmitDelay{-firstSample, 0.0f};
+    const auto w = static_cast<std::size_t>(wave);
+    if (!g.sourceDistance.empty() && !std::isinf(g.sourceDistance[w])) return std::nullopt;
+    return LinearTransmitDelay{static_cast<float>(x * std::sin(g.angleRad[w])) * samplesPerMetre - firstSample,
+                               static_cast<float>(std::cos(g.angleRad[w])) * samplesPerMetre};
+}
+
+void transmitDelaySamples(const AcquisitionGeometry& g, int wave, double x, std::span<const float> z, std::span<float> out) noexcept {
+    if (const auto linear = linearTransmitDelay(g, wave, x)) {
+        for (std::size_t i = 0; i < z.size(); ++i) out[i] = linear->atSurface + z[i] * linear->perMetre;
         return;
     }
-    const double sx = sourceDistance * std::sin(angleRad), sz = sourceDistance * std::cos(angleRad);
+    const float samplesPerMetre = static_cast<float>(g.samplingRateHz / g.soundSpeedMps);
+    const float firstSample = static_cast<float>(g.initialTimeS * g.samplingRateHz);
+    const auto w = static_cast<std::size_t>(wave);
+    const double sourceDistance = g.sourceDistance[w];
+    const double sx = sourceDistance * std::sin(g.angleRad[w]), sz = sourceDistance * std::cos(g.angleRad[w]);
     for (std::size_t i = 0; i < z.size(); ++i) {
         const double toSource = std::hypot(x - sx, z[i] - sz);
         const double metres = (z[i] >= sz ? toSource : -toSource) + sourceDistance;

@@ -299,15 +299,13 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
     if (reach.size() < channels) reach.resize(channels);
     const bool windowed = params.window != Window::Rectangular;
     for (int w = 0; w < data.geometry->waves; ++w) {
-        const auto wave = static_cast<std::size_t>(w);
-        const double distance = data.geometry->sourceDistance.empty() ? std::numeric_limits<double>::infinity() : data.geometry->sourceDistance[wave];
-        const bool planeWave = std::isinf(distance);
-        // A plane wave's delay as transmitDelaySamples computes it, kept linear for the loop.
-        const PlaneWaveDelay plane{static_cast<float>(x * std::sin(data.geometry->angleRad[wave])) * samplesPerMetre -
-                                       static_cast<float>(data.geometry->initialTimeS * data.geometry->samplingRateHz),
-                                   static_cast<float>(std::cos(data.geometry->angleRad[wave])) * samplesPerMetre, zPadded};
+        // A plane wave's or a photoacoustic shot's delay as transmitDelaySamples computes it, kept
+        // linear for the loop (a shot's: no transmit path, a constant); else tabulated.
+        const auto linear = linearTransmitDelay(*data.geometry, w, x);
+        const bool planeWave = linear.has_value();
+        const PlaneWaveDelay plane{linear ? linear->atSurface : 0.0f, linear ? linear->perMetre : 0.0f, zPadded};
         if (!planeWave) {
-            transmitDelaySamples(data.geometry->angleRad[wave], distance, x, z, data.geometry->samplingRateHz, data.geometry->soundSpeedMps, data.geometry->initialTimeS, std::span(tx).first(nz));
+            transmitDelaySamples(*data.geometry, w, x, z, std::span(tx).first(nz));
             std::fill(tx.begin() + static_cast<std::ptrdiff_t>(nz), tx.begin() + static_cast<std::ptrdiff_t>(nz + kDepthPad), tx[nz - 1]);
         }
         const TabulatedDelay table{tx.data()};

@@ -35,8 +35,7 @@ void referenceColumn(const AcquisitionGeometry& layout, std::span<const std::com
     std::vector<float> tx(z.size());
     for (int w = 0; w < layout.waves; ++w) {
         const auto wave = static_cast<std::size_t>(w);
-        const double distance = layout.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : layout.sourceDistance[wave];
-        transmitDelaySamples(layout.angleRad[wave], distance, x, z, layout.samplingRateHz, layout.soundSpeedMps, layout.initialTimeS, tx);
+        transmitDelaySamples(layout, w, x, z, tx);
         for (int c = 0; c < layout.channels; ++c) {
             const double dx = x - layout.elementX[static_cast<std::size_t>(c)];
             const float dx2 = static_cast<float>(dx * dx);
@@ -186,16 +185,12 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
     for (std::size_t k = 0; k < count; ++k) std::fill(txOf(k) + stride, txOf(k) + 3 * stride, 0.0f);
     for (int w = 0; w < layout.waves; ++w) {
         const auto wave = static_cast<std::size_t>(w);
-        const double distance = layout.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : layout.sourceDistance[wave];
         for (std::size_t k = 0; k < count; ++k) {
             float* tx = txOf(k);
-            if (std::isinf(distance)) {  // a plane wave's delay, as PlaneWaveDelay computes it
-                const float txX = static_cast<float>(xs[k] * std::sin(layout.angleRad[wave])) * samplesPerMetre -
-                                  static_cast<float>(layout.initialTimeS * layout.samplingRateHz);
-                const float txZ = static_cast<float>(std::cos(layout.angleRad[wave])) * samplesPerMetre;
-                planeWaveDelayLessHalf(txX, txZ, z.data(), nz, tx);
+            if (const auto linear = linearTransmitDelay(layout, w, xs[k])) {  // a plane wave's or a photoacoustic shot's, as PlaneWaveDelay computes it
+                planeWaveDelayLessHalf(linear->atSurface, linear->perMetre, z.data(), nz, tx);
             } else {
-                transmitDelaySamples(layout.angleRad[wave], distance, xs[k], z, layout.samplingRateHz, layout.soundSpeedMps, layout.initialTimeS, {tx, nz});
+                transmitDelaySamples(layout, w, xs[k], z, {tx, nz});
                 for (std::size_t iz = 0; iz < nz; ++iz) tx[iz] -= 0.5f;
             }
             std::fill(tx + nz, tx + stride, tx[nz - 1]);

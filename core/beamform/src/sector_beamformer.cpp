@@ -33,11 +33,8 @@ Result<SectorImage> delayAndSumSector(const ChannelDataView& data, std::vector<d
             const float zf = static_cast<float>(z);
             double sum = 0;
             for (int w = 0; w < data.geometry->waves; ++w) {
-                const auto wave = static_cast<std::size_t>(w);
-                const double distance = data.geometry->sourceDistance.empty() ? std::numeric_limits<double>::infinity() : data.geometry->sourceDistance[wave];
                 float tx = 0;
-                transmitDelaySamples(data.geometry->angleRad[wave], distance, x, std::span(&zf, 1), data.geometry->samplingRateHz, data.geometry->soundSpeedMps, data.geometry->initialTimeS,
-                                     std::span(&tx, 1));
+                transmitDelaySamples(*data.geometry, w, x, std::span(&zf, 1), std::span(&tx, 1));
                 for (int ch = 0; ch < data.geometry->channels; ++ch) {
                     const double dx = x - data.geometry->elementX[static_cast<std::size_t>(ch)];
                     const float weight = apodization(dx, z, params);

@@ -50,8 +50,9 @@ inline void quietHdf5() {
 // The name USTB and pyuff_ustb give item `index` (from 0) of the list `property`: sequence_0001.
 inline std::string listItemName(const std::string& property, int index) { return fmt::format("{}_{:04d}", property, index + 1); }
 
-// USTB's uff.wavefront: plane 0, spherical 1 (focused or diverging: a finite source distance).
-constexpr int kPlaneWavefront = 0, kSphericalWavefront = 1;
+// USTB's uff.wavefront: plane 0, spherical 1 (focused or diverging: a finite source distance),
+// photoacoustic 2 (a laser shot, received only: its source is not used).
+constexpr int kPlaneWavefront = 0, kSphericalWavefront = 1, kPhotoacousticWavefront = 2;
 
 // An integer attribute, a 1-d array (one value too), as pyuff_ustb writes "size", "array" and "complex".
 [[nodiscard]] Status writeIntAttribute(hid_t object, const char* name, std::vector<int> values);

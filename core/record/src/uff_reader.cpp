@@ -91,6 +91,7 @@ Result<double> readScalar(hid_t parent, const std::string& name, const std::stri
 struct WaveSource {
     double azimuth = 0;
     double distance = std::numeric_limits<double>::infinity();  // +inf: a plane wave
+    bool photoacoustic = false;                                  // USTB's wavefront 2: no source, received only
 };
 
 Result<WaveSource> readWaveSource(hid_t wave, const std::string& where) {
@@ -99,8 +100,9 @@ Result<WaveSource> readWaveSource(hid_t wave, const std::string& where) {
         auto read = readScalar(wave, "wavefront", where);
         if (!read) return fail(std::move(read.error()));
         wavefront = *read;
+        if (*wavefront == kPhotoacousticWavefront) return WaveSource{0, std::numeric_limits<double>::infinity(), true};  // its source is ignored (USTB)
         if (*wavefront != kPlaneWavefront && *wavefront != kSphericalWavefront) {
-            return fail(ErrorCode::Unimplemented, fmt::format("{}: wavefront {} is neither plane (0) nor spherical (1)", where, *wavefront));
+            return fail(ErrorCode::Unimplemented, fmt::format("{}: wavefront {} is neither plane (0), spherical (1) nor photoacoustic (2)", where, *wavefront));
         }
     }
     if (H5Lexists(wave, "source", H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: 'source' is missing", where));
@@ -449,14 +451,17 @@ Status UffReader::State::load(const std::string& path, const std::string& groupN
             if (!wave0) return fail(std::move(wave0.error()));
             d.geometry.angleRad.push_back(wave0->azimuth);
             d.geometry.sourceDistance.push_back(wave0->distance);
+            d.geometry.photoacoustic.push_back(wave0->photoacoustic);
         }
     } else {
         auto wave0 = readWaveSource(sequence.get(), where + "/sequence");
         if (!wave0) return fail(std::move(wave0.error()));
         d.geometry.angleRad.push_back(wave0->azimuth);
         d.geometry.sourceDistance.push_back(wave0->distance);
+        d.geometry.photoacoustic.push_back(wave0->photoacoustic);
     }
     if (std::all_of(d.geometry.sourceDistance.begin(), d.geometry.sourceDistance.end(), [](double s) { return std::isinf(s); })) d.geometry.sourceDistance.clear();
+    if (std::none_of(d.geometry.photoacoustic.begin(), d.geometry.photoacoustic.end(), [](bool pa) { return pa; })) d.geometry.photoacoustic.clear();
     if (static_cast<int>(d.geometry.angleRad.size()) != d.geometry.waves) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{}: the sequence has {} waves but the data {}", where, d.geometry.angleRad.size(), d.geometry.waves));
     }

@@ -58,8 +58,9 @@ Status writePoint(hid_t parent, const char* name, double distance, double azimut
     return writeScalar(group.get(), "elevation", 0.0);
 }
 
-Status writeWave(hid_t wave, double angle, double sourceDistance, double soundSpeed) {
-    const int wavefront = std::isinf(sourceDistance) ? kPlaneWavefront : kSphericalWavefront;
+// A wave as USTB writes it; a photoacoustic one (wavefront 2) with a source at no place (USTB ignores it).
+Status writeWave(hid_t wave, double angle, double sourceDistance, double soundSpeed, bool photoacoustic) {
+    const int wavefront = photoacoustic ? kPhotoacousticWavefront : std::isinf(sourceDistance) ? kPlaneWavefront : kSphericalWavefront;
     if (auto ok = writeArray(wave, "wavefront", H5T_NATIVE_INT, H5T_STD_I32LE, {1, 1}, &wavefront); !ok) return ok;
     if (auto ok = writePoint(wave, "source", sourceDistance, angle); !ok) return ok;
     if (auto ok = writePoint(wave, "origin", 0, 0); !ok) return ok;
@@ -108,14 +109,17 @@ Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& whe
     };
     if (d.geometry.waves == 1) {  // a 1x1 list is the object itself
         if (auto ok = step(writeObjectAttributes(sequence.get(), "uff.wave", "sequence")); !ok) return ok;
-        return step(writeWave(sequence.get(), d.geometry.angleRad[0], distance(0), d.geometry.soundSpeedMps));
+        return step(writeWave(sequence.get(), d.geometry.angleRad[0], distance(0), d.geometry.soundSpeedMps, d.geometry.isPhotoacoustic(0)));
     }
     if (auto ok = step(writeObjectAttributes(sequence.get(), "uff.wave", "sequence", d.geometry.waves)); !ok) return ok;
     for (int w = 0; w < d.geometry.waves; ++w) {
         const auto item = listItemName("sequence", w);
         Handle wave(H5Gcreate2(sequence.get(), item.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
         if (auto ok = step(writeObjectAttributes(wave.get(), "uff.wave", item)); !ok) return ok;
-        if (auto ok = step(writeWave(wave.get(), d.geometry.angleRad[static_cast<std::size_t>(w)], distance(w), d.geometry.soundSpeedMps)); !ok) return ok;
+        if (auto ok = step(writeWave(wave.get(), d.geometry.angleRad[static_cast<std::size_t>(w)], distance(w), d.geometry.soundSpeedMps, d.geometry.isPhotoacoustic(w)));
+            !ok) {
+            return ok;
+        }
     }
     return {};
 }

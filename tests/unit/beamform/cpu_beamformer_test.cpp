@@ -1,6 +1,6 @@
 // Validation of the CPU reference beamformer on analytic phantoms generated here, in USTB's
-// conventions: point-spread function widths against theory, a cyst's contrast, and scenes
-// that expose a reversed element order or a one-sample time-zero error.
+// conventions: point-spread function widths against theory, a cyst's contrast, scenes that
+// expose a reversed element order or a one-sample time-zero error, and photoacoustic shots.
 #include "sonolink/beamform/cpu_beamformer.h"
 
 #include <algorithm>
@@ -149,6 +149,49 @@ TEST(CpuBeamformerTest, FocusedAndDivergingWavesPutTheTargetWhereItIs) {
         const auto [xp, zp] = peakPosition(envelope(phantom.with(asPlaneWaves), grid), grid);
         EXPECT_GT(std::hypot(xp - 4e-3, zp - 16e-3), kC / (2 * kFs)) << "the transmit model must matter (" << distance << ")";
     }
+}
+
+// A laser shot: each absorber is where it is only when no transmit path is counted (read as a
+// 0-degree plane wave, the old error, it lands at about half its depth); every vector loop gives
+// the reference's sum, rectangular and windowed, float and int16.
+TEST(CpuBeamformerTest, PhotoacousticShotsPutTheAbsorberWhereItIs) {
+    const std::vector<Scatterer> absorber{{3e-3, 18e-3, 1}};
+    auto shot = simulate(absorber, {0}, 1100, 1e-6, {}, true);
+    const auto grid = PixelGrid::fromRanges(1e-3, 5e-3, 81, 6e-3, 22e-3, 641);
+    const auto [x, z] = peakPosition(envelope(shot.view(), grid), grid);
+    EXPECT_NEAR(x, 3e-3, kLambda / 6);
+    EXPECT_NEAR(z, 18e-3, 0.4 * kC / kFs);  // one way: a sample is c / fs of depth
+    auto asPlaneWave = shot.geometry;
+    asPlaneWave.photoacoustic = {};
+    const auto [xp, zp] = peakPosition(envelope(shot.with(asPlaneWave), grid), grid);
+    EXPECT_NEAR(zp, 9e-3, 1e-3) << "read as a plane wave, the transmit path halves the depth";
+    std::vector<std::int16_t> adc(shot.samples.size());
+    for (std::size_t i = 0; i < adc.size(); ++i) adc[i] = static_cast<std::int16_t>(std::lround(shot.samples[i] * 8000));
+    auto shot16 = shot.view();
+    shot16.samples = {};
+    shot16.samples16 = adc;
+    for (const auto window : {Window::Rectangular, Window::Hann}) {
+        BeamformParams params;
+        params.window = window;
+        for (const auto& view : {shot.view(), shot16}) {
+            auto reference = delayAndSum(view, grid, params, 1, VectorLoop::Scalar);
+            ASSERT_TRUE(reference) << reference.error().describe();
+            for (auto loop : {VectorLoop::Avx2, VectorLoop::Best}) {
+                auto fast = delayAndSum(view, grid, params, 2, loop);
+                ASSERT_TRUE(fast);
+                EXPECT_LT(worstOfPeak(*reference, *fast), 1e-4f) << "window " << static_cast<int>(window) << ", loop " << static_cast<int>(loop);
+            }
+        }
+    }
+}
+
+TEST(CpuBeamformerTest, PhotoacousticMarksMustMatchTheWaves) {
+    auto shot = simulate({{0, 10e-3, 1}}, {0, 0}, 800, 0, {}, true);
+    auto oneMark = shot.geometry;
+    oneMark.photoacoustic.resize(1);
+    auto image = delayAndSum(shot.with(oneMark), PixelGrid::fromRanges(-1e-3, 1e-3, 8, 5e-3, 15e-3, 32), {});
+    ASSERT_FALSE(image);
+    EXPECT_NE(image.error().message().find("1 photoacoustic marks for 2 waves"), std::string::npos) << image.error().message();
 }
 
 TEST(CpuBeamformerTest, SourceDistancesMustMatchTheWaves) {

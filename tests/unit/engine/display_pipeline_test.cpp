@@ -78,7 +78,7 @@ protected:
     std::vector<std::string> failures;
     std::mutex failuresMutex;
 
-    static beamform::AcquisitionGeometry geometry() { return {1, 1, kSamples, 40e6, 0, 1540, {0.0}, 0, 0, {0.0}, {}}; }
+    static beamform::AcquisitionGeometry geometry() { return {1, 1, kSamples, 40e6, 0, 1540, {0.0}, 0, 0, {0.0}, {}, {}}; }
 
     // A link session's ingest engine, as the engine makes one per session (ids start again).
     void newIngest() {

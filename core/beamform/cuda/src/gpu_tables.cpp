@@ -9,13 +9,6 @@
 #include "sonolink/beamform/iq_beamformer.h"
 
 namespace sonolink::beamform::cuda {
-namespace {
-
-double sourceDistance(const AcquisitionGeometry& g, std::size_t wave) {
-    return g.sourceDistance.empty() ? std::numeric_limits<double>::infinity() : g.sourceDistance[wave];
-}
-
-}  // namespace
 
 GridTables gridTables(const AcquisitionGeometry& g, const PixelGrid& grid, const BeamformParams& params, int depthsPerBlock, int columnsPerBlock) {
     GridTables t;
@@ -25,8 +18,7 @@ GridTables gridTables(const AcquisitionGeometry& g, const PixelGrid& grid, const
     t.tx.resize(static_cast<std::size_t>(g.waves) * nx * nz);
     for (std::size_t w = 0; w < static_cast<std::size_t>(g.waves); ++w) {
         for (std::size_t ix = 0; ix < nx; ++ix) {
-            transmitDelaySamples(g.angleRad[w], sourceDistance(g, w), grid.x[ix], t.gridZ, g.samplingRateHz, g.soundSpeedMps, g.initialTimeS,
-                                 std::span(t.tx).subspan((w * nx + ix) * nz, nz));
+            transmitDelaySamples(g, static_cast<int>(w), grid.x[ix], t.gridZ, std::span(t.tx).subspan((w * nx + ix) * nz, nz));
         }
     }
     const double phasePerR = params.window == Window::Tukey ? std::numbers::pi / params.tukeyAlpha : std::numbers::pi;
@@ -79,8 +71,7 @@ RayTables rayTables(const AcquisitionGeometry& g, const std::vector<double>& r, 
             if (!(z > 0)) continue;
             const float zf = static_cast<float>(z);
             for (std::size_t w = 0; w < static_cast<std::size_t>(g.waves); ++w) {
-                transmitDelaySamples(g.angleRad[w], sourceDistance(g, w), x, std::span(&zf, 1), g.samplingRateHz, g.soundSpeedMps, g.initialTimeS,
-                                     std::span(t.tx).subspan((w * nt + it) * nr + ir, 1));
+                transmitDelaySamples(g, static_cast<int>(w), x, std::span(&zf, 1), std::span(t.tx).subspan((w * nt + it) * nr + ir, 1));
             }
         }
         // The depths at which each element has a weight: apodization() in double, as the CPU

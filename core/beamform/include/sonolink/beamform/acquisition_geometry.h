@@ -1,6 +1,6 @@
 // AcquisitionGeometry: what one acquisition is, in USTB's conventions: waves x channels x
 // samples, the sampling, the sound speed, the probe (a linear array on z = 0) and the transmit
-// sequence (plane, focused or diverging waves). The one value the wire Configure maps to and
+// sequence (plane, focused or diverging waves, or photoacoustic shots: received only). The one value the wire Configure maps to and
 // from, the beamformers (CPU and CUDA) read, the recorder writes and the UFF reader returns.
 // Thread contract: plain value; validate() is pure.
 #pragma once
@@ -27,13 +27,22 @@ struct AcquisitionGeometry {
     // wave; > 0 a focused wave, its focus this far from the origin along angleRad; < 0 a
     // diverging wave, its virtual source this far behind the array.
     std::vector<double> sourceDistance;
+    // One per wave, or empty when every wave is ultrasound: true for a photoacoustic wave (USTB's
+    // wavefront 2), a laser shot received only: no transmit path, t = 0 at the shot (its angle and
+    // source distance are not used).
+    std::vector<bool> photoacoustic;
+
+    [[nodiscard]] bool isPhotoacoustic(int wave) const noexcept {
+        return !photoacoustic.empty() && photoacoustic[static_cast<std::size_t>(wave)];
+    }
 
     [[nodiscard]] std::size_t samplesPerFrame() const noexcept {
         return static_cast<std::size_t>(waves) * static_cast<std::size_t>(channels) * static_cast<std::size_t>(samples);
     }
     // InvalidArgument naming the first inconsistency (an empty dimension, element or angle count,
     // element positions that are no number or all at one point, a steering angle that is no
-    // number or beyond +-90 degrees, a source at the origin, a rate or speed that is not positive).
+    // number or beyond +-90 degrees, a source at the origin, a rate or speed that is not positive,
+    // a photoacoustic mark per wave missing).
     [[nodiscard]] Status validate() const;
 };
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -36,12 +37,20 @@ struct ChannelDataView {
     [[nodiscard]] Status validate() const;
 };
 
-// The transmit delay of one wave to the depths z of column x, in samples from the record's first
-// sample: (x sin θ + z cos θ) / c for a plane wave; for a source S (focus or virtual source) at
-// distance d along θ, (sign(z - z_S) |P - S| + d) / c, so that t = 0 when the wave crosses the
-// origin. The CPU and GPU beamformers both take their delays from here.
-void transmitDelaySamples(double angleRad, double sourceDistance, double x, std::span<const float> z, double samplingRateHz,
-                          double soundSpeedMps, double initialTimeS, std::span<float> out) noexcept;
+// A transmit delay linear in depth down a column x, in samples from the record's first sample,
+// atSurface + z perMetre: a plane wave's, (x sin θ + z cos θ) / c; a photoacoustic shot's, none
+// (t = 0 at the shot: the receive path alone). nullopt for a focused or diverging wave.
+struct LinearTransmitDelay {
+    float atSurface = 0;
+    float perMetre = 0;
+};
+[[nodiscard]] std::optional<LinearTransmitDelay> linearTransmitDelay(const AcquisitionGeometry& g, int wave, double x) noexcept;
+
+// The transmit delay of wave `wave` to the depths z of column x, in samples from the record's
+// first sample: linearTransmitDelay()'s where it is linear; for a source S (focus or virtual
+// source) at distance d along θ, (sign(z - z_S) |P - S| + d) / c, so that t = 0 when the wave
+// crosses the origin. The CPU and GPU beamformers all take their delays from here.
+void transmitDelaySamples(const AcquisitionGeometry& g, int wave, double x, std::span<const float> z, std::span<float> out) noexcept;
 
 struct PixelGrid {
     std::vector<double> x;  // lateral positions (m), any order
