@@ -59,6 +59,24 @@ void countFrames(benchmark::State& state) {
     state.counters["frames_per_s"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Each iteration times one frame of ours and one of the baseline, in turn first (so that neither
+// always follows the other): counter `name` is the median of baseline / ours over the pairs (a
+// throughput ratio, 1: as fast). seconds(ours) beamforms one frame of that path and times it.
+template <typename Seconds>
+void pairedThroughput(benchmark::State& state, const char* name, const Seconds& seconds) {
+    std::vector<double> ratios;
+    bool oursFirst = false;
+    for (auto _ : state) {
+        oursFirst = !oursFirst;
+        const double first = seconds(oursFirst);
+        const double second = seconds(!oursFirst);
+        ratios.push_back(oursFirst ? second / first : first / second);
+    }
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+    state.counters[name] = ratios.empty() ? 0 : ratios[ratios.size() / 2];
+    state.counters["pairs"] = static_cast<double>(ratios.size());
+}
+
 void delayAndSumCpu(benchmark::State& state) {
     static const Setup setup;
     const Arguments a(state, setup);
@@ -83,26 +101,40 @@ void windowVsRectangularCpu(benchmark::State& state) {
     const Arguments a(state, setup);
     BeamformParams rectangular = a.params;
     rectangular.window = Window::Rectangular;
-    const auto seconds = [&](const BeamformParams& params) {
+    pairedThroughput(state, "vs_rectangular", [&](bool window) {
         const auto start = std::chrono::steady_clock::now();
-        auto image = delayAndSum(*a.view, setup.grid, params, a.threads, a.loop);
+        auto image = delayAndSum(*a.view, setup.grid, window ? a.params : rectangular, a.threads, a.loop);
         benchmark::DoNotOptimize(image->columns.data());
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
-    std::vector<double> ratios;
-    bool windowFirst = false;
-    for (auto _ : state) {
-        windowFirst = !windowFirst;
-        const double first = seconds(windowFirst ? a.params : rectangular);
-        const double second = seconds(windowFirst ? rectangular : a.params);
-        ratios.push_back(windowFirst ? second / first : first / second);
-    }
-    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
-    state.counters["vs_rectangular"] = ratios.empty() ? 0 : ratios[ratios.size() / 2];
-    state.counters["pairs"] = static_cast<double>(ratios.size());
+    });
 }
 BENCHMARK(windowVsRectangularCpu)
     ->ArgsProduct({{2}, {0, 1}, {0, 1}, {1, 2}})
+    ->ArgNames({"threads", "int16", "avx2", "window"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// A photoacoustic shot (received only) against one ultrasound plane wave on the same grid, window
+// and samples, paired: vs_plane_wave is the median of plane / shot (issue 40: a shot within 1.1
+// times a plane wave's time, so >= 1 / 1.1).
+void photoacousticVsPlaneWaveCpu(benchmark::State& state) {
+    static const Setup setup;
+    const Arguments a(state, setup);
+    static const AcquisitionGeometry shot = [] {
+        auto g = setup.geometry;
+        g.photoacoustic = {true};
+        return g;
+    }();
+    const ChannelDataView shotView{&shot, a.view->samples, a.view->samples16};
+    pairedThroughput(state, "vs_plane_wave", [&](bool photoacoustic) {
+        const auto start = std::chrono::steady_clock::now();
+        auto image = delayAndSum(photoacoustic ? shotView : *a.view, setup.grid, a.params, a.threads, a.loop);
+        benchmark::DoNotOptimize(image->columns.data());
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    });
+}
+BENCHMARK(photoacousticVsPlaneWaveCpu)
+    ->ArgsProduct({{2}, {0, 1}, {0, 1}, {0, 1, 2}})
     ->ArgNames({"threads", "int16", "avx2", "window"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
@@ -139,17 +171,7 @@ void iqVsRectangularCpu(benchmark::State& state) {
         frame(iq);
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    std::vector<double> ratios;
-    bool iqFirst = false;
-    for (auto _ : state) {
-        iqFirst = !iqFirst;
-        const double first = seconds(iqFirst);
-        const double second = seconds(!iqFirst);
-        ratios.push_back(iqFirst ? second / first : first / second);
-    }
-    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
-    state.counters["vs_rectangular"] = ratios.empty() ? 0 : ratios[ratios.size() / 2];
-    state.counters["pairs"] = static_cast<double>(ratios.size());
+    pairedThroughput(state, "vs_rectangular", seconds);
 }
 BENCHMARK(iqVsRectangularCpu)
     ->ArgsProduct({{2, 1}, {0, 1}, {0, 1}, {0, 1, 2}, {1, 0}})
