@@ -20,7 +20,11 @@ transport::Configure configureFrom(const config::AppConfig& config) {
     return c;
 }
 
-beamform::AcquisitionGeometry geometryOf(const transport::Configure& c) {
+PhotoacousticTiming photoacousticTimingOf(const config::AppConfig& config) {
+    return {config.acquisition.photoacousticSoundSpeedMps, config.acquisition.photoacousticSystemDelayS};
+}
+
+beamform::AcquisitionGeometry geometryOf(const transport::Configure& c, const PhotoacousticTiming& shots) {
     beamform::AcquisitionGeometry g;
     g.waves = c.waveCount();
     g.channels = c.channelCount;
@@ -28,8 +32,14 @@ beamform::AcquisitionGeometry geometryOf(const transport::Configure& c) {
     g.samplingRateHz = c.samplingRateHz;
     g.soundSpeedMps = c.soundSpeedMmPerS * 1e-3;
     g.elementX = beamform::linearArrayElementX(g.channels, c.pitchNm * 1e-9);
-    if (c.photoacoustic) g.angleRad = {0.0}, g.photoacoustic = {true};  // a laser shot: received only
-    else for (auto a : c.anglesMilliDeg) g.angleRad.push_back(a * 1e-3 * std::numbers::pi / 180);
+    if (c.photoacoustic) {  // a laser shot: received only
+        g.angleRad = {0.0};
+        g.photoacoustic = {true};
+        if (shots.soundSpeedMps > 0) g.soundSpeedMps = shots.soundSpeedMps;
+        g.initialTimeS = -shots.systemDelayS;
+    } else {
+        for (auto a : c.anglesMilliDeg) g.angleRad.push_back(a * 1e-3 * std::numbers::pi / 180);
+    }
     return g;
 }
 

@@ -96,6 +96,13 @@ void readAcquisition(ObjectReader& root, AcquisitionSettings& out) {
     section.integer("samples_per_channel", out.samplesPerChannel, static_cast<int>(limits::kSamples.min), static_cast<int>(limits::kSamples.max));
     section.number("frame_rate_hz", out.frameRateHz, limits::kFrameRateHz.min, limits::kFrameRateHz.max, "Hz");
     section.number("sound_speed_m_s", out.soundSpeedMps, 1000, 2000, "m/s");
+    section.number("photoacoustic_sound_speed_m_s", out.photoacousticSoundSpeedMps, 0, 2000, "m/s");
+    if (out.photoacousticSoundSpeedMps != 0 && out.photoacousticSoundSpeedMps < 1000) {
+        section.issue("photoacoustic_sound_speed_m_s", "must be 0 (the sound_speed_m_s) or a speed from 1000 to 2000 m/s");
+    }
+    double delayUs = out.photoacousticSystemDelayS * 1e6;
+    section.number("photoacoustic_system_delay_us", delayUs, 0, 100, "us");
+    out.photoacousticSystemDelayS = delayUs * 1e-6;
     std::vector<double> angles;
     bool anglesOk = true;
     section.array("plane_wave_angles_deg", [&](const json& value, const std::string&) {

@@ -12,8 +12,17 @@
 namespace sonolink::app {
 
 [[nodiscard]] transport::Configure configureFrom(const config::AppConfig& config);
-// The geometry a live acquisition with this Configure produces (a linear array at its pitch).
-[[nodiscard]] beamform::AcquisitionGeometry geometryOf(const transport::Configure& configure);
+// How photoacoustic shots are reconstructed (acquisition.photoacoustic_*): their sound speed (0:
+// the Configure's) and the delay from the laser's trigger to the sound's time zero.
+struct PhotoacousticTiming {
+    double soundSpeedMps = 0;
+    double systemDelayS = 0;
+};
+[[nodiscard]] PhotoacousticTiming photoacousticTimingOf(const config::AppConfig& config);
+// The geometry a live acquisition with this Configure produces (a linear array at its pitch); a
+// photoacoustic one, a laser shot received only, its first sample `systemDelayS` before the
+// sound's time zero, at the shots' own sound speed.
+[[nodiscard]] beamform::AcquisitionGeometry geometryOf(const transport::Configure& configure, const PhotoacousticTiming& shots = {});
 // A recording's geometry as a Configure (RF, as fast as credits allow): what replays it.
 [[nodiscard]] transport::Configure configureOf(const beamform::AcquisitionGeometry& geometry);
 

@@ -44,6 +44,11 @@ struct AcquisitionSettings {
     double frameRateHz = 30;
     std::vector<double> planeWaveAnglesDeg = {-10.0, 0.0, 10.0};
     double soundSpeedMps = 1540;
+    // Photoacoustic shots: the speed they are reconstructed at (0: soundSpeedMps), and the system
+    // delay from the laser's trigger to the sound's time zero (the lens, the coupling, the
+    // trigger's latency): the record's first sample is that long before it.
+    double photoacousticSoundSpeedMps = 0;
+    double photoacousticSystemDelayS = 0;
 };
 
 struct BeamformSettings {
