@@ -173,9 +173,12 @@ class RecordingCrashTest(unittest.TestCase):
         100 ms while recording), and at its end before it says the recording is done."""
         path = self.path("synced.uff")
         trace = self.path("trace")
-        # 20 frames/s: under strace and a loaded machine a faster recording lost frames to a full ring
-        # (rightly refused as gaps, exit 1); this test is about the syncs, made at every flush whatever the rate.
-        proc = subprocess.run(["strace", "-f", "-e", "trace=fsync,fdatasync", "-o", trace, CLI, "record", path, *SMALL,
+        # 20 frames/s and a ring of 1024 slots (about 110 frames, 5 s of them): under strace on a
+        # loaded machine (CI builds the sanitizer presets beside the suite) the host stalled 2 s and a
+        # 64-slot ring (7 frames) filled, its lost frames rightly refused as gaps (exit 1); this test is
+        # about the syncs, made at every flush whatever the rate.
+        ring = SMALL[:SMALL.index("--slots")] + ["--slots", "1024"]
+        proc = subprocess.run(["strace", "-f", "-e", "trace=fsync,fdatasync", "-o", trace, CLI, "record", path, *ring,
                                "--frames", "0", "--seconds", "3", "--rate", "20"], capture_output=True, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         with open(trace) as f:
