@@ -83,6 +83,10 @@ std::string caliperProblem(const Caliper& c, const MeasuredImage& image) {
         if (!std::isfinite(v) || v < 0) return fmt::format("measurement {} has a value that is not a finite length or area ({})", c.label, v);
     }
     if (c.kind == CaliperKind::Ellipse && c.pointsMm[0] == c.pointsMm[1]) return fmt::format("ellipse {} has no major axis", c.label);
+    if (c.kind == CaliperKind::Ellipse) {  // its third point on the major axis' line: no minor axis
+        const auto shape = shapeOf(c, image);
+        if (std::hypot(shape[2].first - shape[3].first, shape[2].second - shape[3].second) < 1e-3) return fmt::format("ellipse {} has no minor axis", c.label);
+    }
     if (c.kind == CaliperKind::Note && c.text.empty()) return fmt::format("note {} has no text", c.label);
     // The points the user placed lie on the image (a pixel's slack); an ellipse's minor axis may reach past it.
     for (const auto& p : c.pointsMm) {

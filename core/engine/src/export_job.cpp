@@ -266,7 +266,8 @@ void Engine::Impl::followDelivery(JobId id, std::string files, std::vector<std::
     for (const auto& itemId : itemIds) {
         auto item = queue->item(itemId);
         if (!item) return jobFinish(id, JobStatus::Failed, 0.7, fmt::format("item {} is no longer in the queue", itemId));
-        if (item->state == dicom::ItemState::Failed) return jobFinish(id, JobStatus::Failed, 0.7, item->lastError);
+        // Failed: the job failed, unless the user cancelled it (a withdrawn item is failed too).
+        if (item->state == dicom::ItemState::Failed && !cancelled->load()) return jobFinish(id, JobStatus::Failed, 0.7, item->lastError);
         items.push_back(std::move(*item));
     }
     const auto done = [](const dicom::QueueItem& i) { return i.state == dicom::ItemState::Committed || (i.state == dicom::ItemState::Sent && !i.commitmentRequired); };
@@ -276,7 +277,7 @@ void Engine::Impl::followDelivery(JobId id, std::string files, std::vector<std::
     if (cancelled->load()) {
         bool pending = false, atThePacs = false;
         for (const auto& item : items) {
-            if (done(item)) continue;
+            if (done(item) || item.state == dicom::ItemState::Failed) continue;  // stored, or out of sending already
             if (queue->withdraw(item.id)) continue;
             if (item.state == dicom::ItemState::Sent) atThePacs = true;  // awaiting its commitment: nothing to take back
             else pending = true;  // being sent: the cancel waits for the attempt's end

@@ -139,8 +139,8 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
     subscription_ = engine_.subscribe([self](const engine::EngineEvent& event) {
         if (const auto* s = std::get_if<engine::StateChanged>(&event)) {
             const auto state = text(engine::toString(s->to));
-            const auto reason = engineText(QString::fromStdString(s->reason));
-            QMetaObject::invokeMethod(self.data(), [self, state, reason] { if (self) Q_EMIT self->stateChanged(state, reason); }, Qt::QueuedConnection);
+            const auto reason = QString::fromStdString(s->reason);  // translated on the GUI thread: the sink must not dwell
+            QMetaObject::invokeMethod(self.data(), [self, state, reason] { if (self) Q_EMIT self->stateChanged(state, engineText(reason)); }, Qt::QueuedConnection);
         } else if (const auto* t = std::get_if<engine::SelfTestStep>(&event)) {
             QMetaObject::invokeMethod(self.data(), [self, step = *t] { if (self) self->onSelfTestStep(step); }, Qt::QueuedConnection);
         } else if (const auto* o = std::get_if<engine::SelfTestOverridden>(&event)) {
@@ -151,22 +151,25 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
             QMetaObject::invokeMethod(self.data(), [self, job = *j] { if (self) self->onJob(job); }, Qt::QueuedConnection);
         } else if (const auto* r = std::get_if<engine::RecordingChanged>(&event)) {
             RecordingStatus status{text(engine::toString(r->phase)), QString::fromStdString(r->path), r->frames, r->bytes, r->framesRefused, r->framesSkipped,
-                                   engineText(QString::fromStdString(r->error))};
-            QMetaObject::invokeMethod(self.data(), [self, status] { if (self) Q_EMIT self->recordingChanged(status); }, Qt::QueuedConnection);
+                                   QString::fromStdString(r->error)};
+            QMetaObject::invokeMethod(self.data(), [self, status]() mutable {
+                if (!self) return;
+                status.error = engineText(status.error);
+                Q_EMIT self->recordingChanged(status);
+            }, Qt::QueuedConnection);
         } else if (std::holds_alternative<engine::QueueChanged>(event)) {
             QMetaObject::invokeMethod(self.data(), [self] { if (self) self->refreshQueue(); }, Qt::QueuedConnection);
         } else if (const auto* w = std::get_if<engine::WorklistResult>(&event)) {
             QMetaObject::invokeMethod(self.data(), [self, result = *w] { if (self) self->onWorklist(result); }, Qt::QueuedConnection);
         } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
-            const auto text = problemText(*e);
-            const bool isError = e->severity != engine::Severity::Warning;
-            QString refused;  // the command the engine refused, if this is a refusal
-            if (e->origin == engine::ErrorOrigin::Command) refused = QString::fromStdString(e->source);
-            const auto why = QString::fromStdString(e->message);
-            QMetaObject::invokeMethod(self.data(), [self, text, isError, refused, why] {
+            // Copied here, said in the user's language on the GUI thread (the sink must not dwell).
+            QMetaObject::invokeMethod(self.data(), [self, error = *e] {
                 if (!self) return;
-                Q_EMIT self->problem(text, isError);
-                if (!refused.isEmpty()) Q_EMIT self->commandRefused(refused, why);
+                Q_EMIT self->problem(problemText(error), error.severity != engine::Severity::Warning);
+                // The command the engine refused, if this is a refusal, and why.
+                if (error.origin == engine::ErrorOrigin::Command) {
+                    Q_EMIT self->commandRefused(QString::fromStdString(error.source), engineText(QString::fromStdString(error.message)));
+                }
             }, Qt::QueuedConnection);
         }
     });

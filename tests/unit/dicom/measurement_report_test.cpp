@@ -85,6 +85,9 @@ TEST_F(MeasurementReportTest, RefusesACaliperItCannotPlaceOrANonFiniteValueNamin
     c[0].pointsMm[1] = {40, 1};  // column 300 of 200
     EXPECT_NE(refused(c).find("measurement D1 has a point (300.5, 0.5) outside the 200 x 100 image"), std::string::npos);
     c = calipers();
+    c[1].pointsMm[2] = {0, 11};  // on the major axis
+    EXPECT_NE(refused(c).find("ellipse A1 has no minor axis"), std::string::npos);
+    c = calipers();
     c[2].text.clear();
     EXPECT_NE(refused(c).find("note T1 has no text"), std::string::npos);
     EXPECT_NE(refused({}).find("at least one measurement"), std::string::npos);

@@ -3,7 +3,8 @@
 // matched against the catalogue of the engine's sentence patterns (engine_text_catalogue.cpp:
 // each the engine's text with %1..%n where it puts values), the pattern translated (context
 // sonolink::gui::EngineText), and each value put back, itself translated where it is a sentence of
-// the catalogue. A sentence the catalogue does not know comes back as it is. Thread contract: GUI thread.
+// the catalogue. A sentence the catalogue does not know comes back as it is. Thread contract: any
+// thread (QCoreApplication::translate is thread-safe); the bridge calls it on the GUI thread.
 #pragma once
 
 #include <QString>
