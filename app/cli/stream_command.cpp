@@ -45,6 +45,9 @@ struct StreamOptions {
     double seconds = 0;         // > 0: stream this long (frames then default to no limit)
     std::optional<double> rateHz;  // 0: as fast as the link allows
     std::string mode = "rf";
+    std::optional<double> laserHz;           // dual mode's shot rate (acquisition.laser_rate_hz)
+    transport::sim::LaserModel laser;        // the built-in front end's laser
+    std::int64_t laserJitterNs = 500;
     bool reconnect = false;
     bool noSelfTest = false;    // skip the start-up self-test that selftest.at_connect asks for
     double acceptTimeoutS = 30;
@@ -70,6 +73,7 @@ std::vector<config::ConfigOverride> overridesFrom(const StreamOptions& o) {
     add(o.channels, "/probe/element_count", "--channels");
     add(o.samples, "/acquisition/samples_per_channel", "--samples");
     if (o.rateHz && *o.rateHz > 0) add(o.rateHz, "/acquisition/frame_rate_hz", "--rate");
+    add(o.laserHz, "/acquisition/laser_rate_hz", "--laser-hz");
     if (o.busyPoll) out.push_back({"/link/completion_mode", "\"busy_poll\"", "--busy-poll"});
     if (o.hugePages) out.push_back({"/link/huge_pages", "true", "--huge-pages"});
     return out;
@@ -77,13 +81,13 @@ std::vector<config::ConfigOverride> overridesFrom(const StreamOptions& o) {
 
 Result<transport::PayloadKind> parseMode(const std::string& mode, bool& photoacoustic) {
     photoacoustic = mode == "pa";
-    if (mode == "rf" || mode == "pa") return transport::PayloadKind::Rf;
+    if (mode == "rf" || mode == "pa" || mode == "dual") return transport::PayloadKind::Rf;
     if (mode == "prbs7") return transport::PayloadKind::Prbs7;
     if (mode == "prbs15") return transport::PayloadKind::Prbs15;
     if (mode == "prbs23") return transport::PayloadKind::Prbs23;
     if (mode == "prbs31") return transport::PayloadKind::Prbs31;
     if (mode == "counter") return transport::PayloadKind::Counter;
-    return fail(ErrorCode::InvalidArgument, fmt::format("unknown mode '{}' (rf, pa, prbs7, prbs15, prbs23, prbs31, counter)", mode));
+    return fail(ErrorCode::InvalidArgument, fmt::format("unknown mode '{}' (rf, pa, dual, prbs7, prbs15, prbs23, prbs31, counter)", mode));
 }
 
 // One line on stderr in one write(): engine threads print JSON events there too (--json-events),
@@ -150,6 +154,11 @@ Result<Acquisition> acquisitionFrom(const StreamOptions& o, int& usageError) {
         return fail(std::move(kind.error()));
     }
     a.configure.payloadKind = *kind;
+    if (o.mode == "dual" && a.configure.laserRateMilliHz == 0) {
+        usageError = kExitUsage;
+        return fail(ErrorCode::InvalidArgument, "--mode dual needs a laser rate: --laser-hz, or acquisition.laser_rate_hz in the configuration");
+    }
+    if (o.mode != "dual" && o.mode != "rf") a.configure.laserRateMilliHz = 0;  // shots only beside ultrasound frames
     return a;
 }
 
@@ -281,6 +290,15 @@ nlohmann::json finishRecording(engine::Engine& engine, engine::EventLog& events,
     return recording;
 }
 
+// Laser shots: the host's counts and the front end's own (which must agree), the pulse energies.
+nlohmann::json laserJson(const engine::EngineStats& s) {
+    const auto& l = s.laser;
+    return {{"scheduled", l.scheduled}, {"fired", l.fired}, {"missed", l.missed}, {"late", l.late},
+            {"front_end_fired", s.frontEnd.shotsFired}, {"front_end_missed", s.frontEnd.shotsMissed}, {"front_end_late", s.frontEnd.shotsLate},
+            {"energy_last_mj", l.lastEnergyMj}, {"energy_mean_mj", l.meanEnergyMj}, {"energy_spread_percent", l.energySpreadPercent},
+            {"worst_fire_error_us", l.worstFireErrorUs}};
+}
+
 nlohmann::json summaryJson(const engine::EngineStats& s, const Outcome& out, const nlohmann::json& recording, const nlohmann::json& portCounters) {
     const auto& l = s.link;
     auto errors = out.linkErrors;
@@ -292,7 +310,8 @@ nlohmann::json summaryJson(const engine::EngineStats& s, const Outcome& out, con
             {"blocks_ok", l.blocksOk}, {"bytes_ok", s.bytes}, {"header_errors", s.headerErrors}, {"payload_crc_errors", s.crcErrors},
             {"length_mismatches", l.lengthMismatches}, {"immediate_mismatches", l.immediateMismatches}, {"completion_errors", l.completionErrors},
             {"credit_violations", l.creditViolations}, {"sequence_gaps", l.sequenceGaps}, {"duplicates", l.duplicates},
-            {"reordered", l.reordered}, {"late_blocks", l.lateBlocks}, {"triggers", l.triggers},
+            {"reordered", l.reordered}, {"late_blocks", l.lateBlocks},
+            {"laser", laserJson(s)},
             {"malformed_control_messages", l.malformedControlMessages}, {"ber_bits_checked", l.patternBitsChecked},
             {"ber_bit_errors", l.patternBitErrors}, {"ber", ber.rate}, {"ber_upper_95", ber.upper}, {"ber_lock_losses", l.patternLockLosses},
             {"ber_bursts", l.patternBursts}, {"ber_longest_burst_bits", l.patternLongestBurstBits}, {"seconds", s.streamingSeconds},
@@ -327,6 +346,13 @@ void printSummary(const nlohmann::json& j, const std::string& recordFile) {
                                  j["ber_upper_95"].get<double>(), j["ber_bursts"].get<std::uint64_t>(), j["ber_longest_burst_bits"].get<std::uint64_t>(),
                                  j["ber_lock_losses"].get<std::uint64_t>());
     }
+    if (const auto& laser = j["laser"]; laser["fired"].get<std::uint64_t>() + laser["missed"].get<std::uint64_t>() + laser["late"].get<std::uint64_t>() > 0) {
+        std::cout << fmt::format("laser: {} shots fired, {} missed, {} late ({} scheduled); pulse energy {:.2f} mJ mean, {:.1f} % spread; "
+                                 "worst fire-time error {:.2f} us\n",
+                                 laser["fired"].get<std::uint64_t>(), laser["missed"].get<std::uint64_t>(), laser["late"].get<std::uint64_t>(),
+                                 laser["scheduled"].get<std::uint64_t>(), laser["energy_mean_mj"].get<double>(),
+                                 laser["energy_spread_percent"].get<double>(), laser["worst_fire_error_us"].get<double>());
+    }
     std::cout << fmt::format("latency block write -> frame ready: p50 {:.1f} us, p99 {:.1f} us, p99.9 {:.1f} us\n", j["latency_p50_us"].get<double>(),
                              j["latency_p99_us"].get<double>(), j["latency_p999_us"].get<double>());
     for (const auto& e : j["errors"]) std::cout << "  " << e.get<std::string>() << '\n';
@@ -353,6 +379,8 @@ int runStream(const StreamOptions& o) {
         std::cerr << "sonolink-cli stream: --link verbs needs --address (the local IP of the RDMA interface)\n";
         return kExitUsage;
     }
+    choice.link.frontEnd.laser = o.laser;
+    choice.link.frontEnd.laser.jitter = std::chrono::nanoseconds(o.laserJitterNs);
     choice.display = false;
     choice.dicomQueue = false;
     choice.configure = acquisition->configure;
@@ -361,7 +389,7 @@ int runStream(const StreamOptions& o) {
     choice.reopenAfterSession = false;
     // The start-up self-test as configured (selftest.at_connect): a station that tests its link
     // before imaging does so here too. A test-pattern stream measures the link itself.
-    const bool imaging = o.mode == "rf" || o.mode == "pa";
+    const bool imaging = o.mode == "rf" || o.mode == "pa" || o.mode == "dual";
     choice.selfTest = imaging && !o.noSelfTest ? app::SelfTestChoice::AsConfigured : app::SelfTestChoice::Off;
     auto made = app::makeEngine(acquisition->config, choice);
     if (!made) {
@@ -444,12 +472,24 @@ CLI::Option* addAcquisitionOptions(CLI::App& cmd, StreamOptions& o) {
     return frames;
 }
 
+// Dual mode's laser rate, and the built-in front end's laser (--in-process).
+void addLaserOptions(CLI::App& cmd, StreamOptions& o) {
+    cmd.add_option("--laser-hz", o.laserHz, "Dual mode: laser shots per second (overrides acquisition.laser_rate_hz)")->check(CLI::Range(1.0, 1000.0));
+    cmd.add_option("--laser-jitter-ns", o.laserJitterNs, "Built-in front end: each pulse within +-this of its fire time")->capture_default_str();
+    cmd.add_option("--laser-miss-every", o.laser.missEvery, "Built-in front end: every n-th shot misfires (0: none)")->capture_default_str();
+    cmd.add_option("--laser-miss-probability", o.laser.missProbability, "Built-in front end: each shot misfires with this probability")
+        ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    cmd.add_option("--laser-energy-spread", o.laser.energySpread, "Built-in front end: shot-to-shot pulse energy spread (relative SD)")
+        ->check(CLI::Range(0.0, 0.5))->capture_default_str();
+}
+
 void addStreamCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<StreamOptions>();
     auto* cmd = app.add_subcommand("stream", "Acquire frames over the link, checking and counting every block");
     auto* frames = addAcquisitionOptions(*cmd, *o);
     cmd->add_flag("--in-process", o->inProcess, "Run the simulated front end inside this process");
-    cmd->add_option("--mode", o->mode, "rf, pa (photoacoustic), prbs7, prbs15, prbs23, prbs31 or counter")->capture_default_str();
+    cmd->add_option("--mode", o->mode, "rf, pa (photoacoustic), dual (ultrasound with laser shots), prbs7, prbs15, prbs23, prbs31 or counter")->capture_default_str();
+    addLaserOptions(*cmd, *o);
     cmd->add_option("--record", o->recordFile, "Record every frame to this UFF file (stops loudly if the disk falls behind)");
     cmd->add_option("--replay", o->replayFile, "With --in-process: the built-in front end replays this UFF recording");
     cmd->callback([o, frames, &exitCode] {
@@ -462,7 +502,8 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     auto* recordFrames = addAcquisitionOptions(*record, *r);
     record->add_option("FILE", r->recordFile, "The UFF file to write")->required();
     record->add_flag("--in-process", r->inProcess, "Record from the built-in simulated front end");
-    record->add_option("--mode", r->mode, "rf or pa (photoacoustic)")->check(CLI::IsMember({"rf", "pa"}))->capture_default_str();
+    record->add_option("--mode", r->mode, "rf, pa (photoacoustic) or dual (ultrasound with laser shots)")->check(CLI::IsMember({"rf", "pa", "dual"}))->capture_default_str();
+    addLaserOptions(*record, *r);
     record->callback([r, recordFrames, &exitCode] {
         if (r->seconds > 0 && recordFrames->count() == 0) r->frames = 0;
         exitCode = runStream(*r);

@@ -141,7 +141,7 @@ TEST(VerbsLinkTest, ControlMessagesBothWays) {
         auto message = pair.host->receiveControl(std::chrono::milliseconds(1000));
         ASSERT_TRUE(message) << message.error().describe();
         ASSERT_TRUE(*message);
-        EXPECT_EQ(std::get<Trigger>(**message).frameId, i);
+        EXPECT_EQ(std::get<Trigger>(**message).shotId, i);
         ASSERT_TRUE(pair.host->returnCredits(i));
         auto credit = pair.frontEnd->receiveControl(std::chrono::milliseconds(1000));
         ASSERT_TRUE(credit);

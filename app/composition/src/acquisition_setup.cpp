@@ -15,6 +15,7 @@ transport::Configure configureFrom(const config::AppConfig& config) {
     c.pitchNm = static_cast<std::uint32_t>(std::lround(config.probe.pitchM * 1e9));
     c.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(config.acquisition.frameRateHz * 1000));
     c.soundSpeedMmPerS = static_cast<std::uint32_t>(std::lround(config.acquisition.soundSpeedMps * 1000));
+    c.laserRateMilliHz = static_cast<std::uint32_t>(std::lround(config.acquisition.laserRateHz * 1000));
     c.anglesMilliDeg.clear();
     for (double angle : config.acquisition.planeWaveAnglesDeg) c.anglesMilliDeg.push_back(static_cast<std::int32_t>(std::lround(angle * 1000)));
     return c;

@@ -103,6 +103,7 @@ void readAcquisition(ObjectReader& root, AcquisitionSettings& out) {
     double delayUs = out.photoacousticSystemDelayS * 1e6;
     section.number("photoacoustic_system_delay_us", delayUs, 0, 100, "us");
     out.photoacousticSystemDelayS = delayUs * 1e-6;
+    section.number("laser_rate_hz", out.laserRateHz, 0, 1000, "Hz");
     std::vector<double> angles;
     bool anglesOk = true;
     section.array("plane_wave_angles_deg", [&](const json& value, const std::string&) {

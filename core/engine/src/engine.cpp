@@ -158,7 +158,16 @@ void Engine::Impl::account(const ingest::SessionSummary& accounted) {
     finishedElapsed += accounted.elapsed;
     for (std::size_t i = 0; i < accounted.latency.counts.size(); ++i) finishedLatency.counts[i] += accounted.latency.counts[i];
     finishedLatency.total += accounted.latency.total;
-    finishedTriggers += accounted.triggers;
+    finishedLaser.scheduled += accounted.laser.scheduled;
+    finishedLaser.fired += accounted.laser.fired;
+    finishedLaser.missed += accounted.laser.missed;
+    finishedLaser.late += accounted.laser.late;
+    if (accounted.laser.fired > 0) {  // the last session's energies, until the next fires
+        finishedLaser.lastEnergyMicroJ = accounted.laser.lastEnergyMicroJ;
+        finishedLaser.meanEnergyMicroJ = accounted.laser.meanEnergyMicroJ;
+        finishedLaser.energyM2 = accounted.laser.energyM2;
+        finishedLaser.worstFireErrorNs = accounted.laser.worstFireErrorNs;
+    }
     finishedMalformed += accounted.control.malformed;
     lastRejections = accounted.rejections;
     current = {};

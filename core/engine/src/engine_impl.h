@@ -59,7 +59,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     ingest::SessionSummary current;           // the streaming session's last progress
     std::chrono::nanoseconds finishedElapsed{0};
     ingest::LatencyHistogram::Snapshot finishedLatency;
-    std::uint64_t finishedTriggers = 0, finishedMalformed = 0;
+    std::uint64_t finishedMalformed = 0;
+    ingest::LaserCounts finishedLaser;        // shots of the sessions that ended (their counts only)
     std::vector<std::string> lastRejections;
     std::string linkDevice, linkDescription;
     std::pair<std::string, std::string> frontEndIdentity;  // serial, firmware of the last session opened

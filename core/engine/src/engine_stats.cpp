@@ -10,6 +10,22 @@
 namespace sonolink::engine {
 namespace {
 
+LaserHealth laserHealth(const ingest::LaserCounts& finished, const ingest::LaserCounts& current) {
+    LaserHealth h;
+    h.scheduled = finished.scheduled + current.scheduled;
+    h.fired = finished.fired + current.fired;
+    h.missed = finished.missed + current.missed;
+    h.late = finished.late + current.late;
+    const auto& energies = current.fired > 0 ? current : finished;
+    h.lastEnergyMj = energies.lastEnergyMicroJ / 1000.0;
+    h.meanEnergyMj = energies.meanEnergyMicroJ / 1000.0;
+    h.energySpreadPercent = energies.meanEnergyMicroJ > 0 ? 100.0 * energies.energySdMicroJ() / energies.meanEnergyMicroJ : 0.0;
+    h.worstFireErrorUs = energies.worstFireErrorNs / 1000.0;
+    return h;
+}
+
+
+
 std::string_view frontEndStateName(transport::FrontEndState state) {
     switch (state) {
         case transport::FrontEndState::Idle: return "idle";
@@ -38,7 +54,7 @@ EngineStats Engine::Impl::snapshot() const {
         ingestLatency = finishedLatency;
         for (std::size_t i = 0; i < ingestLatency.counts.size(); ++i) ingestLatency.counts[i] += current.latency.counts[i];
         ingestLatency.total += current.latency.total;
-        s.link.triggers = finishedTriggers + current.triggers;
+        s.laser = laserHealth(finishedLaser, current.laser);
         s.link.malformedControlMessages = finishedMalformed + current.control.malformed;
         s.link.recentRejections = lastRejections;
         s.link.device = linkDevice;
@@ -57,6 +73,9 @@ EngineStats Engine::Impl::snapshot() const {
             s.frontEnd.state = frontEndStateName(current.frontEnd.state);
             s.frontEnd.framesAcquired = current.frontEnd.framesAcquired;
             s.frontEnd.framesDropped = current.frontEnd.framesDropped;
+            s.frontEnd.shotsFired = current.frontEnd.shotsFired;
+            s.frontEnd.shotsMissed = current.frontEnd.shotsMissed;
+            s.frontEnd.shotsLate = current.frontEnd.shotsLate;
             s.frontEnd.temperatureC = current.frontEnd.temperatureMilliC / 1000.0;
         }
         s.frontEnd.clockExchanges = current.clock.exchanges;

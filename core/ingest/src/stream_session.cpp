@@ -30,7 +30,7 @@ Result<std::unique_ptr<StreamSession>> StreamSession::open(transport::Link& link
             options.ingest.maxBlocksPerFrame = ack->blocksPerFrame;
             auto ingest = IngestEngine::create(link, options.ingest);
             if (!ingest) return fail(std::move(ingest.error()));
-            auto session = std::unique_ptr<StreamSession>(new StreamSession(link, std::move(*info), *ack, std::move(*ingest)));
+            auto session = std::unique_ptr<StreamSession>(new StreamSession(link, std::move(*info), *ack, std::move(*ingest), options.configure.laserRateMilliHz));
             session->onFrontEndError_ = std::move(options.onFrontEndError);
             return session;
         }
@@ -39,8 +39,19 @@ Result<std::unique_ptr<StreamSession>> StreamSession::open(transport::Link& link
 }
 
 StreamSession::StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack,
-                             std::unique_ptr<IngestEngine> ingest)
-    : link_(link), info_(std::move(info)), ack_(ack), ingest_(std::move(ingest)) {}
+                             std::unique_ptr<IngestEngine> ingest, std::uint32_t laserRateMilliHz)
+    : link_(link), info_(std::move(info)), ack_(ack), ingest_(std::move(ingest)), laser_(laserRateMilliHz) {}
+
+// Dual mode: every Trigger due, once the front end's clock is known (the first TimeSync answered).
+Status StreamSession::sendDueTriggers() {
+    if (laser_.periodNs() == 0 || summary_.clock.exchanges == 0) return {};
+    const auto frontEndNow = static_cast<std::uint64_t>(static_cast<std::int64_t>(hostRealtimeNs()) + summary_.clock.offsetNs);
+    while (const auto trigger = laser_.due(frontEndNow)) {
+        if (auto sent = link_.sendControl(*trigger); !sent) return sent;
+    }
+    summary_.laser = laser_.counts();
+    return {};
+}
 
 Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::atomic<bool>& stop,
                                           const std::function<void(const SessionSummary&)>& progress) {
@@ -51,6 +62,9 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
     while (true) {
         if (auto polled = ingest_->poll(std::chrono::milliseconds(1)); !polled) return fail(std::move(polled.error()));
         const auto now = std::chrono::steady_clock::now();
+        if (!stopSent) {
+            if (auto sent = sendDueTriggers(); !sent) return fail(std::move(sent.error()).addContext("scheduling laser shots"));
+        }
         if (stop.load(std::memory_order_relaxed) && !stopSent) {
             if (auto sent = link_.sendControl(transport::Stop{}); !sent) return fail(std::move(sent.error()));
             stopSent = true;
@@ -82,6 +96,8 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                         if (*drained == 0) break;
                     }
                     ingest_->finish(status->blocksSent, status->framesAcquired);
+                    laser_.withdrawPending();
+                    summary_.laser = laser_.counts();
                     summary_.stats = ingest_->stats();
                     summary_.latency = ingest_->latency();
                     summary_.control = link_.controlStats();
@@ -90,8 +106,9 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                 }
             } else if (const auto* sync = std::get_if<transport::TimeSync>(&**message)) {
                 (void)summary_.clock.answer(*sync, hostRealtimeNs());
-            } else if (std::holds_alternative<transport::Trigger>(**message)) {
-                ++summary_.triggers;
+            } else if (const auto* shot = std::get_if<transport::ShotReport>(&**message)) {
+                if (!laser_.account(*shot)) log::warn(sessionLog(), "shot report for shot {} answers no shot scheduled: not used", shot->shotId);
+                summary_.laser = laser_.counts();
             } else if (const auto* error = std::get_if<transport::ErrorReport>(&**message)) {
                 log::warn(sessionLog(), "front end reports error {}: {}", error->code, error->text);
                 if (onFrontEndError_) onFrontEndError_(*error);

@@ -17,7 +17,7 @@ std::vector<ControlMessage> oneOfEach() {
     hello.firmware = "fw 3.1.4";
     Configure configure;
     configure.payloadKind = PayloadKind::Rf;
-    configure.photoacoustic = true;
+    configure.laserRateMilliHz = 20'000;  // dual mode
     configure.channelCount = 64;
     configure.samplesPerChannel = 4096;
     configure.samplingRateHz = 62'500'000;
@@ -27,6 +27,9 @@ std::vector<ControlMessage> oneOfEach() {
     status.framesAcquired = 1'000'000'000'000ull;
     status.framesDropped = 3;
     status.blocksSent = 8'000'000'000'000ull;
+    status.shotsFired = 1200;
+    status.shotsMissed = 7;
+    status.shotsLate = 1;
     status.creditsHeld = 17;
     status.temperatureMilliC = -5'250;
     return {hello,
@@ -42,7 +45,8 @@ std::vector<ControlMessage> oneOfEach() {
             TimeSync{111, 222, 333},
             Trigger{0, 77, 123456789012345ull},
             status,
-            ErrorReport{static_cast<std::uint16_t>(ErrorCode::ResourceExhausted), 3, "ring too small"}};
+            ErrorReport{static_cast<std::uint16_t>(ErrorCode::ResourceExhausted), 3, "ring too small"},
+            ShotReport{77, 1234, ShotOutcome::Fired, 123456789012777ull, 19'850}};
 }
 
 void expectEqual(const ControlMessage& a, const ControlMessage& b) {
@@ -67,7 +71,8 @@ TEST(ControlMessagesTest, FieldsSurviveExactly) {
     auto decoded = decodeControlMessage(encodeControlMessage(oneOfEach()[3]));
     ASSERT_TRUE(decoded);
     const auto& c = std::get<Configure>(decoded->message);
-    EXPECT_TRUE(c.photoacoustic);
+    EXPECT_FALSE(c.photoacoustic);
+    EXPECT_EQ(c.laserRateMilliHz, 20'000u);
     EXPECT_EQ(c.channelCount, 64);
     EXPECT_EQ(c.samplesPerChannel, 4096u);
     EXPECT_EQ(c.samplingRateHz, 62'500'000u);
@@ -79,6 +84,15 @@ TEST(ControlMessagesTest, FieldsSurviveExactly) {
     auto status = decodeControlMessage(encodeControlMessage(oneOfEach()[12]));
     ASSERT_TRUE(status);
     EXPECT_EQ(std::get<StatusReport>(status->message).temperatureMilliC, -5'250);
+    EXPECT_EQ(std::get<StatusReport>(status->message).shotsMissed, 7u);
+    auto shot = decodeControlMessage(encodeControlMessage(oneOfEach()[14]));
+    ASSERT_TRUE(shot);
+    const auto& r = std::get<ShotReport>(shot->message);
+    EXPECT_EQ(r.shotId, 77u);
+    EXPECT_EQ(r.frameId, 1234u);
+    EXPECT_EQ(r.outcome, ShotOutcome::Fired);
+    EXPECT_EQ(r.firedNs, 123456789012777ull);
+    EXPECT_EQ(r.energyMicroJ, 19'850u);
 }
 
 TEST(ControlMessagesTest, HeaderLayout) {
@@ -159,6 +173,14 @@ TEST(ControlMessagesTest, RejectsOutOfRangeValues) {
     EXPECT_NE(errorOf(encodeControlMessage(RingAdvert{0x10000, 1, 4096, 4, 5})).find("initial_credits 5 exceed"), std::string::npos);
     EXPECT_NE(errorOf(encodeControlMessage(RingAdvert{0x10010, 1, 4096, 4, 4})).find("not 4 KiB-aligned"), std::string::npos);
     EXPECT_NE(errorOf(encodeControlMessage(BerStart{PayloadKind::Rf, 1})).find("not a test pattern"), std::string::npos);
+    c = Configure{};
+    c.laserRateMilliHz = 1'000'001;
+    EXPECT_NE(errorOf(encodeControlMessage(c)).find("laser rate 1000001 mHz above 1000 Hz"), std::string::npos);
+    c = Configure{};
+    c.laserRateMilliHz = 20'000;
+    c.photoacoustic = true;
+    EXPECT_NE(errorOf(encodeControlMessage(c)).find("dual mode interleaves"), std::string::npos);
+    EXPECT_NE(errorOf(encodeControlMessage(ShotReport{1, 2, static_cast<ShotOutcome>(3), 0, 0})).find("outcome 3 unknown"), std::string::npos);
     Hello h;
     h.versionMin = 3;
     h.versionMax = 2;
@@ -171,7 +193,7 @@ TEST(ControlMessagesTest, OverlongCountsAreRejected) {
     EXPECT_NE(errorOf(withPatch(bytes, 12 + 3, {std::byte{0xFF}, std::byte{0x00}})).find("text length 255 exceeds 200"), std::string::npos);
     Configure c;
     auto configure = encodeControlMessage(c);
-    const std::size_t countOffset = 12 + 1 + 1 + 2 + 4 * 6;
+    const std::size_t countOffset = 12 + 1 + 1 + 2 + 4 * 7;
     EXPECT_NE(errorOf(withPatch(configure, countOffset, {std::byte{40}})).find("list of 40 entries exceeds 32"), std::string::npos);
 }
 

@@ -84,7 +84,7 @@ TEST(SimLinkTest, MalformedControlMessagesAreCountedAnsweredAndSkipped) {
     auto message = link->receiveControl(std::chrono::milliseconds(500));
     ASSERT_TRUE(message) << message.error().describe();
     ASSERT_TRUE(*message);
-    EXPECT_EQ(std::get<Trigger>(**message).frameId, 3u);  // the good one after two bad ones
+    EXPECT_EQ(std::get<Trigger>(**message).shotId, 3u);  // the good one after two bad ones
     EXPECT_EQ(link->controlStats().malformed, 2u);
     EXPECT_NE(link->controlStats().lastError.find("truncated"), std::string::npos);
     // The front end was told, twice.
@@ -136,9 +136,11 @@ TEST(SimLinkTest, Prbs31StreamArrivesWithoutABitError) {
     EXPECT_EQ(sink.checker.bitsChecked(), 4ull * 32 * 1000 * 2 * 8 - 31);
 }
 
-TEST(SimLinkTest, PhotoacousticFramesComeWithTriggers) {
+TEST(SimLinkTest, PhotoacousticFramesComeWithTheirShots) {
     auto link = makeLink();
-    auto frontEnd = InProcessFrontEnd::start(*link, {});
+    FrontEndOptions fe;
+    fe.laser.jitter = std::chrono::nanoseconds(800);
+    auto frontEnd = InProcessFrontEnd::start(*link, fe);
     ASSERT_TRUE(frontEnd);
     ingest::SessionOptions options;
     options.configure.photoacoustic = true;
@@ -151,20 +153,94 @@ TEST(SimLinkTest, PhotoacousticFramesComeWithTriggers) {
         void onFrame(const ingest::FrameRef& frame) noexcept override {
             pa += frame->isPhotoacoustic() ? 1 : 0;
             timestamps.push_back(frame->timestampNs());
+            energies.push_back(frame->block(0).header.laserEnergyMicroJ);
         }
         int pa = 0;
         std::vector<std::uint64_t> timestamps;
+        std::vector<std::uint32_t> energies;
     } sink;
     (*session)->ingest().addSink(sink);
     std::atomic<bool> stop{false};
     auto summary = (*session)->run(20, stop);
     ASSERT_TRUE(summary) << summary.error().describe();
-    EXPECT_EQ(summary->triggers, 20u);
+    EXPECT_EQ(summary->laser.fired, 20u);
+    EXPECT_EQ(summary->laser.missed, 0u);
     EXPECT_EQ(sink.pa, 20);
     ASSERT_EQ(sink.timestamps.size(), 20u);
-    for (std::size_t i = 1; i < sink.timestamps.size(); ++i) {
-        EXPECT_EQ(sink.timestamps[i] - sink.timestamps[i - 1], 5'000'000u);  // paced: exactly 1/200 s apart
+    for (std::size_t i = 1; i < sink.timestamps.size(); ++i) {  // paced 1/200 s apart, each pulse within its jitter
+        const auto apart = static_cast<std::int64_t>(sink.timestamps[i] - sink.timestamps[i - 1]);
+        EXPECT_LE(std::llabs(apart - 5'000'000), 1'600) << "shot " << i;
     }
+    for (const auto energy : sink.energies) EXPECT_NEAR(energy, 20'000, 20'000 * 0.03 * 5);  // 5 sigma of the spread
+}
+
+// Dual mode: ultrasound frames at their rate, laser shots the host schedules at theirs, every
+// fifth misfiring. Each missed shot is counted by both sides, no frame is sent for it, and every
+// photoacoustic frame carries the pulse of the shot its report names, within the jitter of the
+// time the host scheduled.
+TEST(SimLinkTest, DualModeInterleavesScheduledShotsWithUltrasound) {
+    auto link = makeLink(256 * 1024, 64);
+    FrontEndOptions fe;
+    fe.laser.jitter = std::chrono::nanoseconds(2000);
+    fe.laser.missEvery = 5;
+    auto frontEnd = InProcessFrontEnd::start(*link, fe);
+    ASSERT_TRUE(frontEnd);
+    ingest::SessionOptions options;
+    options.configure.channelCount = 32;
+    options.configure.samplesPerChannel = 512;
+    options.configure.anglesMilliDeg = {-5'000, 0, 5'000};
+    options.configure.frameRateMilliHz = 60'000;   // ultrasound at 60 Hz
+    options.configure.laserRateMilliHz = 40'000;   // shots at 40 Hz
+    auto session = ingest::StreamSession::open(*link, options);
+    ASSERT_TRUE(session) << session.error().describe();
+    struct Sink final : ingest::FrameSink {
+        explicit Sink(const ingest::StreamSession& s) : session(s) {}
+        void onFrame(const ingest::FrameRef& frame) noexcept override {
+            if (!frame->isPhotoacoustic()) {
+                ++us;
+                usWaves = std::max<int>(usWaves, frame->block(static_cast<std::uint16_t>(frame->blockCount() - 1)).header.waveIndex + 1);
+                return;
+            }
+            ++pa;
+            paFrames.push_back({frame->frameId(), frame->timestampNs(), frame->block(0).header.laserEnergyMicroJ});
+        }
+        struct Pa { std::uint32_t frameId; std::uint64_t stampNs; std::uint32_t energy; };
+        const ingest::StreamSession& session;
+        int us = 0, pa = 0, usWaves = 0;
+        std::vector<Pa> paFrames;
+    } sink(**session);
+    (*session)->ingest().addSink(sink);
+    std::atomic<bool> stop{false};
+    std::jthread stopper([&stop] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        stop = true;
+    });
+    auto summary = (*session)->run(0, stop);
+    ASSERT_TRUE(summary) << summary.error().describe();
+    const auto& laser = summary->laser;
+    EXPECT_GE(laser.scheduled, 40u);  // ~1.5 s at 40 Hz, less the lead
+    EXPECT_EQ(laser.pending(), 0u) << "every trigger sent was answered, or withdrawn at the stop";
+    EXPECT_LE(laser.withdrawn, 5u);  // the 100 ms lead at 40 Hz
+    EXPECT_EQ(laser.fired + laser.missed + laser.late + laser.withdrawn, laser.scheduled + laser.lateBeforeSending);
+    EXPECT_EQ(laser.late, 0u);
+    // Every fifth shot (ids 4, 9, ...) misfired: counted exactly, by host and front end alike.
+    const auto answered = laser.fired + laser.missed;
+    EXPECT_EQ(laser.missed, answered / 5);
+    EXPECT_EQ(laser.missed, summary->frontEnd.shotsMissed);
+    EXPECT_EQ(laser.fired, summary->frontEnd.shotsFired);
+    EXPECT_EQ(static_cast<std::uint64_t>(sink.pa), laser.fired);  // a frame for every pulse, none for a misfire
+    EXPECT_GE(sink.us, 80);
+    EXPECT_EQ(sink.usWaves, 3);
+    for (const auto& frame : sink.paFrames) {
+        const auto shot = (*session)->laser().shotOfFrame(frame.frameId);
+        ASSERT_TRUE(shot) << "frame " << frame.frameId << " carries no reported shot";
+        EXPECT_NE(shot->shotId % 5, 4u);
+        EXPECT_EQ(frame.stampNs, shot->firedNs);
+        EXPECT_EQ(frame.energy, shot->energyMicroJ);
+        EXPECT_LE(std::llabs(static_cast<long long>(frame.stampNs - shot->scheduledNs)), 2000) << "shot " << shot->shotId;
+    }
+    EXPECT_LE(laser.worstFireErrorNs, 2000);
+    EXPECT_NEAR(laser.meanEnergyMicroJ, 20'000, 20'000 * 0.03);
 }
 
 TEST(SimLinkTest, StallsDelayButLoseNothing) {

@@ -46,7 +46,7 @@ void encodeBlockHeader(const BlockHeader& h, std::span<std::byte> out) noexcept 
     w.u64(h.timestampNs);
     w.u32(h.payloadBytes);
     w.u32(h.payloadCrc);
-    w.u32(0);
+    w.u32(h.laserEnergyMicroJ);
     w.u32(crc32c(out.first(kCrcOffset)));
 }
 
@@ -73,6 +73,7 @@ HeaderCheck checkBlockHeader(std::span<const std::byte> slot, BlockHeader& h) no
     h.timestampNs = r.u64();
     h.payloadBytes = r.u32();
     h.payloadCrc = r.u32();
+    h.laserEnergyMicroJ = r.u32();
     if ((h.flags & ~block_flags::kKnown) != 0) return HeaderCheck::UnknownFlags;
     if (h.payloadBytes > slot.size() - kBlockHeaderSize) return HeaderCheck::PayloadPastSlot;
     if (h.blockCount == 0 || h.blockIndex >= h.blockCount) return HeaderCheck::BadBlockIndex;

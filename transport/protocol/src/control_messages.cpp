@@ -86,7 +86,7 @@ template <typename IO> void fields(IO& io, Configure& m) {
     io.e8(m.payloadKind); io.flag(m.photoacoustic); io.u16(m.channelCount);
     io.u32(m.samplesPerChannel); io.u32(m.samplingRateHz); io.u32(m.centerFrequencyHz);
     io.u32(m.pitchNm); io.u32(m.frameRateMilliHz); io.u32(m.soundSpeedMmPerS);
-    io.i32List(m.anglesMilliDeg, kMaxWaves);
+    io.u32(m.laserRateMilliHz); io.i32List(m.anglesMilliDeg, kMaxWaves);
 }
 template <typename IO> void fields(IO& io, ConfigureAck& m) {
     io.u16(m.channelsPerBlock); io.u16(m.blocksPerFrame); io.u32(m.payloadBytesPerBlock);
@@ -99,10 +99,14 @@ template <typename IO> void fields(IO&, BerStop&) {}
 template <typename IO> void fields(IO& io, TimeSync& m) {
     io.u64(m.t1HostSendNs); io.u64(m.t2FrontEndReceiveNs); io.u64(m.t3FrontEndSendNs);
 }
-template <typename IO> void fields(IO& io, Trigger& m) { io.u8(m.source); io.u32(m.frameId); io.u64(m.timestampNs); }
+template <typename IO> void fields(IO& io, Trigger& m) { io.u8(m.source); io.u32(m.shotId); io.u64(m.fireTimeNs); }
+template <typename IO> void fields(IO& io, ShotReport& m) {
+    io.u32(m.shotId); io.u32(m.frameId); io.e8(m.outcome); io.u64(m.firedNs); io.u32(m.energyMicroJ);
+}
 template <typename IO> void fields(IO& io, StatusReport& m) {
     io.e8(m.state); io.u64(m.framesAcquired); io.u64(m.framesDropped); io.u64(m.blocksSent);
     io.u32(m.creditsHeld); io.i32(m.temperatureMilliC);
+    io.u32(m.shotsFired); io.u32(m.shotsMissed); io.u32(m.shotsLate);
 }
 template <typename IO> void fields(IO& io, ErrorReport& m) { io.u16(m.code); io.u8(m.inResponseTo); io.text(m.text, kMaxErrorText); }
 
@@ -131,6 +135,8 @@ std::string validate(const Configure& m) {
         if (a < -45'000 || a > 45'000) return fmt::format("angle {} mdeg outside -45..45 deg", a);
     }
     if (m.soundSpeedMmPerS < 1'000'000 || m.soundSpeedMmPerS > 2'000'000) return fmt::format("sound speed {} mm/s outside 1000..2000 m/s", m.soundSpeedMmPerS);
+    if (m.laserRateMilliHz > 1'000'000) return fmt::format("laser rate {} mHz above 1000 Hz", m.laserRateMilliHz);
+    if (m.laserRateMilliHz != 0 && m.photoacoustic) return "a laser rate with photoacoustic frames only: dual mode interleaves shots with ultrasound frames";
     return {};
 }
 std::string validate(const ConfigureAck& m) {
@@ -143,6 +149,10 @@ std::string validate(const BerStart& m) {
 }
 std::string validate(const StatusReport& m) {
     if (static_cast<std::uint8_t>(m.state) > static_cast<std::uint8_t>(FrontEndState::Stalled)) return fmt::format("state {} unknown", static_cast<int>(m.state));
+    return {};
+}
+std::string validate(const ShotReport& m) {
+    if (static_cast<std::uint8_t>(m.outcome) > static_cast<std::uint8_t>(ShotOutcome::Late)) return fmt::format("outcome {} unknown", static_cast<int>(m.outcome));
     return {};
 }
 template <typename T> std::string validate(const T&) { return {}; }
@@ -183,6 +193,7 @@ Result<ControlMessage> decodeByType(MessageType type, ByteReader& body) {
     case MessageType::Trigger: return decodeBody<Trigger>(body, type);
     case MessageType::StatusReport: return decodeBody<StatusReport>(body, type);
     case MessageType::ErrorReport: return decodeBody<ErrorReport>(body, type);
+    case MessageType::ShotReport: return decodeBody<ShotReport>(body, type);
     }
     return fail(ErrorCode::InvalidArgument, fmt::format("unknown control message type {}", static_cast<int>(type)));
 }
@@ -205,6 +216,7 @@ std::string_view toString(MessageType type) noexcept {
     case MessageType::Trigger: return "Trigger";
     case MessageType::StatusReport: return "StatusReport";
     case MessageType::ErrorReport: return "ErrorReport";
+    case MessageType::ShotReport: return "ShotReport";
     }
     return "Unknown";
 }

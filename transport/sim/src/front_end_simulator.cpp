@@ -36,12 +36,16 @@ log::Category& simLog() { return log::category("fe-sim"); }
 }  // namespace
 
 FrontEndSimulator::FrontEndSimulator(FrontEndPort& port, FrontEndOptions options)
-    : port_(port), options_(std::move(options)), injector_(options_.faults) {}
+    : port_(port), options_(std::move(options)), injector_(options_.faults), laser_(options_.laser, options_.seed) {}
 
 FrontEndSimulator::~FrontEndSimulator() = default;
 
 std::span<const std::byte> FrontEndSimulator::framePayload(std::uint32_t frameId) const noexcept {
     if (variants_.empty()) return {};
+    for (std::size_t b = 0; b < shotBuffers_.size(); ++b) {
+        if (shotBufferFrame_[b] == frameId && shotBufferLastWrite_[b] != 0) return shotBuffers_[b];
+    }
+    if (configure_.photoacoustic) return {};  // a shot no longer in the buffers
     const auto variant = frameId % variants_.size();
     if (replayFrames_ != 0 && replayHeld_[variant] != frameId % replayFrames_) return {};
     return variants_[variant];
@@ -78,43 +82,15 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
     if (!layout) return fail(std::move(layout.error()));
     configure_ = configure;
     layout_ = std::move(*layout);
-    resident_ = options_.payloadResident && !options_.faults.any() && ring_->slotCount % layout_.blocks.size() == 0;
+    resident_ = options_.payloadResident && !options_.faults.any() && !configure.photoacoustic && configure.laserRateMilliHz == 0 &&
+                ring_->slotCount % layout_.blocks.size() == 0;
     const std::size_t variantCount = resident_ ? 1 : std::clamp<std::size_t>(kMaxPregeneratedBytes / std::max<std::size_t>(layout_.frameBytes, 1), 1, 4);
     variants_.assign(variantCount, std::vector<std::byte>(layout_.frameBytes));
     replayFrames_ = 0;
     if (options_.frameSource && configure.payloadKind == PayloadKind::Rf) {
-        if (auto ok = prepareReplay(); !ok) return ok;    } else if (configure.payloadKind == PayloadKind::Rf) {
-        const RfScene scene(SceneSpec::standardPhantom(configure.channelCount, configure.pitchNm * 1e-9,
-                                                       configure.centerFrequencyHz, configure.samplingRateHz,
-                                                       static_cast<int>(configure.samplesPerChannel),
-                                                       configure.soundSpeedMmPerS * 1e-3));
-        const std::size_t waveSamples = std::size_t(layout_.channels) * layout_.samples;
-        const auto& f = options_.channelFaults;
-        std::vector<std::uint16_t> named(f.dead.begin(), f.dead.end());
-        named.insert(named.end(), f.weak.begin(), f.weak.end());
-        named.insert(named.end(), f.noisy.begin(), f.noisy.end());
-        for (const auto& [a, b] : f.swapped) named.insert(named.end(), {a, b});
-        for (const auto c : named) {
-            if (c >= layout_.channels) log::warn(simLog(), "channel fault on channel {}: the host configured {} channels (0 to {}); it has no effect", c, layout_.channels, layout_.channels - 1);
-        }
-        // Every variant's wave at once: the echoes computed once, each variant with noise of its own.
-        std::vector<std::vector<std::int16_t>> waves(variantCount, std::vector<std::int16_t>(waveSamples));
-        const std::vector<std::span<std::int16_t>> outs(waves.begin(), waves.end());
-        std::vector<std::uint64_t> seeds(variantCount);
-        for (std::uint16_t w = 0; w < layout_.waves; ++w) {
-            for (std::size_t v = 0; v < variantCount; ++v) seeds[v] = options_.seed * 1000 + v * 64 + w;
-            if (configure.photoacoustic) scene.renderPhotoacoustics(seeds, outs);
-            else scene.renderPlaneWaves(configure.anglesMilliDeg[w] * 1e-3 * std::numbers::pi / 180, seeds, outs);
-            for (std::size_t v = 0; v < variantCount; ++v) {
-                applyChannelFaults(options_.channelFaults, waves[v], layout_.channels, static_cast<int>(layout_.samples), scene.spec().noiseRms, seeds[v]);
-                auto* out = variants_[v].data() + w * waveSamples * 2;
-                for (std::size_t i = 0; i < waveSamples; ++i) {  // little-endian int16 on the wire
-                    const auto u = static_cast<std::uint16_t>(waves[v][i]);
-                    out[2 * i] = static_cast<std::byte>(u & 0xFF);
-                    out[2 * i + 1] = static_cast<std::byte>(u >> 8);
-                }
-            }
-        }
+        if (auto ok = prepareReplay(); !ok) return ok;
+    } else if (configure.payloadKind == PayloadKind::Rf) {
+        variants_ = renderRf(configure, layout_, variantCount);
     } else if (isPrbs(configure.payloadKind)) {
         PrbsGenerator generator(prbsSpec(configure.payloadKind));
         for (auto& variant : variants_) generator.fill(variant);
@@ -130,6 +106,7 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
     if (resident_) {
         if (auto preloaded = preloadPayloads(); !preloaded) return preloaded;
     }
+    if (auto shots = prepareShots(configure); !shots) return shots;
     const auto frames = replayFrames_ == 0 ? fmt::format("{} pre-generated frames", variants_.size())
                         : replayFrames_ == variants_.size() ? fmt::format("{} frames to replay, read once", replayFrames_)
                                                             : fmt::format("{} frames to replay, read as sent through {} buffers", replayFrames_, variants_.size());
@@ -138,6 +115,45 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
               resident_ ? ", payloads resident in the ring" : "");
     if (options_.onConfigured) options_.onConfigured(layout_);
     return {};
+}
+
+// variantCount frames of the standard phantom in layout (plane waves at the configured angles,
+// or one photoacoustic wave), each with noise of its own, the channel faults applied, as
+// little-endian int16.
+std::vector<std::vector<std::byte>> FrontEndSimulator::renderRf(const Configure& configure, const FrameLayout& layout, std::size_t variantCount) const {
+    const RfScene scene(SceneSpec::standardPhantom(configure.channelCount, configure.pitchNm * 1e-9,
+                                                   configure.centerFrequencyHz, configure.samplingRateHz,
+                                                   static_cast<int>(configure.samplesPerChannel),
+                                                   configure.soundSpeedMmPerS * 1e-3));
+    const std::size_t waveSamples = std::size_t(layout.channels) * layout.samples;
+    const auto& f = options_.channelFaults;
+    std::vector<std::uint16_t> named(f.dead.begin(), f.dead.end());
+    named.insert(named.end(), f.weak.begin(), f.weak.end());
+    named.insert(named.end(), f.noisy.begin(), f.noisy.end());
+    for (const auto& [a, b] : f.swapped) named.insert(named.end(), {a, b});
+    for (const auto c : named) {
+        if (c >= layout.channels) log::warn(simLog(), "channel fault on channel {}: the host configured {} channels (0 to {}); it has no effect", c, layout.channels, layout.channels - 1);
+    }
+    std::vector<std::vector<std::byte>> frames(variantCount, std::vector<std::byte>(layout.frameBytes));
+    // Every variant's wave at once: the echoes computed once, each variant with noise of its own.
+    std::vector<std::vector<std::int16_t>> waves(variantCount, std::vector<std::int16_t>(waveSamples));
+    const std::vector<std::span<std::int16_t>> outs(waves.begin(), waves.end());
+    std::vector<std::uint64_t> seeds(variantCount);
+    for (std::uint16_t w = 0; w < layout.waves; ++w) {
+        for (std::size_t v = 0; v < variantCount; ++v) seeds[v] = options_.seed * 1000 + v * 64 + w;
+        if (configure.photoacoustic) scene.renderPhotoacoustics(seeds, outs);
+        else scene.renderPlaneWaves(configure.anglesMilliDeg[w] * 1e-3 * std::numbers::pi / 180, seeds, outs);
+        for (std::size_t v = 0; v < variantCount; ++v) {
+            applyChannelFaults(options_.channelFaults, waves[v], layout.channels, static_cast<int>(layout.samples), scene.spec().noiseRms, seeds[v]);
+            auto* out = frames[v].data() + w * waveSamples * 2;
+            for (std::size_t i = 0; i < waveSamples; ++i) {  // little-endian int16 on the wire
+                const auto u = static_cast<std::uint16_t>(waves[v][i]);
+                out[2 * i] = static_cast<std::byte>(u & 0xFF);
+                out[2 * i + 1] = static_cast<std::byte>(u >> 8);
+            }
+        }
+    }
+    return frames;
 }
 
 void FrontEndSimulator::computeCrcs(std::size_t variant) {
@@ -218,7 +234,9 @@ Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming)
                                                     static_cast<std::uint8_t>(MessageType::Configure), prepared.error().message()});
                 return {};  // the host decides; the front end stays up
             }
-            return port_.sendControl(ConfigureAck{layout_.channelsPerBlock, static_cast<std::uint16_t>(layout_.blocks.size()), layout_.maxPayloadBytes});
+            const auto blocks = std::max(layout_.blocks.size(), shotLayout_.blocks.size());
+            return port_.sendControl(ConfigureAck{layout_.channelsPerBlock, static_cast<std::uint16_t>(blocks),
+                                                  std::max(layout_.maxPayloadBytes, shotLayout_.maxPayloadBytes)});
         } else if constexpr (std::is_same_v<T, Start>) {
             if (layout_.blocks.empty()) {
                 return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::FailedPrecondition),
@@ -227,10 +245,13 @@ Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming)
             streaming = true;
             frameLimit_ = m.frameLimit;
             framesThisRun_ = 0;
+            ticksThisRun_ = 0;
+            pendingShots_.clear();
             runStart_ = std::chrono::steady_clock::now();
             ptpEpochNs_ = frontEndNs(injector_);
         } else if constexpr (std::is_same_v<T, Stop> || std::is_same_v<T, BerStop>) {
             streaming = false;
+            pendingShots_.clear();  // withdrawn: never fired, never reported
             return port_.ringDoorbell();
         } else if constexpr (std::is_same_v<T, BerStart>) {
             Configure pattern = configure_;
@@ -243,8 +264,15 @@ Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming)
             streaming = true;
             frameLimit_ = m.blockLimit == 0 ? 0 : static_cast<std::uint32_t>((m.blockLimit + layout_.blocks.size() - 1) / layout_.blocks.size());
             framesThisRun_ = 0;
+            ticksThisRun_ = 0;
             runStart_ = std::chrono::steady_clock::now();
             ptpEpochNs_ = frontEndNs(injector_);
+        } else if constexpr (std::is_same_v<T, Trigger>) {
+            if (!streaming) {
+                return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::FailedPrecondition), static_cast<std::uint8_t>(MessageType::Trigger),
+                                                     fmt::format("Trigger for shot {} while not streaming", m.shotId)});
+            }
+            return acceptTrigger(m);
         } else if constexpr (std::is_same_v<T, TimeSync>) {
             TimeSync reply = m;
             reply.t2FrontEndReceiveNs = frontEndNs(injector_);
@@ -279,7 +307,9 @@ void FrontEndSimulator::maybeSendStatus(bool streaming) {
                        : layout_.blocks.empty() ? FrontEndState::Idle : FrontEndState::Configured;
     (void)port_.sendControl(StatusReport{state,
                                          counters_.framesAcquired, counters_.framesDroppedNoCredit, counters_.blocksSent,
-                                         static_cast<std::uint32_t>(creditsAvailable()), 41'500});
+                                         static_cast<std::uint32_t>(creditsAvailable()), 41'500,
+                                         static_cast<std::uint32_t>(counters_.shotsFired), static_cast<std::uint32_t>(counters_.shotsMissed),
+                                         static_cast<std::uint32_t>(counters_.shotsLate)});
 }
 
 Status FrontEndSimulator::waitForCredit(bool& streaming) {
@@ -318,8 +348,12 @@ Status FrontEndSimulator::writeBlock(std::span<const std::byte> header, std::spa
 }
 
 Status FrontEndSimulator::sendFrame(bool& streaming) {
-    const auto blockCount = static_cast<std::uint32_t>(layout_.blocks.size());
     const bool paced = configure_.frameRateMilliHz != 0;
+    const std::uint64_t frameTimeNs = paced ? ptpEpochNs_ + std::uint64_t(ticksThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz
+                                            : frontEndNs(injector_);
+    const bool testPattern = configure_.payloadKind != PayloadKind::Rf;
+    if (configure_.photoacoustic && !testPattern) return fireShot(streaming, Trigger{0, ownShotId_++, frameTimeNs});
+    const auto blockCount = static_cast<std::uint32_t>(layout_.blocks.size());
     if (paced && creditsAvailable() < blockCount) {
         ++counters_.framesDroppedNoCredit;  // whole frame, as the FPGA does; the host sees the id gap
         ++counters_.framesAcquired;
@@ -328,13 +362,17 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
     }
     const std::size_t variant = frameId_ % variants_.size();
     if (auto loaded = loadReplayFrame(variant); !loaded) return loaded;
-    const auto& payloads = variants_[variant];
-    const std::uint64_t frameTimeNs = paced ? ptpEpochNs_ + std::uint64_t(framesThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz
-                                            : frontEndNs(injector_);
-    const bool testPattern = configure_.payloadKind != PayloadKind::Rf;
-    if (configure_.photoacoustic && !testPattern) {
-        if (auto sent = port_.sendControl(Trigger{0, frameId_, frameTimeNs}); !sent) return sent;
+    if (auto sent = sendBlocks(streaming, {&layout_, variants_[variant], crcs_[variant], frameTimeNs,
+                                           testPattern ? block_flags::kTestPattern : std::uint16_t(0), 0});
+        !sent) {
+        return sent;
     }
+    if (replayFrames_ != 0) variantLastWrite_[variant] = counters_.writes;
+    return {};
+}
+
+Status FrontEndSimulator::sendBlocks(bool& streaming, const FrameSend& frame) {
+    const auto blockCount = static_cast<std::uint32_t>(frame.layout->blocks.size());
     struct Held {
         std::array<std::byte, kBlockHeaderSize> header;
         std::span<const std::byte> payload;
@@ -344,10 +382,9 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
     std::uint32_t intact = 0;
     std::array<std::byte, kBlockHeaderSize> header{};
     for (std::uint32_t b = 0; b < blockCount; ++b) {
-        const auto& block = layout_.blocks[b];
+        const auto& block = frame.layout->blocks[b];
         BlockHeader h;
-        h.flags = static_cast<std::uint16_t>((b == 0 ? block_flags::kFirstOfFrame : 0) | (b + 1 == blockCount ? block_flags::kLastOfFrame : 0) |
-                                             (testPattern ? block_flags::kTestPattern : 0) | (configure_.photoacoustic ? block_flags::kPhotoacoustic : 0));
+        h.flags = static_cast<std::uint16_t>((b == 0 ? block_flags::kFirstOfFrame : 0) | (b + 1 == blockCount ? block_flags::kLastOfFrame : 0) | frame.flags);
         h.sequence = sequence_;
         h.frameId = frameId_;
         h.blockIndex = static_cast<std::uint16_t>(b);
@@ -358,11 +395,12 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
         h.sampleCount = block.sampleCount;
         h.waveIndex = block.wave;
         h.payloadKind = configure_.payloadKind;
-        h.timestampNs = frameTimeNs + block.wave * kWaveIntervalNs;
+        h.timestampNs = frame.timeNs + block.wave * kWaveIntervalNs;
         h.payloadBytes = block.payloadBytes;
-        h.payloadCrc = crcs_[variant][b];
+        h.payloadCrc = frame.crcs[b];
+        h.laserEnergyMicroJ = frame.energyMicroJ;
         encodeBlockHeader(h, header);
-        const auto payload = std::span<const std::byte>(payloads).subspan(block.frameOffset, block.payloadBytes);
+        const auto payload = frame.payload.subspan(block.frameOffset, block.payloadBytes);
         const auto immediate = static_cast<std::uint32_t>(sequence_);
         ++sequence_;
         ++counters_.blocksSent;
@@ -404,7 +442,6 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
         }
     }
     injector_.frameDone(intact, blockCount);
-    if (replayFrames_ != 0) variantLastWrite_[variant] = counters_.writes;
     ++counters_.framesAcquired;
     ++frameId_;
     return {};
@@ -422,19 +459,29 @@ Status FrontEndSimulator::run(const std::atomic<bool>& stop) {
         // Streaming: drain control without waiting, then the next frame when it is due.
         if (auto ok = serviceControl(std::chrono::milliseconds(0), streaming); !ok) return ok;
         if (!streaming) continue;
+        // A scheduled shot whose time has come goes first: the laser does not wait.
+        const auto now = std::chrono::steady_clock::now();
+        if (!pendingShots_.empty() && steadyAt(pendingShots_.front().fireTimeNs) <= now) {
+            const auto shot = pendingShots_.front();
+            pendingShots_.pop_front();
+            if (auto fired = fireShot(streaming, shot); !fired) return fired;
+            continue;
+        }
         if (configure_.frameRateMilliHz != 0) {
-            const auto due = runStart_ + std::chrono::nanoseconds(std::uint64_t(framesThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz);
-            const auto now = std::chrono::steady_clock::now();
+            const auto due = runStart_ + std::chrono::nanoseconds(std::uint64_t(ticksThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz);
             if (now < due) {
+                const auto wake = pendingShots_.empty() ? due : std::min(due, steadyAt(pendingShots_.front().fireTimeNs));
                 if (auto rung = port_.ringDoorbell(); !rung) return rung;
                 pendingDoorbell_ = 0;
-                const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(due - now);
+                const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now);
                 if (auto ok = serviceControl(std::min(wait, std::chrono::milliseconds(20)), streaming); !ok) return ok;
-                if (std::chrono::steady_clock::now() < due) continue;
+                continue;
             }
         }
+        const auto acquiredBefore = counters_.framesAcquired;
         if (auto sent = sendFrame(streaming); !sent) return sent;
-        ++framesThisRun_;
+        ++ticksThisRun_;
+        if (counters_.framesAcquired != acquiredBefore) ++framesThisRun_;  // a misfired shot brings no frame
         if (frameLimit_ != 0 && framesThisRun_ >= frameLimit_) {
             streaming = false;
             if (auto rung = port_.ringDoorbell(); !rung) return rung;

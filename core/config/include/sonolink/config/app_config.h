@@ -49,6 +49,9 @@ struct AcquisitionSettings {
     // trigger's latency): the record's first sample is that long before it.
     double photoacousticSoundSpeedMps = 0;
     double photoacousticSystemDelayS = 0;
+    // Dual mode: laser shots interleaved with the ultrasound frames at this rate (the host
+    // schedules each on the front end's clock); 0: ultrasound only.
+    double laserRateHz = 0;
 };
 
 struct BeamformSettings {

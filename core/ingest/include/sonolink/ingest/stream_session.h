@@ -1,7 +1,8 @@
 // StreamSession: one acquisition session on a link, from the host's side: accept the front
 // end, advertise the ring, configure it (ConfigureAck sizes frame assembly), start, and run
-// ingest while watching the control plane (status heartbeats, triggers, errors, a lost peer,
-// the front end's clock asked once a second)
+// ingest while watching the control plane (status heartbeats, shot reports, errors, a lost peer,
+// the front end's clock asked once a second), sending dual mode's laser Triggers ahead of time
+// on the front end's clock
 // until the front end has sent its frame limit or the caller stops it. The engine runs it whole
 // on its rx thread. Thread contract: one thread; ingest().stats() may be read from others.
 #pragma once
@@ -17,6 +18,7 @@
 
 #include "sonolink/ingest/clock_offset.h"
 #include "sonolink/ingest/ingest_engine.h"
+#include "sonolink/ingest/laser_schedule.h"
 #include "sonolink/transport/link.h"
 
 namespace sonolink::ingest {
@@ -33,7 +35,7 @@ struct SessionOptions {
 struct SessionSummary {
     IngestStats stats;
     transport::StatusReport frontEnd;   // the front end's last status (its own counts)
-    std::uint64_t triggers = 0;         // laser triggers reported
+    LaserCounts laser;                  // laser shots scheduled and what became of them
     transport::ControlStats control;    // control messages received / rejected as malformed
     ClockOffset clock;                  // the front end's clock against the host's (TimeSync once a second)
     std::chrono::nanoseconds elapsed{0};
@@ -49,6 +51,8 @@ public:
     [[nodiscard]] IngestEngine& ingest() noexcept { return *ingest_; }
     [[nodiscard]] const transport::LinkInfo& linkInfo() const noexcept { return info_; }
     [[nodiscard]] const transport::ConfigureAck& layout() const noexcept { return ack_; }
+    // The shots scheduled and reported (on the session's thread: from a FrameSink, say).
+    [[nodiscard]] const LaserSchedule& laser() const noexcept { return laser_; }
 
     // Starts streaming frameLimit frames (0 = until stop) and runs until they are all accounted
     // for, stop is set, or the link fails (the error says why: front end lost, protocol error).
@@ -62,13 +66,15 @@ public:
 
 private:
     StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack,
-                  std::unique_ptr<IngestEngine> ingest);
+                  std::unique_ptr<IngestEngine> ingest, std::uint32_t laserRateMilliHz);
+    Status sendDueTriggers();
 
     transport::Link& link_;
     transport::LinkInfo info_;
     transport::ConfigureAck ack_;
     std::unique_ptr<IngestEngine> ingest_;
     SessionSummary summary_;
+    LaserSchedule laser_;
     std::function<void(const transport::ErrorReport&)> onFrontEndError_;
 };
 

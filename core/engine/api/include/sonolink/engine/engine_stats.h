@@ -20,6 +20,9 @@ struct FrontEndHealth {
     std::string state;                  // "idle", "streaming", ... ("" before the first report)
     std::uint64_t framesAcquired = 0;   // its own count
     std::uint64_t framesDropped = 0;    // whole frames it dropped for want of a credit
+    std::uint64_t shotsFired = 0;       // laser shots by its own count (since it started)
+    std::uint64_t shotsMissed = 0;
+    std::uint64_t shotsLate = 0;
     double temperatureC = 0;
     // Its clock against the host's (PTP should hold both to within microseconds), from the
     // session's TimeSync exchanges, once a second: the newest one's offset and one-way path delay.
@@ -42,7 +45,6 @@ struct LinkCounters {
     std::uint64_t duplicates = 0;
     std::uint64_t reordered = 0;
     std::uint64_t lateBlocks = 0;
-    std::uint64_t triggers = 0;                 // laser triggers the front end reported
     std::uint64_t malformedControlMessages = 0;
     std::uint64_t patternBitsChecked = 0;       // test-pattern payloads, CRC-good or not, bit by bit
     std::uint64_t patternBitErrors = 0;
@@ -55,6 +57,19 @@ struct LinkCounters {
     std::string device;                         // the RDMA device of the last session ("" for sim)
     std::string description;                    // its capabilities, in one line
     std::vector<std::string> recentRejections;  // the last session's last rejected blocks, described
+};
+
+// Laser shots (dual mode's scheduled ones, photoacoustic-only's self-timed ones): the counts of
+// all sessions; the pulse energies of the last session's fired shots.
+struct LaserHealth {
+    std::uint64_t scheduled = 0;        // triggers sent (dual mode)
+    std::uint64_t fired = 0;
+    std::uint64_t missed = 0;           // no pulse seen: never imaged
+    std::uint64_t late = 0;             // trigger late: not fired
+    double lastEnergyMj = 0;
+    double meanEnergyMj = 0;
+    double energySpreadPercent = 0;     // relative standard deviation
+    double worstFireErrorUs = 0;        // largest |fired - scheduled| (dual mode)
 };
 
 // The start-up self-test under way: the step and how far it has come (a wizard's progress bar).
@@ -96,6 +111,7 @@ struct EngineStats {
     double imagerMsPerFrame = 0;         // mean time to image one frame
     FrontEndHealth frontEnd;
     LinkCounters link;
+    LaserHealth laser;
 };
 
 // What happened between two snapshots of the same engine (earlier first).

@@ -43,6 +43,7 @@ struct BlockHeader {
     std::uint64_t timestampNs = 0;   // PTP time of the transmit (or laser trigger), ns
     std::uint32_t payloadBytes = 0;
     std::uint32_t payloadCrc = 0;    // CRC-32C of the payload bytes
+    std::uint32_t laserEnergyMicroJ = 0;  // photoacoustic: the shot's photodiode energy (0: none seen)
 };
 
 enum class HeaderCheck : std::uint8_t {

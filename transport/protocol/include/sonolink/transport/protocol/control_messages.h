@@ -27,7 +27,7 @@ inline constexpr std::size_t kMaxErrorText = 200;
 
 enum class MessageType : std::uint8_t {
     Hello = 1, HelloAck, RingAdvert, Configure, ConfigureAck, Start, Stop, CreditReturn,
-    BerStart, BerStop, TimeSync, Trigger, StatusReport, ErrorReport,
+    BerStart, BerStop, TimeSync, Trigger, StatusReport, ErrorReport, ShotReport,
 };
 [[nodiscard]] std::string_view toString(MessageType type) noexcept;
 
@@ -70,6 +70,9 @@ struct Configure {            // host -> front end
     std::uint32_t pitchNm = 300'000;
     std::uint32_t frameRateMilliHz = 30'000;  // 0 = as fast as credits allow
     std::uint32_t soundSpeedMmPerS = 1'540'000;
+    // Dual mode: laser shots the host schedules (Trigger) interleaved with the ultrasound frames,
+    // at up to this rate (1..1000 Hz); 0 = none. Not with photoacoustic (there every frame is a shot).
+    std::uint32_t laserRateMilliHz = 0;
     std::vector<std::int32_t> anglesMilliDeg{0};  // 1..32 plane-wave transmits per frame
     // Transmits per frame: one receive-only wave for photoacoustic frames, else one per angle.
     [[nodiscard]] int waveCount() const noexcept { return photoacoustic ? 1 : static_cast<int>(anglesMilliDeg.size()); }
@@ -89,10 +92,22 @@ struct TimeSync {             // host fills t1; front end fills t2, t3 and echoe
     std::uint64_t t2FrontEndReceiveNs = 0;
     std::uint64_t t3FrontEndSendNs = 0;
 };
-struct Trigger {              // front end -> host: a laser (or external) trigger
+struct Trigger {              // host -> front end: fire the laser at this PTP time (ahead of it)
     std::uint8_t source = 0;  // 0 = laser
-    std::uint32_t frameId = 0;
-    std::uint64_t timestampNs = 0;
+    std::uint32_t shotId = 0; // the host's, from 0 per session
+    std::uint64_t fireTimeNs = 0;
+};
+enum class ShotOutcome : std::uint8_t {
+    Fired = 0,   // the laser fired; the shot's photoacoustic frame follows (frame_id)
+    Missed = 1,  // the trigger went out, the photodiode saw no pulse: no frame
+    Late = 2,    // the trigger arrived after its fire time: not fired, no frame
+};
+struct ShotReport {           // front end -> host: what became of a shot, before its frame's blocks
+    std::uint32_t shotId = 0;
+    std::uint32_t frameId = 0;         // the frame that carries it (Fired only)
+    ShotOutcome outcome = ShotOutcome::Fired;
+    std::uint64_t firedNs = 0;         // PTP time the pulse left (photodiode edge); 0 unless Fired
+    std::uint32_t energyMicroJ = 0;    // the photodiode's pulse energy; 0 unless Fired
 };
 enum class FrontEndState : std::uint8_t { Idle = 0, Configured, Streaming, Stalled };
 struct StatusReport {             // front end -> host, also the heartbeat (at least every 100 ms)
@@ -102,6 +117,9 @@ struct StatusReport {             // front end -> host, also the heartbeat (at l
     std::uint64_t blocksSent = 0;
     std::uint32_t creditsHeld = 0;
     std::int32_t temperatureMilliC = 0;
+    std::uint32_t shotsFired = 0;     // laser shots this session, by outcome
+    std::uint32_t shotsMissed = 0;
+    std::uint32_t shotsLate = 0;
 };
 struct ErrorReport {          // either direction
     std::uint16_t code = 0;   // sonolink::ErrorCode value
@@ -111,7 +129,7 @@ struct ErrorReport {          // either direction
 
 using ControlMessage = std::variant<Hello, HelloAck, RingAdvert, Configure, ConfigureAck, Start,
                                     Stop, CreditReturn, BerStart, BerStop, TimeSync, Trigger,
-                                    StatusReport, ErrorReport>;
+                                    StatusReport, ErrorReport, ShotReport>;
 
 [[nodiscard]] MessageType typeOf(const ControlMessage& message) noexcept;
 

@@ -4,12 +4,16 @@
 // photoacoustic frames, PRBS-7/15/23/31 or counter patterns) so that generation never limits
 // throughput, writes blocks into the host's ring only while it holds credits, and injects the
 // faults of its FaultPlan, counting each. Paced at the configured frame rate, it drops whole
-// frames when out of credits, as the FPGA does; unpaced, it waits for credits.
+// frames when out of credits, as the FPGA does; unpaced, it waits for credits. Laser shots (the
+// host's Triggers in dual mode, its own frame times photoacoustic-only) fire through its Laser
+// model: each is reported (ShotReport) and, when it fired, followed by its photoacoustic frame,
+// stamped with the pulse's time and energy and scaled by that energy.
 // Thread contract: run() on one thread; the accessors only after run() returned.
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <cstdint>
 #include <memory>
@@ -21,6 +25,7 @@
 #include "sonolink/transport/sim/channel_faults.h"
 #include "sonolink/transport/sim/fault_injector.h"
 #include "sonolink/transport/sim/frame_layout.h"
+#include "sonolink/transport/sim/laser_model.h"
 #include "sonolink/transport/front_end_port.h"
 
 namespace sonolink::transport::sim {
@@ -47,6 +52,7 @@ struct FrontEndOptions {
     std::string firmware = "sonolink-sim 1";
     Capabilities capabilities;
     FaultPlan faults;
+    LaserModel laser;                  // photoacoustic shots: jitter, misfires, pulse energy
     ChannelFaults channelFaults;       // elements made to fail in every RF frame (the element check's proof)
     int postBatch = 8;                 // writes per doorbell (completion moderation)
     bool payloadResident = false;      // bench: payloads preloaded, each write carries the header only
@@ -66,6 +72,9 @@ struct FrontEndCounters {
     std::uint64_t framesDroppedNoCredit = 0;
     std::uint64_t blocksSent = 0;            // distinct blocks that left (duplicates not counted)
     std::uint64_t writes = 0;                // NIC writes (duplicates counted)
+    std::uint64_t shotsFired = 0;            // laser shots, by outcome
+    std::uint64_t shotsMissed = 0;
+    std::uint64_t shotsLate = 0;
 };
 
 class FrontEndSimulator {
@@ -90,7 +99,23 @@ private:
     Status handle(const ControlMessage& message, bool& streaming);
     Status prepare(const Configure& configure);
     Status serviceControl(std::chrono::milliseconds wait, bool& streaming);
+    // What one frame sends: its layout, payload bytes and their block CRCs, time, flags, energy.
+    struct FrameSend {
+        const FrameLayout* layout = nullptr;
+        std::span<const std::byte> payload;
+        std::span<const std::uint32_t> crcs;
+        std::uint64_t timeNs = 0;
+        std::uint16_t flags = 0;
+        std::uint32_t energyMicroJ = 0;
+    };
     Status sendFrame(bool& streaming);
+    Status sendBlocks(bool& streaming, const FrameSend& frame);
+    // Photoacoustic shots (front_end_shots.cpp).
+    Status prepareShots(const Configure& configure);
+    Status acceptTrigger(const Trigger& trigger);
+    Status fireShot(bool& streaming, const Trigger& trigger);
+    [[nodiscard]] std::chrono::steady_clock::time_point steadyAt(std::uint64_t frontEndTimeNs) const noexcept;
+    [[nodiscard]] std::vector<std::vector<std::byte>> renderRf(const Configure& configure, const FrameLayout& layout, std::size_t variantCount) const;
     Status writeBlock(std::span<const std::byte> header, std::span<const std::byte> payload,
                       std::uint32_t immediate, std::span<const std::uint32_t> flips);
     Status waitForCredit(bool& streaming);
@@ -114,6 +139,16 @@ private:
     std::vector<std::vector<std::byte>> variants_;   // pre-generated frame payloads
     std::vector<std::vector<std::uint32_t>> crcs_;   // payload CRC per variant and block
     std::vector<std::uint32_t> slotFlips_;           // a write into the corrupt slot: its flips
+    Laser laser_;
+    FrameLayout shotLayout_;                         // a photoacoustic frame's (dual mode and photoacoustic-only)
+    std::vector<std::vector<std::byte>> shotSources_;  // dual mode: its RF at the nominal energy (photoacoustic-only: variants_)
+    std::vector<std::vector<std::byte>> shotBuffers_;  // each shot's RF scaled by its energy, in turn
+    std::vector<std::vector<std::uint32_t>> shotCrcs_;
+    std::vector<std::uint64_t> shotBufferLastWrite_;   // writes posted when each was last sent
+    std::vector<std::uint32_t> shotBufferFrame_;       // the frame each holds
+    std::size_t nextShotBuffer_ = 0;
+    std::deque<Trigger> pendingShots_;               // dual mode: scheduled, in fire-time order
+    std::uint32_t ownShotId_ = 0;                    // photoacoustic-only: the shots it times itself
     std::uint32_t replayFrames_ = 0;                 // replay: the source's frame count (0: no replay)
     std::vector<std::uint32_t> replayHeld_;          // replay: the source frame each variant holds
     std::vector<std::uint64_t> variantLastWrite_;    // replay: writes posted when each variant was last sent
@@ -121,7 +156,8 @@ private:
     std::uint64_t sequence_ = 0;
     std::uint32_t frameId_ = 0;
     std::uint32_t frameLimit_ = 0;
-    std::uint32_t framesThisRun_ = 0;
+    std::uint32_t framesThisRun_ = 0;                // frames towards the frame limit (dual mode: ultrasound ones)
+    std::uint32_t ticksThisRun_ = 0;                 // frame times passed (a misfired shot's included)
     std::chrono::steady_clock::time_point runStart_;
     std::uint64_t ptpEpochNs_ = 0;
     std::chrono::steady_clock::time_point lastStatus_;
