@@ -296,7 +296,8 @@ nlohmann::json laserJson(const engine::EngineStats& s) {
     return {{"scheduled", l.scheduled}, {"fired", l.fired}, {"missed", l.missed}, {"late", l.late},
             {"front_end_fired", s.frontEnd.shotsFired}, {"front_end_missed", s.frontEnd.shotsMissed}, {"front_end_late", s.frontEnd.shotsLate},
             {"energy_last_mj", l.lastEnergyMj}, {"energy_mean_mj", l.meanEnergyMj}, {"energy_spread_percent", l.energySpreadPercent},
-            {"worst_fire_error_us", l.worstFireErrorUs}};
+            {"worst_fire_error_us", l.worstFireErrorUs}, {"frames", l.frames}, {"worst_stamp_error_us", l.worstStampErrorUs},
+            {"shown", l.shown}, {"dark", l.dark}, {"shot_to_shown_p50_ms", l.shotToShownP50Ms}, {"shot_to_shown_p99_ms", l.shotToShownP99Ms}};
 }
 
 nlohmann::json summaryJson(const engine::EngineStats& s, const Outcome& out, const nlohmann::json& recording, const nlohmann::json& portCounters) {

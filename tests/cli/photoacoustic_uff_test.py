@@ -12,7 +12,8 @@ aperture, linear interpolation, Hilbert envelope along depth) at NCC >= 0.995. (
 plane wave, the old reading, an absorber is drawn at half its depth: beamform_test's
 PhotoacousticShotsPutTheAbsorberWhereItIs.) The simulator's shots, recorded by
 `sonolink-cli stream --mode pa` and beamformed, image the standard phantom's six absorbers
-within 0.2 mm of their places.
+within 0.2 mm of their places; so do the shots of a dual-mode recording (--mode dual), which
+keeps them in /photoacoustic_data apart from the ultrasound frames.
 Run by CTest with SONOLINK_CLI set (and the distribution's python3: numpy, h5py)."""
 import os
 import subprocess
@@ -162,36 +163,86 @@ class PhotoacousticUffTest(unittest.TestCase):
 class SimulatedPhotoacousticTest(unittest.TestCase):
     """The simulator's laser shots, recorded and beamformed: the standard phantom's six absorbers
     (transport/sim/src/rf_scene.cpp, standardPhantom: fractions of the aperture and of the
-    imaged depth) each within 0.2 mm of its place."""
+    imaged depth) each within 0.2 mm of its place: photoacoustic-only recordings, and the shots of
+    a dual-mode recording, kept in a group of their own beside the ultrasound frames."""
+
+    def setUp(self):
+        self.work = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.work.cleanup()
+
+    def record(self, name, *options):
+        uff = os.path.join(self.work.name, name)
+        proc = subprocess.run([CLI, "stream", "--in-process", "--no-selftest", "--record", uff, "--json", *options],
+                              capture_output=True, text=True, timeout=180, cwd=self.work.name)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        import json
+        return uff, json.loads(proc.stdout)
+
+    def check_absorbers(self, uff, group, frame):
+        import h5py
+        with h5py.File(uff, "r") as f:
+            g = f[group]
+            wavefront = np.array(g["sequence"]["wavefront"]).ravel()[0]
+            fs, c = float(np.array(g["sampling_frequency"]).ravel()[0]), float(np.array(g["sound_speed"]).ravel()[0])
+            samples = g["data"].shape[-1]
+            x_el = np.array(g["probe"]["geometry"])[0]
+        self.assertEqual(wavefront, 2, f"{group}: written as USTB's photoacoustic wavefront")
+        max_depth, half_aperture = c * samples / fs / 2, len(x_el) * (x_el[1] - x_el[0]) / 2
+        truth = [(fx * half_aperture, fz * max_depth) for fx, fz in
+                 zip((0.0, 0.0, 0.0, -0.45, 0.35, 0.55), (0.25, 0.5, 0.75, 0.35, 0.62, 0.85))]
+        for x, z in truth:
+            out = os.path.join(self.work.name, f"{group.strip('/')}_{x * 1e3:.1f}_{z * 1e3:.1f}")
+            proc = subprocess.run([CLI, "beamform", uff, "--group", group, "--x-range", f"{(x - 2e-3) * 1e3}:{(x + 2e-3) * 1e3}:81",
+                                   "--z-range", f"{(z - 2e-3) * 1e3}:{(z + 2e-3) * 1e3}:161", "--output", "envelope",
+                                   "--frame", str(frame), "--output-dir", out, "--name", "pa"], capture_output=True, text=True, timeout=120)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            image = np.load(os.path.join(out, "pa.npy")).astype(np.float64)
+            iz, ix = np.unravel_index(np.argmax(image), image.shape)
+            px, pz = x - 2e-3 + ix * 4e-3 / 80, z - 2e-3 + iz * 4e-3 / 160
+            self.assertLessEqual(abs(px - x), 0.2e-3, f"{group}: absorber at ({x * 1e3:.2f}, {z * 1e3:.2f}) mm imaged at x {px * 1e3:.2f} mm")
+            self.assertLessEqual(abs(pz - z), 0.2e-3, f"{group}: absorber at ({x * 1e3:.2f}, {z * 1e3:.2f}) mm imaged at z {pz * 1e3:.2f} mm")
 
     def test_recorded_shots_image_the_absorbers_at_their_true_depths(self):
+        uff, _ = self.record("pa.uff", "--mode", "pa", "--frames", "3")
+        self.check_absorbers(uff, "/channel_data", 1)
+
+    def test_a_dual_mode_recording_keeps_the_two_kinds_apart(self):
+        """Ultrasound at 30 frames/s, shots at 20 Hz of which every fourth misfires, for 3 s: the
+        shots go to /photoacoustic_data with their ids, pulse times and energies, the ultrasound
+        frames to /channel_data; each kind's frames counted, none lost, and each images as itself."""
         import h5py
-        with tempfile.TemporaryDirectory() as work:
-            uff = os.path.join(work, "pa.uff")
-            proc = subprocess.run([CLI, "stream", "--in-process", "--mode", "pa", "--frames", "3", "--record", uff],
-                                  capture_output=True, text=True, timeout=120, cwd=work)
-            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-            with h5py.File(uff, "r") as f:
-                g = f["channel_data"]
-                wavefront = np.array(g["sequence"]["wavefront"]).ravel()[0]
-                fs, c = float(np.array(g["sampling_frequency"]).ravel()[0]), float(np.array(g["sound_speed"]).ravel()[0])
-                samples = g["data"].shape[-1]
-                x_el = np.array(g["probe"]["geometry"])[0]
-            self.assertEqual(wavefront, 2, "written as USTB's photoacoustic wavefront")
-            max_depth, half_aperture = c * samples / fs / 2, len(x_el) * (x_el[1] - x_el[0]) / 2
-            truth = [(fx * half_aperture, fz * max_depth) for fx, fz in
-                     zip((0.0, 0.0, 0.0, -0.45, 0.35, 0.55), (0.25, 0.5, 0.75, 0.35, 0.62, 0.85))]
-            for x, z in truth:
-                out = os.path.join(work, f"at_{x * 1e3:.1f}_{z * 1e3:.1f}")
-                proc = subprocess.run([CLI, "beamform", uff, "--x-range", f"{(x - 2e-3) * 1e3}:{(x + 2e-3) * 1e3}:81",
-                                       "--z-range", f"{(z - 2e-3) * 1e3}:{(z + 2e-3) * 1e3}:161", "--output", "envelope",
-                                       "--frame", "1", "--output-dir", out, "--name", "pa"], capture_output=True, text=True, timeout=120)
-                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-                image = np.load(os.path.join(out, "pa.npy")).astype(np.float64)
-                iz, ix = np.unravel_index(np.argmax(image), image.shape)
-                px, pz = x - 2e-3 + ix * 4e-3 / 80, z - 2e-3 + iz * 4e-3 / 160
-                self.assertLessEqual(abs(px - x), 0.2e-3, f"absorber at ({x * 1e3:.2f}, {z * 1e3:.2f}) mm imaged at x {px * 1e3:.2f} mm")
-                self.assertLessEqual(abs(pz - z), 0.2e-3, f"absorber at ({x * 1e3:.2f}, {z * 1e3:.2f}) mm imaged at z {pz * 1e3:.2f} mm")
+        jitter_ns = 2000
+        uff, summary = self.record("dual.uff", "--mode", "dual", "--laser-hz", "20", "--rate", "30", "--seconds", "3",
+                                   "--laser-miss-every", "4", "--laser-jitter-ns", str(jitter_ns))
+        laser = summary["laser"]
+        with h5py.File(uff, "r") as f:
+            us_ids = np.array(f["acquisition/frame_id"])
+            pa_ids = np.array(f["photoacoustic_acquisition/frame_id"])
+            pa_times = np.array(f["photoacoustic_acquisition/frame_time_ns"]).astype(np.int64)
+            energies = np.array(f["photoacoustic_acquisition/laser_energy_uj"])
+            self.assertEqual(f["channel_data/data"].shape[1], 3, "the ultrasound frames' three plane waves")
+            self.assertEqual(f["photoacoustic_data/data"].shape[1], 1, "a shot: one receive-only wave")
+            self.assertEqual(f["photoacoustic_data/data"].shape[0], len(pa_ids))
+            self.assertEqual(f["channel_data/data"].shape[0], len(us_ids))
+        self.assertEqual(len(pa_ids), laser["fired"], "every shot that fired is recorded, and nothing else")
+        self.assertEqual(laser["missed"], laser["front_end_missed"])
+        self.assertEqual(laser["missed"], (laser["fired"] + laser["missed"]) // 4, "every fourth shot misfired, each counted")
+        self.assertEqual(len(set(us_ids) & set(pa_ids)), 0, "a frame is one kind or the other")
+        everything = np.sort(np.concatenate([us_ids, pa_ids]))
+        self.assertTrue(np.all(np.diff(everything) == 1), "together, every frame id the front end numbered: none lost")
+        self.assertEqual(summary["recording"]["frames_recorded"], len(everything))
+        self.assertTrue(np.all(energies > 0))
+        # The shots' times: on the laser's 50 ms grid, each within the jitter of its slot.
+        slots = (pa_times - pa_times[0]) / 50e6
+        self.assertTrue(np.all(np.abs(slots - np.round(slots)) * 50e6 <= 2 * jitter_ns), slots)
+        self.assertLessEqual(laser["worst_stamp_error_us"] * 1e3, jitter_ns)
+        self.check_absorbers(uff, "/photoacoustic_data", 1)
+        out = os.path.join(self.work.name, "us")
+        proc = subprocess.run([CLI, "beamform", uff, "--x-range", "-2:2:5", "--z-range", "5:30:26", "--frame", "0", "--output-dir", out],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,14 @@ beamform::AcquisitionGeometry geometryOf(const transport::Configure& c, const Ph
     return g;
 }
 
+std::optional<beamform::AcquisitionGeometry> shotGeometryOf(const transport::Configure& c, const PhotoacousticTiming& shots) {
+    if (c.laserRateMilliHz == 0 || c.photoacoustic) return std::nullopt;
+    auto shot = c;
+    shot.photoacoustic = true;
+    shot.laserRateMilliHz = 0;
+    return geometryOf(shot, shots);
+}
+
 transport::Configure configureOf(const beamform::AcquisitionGeometry& g) {
     transport::Configure c;
     c.payloadKind = transport::PayloadKind::Rf;

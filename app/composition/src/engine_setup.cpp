@@ -111,7 +111,7 @@ std::function<Result<engine::AcquisitionPlan>(const engine::AcquisitionSettings&
         next.probe.pitchM = settings.pitchMm * 1e-3;
         next.probe.centerFrequencyHz = settings.centerFrequencyMHz * 1e6;
         auto configure = configureFrom(next);
-        return engine::AcquisitionPlan{configure, geometryOf(configure, photoacousticTimingOf(next))};
+        return engine::AcquisitionPlan{configure, geometryOf(configure, photoacousticTimingOf(next)), shotGeometryOf(configure, photoacousticTimingOf(next))};
     };
 }
 
@@ -152,7 +152,7 @@ std::function<Result<engine::AcquisitionPlan>(const engine::AcquisitionSettings&
         }
         auto c = configure;
         c.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(asked.frameRateHz * 1000));
-        return engine::AcquisitionPlan{c, geometryOf(c)};
+        return engine::AcquisitionPlan{c, geometryOf(c), std::nullopt};
     };
 }
 
@@ -236,6 +236,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.rxCpu = choice.rxCpu >= 0 ? choice.rxCpu : config.link.rxCpu;
     e.reopenAfterSession = choice.reopenAfterSession;
     e.geometry = geometryOf(e.session.configure, photoacousticTimingOf(config));
+    e.shotGeometry = shotGeometryOf(e.session.configure, photoacousticTimingOf(config));
     e.acquisition = choice.replay ? acquisitionSettingsOf(e.session.configure) : acquisitionSettingsFrom(config);
     e.display = choice.display;
     e.imaging = imagingSettingsFrom(config);

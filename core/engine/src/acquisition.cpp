@@ -49,11 +49,16 @@ void Acquisition::stream(ingest::StreamSession& session) {
         result = fail(ErrorCode::Internal, "acquisition thread: an exception that is not a std::exception");
     }
     // The consumers' frames hold this session's ring slots: they let go before the session goes.
-    if (consumers_.display) consumers_.display->release();
+    releaseDisplays();
     if (consumers_.recording) consumers_.recording->drain();
     auto accounted = session.accounting();
     if (result) accounted.elapsed = result->elapsed;  // the session's own end, not its last progress
     callbacks_.ended(result, accounted);
+}
+
+void Acquisition::releaseDisplays() {
+    if (consumers_.display) consumers_.display->release();
+    if (consumers_.shots) consumers_.shots->release();
 }
 
 void Acquisition::run() {
@@ -67,16 +72,17 @@ void Acquisition::run() {
         auto session = ingest::StreamSession::open(link_, std::move(options));
         if (!session) return callbacks_.opened(fail(std::move(session.error())));
         if (consumers_.display) (*session)->ingest().addSink(*consumers_.display);
+        if (consumers_.shots) (*session)->ingest().addSink(*consumers_.shots);
         if (consumers_.recording) (*session)->ingest().addSink(*consumers_.recording);
         if (consumers_.capture) (*session)->ingest().addSink(*consumers_.capture);
         callbacks_.opened((*session)->linkInfo());
         stream(**session);
     } catch (const std::exception& e) {
-        if (consumers_.display) consumers_.display->release();
+        releaseDisplays();
         if (consumers_.recording) consumers_.recording->drain();
         callbacks_.opened(fail(ErrorCode::Internal, std::string("acquisition thread: ") + e.what()));
     } catch (...) {
-        if (consumers_.display) consumers_.display->release();
+        releaseDisplays();
         if (consumers_.recording) consumers_.recording->drain();
         callbacks_.opened(fail(ErrorCode::Internal, "acquisition thread: an exception that is not a std::exception"));
     }

@@ -31,6 +31,7 @@ public:
     };
     struct Consumers {
         DisplayPipeline* display = nullptr;           // null: no display products
+        DisplayPipeline* shots = nullptr;             // dual mode: the laser shots' (null: none)
         RecordingTap* recording = nullptr;
         ingest::FrameSink* capture = nullptr;         // null: none (the element check's frames)
     };
@@ -46,6 +47,7 @@ public:
 private:
     void run();
     void stream(ingest::StreamSession& session);
+    void releaseDisplays();  // the frames they hold let go (before the session goes)
 
     transport::Link& link_;
     ingest::SessionOptions options_;

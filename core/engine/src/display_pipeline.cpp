@@ -10,6 +10,7 @@
 
 #include "cpu_imager.h"
 #include "sonolink/beamform/cpu_beamformer.h"
+#include "sonolink/ingest/clock_offset.h"
 #include "sonolink/util/log.h"
 #include "sonolink/util/thread_affinity.h"
 
@@ -36,6 +37,7 @@ DisplayPipeline::DisplayPipeline(const beamform::AcquisitionGeometry& geometry, 
                                  std::unique_ptr<FrameImager> imager, FailureHandler onFailure)
     : geometry_(geometry), imaging_(std::move(imaging)), cineFrames_(std::max<std::size_t>(cineFrames, 1)), imager_(std::move(imager)),
       onFailure_(std::move(onFailure)) {
+    photoacoustic_ = geometry_.isShot();
     announce_ = imager_ != nullptr;  // none given: a display nobody shows (a headless command), not announced
     if (!imager_) imager_ = std::make_unique<CpuImager>(geometry_, imaging_);
     imagerName_ = imager_->name();
@@ -54,6 +56,11 @@ DisplayPipeline::~DisplayPipeline() {
 }
 
 void DisplayPipeline::onFrame(const ingest::FrameRef& frame) noexcept {
+    if (frame->isPhotoacoustic() != photoacoustic_.load(std::memory_order_relaxed)) return;  // the other kind's
+    if (frame->isPhotoacoustic() && frame->block(0).header.laserEnergyMicroJ == 0) {  // no pulse: nothing to image
+        darkShots_.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
     ingest::FrameRef replaced;  // let go outside the lock
     {
         std::lock_guard lock(mutex_);
@@ -102,6 +109,7 @@ void DisplayPipeline::setRfChannels(std::vector<int> channels) {
 }
 
 void DisplayPipeline::reconfigure(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::unique_ptr<FrameImager> imager) {
+    photoacoustic_ = geometry.isShot();
     Reconfiguration next{geometry, std::move(imaging), std::move(imager)};
     std::optional<Reconfiguration> replaced;  // an older one never applied goes outside the lock
     std::lock_guard lock(mutex_);
@@ -205,9 +213,24 @@ void DisplayPipeline::countFailure(std::uint32_t frameId, const Error& error) {
     }
 }
 
-void DisplayPipeline::drawAndPublish(const beamform::BeamformedImage& envelope, std::uint32_t frameId, std::uint64_t session, std::uint64_t readyNs) {
-    if (session != pictureSession_ && chain_) chain_->reset();  // persistence never blends two sessions
+void DisplayPipeline::normaliseShot(beamform::BeamformedImage& envelope, std::uint32_t energyMicroJ) {
+    ++shotsSeen_;
+    meanShotEnergy_ += (energyMicroJ - meanShotEnergy_) / static_cast<double>(shotsSeen_);
+    if (!imaging_.normaliseShotEnergy || energyMicroJ == 0) return;
+    const auto scale = static_cast<float>(meanShotEnergy_ / energyMicroJ);
+    for (auto& v : envelope.columns) v *= scale;
+}
+
+void DisplayPipeline::drawAndPublish(beamform::BeamformedImage& envelope, const FrameFacts& facts) {
+    const auto session = facts.session;
+    const auto frameId = facts.frameId;
+    if (session != pictureSession_) {
+        if (chain_) chain_->reset();  // persistence never blends two sessions
+        meanShotEnergy_ = 0;
+        shotsSeen_ = 0;
+    }
     pictureSession_ = session;
+    if (facts.photoacoustic) normaliseShot(envelope, facts.laserEnergyMicroJ);
     auto drawn = picture(envelope, frameId);
     if (!drawn) return countFailure(frameId, drawn.error());
     auto& image = *drawn;
@@ -216,8 +239,16 @@ void DisplayPipeline::drawAndPublish(const beamform::BeamformedImage& envelope, 
     if (anyPublished_ && frameId <= lastFrameId_) return;  // never backwards, never twice
     image->session = session;
     image->readyNs = steadyNs();
-    image->latencyUs = static_cast<double>(image->readyNs - readyNs) / 1e3;
-    latency_.record(image->readyNs - readyNs);
+    image->latencyUs = static_cast<double>(image->readyNs - facts.readyNs) / 1e3;
+    image->photoacoustic = facts.photoacoustic;
+    image->timestampNs = facts.timestampNs;
+    image->laserEnergyMicroJ = facts.laserEnergyMicroJ;
+    latency_.record(image->readyNs - facts.readyNs);
+    if (facts.photoacoustic) {  // the pulse (front end clock) to now, on the same clock
+        const auto shown = static_cast<std::int64_t>(ingest::hostRealtimeNs()) + clockOffsetNs_.load(std::memory_order_relaxed);
+        const auto since = shown - static_cast<std::int64_t>(facts.timestampNs);
+        if (since > 0) shotLatency_.record(static_cast<std::uint64_t>(since));
+    }
     lastFrameId_ = frameId;
     anyPublished_ = true;
     cine_.push_back(image);
@@ -277,8 +308,9 @@ void DisplayPipeline::imageFrame(ingest::FrameRef frame, std::uint64_t session) 
         std::lock_guard lock(mutex_);
         rfChannels = rfChannels_;
     }
-    const auto frameId = frame->frameId();
-    const auto readyNs = frame->readyNs();
+    const FrameFacts facts{frame->frameId(), session, frame->readyNs(), frame->timestampNs(), frame->block(0).header.laserEnergyMicroJ,
+                           frame->isPhotoacoustic()};
+    const auto frameId = facts.frameId;
     if (!rfChannels.empty()) {
         auto rf = rfLines(*frame, rfChannels);
         rf->session = session;
@@ -300,7 +332,7 @@ void DisplayPipeline::imageFrame(ingest::FrameRef frame, std::uint64_t session) 
         drawing_ = pictures_.submit([this, frameId, error = envelope.error()] { countFailure(frameId, error); });
         return;
     }
-    drawing_ = pictures_.submit([this, envelope = std::move(*envelope), frameId, session, readyNs] { drawAndPublish(envelope, frameId, session, readyNs); });
+    drawing_ = pictures_.submit([this, envelope = std::move(*envelope), facts]() mutable { drawAndPublish(envelope, facts); });
 }
 
 }  // namespace sonolink::engine

@@ -10,7 +10,11 @@
 // dynamic range, persistence, grey map) is drawn on a display raster of equal mm per pixel, and
 // published, by the `picture` thread while `bf` beamforms the next frame (one picture in hand at
 // a time); persistence starts again with each session and whenever the raster changes.
-// Geometry, imaging and imager change between frames (reconfigure).
+// Geometry, imaging and imager change between frames (reconfigure). A pipeline shows one kind of
+// frame, its geometry's: ultrasound, or laser shots (photoacoustic), whose pulse energy the
+// picture may be normalised by and whose time from pulse to picture it measures; a frame of the
+// other kind is not its own (dual mode runs one of each), and a shot with no pulse seen is
+// counted dark, never imaged.
 // Thread contract: onFrame on the ingest thread; the rest from any thread.
 #pragma once
 
@@ -50,6 +54,8 @@ public:
     // Frames from now on belong to a new link session (whose frame ids start again).
     void newSession(std::uint64_t session);
     void setRfChannels(std::vector<int> channels);
+    // The front end's clock minus the host's (for the time from a pulse to its picture).
+    void setClockOffset(std::int64_t offsetNs) noexcept { clockOffsetNs_.store(offsetNs, std::memory_order_relaxed); }
     // From the next frame on: this geometry and imaging, and this imager (null: the one in use,
     // as for a change of the picture only, or the one a reconfiguration not yet applied brought).
     void reconfigure(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::unique_ptr<FrameImager> imager);
@@ -68,6 +74,10 @@ public:
     [[nodiscard]] double imagerSeconds() const noexcept { return static_cast<double>(imagerNs_.load()) / 1e9; }
     [[nodiscard]] std::uint64_t imagedFrames() const noexcept { return imaged_.load(); }
     [[nodiscard]] std::uint64_t imagingFailures() const noexcept { return imagingFailures_.load(); }
+    [[nodiscard]] bool showsShots() const noexcept { return photoacoustic_.load(); }
+    [[nodiscard]] std::uint64_t darkShots() const noexcept { return darkShots_.load(); }  // no pulse seen: not imaged
+    // Laser shots: the pulse's time (front end clock) -> published.
+    [[nodiscard]] ingest::LatencyHistogram::Snapshot shotLatency() const noexcept { return shotLatency_.snapshot(); }
 
 private:
     struct Reconfiguration {
@@ -82,7 +92,16 @@ private:
     // picture thread:
     void preparePicture(const beamform::PixelGrid& grid, const ImagingSettings& settings);
     [[nodiscard]] Result<std::shared_ptr<DisplayFrame>> picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId);
-    void drawAndPublish(const beamform::BeamformedImage& envelope, std::uint32_t frameId, std::uint64_t session, std::uint64_t readyNs);
+    struct FrameFacts {  // what the picture keeps of its frame, once the frame is let go
+        std::uint32_t frameId = 0;
+        std::uint64_t session = 0;
+        std::uint64_t readyNs = 0;
+        std::uint64_t timestampNs = 0;
+        std::uint32_t laserEnergyMicroJ = 0;
+        bool photoacoustic = false;
+    };
+    void drawAndPublish(beamform::BeamformedImage& envelope, const FrameFacts& facts);
+    void normaliseShot(beamform::BeamformedImage& envelope, std::uint32_t energyMicroJ);  // picture thread
     void countFailure(std::uint32_t frameId, const Error& error);
     [[nodiscard]] std::shared_ptr<RfLines> rfLines(const ingest::Frame& frame, const std::vector<int>& channels) const;
 
@@ -97,6 +116,8 @@ private:
     std::optional<image::GreyChain> chain_;
     std::optional<Error> pictureError_;
     std::uint64_t pictureSession_ = 0;
+    double meanShotEnergy_ = 0;            // the session's pulses so far (energy normalisation)
+    std::uint64_t shotsSeen_ = 0;
     std::future<void> drawing_;  // bf thread: the picture in hand
     bool announce_ = true;                 // the imager is logged when the thread starts
     FailureHandler onFailure_;
@@ -122,7 +143,11 @@ private:
     std::atomic<std::uint64_t> imagerNs_{0};
     std::atomic<std::uint64_t> imaged_{0};
     std::atomic<std::uint64_t> imagingFailures_{0};
+    std::atomic<bool> photoacoustic_{false};     // the kind of frame it shows (its geometry's)
+    std::atomic<std::uint64_t> darkShots_{0};
+    std::atomic<std::int64_t> clockOffsetNs_{0};
     ingest::LatencyHistogram latency_;
+    ingest::LatencyHistogram shotLatency_;
     SerialExecutor pictures_{"picture"};  // after all it uses: drained before they go
     std::thread thread_;
 };

@@ -35,6 +35,7 @@ log::Category& engineLog() {
 void Engine::Impl::setState(EngineState to, std::string reason) {
     const auto from = state.exchange(to);
     display->setFrozen(to == EngineState::Frozen);
+    if (shots) shots->setFrozen(to == EngineState::Frozen);  // freeze holds both kinds
     if (from == to && to != EngineState::Error) return;
     log::info(engineLog(), "{} -> {}{}{}", toString(from), toString(to), reason.empty() ? "" : ": ", reason);
     emit(StateChanged{from, to, std::move(reason)});
@@ -68,6 +69,7 @@ void Engine::Impl::openSession() {
     if (nextAcquisition) {  // new acquisition settings: this session runs them, the imager rebuilt for them
         config.session.configure = nextAcquisition->configure;
         config.geometry = std::move(nextAcquisition->geometry);
+        config.shotGeometry = std::move(nextAcquisition->shotGeometry);
         nextAcquisition.reset();
         ImagingSettings imaging;
         {
@@ -76,6 +78,7 @@ void Engine::Impl::openSession() {
         }
         const auto setup = imagingSetupFor(imaging, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
         display->reconfigure(config.geometry, setup, imagerFor(setup));
+        reconfigureShots(imaging, true);
     }
     auto sessionLinkMade = sessionLink();
     if (!sessionLinkMade) {
@@ -88,6 +91,7 @@ void Engine::Impl::openSession() {
         session = ++sessions;
     }
     display->newSession(session);
+    if (shots) shots->newSession(session);
     std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
     Acquisition::Callbacks callbacks;
@@ -96,6 +100,8 @@ void Engine::Impl::openSession() {
     };
     callbacks.progress = [self](const ingest::SessionSummary& progress) {
         if (auto impl = self.lock()) {
+            impl->display->setClockOffset(progress.clock.offsetNs);
+            if (impl->shots) impl->shots->setClockOffset(progress.clock.offsetNs);
             std::lock_guard lock(impl->statsMutex);
             impl->current = progress;
         }
@@ -121,6 +127,7 @@ void Engine::Impl::openSession() {
     };
     Acquisition::Consumers consumers;
     consumers.display = config.display ? display.get() : nullptr;
+    consumers.shots = config.display && config.shotGeometry ? shots.get() : nullptr;
     consumers.recording = &recording;
     acquisition = std::make_unique<Acquisition>(**sessionLinkMade, config.session, config.rxCpu, consumers, std::move(callbacks));
 }
@@ -162,11 +169,14 @@ void Engine::Impl::account(const ingest::SessionSummary& accounted) {
     finishedLaser.fired += accounted.laser.fired;
     finishedLaser.missed += accounted.laser.missed;
     finishedLaser.late += accounted.laser.late;
+    finishedLaser.shotFrames += accounted.laser.shotFrames;
+    lastFrontEndStatus = accounted.frontEnd;
     if (accounted.laser.fired > 0) {  // the last session's energies, until the next fires
         finishedLaser.lastEnergyMicroJ = accounted.laser.lastEnergyMicroJ;
         finishedLaser.meanEnergyMicroJ = accounted.laser.meanEnergyMicroJ;
         finishedLaser.energyM2 = accounted.laser.energyM2;
         finishedLaser.worstFireErrorNs = accounted.laser.worstFireErrorNs;
+        finishedLaser.worstStampErrorNs = accounted.laser.worstStampErrorNs;
     }
     finishedMalformed += accounted.control.malformed;
     lastRejections = accounted.rejections;
@@ -244,6 +254,15 @@ Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backe
     impl->backends = std::move(backends);
     impl->imagingSettings = impl->config.imaging;
     impl->acquisitionSettings = impl->config.acquisition;
+    impl->photoacousticSettings = impl->config.photoacoustic;
+    if (auto reasons = problems(impl->config.photoacoustic); !reasons.empty()) {
+        Error error(ErrorCode::InvalidArgument, "the photoacoustic display settings are out of range");
+        for (auto& r : reasons) error.addDetail(std::move(r));
+        return fail(std::move(error));
+    }
+    if (impl->config.shotGeometry) {
+        if (auto ok = impl->config.shotGeometry->validate(); !ok) return fail(std::move(ok.error()).addContext("checking the laser shots' geometry"));
+    }
     const auto setup = imagingSetupFor(impl->config.imaging, impl->config.geometry, impl->config.beamformThreads, impl->config.session.configure.centerFrequencyHz);
     if (auto ok = setup.grid.validate(); !ok) return fail(std::move(ok.error()));
     auto* raw = impl.get();
@@ -254,6 +273,13 @@ Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backe
     };
     impl->display = std::make_unique<DisplayPipeline>(impl->config.geometry, setup, impl->config.cineFrames,
                                                       impl->config.display ? impl->imagerFor(setup) : nullptr, threadFailed("bf"));
+    // Always made: a later acquisition may bring the laser in (its frames reach it only then).
+    const auto& shotGeometry = impl->config.shotGeometry ? *impl->config.shotGeometry : impl->config.geometry;
+    const auto shotSetup = impl->shotSetupFor(impl->config.imaging, impl->config.photoacoustic);
+    impl->shots = std::make_unique<DisplayPipeline>(shotGeometry, shotSetup, impl->config.cineFrames,
+                                                    impl->config.display && impl->config.shotGeometry ? impl->imagerFor(shotGeometry, shotSetup) : nullptr,
+                                                    threadFailed("bf-shots"));
+    impl->dualMode = impl->config.shotGeometry.has_value();
     const auto& root = impl->config.dicom.uidRoot;
     auto uids = dicom::UidGenerator::create(root.empty() ? std::nullopt : std::optional(root));
     if (!uids) return fail(std::move(uids.error()));
@@ -377,6 +403,8 @@ std::shared_ptr<const DisplayFrame> Engine::latestFrame() const { return impl_->
 std::vector<std::shared_ptr<const DisplayFrame>> Engine::cine() const { return impl_->display->cine(); }
 
 std::shared_ptr<const RfLines> Engine::latestRf() const { return impl_->display->latestRf(); }
+
+
 
 EngineStats Engine::stats() const { return impl_->snapshot(); }
 

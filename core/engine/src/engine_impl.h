@@ -39,9 +39,12 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::shared_ptr<detail::EventHub> hub = std::make_shared<detail::EventHub>();
 
     std::unique_ptr<DisplayPipeline> display;
+    std::unique_ptr<DisplayPipeline> shots;    // the laser shots' pictures (dual mode; idle otherwise)
+    std::atomic<bool> dualMode{false};         // config.shotGeometry is set (read from any thread)
     mutable std::mutex settingsMutex;          // the settings as the facade reports them
     ImagingSettings imagingSettings;           // under settingsMutex (written on ctl)
     AcquisitionSettings acquisitionSettings;   // under settingsMutex: the current, or the next session's
+    PhotoacousticSettings photoacousticSettings;  // under settingsMutex
     std::optional<AcquisitionPlan> nextAcquisition;  // ctl thread: applied at the next connect
     RecordingTap recording;
     std::optional<LinkHandle> link;            // ctl thread only: kept between sessions when reusable
@@ -61,6 +64,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     ingest::LatencyHistogram::Snapshot finishedLatency;
     std::uint64_t finishedMalformed = 0;
     ingest::LaserCounts finishedLaser;        // shots of the sessions that ended (their counts only)
+    transport::StatusReport lastFrontEndStatus;  // the front end's final status in the last session that ended
     std::vector<std::string> lastRejections;
     std::string linkDevice, linkDescription;
     std::pair<std::string, std::string> frontEndIdentity;  // serial, firmware of the last session opened
@@ -127,6 +131,12 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void applyImaging(const ImagingSettings& settings);
     void applyAcquisition(const AcquisitionSettings& settings);
     std::unique_ptr<FrameImager> imagerFor(const ImagingSetup& setup);
+    std::unique_ptr<FrameImager> imagerFor(const beamform::AcquisitionGeometry& geometry, const ImagingSetup& setup);
+    // Laser shots (shot_display.cpp): their pipeline for the geometry, on the B-mode's grid with
+    // their own picture; the settings applied or refused.
+    [[nodiscard]] ImagingSetup shotSetupFor(const ImagingSettings& imaging, const PhotoacousticSettings& shown) const;
+    void reconfigureShots(const ImagingSettings& imaging, bool newImager);
+    void applyPhotoacoustic(const PhotoacousticSettings& settings);
     Status startPacsSide();  // announces queue changes (QueueChanged), every 100 ms while the engine runs
 
     // The start-up self-test (self_test_control.cpp): March C- over the DMA ring, then the link

@@ -16,11 +16,13 @@ LaserHealth laserHealth(const ingest::LaserCounts& finished, const ingest::Laser
     h.fired = finished.fired + current.fired;
     h.missed = finished.missed + current.missed;
     h.late = finished.late + current.late;
+    h.frames = finished.shotFrames + current.shotFrames;
     const auto& energies = current.fired > 0 ? current : finished;
     h.lastEnergyMj = energies.lastEnergyMicroJ / 1000.0;
     h.meanEnergyMj = energies.meanEnergyMicroJ / 1000.0;
     h.energySpreadPercent = energies.meanEnergyMicroJ > 0 ? 100.0 * energies.energySdMicroJ() / energies.meanEnergyMicroJ : 0.0;
     h.worstFireErrorUs = energies.worstFireErrorNs / 1000.0;
+    h.worstStampErrorUs = energies.worstStampErrorNs / 1000.0;
     return h;
 }
 
@@ -69,13 +71,16 @@ EngineStats Engine::Impl::snapshot() const {
             s.selfTest.detail = fmt::format("{:.3g} of {:.3g} bits compared", bits, static_cast<double>(selfTestPlannedBits));
         }
         s.framesRecordSkipped = skippedBefore;
-        if (current.frontEnd.framesAcquired > 0 || current.frontEnd.state != transport::FrontEndState::Idle) {
+        // The session's front end as it reports now, or as it last reported in the session that ended.
+        const bool live = current.frontEnd.framesAcquired > 0 || current.frontEnd.state != transport::FrontEndState::Idle;
+        const auto& reported = live ? current.frontEnd : lastFrontEndStatus;
+        s.frontEnd.shotsFired = reported.shotsFired;
+        s.frontEnd.shotsMissed = reported.shotsMissed;
+        s.frontEnd.shotsLate = reported.shotsLate;
+        if (live) {
             s.frontEnd.state = frontEndStateName(current.frontEnd.state);
             s.frontEnd.framesAcquired = current.frontEnd.framesAcquired;
             s.frontEnd.framesDropped = current.frontEnd.framesDropped;
-            s.frontEnd.shotsFired = current.frontEnd.shotsFired;
-            s.frontEnd.shotsMissed = current.frontEnd.shotsMissed;
-            s.frontEnd.shotsLate = current.frontEnd.shotsLate;
             s.frontEnd.temperatureC = current.frontEnd.temperatureMilliC / 1000.0;
         }
         s.frontEnd.clockExchanges = current.clock.exchanges;
@@ -92,6 +97,8 @@ EngineStats Engine::Impl::snapshot() const {
         s.imagerSeconds = display->imagerSeconds();
         s.imagedFrames = display->imagedFrames();
         s.imagingFailures = display->imagingFailures();
+        s.laser.shown = shots->displayed();
+        s.laser.dark = shots->darkShots() + display->darkShots();
         if (auto recorder = recording.current()) {
             s.recording = true;
             s.framesRecorded += recorder->framesRecorded();
@@ -132,6 +139,9 @@ EngineStats Engine::Impl::snapshot() const {
     const auto latency = display->latency();
     s.latencyP50Us = latency.percentile(0.5) / 1e3;
     s.latencyP99Us = latency.percentile(0.99) / 1e3;
+    const auto shotLatency = dualMode ? shots->shotLatency() : display->shotLatency();
+    s.laser.shotToShownP50Ms = shotLatency.percentile(0.5) / 1e6;
+    s.laser.shotToShownP99Ms = shotLatency.percentile(0.99) / 1e6;
     return s;
 }
 

@@ -69,6 +69,7 @@ void Engine::setExam(Exam exam) {
         // be exported under it. The cine and the frame shown go before any export can pair them
         // with the new exam; a frozen picture goes live (its frames were the last patient's).
         impl_->display->forgetPictures();
+        impl_->shots->forgetPictures();
         impl_->currentExam = std::move(exam);
     }
     impl_->ctl->post([impl = impl_.get()] {

@@ -18,6 +18,7 @@ void Engine::Impl::startRecording(const std::string& path) {
     options.onFailure = [self, gen, path](const Error& error) {
         if (auto impl = self.lock()) impl->ctl->post([impl, gen, path, error] { impl->onRecordingFailed(gen, path, error); });
     };
+    options.shotGeometry = config.shotGeometry;  // dual mode: the laser shots beside the ultrasound frames
     auto recorder = record::Recorder::start(path, config.geometry, std::move(options));
     if (!recorder) {
         emit(RecordingChanged{RecordingPhase::Failed, path, 0, 0, 0, 0, recorder.error().message()});

@@ -55,4 +55,13 @@ std::vector<std::string> problems(const AcquisitionSettings& s) {
     return out;
 }
 
+std::vector<std::string> problems(const PhotoacousticSettings& s) {
+    std::vector<std::string> out;
+    check(out, "photoacoustic gain", s.gainDb, limits::kGainDb, "dB");
+    check(out, "photoacoustic dynamic range", s.dynamicRangeDb, limits::kDynamicRangeDb, "dB");
+    check(out, "photoacoustic threshold", s.threshold, limits::kShotThreshold, "");
+    check(out, "overlay opacity", s.opacity, limits::kShotOpacity, "");
+    return out;
+}
+
 }  // namespace sonolink::engine

@@ -52,9 +52,11 @@ ImagingSetup imagingSetupFor(const ImagingSettings& s, const beamform::Acquisiti
     return setup;
 }
 
-std::unique_ptr<FrameImager> Engine::Impl::imagerFor(const ImagingSetup& setup) {
-    auto imager = backends.makeImager ? backends.makeImager(config.geometry, setup) : nullptr;
-    if (!imager) imager = std::make_unique<CpuImager>(config.geometry, setup);  // the CPU reference
+std::unique_ptr<FrameImager> Engine::Impl::imagerFor(const ImagingSetup& setup) { return imagerFor(config.geometry, setup); }
+
+std::unique_ptr<FrameImager> Engine::Impl::imagerFor(const beamform::AcquisitionGeometry& geometry, const ImagingSetup& setup) {
+    auto imager = backends.makeImager ? backends.makeImager(geometry, setup) : nullptr;
+    if (!imager) imager = std::make_unique<CpuImager>(geometry, setup);  // the CPU reference
     return imager;
 }
 
@@ -69,6 +71,7 @@ void Engine::Impl::applyImaging(const ImagingSettings& settings) {
     const auto setup = imagingSetupFor(settings, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
     // A change of the picture only (TGC, gain, dynamic range, persistence, grey map, raster): the imager stays as it is.
     display->reconfigure(config.geometry, setup, beamformAlike(before, settings) ? nullptr : imagerFor(setup));
+    reconfigureShots(settings, !beamformAlike(before, settings));
     emit(SettingsChanged{"imaging", true, "from the next frame"});
 }
 

@@ -53,15 +53,19 @@ Status writeNpy(const std::string& path, std::span<const float> rowMajor, std::s
     return finish(out, path);
 }
 
-Status writePng(const std::string& path, std::span<const std::uint8_t> rowMajor, std::size_t rows, std::size_t columns) {
-    if (rowMajor.size() != rows * columns || rows == 0 || columns == 0) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} values for a {} x {} image", rowMajor.size(), rows, columns));
+namespace {
+
+// A PNG of rows x columns pixels of `channels` bytes each (1: grey, 3: RGB), row-major.
+Status writePngOf(const std::string& path, std::span<const std::uint8_t> rowMajor, std::size_t rows, std::size_t columns, std::size_t channels) {
+    const std::size_t rowBytes = columns * channels;
+    if (rowMajor.size() != rows * rowBytes || rows == 0 || columns == 0) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} values for a {} x {} image of {} channel(s)", rowMajor.size(), rows, columns, channels));
     }
     std::vector<std::uint8_t> raw;  // each row: filter byte 0, then the pixels
-    raw.reserve(rows * (columns + 1));
+    raw.reserve(rows * (rowBytes + 1));
     for (std::size_t r = 0; r < rows; ++r) {
         raw.push_back(0);
-        raw.insert(raw.end(), rowMajor.begin() + static_cast<std::ptrdiff_t>(r * columns), rowMajor.begin() + static_cast<std::ptrdiff_t>((r + 1) * columns));
+        raw.insert(raw.end(), rowMajor.begin() + static_cast<std::ptrdiff_t>(r * rowBytes), rowMajor.begin() + static_cast<std::ptrdiff_t>((r + 1) * rowBytes));
     }
     uLongf compressedSize = compressBound(static_cast<uLong>(raw.size()));
     std::vector<std::uint8_t> compressed(compressedSize);
@@ -76,11 +80,22 @@ Status writePng(const std::string& path, std::span<const std::uint8_t> rowMajor,
     std::vector<std::uint8_t> ihdr;
     putBigEndian(ihdr, static_cast<std::uint32_t>(columns));
     putBigEndian(ihdr, static_cast<std::uint32_t>(rows));
-    ihdr.insert(ihdr.end(), {8, 0, 0, 0, 0});  // 8-bit grayscale, deflate, no filter, no interlace
+    const auto colourType = static_cast<std::uint8_t>(channels == 3 ? 2 : 0);  // truecolour or greyscale
+    ihdr.insert(ihdr.end(), {8, colourType, 0, 0, 0});  // 8-bit, deflate, no filter, no interlace
     writeChunk(out, "IHDR", ihdr);
     writeChunk(out, "IDAT", compressed);
     writeChunk(out, "IEND", {});
     return finish(out, path);
+}
+
+}  // namespace
+
+Status writePng(const std::string& path, std::span<const std::uint8_t> rowMajor, std::size_t rows, std::size_t columns) {
+    return writePngOf(path, rowMajor, rows, columns, 1);
+}
+
+Status writePngRgb(const std::string& path, std::span<const std::uint8_t> rgb, std::size_t rows, std::size_t columns) {
+    return writePngOf(path, rgb, rows, columns, 3);
 }
 
 }  // namespace sonolink::image

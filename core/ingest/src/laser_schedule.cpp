@@ -59,6 +59,14 @@ bool LaserSchedule::account(const transport::ShotReport& report) noexcept {
     return true;
 }
 
+void LaserSchedule::checkShotFrame(std::uint64_t timestampNs) noexcept {
+    ++counts_.shotFrames;
+    if (periodNs_ == 0 || firstNs_ == 0) return;
+    const double k = std::round((static_cast<double>(timestampNs) - static_cast<double>(firstNs_)) / static_cast<double>(periodNs_));
+    const auto nearest = static_cast<std::int64_t>(firstNs_) + static_cast<std::int64_t>(std::max(0.0, k)) * static_cast<std::int64_t>(periodNs_);
+    counts_.worstStampErrorNs = std::max<std::int64_t>(counts_.worstStampErrorNs, std::llabs(static_cast<std::int64_t>(timestampNs) - nearest));
+}
+
 void LaserSchedule::withdrawPending() noexcept {
     counts_.withdrawn += counts_.pending();
     for (auto& record : history_) record.reported = true;

@@ -40,7 +40,9 @@ Result<std::unique_ptr<StreamSession>> StreamSession::open(transport::Link& link
 
 StreamSession::StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack,
                              std::unique_ptr<IngestEngine> ingest, std::uint32_t laserRateMilliHz)
-    : link_(link), info_(std::move(info)), ack_(ack), ingest_(std::move(ingest)), laser_(laserRateMilliHz) {}
+    : link_(link), info_(std::move(info)), ack_(ack), ingest_(std::move(ingest)), laser_(laserRateMilliHz) {
+    ingest_->addSink(shotStamps_);
+}
 
 // Dual mode: every Trigger due, once the front end's clock is known (the first TimeSync answered).
 Status StreamSession::sendDueTriggers() {

@@ -1,5 +1,7 @@
 #include "sonolink/record/recorder.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "sonolink/util/thread_affinity.h"
@@ -9,11 +11,22 @@ namespace sonolink::record {
 Result<std::unique_ptr<Recorder>> Recorder::start(const std::string& path, const beamform::AcquisitionGeometry& geometry, RecorderOptions options) {
     auto writer = UffStreamWriter::create(path, geometry);
     if (!writer) return fail(std::move(writer.error()));
-    return std::unique_ptr<Recorder>(new Recorder(std::move(*writer), options));
+    Streams streams{geometry.isShot() ? -1 : 0, geometry.isShot() ? 0 : -1};
+    if (options.shotGeometry && !geometry.isShot()) {  // dual mode: the shots in a group of their own
+        auto shots = (*writer)->addStream(*options.shotGeometry, kShotGroup, kShotAcquisitionGroup);
+        if (!shots) {
+            (void)(*writer)->close();
+            std::error_code ec;
+            std::filesystem::remove(path, ec);
+            return fail(std::move(shots.error()));
+        }
+        streams.shots = *shots;
+    }
+    return std::unique_ptr<Recorder>(new Recorder(std::move(*writer), options, streams));
 }
 
-Recorder::Recorder(std::unique_ptr<UffStreamWriter> writer, RecorderOptions options)
-    : writer_(std::move(writer)), options_(options), thread_([this] { run(); }) {}
+Recorder::Recorder(std::unique_ptr<UffStreamWriter> writer, RecorderOptions options, Streams streams)
+    : writer_(std::move(writer)), options_(std::move(options)), streams_(streams), thread_([this] { run(); }) {}
 
 Recorder::~Recorder() { (void)stop(); }
 
@@ -53,7 +66,13 @@ Status Recorder::write(const ingest::Frame& frame) {
     // A lower id is a new session (or the 32-bit id wrapping), not a gap.
     if (lastFrameId_ && frame.frameId() > *lastFrameId_ + 1) skipped_ += frame.frameId() - *lastFrameId_ - 1;
     lastFrameId_ = frame.frameId();
-    if (auto ok = writer_->beginFrame(frame.frameId(), frame.timestampNs()); !ok) return ok;
+    const int stream = frame.isPhotoacoustic() ? streams_.shots : streams_.ultrasound;
+    if (stream < 0) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame {} is {} and this recording holds {} frames only", frame.frameId(),
+                                                            frame.isPhotoacoustic() ? "a laser shot's" : "an ultrasound frame",
+                                                            frame.isPhotoacoustic() ? "ultrasound" : "laser shots'"));
+    }
+    if (auto ok = writer_->beginFrame(frame.frameId(), frame.timestampNs(), stream, frame.block(0).header.laserEnergyMicroJ); !ok) return ok;
     for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {
         const auto& block = frame.block(b);
         const auto& h = block.header;

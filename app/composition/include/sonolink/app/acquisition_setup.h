@@ -5,6 +5,8 @@
 // types or AppConfig's JSON-shaped sections. Thread contract: pure functions.
 #pragma once
 
+#include <optional>
+
 #include "sonolink/beamform/acquisition_geometry.h"
 #include "sonolink/config/app_config.h"
 #include "sonolink/transport/protocol/control_messages.h"
@@ -23,6 +25,9 @@ struct PhotoacousticTiming {
 // photoacoustic one, a laser shot received only, its first sample `systemDelayS` before the
 // sound's time zero, at the shots' own sound speed.
 [[nodiscard]] beamform::AcquisitionGeometry geometryOf(const transport::Configure& configure, const PhotoacousticTiming& shots = {});
+// Dual mode (a laser rate beside ultrasound frames): the geometry of its laser shots' frames;
+// none without one.
+[[nodiscard]] std::optional<beamform::AcquisitionGeometry> shotGeometryOf(const transport::Configure& configure, const PhotoacousticTiming& shots = {});
 // A recording's geometry as a Configure (RF, as fast as credits allow): what replays it.
 [[nodiscard]] transport::Configure configureOf(const beamform::AcquisitionGeometry& geometry);
 

@@ -5,6 +5,8 @@
 // Thread contract: plain value; validate() is pure.
 #pragma once
 
+#include <algorithm>
+
 #include <cstddef>
 #include <vector>
 
@@ -34,6 +36,10 @@ struct AcquisitionGeometry {
 
     [[nodiscard]] bool isPhotoacoustic(int wave) const noexcept {
         return !photoacoustic.empty() && photoacoustic[static_cast<std::size_t>(wave)];
+    }
+    // A laser shot's frame: every wave photoacoustic.
+    [[nodiscard]] bool isShot() const noexcept {
+        return !photoacoustic.empty() && std::all_of(photoacoustic.begin(), photoacoustic.end(), [](bool p) { return p; });
     }
 
     [[nodiscard]] std::size_t samplesPerFrame() const noexcept {

@@ -43,6 +43,7 @@ struct ImagingSetup {
     beamform::BeamformParams params;
     unsigned beamformThreads = 0;      // 0: one per hardware thread
     ImagingSettings settings;
+    bool normaliseShotEnergy = false;  // laser shots: each scaled by the session's mean pulse energy over its own
 };
 // The grid spans the settings' width (or the probe's aperture) and depths, with the settings'
 // columns and at least their rows: more where the depth step would exceed a seventh of the
@@ -137,6 +138,9 @@ struct EngineConfig {
     // the next (true: an interactive station), or the engine goes Idle (false: a timed run).
     bool reopenAfterSession = true;
     beamform::AcquisitionGeometry geometry;  // what each frame is (app::geometryOf(configure))
+    // Dual mode (configure.laserRateMilliHz > 0): what a laser shot's frame is; none otherwise.
+    std::optional<beamform::AcquisitionGeometry> shotGeometry;
+    PhotoacousticSettings photoacoustic;     // how the shots are shown
     AcquisitionSettings acquisition;         // what the Configure and the geometry stand for (acquisition())
     bool display = true;                     // false: no display products (link and recording only)
     ImagingSettings imaging;
@@ -178,6 +182,7 @@ struct LinkHandle {
 struct AcquisitionPlan {
     transport::Configure configure;
     beamform::AcquisitionGeometry geometry;
+    std::optional<beamform::AcquisitionGeometry> shotGeometry;  // dual mode
 };
 
 struct PhantomReference {

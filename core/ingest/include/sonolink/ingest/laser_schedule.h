@@ -28,6 +28,8 @@ struct LaserCounts {
     std::uint64_t lateBeforeSending = 0;  // of late: the host's own (never sent)
     std::uint64_t withdrawn = 0;       // sent, then the session stopped before their time
     std::int64_t worstFireErrorNs = 0;  // largest |fired - scheduled|
+    std::uint64_t shotFrames = 0;       // photoacoustic frames that arrived (dual mode)
+    std::int64_t worstStampErrorNs = 0;  // largest |a shot frame's timestamp - its scheduled fire time|
     [[nodiscard]] double energySdMicroJ() const noexcept;
     // Sent and not yet answered.
     [[nodiscard]] std::uint64_t pending() const noexcept { return scheduled - fired - missed - (late - lateBeforeSending) - withdrawn; }
@@ -58,6 +60,9 @@ public:
     void withdrawPending() noexcept;
     [[nodiscard]] const LaserCounts& counts() const noexcept { return counts_; }
     [[nodiscard]] std::uint64_t periodNs() const noexcept { return periodNs_; }
+    // A photoacoustic frame arrived with this timestamp: how far it is from the nearest fire time
+    // scheduled (shots are on a fixed grid, so no report is needed to find it), counted.
+    void checkShotFrame(std::uint64_t timestampNs) noexcept;
     // The fired shot frameId carries, while it is among the last kHistory shots.
     [[nodiscard]] std::optional<ShotRecord> shotOfFrame(std::uint32_t frameId) const noexcept;
 

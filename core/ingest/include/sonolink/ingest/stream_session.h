@@ -75,6 +75,14 @@ private:
     std::unique_ptr<IngestEngine> ingest_;
     SessionSummary summary_;
     LaserSchedule laser_;
+    // Every laser shot's frame, its timestamp held against the schedule (first of the sinks).
+    struct ShotStamps final : FrameSink {
+        explicit ShotStamps(LaserSchedule& schedule) : laser(schedule) {}
+        void onFrame(const FrameRef& frame) noexcept override {
+            if (frame->isPhotoacoustic()) laser.checkShotFrame(frame->timestampNs());
+        }
+        LaserSchedule& laser;
+    } shotStamps_{laser_};
     std::function<void(const transport::ErrorReport&)> onFrontEndError_;
 };
 

@@ -5,6 +5,8 @@
 // stops with that error, and every later frame is counted as refused; frames that never arrived
 // (a front end out of free slots drops whole frames) are gaps in the file's frame ids, counted as
 // skipped: never a silent gap. A failure is reported at once (onFailure); what was written stays.
+// Dual mode's laser shots go to a group of their own (/photoacoustic_data, their ids, pulse times
+// and energies in /photoacoustic_acquisition), apart from the ultrasound frames.
 // Thread contract: onFrame on the ingest thread; drain(), stop() and the counters from one other thread.
 #pragma once
 
@@ -24,8 +26,16 @@
 
 namespace sonolink::record {
 
+// Where a dual-mode recording keeps its laser shots (a UFF channel_data of USTB's photoacoustic
+// wavefront) and their per-frame values.
+inline constexpr const char* kShotGroup = "/photoacoustic_data";
+inline constexpr const char* kShotAcquisitionGroup = "photoacoustic_acquisition";
+
 struct RecorderOptions {
     std::size_t queueFrames = 16;                       // frames that may wait for the disk
+    // Dual mode: the laser shots' geometry (a second stream in the file); none: every frame is
+    // the recording geometry's kind.
+    std::optional<beamform::AcquisitionGeometry> shotGeometry;
     std::chrono::microseconds simulatedWriteLatency{0};  // tests: a disk this much slower per frame
     // Called once when recording fails (on the rec or the ingest thread, no recorder lock held):
     // copy and return.
@@ -52,13 +62,18 @@ public:
     [[nodiscard]] std::uint64_t bytesWritten() const noexcept { return bytes_.load(); }
 
 private:
-    Recorder(std::unique_ptr<UffStreamWriter> writer, RecorderOptions options);
+    struct Streams {
+        int ultrasound = 0;  // the writer's stream for each kind; -1: none
+        int shots = -1;
+    };
+    Recorder(std::unique_ptr<UffStreamWriter> writer, RecorderOptions options, Streams streams);
     void run();
     Status write(const ingest::Frame& frame);
     void failed(const Error& error);  // no lock held
 
     std::unique_ptr<UffStreamWriter> writer_;
     RecorderOptions options_;
+    Streams streams_;
     std::mutex mutex_;
     std::condition_variable wake_;
     std::condition_variable idle_;

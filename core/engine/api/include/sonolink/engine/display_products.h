@@ -26,6 +26,10 @@ struct DisplayFrame {
     ImagingSettings imaging;           // what made this picture (grid, window, TGC, gain, dynamic range, persistence, grey map)
     std::uint64_t readyNs = 0;          // steady clock, when published
     double latencyUs = 0;               // last block of the frame written -> published
+    // A laser shot's picture (its own levels: the colour map is applied where it is shown).
+    bool photoacoustic = false;
+    std::uint64_t timestampNs = 0;      // the front end's PTP time of the transmit, or of the pulse
+    std::uint32_t laserEnergyMicroJ = 0;
 };
 
 // RF traces of selected channels of the newest frame shown (first transmit), for the engineer's

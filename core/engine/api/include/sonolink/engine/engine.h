@@ -111,6 +111,10 @@ public:
     void setAcquisition(AcquisitionSettings settings);
     [[nodiscard]] ImagingSettings imaging() const;          // as applied last
     [[nodiscard]] AcquisitionSettings acquisition() const;  // as the current (or next) session runs
+    // How laser shots are shown (view, colour map, gain, dynamic range, threshold, opacity, energy
+    // normalisation): validated on ctl, from the next shot (a SettingsChanged event either way).
+    void setPhotoacoustic(PhotoacousticSettings settings);
+    [[nodiscard]] PhotoacousticSettings photoacoustic() const;
 
     // The exam every export names from now on (the next exportCine() included), checked as
     // DICOM values (a refusal is an EngineError, origin Command, and the exam stays as it was).
@@ -149,6 +153,11 @@ public:
     [[nodiscard]] std::shared_ptr<const DisplayFrame> latestFrame() const;
     [[nodiscard]] std::vector<std::shared_ptr<const DisplayFrame>> cine() const;  // oldest first
     [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const;
+    // Dual mode (acquisition.laser_rate_hz): the laser shots' pictures, on the B-mode's raster
+    // (their own levels: the colour map is the viewer's), newest and cine; none without a laser.
+    [[nodiscard]] bool firesLaser() const;
+    [[nodiscard]] std::shared_ptr<const DisplayFrame> latestShot() const;
+    [[nodiscard]] std::vector<std::shared_ptr<const DisplayFrame>> shotCine() const;  // oldest first
     // Cumulative counters with their time: any number of readers, none disturbing another.
     [[nodiscard]] EngineStats stats() const;
     // The PACS queue, item by item (empty when DICOM is off).

@@ -70,6 +70,12 @@ struct LaserHealth {
     double meanEnergyMj = 0;
     double energySpreadPercent = 0;     // relative standard deviation
     double worstFireErrorUs = 0;        // largest |fired - scheduled| (dual mode)
+    std::uint64_t frames = 0;           // shot frames that arrived
+    double worstStampErrorUs = 0;       // largest |a shot frame's timestamp - its scheduled fire time| (dual mode)
+    std::uint64_t shown = 0;            // shots imaged and published (dual mode)
+    std::uint64_t dark = 0;             // frames that came with no pulse seen: not imaged
+    double shotToShownP50Ms = 0;        // the pulse (front end clock) -> its picture published
+    double shotToShownP99Ms = 0;
 };
 
 // The start-up self-test under way: the step and how far it has come (a wizard's progress bar).

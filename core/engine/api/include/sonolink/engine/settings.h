@@ -34,6 +34,8 @@ inline constexpr Limit kTgcDb{-40, 40};           // each time-gain control poin
 inline constexpr Limit kTgcPoints{8, 32};
 inline constexpr Limit kPersistence{0, 0.95};     // the weight of the picture shown before
 inline constexpr Limit kDisplayPixels{64, 4096};  // the display raster's box
+inline constexpr Limit kShotThreshold{0, 1};      // of the photoacoustic colour scale
+inline constexpr Limit kShotOpacity{0, 1};
 }  // namespace limits
 
 enum class Apodization { Rectangular, Hann, Tukey };
@@ -76,9 +78,28 @@ struct AcquisitionSettings {
     bool operator==(const AcquisitionSettings&) const = default;
 };
 
+// Laser shots on screen: ultrasound only, photoacoustic only, the shots as a colour overlay on
+// the latest B-mode (co-registered: the same grid), or the two side by side.
+enum class ShotView { Ultrasound, Photoacoustic, Overlay, SideBySide };
+// Perceptual maps (lightness rises monotonically): hot (black, red, yellow, white) and iron
+// (black, violet, orange, yellow, white, as a thermal camera's).
+enum class ShotColourMap { Hot, Iron };
+
+struct PhotoacousticSettings {
+    ShotView view = ShotView::Overlay;
+    ShotColourMap map = ShotColourMap::Hot;
+    double gainDb = 0;              // the shots' own picture: gain and dynamic range
+    double dynamicRangeDb = 40;
+    double threshold = 0.3;         // below this fraction of the colour scale: not drawn
+    double opacity = 0.7;           // of the colour over the B-mode
+    bool normaliseEnergy = false;   // each shot scaled by the session's mean pulse energy over its own
+    bool operator==(const PhotoacousticSettings&) const = default;
+};
+
 // Every value out of its limit or inconsistent, in words ("gain 80 dB: must be -60 to 60 dB");
 // empty when all are fine.
 [[nodiscard]] std::vector<std::string> problems(const ImagingSettings& settings);
 [[nodiscard]] std::vector<std::string> problems(const AcquisitionSettings& settings);
+[[nodiscard]] std::vector<std::string> problems(const PhotoacousticSettings& settings);
 
 }  // namespace sonolink::engine
