@@ -15,9 +15,11 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "laser_options.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/config/config_loader.h"
+#include "sonolink/engine/shot_picture.h"
 #include "sonolink/image/image_files.h"
 #include "sonolink/util/log.h"
 
@@ -33,6 +35,7 @@ struct DemoOptions {
     double seconds = 3;
     int recordFrames = 10;
     bool json = false;
+    LaserOptions laser;  // dual mode: shots beside the ultrasound frames (and an overlay PNG)
 };
 
 // Waits for the engine's events: a state, or a job's end.
@@ -94,12 +97,14 @@ int runDemo(const DemoOptions& o) {
         if (!loaded) return fail(o, loaded.error().describe(), kExitFailed);
         config = *loaded;
     }
+    if (o.laser.rateHz) config.acquisition.laserRateHz = *o.laser.rateHz;
     if (auto logging = log::configure(config.log); !logging) std::cerr << "sonolink-cli demo: " << logging.error().message() << '\n';
     std::error_code ec;
     fs::create_directories(o.outputDir, ec);
     if (ec) return fail(o, fmt::format("cannot create {}: {}", o.outputDir, ec.message()), kExitFailed);
     app::EngineChoice choice;
     choice.link = app::linkChoiceFrom(config, /*inProcess=*/true);
+    choice.link.frontEnd.laser = o.laser.simulated();
     choice.dicomQueue = false;
     auto made = app::makeEngine(config, choice);
     if (!made) return fail(o, made.error().describe(), kExitFailed);
@@ -126,7 +131,8 @@ int runDemo(const DemoOptions& o) {
             recordingStopped = true;
         }
         if (!o.json) std::cerr << progressLine(stats, elapsed) << std::flush;
-        if (elapsed >= o.seconds && recordingStopped && stats.framesDisplayed > 0) break;
+        const bool shotsShown = !engine.firesLaser() || stats.laser.shown > 0;
+        if (elapsed >= o.seconds && recordingStopped && stats.framesDisplayed > 0 && shotsShown) break;
         if (elapsed >= o.seconds + 30) return fail(o, "no image or recording after 30 s more", kExitFailed);
         std::this_thread::sleep_for(250ms);
     }
@@ -137,6 +143,16 @@ int runDemo(const DemoOptions& o) {
     const auto png = (fs::path(o.outputDir) / "demo.png").string();
     if (auto ok = image::writePng(png, last->pixels, static_cast<std::size_t>(last->rows), static_cast<std::size_t>(last->columns)); !ok) {
         return fail(o, ok.error().describe(), kExitFailed);
+    }
+    // Dual mode: the latest shot over the B-mode, as the console shows it.
+    std::string overlayPng;
+    if (const auto shot = engine.latestShot()) {
+        auto overlay = engine::shotOverlay(*last, *shot, engine.photoacoustic());
+        if (!overlay) return fail(o, overlay.error().describe(), kExitFailed);
+        overlayPng = (fs::path(o.outputDir) / "demo_overlay.png").string();
+        if (auto ok = image::writePngRgb(overlayPng, *overlay, static_cast<std::size_t>(last->rows), static_cast<std::size_t>(last->columns)); !ok) {
+            return fail(o, ok.error().describe(), kExitFailed);
+        }
     }
     const auto dicomFile = (fs::path(o.outputDir) / "demo_cine.dcm").string();
     engine::Exam exam;
@@ -150,6 +166,8 @@ int runDemo(const DemoOptions& o) {
     }
     const auto stats = engine.stats();
     engine.disconnect();
+    // The laser's counts once the session has ended: the front end's last report says all of its own.
+    const auto ended = waiter.waitForState(engine::EngineState::Idle, 30s) ? engine.stats() : stats;
     const auto cineFrames = engine.cine().size();
     nlohmann::json summary{{"ok", true},
                            {"frames_delivered", stats.framesDelivered},
@@ -166,6 +184,9 @@ int runDemo(const DemoOptions& o) {
                            {"imager_ms_per_frame", stats.imagerMsPerFrame},
                            {"frames_recorded", stats.framesRecorded},
                            {"png", png},
+                           {"overlay_png", overlayPng},
+                           {"laser", laserJson(ended)},
+                           {"shot_cine_frames", engine.shotCine().size()},
                            {"recording", recording},
                            {"dicom", dicomFile},
                            {"cine_frames", cineFrames},
@@ -181,6 +202,11 @@ int runDemo(const DemoOptions& o) {
         std::cout << fmt::format("latency, last block written -> image ready: p50 {:.1f} us, p99 {:.1f} us; imaging on the {}: {:.1f} ms per frame\n",
                                  stats.latencyP50Us, stats.latencyP99Us, stats.imager, stats.imagerMsPerFrame);
         std::cout << fmt::format("last image:  {}  ({} x {} px)\n", png, last->columns, last->rows);
+        if (!overlayPng.empty()) {
+            std::cout << fmt::format("laser:       {} shots fired, {} missed, {} late, {} shown; pulse to picture p99 {:.1f} ms\n", stats.laser.fired,
+                                     stats.laser.missed, stats.laser.late, stats.laser.shown, stats.laser.shotToShownP99Ms);
+            std::cout << fmt::format("overlay:     {}  (the last shot over the last B-mode)\n", overlayPng);
+        }
         std::cout << fmt::format("recording:   {}  ({} frames of raw RF, UFF)\n", recording, stats.framesRecorded);
         std::cout << fmt::format("DICOM cine:  {}  ({} frames, US Multi-frame)\n", dicomFile, cineFrames);
     }
@@ -197,6 +223,7 @@ void addDemoCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--seconds", o->seconds, "How long to stream")->check(CLI::Range(0.5, 3600.0))->capture_default_str();
     cmd->add_option("--record-frames", o->recordFrames, "Frames of raw RF to record")->check(CLI::Range(1, 100000))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print the summary as JSON");
+    addLaserOptions(*cmd, o->laser);
     cmd->callback([o, &exitCode] { exitCode = runDemo(*o); });
 }
 

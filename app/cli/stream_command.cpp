@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "sonolink/report/engine_event_json.h"
 #include "exit_codes.h"
+#include "laser_options.h"
 #include "link_diagnostics.h"
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/engine_setup.h"
@@ -45,9 +46,7 @@ struct StreamOptions {
     double seconds = 0;         // > 0: stream this long (frames then default to no limit)
     std::optional<double> rateHz;  // 0: as fast as the link allows
     std::string mode = "rf";
-    std::optional<double> laserHz;           // dual mode's shot rate (acquisition.laser_rate_hz)
-    transport::sim::LaserModel laser;        // the built-in front end's laser
-    std::int64_t laserJitterNs = 500;
+    LaserOptions laser;                      // dual mode's shot rate; the built-in front end's laser
     bool reconnect = false;
     bool noSelfTest = false;    // skip the start-up self-test that selftest.at_connect asks for
     double acceptTimeoutS = 30;
@@ -73,7 +72,7 @@ std::vector<config::ConfigOverride> overridesFrom(const StreamOptions& o) {
     add(o.channels, "/probe/element_count", "--channels");
     add(o.samples, "/acquisition/samples_per_channel", "--samples");
     if (o.rateHz && *o.rateHz > 0) add(o.rateHz, "/acquisition/frame_rate_hz", "--rate");
-    add(o.laserHz, "/acquisition/laser_rate_hz", "--laser-hz");
+    add(o.laser.rateHz, "/acquisition/laser_rate_hz", "--laser-hz");
     if (o.busyPoll) out.push_back({"/link/completion_mode", "\"busy_poll\"", "--busy-poll"});
     if (o.hugePages) out.push_back({"/link/huge_pages", "true", "--huge-pages"});
     return out;
@@ -290,16 +289,6 @@ nlohmann::json finishRecording(engine::Engine& engine, engine::EventLog& events,
     return recording;
 }
 
-// Laser shots: the host's counts and the front end's own (which must agree), the pulse energies.
-nlohmann::json laserJson(const engine::EngineStats& s) {
-    const auto& l = s.laser;
-    return {{"scheduled", l.scheduled}, {"fired", l.fired}, {"missed", l.missed}, {"late", l.late},
-            {"front_end_fired", s.frontEnd.shotsFired}, {"front_end_missed", s.frontEnd.shotsMissed}, {"front_end_late", s.frontEnd.shotsLate},
-            {"energy_last_mj", l.lastEnergyMj}, {"energy_mean_mj", l.meanEnergyMj}, {"energy_spread_percent", l.energySpreadPercent},
-            {"worst_fire_error_us", l.worstFireErrorUs}, {"frames", l.frames}, {"worst_stamp_error_us", l.worstStampErrorUs},
-            {"shown", l.shown}, {"dark", l.dark}, {"shot_to_shown_p50_ms", l.shotToShownP50Ms}, {"shot_to_shown_p99_ms", l.shotToShownP99Ms}};
-}
-
 nlohmann::json summaryJson(const engine::EngineStats& s, const Outcome& out, const nlohmann::json& recording, const nlohmann::json& portCounters) {
     const auto& l = s.link;
     auto errors = out.linkErrors;
@@ -380,8 +369,7 @@ int runStream(const StreamOptions& o) {
         std::cerr << "sonolink-cli stream: --link verbs needs --address (the local IP of the RDMA interface)\n";
         return kExitUsage;
     }
-    choice.link.frontEnd.laser = o.laser;
-    choice.link.frontEnd.laser.jitter = std::chrono::nanoseconds(o.laserJitterNs);
+    choice.link.frontEnd.laser = o.laser.simulated();
     choice.display = false;
     choice.dicomQueue = false;
     choice.configure = acquisition->configure;
@@ -473,24 +461,13 @@ CLI::Option* addAcquisitionOptions(CLI::App& cmd, StreamOptions& o) {
     return frames;
 }
 
-// Dual mode's laser rate, and the built-in front end's laser (--in-process).
-void addLaserOptions(CLI::App& cmd, StreamOptions& o) {
-    cmd.add_option("--laser-hz", o.laserHz, "Dual mode: laser shots per second (overrides acquisition.laser_rate_hz)")->check(CLI::Range(1.0, 1000.0));
-    cmd.add_option("--laser-jitter-ns", o.laserJitterNs, "Built-in front end: each pulse within +-this of its fire time")->capture_default_str();
-    cmd.add_option("--laser-miss-every", o.laser.missEvery, "Built-in front end: every n-th shot misfires (0: none)")->capture_default_str();
-    cmd.add_option("--laser-miss-probability", o.laser.missProbability, "Built-in front end: each shot misfires with this probability")
-        ->check(CLI::Range(0.0, 1.0))->capture_default_str();
-    cmd.add_option("--laser-energy-spread", o.laser.energySpread, "Built-in front end: shot-to-shot pulse energy spread (relative SD)")
-        ->check(CLI::Range(0.0, 0.5))->capture_default_str();
-}
-
 void addStreamCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<StreamOptions>();
     auto* cmd = app.add_subcommand("stream", "Acquire frames over the link, checking and counting every block");
     auto* frames = addAcquisitionOptions(*cmd, *o);
     cmd->add_flag("--in-process", o->inProcess, "Run the simulated front end inside this process");
     cmd->add_option("--mode", o->mode, "rf, pa (photoacoustic), dual (ultrasound with laser shots), prbs7, prbs15, prbs23, prbs31 or counter")->capture_default_str();
-    addLaserOptions(*cmd, *o);
+    addLaserOptions(*cmd, o->laser);
     cmd->add_option("--record", o->recordFile, "Record every frame to this UFF file (stops loudly if the disk falls behind)");
     cmd->add_option("--replay", o->replayFile, "With --in-process: the built-in front end replays this UFF recording");
     cmd->callback([o, frames, &exitCode] {
@@ -504,7 +481,7 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     record->add_option("FILE", r->recordFile, "The UFF file to write")->required();
     record->add_flag("--in-process", r->inProcess, "Record from the built-in simulated front end");
     record->add_option("--mode", r->mode, "rf, pa (photoacoustic) or dual (ultrasound with laser shots)")->check(CLI::IsMember({"rf", "pa", "dual"}))->capture_default_str();
-    addLaserOptions(*record, *r);
+    addLaserOptions(*record, r->laser);
     record->callback([r, recordFrames, &exitCode] {
         if (r->seconds > 0 && recordFrames->count() == 0) r->frames = 0;
         exitCode = runStream(*r);

@@ -89,8 +89,8 @@ struct PhotoacousticSettings {
     ShotView view = ShotView::Overlay;
     ShotColourMap map = ShotColourMap::Hot;
     double gainDb = 0;              // the shots' own picture: gain and dynamic range
-    double dynamicRangeDb = 40;
-    double threshold = 0.3;         // below this fraction of the colour scale: not drawn
+    double dynamicRangeDb = 30;
+    double threshold = 0.35;        // below this fraction of the colour scale: not drawn
     double opacity = 0.7;           // of the colour over the B-mode
     bool normaliseEnergy = false;   // each shot scaled by the session's mean pulse energy over its own
     bool operator==(const PhotoacousticSettings&) const = default;
