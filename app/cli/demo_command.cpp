@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -47,7 +48,7 @@ public:
             state_ = s->to;
             if (s->to == engine::EngineState::Error) reason_ = s->reason;
         } else if (const auto* j = std::get_if<engine::JobUpdate>(&event); j && j->status != engine::JobStatus::Running) {
-            job_ = *j;
+            jobs_.push_back(*j);
         } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
             reason_ = e->describe();
         }
@@ -60,10 +61,17 @@ public:
         if (state_ != wanted && reason_.empty()) reason_ = fmt::format("not {} after {} s", engine::toString(wanted), timeout.count() / 1000.0);
         return state_ == wanted;
     }
-    std::optional<engine::JobUpdate> waitForJob(std::chrono::milliseconds timeout) {
+    // The end of job id (none: not within the timeout).
+    std::optional<engine::JobUpdate> waitForJob(engine::JobId id, std::chrono::milliseconds timeout) {
         std::unique_lock lock(mutex_);
-        changed_.wait_for(lock, timeout, [&] { return job_.has_value(); });
-        return job_;
+        std::optional<engine::JobUpdate> ended;
+        changed_.wait_for(lock, timeout, [&] {
+            for (const auto& j : jobs_) {
+                if (j.id == id) ended = j;
+            }
+            return ended.has_value();
+        });
+        return ended;
     }
     std::string reason() {
         std::lock_guard lock(mutex_);
@@ -75,7 +83,7 @@ private:
     std::condition_variable changed_;
     engine::EngineState state_ = engine::EngineState::Idle;
     std::string reason_;
-    std::optional<engine::JobUpdate> job_;
+    std::vector<engine::JobUpdate> jobs_;  // the jobs that ended
 };
 
 std::string progressLine(const engine::EngineStats& s, double elapsed) {
@@ -146,7 +154,8 @@ int runDemo(const DemoOptions& o) {
     }
     // Dual mode: the latest shot over the B-mode, as the console shows it.
     std::string overlayPng;
-    if (const auto shot = engine.latestShot()) {
+    const auto shotShown = engine.latestShot();
+    if (const auto& shot = shotShown) {
         auto overlay = engine::shotOverlay(*last, *shot, engine.photoacoustic());
         if (!overlay) return fail(o, overlay.error().describe(), kExitFailed);
         overlayPng = (fs::path(o.outputDir) / "demo_overlay.png").string();
@@ -159,9 +168,18 @@ int runDemo(const DemoOptions& o) {
     exam.patient = {"Demo^Phantom", "DEMO-1", "", ""};
     exam.studyDescription = "SonoLink demo: simulated phantom";
     engine.setExam(exam);
+    std::string overlayDicom;  // dual mode: the overlay as a colour DICOM image, as the console exports it
+    if (const auto& shot = shotShown; shot && !overlayPng.empty()) {
+        overlayDicom = (fs::path(o.outputDir) / "demo_overlay.dcm").string();
+        const auto snapshot = engine.exportSnapshot({overlayDicom, "", last->session, last->frameId, {}, {}, shot->frameId});
+        const auto written = waiter.waitForJob(snapshot, 60s);
+        if (!written || written->status != engine::JobStatus::Done) {
+            return fail(o, "DICOM export of the overlay: " + (written ? written->message : std::string("no result")), kExitFailed);
+        }
+    }
     const auto job = engine.exportCine({dicomFile, "", 0});
-    const auto done = waiter.waitForJob(60s);
-    if (!done || done->id != job || done->status != engine::JobStatus::Done) {
+    const auto done = waiter.waitForJob(job, 60s);
+    if (!done || done->status != engine::JobStatus::Done) {
         return fail(o, "DICOM export: " + (done ? done->message : std::string("no result")), kExitFailed);
     }
     const auto stats = engine.stats();
@@ -185,6 +203,7 @@ int runDemo(const DemoOptions& o) {
                            {"frames_recorded", stats.framesRecorded},
                            {"png", png},
                            {"overlay_png", overlayPng},
+                           {"overlay_dicom", overlayDicom},
                            {"laser", laserJson(ended)},
                            {"shot_cine_frames", engine.shotCine().size()},
                            {"recording", recording},

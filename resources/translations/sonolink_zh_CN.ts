@@ -637,6 +637,26 @@ What to do: Connect again; if it fails again, call the engineer.</source>
             <source>%1   ID %2%3   %4</source>
             <translation>%1   编号 %2%3   %4</translation>
         </message>
+        <message>
+            <source>Laser %1 shots/s</source>
+            <translation>激光 %1 次/秒</translation>
+        </message>
+        <message>
+            <source>Laser idle</source>
+            <translation>激光空闲</translation>
+        </message>
+        <message>
+            <source>, %1 mJ</source>
+            <translation>，%1 mJ</translation>
+        </message>
+        <message>
+            <source>, %1 missed</source>
+            <translation>，漏发 %1 次</translation>
+        </message>
+        <message>
+            <source>%1 shots fired, %2 missed, late or dark (never imaged); pulse to picture p99 %3 ms</source>
+            <translation>已发射 %1 次，漏发、迟发或无脉冲 %2 次（均不成像）；脉冲到显示 p99 %3 ms</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>
@@ -2747,6 +2767,46 @@ What to do: Connect again; if it fails again, call the engineer.</source>
             <source>|offset|, at least</source>
             <translation>|偏差| 下限</translation>
         </message>
+        <message>
+            <source>Laser shots fired</source>
+            <translation>激光发射次数</translation>
+        </message>
+        <message>
+            <source>fired</source>
+            <translation>已发射</translation>
+        </message>
+        <message>
+            <source>Laser shots missed</source>
+            <translation>激光漏发次数</translation>
+        </message>
+        <message>
+            <source>missed, late or dark</source>
+            <translation>漏发、迟发或无脉冲</translation>
+        </message>
+        <message>
+            <source>Pulse energy</source>
+            <translation>脉冲能量</translation>
+        </message>
+        <message>
+            <source>mJ</source>
+            <translation>mJ</translation>
+        </message>
+        <message>
+            <source>last pulse</source>
+            <translation>最近脉冲</translation>
+        </message>
+        <message>
+            <source>no laser (dual mode off)</source>
+            <translation>无激光（双模式未开启）</translation>
+        </message>
+        <message>
+            <source>%1 shots fired, %2 missed, late or dark in all; pulse to picture p99 %3 ms</source>
+            <translation>共发射 %1 次，漏发、迟发或无脉冲共 %2 次；脉冲到显示 p99 %3 ms</translation>
+        </message>
+        <message>
+            <source>no pulse in this interval</source>
+            <translation>此间隔内无脉冲</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::gui::Measurement</name>
@@ -2780,6 +2840,77 @@ What to do: Connect again; if it fails again, call the engineer.</source>
         <message>
             <source>Clear</source>
             <translation>清除</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::PhotoacousticPanel</name>
+        <message>
+            <source>Normalise by pulse energy</source>
+            <translation>按脉冲能量归一化</translation>
+        </message>
+        <message>
+            <source>No laser fires: dual mode is off (acquisition.laser_rate_hz).</source>
+            <translation>无激光发射：双模式未开启（acquisition.laser_rate_hz）。</translation>
+        </message>
+        <message>
+            <source>Photoacoustic</source>
+            <translation>光声</translation>
+        </message>
+        <message>
+            <source>Ultrasound</source>
+            <translation>超声</translation>
+        </message>
+        <message>
+            <source>Overlay</source>
+            <translation>叠加</translation>
+        </message>
+        <message>
+            <source>Side by side</source>
+            <translation>并排</translation>
+        </message>
+        <message>
+            <source>Hot</source>
+            <translation>热度</translation>
+        </message>
+        <message>
+            <source>Iron</source>
+            <translation>铁红</translation>
+        </message>
+        <message>
+            <source>Each shot scaled by the session's mean pulse energy over its own (the photodiode's reading)</source>
+            <translation>每次发射按本次会话的平均脉冲能量与其自身能量之比缩放（光电二极管读数）</translation>
+        </message>
+        <message>
+            <source>Show</source>
+            <translation>显示</translation>
+        </message>
+        <message>
+            <source>Colour map</source>
+            <translation>色图</translation>
+        </message>
+        <message>
+            <source>Gain</source>
+            <translation>增益</translation>
+        </message>
+        <message>
+            <source>dB</source>
+            <translation>dB</translation>
+        </message>
+        <message>
+            <source>Dynamic range</source>
+            <translation>动态范围</translation>
+        </message>
+        <message>
+            <source>Threshold</source>
+            <translation>阈值</translation>
+        </message>
+        <message>
+            <source>%</source>
+            <translation>%</translation>
+        </message>
+        <message>
+            <source>Opacity</source>
+            <translation>不透明度</translation>
         </message>
     </context>
     <context>

@@ -6,15 +6,45 @@ schedules at 20 Hz, every seventh shot misfiring on purpose and the pulses jitte
 Every missed shot is counted exactly (by the host, and the same by the front end), no shot is
 late, every shot that fired arrives as a frame stamped within the modelled jitter of the fire
 time the host scheduled, no frame is lost, and both image streams are shown: the B-mode and the
-shots (the overlay PNG is written from the last of each). Run by CTest with SONOLINK_CLI set."""
+shots (the overlay PNG is written from the last of each). The overlay exported as DICOM (as the
+console's Export image does in overlay view) is a colour US image that dciodvfy passes without
+errors or warnings, with the B-mode's region calibration, a series description and derivation
+that name the photoacoustic part, and pixels equal to the overlay PNG's: grey where no shot
+reaches the threshold, coloured where the absorbers are. Run by CTest with SONOLINK_CLI set."""
 import json
 import os
+import struct
 import subprocess
 import tempfile
 import unittest
+import zlib
+
+import numpy as np
+import pydicom
 
 CLI = os.environ["SONOLINK_CLI"]
 SECONDS, LASER_HZ, MISS_EVERY, JITTER_NS = 60, 20, 7, 2000
+
+
+def read_rgb_png(path):
+    """8-bit RGB PNG (filter 0 rows, as image::writePngRgb writes them) as a rows x columns x 3 array."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height, colour = 8, b"", 0, 0, None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height = struct.unpack(">II", body[:8])
+            colour = body[9]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    assert colour == 2, "truecolour"
+    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(height, width * 3 + 1)
+    assert (raw[:, 0] == 0).all()
+    return raw[:, 1:].reshape(height, width, 3)
 
 
 class DualModeTest(unittest.TestCase):
@@ -42,6 +72,35 @@ class DualModeTest(unittest.TestCase):
             self.assertEqual(laser["dark"], 0)
             self.assertTrue(os.path.getsize(summary["overlay_png"]) > 0)
             self.assertGreater(summary["shot_cine_frames"], 0, "the shots held in a cine of their own")
+            self.check_overlay_dicom(summary)
+
+    def check_overlay_dicom(self, summary):
+        path = summary["overlay_dicom"]
+        check = subprocess.run(["dciodvfy", path], capture_output=True, text=True)
+        self.assertNotIn("Error", check.stdout + check.stderr)
+        self.assertNotIn("Warning", check.stdout + check.stderr)
+        d = pydicom.dcmread(path)
+        self.assertEqual((d.SamplesPerPixel, d.PhotometricInterpretation), (3, "RGB"))
+        self.assertEqual(list(d.ImageType)[:2], ["DERIVED", "SECONDARY"])
+        self.assertIn("photoacoustic", d.SeriesDescription)
+        self.assertIn("photoacoustic laser shot", d.DerivationDescription)
+        shown = summary["image"]
+        self.assertEqual((d.Rows, d.Columns), (shown["rows"], shown["columns"]))
+        region = d.SequenceOfUltrasoundRegions[0]
+        self.assertAlmostEqual(region.PhysicalDeltaX, shown["cm_per_pixel_x"], places=12)
+        self.assertAlmostEqual(region.ReferencePixelPhysicalValueX, shown["x_start_cm"], places=12)
+        self.assertAlmostEqual(region.ReferencePixelPhysicalValueY, shown["z_start_cm"], places=12)
+        pixels = d.pixel_array
+        self.assertTrue(np.array_equal(pixels, read_rgb_png(summary["overlay_png"])), "the DICOM's pixels are the overlay shown")
+        grey = (pixels[..., 0] == pixels[..., 1]) & (pixels[..., 1] == pixels[..., 2])
+        coloured = ~grey
+        self.assertGreater(grey.mean(), 0.8, "most of the picture is the B-mode's grey")
+        self.assertGreater(coloured.sum(), 200, "the absorbers in colour")
+        # The on-axis absorber at a quarter of the record's depth (transport/sim/src/rf_scene.cpp): coloured there.
+        mm = shown["cm_per_pixel_x"] * 10
+        col = int(round((0 - shown["x_start_cm"] * 10) / mm))
+        row = int(round((1540 * 2048 / 40e6 / 2 * 0.25 * 1e3 - shown["z_start_cm"] * 10) / mm))
+        self.assertTrue(coloured[max(row - 4, 0):row + 5, col - 4:col + 5].any(), "the absorber at 9.9 mm in colour")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@
 # same beamformed into an RLE cine (sonolink-cli beamform --dicom) through `sonolink --cine`,
 # OUT_DIR/cine_review{,_zh_CN}.png. Then the main window on screens of 1280 x 720, 1366 x 768 and
 # 1920 x 1080 (main_window_<size>.png), and a scan blocked by a failed self-test
-# (scan_blocked{,_zh_CN}.png), and the console refusing to start: a second instance and a
+# (scan_blocked{,_zh_CN}.png), dual mode (a laser at 20 Hz): the shots over the B-mode
+# (dual_mode_overlay{,_zh_CN}.png) and beside it (dual_mode_side_by_side.png), and the console refusing to start: a second instance and a
 # file that is no recording (second_instance{,_zh_CN}.png, replay_refused{,_zh_CN}.png). Needs
 # xvfb-run and dcmtk.
 set -euo pipefail
@@ -76,6 +77,28 @@ for language in en zh_CN; do
     --screenshot "$out/scan_blocked$suffix.png" --quit-after 10 --language "$language"
 done
 echo "saved $out/main_window_{1280x720,1366x768,1920x1080,1366x768_zh_CN}.png, $out/scan_blocked{,_zh_CN}.png"
+# Dual mode: the shipped configuration with a laser at 20 Hz beside the ultrasound frames, the
+# shots over the B-mode (both languages) and side by side (English).
+mkdir -p "$work/dual/config" "$work/dual/selftest"
+cp "$root/resources/selftest/steps.json" "$work/dual/selftest/steps.json"
+/usr/bin/python3 - "$root/resources/config/sonolink.json" "$work/dual/config" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+config["acquisition"]["laser_rate_hz"] = 20
+json.dump(config, open(sys.argv[2] + "/dual.json", "w"), indent=2)
+config["display"]["photoacoustic_view"] = "side_by_side"
+json.dump(config, open(sys.argv[2] + "/side_by_side.json", "w"), indent=2)
+PY
+for language in en zh_CN; do
+  suffix=$([ "$language" = en ] && echo "" || echo "_$language")
+  QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1280x900x24" \
+    "$root/build/default/app/sonolink" --config "$work/dual/config/dual.json" \
+    --screenshot "$out/dual_mode_overlay$suffix.png" --quit-after 12 --language "$language"
+done
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1600x900x24" \
+  "$root/build/default/app/sonolink" --config "$work/dual/config/side_by_side.json" \
+  --screenshot "$out/dual_mode_side_by_side.png" --quit-after 12 --language en
+echo "saved $out/dual_mode_overlay{,_zh_CN}.png, $out/dual_mode_side_by_side.png"
 # The console refusing to start, in a dialog, both languages: a second console while one runs
 # (the first offscreen, holding the station's lock), and a file to review that is no recording.
 QT_QPA_PLATFORM=offscreen "$root/build/default/app/sonolink" --config "$root/resources/config/sonolink.json" --quit-after 60 \

@@ -64,6 +64,70 @@ private Q_SLOTS:
         bridge.disconnectLink();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("idle"), 10000);
     }
+
+    // Dual mode: the laser's shots come with the pictures as the shot view asks (laid over the
+    // B-mode in colour, alone, beside it, or not at all), the health samples carry the laser's
+    // counts and energy, and a freeze holds both kinds: the cine's frames each with their shot.
+    void dualModeShowsTheShotsAsAskedAndFreezeHoldsBoth() {
+        auto config = sonolink::config::loadConfig("", {});
+        QVERIFY(config.has_value());
+        config->link.shmName = "tst_engine_bridge_dual_" + std::to_string(::getpid());
+        config->acquisition.laserRateHz = 20;
+        sonolink::app::EngineChoice choice;
+        choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
+        choice.selfTest = sonolink::app::SelfTestChoice::Off;
+        auto engine = sonolink::app::makeEngine(*config, choice);
+        QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
+        EngineBridge bridge(**engine);
+        QVERIFY(bridge.firesLaser());
+        QCOMPARE(bridge.shotDisplay().view, sonolink::gui::ShotView::Overlay);  // the default
+        QStringList states;
+        QList<BModeImage> images;
+        QList<sonolink::gui::LinkHealth> health;
+        connect(&bridge, &EngineBridge::stateChanged, this, [&](const QString& state, const QString&) { states << state; });
+        connect(&bridge, &EngineBridge::imageReady, this, [&](const BModeImage& image) { images << image; });
+        connect(&bridge, &EngineBridge::healthSampled, this, [&](const sonolink::gui::LinkHealth& h) { health << h; });
+        bridge.connectLink();
+        QTRY_VERIFY_WITH_TIMEOUT(states.contains("ready"), 20000);
+        bridge.startStreaming();
+        const auto isOverlay = [](const BModeImage& i) { return i.hasShot && i.image.format() == QImage::Format_RGB888 && i.shotColour.isNull(); };
+        QTRY_VERIFY_WITH_TIMEOUT(!images.isEmpty() && isOverlay(images.last()), 20000);
+        QVERIFY(images.last().shotEnergyMj > 10);
+        auto shown = bridge.shotDisplay();
+        shown.view = sonolink::gui::ShotView::SideBySide;
+        bridge.setShotDisplay(shown);
+        QTRY_VERIFY_WITH_TIMEOUT(images.last().hasShot && !images.last().shotColour.isNull() && images.last().image.format() == QImage::Format_Grayscale8, 10000);
+        QCOMPARE(images.last().shotColour.size(), images.last().image.size());  // co-registered: one raster
+        shown.view = sonolink::gui::ShotView::Ultrasound;
+        bridge.setShotDisplay(shown);
+        QTRY_VERIFY_WITH_TIMEOUT(!images.last().hasShot && images.last().image.format() == QImage::Format_Grayscale8, 10000);
+        shown.view = sonolink::gui::ShotView::Overlay;
+        bridge.setShotDisplay(shown);
+        QTRY_VERIFY_WITH_TIMEOUT(health.size() >= 3 && health.last().shotsFiredTotal > 0, 10000);
+        QVERIFY(health.last().laserFires);
+        QTRY_VERIFY_WITH_TIMEOUT(isOverlay(images.last()), 10000);
+        bridge.freeze();
+        QTRY_VERIFY_WITH_TIMEOUT(states.contains("frozen"), 10000);
+        const auto cine = bridge.cine();
+        QVERIFY(cine.size() > 5);
+        // The shots begin a lead time after the session (100 ms): from the first frame after a shot on,
+        // every frame holds the last shot before it.
+        const auto first = std::find_if(cine.begin(), cine.end(), [](const BModeImage& f) { return f.hasShot; });
+        QVERIFY(first != cine.end());
+        QVERIFY2(cine.end() - first >= cine.size() / 2, "most of the cine comes after the first shot");
+        for (auto frame = first; frame != cine.end(); ++frame) {
+            QVERIFY2(frame->hasShot, qPrintable(QString("frame %1 holds no shot").arg(frame->frameId)));
+            QVERIFY2(frame->shotFrameId < frame->frameId, "each frame with the last shot before it");
+        }
+        QSignalSpy samples(&bridge, &EngineBridge::healthSampled);
+        QTRY_VERIFY_WITH_TIMEOUT(samples.count() >= 1, 10000);
+        const auto frozenAt = images.size();
+        QTRY_VERIFY_WITH_TIMEOUT(samples.count() >= 3, 10000);
+        QCOMPARE(images.size(), frozenAt);  // frozen: neither kind moves on
+        QCOMPARE(bridge.cine().size(), cine.size());
+        bridge.disconnectLink();
+        QTRY_VERIFY_WITH_TIMEOUT(states.contains("idle"), 10000);
+    }
 };
 
 QTEST_MAIN(TestEngineBridge)

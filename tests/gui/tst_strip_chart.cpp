@@ -29,6 +29,37 @@ private Q_SLOTS:
         QCOMPARE(chart.latest(1), 20.0);
     }
 
+    void theLaserChartsSayWhenNoLaserFiresAndAlarmOnMissedShots() {
+        sonolink::gui::LinkHealthPanel panel;
+        sonolink::gui::LinkHealth h;
+        h.seconds = 0.5;
+        h.temperatureC = 40;
+        h.clockOffsetUs = std::nan("");
+        panel.addSample(h);  // no laser: dual mode off
+        QVERIFY(panel.shots()->titleText().contains("no laser"));
+        QVERIFY(panel.energy()->titleText().contains("no laser"));
+        h.laserFires = true;
+        h.seconds = 1.0;
+        h.shotsFired = 10;
+        h.shotEnergyMj = 19.8;
+        panel.addSample(h);
+        QCOMPARE(panel.shots()->latest(0), 10.0);
+        QCOMPARE(panel.energy()->latest(0), 19.8);
+        QCOMPARE(panel.missedShots()->level(), HealthLevel::Good);
+        QCOMPARE(panel.shots()->level(), HealthLevel::Good);  // many shots fired is no alarm
+        h.seconds = 1.5;
+        h.shotsMissed = 1;
+        panel.addSample(h);
+        QCOMPARE(panel.missedShots()->level(), HealthLevel::Warn);
+        h.seconds = 2.0;
+        h.shotsMissed = 4;
+        h.shotEnergyMj = std::nan("");
+        panel.addSample(h);
+        QCOMPARE(panel.missedShots()->level(), HealthLevel::Alarm);
+        QCOMPARE(panel.worst(), HealthLevel::Alarm);
+        QVERIFY(panel.energy()->titleText().contains("no pulse"));
+    }
+
     void theWindowDropsOldSamples() {
         StripChart chart("Throughput", "Gb/s", {"payload"}, 10);
         for (int i = 0; i <= 40; ++i) chart.addSample(i * 0.5, {1.0 * i});

@@ -161,7 +161,7 @@ protected:
         UsImageObject o;
         o.context.patient = {"Test^Patient", "SL-1", "19800101", "F"};
         o.context.study = {uids->next(), "S1", "A1", "20261130", "120000", "", ""};
-        o.context.series = {uids->next(), 1, "ABDOMEN"};
+        o.context.series = {uids->next(), 1, "ABDOMEN", {}};
         o.context.sopInstanceUid = sopInstanceUid = uids->next();
         o.context.contentDate = "20261130";
         o.context.contentTime = "120001";

@@ -83,6 +83,22 @@ displayImagers(const config::AppConfig& config) {
 
 }  // namespace
 
+// How dual mode's shots are shown at the start (display.photoacoustic_*).
+engine::PhotoacousticSettings photoacousticSettingsFrom(const config::AppConfig& config) {
+    const auto& d = config.display;
+    engine::PhotoacousticSettings s;
+    s.view = d.shotView == config::ShotView::Ultrasound      ? engine::ShotView::Ultrasound
+             : d.shotView == config::ShotView::Photoacoustic ? engine::ShotView::Photoacoustic
+             : d.shotView == config::ShotView::SideBySide    ? engine::ShotView::SideBySide
+                                                             : engine::ShotView::Overlay;
+    s.map = d.shotMap == config::ShotColourMap::Iron ? engine::ShotColourMap::Iron : engine::ShotColourMap::Hot;
+    s.dynamicRangeDb = d.shotDynamicRangeDb;
+    s.threshold = d.shotThreshold;
+    s.opacity = d.shotOpacity;
+    s.normaliseEnergy = d.shotNormaliseEnergy;
+    return s;
+}
+
 engine::ImagingSettings imagingSettingsFrom(const config::AppConfig& config) {
     engine::ImagingSettings s;
     s.gainDb = config.beamform.gainDb;
@@ -240,6 +256,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.acquisition = choice.replay ? acquisitionSettingsOf(e.session.configure) : acquisitionSettingsFrom(config);
     e.display = choice.display;
     e.imaging = imagingSettingsFrom(config);
+    e.photoacoustic = photoacousticSettingsFrom(config);
     e.cineFrames = choice.cineFrames;
     e.selfTest = linkBerTestFrom(config, choice.selfTest);
     e.selfTestSteps = choice.selfTestSteps.empty() ? config.selftest.steps : choice.selfTestSteps;  // --step before selftest.steps

@@ -42,6 +42,7 @@
 #include "sonolink/gui/dialogs/reauthentication_dialog.h"
 #include "sonolink/util/station_user.h"
 #include "sonolink/gui/views/imaging_panel.h"
+#include "sonolink/gui/views/photoacoustic_panel.h"
 #include "sonolink/gui/dialogs/self_test_words.h"
 #include "sonolink/gui/views/measurement_panel.h"
 #include "sonolink/gui/views/archive_view.h"
@@ -78,26 +79,34 @@ gui::ImagingValues imagingOf(const gui::EngineBridge& bridge) {
 MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* parent)
     : QMainWindow(parent), bridge_(bridge), autoStream_(autoStream), view_(new gui::BModeView), imaging_(new gui::ImagingPanel(imagingOf(bridge))),
       rf_(new gui::RfPanel(bridge.channelCount())), health_(new gui::LinkHealthPanel), queue_(new gui::QueueView), archive_(new gui::ArchiveView), cineBar_(new gui::CineBar), measurementPanel_(new gui::MeasurementPanel(*view_)), export_(new QLabel), recording_(new QLabel), patient_(new QLabel), state_(new QLabel), rate_(new QLabel),
-      problem_(new QLabel), tgcFade_(new QVariantAnimation(this)) {
+      problem_(new QLabel), tgcFade_(new QVariantAnimation(this)), shotView_(new gui::BModeView), shots_(new gui::PhotoacousticPanel(bridge.shotDisplay())),
+      laser_(new QLabel) {
     setObjectName("mainWindow");
     setWindowTitle(tr("SonoLink"));
     auto* central = new QWidget;
     auto* layout = new QHBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* imageColumn = new QVBoxLayout;
-    imageColumn->addWidget(view_, 1);
+    auto* pictures = new QHBoxLayout;  // the B-mode, and beside it dual mode's shots when side by side
+    pictures->addWidget(view_, 1);
+    pictures->addWidget(shotView_, 1);
+    shotView_->hide();
+    imageColumn->addLayout(pictures, 1);
     imageColumn->addWidget(cineBar_);
     cineBar_->hide();  // shown while frozen
     layout->addLayout(imageColumn, 1);
-    connect(cineBar_, &gui::CineBar::frameChosen, this, [this](int i) { if (i >= 0 && i < cine_.size()) view_->showImage(cine_[i]); });
+    connect(cineBar_, &gui::CineBar::frameChosen, this, [this](int i) { if (i >= 0 && i < cine_.size()) showPicture(cine_[i]); });
     // The controls scroll rather than squash when the screen is short (1366 x 768, 1280 x 720):
     // each slider keeps its height, the picture keeps its proportions beside them.
     auto* controlsBox = new QWidget;
     auto* controls = new QVBoxLayout(controlsBox);
     controls->setContentsMargins(0, 0, 0, 0);
+    if (bridge_.firesLaser()) controls->addWidget(shots_);  // dual mode: the shots' controls first, in view
     controls->addWidget(imaging_);
+    if (!bridge_.firesLaser()) controls->addWidget(shots_);  // hidden until a laser fires
     controls->addWidget(measurementPanel_);
     imaging_->setFixedWidth(250);
+    shots_->setFixedWidth(250);
     measurementPanel_->setFixedWidth(250);
     auto* controlsScroll = new QScrollArea;
     controlsScroll->setObjectName("controlsScroll");
@@ -158,6 +167,7 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
 
     buildActions();
     buildDocks();
+    buildShotControls();
     recording_->setObjectName("recordingLabel");
     connect(&bridge_, &gui::EngineBridge::recordingChanged, this, &MainWindow::showRecording);
     export_->setObjectName("exportLabel");
@@ -178,6 +188,7 @@ MainWindow::MainWindow(gui::EngineBridge& bridge, bool autoStream, QWidget* pare
     problem_->setObjectName("problemLabel");
     statusBar()->addWidget(state_);
     statusBar()->addWidget(rate_);
+    statusBar()->addWidget(laser_);
     statusBar()->addWidget(recording_);
     statusBar()->addWidget(export_);
     statusBar()->addPermanentWidget(problem_, 1);
@@ -350,6 +361,7 @@ void MainWindow::buildDocks() {
     connect(archive_, &gui::ArchiveView::retryRequested, &bridge_, &gui::EngineBridge::retryArchiveItem);
     archive_->showArchive(bridge_.archive(), bridge_.hasArchive());
     connect(&bridge_, &gui::EngineBridge::healthSampled, health_, &gui::LinkHealthPanel::addSample);
+    connect(&bridge_, &gui::EngineBridge::healthSampled, this, &MainWindow::showLaser);
     connect(&bridge_, &gui::EngineBridge::rfReady, rf_, &gui::RfPanel::showTraces);
     connect(rf_, &gui::RfPanel::channelsChosen, this, [this](const QList<int>& channels) { bridge_.setRfChannels(channels); });
 }
@@ -623,7 +635,7 @@ void MainWindow::reviewCine(bool frozen) {
 }
 
 void MainWindow::onImage(const gui::BModeImage& image) {
-    view_->showImage(image);
+    showPicture(image);
     const auto elapsed = clock_.elapsed();
     if (elapsed >= 1000) {
         const double fps = 1000.0 * static_cast<double>(bridge_.framesShown() - framesAtMark_) / static_cast<double>(elapsed);

@@ -151,6 +151,13 @@ void readDisplay(ObjectReader& root, DisplaySettings& out) {
     section.choice("grey_map", out.greyMap, {{"linear", GreyMap::Linear}, {"soft", GreyMap::Soft}, {"contrast", GreyMap::Contrast}});
     section.integer("columns", out.columns, static_cast<long long>(limits::kDisplayPixels.min), static_cast<long long>(limits::kDisplayPixels.max));
     section.integer("rows", out.rows, static_cast<long long>(limits::kDisplayPixels.min), static_cast<long long>(limits::kDisplayPixels.max));
+    section.choice("photoacoustic_view", out.shotView, {{"ultrasound", ShotView::Ultrasound}, {"photoacoustic", ShotView::Photoacoustic},
+                                                        {"overlay", ShotView::Overlay}, {"side_by_side", ShotView::SideBySide}});
+    section.choice("photoacoustic_map", out.shotMap, {{"hot", ShotColourMap::Hot}, {"iron", ShotColourMap::Iron}});
+    section.number("photoacoustic_dynamic_range_db", out.shotDynamicRangeDb, limits::kDynamicRangeDb.min, limits::kDynamicRangeDb.max, "dB");
+    section.number("photoacoustic_threshold", out.shotThreshold, limits::kShotThreshold.min, limits::kShotThreshold.max);
+    section.number("photoacoustic_opacity", out.shotOpacity, limits::kShotOpacity.min, limits::kShotOpacity.max);
+    section.boolean("photoacoustic_normalise_energy", out.shotNormaliseEnergy);
 }
 
 // The self-test's limits, each read by the same rules wherever it is given (the selftest section,

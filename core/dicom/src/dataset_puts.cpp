@@ -37,6 +37,7 @@ void putPatientStudyEquipment(Puts& put, const InstanceContext& c, const char* s
         .string(DCM_SoftwareVersions, c.equipment.softwareVersions)
         .string(DCM_StationName, c.equipment.stationName);
     if (!c.study.description.empty()) put.string(DCM_StudyDescription, c.study.description);
+    if (!c.series.description.empty()) put.string(DCM_SeriesDescription, c.series.description);
 }
 
 }  // namespace sonolink::dicom

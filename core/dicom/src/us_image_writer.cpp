@@ -73,7 +73,7 @@ Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, 
         .string(DCM_ContentDate, c.contentDate)
         .string(DCM_ContentTime, c.contentTime)
         .string(DCM_BurnedInAnnotation, f.burnedInAnnotation ? "YES" : "NO")
-        .string(DCM_ImageType, "ORIGINAL\\PRIMARY\\" + f.imageTypeValue3 + "\\0001")  // 0001: 2D imaging
+        .string(DCM_ImageType, (f.derivation.empty() ? "ORIGINAL\\PRIMARY\\" : "DERIVED\\SECONDARY\\") + f.imageTypeValue3 + "\\0001")  // 0001: 2D imaging
         .string(DCM_LossyImageCompression, "00")
         .u16(DCM_SamplesPerPixel, static_cast<Uint16>(f.samplesPerPixel))
         .string(DCM_PhotometricInterpretation, f.samplesPerPixel == 3 ? "RGB" : "MONOCHROME2")
@@ -84,6 +84,7 @@ Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, 
         .u16(DCM_HighBit, 7)
         .u16(DCM_PixelRepresentation, 0);
     if (f.samplesPerPixel == 3) put.u16(DCM_PlanarConfiguration, 0);
+    if (!f.derivation.empty()) put.string(DCM_DerivationDescription, f.derivation);
     if (auto ok = put.status(); !ok) return ok;
     // US Region Calibration: one 2D tissue region over the whole image, cm per pixel.
     DcmItem* region = nullptr;

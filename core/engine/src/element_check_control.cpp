@@ -151,6 +151,7 @@ void Engine::Impl::openElementCheck() {
     auto options = config.session;
     options.configure.payloadKind = transport::PayloadKind::Rf;  // the front end's phantom
     options.configure.photoacoustic = false;
+    options.configure.laserRateMilliHz = 0;  // the elements are checked on ultrasound frames
     options.configure.frameRateMilliHz = 0;  // as fast as the link takes it
     log::info(engineLog(), "start-up self-test: element check on {} frames of the phantom", setup.frames);
     underWay(selfTestWants("element check") ? "element check" : "phantom check", fmt::format("{} frames of the phantom", setup.frames));

@@ -178,7 +178,14 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     [[nodiscard]] ExportJob newExportJob();
     void runExport(JobId id, const CineExportRequest& request, const Exam& examOfJob, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
                    std::shared_ptr<std::atomic<bool>> cancelled);
-    void runSnapshot(JobId id, const SnapshotExportRequest& request, const Exam& examOfJob, std::shared_ptr<const DisplayFrame> frame,
+    // A snapshot's pictures, held when it was asked for: the frame, the laser shot laid over it
+    // (dual mode; none otherwise) and how shots were shown then.
+    struct SnapshotPictures {
+        std::shared_ptr<const DisplayFrame> frame;
+        std::shared_ptr<const DisplayFrame> shot;
+        PhotoacousticSettings shown;
+    };
+    void runSnapshot(JobId id, const SnapshotExportRequest& request, const Exam& examOfJob, const SnapshotPictures& pictures,
                      std::shared_ptr<std::atomic<bool>> cancelled);
     [[nodiscard]] dicom::InstanceContext instanceContext(const Exam& examOfJob);
     Result<std::string> writeMeasurementReport(const std::string& imageFile, const dicom::UsImageObject& image, const DisplayFrame& frame,

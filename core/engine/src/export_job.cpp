@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "engine_impl.h"
+#include "sonolink/engine/shot_picture.h"
 #include "sonolink/dicom/dicom_time.h"
 #include "sonolink/dicom/exam.h"
 #include "sonolink/dicom/measurement_report.h"
@@ -109,9 +110,17 @@ JobId Engine::exportSnapshot(SnapshotExportRequest request) {
     for (const auto& f : impl_->display->cine()) {
         if (!frame && isIt(f)) frame = f;
     }
-    impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), exam = std::move(exam), frame = std::move(frame), cancelled] {
-        impl->runSnapshot(id, request, exam, frame, cancelled);
-    });
+    std::shared_ptr<const DisplayFrame> shot;  // the one laid over it, also held now
+    if (request.shotFrameId) {
+        const auto isShot = [&](const std::shared_ptr<const DisplayFrame>& f) { return f && f->session == request.session && f->frameId == *request.shotFrameId; };
+        if (auto latest = impl_->shots->latest(); isShot(latest)) shot = std::move(latest);
+        for (const auto& f : impl_->shots->cine()) {
+            if (!shot && isShot(f)) shot = f;
+        }
+    }
+    const auto shown = Engine::photoacoustic();
+    impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), exam = std::move(exam), frame = std::move(frame), shot = std::move(shot),
+                       shown, cancelled] { impl->runSnapshot(id, request, exam, Impl::SnapshotPictures{frame, shot, shown}, cancelled); });
     return id;
 }
 
@@ -151,7 +160,7 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
     cine.context = instanceContext(examOfJob);
     for (const auto& f : shown) {
         if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
-        cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1, f->xStartCm, f->zStartCm});
+        cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1, f->xStartCm, f->zStartCm, false, {}});
     }
     const double spanMs = shown.size() > 1 ? static_cast<double>(shown.back()->readyNs - shown.front()->readyNs) / 1e6 / static_cast<double>(shown.size() - 1) : 0;
     cine.frameTimeMs = request.frameTimeMs > 0 ? request.frameTimeMs : spanMs > 0 ? spanMs : 1000.0 / 30;
@@ -171,12 +180,17 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
     queueExport(id, {request.file}, request.node, std::move(cancelledByUser));
 }
 
-void Engine::Impl::runSnapshot(JobId id, const SnapshotExportRequest& request, const Exam& examOfJob, std::shared_ptr<const DisplayFrame> frame,
+void Engine::Impl::runSnapshot(JobId id, const SnapshotExportRequest& request, const Exam& examOfJob, const SnapshotPictures& pictures,
                                std::shared_ptr<std::atomic<bool>> cancelledByUser) {
+    const auto& frame = pictures.frame;
     if (cancelledByUser->load() || closing.load()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
     if (!frame) {
         return jobFinish(id, JobStatus::Failed, 0, fmt::format("frame {} of session {} is no longer held (the cine keeps the last {}): freeze and export again",
                                                               request.frameId, request.session, config.cineFrames));
+    }
+    if (request.shotFrameId && !pictures.shot) {
+        return jobFinish(id, JobStatus::Failed, 0, fmt::format("laser shot {} of session {} is no longer held (the shots' cine keeps the last {}): freeze "
+                                                              "and export again", *request.shotFrameId, request.session, config.cineFrames));
     }
     const auto grey = static_cast<std::size_t>(frame->rows) * static_cast<std::size_t>(frame->columns);
     const bool burned = !request.burnedInRgb.empty();
@@ -184,11 +198,27 @@ void Engine::Impl::runSnapshot(JobId id, const SnapshotExportRequest& request, c
         return jobFinish(id, JobStatus::Failed, 0, fmt::format("the burnt-in picture has {} bytes; the frame's {} x {} pixels need {} (R, G, B each)",
                                                               request.burnedInRgb.size(), frame->rows, frame->columns, 3 * grey));
     }
+    auto pixels = burned ? request.burnedInRgb : frame->pixels;
+    if (pictures.shot && !burned) {  // the overlay, composed as the console shows it
+        auto overlay = shotOverlay(*frame, *pictures.shot, pictures.shown);
+        if (!overlay) return jobFinish(id, JobStatus::Failed, 0, overlay.error().message());
+        pixels = std::move(*overlay);
+    }
+    const bool colour = burned || pictures.shot;
     jobUpdate(id, JobStatus::Running, 0.3, burned ? "writing the image with its measurements burnt in" : "writing the image");
     dicom::UsImageObject image;
     image.context = instanceContext(examOfJob);
-    image.frame = {frame->rows, frame->columns, burned ? request.burnedInRgb : frame->pixels, frame->cmPerPixelX, frame->cmPerPixelY, "ABDOMINAL",
-                   burned ? 3 : 1, frame->xStartCm, frame->zStartCm, burned};
+    image.frame = {frame->rows, frame->columns, std::move(pixels), frame->cmPerPixelX, frame->cmPerPixelY, "ABDOMINAL",
+                   colour ? 3 : 1, frame->xStartCm, frame->zStartCm, burned, {}};
+    if (pictures.shot) {
+        const auto& shown = pictures.shown;
+        image.context.series.description = "US B-mode with photoacoustic overlay";
+        image.frame.derivation = fmt::format("B-mode frame {} with photoacoustic laser shot frame {} ({:.2f} mJ) laid over it in colour: {} map, "
+                                             "{:.0f} dB gain, {:.0f} dB dynamic range, threshold {:.0f} %, opacity {:.0f} %{}",
+                                             frame->frameId, pictures.shot->frameId, pictures.shot->laserEnergyMicroJ / 1000.0,
+                                             shown.map == ShotColourMap::Iron ? "iron" : "hot", shown.gainDb, shown.dynamicRangeDb, shown.threshold * 100,
+                                             shown.opacity * 100, shown.normaliseEnergy ? ", pulse energy normalised" : "");
+    }
     if (auto ok = dicom::writeUsImage(request.file, image); !ok) {
         auditExport(request.file, ok.error());
         return jobFinish(id, JobStatus::Failed, 0.3, ok.error().message());

@@ -220,6 +220,7 @@ void Engine::Impl::openLinkBerTest() {
     auto options = config.session;
     options.configure.payloadKind = test.pattern;
     options.configure.photoacoustic = false;
+    options.configure.laserRateMilliHz = 0;  // a test pattern: no laser
     options.configure.frameRateMilliHz = 0;  // as fast as the link takes it
     const auto planned = selftest::bitsToShow(test.limit, test.confidence);
     // Each block locks on its first bits: 2 % more frames than the payload alone needs.

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "sonolink/engine/shot_picture.h"
 #include "sonolink/gui/views/engine_text.h"
 
 namespace sonolink::gui {
@@ -129,10 +130,78 @@ BModeImage imageOf(const std::shared_ptr<const engine::DisplayFrame>& frame) {
     return out;
 }
 
+// R, G, B bytes (rows x columns x 3) as an image of its own.
+QImage rgbImage(const std::vector<std::uint8_t>& rgb, int columns, int rows) {
+    QImage image(columns, rows, QImage::Format_RGB888);
+    const auto rowBytes = static_cast<std::size_t>(columns) * 3;
+    for (int y = 0; y < rows; ++y) std::memcpy(image.scanLine(y), rgb.data() + rowBytes * static_cast<std::size_t>(y), rowBytes);
+    return image;
+}
+
+engine::PhotoacousticSettings engineShotSettings(const ShotDisplay& d) {
+    engine::PhotoacousticSettings s;
+    s.view = d.view == ShotView::Ultrasound      ? engine::ShotView::Ultrasound
+             : d.view == ShotView::Photoacoustic ? engine::ShotView::Photoacoustic
+             : d.view == ShotView::SideBySide    ? engine::ShotView::SideBySide
+                                                 : engine::ShotView::Overlay;
+    s.map = d.map == ShotMap::Iron ? engine::ShotColourMap::Iron : engine::ShotColourMap::Hot;
+    s.gainDb = d.gainDb;
+    s.dynamicRangeDb = d.dynamicRangeDb;
+    s.threshold = d.threshold;
+    s.opacity = d.opacity;
+    s.normaliseEnergy = d.normaliseEnergy;
+    return s;
+}
+
+ShotDisplay shotDisplayOf(const engine::PhotoacousticSettings& s) {
+    ShotDisplay d;
+    d.view = s.view == engine::ShotView::Ultrasound      ? ShotView::Ultrasound
+             : s.view == engine::ShotView::Photoacoustic ? ShotView::Photoacoustic
+             : s.view == engine::ShotView::SideBySide    ? ShotView::SideBySide
+                                                         : ShotView::Overlay;
+    d.map = s.map == engine::ShotColourMap::Iron ? ShotMap::Iron : ShotMap::Hot;
+    d.gainDb = s.gainDb;
+    d.dynamicRangeDb = s.dynamicRangeDb;
+    d.threshold = s.threshold;
+    d.opacity = s.opacity;
+    d.normaliseEnergy = s.normaliseEnergy;
+    return d;
+}
+
 }  // namespace
 
+void EngineBridge::setShotDisplay(const ShotDisplay& display) {
+    shotDisplay_ = display;
+    engine_.setPhotoacoustic(engineShotSettings(display));
+    lastShot_ = 0;  // shown again at once in the new way
+    seenShot_ = false;
+}
+
+// The picture as the view shows it: a B-mode frame, and in dual mode the shot with it (laid over
+// it, alone, or beside it) as the shot view asks; a shot of another raster (the depth changed
+// between them) is left out until one of the new raster comes.
+BModeImage EngineBridge::composed(const std::shared_ptr<const engine::DisplayFrame>& frame, const std::shared_ptr<const engine::DisplayFrame>& shot) const {
+    auto out = imageOf(frame);
+    if (!shot || shot->session != frame->session || shotDisplay_.view == ShotView::Ultrasound) return out;
+    const auto settings = engineShotSettings(shotDisplay_);
+    if (shot->rows != frame->rows || shot->columns != frame->columns) return out;
+    if (shotDisplay_.view == ShotView::Overlay) {
+        auto rgb = engine::shotOverlay(*frame, *shot, settings);
+        if (!rgb) return out;
+        out.image = rgbImage(*rgb, frame->columns, frame->rows);
+    } else if (shotDisplay_.view == ShotView::Photoacoustic) {
+        out.image = rgbImage(engine::shotColours(*shot, settings), frame->columns, frame->rows);
+    } else {
+        out.shotColour = rgbImage(engine::shotColours(*shot, settings), frame->columns, frame->rows);
+    }
+    out.hasShot = true;
+    out.shotFrameId = shot->frameId;
+    out.shotEnergyMj = shot->laserEnergyMicroJ / 1000.0;
+    return out;
+}
+
 EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* parent)
-    : QObject(parent), engine_(engine), imaging_(engine.imaging()) {
+    : QObject(parent), engine_(engine), imaging_(engine.imaging()), shotDisplay_(shotDisplayOf(engine.photoacoustic())) {
     setObjectName("engineBridge");
     QPointer<EngineBridge> self(this);
     // On an engine thread: copy what the GUI needs and post it; the bridge's thread emits it.
@@ -186,8 +255,15 @@ EngineBridge::~EngineBridge() {
 
 QList<BModeImage> EngineBridge::cine() const {
     QList<BModeImage> out;
+    const auto shots = engine_.shotCine();  // each B-mode frame with the last shot before it
+    auto shot = shots.begin();
+    std::shared_ptr<const engine::DisplayFrame> before;
     for (const auto& frame : engine_.cine()) {
-        if (frame && frame->rows > 0 && frame->columns > 0) out << imageOf(frame);
+        if (!frame || frame->rows <= 0 || frame->columns <= 0) continue;
+        for (; shot != shots.end() && (*shot)->session <= frame->session && ((*shot)->session < frame->session || (*shot)->frameId < frame->frameId); ++shot) {
+            before = *shot;
+        }
+        out << composed(frame, before);
     }
     return out;
 }
@@ -276,7 +352,8 @@ void EngineBridge::exportCine(const QString& file, const QString& node) {
 
 void EngineBridge::exportSnapshot(const QString& file, const QString& node, const BModeImage& shown, const QImage& burnedIn,
                                   const QList<Measurement>& measurements) {
-    engine::SnapshotExportRequest request{file.toStdString(), node.toStdString(), shown.session, shown.frameId, {}, {}};
+    engine::SnapshotExportRequest request{file.toStdString(), node.toStdString(), shown.session, shown.frameId, {}, {}, std::nullopt};
+    if (shown.hasShot && shotDisplay_.view == ShotView::Overlay) request.shotFrameId = shown.shotFrameId;  // exported as the overlay
     for (const auto& m : measurements) {
         using Kind = engine::ImageMeasurement::Kind;
         engine::ImageMeasurement out;
@@ -451,6 +528,14 @@ void EngineBridge::sampleHealth() {
     h.temperatureC = now.frontEnd.state.empty() ? std::nan("") : now.frontEnd.temperatureC;
     h.clockOffsetUs = now.frontEnd.clockExchanges == 0 ? std::nan("") : now.frontEnd.clockOffsetUs;
     h.clockPathDelayUs = now.frontEnd.clockPathDelayUs;
+    h.laserFires = engine_.firesLaser() || now.laser.fired > 0;
+    h.shotsFired = now.laser.fired - std::min(now.laser.fired, lastStats_.laser.fired);
+    h.shotsMissed = now.laser.missed + now.laser.late + now.laser.dark - std::min(now.laser.missed + now.laser.late + now.laser.dark,
+                                                                                  lastStats_.laser.missed + lastStats_.laser.late + lastStats_.laser.dark);
+    h.shotEnergyMj = h.shotsFired > 0 ? now.laser.lastEnergyMj : std::nan("");
+    h.shotsFiredTotal = now.laser.fired;
+    h.shotsMissedTotal = now.laser.missed + now.laser.late + now.laser.dark;
+    h.shotToShownP99Ms = now.laser.shotToShownP99Ms;
     lastStats_ = now;
     Q_EMIT healthSampled(h);
 }
@@ -464,12 +549,21 @@ void EngineBridge::pull() {
     refreshArchive();
     auto frame = engine_.latestFrame();
     if (!frame || frame->rows <= 0 || frame->columns <= 0) return;
-    if (seenOne_ && frame->session == lastSession_ && frame->frameId == lastFrame_) return;
+    const bool newFrame = !seenOne_ || frame->session != lastSession_ || frame->frameId != lastFrame_;
+    // Dual mode: a new shot is shown at once too (over, instead of or beside the B-mode).
+    auto shot = shotDisplay_.view == ShotView::Ultrasound ? nullptr : engine_.latestShot();
+    const bool newShot = shot && (!seenShot_ || shot->frameId != lastShot_ || shot->session != lastShotSession_);
+    if (!newFrame && !newShot) return;
+    if (newShot) {
+        seenShot_ = true;
+        lastShot_ = shot->frameId;
+        lastShotSession_ = shot->session;
+    }
     seenOne_ = true;
     lastSession_ = frame->session;
     lastFrame_ = frame->frameId;
-    auto out = imageOf(frame);
-    ++framesShown_;
+    auto out = composed(frame, shot);
+    if (newFrame) ++framesShown_;
     Q_EMIT imageReady(out);
 }
 

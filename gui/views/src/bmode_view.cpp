@@ -168,7 +168,8 @@ void BModeView::clearMeasurements() {
 }
 
 QImage BModeView::renderImage(bool overlays) const {
-    QImage out = image_.image.convertToFormat(overlays ? QImage::Format_RGB32 : QImage::Format_Grayscale8);
+    const bool colour = image_.image.format() != QImage::Format_Grayscale8;  // a laser shot in it: kept in colour
+    QImage out = image_.image.convertToFormat(overlays || colour ? QImage::Format_RGB32 : QImage::Format_Grayscale8);
     if (!overlays || out.isNull() || image_.mmPerPixel <= 0) return out;
     QPainter painter(&out);
     const double px = 1 / image_.mmPerPixel;

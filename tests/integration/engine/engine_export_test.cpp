@@ -142,7 +142,7 @@ TEST_F(EngineTest, ASnapshotIsTheCineFrameAskedForGreyOrWithItsMeasurementsBurnt
         return log.waitFor<JobUpdate>([&](const JobUpdate& u) { return u.id == job && u.status != JobStatus::Running; });
     };
     const auto grey = (dir / "grey.dcm").string();
-    auto done = exportOf({grey, "", reviewed.session, reviewed.frameId, {}, {}});
+    auto done = exportOf({grey, "", reviewed.session, reviewed.frameId, {}, {}, std::nullopt});
     ASSERT_TRUE(done);
     ASSERT_EQ(done->status, JobStatus::Done) << done->message;
     auto info = dicom::inspectObject(grey);
@@ -161,7 +161,7 @@ TEST_F(EngineTest, ASnapshotIsTheCineFrameAskedForGreyOrWithItsMeasurementsBurnt
     for (std::size_t i = 0; i < reviewed.pixels.size(); ++i) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = reviewed.pixels[i];
     rgb[0] = 255, rgb[1] = 255, rgb[2] = 0;  // a yellow mark
     const auto burnt = (dir / "burnt.dcm").string();
-    done = exportOf({burnt, "", reviewed.session, reviewed.frameId, rgb, {}});
+    done = exportOf({burnt, "", reviewed.session, reviewed.frameId, rgb, {}, std::nullopt});
     ASSERT_TRUE(done);
     ASSERT_EQ(done->status, JobStatus::Done) << done->message;
     written = readImage(burnt);
@@ -173,7 +173,7 @@ TEST_F(EngineTest, ASnapshotIsTheCineFrameAskedForGreyOrWithItsMeasurementsBurnt
     const double x0 = reviewed.xStartCm * 10, z0 = reviewed.zStartCm * 10 + 5;
     const ImageMeasurement d1{ImageMeasurement::Kind::Distance, "D1", {{x0, z0}, {x0 + 8, z0}}, 8.0, 0, 0, ""};
     const auto measured = (dir / "measured.dcm").string();
-    done = exportOf({measured, "", reviewed.session, reviewed.frameId, {}, {d1}});
+    done = exportOf({measured, "", reviewed.session, reviewed.frameId, {}, {d1}, std::nullopt});
     ASSERT_TRUE(done);
     ASSERT_EQ(done->status, JobStatus::Done) << done->message;
     const auto reportFile = (dir / "measured_measurements.dcm").string();
@@ -184,7 +184,7 @@ TEST_F(EngineTest, ASnapshotIsTheCineFrameAskedForGreyOrWithItsMeasurementsBurnt
     EXPECT_EQ(report->studyInstanceUid, dicom::inspectObject(measured)->studyInstanceUid);
     auto bad = d1;
     bad.lengthMm = std::nan("");
-    done = exportOf({(dir / "nan.dcm").string(), "", reviewed.session, reviewed.frameId, {}, {bad}});
+    done = exportOf({(dir / "nan.dcm").string(), "", reviewed.session, reviewed.frameId, {}, {bad}, std::nullopt});
     ASSERT_TRUE(done);
     EXPECT_EQ(done->status, JobStatus::Failed);
     EXPECT_NE(done->message.find("its measurement report is not: measurement D1 has a value that is not a finite"), std::string::npos) << done->message;
@@ -192,11 +192,11 @@ TEST_F(EngineTest, ASnapshotIsTheCineFrameAskedForGreyOrWithItsMeasurementsBurnt
 
     // A burnt-in picture of another size, and a frame the cine does not hold: refused, why said.
     rgb.pop_back();
-    done = exportOf({(dir / "short.dcm").string(), "", reviewed.session, reviewed.frameId, rgb, {}});
+    done = exportOf({(dir / "short.dcm").string(), "", reviewed.session, reviewed.frameId, rgb, {}, std::nullopt});
     ASSERT_TRUE(done);
     EXPECT_EQ(done->status, JobStatus::Failed);
     EXPECT_NE(done->message.find("(R, G, B each)"), std::string::npos) << done->message;
-    done = exportOf({(dir / "gone.dcm").string(), "", reviewed.session + 7, reviewed.frameId, {}, {}});
+    done = exportOf({(dir / "gone.dcm").string(), "", reviewed.session + 7, reviewed.frameId, {}, {}, std::nullopt});
     ASSERT_TRUE(done);
     EXPECT_EQ(done->status, JobStatus::Failed);
     EXPECT_NE(done->message.find("no longer held"), std::string::npos) << done->message;

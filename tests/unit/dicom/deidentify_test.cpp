@@ -32,7 +32,7 @@ protected:
         return c;
     }
     static BModeFrame frame(int seed) {
-        BModeFrame f{32, 24, {}, 0.02, 0.02, "ABDOMINAL"};
+        BModeFrame f{32, 24, {}, 0.02, 0.02, "ABDOMINAL", 1, 0, 0, false, {}};
         for (int i = 0; i < 32 * 24; ++i) f.pixels.push_back(static_cast<std::uint8_t>(i * 7 + seed));
         return f;
     }

@@ -32,7 +32,7 @@ inline InstanceContext sampleContext(const UidGenerator& uids) {
     InstanceContext c;
     c.patient = {"Wang^Xiaoming=王^小明", "SL-0001", "19800102", "M"};
     c.study = {uids.next(), "S1", "ACC-42", "20261130", "101500", "Li^Na", "Abdomen"};
-    c.series = {uids.next(), 1, "ABDOMEN"};
+    c.series = {uids.next(), 1, "ABDOMEN", {}};
     c.equipment = {"SonoLink", "SonoLink Workstation", "SN-0001", "0.1.0", "SL-STATION-1"};
     c.sopInstanceUid = uids.next();
     c.contentDate = "20261130";

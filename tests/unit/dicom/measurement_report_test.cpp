@@ -41,11 +41,11 @@ protected:
 
 TEST_F(MeasurementReportTest, IsAValidComprehensiveSrThatPydicomReadsBackAgainstItsImage) {
     auto imageContext = sampleContext(uids);
-    UsImageObject picture{imageContext, {100, 200, std::vector<std::uint8_t>(200 * 100, 90), 0.02, 0.02, "ABDOMINAL", 1, -2.0, 0.1}};
+    UsImageObject picture{imageContext, {100, 200, std::vector<std::uint8_t>(200 * 100, 90), 0.02, 0.02, "ABDOMINAL", 1, -2.0, 0.1, false, {}}};
     const auto imageFile = (dir / "image.dcm").string();
     ASSERT_TRUE(writeUsImage(imageFile, picture));
     auto context = imageContext;
-    context.series = {uids.next(), 2, "ABDOMEN"};
+    context.series = {uids.next(), 2, "ABDOMEN", {}};
     context.sopInstanceUid = uids.next();
     const auto file = (dir / "image_measurements.dcm").string();
     auto written = writeMeasurementReport(file, context, image(imageContext), calipers(), uids);

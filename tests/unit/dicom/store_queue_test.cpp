@@ -57,9 +57,9 @@ protected:
         UsImageObject o;
         o.context.patient = {"Test^Queue", "Q-1", "", ""};
         o.context.study = {uids.next(), "1", "", "20261130", "120000", "", ""};
-        o.context.series = {uids.next(), 1, "ABDOMEN"};
+        o.context.series = {uids.next(), 1, "ABDOMEN", {}};
         o.context.sopInstanceUid = uids.next();
-        o.frame = {8, 8, std::vector<std::uint8_t>(64, static_cast<std::uint8_t>(n)), 0.01, 0.01, "ABDOMINAL"};
+        o.frame = {8, 8, std::vector<std::uint8_t>(64, static_cast<std::uint8_t>(n)), 0.01, 0.01, "ABDOMINAL", 1, 0, 0, false, {}};
         const auto path = (dir / "exam" / ("img" + std::to_string(n) + ".dcm")).string();
         EXPECT_TRUE(writeUsImage(path, o));
         if (uid) *uid = o.context.sopInstanceUid;

@@ -77,9 +77,9 @@ std::chrono::steady_clock::time_point FrontEndSimulator::steadyAt(std::uint64_t 
 }
 
 Status FrontEndSimulator::acceptTrigger(const Trigger& trigger) {
-    if (configure_.laserRateMilliHz == 0) {
+    if (configure_.laserRateMilliHz == 0 || shotBuffers_.empty()) {
         return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::FailedPrecondition), static_cast<std::uint8_t>(MessageType::Trigger),
-                                             fmt::format("Trigger for shot {}: not configured for dual mode (laser rate 0)", trigger.shotId)});
+                                             fmt::format("Trigger for shot {}: not configured for dual mode (no laser rate, or a test pattern)", trigger.shotId)});
     }
     if (trigger.fireTimeNs <= frontEndNowNs(runStart_, ptpEpochNs_)) {  // too late to fire on time: not at all
         ++counters_.shotsLate;

@@ -257,6 +257,7 @@ Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming)
             Configure pattern = configure_;
             pattern.payloadKind = m.pattern;
             pattern.photoacoustic = false;
+            pattern.laserRateMilliHz = 0;
             if (auto prepared = prepare(pattern); !prepared) {
                 return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(prepared.error().code()),
                                                      static_cast<std::uint8_t>(MessageType::BerStart), prepared.error().message()});

@@ -43,6 +43,8 @@ struct EngineChoice {
 [[nodiscard]] Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice);
 // The facade's run-time settings as the configuration sets them at start.
 [[nodiscard]] engine::ImagingSettings imagingSettingsFrom(const config::AppConfig& config);
+// How dual mode's laser shots are shown at the start (display.photoacoustic_*).
+[[nodiscard]] engine::PhotoacousticSettings photoacousticSettingsFrom(const config::AppConfig& config);
 [[nodiscard]] engine::AcquisitionSettings acquisitionSettingsFrom(const config::AppConfig& config);
 // The acquisition settings a Configure stands for (a replay's: what the console shows).
 [[nodiscard]] engine::AcquisitionSettings acquisitionSettingsOf(const transport::Configure& configure);

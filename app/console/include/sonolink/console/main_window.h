@@ -14,6 +14,7 @@
 #include <QPointer>
 #include <QStringList>
 
+#include <deque>
 #include <functional>
 
 #include "sonolink/console/cine_review_window.h"
@@ -34,6 +35,8 @@ class QueueView;
 class ArchiveView;
 class CineBar;
 class MeasurementPanel;
+class PhotoacousticPanel;
+struct LinkHealth;
 }  // namespace sonolink::gui
 
 namespace sonolink::app {
@@ -116,6 +119,11 @@ private:
     void reviewCine(bool frozen);
     void showRecording(const gui::RecordingStatus& status);
     void keepSettings(const gui::StationSettings& before, const gui::StationSettings& after);
+    // Dual mode (main_window_shots.cpp): the shots' controls, the picture with its shot (side by
+    // side: the shot in a view of its own), the laser's state in the status bar.
+    void buildShotControls();
+    void showPicture(const gui::BModeImage& image);
+    void showLaser(const gui::LinkHealth& health);
 
     gui::EngineBridge& bridge_;
     bool autoStream_;
@@ -141,6 +149,10 @@ private:
     QLabel* rate_;
     QLabel* problem_;
     QVariantAnimation* tgcFade_;
+    gui::BModeView* shotView_;          // side by side: the laser shot beside the B-mode
+    gui::PhotoacousticPanel* shots_;
+    QLabel* laser_;                     // the laser's state in the status bar
+    std::deque<std::pair<double, quint64>> laserSamples_;  // (seconds, shots fired in all) of the last five seconds
     QStringList nodes_;
     QPointer<gui::ExamDialog> examDialog_;
     QPointer<gui::SettingsDialog> settingsDialog_;

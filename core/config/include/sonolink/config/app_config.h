@@ -65,12 +65,23 @@ struct BeamformSettings {
 // The live picture: time-gain compensation (dB at 8 to 32 points spread evenly over the imaged
 // depth), frame averaging (the weight of the picture before; 0: off), the grey map, and the box
 // the display raster fits at equal mm per pixel.
+// Dual mode's laser shots on screen (display.photoacoustic_*): how they are shown at the start
+// (the console's Photoacoustic controls change it from there).
+enum class ShotView { Ultrasound, Photoacoustic, Overlay, SideBySide };
+enum class ShotColourMap { Hot, Iron };
+
 struct DisplaySettings {
     std::vector<double> tgcDb = std::vector<double>(8, 0.0);
     double persistence = 0;
     GreyMap greyMap = GreyMap::Linear;
     int columns = 512;
     int rows = 512;
+    ShotView shotView = ShotView::Overlay;
+    ShotColourMap shotMap = ShotColourMap::Hot;
+    double shotDynamicRangeDb = 30;
+    double shotThreshold = 0.35;
+    double shotOpacity = 0.7;
+    bool shotNormaliseEnergy = false;
 };
 
 struct RecordingSettings {

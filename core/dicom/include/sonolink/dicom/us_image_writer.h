@@ -35,6 +35,7 @@ struct Series {
     std::string instanceUid;
     int number = 1;
     std::string bodyPartExamined = "ABDOMEN";
+    std::string description;  // Series Description (LO, 64 characters); empty: not written
 };
 
 // The order an exam fulfils (from the worklist): written as the Request Attributes Sequence
@@ -65,6 +66,9 @@ struct BModeFrame {
     double xStartCm = 0;               // where the first pixel's centre lies: lateral (0 under the array's centre)
     double zStartCm = 0;               // and depth from the array's face (the region's reference pixel)
     bool burnedInAnnotation = false;   // text or marks drawn into the pixels (Burned In Annotation YES)
+    // Pixels derived from more than the acquisition shows in grey (a photoacoustic overlay): Image
+    // Type DERIVED\SECONDARY and this Derivation Description (empty: ORIGINAL\PRIMARY).
+    std::string derivation;
 };
 
 // What every object of an exam carries besides its pixels.

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,10 @@ struct SnapshotExportRequest {
     std::uint32_t frameId = 0;
     std::vector<std::uint8_t> burnedInRgb;  // empty: the grey picture; else rows x columns x (R, G, B)
     std::vector<ImageMeasurement> measurements;  // not empty: also written and queued as a measurement report (SR)
+    // Dual mode: the laser shot (its frame id, of the same session) laid over the picture: the
+    // overlay is exported in colour (composed here, at the photoacoustic settings, unless
+    // burnedInRgb already holds it), as a derived image in a series that says so.
+    std::optional<std::uint32_t> shotFrameId;
 };
 
 // A DICOM node as the user typed it (Settings…), verified before it is configured: the station's

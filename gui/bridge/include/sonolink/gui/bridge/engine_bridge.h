@@ -26,6 +26,7 @@
 #include "sonolink/gui/views/recording_status.h"
 #include "sonolink/gui/views/rf_traces.h"
 #include "sonolink/gui/views/self_test_result.h"
+#include "sonolink/gui/views/shot_display.h"
 #include "sonolink/gui/views/station_settings.h"
 
 namespace sonolink::gui {
@@ -108,7 +109,14 @@ public:
         engine_.recordPolicyChange(subject.toStdString(), change.toStdString(), reason.toStdString());
     }
 
-    // The cine, oldest first: the last frames shown (held still while frozen).
+    // Dual mode: whether a laser fires, and how its shots are shown (over, instead of or beside
+    // the B-mode; the pictures that follow are composed so, the cine too).
+    [[nodiscard]] bool firesLaser() const { return engine_.firesLaser(); }
+    void setShotDisplay(const ShotDisplay& display);
+    [[nodiscard]] const ShotDisplay& shotDisplay() const { return shotDisplay_; }
+
+    // The cine, oldest first: the last frames shown (held still while frozen), each with the last
+    // laser shot before it in dual mode.
     [[nodiscard]] QList<BModeImage> cine() const;
     [[nodiscard]] QString stateName() const;
     [[nodiscard]] quint64 framesShown() const { return framesShown_; }
@@ -147,6 +155,7 @@ Q_SIGNALS:
 
 private:
     void pull();
+    [[nodiscard]] BModeImage composed(const std::shared_ptr<const engine::DisplayFrame>& frame, const std::shared_ptr<const engine::DisplayFrame>& shot) const;
     void pollSelfTest();
     void pullRf();
     void sampleHealth();
@@ -164,6 +173,10 @@ private:
     quint32 lastFrame_ = 0;
     bool seenOne_ = false;
     quint64 framesShown_ = 0;
+    ShotDisplay shotDisplay_;
+    bool seenShot_ = false;
+    quint32 lastShot_ = 0;
+    quint64 lastShotSession_ = 0;
     bool stoppedByUser_ = false;
     std::vector<engine::SelfTestStep> selfTestSteps_;
     int ticks_ = 0;

@@ -1,5 +1,6 @@
-// BModeImage: one B-mode picture as the views draw it: 8-bit grey, rows along depth, square
-// pixels of mmPerPixel in both directions, and where its first pixel's centre lies. The bridge
+// BModeImage: one B-mode picture as the views draw it: 8-bit grey (or, in dual mode, in colour:
+// a laser shot laid over it, or the shot alone), rows along depth, square pixels of mmPerPixel
+// in both directions, and where its first pixel's centre lies. The bridge
 // (gui/bridge) makes these from the engine's display frames; views never see the engine.
 // Thread contract: a plain value (QImage is implicitly shared): copy freely.
 #pragma once
@@ -12,7 +13,7 @@
 namespace sonolink::gui {
 
 struct BModeImage {
-    QImage image;              // Format_Grayscale8, rows along depth
+    QImage image;              // Format_Grayscale8, or Format_RGB888 with a shot in it; rows along depth
     double mmPerPixel = 0;     // the same along width and depth (true proportions)
     double xStartMm = 0;       // lateral position of the first column's centre (0 under the array's centre)
     double zStartMm = 0;       // depth of the first row's centre from the array's face
@@ -24,6 +25,11 @@ struct BModeImage {
     double dynamicRangeDb = 0;
     std::vector<double> tgcDb;  // at points spread evenly over the picture's depth
     double persistence = 0;
+    // Dual mode: the laser shot shown with it (over it, or beside it in shotColour).
+    bool hasShot = false;
+    quint32 shotFrameId = 0;
+    double shotEnergyMj = 0;
+    QImage shotColour;         // the shot alone in colour (side by side); null otherwise
     [[nodiscard]] double widthMm() const { return image.width() * mmPerPixel; }
     [[nodiscard]] double depthMm() const { return image.height() * mmPerPixel; }
 };

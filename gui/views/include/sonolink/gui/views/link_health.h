@@ -1,6 +1,7 @@
 // LinkHealth: one sample of the link's health for the link-health panel, over the interval since
 // the sample before: throughput, CRC errors, frames lost by cause, latency, the front end's
-// temperature (NaN: not reported) and its clock's offset from the host's (NaN: not measured). The bridge makes these from the engine's statistics about
+// temperature (NaN: not reported), its clock's offset from the host's (NaN: not measured) and,
+// in dual mode, the laser's shots fired and missed and its pulse energy. The bridge makes these from the engine's statistics about
 // twice a second; views never see the engine.
 // Thread contract: a plain value: copy freely.
 #pragma once
@@ -30,6 +31,15 @@ struct LinkHealth {
     double temperatureC = 0;        // NaN before the front end reports one
     double clockOffsetUs = 0;       // the front end's clock minus the host's; NaN: not measured this session
     double clockPathDelayUs = 0;    // that exchange's path delay: the offset is known to within it
+    // Dual mode's laser: whether one fires; shots in this interval (fired; missed, late or dark:
+    // never imaged); the last pulse energy (NaN: none fired); totals; pulse to picture, p99.
+    bool laserFires = false;
+    quint64 shotsFired = 0;
+    quint64 shotsMissed = 0;
+    double shotEnergyMj = 0;
+    quint64 shotsFiredTotal = 0;
+    quint64 shotsMissedTotal = 0;
+    double shotToShownP99Ms = 0;
     // How far the front end's clock is off at least: |offset| less what the exchange cannot tell apart.
     [[nodiscard]] double clockOffsetAtLeastUs() const { return std::max(0.0, std::abs(clockOffsetUs) - clockPathDelayUs); }
     [[nodiscard]] quint64 dropped() const { return droppedNoBuffer + droppedIncomplete + droppedMissing + droppedFrontEnd + notImaged; }
