@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "beamform_overlay.h"
 #include "commands.h"
 #include "dicom_export.h"
 #include "exit_codes.h"
@@ -54,6 +55,7 @@ struct BeamformOptions {
     std::vector<double> tgcDb;
     double persistence = 0;
     image::GreyMap greyMap = image::GreyMap::Linear;
+    ShotOverlayOptions shots;  // --overlay-shots: a dual-mode recording's laser shots laid over the B-mode
     bool json = false;
 };
 
@@ -194,6 +196,15 @@ int runBeamform(const BeamformOptions& o) {
     std::filesystem::create_directories(o.outputDir, ec);
     if (ec) return fail1(Error(ErrorCode::FailedPrecondition, fmt::format("cannot create {}: {}", o.outputDir, ec.message())));
     DicomExport dicomExport(o.dicom);
+    std::unique_ptr<ShotOverlay> shotOverlay;
+    if (o.shots.enabled) {
+        if (o.group != "/channel_data" || data->isIq() || sectorRays || o.iqMHz > 0) {
+            return fail1(Error(ErrorCode::InvalidArgument, "--overlay-shots lays a recording's shots over its ultrasound frames (/channel_data, RF, the x/z grid)"));
+        }
+        auto opened = ShotOverlay::open(o.file, grid, params, box->first, box->second, o.shots);  // the B-mode's box: one raster
+        if (!opened) return fail1(opened.error());
+        shotOverlay = std::move(*opened);
+    }
     nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()},
                           {"display", {{"columns", raster.columns}, {"rows", raster.rows}, {"mm_per_pixel", raster.metresPerPixel * 1e3},
                                        {"x_start_mm", raster.xStartM * 1e3}, {"z_start_mm", raster.zStartM * 1e3}}}};
@@ -239,8 +250,14 @@ int runBeamform(const BeamformOptions& o) {
         if (auto ok = image::writePng(base + ".png", pixels, static_cast<std::size_t>(raster.rows), static_cast<std::size_t>(raster.columns)); !ok) {
             return fail1(ok.error());
         }
+        nlohmann::json entry{{"frame", f}, {"ms", ms}, {"npy", base + ".npy"}, {"png", base + ".png"}};
+        if (shotOverlay) {
+            auto overlay = shotOverlay->write(f, pixels, base);
+            if (!overlay) return fail1(overlay.error());
+            if (*overlay) entry["overlay_png"] = (*overlay)->png, entry["shot_frame_id"] = (*overlay)->shotFrameId;
+        }
         if (dicomExport.enabled()) dicomExport.addFrame(std::move(pixels));
-        report["frames"].push_back({{"frame", f}, {"ms", ms}, {"npy", base + ".npy"}, {"png", base + ".png"}});
+        report["frames"].push_back(std::move(entry));
         if (!o.json) std::cout << fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png\n", f, ms, image->nx, image->nz,
                                               data->geometry.channels, data->geometry.waves, base, base);
     }
@@ -270,6 +287,12 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--output", o->output, "What the .npy holds: db or envelope")->check(CLI::IsMember({"db", "envelope"}))->capture_default_str();
     cmd->add_option("--dynamic-range", o->dynamicRangeDb, "dB shown (PNG, dB image)")->check(CLI::Range(1.0, 200.0))->capture_default_str();
     cmd->add_option("--gain", o->gainDb, "dB added before clipping")->check(CLI::Range(-200.0, 200.0))->capture_default_str();
+    cmd->add_flag("--overlay-shots", o->shots.enabled, "A dual-mode recording: each ultrasound frame with the last laser shot before it laid over it in colour, <name>_overlay.png");
+    cmd->add_option("--shot-dynamic-range", o->shots.dynamicRangeDb, "With --overlay-shots: the shots' dynamic range (dB)")->check(CLI::Range(10.0, 120.0))->capture_default_str();
+    cmd->add_option("--shot-gain", o->shots.gainDb, "With --overlay-shots: the shots' gain (dB)")->check(CLI::Range(-60.0, 60.0))->capture_default_str();
+    cmd->add_option("--shot-threshold", o->shots.threshold, "With --overlay-shots: below this fraction of the colour scale, not drawn")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    cmd->add_option("--shot-opacity", o->shots.opacity, "With --overlay-shots: the colour's opacity")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    cmd->add_option("--shot-map", o->shots.map, "With --overlay-shots: hot or iron")->check(CLI::IsMember({"hot", "iron"}))->capture_default_str();
     cmd->add_option("--frame", o->frame, "Only this frame (default: every frame)")->check(CLI::NonNegativeNumber);
     cmd->add_option("--output-dir", o->outputDir, "Where the files go")->capture_default_str();
     cmd->add_option("--name", o->name, "Base name of the files")->capture_default_str();

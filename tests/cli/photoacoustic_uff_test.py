@@ -239,10 +239,22 @@ class SimulatedPhotoacousticTest(unittest.TestCase):
         self.assertTrue(np.all(np.abs(slots - np.round(slots)) * 50e6 <= 2 * jitter_ns), slots)
         self.assertLessEqual(laser["worst_stamp_error_us"] * 1e3, jitter_ns)
         self.check_absorbers(uff, "/photoacoustic_data", 1)
-        out = os.path.join(self.work.name, "us")
-        proc = subprocess.run([CLI, "beamform", uff, "--x-range", "-2:2:5", "--z-range", "5:30:26", "--frame", "0", "--output-dir", out],
-                              capture_output=True, text=True, timeout=120)
+        # Each ultrasound frame with the last shot before it laid over it, as the console shows them.
+        out = os.path.join(self.work.name, "overlay")
+        frame = 10
+        proc = subprocess.run([CLI, "beamform", uff, "--x-range", "-19:19:256", "--z-range", "3:38:512", "--frame", str(frame), "--overlay-shots",
+                               "--display", "512x512", "--output-dir", out, "--json"], capture_output=True, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        import json
+        entry = json.loads(proc.stdout)["frames"][0]
+        self.assertEqual(entry["shot_frame_id"], max(i for i in pa_ids if i < us_ids[frame]), "the last shot before the frame")
+        with open(entry["overlay_png"], "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        us_only, _ = self.record("us.uff", "--mode", "rf", "--frames", "2")
+        refused = subprocess.run([CLI, "beamform", us_only, "--overlay-shots", "--x-range", "-2:2:5", "--z-range", "5:30:26"],
+                                 capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn("holds no laser shots", refused.stderr)
 
 
 if __name__ == "__main__":

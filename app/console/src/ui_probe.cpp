@@ -1,5 +1,7 @@
 #include "sonolink/console/ui_probe.h"
 
+#include <QDateTime>
+
 #include <algorithm>
 #include <cmath>
 
@@ -32,8 +34,15 @@ UiProbe::UiProbe(gui::EngineBridge& bridge, gui::BModeView& view, QObject* paren
     connect(&bridge_, &gui::EngineBridge::stateChanged, this, [this](const QString& state, const QString&) {
         if (state == "ready" && firstImageMs_ < 0) sinceReady_.start();
     });
-    connect(&bridge_, &gui::EngineBridge::imageReady, this, [this](const gui::BModeImage&) {
+    connect(&bridge_, &gui::EngineBridge::imageReady, this, [this](const gui::BModeImage& image) {
         if (firstImageMs_ < 0 && sinceReady_.isValid()) firstImageMs_ = static_cast<double>(sinceReady_.nsecsElapsed()) / 1e6;
+        // Dual mode: a new shot handed to the view, against its pulse on the front end's clock.
+        if (!running_ || !image.hasShot || (anyShot_ && image.shotFrameId == lastShot_)) return;
+        anyShot_ = true;
+        lastShot_ = image.shotFrameId;
+        ++shotsShown_;
+        const auto now = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) * 1e6 + clockOffsetNs_;
+        shotToShownMs_.push_back((now - static_cast<double>(image.shotPulseNs)) / 1e6);
     });
 }
 
@@ -42,7 +51,12 @@ void UiProbe::start() {
     paintMs_.clear();
     paintCpuMs_.clear();
     shownAtStart_ = bridge_.framesShown();
-    publishedAtStart_ = bridge_.stats().framesDisplayed;
+    const auto stats = bridge_.stats();
+    publishedAtStart_ = stats.framesDisplayed;
+    shotsPublishedAtStart_ = stats.laser.shown;
+    clockOffsetNs_ = stats.frontEnd.clockOffsetUs * 1e3;
+    shotToShownMs_.clear();
+    shotsShown_ = 0;
     running_ = true;
     clock_.start();
     lastNs_ = 0;
@@ -55,7 +69,10 @@ void UiProbe::stop() {
     running_ = false;
     seconds_ = static_cast<double>(clock_.nsecsElapsed()) / 1e9;
     shown_ = bridge_.framesShown() - shownAtStart_;
-    published_ = bridge_.stats().framesDisplayed - publishedAtStart_;
+    const auto stats = bridge_.stats();
+    published_ = stats.framesDisplayed - publishedAtStart_;
+    shotsPublished_ = stats.laser.shown - shotsPublishedAtStart_;
+    shotToPublishedP99Ms_ = stats.laser.shotToShownP99Ms;
 }
 
 // How late this timeout came: the time since the last one beyond the interval.
@@ -83,6 +100,13 @@ QJsonObject UiProbe::report() const {
     out["paint_cpu_p99_ms"] = quantile(paintCpuMs_, 0.99);
     out["startup_to_wizard_ms"] = startupMs_;
     out["ready_to_first_image_ms"] = firstImageMs_;
+    // Dual mode: shots the engine published and the view was handed, and from a shot's pulse to
+    // the view (a shot shows at its publication, not only with the next B-mode frame).
+    out["shots_published"] = static_cast<qint64>(shotsPublished_);
+    out["shots_shown"] = static_cast<qint64>(shotsShown_);
+    out["shot_to_shown_p50_ms"] = quantile(shotToShownMs_, 0.50);
+    out["shot_to_shown_p99_ms"] = quantile(shotToShownMs_, 0.99);
+    out["shot_to_published_p99_ms"] = shotToPublishedP99Ms_;
     return out;
 }
 

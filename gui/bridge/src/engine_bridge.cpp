@@ -197,6 +197,7 @@ BModeImage EngineBridge::composed(const std::shared_ptr<const engine::DisplayFra
     out.hasShot = true;
     out.shotFrameId = shot->frameId;
     out.shotEnergyMj = shot->laserEnergyMicroJ / 1000.0;
+    out.shotPulseNs = shot->timestampNs;
     return out;
 }
 

@@ -2,7 +2,8 @@
 // event loop's lag (a 2 ms precise timer: how late each timeout fires), the frames shown
 // against the frames the engine published, what drawing a frame costs (the B-mode view's
 // paint: wall time, and the GUI thread's CPU time, its cost whatever else runs), start-up to the self-test wizard's first page and, after the self-test, to the first
-// live image. report() gives them as JSON (`sonolink --probe-ui SECONDS`).
+// live image, and in dual mode the laser shots shown and each one's time from its pulse to the
+// view. report() gives them as JSON (`sonolink --probe-ui SECONDS`).
 // Thread contract: GUI thread only.
 #pragma once
 
@@ -49,6 +50,13 @@ private:
     double seconds_ = 0;
     double startupMs_ = -1;
     double firstImageMs_ = -1;  // "ready" (the self-test over) to the first image shown
+    // Dual mode: shots published (engine) and handed to the view; pulse -> view, per shot.
+    quint64 shotsPublishedAtStart_ = 0, shotsPublished_ = 0, shotsShown_ = 0;
+    bool anyShot_ = false;
+    quint32 lastShot_ = 0;
+    double clockOffsetNs_ = 0;  // the front end's clock minus the host's
+    std::vector<double> shotToShownMs_;
+    double shotToPublishedP99Ms_ = 0;
 };
 
 }  // namespace sonolink::app

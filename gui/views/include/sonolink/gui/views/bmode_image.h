@@ -29,6 +29,7 @@ struct BModeImage {
     bool hasShot = false;
     quint32 shotFrameId = 0;
     double shotEnergyMj = 0;
+    quint64 shotPulseNs = 0;   // the pulse's time on the front end's (PTP) clock
     QImage shotColour;         // the shot alone in colour (side by side); null otherwise
     [[nodiscard]] double widthMm() const { return image.width() * mmPerPixel; }
     [[nodiscard]] double depthMm() const { return image.height() * mmPerPixel; }
