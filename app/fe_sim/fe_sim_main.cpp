@@ -69,6 +69,14 @@ int main(int argc, char** argv) {
     std::int64_t corruptSlot = -1;
     app.add_option("--corrupt-slot", corruptSlot, "A ring slot with a bit stuck at 1 on the DMA path (every block written there arrives damaged)")
         ->check(CLI::NonNegativeNumber);
+    std::int64_t laserJitterNs = options.laser.jitter.count();
+    app.add_option("--laser-jitter-ns", laserJitterNs, "The laser: each pulse within +-this of its fire time")->capture_default_str();
+    app.add_option("--laser-miss-every", options.laser.missEvery, "The laser: every n-th shot misfires (0: none)")->capture_default_str();
+    app.add_option("--laser-miss-probability", options.laser.missProbability, "The laser: each shot misfires with this probability")
+        ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    app.add_option("--laser-energy-uj", options.laser.energyMicroJ, "The laser: nominal pulse energy in microjoules")->capture_default_str();
+    app.add_option("--laser-energy-spread", options.laser.energySpread, "The laser: shot-to-shot pulse energy spread (relative SD)")
+        ->check(CLI::Range(0.0, 0.5))->capture_default_str();
     app.add_flag("--resident", options.payloadResident, "Benchmark mode: payloads preloaded, writes carry headers only");
     std::string replayFile;
     app.add_option("--replay", replayFile, "Send the frames of this UFF recording (the host must configure its geometry)");
@@ -85,6 +93,7 @@ int main(int argc, char** argv) {
         return kExitUsage;
     }
     options.faults.stallDuration = std::chrono::milliseconds(stallMs);
+    options.laser.jitter = std::chrono::nanoseconds(laserJitterNs);
     if (corruptSlot >= 0) options.faults.corruptSlot = static_cast<std::uint32_t>(corruptSlot);
     for (const auto& pair : swaps) {
         unsigned a = 0, b = 0;

@@ -75,6 +75,7 @@ void Acquisition::run() {
         if (consumers_.shots) (*session)->ingest().addSink(*consumers_.shots);
         if (consumers_.recording) (*session)->ingest().addSink(*consumers_.recording);
         if (consumers_.capture) (*session)->ingest().addSink(*consumers_.capture);
+        if (consumers_.shotCapture) (*session)->ingest().addSink(*consumers_.shotCapture);
         callbacks_.opened((*session)->linkInfo());
         stream(**session);
     } catch (const std::exception& e) {

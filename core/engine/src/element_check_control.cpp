@@ -7,6 +7,8 @@
 // phantom check. Then PACS and the acquisition session.
 #include <future>
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -144,6 +146,35 @@ SelfTestStep phantomStep(const FrameCapture& capture, const ImagingSetup& setup,
     return step;
 }
 
+// Dual mode: the phantom's laser shot against its reference, the absorbers (the point targets)
+// each where it must be; the step fails when no shot arrived or one is off.
+void addShotToPhantomStep(SelfTestStep& step, const FrameCapture& shot, const ImagingSetup& setup, const Result<PhantomReference>& reference,
+                          const selftest::PhantomLimits& limits) {
+    step.limit += "; a laser shot of the phantom too: each absorber within the same distance of the reference shot's peak";
+    const auto failed = [&](std::string why) {
+        step.figures += "; laser shot: " + why;
+        step.verdict = SelfTestVerdict::Fail;
+        step.fix = "the laser shot of the phantom is not what it must be: check the laser's trigger cable and its PTP time, the "
+                   "photoacoustic system delay and sound speed (acquisition.photoacoustic_*), and the laser itself; then connect again";
+    };
+    if (!reference || !reference->shotEnvelope) return failed("no reference shot of the phantom");
+    if (!shot.image()) return failed("no shot arrived during the check (the laser did not fire, or every shot was missed)");
+    if (!*shot.image()) return failed("it could not be beamformed: " + shot.image()->error().message());
+    const auto& live = **shot.image();
+    const auto& ref = *reference->shotEnvelope;
+    const std::vector<double> x(setup.grid.x.begin(), setup.grid.x.end()), z(setup.grid.z.begin(), setup.grid.z.end());
+    selftest::PhantomLimits placesOnly = limits;
+    placesOnly.maxFwhmError = 1e9;  // a shot's spot is judged by its place (its width is the aperture's, not the link's)
+    const auto compared = selftest::comparePhantom({live.nx, live.nz, live.columns, x, z}, {ref.nx, ref.nz, ref.columns, x, z}, reference->points, placesOnly);
+    if (!compared) return failed(compared.error().message());
+    double worst = 0;
+    for (const auto& p : compared->points) worst = std::max(worst, p.errorM);
+    const auto figures = fmt::format("laser shot: NCC {:.3f} with the reference shot; {} absorbers, the farthest {:.2f} mm from its place", compared->ncc,
+                                     compared->points.size(), worst * 1e3);
+    if (!compared->passed(placesOnly)) return failed(figures.substr(std::string("laser shot: ").size()));
+    step.figures += "; " + figures;
+}
+
 }  // namespace
 
 void Engine::Impl::openElementCheck() {
@@ -151,8 +182,12 @@ void Engine::Impl::openElementCheck() {
     auto options = config.session;
     options.configure.payloadKind = transport::PayloadKind::Rf;  // the front end's phantom
     options.configure.photoacoustic = false;
-    options.configure.laserRateMilliHz = 0;  // the elements are checked on ultrasound frames
     options.configure.frameRateMilliHz = 0;  // as fast as the link takes it
+    // Dual mode: the phantom check also fires the laser; the session then runs at the frame
+    // rate, so that shots (the first a lead time after the start) come among its frames.
+    const bool shot = config.shotGeometry && backends.phantomReference && selfTestWants("phantom check");
+    if (shot) options.configure.frameRateMilliHz = config.session.configure.frameRateMilliHz;
+    else options.configure.laserRateMilliHz = 0;  // the elements are checked on ultrasound frames
     log::info(engineLog(), "start-up self-test: element check on {} frames of the phantom", setup.frames);
     underWay(selfTestWants("element check") ? "element check" : "phantom check", fmt::format("{} frames of the phantom", setup.frames));
     auto made = sessionLink();
@@ -173,15 +208,27 @@ void Engine::Impl::openElementCheck() {
         // The reference on a thread of its own while the session runs: nothing holds up the ctl
         // thread between one session's end and the next one's accept (a front end attaches at once).
         phantomReferenceDue = std::async(std::launch::async, [reference = backends.phantomReference, configure = config.session.configure,
-                                                              geometry = config.geometry, setup = *phantomSetup] {
-            return reference(configure, geometry, setup);
+                                                              geometry = config.geometry, setup = *phantomSetup,
+                                                              shotGeometry = shot ? config.shotGeometry : std::nullopt] {
+            return reference(configure, geometry, setup, shotGeometry);
         });
     }
     elementFrames = std::make_unique<FrameCapture>(config.geometry, setup.frames, phantomImager.get());
+    shotImager.reset();
+    shotFrames.reset();
+    if (shot && phantomSetup) {
+        shotImager = imagerFor(*config.shotGeometry, *phantomSetup);
+        shotFrames = std::make_unique<FrameCapture>(*config.shotGeometry, 1, shotImager.get());
+    }
     selfTestStarted = std::chrono::steady_clock::now();
     std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
-    const auto frames = setup.frames;
+    // Dual mode: frames enough for the laser's lead (100 ms) and two of its periods more.
+    auto frames = setup.frames;
+    if (shot && options.configure.laserRateMilliHz > 0) {
+        const double seconds = 0.1 + 2e3 / options.configure.laserRateMilliHz;
+        frames += static_cast<std::uint32_t>(std::ceil(seconds * options.configure.frameRateMilliHz / 1e3)) + 1;
+    }
     Acquisition::Callbacks callbacks;
     callbacks.opened = [self, gen, frames](const Result<transport::LinkInfo>& opened) {
         if (auto impl = self.lock()) {
@@ -204,6 +251,7 @@ void Engine::Impl::openElementCheck() {
     };
     Acquisition::Consumers consumers;
     consumers.capture = elementFrames.get();
+    consumers.shotCapture = shotFrames.get();
     acquisition = std::make_unique<Acquisition>(**made, options, config.rxCpu, consumers, std::move(callbacks));
     ctl->postAfter(setup.timeout, [this, gen] { onElementCheckEnded(gen, true); });
 }
@@ -219,13 +267,16 @@ void Engine::Impl::onElementCheckEnded(std::uint64_t gen, bool timedOut) {
         const auto started = std::chrono::steady_clock::now();
         const auto reference = phantomReferenceDue.get();
         auto step = phantomStep(*elementFrames, *phantomSetup, reference, config.elementCheck->phantom, phantomImager->name());
+        if (shotFrames) addShotToPhantomStep(step, *shotFrames, *phantomSetup, reference, config.elementCheck->phantom);
         step.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         selfTestStep(std::move(step));
     }
     if (phantomReferenceDue.valid()) phantomReferenceDue.wait();  // not asked for (--step): still finished before it goes
     phantomReferenceDue = {};
     elementFrames.reset();
+    shotFrames.reset();
     phantomImager.reset();
+    shotImager.reset();
     finishSelfTest();
 }
 

@@ -53,6 +53,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::optional<ImagingSetup> phantomSetup;     // ctl thread: the grid it beamforms on
     std::future<Result<PhantomReference>> phantomReferenceDue;  // ctl thread: computed beside the element check's session
     std::unique_ptr<FrameCapture> elementFrames;  // ctl thread: the element check session's sink (declared before acquisition: outlives it)
+    std::unique_ptr<FrameImager> shotImager;      // ctl thread: dual mode's phantom check, its laser shot's imager and capture
+    std::unique_ptr<FrameCapture> shotFrames;
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
 

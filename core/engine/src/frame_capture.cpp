@@ -9,6 +9,7 @@ FrameCapture::FrameCapture(const beamform::AcquisitionGeometry& geometry, std::u
 
 void FrameCapture::onFrame(const ingest::FrameRef& frame) noexcept {
     if (captured_ >= wanted_ || refused_ || frame->payloadKind() != transport::PayloadKind::Rf) return;
+    if (frame->isPhotoacoustic() != geometry_.isShot()) return;  // the other kind's (dual mode: a capture for each)
     const auto per = geometry_.samplesPerFrame();
     if (auto ok = gatherFrameSamples(*frame, geometry_, std::span(samples_).subspan(captured_ * per, per)); !ok) {
         refused_ = std::move(ok.error());

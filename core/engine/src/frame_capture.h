@@ -1,6 +1,7 @@
-// FrameCapture: the frame sink of the element check's session: copies the first N RF frames
-// (waves x channels x samples, int16) out of the ring as they arrive, and holds no frame; with
-// an imager, the first is also beamformed there (the phantom check's live image).
+// FrameCapture: the frame sink of the element check's session: copies the first N RF frames of
+// its geometry's kind (ultrasound, or dual mode's laser shots) (waves x channels x samples,
+// int16) out of the ring as they arrive, and holds no frame; with an imager, the first is also
+// beamformed there (the phantom check's live image).
 // Thread contract: onFrame on the ingest thread; the rest on the ctl thread once the session
 // has ended (its thread joined).
 #pragma once

@@ -46,6 +46,9 @@ protected:
     transport::sim::ChannelFaults channelFaults;    // every front end's probe fails these elements
     std::optional<ElementCheckSetup> elementCheck;  // run with the self-test
     bool phantomCheck = false;                      // with it, the phantom check (the composition root's reference)
+    double laserRateHz = 0;                         // dual mode: shots at this rate beside the ultrasound frames
+    double shotSystemDelayUs = 0;                   // the shots' configured system delay (the simulator's has none)
+    std::uint32_t laserMissEvery = 0;               // every front end's laser misfires every n-th shot
     std::function<std::vector<GpuMemoryOutcome>()> gpuMemoryTest;  // the GPU memory step's backend (null: none)
     std::map<std::string, bool> selfTestBlocking;   // a site's policy (the steps file's blocks_streaming)
     std::optional<LinkBerTest> selfTest;            // the start-up link BER test at every connect
@@ -94,9 +97,11 @@ protected:
         config.probe.elementCount = 64;
         config.acquisition.samplesPerChannel = 1024;
         config.acquisition.frameRateHz = 200;
+        config.acquisition.laserRateHz = laserRateHz;
         EngineConfig e;
         e.session.configure = app::configureFrom(config);
         e.geometry = app::geometryOf(e.session.configure);
+        e.shotGeometry = app::shotGeometryOf(e.session.configure, {0, shotSystemDelayUs * 1e-6});
         e.acquisition = app::acquisitionSettingsFrom(config);
         e.imaging.widthMm = 16;
         e.imaging.depthStartMm = 5;
@@ -125,6 +130,7 @@ protected:
             choice.frontEnd.faults.corruptSlot = corruptSlot;
             choice.frontEnd.faults.clockOffset = clockOffset;
             choice.frontEnd.channelFaults = channelFaults;
+            choice.frontEnd.laser.missEvery = laserMissEvery;
             auto parts = app::makeLink(choice);
             if (!parts) return fail(std::move(parts.error()));
             return LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd))};

@@ -385,6 +385,44 @@ TEST_F(EngineTest, ThePhantomCheckCatchesAReversedArrayThatTheElementCheckCannot
     EXPECT_NE(t.engine->stats().selfTestBlock.find("phantom check test failed"), std::string::npos) << t.engine->stats().selfTestBlock;
 }
 
+// Dual mode: the phantom check also fires the laser and checks the shot's absorbers (the point
+// targets) against a reference shot, which is what a front end with the configured system delay
+// sends. It passes on the built-in front end; with a system delay configured that the front end
+// does not have, every absorber is drawn deeper and the check fails naming how far; with a laser
+// that never fires, it fails saying no shot arrived. Either way streaming is blocked.
+TEST_F(EngineTest, InDualModeThePhantomCheckFiresTheLaserAndChecksTheAbsorbers) {
+    selfTest = LinkBerTest{};
+    selfTest->limit = 1e-7;
+    elementCheck = ElementCheckSetup{};
+    phantomCheck = true;
+    laserRateHz = 50;
+    {
+        const auto t = connectThroughSelfTest();
+        ASSERT_EQ(t.steps.size(), 5u);
+        const auto& phantom = t.steps[4];
+        EXPECT_EQ(phantom.verdict, SelfTestVerdict::Pass) << phantom.figures;
+        EXPECT_NE(phantom.figures.find("laser shot: NCC "), std::string::npos) << phantom.figures;
+        EXPECT_NE(phantom.figures.find(" absorbers, the farthest 0.0"), std::string::npos) << phantom.figures;
+        EXPECT_NE(phantom.limit.find("a laser shot of the phantom too"), std::string::npos) << phantom.limit;
+    }
+    shotSystemDelayUs = 2;  // 3 mm deeper: the configuration is wrong for this front end
+    {
+        const auto t = connectThroughSelfTest();
+        ASSERT_EQ(t.steps.size(), 5u);
+        const auto& phantom = t.steps[4];
+        EXPECT_EQ(phantom.verdict, SelfTestVerdict::Fail) << phantom.figures;
+        EXPECT_NE(phantom.figures.find("laser shot: NCC "), std::string::npos) << phantom.figures;
+        EXPECT_NE(phantom.fix.find("system delay"), std::string::npos) << phantom.fix;
+        EXPECT_NE(t.engine->stats().selfTestBlock.find("phantom check test failed"), std::string::npos) << t.engine->stats().selfTestBlock;
+    }
+    shotSystemDelayUs = 0;
+    laserMissEvery = 1;  // every shot misfires
+    const auto t = connectThroughSelfTest();
+    ASSERT_EQ(t.steps.size(), 5u);
+    EXPECT_EQ(t.steps[4].verdict, SelfTestVerdict::Fail) << t.steps[4].figures;
+    EXPECT_NE(t.steps[4].figures.find("laser shot: no shot arrived"), std::string::npos) << t.steps[4].figures;
+}
+
 TEST_F(EngineTest, StreamingPublishesCalibratedImages) {
     auto engine = make();
     EventLog log;

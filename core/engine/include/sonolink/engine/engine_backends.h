@@ -188,6 +188,8 @@ struct AcquisitionPlan {
 struct PhantomReference {
     beamform::BeamformedImage envelope;                  // column-major ([x][z]) on the grid
     std::vector<std::pair<double, double>> points;       // the point targets, (x, z) in metres
+    // Dual mode: a laser shot of the phantom (its absorbers are the point targets), received only.
+    std::optional<beamform::BeamformedImage> shotEnvelope;
 };
 
 // One GPU's memory test at connect: the block tested and the result, or why it could not run.
@@ -208,7 +210,8 @@ struct Backends {
     // The reference image of the front end's test phantom, computed from its definition, on the
     // imaging's grid, and its point targets (x, z in metres), for the phantom check after the
     // element check. Null: no phantom check. Called at connect, on the ctl thread.
-    std::function<Result<PhantomReference>(const transport::Configure&, const beamform::AcquisitionGeometry&, const ImagingSetup&)> phantomReference;
+    std::function<Result<PhantomReference>(const transport::Configure&, const beamform::AcquisitionGeometry&, const ImagingSetup&,
+                                           const std::optional<beamform::AcquisitionGeometry>& shotGeometry)> phantomReference;
     // The plan for new acquisition settings, or why not (InvalidArgument). Null: the
     // acquisition cannot change at run time.
     std::function<Result<AcquisitionPlan>(const AcquisitionSettings&)> planAcquisition;
