@@ -34,12 +34,13 @@ int runRecover(const RecoverOptions& o) {
     if (o.json) {
         std::cout << nlohmann::json{{"file", o.file}, {"output", output}, {"frames_declared", r.framesDeclared}, {"frames_kept", r.framesKept},
                                     {"frames_lost", r.framesDeclared - r.framesKept}, {"bytes_on_disk", r.bytesOnDisk},
-                                    {"bytes_declared", r.bytesDeclared}}.dump(2)
+                                    {"bytes_declared", r.bytesDeclared}, {"shots_declared", r.shotsDeclared}, {"shots_kept", r.shotsKept}}.dump(2)
                   << '\n';
     } else {
         std::cout << fmt::format("{}: {} of its {} frames whole, kept in {}{}\n", o.file, r.framesKept, r.framesDeclared, output,
                                  r.bytesOnDisk < r.bytesDeclared ? fmt::format(" (the disk held {} of the {} bytes declared)", r.bytesOnDisk, r.bytesDeclared)
                                                                  : std::string());
+        if (r.shotsDeclared > 0) std::cout << fmt::format("  laser shots: {} of {} whole, kept\n", r.shotsKept, r.shotsDeclared);
     }
     return kExitOk;
 }

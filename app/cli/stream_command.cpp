@@ -147,10 +147,16 @@ Result<Acquisition> acquisitionFrom(const StreamOptions& o, int& usageError) {
         a.configure = app::configureOf(a.replay->geometry());  // the recording's geometry
     }
     if (o.rateHz) a.configure.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(*o.rateHz * 1000));
-    auto kind = parseMode(o.mode, a.configure.photoacoustic);
+    bool photoacoustic = false;
+    auto kind = parseMode(o.mode, photoacoustic);
     if (!kind) {
         usageError = kExitUsage;
         return fail(std::move(kind.error()));
+    }
+    if (a.replay) {  // the recording says what its frames are: shots, or ultrasound with the laser's shots between them
+        if (a.replay->shots()) a.configure.laserRateMilliHz = static_cast<std::uint32_t>(std::lround(a.replay->laserRateHz() * 1000));
+    } else {
+        a.configure.photoacoustic = photoacoustic;
     }
     a.configure.payloadKind = *kind;
     if (o.mode == "dual" && a.configure.laserRateMilliHz == 0) {

@@ -207,6 +207,13 @@ class SimulatedPhotoacousticTest(unittest.TestCase):
     def test_recorded_shots_image_the_absorbers_at_their_true_depths(self):
         uff, _ = self.record("pa.uff", "--mode", "pa", "--frames", "3")
         self.check_absorbers(uff, "/channel_data", 1)
+        # Replayed, the shots go out as shots again, bit for bit (not as plane waves).
+        import h5py
+        replayed, summary = self.record("pa_replayed.uff", "--replay", uff, "--frames", "3", "--rate", "30")
+        self.assertEqual(summary["laser"]["fired"], 3)
+        with h5py.File(uff, "r") as a, h5py.File(replayed, "r") as b:
+            self.assertEqual(np.array(b["channel_data"]["sequence"]["wavefront"]).ravel()[0], 2)
+            self.assertTrue(np.array_equal(np.array(a["channel_data/data"]), np.array(b["channel_data/data"])))
 
     def test_a_dual_mode_recording_keeps_the_two_kinds_apart(self):
         """Ultrasound at 30 frames/s, shots at 20 Hz of which every fourth misfires, for 3 s: the
@@ -250,6 +257,19 @@ class SimulatedPhotoacousticTest(unittest.TestCase):
         self.assertEqual(entry["shot_frame_id"], max(i for i in pa_ids if i < us_ids[frame]), "the last shot before the frame")
         with open(entry["overlay_png"], "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        # Replayed, both kinds go out again as recorded: the ultrasound frames and the shots (the
+        # laser at the rate recorded), each kind bit for bit in its own group.
+        replayed, again = self.record("dual_replayed.uff", "--replay", uff, "--seconds", "2", "--rate", "30")
+        self.assertEqual(again["laser"]["missed"], 0)
+        self.assertGreater(again["laser"]["fired"], 10)
+        with h5py.File(uff, "r") as a, h5py.File(replayed, "r") as b:
+            shots = b["photoacoustic_data/data"].shape[0]
+            self.assertEqual(shots, again["laser"]["fired"])
+            n = min(shots, a["photoacoustic_data/data"].shape[0])
+            self.assertTrue(np.array_equal(np.array(a["photoacoustic_data/data"][:n]), np.array(b["photoacoustic_data/data"][:n])),
+                            "the shots replayed in the order recorded, bit for bit")
+            m = min(b["channel_data/data"].shape[0], a["channel_data/data"].shape[0])
+            self.assertTrue(np.array_equal(np.array(a["channel_data/data"][:m]), np.array(b["channel_data/data"][:m])))
         us_only, _ = self.record("us.uff", "--mode", "rf", "--frames", "2")
         refused = subprocess.run([CLI, "beamform", us_only, "--overlay-shots", "--x-range", "-2:2:5", "--z-range", "5:30:26"],
                                  capture_output=True, text=True, timeout=60)

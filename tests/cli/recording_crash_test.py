@@ -166,6 +166,32 @@ class RecordingCrashTest(unittest.TestCase):
                 self.assertEqual(again.returncode, 1, "never over an existing file")
                 self.assertIn("exists already", again.stderr)
 
+    def test_a_dual_mode_recording_cut_short_keeps_both_kinds_whole(self):
+        """A dual-mode recording (ultrasound frames and laser shots in two groups) cut by a power
+        cut: `recording recover` keeps each kind's whole frames, with their ids, times and pulse
+        energies, each exactly as written."""
+        whole = self.path("dual.uff")
+        proc = subprocess.run([CLI, "record", whole, *SMALL, "--mode", "dual", "--laser-hz", "40", "--seconds", "2", "--rate", "50"],
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        damaged = self.path("dual_cut.uff")
+        shutil.copyfile(whole, damaged)
+        os.truncate(damaged, os.path.getsize(whole) - 1)
+        proc = subprocess.run([CLI, "recording", "recover", damaged, "--json"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        report = json.loads(proc.stdout)
+        self.assertGreater(report["shots_declared"], 10, report)
+        self.assertGreaterEqual(report["shots_kept"], report["shots_declared"] - 1, report)
+        self.assertGreaterEqual(report["frames_kept"], report["frames_declared"] - 1, report)
+        with h5py.File(whole, "r") as a, h5py.File(report["output"], "r") as b:
+            for data, acquisition, kept in (("channel_data/data", "acquisition", report["frames_kept"]),
+                                            ("photoacoustic_data/data", "photoacoustic_acquisition", report["shots_kept"])):
+                self.assertEqual(b[data].shape[0], kept)
+                self.assertTrue(np.array_equal(np.array(a[data][:kept]), np.array(b[data])), data)
+                for name in b[acquisition]:
+                    self.assertTrue(np.array_equal(np.array(a[acquisition][name][:kept]), np.array(b[acquisition][name])), f"{acquisition}/{name}")
+            self.assertIn("laser_energy_uj", b["photoacoustic_acquisition"])
+
     @unittest.skipUnless(shutil.which("strace"), "needs strace")
     def test_a_recording_reaches_the_disk_itself_at_each_flush_and_at_its_end(self):
         """A flush hands frames to the kernel, which keeps them through a crash of the process but

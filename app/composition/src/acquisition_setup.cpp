@@ -61,6 +61,7 @@ transport::Configure configureOf(const beamform::AcquisitionGeometry& g) {
     c.soundSpeedMmPerS = static_cast<std::uint32_t>(std::lround(g.soundSpeedMps * 1000));
     c.pitchNm = g.elementX.size() > 1 ? static_cast<std::uint32_t>(std::lround((g.elementX[1] - g.elementX[0]) * 1e9)) : 300'000;
     c.frameRateMilliHz = 0;
+    c.photoacoustic = g.isShot();  // a recording of laser shots replays as shots
     c.anglesMilliDeg.clear();
     for (double a : g.angleRad) c.anglesMilliDeg.push_back(static_cast<std::int32_t>(std::lround(a * 180 / std::numbers::pi * 1000)));
     return c;

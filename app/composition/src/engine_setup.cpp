@@ -240,10 +240,12 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
             return fail(ErrorCode::InvalidArgument, fmt::format("{} can be replayed on the built-in front end only, not over another link", choice.replay->path()));
         }
         choice.link.frontEnd.frameSource = choice.replay;
+        choice.link.frontEnd.shotSource = choice.replay->shots();  // dual mode: its shots for the front end's laser
         if (!choice.configure) {
             choice.configure = configureOf(choice.replay->geometry());
             choice.configure->frameRateMilliHz = static_cast<std::uint32_t>(std::lround(config.acquisition.frameRateHz * 1000));
             choice.configure->centerFrequencyHz = static_cast<std::uint32_t>(std::lround(config.probe.centerFrequencyHz));
+            if (choice.replay->shots()) choice.configure->laserRateMilliHz = static_cast<std::uint32_t>(std::lround(choice.replay->laserRateHz() * 1000));
         }
     }
     engine::EngineConfig e;
@@ -253,6 +255,8 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.reopenAfterSession = choice.reopenAfterSession;
     e.geometry = geometryOf(e.session.configure, photoacousticTimingOf(config));
     e.shotGeometry = shotGeometryOf(e.session.configure, photoacousticTimingOf(config));
+    if (choice.replay && choice.replay->shots() && e.shotGeometry) e.shotGeometry = choice.replay->shots()->geometry();  // as recorded
+    if (choice.replay && choice.replay->geometry().isShot()) e.geometry = choice.replay->geometry();  // shots as recorded (delay, speed)
     e.acquisition = choice.replay ? acquisitionSettingsOf(e.session.configure) : acquisitionSettingsFrom(config);
     e.display = choice.display;
     e.imaging = imagingSettingsFrom(config);

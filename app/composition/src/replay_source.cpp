@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include "sonolink/app/archive_source.h"
+#include "sonolink/record/recorder.h"
+#include "sonolink/record/recording_kinds.h"
 
 namespace sonolink::app {
 
-Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string& path, const config::ArchiveSettings& archive) {
-    auto reader = openRecording(path, archive);
+Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string& path, const config::ArchiveSettings& archive, const std::string& group) {
+    auto reader = openRecording(path, archive, group);
     if (!reader) return fail(std::move(reader.error()));
     // A recording that cannot be imaged (no element positions, an angle that is no number) is
     // refused before a window opens on it, not left showing no picture.
@@ -18,16 +20,28 @@ Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string
         return fail(ErrorCode::Unimplemented, fmt::format("{} holds {} samples; the front end replays int16 ADC samples only", path,
                                                           first->isIq() ? "IQ" : "float"));
     }
-    return std::shared_ptr<RecordingReplay>(new RecordingReplay(path, std::move(*reader)));
+    auto replay = std::shared_ptr<RecordingReplay>(new RecordingReplay(path, std::move(*reader)));
+    if (group == "/channel_data" && !path.starts_with("s3://")) {  // a dual-mode recording: its shots too
+        auto ids = record::readFrameIds(path);
+        if (ids && !ids->shots.empty()) {
+            auto shots = open(path, archive, record::kShotGroup);
+            if (!shots) return fail(std::move(shots.error()).addContext("opening the recording's laser shots"));
+            replay->shots_ = std::move(*shots);
+            replay->laserRateHz_ = ids->laserRateHz();
+            if (replay->laserRateHz_ <= 0) return fail(ErrorCode::InvalidArgument, fmt::format("{}: its laser shots have no rate (fewer than two)", path));
+        }
+    }
+    return replay;
 }
 
 Result<std::uint32_t> RecordingReplay::frameCount(const transport::Configure& c, const transport::sim::FrameLayout& layout) {
     const auto& g = geometry();
-    if (c.channelCount != g.channels || static_cast<int>(c.samplesPerChannel) != g.samples || static_cast<int>(c.anglesMilliDeg.size()) != g.waves ||
-        c.photoacoustic) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("the configuration ({} channels x {} samples, {} waves) does not match the recording "
-                                                            "({} channels x {} samples, {} waves)", c.channelCount, c.samplesPerChannel,
-                                                            c.anglesMilliDeg.size(), g.channels, g.samples, g.waves));
+    if (c.channelCount != g.channels || static_cast<int>(c.samplesPerChannel) != g.samples || c.waveCount() != g.waves ||
+        c.photoacoustic != g.isShot()) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("the configuration ({} channels x {} samples, {} {}) does not match the recording "
+                                                            "({} channels x {} samples, {} {})", c.channelCount, c.samplesPerChannel,
+                                                            c.waveCount(), c.photoacoustic ? "laser shot" : "waves", g.channels, g.samples, g.waves,
+                                                            g.isShot() ? "laser shot" : "waves"));
     }
     if (layout.frameBytes != g.samplesPerFrame() * sizeof(std::int16_t)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("a frame of {} holds {} bytes; the configured layout needs {}", path_,

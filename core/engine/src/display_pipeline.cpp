@@ -203,7 +203,7 @@ Result<std::shared_ptr<DisplayFrame>> DisplayPipeline::picture(const beamform::B
     picture->zStartCm = raster.zStartM * 100;
     picture->imaging = pictureSettings_;
     picture->pixels.resize(static_cast<std::size_t>(raster.rows) * static_cast<std::size_t>(raster.columns));
-    chain_->process(envelope.columns, picture->pixels);
+    chain_->process(envelope.columns, picture->pixels, photoacoustic_ ? shotReferencePeak_ : 0.0f);
     return picture;
 }
 
@@ -213,12 +213,18 @@ void DisplayPipeline::countFailure(std::uint32_t frameId, const Error& error) {
     }
 }
 
+// A shot's envelope as if its pulse had the session's mean energy (when asked), and the session's
+// first shot's peak as 0 dB for every shot: a shot's brightness follows its signal.
 void DisplayPipeline::normaliseShot(beamform::BeamformedImage& envelope, std::uint32_t energyMicroJ) {
     ++shotsSeen_;
     meanShotEnergy_ += (energyMicroJ - meanShotEnergy_) / static_cast<double>(shotsSeen_);
-    if (!imaging_.normaliseShotEnergy || energyMicroJ == 0) return;
-    const auto scale = static_cast<float>(meanShotEnergy_ / energyMicroJ);
-    for (auto& v : envelope.columns) v *= scale;
+    if (imaging_.normaliseShotEnergy && energyMicroJ != 0) {
+        const auto scale = static_cast<float>(meanShotEnergy_ / energyMicroJ);
+        for (auto& v : envelope.columns) v *= scale;
+    }
+    if (shotReferencePeak_ <= 0) {
+        for (float v : envelope.columns) shotReferencePeak_ = std::max(shotReferencePeak_, std::abs(v));
+    }
 }
 
 void DisplayPipeline::drawAndPublish(beamform::BeamformedImage& envelope, const FrameFacts& facts) {
@@ -228,6 +234,7 @@ void DisplayPipeline::drawAndPublish(beamform::BeamformedImage& envelope, const 
         if (chain_) chain_->reset();  // persistence never blends two sessions
         meanShotEnergy_ = 0;
         shotsSeen_ = 0;
+        shotReferencePeak_ = 0;
     }
     pictureSession_ = session;
     if (facts.photoacoustic) normaliseShot(envelope, facts.laserEnergyMicroJ);

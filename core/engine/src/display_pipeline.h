@@ -14,7 +14,8 @@
 // frame, its geometry's: ultrasound, or laser shots (photoacoustic), whose pulse energy the
 // picture may be normalised by and whose time from pulse to picture it measures; a frame of the
 // other kind is not its own (dual mode runs one of each), and a shot with no pulse seen is
-// counted dark, never imaged.
+// counted dark, never imaged. A shot's levels are relative to the session's first shot's peak
+// (not each its own), so its brightness follows its signal and pulse energy.
 // Thread contract: onFrame on the ingest thread; the rest from any thread.
 #pragma once
 
@@ -118,6 +119,7 @@ private:
     std::uint64_t pictureSession_ = 0;
     double meanShotEnergy_ = 0;            // the session's pulses so far (energy normalisation)
     std::uint64_t shotsSeen_ = 0;
+    float shotReferencePeak_ = 0;          // the session's first shot's peak: 0 dB for every shot
     std::future<void> drawing_;  // bf thread: the picture in hand
     bool announce_ = true;                 // the imager is logged when the thread starts
     FailureHandler onFailure_;

@@ -223,10 +223,11 @@ void Engine::Impl::openElementCheck() {
     selfTestStarted = std::chrono::steady_clock::now();
     std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
-    // Dual mode: frames enough for the laser's lead (100 ms) and two of its periods more.
+    // Dual mode: frames enough for the front end's clock to be known and the laser's lead (100 ms),
+    // with half a second to spare (a loaded host), and two of its periods more.
     auto frames = setup.frames;
     if (shot && options.configure.laserRateMilliHz > 0) {
-        const double seconds = 0.1 + 2e3 / options.configure.laserRateMilliHz;
+        const double seconds = 0.6 + 2e3 / options.configure.laserRateMilliHz;
         frames += static_cast<std::uint32_t>(std::ceil(seconds * options.configure.frameRateMilliHz / 1e3)) + 1;
     }
     Acquisition::Callbacks callbacks;

@@ -89,11 +89,13 @@ void GreyChain::build() {
     }
 }
 
-void GreyChain::process(std::span<const float> envelopeColumnMajor, std::span<std::uint8_t> pixels) {
+void GreyChain::process(std::span<const float> envelopeColumnMajor, std::span<std::uint8_t> pixels, float referencePeak) {
     SONOLINK_ASSERT(envelopeColumnMajor.size() == resampler_.gridPixels() && pixels.size() == current_.size(), "picture: an image of another size");
     gridDb_.resize(envelopeColumnMajor.size());  // the grid's size is fixed: allocates on the first frame only
-    float peak = 0;
-    for (float v : envelopeColumnMajor) peak = std::max(peak, std::abs(v));
+    float peak = referencePeak;
+    if (peak <= 0) {
+        for (float v : envelopeColumnMajor) peak = std::max(peak, std::abs(v));
+    }
     const float scale = peak > 0 ? 1.0f / peak : 0.0f;  // an all-zero frame: every pixel far below the range
     for (std::size_t i = 0; i < envelopeColumnMajor.size(); ++i) gridDb_[i] = fastDb(std::abs(envelopeColumnMajor[i]) * scale);
     resampler_.resample(gridDb_, current_);

@@ -10,6 +10,7 @@
 #include <hdf5.h>
 
 #include "sonolink/util/durable_file.h"
+#include "sonolink/record/recorder.h"
 #include "uff_hdf5.h"
 
 namespace sonolink::record {
@@ -105,13 +106,12 @@ bool copyFrames(hid_t from, hid_t toGroup, const char* name, hsize_t frames) {
 }
 
 // Copies group `from` (at `path`) into `to`: what holds no per-frame data set whole (H5Ocopy),
-// the per-frame sets cut to `frames`; a lost chunk of them is never read.
+// each per-frame set cut to its stream's whole frames; a lost chunk of them is never read.
 struct TreeCopy {
-    const std::vector<std::string>& perFrame;  // absolute paths
-    hsize_t frames;
+    const std::vector<std::pair<std::string, hsize_t>>& perFrame;  // absolute paths, and the frames each keeps
 
     bool holdsPerFrame(const std::string& path) const {
-        return std::any_of(perFrame.begin(), perFrame.end(), [&](const std::string& p) { return p == path || p.starts_with(path + "/"); });
+        return std::any_of(perFrame.begin(), perFrame.end(), [&](const auto& p) { return p.first == path || p.first.starts_with(path + "/"); });
     }
 
     bool group(hid_t from, hid_t to, const std::string& path) const {
@@ -125,11 +125,12 @@ struct TreeCopy {
             H5Lget_name_by_idx(from, ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT);
             name.resize(static_cast<std::size_t>(length));
             const auto child = (path == "/" ? "" : path) + "/" + name;
+            const auto set = std::find_if(perFrame.begin(), perFrame.end(), [&](const auto& p) { return p.first == child; });
             if (!holdsPerFrame(child)) {
                 if (H5Ocopy(from, name.c_str(), to, name.c_str(), H5P_DEFAULT, H5P_DEFAULT) < 0) return false;
-            } else if (std::find(perFrame.begin(), perFrame.end(), child) != perFrame.end()) {
-                Handle set(H5Dopen2(from, name.c_str(), H5P_DEFAULT), H5Dclose);
-                if (!set.ok() || !copyFrames(set.get(), to, name.c_str(), frames)) return false;
+            } else if (set != perFrame.end()) {
+                Handle opened(H5Dopen2(from, name.c_str(), H5P_DEFAULT), H5Dclose);
+                if (!opened.ok() || !copyFrames(opened.get(), to, name.c_str(), set->second)) return false;
             } else {
                 Handle sub(H5Gopen2(from, name.c_str(), H5P_DEFAULT), H5Gclose);
                 Handle made(H5Gcreate2(to, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
@@ -145,6 +146,7 @@ struct RecordingSets {
     Handle data{-1, H5Dclose};
     Handle frameIds{-1, H5Dclose};
     Handle frameTimes{-1, H5Dclose};
+    Handle energies{-1, H5Dclose};  // laser shots' (dual mode's second stream, or photoacoustic-only)
 };
 
 // The whole frames from the first: each frame's samples, id and time read back with their checksums.
@@ -155,13 +157,15 @@ int wholeFrames(const RecordingSets& sets) {
     hsize_t frames = dims[0];
     if (sets.frameIds.ok()) frames = std::min(frames, framesOf(sets.frameIds.get()));
     if (sets.frameTimes.ok()) frames = std::min(frames, framesOf(sets.frameTimes.get()));
+    if (sets.energies.ok()) frames = std::min(frames, framesOf(sets.energies.get()));
     std::vector<std::int16_t> samples(static_cast<std::size_t>(dims[1] * dims[2] * dims[3]));
     for (hsize_t f = 0; f < frames; ++f) {
-        std::uint32_t id = 0;
+        std::uint32_t id = 0, energy = 0;
         std::uint64_t time = 0;
         if (!readSlab(sets.data.get(), H5T_NATIVE_INT16, f, samples.data())) return static_cast<int>(f);
         if (sets.frameIds.ok() && !readSlab(sets.frameIds.get(), H5T_NATIVE_UINT32, f, &id)) return static_cast<int>(f);
         if (sets.frameTimes.ok() && !readSlab(sets.frameTimes.get(), H5T_NATIVE_UINT64, f, &time)) return static_cast<int>(f);
+        if (sets.energies.ok() && !readSlab(sets.energies.get(), H5T_NATIVE_UINT32, f, &energy)) return static_cast<int>(f);
     }
     return static_cast<int>(frames);
 }
@@ -203,14 +207,32 @@ Result<RecoveredRecording> recoverRecording(const std::string& damaged, const st
     const std::string dataPath = (group.starts_with("/") ? group : "/" + group) + "/data";
     sets.data = openSet(sets.file.get(), dataPath);
     if (!sets.data.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: no data set {} (or its header is lost): nothing can be recovered", damaged, dataPath));
-    std::vector<std::string> perFrame{dataPath};
     sets.frameIds = openSet(sets.file.get(), "/acquisition/frame_id");
     sets.frameTimes = openSet(sets.file.get(), "/acquisition/frame_time_ns");
-    if (sets.frameIds.ok()) perFrame.push_back("/acquisition/frame_id");
-    if (sets.frameTimes.ok()) perFrame.push_back("/acquisition/frame_time_ns");
+    sets.energies = openSet(sets.file.get(), "/acquisition/laser_energy_uj");
     result.framesDeclared = static_cast<int>(framesOf(sets.data.get()));
     result.framesKept = wholeFrames(sets);
     if (result.framesKept == 0) return fail(ErrorCode::DataLoss, fmt::format("{}: not one of its {} frames is whole on the disk", damaged, result.framesDeclared));
+    std::vector<std::pair<std::string, hsize_t>> perFrame{{dataPath, result.framesKept}};
+    for (const auto* name : {"/acquisition/frame_id", "/acquisition/frame_time_ns", "/acquisition/laser_energy_uj"}) {
+        if (H5Lexists(sets.file.get(), name, H5P_DEFAULT) > 0) perFrame.emplace_back(name, result.framesKept);
+    }
+    // Dual mode: the laser shots, a stream of their own, each cut to its own whole frames.
+    RecordingSets shots;
+    shots.data = openSet(sets.file.get(), std::string(kShotGroup) + "/data");
+    if (group == "/channel_data" && shots.data.ok()) {
+        const std::string acquisition = std::string("/") + kShotAcquisitionGroup;
+        shots.frameIds = openSet(sets.file.get(), acquisition + "/frame_id");
+        shots.frameTimes = openSet(sets.file.get(), acquisition + "/frame_time_ns");
+        shots.energies = openSet(sets.file.get(), acquisition + "/laser_energy_uj");
+        const auto kept = static_cast<hsize_t>(wholeFrames(shots));
+        result.shotsDeclared = static_cast<int>(framesOf(shots.data.get()));
+        result.shotsKept = static_cast<int>(kept);
+        perFrame.emplace_back(std::string(kShotGroup) + "/data", kept);
+        for (const auto* name : {"/frame_id", "/frame_time_ns", "/laser_energy_uj"}) {
+            if (H5Lexists(sets.file.get(), (acquisition + name).c_str(), H5P_DEFAULT) > 0) perFrame.emplace_back(acquisition + name, kept);
+        }
+    }
     // Written anew under a temporary name, put in place whole and synced: a recovery cut short
     // leaves nothing that looks like a recording.
     const std::string working = output + ".recovering";
@@ -225,7 +247,7 @@ Result<RecoveredRecording> recoverRecording(const std::string& damaged, const st
         if (!out.ok()) return abandon(ioError("create", working, errno));
         Handle fromRoot(H5Gopen2(sets.file.get(), "/", H5P_DEFAULT), H5Gclose);
         Handle toRoot(H5Gopen2(out.get(), "/", H5P_DEFAULT), H5Gclose);
-        const TreeCopy copy{perFrame, static_cast<hsize_t>(result.framesKept)};
+        const TreeCopy copy{perFrame};
         if (!copy.group(fromRoot.get(), toRoot.get(), "/")) {
             return abandon(Error(ErrorCode::DataLoss, fmt::format("{}: cannot copy its metadata and {} whole frames into {}", damaged, result.framesKept, working)));
         }

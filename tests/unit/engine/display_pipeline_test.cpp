@@ -3,12 +3,15 @@
 // frames are published in order, never from a closed session, and a new session's ids start
 // again; nothing is published
 // while frozen; imaging failures are counted and reported once; a reconfiguration takes effect
-// from the next frame; the picture has true proportions and says what made it.
+// from the next frame; the picture has true proportions and says what made it. A pipeline of
+// laser shots images only shots, never one without a pulse, and its pictures follow each shot's
+// signal, or, with energy normalisation, not its pulse energy's variation.
 #include "display_pipeline.h"
 
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -77,6 +80,8 @@ protected:
     std::unique_ptr<DisplayPipeline> display;
     std::vector<std::string> failures;
     std::mutex failuresMutex;
+    beamform::AcquisitionGeometry geometryShown = geometry();  // a shot pipeline's: photoacoustic
+    bool normaliseShots = false;
 
     static beamform::AcquisitionGeometry geometry() { return {1, 1, kSamples, 40e6, 0, 1540, {0.0}, 0, 0, {0.0}, {}, {}}; }
 
@@ -103,7 +108,8 @@ protected:
         imager = gated.get();
         ImagingSetup setup;
         setup.grid = beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 10e-3, 8);
-        display = std::make_unique<DisplayPipeline>(geometry(), setup, 16, std::move(gated), [this](const std::string& what) {
+        setup.normaliseShotEnergy = normaliseShots;
+        display = std::make_unique<DisplayPipeline>(geometryShown, setup, 16, std::move(gated), [this](const std::string& what) {
             std::lock_guard lock(failuresMutex);
             failures.push_back(what);
         });
@@ -115,8 +121,9 @@ protected:
         display->release();  // its frames go back before the ingest engine does
     }
 
-    // One single-block frame with this id through the ingest engine to the display.
-    void deliver(std::uint32_t frameId) {
+    // One single-block frame with this id through the ingest engine to the display (a laser
+    // shot's, with its pulse energy, when shotEnergy is given).
+    void deliver(std::uint32_t frameId, std::optional<std::uint32_t> shotEnergy = std::nullopt) {
         transport::BlockHeader h;
         h.sequence = sequence++;
         h.frameId = frameId;
@@ -125,6 +132,11 @@ protected:
         h.channelCount = 1;
         h.sampleCount = kSamples;
         h.flags = transport::block_flags::kFirstOfFrame | transport::block_flags::kLastOfFrame;
+        if (shotEnergy) {
+            h.flags |= transport::block_flags::kPhotoacoustic;
+            h.laserEnergyMicroJ = *shotEnergy;
+            h.timestampNs = 1'000'000'000ull + frameId;
+        }
         std::vector<std::byte> payload(kSamples * 2, std::byte{1});
         link->writeBlock(h, payload);
         ASSERT_TRUE(ingest->poll(0us));
@@ -315,6 +327,65 @@ TEST_F(DisplayPipelineTest, ImagingFailuresAreCountedAndReportedOnce) {
     std::lock_guard lock(failuresMutex);
     ASSERT_EQ(failures.size(), 1u) << "counted, not said per frame";
     EXPECT_NE(failures[0].find("the imager is broken (test)"), std::string::npos);
+}
+
+
+class ShotPipelineTest : public DisplayPipelineTest {
+protected:
+    ShotPipelineTest() { geometryShown.photoacoustic = {true}; }
+    // The published picture's mean level after a shot of this energy whose envelope follows it.
+    double levelOf(std::uint32_t frameId, std::uint32_t energy) {
+        imager->setEnvelope({4, 8, std::vector<float>(32, 0.01f * static_cast<float>(energy) / 10'000.0f)});
+        const auto before = display->displayed();
+        deliver(frameId, energy);
+        EXPECT_TRUE(waitDisplayed(before + 1));
+        const auto& pixels = display->latest()->pixels;
+        double sum = 0;
+        for (auto p : pixels) sum += p;
+        return sum / static_cast<double>(pixels.size());
+    }
+};
+
+TEST_F(ShotPipelineTest, OnlyShotsWithAPulseAreImaged) {
+    deliver(1);                 // an ultrasound frame: the other pipeline's
+    deliver(2, 20'000);
+    ASSERT_TRUE(waitDisplayed(1));
+    deliver(3, 0);              // no pulse seen: dark, never imaged
+    deliver(4, 19'000);
+    ASSERT_TRUE(waitDisplayed(2));
+    EXPECT_EQ(imager->loaded(), (std::vector<std::uint32_t>{2, 4}));
+    EXPECT_EQ(display->darkShots(), 1u);
+    const auto shown = display->latest();
+    EXPECT_TRUE(shown->photoacoustic);
+    EXPECT_EQ(shown->laserEnergyMicroJ, 19'000u);
+    EXPECT_EQ(shown->timestampNs, 1'000'000'004ull);
+}
+
+TEST_F(ShotPipelineTest, AShotsBrightnessFollowsItsSignal) {
+    // Levels relative to the first shot's peak: a shot of 80 % of its signal is 1.9 dB darker
+    // (8 of 255 levels over 60 dB), not drawn at its own peak, which would hide the pulse
+    // energy and the absorbers' changes alike.
+    double strong = 0, weak = 0;
+    for (std::uint32_t k = 0; k < 20; ++k) {
+        const double level = levelOf(k + 1, k % 2 == 0 ? 10'000 : 8'000);
+        (k % 2 == 0 ? strong : weak) = level;
+    }
+    EXPECT_NEAR(strong, 255.0, 0.5);
+    EXPECT_GT(strong - weak, 6.0);
+}
+
+class NormalisedShotPipelineTest : public ShotPipelineTest {
+protected:
+    NormalisedShotPipelineTest() { normaliseShots = true; }
+};
+
+TEST_F(NormalisedShotPipelineTest, ShotsNormalisedByTheirPulseEnergyComeOutAlike) {
+    double strong = 0, weak = 0;
+    for (std::uint32_t k = 0; k < 20; ++k) {
+        const double level = levelOf(k + 1, k % 2 == 0 ? 10'000 : 8'000);
+        (k % 2 == 0 ? strong : weak) = level;
+    }
+    EXPECT_NEAR(strong, weak, 1.0) << "the signal's variation is the pulse's: normalised away";
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ Status FrontEndSimulator::prepareShots(const Configure& configure) {
         auto layout = planFrameLayout(shot, ring_->slotBytes);
         if (!layout) return fail(std::move(layout.error()).addContext("the photoacoustic frame's layout"));
         shotLayout_ = std::move(*layout);
-        shotSources_ = renderRf(shot, shotLayout_, 2);
+        if (auto loaded = loadShotSources(shot); !loaded) return loaded;
     }
     shotBuffers_.assign(kShotBuffers, std::vector<std::byte>(shotLayout_.frameBytes));
     shotCrcs_.assign(kShotBuffers, {});
@@ -68,6 +68,28 @@ Status FrontEndSimulator::prepareShots(const Configure& configure) {
               laser_.model().jitter.count(), laser_.model().energyMicroJ, laser_.model().energySpread * 100,
               laser_.model().missEvery != 0 ? fmt::format("every {} shots", laser_.model().missEvery)
                                             : fmt::format("at probability {}", laser_.model().missProbability));
+    return {};
+}
+
+// Dual mode: the shots' RF, the phantom's (two frames with noise of their own) or, replaying, the
+// recording's (as many as fit the pre-generation budget, in the order recorded).
+Status FrontEndSimulator::loadShotSources(const Configure& shot) {
+    shotsReplayed_ = false;
+    if (!options_.shotSource) {
+        shotSources_ = renderRf(shot, shotLayout_, 2);
+        return {};
+    }
+    auto count = options_.shotSource->frameCount(shot, shotLayout_);
+    if (!count) return fail(std::move(count.error()).addContext("loading the laser shots to replay"));
+    if (*count == 0) return fail(ErrorCode::InvalidArgument, "the replay holds no laser shots");
+    const auto fit = std::max<std::size_t>(1, (256u << 20) / std::max<std::size_t>(shotLayout_.frameBytes, 1));
+    shotSources_.assign(std::min<std::size_t>(*count, fit), std::vector<std::byte>(shotLayout_.frameBytes));
+    for (std::size_t i = 0; i < shotSources_.size(); ++i) {
+        if (auto ok = options_.shotSource->readFrame(static_cast<std::uint32_t>(i), shotSources_[i]); !ok) {
+            return fail(std::move(ok.error()).addContext(fmt::format("reading laser shot {} to replay", i)));
+        }
+    }
+    shotsReplayed_ = true;
     return {};
 }
 
@@ -112,8 +134,15 @@ Status FrontEndSimulator::fireShot(bool& streaming, const Trigger& trigger) {
         pendingDoorbell_ = 0;
         writesCompleteThrough_ = counters_.writes;
     }
-    const auto& source = configure_.photoacoustic ? variants_[frameId_ % variants_.size()] : shotSources_[frameId_ % shotSources_.size()];
-    scaleSamples(source, shot.amplitude(laser_.model()), shotBuffers_[b]);
+    const auto variant = frameId_ % variants_.size();
+    if (configure_.photoacoustic) {  // photoacoustic-only: the frame's own (a replay's read in as sent)
+        if (auto loaded = loadReplayFrame(variant, frameId_); !loaded) return loaded;
+    }
+    const auto& source = configure_.photoacoustic ? variants_[variant]
+                         : shotsReplayed_         ? shotSources_[(counters_.shotsFired - 1) % shotSources_.size()]  // in the order recorded
+                                                  : shotSources_[frameId_ % shotSources_.size()];
+    const bool recorded = shotsReplayed_ || (configure_.photoacoustic && replayFrames_ != 0);  // sent as recorded, not scaled again
+    scaleSamples(source, recorded ? 1.0 : shot.amplitude(laser_.model()), shotBuffers_[b]);
     shotCrcs_[b].clear();
     for (const auto& block : shotLayout_.blocks) {
         shotCrcs_[b].push_back(crc32c(std::span<const std::byte>(shotBuffers_[b]).subspan(block.frameOffset, block.payloadBytes)));

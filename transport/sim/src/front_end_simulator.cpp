@@ -45,7 +45,7 @@ std::span<const std::byte> FrontEndSimulator::framePayload(std::uint32_t frameId
     for (std::size_t b = 0; b < shotBuffers_.size(); ++b) {
         if (shotBufferFrame_[b] == frameId && shotBufferLastWrite_[b] != 0) return shotBuffers_[b];
     }
-    if (configure_.photoacoustic) return {};  // a shot no longer in the buffers
+    if (configure_.photoacoustic || configure_.laserRateMilliHz != 0) return {};  // a shot no longer held, or ids shared with shots
     const auto variant = frameId % variants_.size();
     if (replayFrames_ != 0 && replayHeld_[variant] != frameId % replayFrames_) return {};
     return variants_[variant];
@@ -185,11 +185,12 @@ Status FrontEndSimulator::prepareReplay() {
     return {};
 }
 
-// Before frame frameId_ is sent from variant: the source frame it needs, read into the buffer
-// once every write from that buffer has completed (one wait covers every buffer sent before it).
-Status FrontEndSimulator::loadReplayFrame(std::size_t variant) {
+// Before the index-th frame of its kind is sent from variant: the source frame it needs, read
+// into the buffer once every write from that buffer has completed (one wait covers every buffer
+// sent before it).
+Status FrontEndSimulator::loadReplayFrame(std::size_t variant, std::uint64_t index) {
     if (replayFrames_ == 0) return {};
-    const auto wanted = frameId_ % replayFrames_;
+    const auto wanted = static_cast<std::uint32_t>(index % replayFrames_);
     if (replayHeld_[variant] == wanted) return {};
     if (writesCompleteThrough_ < variantLastWrite_[variant]) {
         if (auto ok = port_.awaitWrites(); !ok) return ok;
@@ -355,14 +356,15 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
     const bool testPattern = configure_.payloadKind != PayloadKind::Rf;
     if (configure_.photoacoustic && !testPattern) return fireShot(streaming, Trigger{0, ownShotId_++, frameTimeNs});
     const auto blockCount = static_cast<std::uint32_t>(layout_.blocks.size());
+    const auto index = ultrasoundFrames_++;  // the ultrasound frames' own count: a replay's frames in order, shots between them or not
     if (paced && creditsAvailable() < blockCount) {
         ++counters_.framesDroppedNoCredit;  // whole frame, as the FPGA does; the host sees the id gap
         ++counters_.framesAcquired;
         ++frameId_;
         return {};
     }
-    const std::size_t variant = frameId_ % variants_.size();
-    if (auto loaded = loadReplayFrame(variant); !loaded) return loaded;
+    const std::size_t variant = index % variants_.size();
+    if (auto loaded = loadReplayFrame(variant, index); !loaded) return loaded;
     if (auto sent = sendBlocks(streaming, {&layout_, variants_[variant], crcs_[variant], frameTimeNs,
                                            testPattern ? block_flags::kTestPattern : std::uint16_t(0), 0});
         !sent) {

@@ -45,7 +45,9 @@ public:
     void reset() noexcept { primed_ = false; }
     // envelopeColumnMajor: the grid's envelope, [x][z]; pixels: rows x columns of the raster.
     // Allocates nothing.
-    void process(std::span<const float> envelopeColumnMajor, std::span<std::uint8_t> pixels);
+    // referencePeak > 0: 0 dB is that envelope value (levels comparable from frame to frame, as a
+    // laser shot's must be); else each frame's own peak.
+    void process(std::span<const float> envelopeColumnMajor, std::span<std::uint8_t> pixels, float referencePeak = 0);
 
 private:
     static constexpr int kLevels = 4096;  // the grey map's table, over [-dynamic range, 0] dB

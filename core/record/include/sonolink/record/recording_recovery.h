@@ -17,6 +17,8 @@ namespace sonolink::record {
 struct RecoveredRecording {
     int framesDeclared = 0;      // the frames the file's metadata names
     int framesKept = 0;          // whole (every checksum good), kept in the output
+    int shotsDeclared = 0;       // dual mode: the laser shots' stream, the same way
+    int shotsKept = 0;
     std::uint64_t bytesOnDisk = 0;    // the damaged file's size
     std::uint64_t bytesDeclared = 0;  // the size its superblock declares (its end of allocation)
 };

@@ -62,6 +62,9 @@ struct FrontEndOptions {
     // Replay: when set, RF frames come from here instead of the phantom; read once when all of
     // them fit replayResidentBytes, else as they are sent.
     std::shared_ptr<FrameSource> frameSource;
+    // Replay, dual mode: the laser shots' frames (one receive-only wave each) the laser sends in
+    // turn instead of the phantom's, as recorded (the laser's model still times and reports them).
+    std::shared_ptr<FrameSource> shotSource;
     std::uint64_t replayResidentBytes = 256u << 20;
     // Told once the host's Configure is accepted and the frames are ready (the simulator's thread).
     std::function<void(const FrameLayout&)> onConfigured;
@@ -112,6 +115,7 @@ private:
     Status sendBlocks(bool& streaming, const FrameSend& frame);
     // Photoacoustic shots (front_end_shots.cpp).
     Status prepareShots(const Configure& configure);
+    Status loadShotSources(const Configure& shot);
     Status acceptTrigger(const Trigger& trigger);
     Status fireShot(bool& streaming, const Trigger& trigger);
     [[nodiscard]] std::chrono::steady_clock::time_point steadyAt(std::uint64_t frontEndTimeNs) const noexcept;
@@ -121,7 +125,7 @@ private:
     Status waitForCredit(bool& streaming);
     Status preloadPayloads();
     Status prepareReplay();
-    Status loadReplayFrame(std::size_t variant);
+    Status loadReplayFrame(std::size_t variant, std::uint64_t index);
     void computeCrcs(std::size_t variant);
     [[nodiscard]] std::uint64_t creditsAvailable() const noexcept;
     void maybeSendStatus(bool streaming);
@@ -142,6 +146,7 @@ private:
     Laser laser_;
     FrameLayout shotLayout_;                         // a photoacoustic frame's (dual mode and photoacoustic-only)
     std::vector<std::vector<std::byte>> shotSources_;  // dual mode: its RF at the nominal energy (photoacoustic-only: variants_)
+    bool shotsReplayed_ = false;                       // shotSources_ are recorded shots: sent as they are
     std::vector<std::vector<std::byte>> shotBuffers_;  // each shot's RF scaled by its energy, in turn
     std::vector<std::vector<std::uint32_t>> shotCrcs_;
     std::vector<std::uint64_t> shotBufferLastWrite_;   // writes posted when each was last sent
@@ -155,6 +160,7 @@ private:
     std::uint64_t writesCompleteThrough_ = 0;        // replay: writes known complete (awaitWrites)
     std::uint64_t sequence_ = 0;
     std::uint32_t frameId_ = 0;
+    std::uint64_t ultrasoundFrames_ = 0;             // frames sent (or dropped) of the configured geometry, shots apart
     std::uint32_t frameLimit_ = 0;
     std::uint32_t framesThisRun_ = 0;                // frames towards the frame limit (dual mode: ultrasound ones)
     std::uint32_t ticksThisRun_ = 0;                 // frame times passed (a misfired shot's included)
