@@ -64,12 +64,11 @@ Result<config::ArchiveSettings> load(const QueueOptions& o) {
     return loaded->archive;
 }
 
-archive::ArchiveRetry retryFrom(const config::ArchiveSettings& s) { return {s.retryInitialS, s.retryMaxS, 0.5}; }
 
 int runAdd(const QueueOptions& o) {
     auto settings = load(o);
     if (!settings) return failWith("add", settings.error());
-    auto queue = archive::ArchiveQueue::open(settings->queueDirectory, retryFrom(*settings));
+    auto queue = archive::ArchiveQueue::open(settings->queueDirectory, app::archiveRetryFrom(*settings));
     if (!queue) return failWith("add", queue.error());
     std::vector<archive::ArchiveItem> added;
     for (const auto& file : o.files) {
@@ -95,7 +94,7 @@ int runList(const QueueOptions& o) {
 int runRetry(const QueueOptions& o) {
     auto settings = load(o);
     if (!settings) return failWith("retry", settings.error());
-    auto queue = archive::ArchiveQueue::open(settings->queueDirectory, retryFrom(*settings));
+    auto queue = archive::ArchiveQueue::open(settings->queueDirectory, app::archiveRetryFrom(*settings));
     if (!queue) return failWith("retry", queue.error());
     for (auto id : o.ids) {
         if (auto ok = (*queue)->retry(id); !ok) return failWith("retry", ok.error());
@@ -118,7 +117,7 @@ int runReset(const QueueOptions& o) {
 int runQueue(const QueueOptions& o) {
     auto settings = load(o);
     if (!settings) return failWith("run", settings.error());
-    auto queue = archive::ArchiveQueue::open(settings->queueDirectory, retryFrom(*settings));
+    auto queue = archive::ArchiveQueue::open(settings->queueDirectory, app::archiveRetryFrom(*settings));
     if (!queue) return failWith("run", queue.error());
     auto client = app::makeArchiveClient(*settings);
     if (!client) return failWith("run", client.error());

@@ -42,4 +42,6 @@ Result<archive::S3Location> archiveLocation(const config::ArchiveSettings& a, co
     return archive::parseS3Url(fmt::format("s3://{}/{}{}", a.bucket, a.prefix, urlOrKey));
 }
 
+archive::ArchiveRetry archiveRetryFrom(const config::ArchiveSettings& a) { return {a.retryInitialS, a.retryMaxS, 0.5}; }
+
 }  // namespace sonolink::app
