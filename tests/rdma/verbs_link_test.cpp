@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "sonolink/transport/host_handshake.h"
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 #include "sonolink/transport/rdma/verbs_front_end_port.h"
 #include "sonolink/transport/rdma/rdma_devices.h"
 #include "sonolink/transport/rdma/verbs_link.h"

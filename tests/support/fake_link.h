@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sonolink/transport/link.h"
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 
 namespace sonolink::test {
 
@@ -25,7 +25,7 @@ public:
     void writeBlock(transport::BlockHeader header, std::span<const std::byte> payload,
                     transport::CompletionStatus status = transport::CompletionStatus::Ok) {
         header.payloadBytes = static_cast<std::uint32_t>(payload.size());
-        header.payloadCrc = transport::crc32c(payload);
+        header.payloadCrc = crc32c(payload);
         auto slot = ring_.slot(written_);
         transport::encodeBlockHeader(header, slot);
         std::memcpy(slot.data() + transport::kBlockHeaderSize, payload.data(), payload.size());

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 
 namespace sonolink::archive {
 
@@ -101,7 +101,7 @@ std::string lowerCase(std::string_view text) {
 }
 
 std::uint32_t crc32cOf(std::span<const std::byte> data, std::uint32_t previous) {
-    return transport::crc32cEnd(transport::crc32cUpdate(transport::crc32cEnd(previous), data));
+    return crc32cEnd(crc32cUpdate(crc32cEnd(previous), data));
 }
 
 namespace {

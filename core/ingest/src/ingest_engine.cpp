@@ -6,7 +6,7 @@
 
 #include "frame_assembler.h"
 #include "sonolink/util/assert.h"
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 
 namespace sonolink::ingest {
 namespace {
@@ -160,7 +160,7 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     const auto payload = slot.subspan(transport::kBlockHeaderSize, header.payloadBytes);
     // A test pattern is checked whatever its CRC says: the bits that arrived, right or wrong.
     if (options_.checkTestPatterns && (header.flags & transport::block_flags::kTestPattern) != 0) patterns_.check(header.payloadKind, payload, static_cast<std::uint32_t>(index % ring_.slotCount));
-    const auto crc = transport::crc32c(payload);
+    const auto crc = crc32c(payload);
     if (crc != header.payloadCrc) {
         counters_.payloadCrcErrors.add();
         (void)tracker_.observe(header.sequence);

@@ -71,7 +71,7 @@ protected:
         for (std::size_t i = 0; i < bytes.size(); ++i) slot[offset + i] = bytes[i];
         if (fixCrc) {
             transport::ByteWriter w{slot.subspan(60, 4)};
-            w.u32(transport::crc32c(slot.first(60)));
+            w.u32(crc32c(slot.first(60)));
         }
     }
     Rejection lastRejection() {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "sonolink/transport/protocol/byte_codec.h"
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 
 namespace sonolink::transport {
 namespace {

@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "sonolink/ingest/stream_session.h"
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 #include "sonolink/transport/sim/in_process_front_end.h"
 #include "sonolink/transport/sim/sim_front_end_port.h"
 #include "sonolink/transport/protocol/prbs_checker.h"

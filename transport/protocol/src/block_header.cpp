@@ -1,7 +1,7 @@
 #include "sonolink/transport/protocol/block_header.h"
 
 #include "sonolink/transport/protocol/byte_codec.h"
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 
 namespace sonolink::transport {
 namespace {

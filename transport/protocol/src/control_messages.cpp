@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "sonolink/transport/protocol/byte_codec.h"
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 #include "sonolink/util/assert.h"
 
 namespace sonolink::transport {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 #include "sonolink/transport/sim/front_end_simulator.h"
 #include "sonolink/util/log.h"
 

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 #include "sonolink/transport/sim/rf_scene.h"
 #include "sonolink/transport/protocol/test_patterns.h"
 #include "sonolink/util/log.h"

@@ -1,10 +1,10 @@
-#include "sonolink/transport/protocol/crc32c.h"
+#include "sonolink/util/crc32c.h"
 
 #include <algorithm>
 
 #include <isa-l/crc.h>
 
-namespace sonolink::transport {
+namespace sonolink {
 
 // ISA-L picks its fastest kernel for this CPU (AVX-512 VPCLMULQDQ where there is one), and the
 // whole buffer goes to it in one call. A hand prefetch ahead of it (2 KiB steps, 8 KiB ahead)
@@ -24,4 +24,4 @@ std::uint32_t crc32c(std::span<const std::byte> data) noexcept {
     return crc32cEnd(crc32cUpdate(crc32cBegin(), data));
 }
 
-}  // namespace sonolink::transport
+}  // namespace sonolink

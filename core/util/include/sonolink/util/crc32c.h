@@ -1,5 +1,6 @@
 // CRC-32C (Castagnoli, iSCSI; check value 0xE3069283 for "123456789") at memory speed through
-// ISA-L. Protects every block payload, block header and control message on the link.
+// ISA-L. Protects every block payload, block header and control message on the link, and the
+// archive's objects (their CRC-32C, combined over parts).
 // Thread contract: pure functions, thread-safe; no allocation.
 #pragma once
 
@@ -7,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-namespace sonolink::transport {
+namespace sonolink {
 
 [[nodiscard]] std::uint32_t crc32c(std::span<const std::byte> data) noexcept;
 
@@ -16,4 +17,4 @@ namespace sonolink::transport {
 [[nodiscard]] std::uint32_t crc32cUpdate(std::uint32_t state, std::span<const std::byte> data) noexcept;
 [[nodiscard]] constexpr std::uint32_t crc32cEnd(std::uint32_t state) noexcept { return ~state; }
 
-}  // namespace sonolink::transport
+}  // namespace sonolink
