@@ -5,8 +5,12 @@
 #include "sonolink/app/archive_source.h"
 #include "sonolink/record/recorder.h"
 #include "sonolink/record/recording_kinds.h"
+#include "sonolink/util/log.h"
 
 namespace sonolink::app {
+namespace {
+log::Category& replayLog() { return log::category("replay"); }
+}  // namespace
 
 Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string& path, const config::ArchiveSettings& archive, const std::string& group) {
     auto reader = openRecording(path, archive, group);
@@ -22,13 +26,20 @@ Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string
     }
     auto replay = std::shared_ptr<RecordingReplay>(new RecordingReplay(path, std::move(*reader)));
     if (group == "/channel_data" && !path.starts_with("s3://")) {  // a dual-mode recording: its shots too
+        // Shots that cannot go out again (damaged, or too few to show the laser's rate) are said;
+        // the ultrasound frames replay all the same.
         auto ids = record::readFrameIds(path);
         if (ids && !ids->shots.empty()) {
             auto shots = open(path, archive, record::kShotGroup);
-            if (!shots) return fail(std::move(shots.error()).addContext("opening the recording's laser shots"));
-            replay->shots_ = std::move(*shots);
-            replay->laserRateHz_ = ids->laserRateHz();
-            if (replay->laserRateHz_ <= 0) return fail(ErrorCode::InvalidArgument, fmt::format("{}: its laser shots have no rate (fewer than two)", path));
+            if (!shots) {
+                log::warn(replayLog(), "{}: its laser shots are not replayed ({}); its ultrasound frames are", path, shots.error().message());
+            } else if (ids->laserRateHz() <= 0) {
+                log::warn(replayLog(), "{}: its {} laser shot(s) show no rate (their times are missing, or fewer than two): only its ultrasound "
+                                       "frames are replayed", path, ids->shots.size());
+            } else {
+                replay->shots_ = std::move(*shots);
+                replay->laserRateHz_ = ids->laserRateHz();
+            }
         }
     }
     return replay;

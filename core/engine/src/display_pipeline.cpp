@@ -41,7 +41,7 @@ DisplayPipeline::DisplayPipeline(const beamform::AcquisitionGeometry& geometry, 
     announce_ = imager_ != nullptr;  // none given: a display nobody shows (a headless command), not announced
     if (!imager_) imager_ = std::make_unique<CpuImager>(geometry_, imaging_);
     imagerName_ = imager_->name();
-    preparePicture(imaging_.grid, imaging_.settings);  // no thread runs yet
+    preparePicture(imaging_.grid, imaging_.settings, imaging_.normaliseShotEnergy);  // no thread runs yet
     thread_ = std::thread([this] { run(); });
 }
 
@@ -130,7 +130,9 @@ void DisplayPipeline::apply(Reconfiguration next) {
     std::unique_ptr<FrameImager> old;  // destroyed on this thread, the one that used it
     if (next.imager) old = std::exchange(imager_, std::move(next.imager));
     imaging_ = std::move(next.imaging);
-    pictures_.submit([this, grid = imaging_.grid, settings = imaging_.settings] { preparePicture(grid, settings); });
+    pictures_.submit([this, grid = imaging_.grid, settings = imaging_.settings, normalise = imaging_.normaliseShotEnergy] {
+        preparePicture(grid, settings, normalise);
+    });
     nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
     // Lossy by design (a newer frame replaces one not yet imaged): under contention the link and
     // the GUI come first.
@@ -169,7 +171,8 @@ std::shared_ptr<RfLines> DisplayPipeline::rfLines(const ingest::Frame& frame, co
     return rf;
 }
 
-void DisplayPipeline::preparePicture(const beamform::PixelGrid& grid, const ImagingSettings& settings) {
+void DisplayPipeline::preparePicture(const beamform::PixelGrid& grid, const ImagingSettings& settings, bool normaliseShots) {
+    pictureNormaliseShots_ = normaliseShots;
     pictureColumns_ = grid.x.size();
     pictureRows_ = grid.z.size();
     pictureSettings_ = settings;
@@ -188,7 +191,7 @@ void DisplayPipeline::preparePicture(const beamform::PixelGrid& grid, const Imag
 }
 
 // The 8-bit, calibrated picture of an envelope on the grid.
-Result<std::shared_ptr<DisplayFrame>> DisplayPipeline::picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId) {
+Result<std::shared_ptr<DisplayFrame>> DisplayPipeline::picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId, float referencePeak) {
     if (!chain_) return fail(Error(*pictureError_));
     if (envelope.nx != pictureColumns_ || envelope.nz != pictureRows_) {
         return fail(ErrorCode::Internal, fmt::format("the imager gave {} x {} pixels for a {} x {} grid", envelope.nx, envelope.nz, pictureColumns_, pictureRows_));
@@ -203,7 +206,7 @@ Result<std::shared_ptr<DisplayFrame>> DisplayPipeline::picture(const beamform::B
     picture->zStartCm = raster.zStartM * 100;
     picture->imaging = pictureSettings_;
     picture->pixels.resize(static_cast<std::size_t>(raster.rows) * static_cast<std::size_t>(raster.columns));
-    chain_->process(envelope.columns, picture->pixels, photoacoustic_ ? shotReferencePeak_ : 0.0f);
+    chain_->process(envelope.columns, picture->pixels, referencePeak);
     return picture;
 }
 
@@ -218,7 +221,7 @@ void DisplayPipeline::countFailure(std::uint32_t frameId, const Error& error) {
 void DisplayPipeline::normaliseShot(beamform::BeamformedImage& envelope, std::uint32_t energyMicroJ) {
     ++shotsSeen_;
     meanShotEnergy_ += (energyMicroJ - meanShotEnergy_) / static_cast<double>(shotsSeen_);
-    if (imaging_.normaliseShotEnergy && energyMicroJ != 0) {
+    if (pictureNormaliseShots_ && energyMicroJ != 0) {
         const auto scale = static_cast<float>(meanShotEnergy_ / energyMicroJ);
         for (auto& v : envelope.columns) v *= scale;
     }
@@ -238,7 +241,7 @@ void DisplayPipeline::drawAndPublish(beamform::BeamformedImage& envelope, const 
     }
     pictureSession_ = session;
     if (facts.photoacoustic) normaliseShot(envelope, facts.laserEnergyMicroJ);
-    auto drawn = picture(envelope, frameId);
+    auto drawn = picture(envelope, frameId, facts.photoacoustic ? shotReferencePeak_ : 0.0f);
     if (!drawn) return countFailure(frameId, drawn.error());
     auto& image = *drawn;
     std::lock_guard lock(mutex_);

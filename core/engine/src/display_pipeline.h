@@ -91,8 +91,9 @@ private:
     void apply(Reconfiguration next);  // bf thread
     void imageFrame(ingest::FrameRef frame, std::uint64_t session);  // bf thread
     // picture thread:
-    void preparePicture(const beamform::PixelGrid& grid, const ImagingSettings& settings);
-    [[nodiscard]] Result<std::shared_ptr<DisplayFrame>> picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId);
+    void preparePicture(const beamform::PixelGrid& grid, const ImagingSettings& settings, bool normaliseShots);
+    // referencePeak > 0: the envelope value drawn at 0 dB (laser shots); else the frame's own peak.
+    [[nodiscard]] Result<std::shared_ptr<DisplayFrame>> picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId, float referencePeak);
     struct FrameFacts {  // what the picture keeps of its frame, once the frame is let go
         std::uint32_t frameId = 0;
         std::uint64_t session = 0;
@@ -117,6 +118,7 @@ private:
     std::optional<image::GreyChain> chain_;
     std::optional<Error> pictureError_;
     std::uint64_t pictureSession_ = 0;
+    bool pictureNormaliseShots_ = false;   // each shot scaled by the mean pulse energy over its own
     double meanShotEnergy_ = 0;            // the session's pulses so far (energy normalisation)
     std::uint64_t shotsSeen_ = 0;
     float shotReferencePeak_ = 0;          // the session's first shot's peak: 0 dB for every shot

@@ -15,10 +15,8 @@ ImagingSetup Engine::Impl::shotSetupFor(const ImagingSettings& imaging, const Ph
     picture.tgcDb.assign(imaging.tgcDb.size(), 0.0);  // one-way: the B-mode's TGC is not the shots'
     picture.persistence = 0;                           // each shot its own
     picture.greyMap = GreyMap::Linear;                 // the colour map is the shots' map
-    const auto& geometry = config.shotGeometry ? *config.shotGeometry : config.geometry;
-    auto setup = imagingSetupFor(picture, geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
-    // The B-mode's grid exactly (its rows were chosen for the two-way wavelength): co-registered.
-    setup.grid = imagingSetupFor(imaging, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz).grid;
+    // The B-mode's grid exactly (laid out for the ultrasound geometry): co-registered.
+    auto setup = imagingSetupFor(picture, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
     setup.normaliseShotEnergy = shown.normaliseEnergy;
     return setup;
 }

@@ -181,6 +181,8 @@ TEST(ControlMessagesTest, RejectsOutOfRangeValues) {
     c.photoacoustic = true;
     EXPECT_NE(errorOf(encodeControlMessage(c)).find("dual mode interleaves"), std::string::npos);
     EXPECT_NE(errorOf(encodeControlMessage(ShotReport{1, 2, static_cast<ShotOutcome>(3), 0, 0})).find("outcome 3 unknown"), std::string::npos);
+    EXPECT_NE(errorOf(encodeControlMessage(ShotReport{4, 2, ShotOutcome::Fired, 0, 20'000})).find("shot 4 fired with no pulse time"), std::string::npos);
+    EXPECT_NE(errorOf(encodeControlMessage(ShotReport{5, 0, ShotOutcome::Missed, 0, 300})).find("shot 5 not fired, yet with"), std::string::npos);
     Hello h;
     h.versionMin = 3;
     h.versionMax = 2;

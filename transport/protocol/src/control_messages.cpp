@@ -153,6 +153,10 @@ std::string validate(const StatusReport& m) {
 }
 std::string validate(const ShotReport& m) {
     if (static_cast<std::uint8_t>(m.outcome) > static_cast<std::uint8_t>(ShotOutcome::Late)) return fmt::format("outcome {} unknown", static_cast<int>(m.outcome));
+    if (m.outcome == ShotOutcome::Fired && m.firedNs == 0) return fmt::format("shot {} fired with no pulse time", m.shotId);
+    if (m.outcome != ShotOutcome::Fired && (m.firedNs != 0 || m.energyMicroJ != 0)) {
+        return fmt::format("shot {} not fired, yet with a pulse time or energy", m.shotId);
+    }
     return {};
 }
 template <typename T> std::string validate(const T&) { return {}; }

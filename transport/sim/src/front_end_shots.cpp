@@ -15,6 +15,8 @@ namespace sonolink::transport::sim {
 namespace {
 
 constexpr std::size_t kShotBuffers = 4;
+constexpr std::uint64_t kMaxTriggerLeadNs = 10'000'000'000;  // a trigger further ahead is a host gone wrong
+constexpr std::size_t kMaxPendingShots = 4096;
 
 log::Category& shotLog() { return log::category("fe-sim"); }
 
@@ -103,7 +105,14 @@ Status FrontEndSimulator::acceptTrigger(const Trigger& trigger) {
         return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::FailedPrecondition), static_cast<std::uint8_t>(MessageType::Trigger),
                                              fmt::format("Trigger for shot {}: not configured for dual mode (no laser rate, or a test pattern)", trigger.shotId)});
     }
-    if (trigger.fireTimeNs <= frontEndNowNs(runStart_, ptpEpochNs_)) {  // too late to fire on time: not at all
+    const auto now = frontEndNowNs(runStart_, ptpEpochNs_);
+    if (trigger.fireTimeNs > now + kMaxTriggerLeadNs || pendingShots_.size() >= kMaxPendingShots) {  // a host gone wrong: said, not held
+        return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::InvalidArgument), static_cast<std::uint8_t>(MessageType::Trigger),
+                                             fmt::format("Trigger for shot {}: {}", trigger.shotId,
+                                                         pendingShots_.size() >= kMaxPendingShots ? fmt::format("{} shots are pending already", kMaxPendingShots)
+                                                                                                  : std::string("its fire time is over 10 s ahead"))});
+    }
+    if (trigger.fireTimeNs <= now) {  // too late to fire on time: not at all
         ++counters_.shotsLate;
         return port_.sendControl(ShotReport{trigger.shotId, 0, ShotOutcome::Late, 0, 0});
     }
