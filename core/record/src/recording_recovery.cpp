@@ -149,6 +149,30 @@ struct RecordingSets {
     Handle energies{-1, H5Dclose};  // laser shots' (dual mode's second stream, or photoacoustic-only)
 };
 
+// Whether every chunk of frame `frame` of a 4-d data set is stored: a recording cut (SIGKILL,
+// power) while a flush wrote its metadata may declare a frame whose chunks the chunk index does
+// not yet list, and HDF5 reads those as the fill value, silently.
+bool frameIsStored(hid_t set, hsize_t frame) {
+    Handle space(H5Dget_space(set), H5Sclose);
+    Handle plist(H5Dget_create_plist(set), H5Pclose);
+    hsize_t dims[4] = {0, 0, 0, 0}, chunk[4] = {1, 1, 1, 1};
+    if (H5Sget_simple_extent_ndims(space.get()) != 4 || H5Pget_layout(plist.get()) != H5D_CHUNKED) return true;
+    H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+    if (H5Pget_chunk(plist.get(), 4, chunk) != 4 || chunk[1] == 0 || chunk[2] == 0 || chunk[3] == 0) return false;
+    for (hsize_t w = 0; w < dims[1]; w += chunk[1]) {
+        for (hsize_t c = 0; c < dims[2]; c += chunk[2]) {
+            for (hsize_t s = 0; s < dims[3]; s += chunk[3]) {
+                const hsize_t at[4] = {frame - frame % chunk[0], w, c, s};
+                unsigned mask = 0;
+                haddr_t address = HADDR_UNDEF;
+                hsize_t size = 0;
+                if (H5Dget_chunk_info_by_coord(set, at, &mask, &address, &size) < 0 || address == HADDR_UNDEF) return false;
+            }
+        }
+    }
+    return true;
+}
+
 // The whole frames from the first: each frame's samples, id and time read back with their checksums.
 int wholeFrames(const RecordingSets& sets) {
     Handle space(H5Dget_space(sets.data.get()), H5Sclose);
@@ -162,7 +186,7 @@ int wholeFrames(const RecordingSets& sets) {
     for (hsize_t f = 0; f < frames; ++f) {
         std::uint32_t id = 0, energy = 0;
         std::uint64_t time = 0;
-        if (!readSlab(sets.data.get(), H5T_NATIVE_INT16, f, samples.data())) return static_cast<int>(f);
+        if (!frameIsStored(sets.data.get(), f) || !readSlab(sets.data.get(), H5T_NATIVE_INT16, f, samples.data())) return static_cast<int>(f);
         if (sets.frameIds.ok() && !readSlab(sets.frameIds.get(), H5T_NATIVE_UINT32, f, &id)) return static_cast<int>(f);
         if (sets.frameTimes.ok() && !readSlab(sets.frameTimes.get(), H5T_NATIVE_UINT64, f, &time)) return static_cast<int>(f);
         if (sets.energies.ok() && !readSlab(sets.energies.get(), H5T_NATIVE_UINT32, f, &energy)) return static_cast<int>(f);

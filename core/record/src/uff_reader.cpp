@@ -197,7 +197,13 @@ Status checkChunkSizes(hid_t dataset, const std::vector<hsize_t>& dims, hsize_t 
             unsigned mask = 0;
             haddr_t address = HADDR_UNDEF;
             hsize_t size = 0;
-            if (H5Dget_chunk_info_by_coord(dataset, at.data(), &mask, &address, &size) >= 0 && address != HADDR_UNDEF && size != expected) {
+            const bool known = H5Dget_chunk_info_by_coord(dataset, at.data(), &mask, &address, &size) >= 0;
+            if (known && fletcher && address == HADDR_UNDEF) {  // as we record: every chunk of a frame is written
+                return fail(ErrorCode::DataLoss, fmt::format("{}: frame {} was never written whole: the recording was cut while it was being flushed "
+                                                             "to the disk; `sonolink-cli recording recover` keeps the frames before it", where,
+                                                             dims.size() == 4 ? f : 0));
+            }
+            if (known && address != HADDR_UNDEF && size != expected) {
                 return fail(ErrorCode::DataLoss, fmt::format("{}: frame {} is damaged: a chunk of its data is stored as {} bytes, not {}", where,
                                                              dims.size() == 4 ? f : 0, size, expected));
             }
