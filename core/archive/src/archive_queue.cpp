@@ -19,6 +19,7 @@
 
 #include "encoding.h"
 #include "sonolink/util/durable_file.h"
+#include "sonolink/util/thread_annotations.h"
 
 namespace sonolink::archive {
 namespace {
@@ -205,9 +206,9 @@ struct ArchiveQueue::State {
     std::string path;
     ArchiveRetry retry;
     int lockFd = -1;
-    std::unique_ptr<Database> database;
-    mutable std::mutex mutex;
-    std::mt19937_64 random{std::random_device{}()};
+    mutable Mutex mutex;
+    std::unique_ptr<Database> database GUARDED_BY(mutex);
+    std::mt19937_64 random GUARDED_BY(mutex){std::random_device{}()};
 
     ~State() {
         database.reset();
@@ -216,7 +217,7 @@ struct ArchiveQueue::State {
 
     // One statement with bound values, in its own durable transaction.
     template <typename Bind>
-    Status change(const std::string& sql, Bind bind) {
+    Status change(const std::string& sql, Bind bind) REQUIRES(mutex) {
         Statement s;
         if (sqlite3_prepare_v2(database->db, sql.c_str(), -1, &s.stmt, nullptr) != SQLITE_OK) return fail(sqlError(database->db, "cannot write", path));
         bind(s.stmt);
@@ -258,12 +259,15 @@ Result<std::unique_ptr<ArchiveQueue>> ArchiveQueue::open(const std::string& dire
     if (auto ok = checkNotLost(directory, state->path); !ok) return fail(std::move(ok.error()));
     auto db = openDatabase(state->path, true);
     if (!db) return fail(std::move(db.error()));
-    state->database = std::move(*db);
     ::chmod(state->path.c_str(), 0600);
     if (const auto marker = directory + "/" + kMarker; !std::filesystem::exists(marker)) {
         if (auto ok = writeFileDurably(marker, fmt::format("{}\n", state->path)); !ok) return fail(std::move(ok.error()));
     }
-    if (auto ok = exec(state->database->db, "UPDATE items SET state='queued' WHERE state='uploading'", state->path); !ok) return fail(std::move(ok.error()));
+    {
+        MutexLock held(state->mutex);  // no other thread has it yet: the analysis asks, and it costs nothing
+        state->database = std::move(*db);
+        if (auto ok = exec(state->database->db, "UPDATE items SET state='queued' WHERE state='uploading'", state->path); !ok) return fail(std::move(ok.error()));
+    }
     return std::unique_ptr<ArchiveQueue>(new ArchiveQueue(std::move(state)));
 }
 
@@ -293,7 +297,7 @@ Result<ArchiveItem> ArchiveQueue::enqueue(const std::string& file, const S3Locat
     std::error_code ec;
     const auto absolute = std::filesystem::absolute(file, ec).lexically_normal().string();
     if (!std::filesystem::is_regular_file(absolute, ec)) return fail(ErrorCode::NotFound, fmt::format("'{}' is not a file to archive", file));
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto& db = *state_->database;
     Statement find;
     sqlite3_prepare_v2(db.db, fmt::format("SELECT {} FROM items WHERE file=? AND bucket=? AND key=? AND state IN ('queued','uploading','failed')", kColumns).c_str(),
@@ -318,13 +322,13 @@ Result<ArchiveItem> ArchiveQueue::enqueue(const std::string& file, const S3Locat
 }
 
 std::vector<ArchiveItem> ArchiveQueue::items() const {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto all = select(state_->database->db, "", state_->path);
     return all ? std::move(*all) : std::vector<ArchiveItem>{};
 }
 
 Result<std::vector<ArchiveItem>> ArchiveQueue::takeDue(std::int64_t nowMs, std::size_t limit) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto due = select(state_->database->db, fmt::format("WHERE state='queued' AND next_attempt_at_ms<={}", nowMs), state_->path);
     if (!due) return fail(std::move(due.error()));
     if (due->size() > limit) due->resize(limit);
@@ -337,7 +341,7 @@ Result<std::vector<ArchiveItem>> ArchiveQueue::takeDue(std::int64_t nowMs, std::
 }
 
 Status ArchiveQueue::markVerified(std::int64_t id, std::uint64_t sizeBytes, const std::string& crc32c, const std::string& etag, std::int64_t nowMs) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     return state_->change("UPDATE items SET state='verified', attempts=attempts+1, size_bytes=?, crc32c=?, verified_at_ms=?, last_error='', etag=? "
                           "WHERE id=?",
                           [&](sqlite3_stmt* s) {
@@ -350,7 +354,7 @@ Status ArchiveQueue::markVerified(std::int64_t id, std::uint64_t sizeBytes, cons
 }
 
 Status ArchiveQueue::markFailed(std::int64_t id, const std::string& error, bool retryable, std::int64_t nowMs) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto current = select(state_->database->db, fmt::format("WHERE id={}", id), state_->path);
     if (!current || current->empty()) return fail(ErrorCode::NotFound, fmt::format("no archive item {}", id));
     const int attempts = current->front().attempts + 1;
@@ -367,7 +371,7 @@ Status ArchiveQueue::markFailed(std::int64_t id, const std::string& error, bool 
 }
 
 Status ArchiveQueue::retry(std::int64_t id) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto current = select(state_->database->db, fmt::format("WHERE id={}", id), state_->path);
     if (!current || current->empty()) return fail(ErrorCode::NotFound, fmt::format("no archive item {}", id));
     if (current->front().state != ArchiveState::Failed) {
@@ -377,17 +381,17 @@ Status ArchiveQueue::retry(std::int64_t id) {
 }
 
 Status ArchiveQueue::putBack(std::int64_t id) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     return state_->change("UPDATE items SET state='queued' WHERE id=? AND state='uploading'", [&](sqlite3_stmt* s) { sqlite3_bind_int64(s, 1, id); });
 }
 
 Result<std::vector<ArchiveItem>> ArchiveQueue::localCopiesDue(std::int64_t cutoffMs) const {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     return select(state_->database->db, fmt::format("WHERE state='verified' AND local_deleted_at_ms=0 AND verified_at_ms<{}", cutoffMs), state_->path);
 }
 
 Status ArchiveQueue::keepLocalCopy(std::int64_t id, const std::string& why) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     return state_->change("UPDATE items SET local_deleted_at_ms=-1, last_error=? WHERE id=?", [&](sqlite3_stmt* s) {
         sqlite3_bind_text(s, 1, why.c_str(), -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(s, 2, id);
@@ -396,7 +400,7 @@ Status ArchiveQueue::keepLocalCopy(std::int64_t id, const std::string& why) {
 
 Result<bool> ArchiveQueue::deleteLocalCopy(std::int64_t id, std::int64_t nowMs) {
     auto found = [&]() -> Result<std::vector<ArchiveItem>> {
-        std::lock_guard lock(state_->mutex);
+        MutexLock lock(state_->mutex);
         return select(state_->database->db, fmt::format("WHERE id={} AND state='verified' AND local_deleted_at_ms=0", id), state_->path);
     }();
     if (!found) return fail(std::move(found.error()));
@@ -419,7 +423,7 @@ Result<bool> ArchiveQueue::deleteLocalCopy(std::int64_t id, std::int64_t nowMs) 
             return fail(ErrorCode::Unavailable, fmt::format("cannot delete '{}': {}", item.file, std::strerror(errno)));
         }
     }
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto ok = state_->change("UPDATE items SET local_deleted_at_ms=? WHERE id=?", [&](sqlite3_stmt* s) {
         sqlite3_bind_int64(s, 1, nowMs);
         sqlite3_bind_int64(s, 2, item.id);
@@ -429,7 +433,7 @@ Result<bool> ArchiveQueue::deleteLocalCopy(std::int64_t id, std::int64_t nowMs) 
 }
 
 std::optional<std::int64_t> ArchiveQueue::nextDueMs() const {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     Statement s;
     sqlite3_prepare_v2(state_->database->db, "SELECT min(next_attempt_at_ms) FROM items WHERE state='queued'", -1, &s.stmt, nullptr);
     if (sqlite3_step(s.stmt) != SQLITE_ROW || sqlite3_column_type(s.stmt, 0) == SQLITE_NULL) return std::nullopt;
@@ -437,7 +441,7 @@ std::optional<std::int64_t> ArchiveQueue::nextDueMs() const {
 }
 
 bool ArchiveQueue::settled() const {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     Statement s;
     sqlite3_prepare_v2(state_->database->db, "SELECT count(*) FROM items WHERE state IN ('queued','uploading')", -1, &s.stmt, nullptr);
     return sqlite3_step(s.stmt) == SQLITE_ROW && sqlite3_column_int(s.stmt, 0) == 0;

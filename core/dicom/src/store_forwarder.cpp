@@ -143,7 +143,7 @@ std::optional<std::int64_t> StoreForwarder::nextDueMs() const {
 }
 
 void StoreForwarder::start() {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (worker_.joinable()) return;
     stopping_ = false;
     worker_ = std::thread([this] {
@@ -153,10 +153,13 @@ void StoreForwarder::start() {
             } catch (const std::exception& e) {  // a pass that throws is logged; the queue goes on at the next
                 log::error(log::category("dicom"), "DICOM queue: a forwarding pass failed: {}", e.what());
             }
-            std::unique_lock waitLock(mutex_);
+            UniqueLock waitLock(mutex_);
             const auto next = nextDueMs();
             const auto waitMs = std::clamp<std::int64_t>(next ? *next - now() : 60'000, 10, 60'000);
-            wakeUp_.wait_for(waitLock, std::chrono::milliseconds(waitMs), [this] { return stopping_ || woken_; });
+            const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(waitMs);
+            while (!stopping_ && !woken_) {
+                if (wakeUp_.wait_until(waitLock.native(), until) == std::cv_status::timeout) break;
+            }
             woken_ = false;
             if (stopping_) return;
         }
@@ -165,7 +168,7 @@ void StoreForwarder::start() {
 
 void StoreForwarder::stop() {
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         stopping_ = true;
     }
     wakeUp_.notify_all();
@@ -174,7 +177,7 @@ void StoreForwarder::stop() {
 
 void StoreForwarder::wake() {
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         woken_ = true;
     }
     wakeUp_.notify_all();

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sonolink/util/durable_file.h"
+#include "sonolink/util/thread_annotations.h"
 #include "queue_database.h"
 #include "sonolink/util/log.h"
 
@@ -200,22 +201,22 @@ struct StoreQueue::State {
     std::string directory;
     RetryPolicy policy;
     int lockFd = -1;
-    mutable std::mutex mutex;
-    std::map<std::string, QueueItem> items;  // by id: enqueue order
-    std::uint64_t nextId = 1;
-    std::uint64_t random = 0x9E3779B97F4A7C15ull;
+    mutable Mutex mutex;
+    std::map<std::string, QueueItem> items GUARDED_BY(mutex);  // by id: enqueue order
+    std::uint64_t nextId GUARDED_BY(mutex) = 1;
+    std::uint64_t random GUARDED_BY(mutex) = 0x9E3779B97F4A7C15ull;
 
-    std::optional<QueueDatabase> database;
+    std::optional<QueueDatabase> database GUARDED_BY(mutex);
     std::atomic<std::uint64_t> version{0};  // bumped by every change, in memory or on disk
     std::string objectPath(const std::string& id) const { return directory + "/objects/" + id + ".dcm"; }
     std::string nextIdPath() const { return directory + "/next_id"; }
-    double nextUnit() {  // xorshift64*: the jitter draw
+    double nextUnit() REQUIRES(mutex) {  // xorshift64*: the jitter draw
         random ^= random >> 12;
         random ^= random << 25;
         random ^= random >> 27;
         return static_cast<double>((random * 0x2545F4914F6CDD1Dull) >> 11) / 9007199254740992.0;
     }
-    Result<QueueItem*> find(const std::string& id) {
+    Result<QueueItem*> find(const std::string& id) REQUIRES(mutex) {
         auto it = items.find(id);
         if (it == items.end()) return fail(ErrorCode::NotFound, fmt::format("no item {} in the queue at {}", id, directory));
         return &it->second;
@@ -225,7 +226,7 @@ struct StoreQueue::State {
     // repeats work (a resend with the same UID, an attempt counted again); durable where it would
     // lose or misstate data.
     template <typename Change>
-    Status updateAll(const std::vector<std::string>& ids, Change change, Sync sync = Sync::Durable) {
+    Status updateAll(const std::vector<std::string>& ids, Change change, Sync sync = Sync::Durable) REQUIRES(mutex) {
         std::vector<QueueItem*> targets;
         std::vector<QueueItem> changed;
         for (const auto& id : ids) {
@@ -241,10 +242,10 @@ struct StoreQueue::State {
         return {};
     }
     template <typename Change>
-    Status update(const std::string& id, Change change, Sync sync = Sync::Durable) {
+    Status update(const std::string& id, Change change, Sync sync = Sync::Durable) REQUIRES(mutex) {
         return updateAll(std::vector{id}, change, sync);
     }
-    Status load();
+    Status load() REQUIRES(mutex);
 };
 
 Status StoreQueue::State::load() {
@@ -311,6 +312,7 @@ Result<std::unique_ptr<StoreQueue>> StoreQueue::open(const std::string& director
     auto lock = lockQueue(directory);
     if (!lock) return fail(std::move(lock.error()));
     state->lockFd = *lock;
+    MutexLock held(state->mutex);  // no other thread has it yet: the analysis asks, and it costs nothing
     state->random ^= static_cast<std::uint64_t>(wallClockMs()) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(::getpid());
     try {
         if (auto ok = state->load(); !ok) {
@@ -334,6 +336,7 @@ Result<QueueRecovery> StoreQueue::recover(const std::string& directory, const st
     State state;
     state.directory = directory;
     state.policy = policy;
+    MutexLock held(state.mutex);  // its own, never shared: the analysis asks, and it costs nothing
     QueueRecovery report;
     const auto database = databasePath(directory);
     auto contents = QueueDatabase::read(database, QueueDatabase::Reading::Lenient);
@@ -427,7 +430,7 @@ const std::string& StoreQueue::directory() const { return state_->directory; }
 Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string& node, bool commitmentRequired) {
     auto info = inspectObject(file);
     if (!info) return fail(std::move(info.error()));
-    auto pendingTwin = [&]() -> std::optional<QueueItem> {
+    auto pendingTwin = [&]() REQUIRES(state_->mutex) -> std::optional<QueueItem> {
         for (const auto& [id, item] : state_->items) {
             if (item.node == node && item.object.sopInstanceUid == info->sopInstanceUid && pending(item)) return item;
         }
@@ -435,7 +438,7 @@ Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string
     };
     QueueItem item;
     {
-        std::lock_guard lock(state_->mutex);
+        MutexLock lock(state_->mutex);
         if (auto twin = pendingTwin()) return *twin;
         item.id = fmt::format("{:06}", state_->nextId++);  // reserved: the copy runs without the lock
     }
@@ -450,7 +453,7 @@ Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string
     // node first: a copy never lies there without the record of where it goes.
     if (auto ok = writeNodeFile(item.object.file, node, commitmentRequired); !ok) return fail(std::move(ok.error()));
     if (auto ok = copyFileDurably(file, item.object.file); !ok) return fail(std::move(ok.error()));
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     if (auto twin = pendingTwin()) {  // the same object was queued meanwhile
         discardCopy(item.object.file);
         return *twin;
@@ -465,7 +468,7 @@ Result<QueueItem> StoreQueue::enqueue(const std::string& file, const std::string
 }
 
 std::vector<QueueItem> StoreQueue::items() const {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     std::vector<QueueItem> out;
     out.reserve(state_->items.size());
     for (const auto& [id, item] : state_->items) out.push_back(item);
@@ -473,14 +476,14 @@ std::vector<QueueItem> StoreQueue::items() const {
 }
 
 std::optional<QueueItem> StoreQueue::item(const std::string& id) const {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto it = state_->items.find(id);
     if (it == state_->items.end()) return std::nullopt;
     return it->second;
 }
 
 Result<std::vector<QueueItem>> StoreQueue::takeDue(const std::string& node, std::int64_t nowMs, std::size_t limit) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     std::vector<QueueItem> due;
     for (auto& [id, item] : state_->items) {
         if (due.size() >= limit) break;
@@ -493,7 +496,7 @@ Result<std::vector<QueueItem>> StoreQueue::takeDue(const std::string& node, std:
 }
 
 Status StoreQueue::markStored(const std::string& id, std::uint16_t status, std::int64_t nowMs) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     return state_->update(id, [&](QueueItem& i) {
         i.state = ItemState::Sent;
         ++i.attempts;
@@ -504,7 +507,7 @@ Status StoreQueue::markStored(const std::string& id, std::uint16_t status, std::
 }
 
 Status StoreQueue::markFailed(const std::string& id, const Error& error, bool retryable, std::int64_t nowMs) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     const double unit = state_->nextUnit();
     return state_->update(id, [&](QueueItem& i) {
         ++i.attempts;
@@ -515,7 +518,7 @@ Status StoreQueue::markFailed(const std::string& id, const Error& error, bool re
 }
 
 Status StoreQueue::markNotAttempted(const std::string& id) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto item = state_->find(id);
     if (!item) return fail(std::move(item.error()));
     (*item)->state = ItemState::Queued;  // as it is on disk
@@ -524,7 +527,7 @@ Status StoreQueue::markNotAttempted(const std::string& id) {
 }
 
 std::vector<QueueItem> StoreQueue::awaitingCommitmentRequest(const std::string& node, std::int64_t nowMs) const {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     const auto timeoutMs = static_cast<std::int64_t>(1000.0 * state_->policy.commitmentTimeoutS);
     std::vector<QueueItem> out;
     for (const auto& [id, item] : state_->items) {
@@ -535,7 +538,7 @@ std::vector<QueueItem> StoreQueue::awaitingCommitmentRequest(const std::string& 
 }
 
 Status StoreQueue::markCommitmentRequested(const std::vector<std::string>& ids, const std::string& transactionUid, std::int64_t nowMs) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     return state_->updateAll(ids, [&](QueueItem& i) {
         i.transactionUid = transactionUid;
         i.commitmentRequestedAtMs = nowMs;
@@ -543,7 +546,7 @@ Status StoreQueue::markCommitmentRequested(const std::vector<std::string>& ids, 
 }
 
 Status StoreQueue::markCommitmentRequestFailed(const std::vector<std::string>& ids, std::int64_t nowMs) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     const auto timeoutMs = static_cast<std::int64_t>(1000.0 * state_->policy.commitmentTimeoutS);
     const auto delayMs = static_cast<std::int64_t>(1000.0 * retryDelayS(state_->policy, 1, state_->nextUnit()));
     // Due when now - requestedAt >= timeout, i.e. delayMs from now.
@@ -553,7 +556,7 @@ Status StoreQueue::markCommitmentRequestFailed(const std::vector<std::string>& i
 
 Status StoreQueue::applyCommitment(const std::string& transactionUid, const std::vector<std::string>& committedUids,
                                    const std::vector<std::pair<std::string, std::string>>& failedUids, std::int64_t nowMs) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     std::vector<std::string> ids;
     for (const auto& [id, item] : state_->items) {
         if (item.transactionUid == transactionUid && item.state == ItemState::Sent) ids.push_back(id);
@@ -564,7 +567,7 @@ Status StoreQueue::applyCommitment(const std::string& transactionUid, const std:
     auto refusal = [&](const QueueItem& i) {
         return std::find_if(failedUids.begin(), failedUids.end(), [&](const auto& f) { return f.first == i.object.sopInstanceUid; });
     };
-    std::erase_if(ids, [&](const std::string& id) {  // not in this report
+    std::erase_if(ids, [&](const std::string& id) REQUIRES(state_->mutex) {  // not in this report
         const auto& i = state_->items.at(id);
         return !committed(i) && refusal(i) == failedUids.end();
     });
@@ -587,7 +590,7 @@ Status StoreQueue::applyCommitment(const std::string& transactionUid, const std:
 }
 
 Status StoreQueue::withdraw(const std::string& id) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto item = state_->find(id);
     if (!item) return fail(std::move(item.error()));
     if ((*item)->state != ItemState::Queued) {
@@ -600,7 +603,7 @@ Status StoreQueue::withdraw(const std::string& id) {
 }
 
 Status StoreQueue::retry(const std::string& id) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     auto item = state_->find(id);
     if (!item) return fail(std::move(item.error()));
     if ((*item)->state != ItemState::Failed) {
@@ -616,7 +619,7 @@ Status StoreQueue::retry(const std::string& id) {
 }
 
 Result<std::size_t> StoreQueue::forgetSettledBefore(std::int64_t cutoffMs) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     std::vector<std::string> ids;
     for (const auto& [id, i] : state_->items) {
         const bool committed = i.state == ItemState::Committed && i.committedAtMs < cutoffMs;
@@ -640,7 +643,7 @@ Result<std::size_t> StoreQueue::forgetSettledBefore(std::int64_t cutoffMs) {
 }
 
 Result<std::size_t> StoreQueue::failItemsOfUnknownNodes(const std::set<std::string>& nodes) {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     std::vector<std::string> ids;
     for (const auto& [id, i] : state_->items) {
         const bool waiting = i.state == ItemState::Queued || (i.state == ItemState::Sent && i.commitmentRequired);
@@ -657,7 +660,7 @@ Result<std::size_t> StoreQueue::failItemsOfUnknownNodes(const std::set<std::stri
 }
 
 std::optional<std::int64_t> StoreQueue::nextDueMs(const std::string& node) const {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     const auto timeoutMs = static_cast<std::int64_t>(1000.0 * state_->policy.commitmentTimeoutS);
     std::optional<std::int64_t> next;
     auto consider = [&](std::int64_t t) { next = next ? std::min(*next, t) : t; };
@@ -674,7 +677,7 @@ std::optional<std::int64_t> StoreQueue::nextDueMs(const std::string& node) const
 std::uint64_t StoreQueue::version() const noexcept { return state_->version.load(); }
 
 bool StoreQueue::settled() const {
-    std::lock_guard lock(state_->mutex);
+    MutexLock lock(state_->mutex);
     return std::none_of(state_->items.begin(), state_->items.end(), [](const auto& entry) {
         const auto& i = entry.second;
         return pending(i) || (i.state == ItemState::Sent && i.commitmentRequired);

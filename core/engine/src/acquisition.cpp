@@ -16,7 +16,7 @@ Acquisition::~Acquisition() {
 
 void Acquisition::go(std::uint32_t frameLimit) {
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         go_ = true;
         frameLimit_ = frameLimit;
     }
@@ -25,7 +25,7 @@ void Acquisition::go(std::uint32_t frameLimit) {
 
 void Acquisition::stop() {
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         stop_ = true;
     }
     link_.interrupt();  // a session still waiting for its front end ends now, not at the accept timeout
@@ -35,8 +35,8 @@ void Acquisition::stop() {
 void Acquisition::stream(ingest::StreamSession& session) {
     std::uint32_t frameLimit = 0;
     {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return go_ || stop_.load(); });
+        UniqueLock lock(mutex_);
+        while (!go_ && !stop_.load()) wake_.wait(lock.native());
         if (!go_) return callbacks_.ended(fail(ErrorCode::Cancelled, "closed before streaming"), session.accounting());
         frameLimit = frameLimit_;
     }

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sonolink/util/thread_annotations.h"
 #include "display_pipeline.h"
 #include "recording_tap.h"
 #include "sonolink/engine/engine_backends.h"
@@ -55,10 +56,10 @@ private:
     int rxCpu_;
     Consumers consumers_;
     Callbacks callbacks_;
-    std::mutex mutex_;
+    Mutex mutex_;
     std::condition_variable wake_;
-    bool go_ = false;
-    std::uint32_t frameLimit_ = 0;
+    bool go_ GUARDED_BY(mutex_) = false;
+    std::uint32_t frameLimit_ GUARDED_BY(mutex_) = 0;
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };

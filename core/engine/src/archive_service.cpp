@@ -36,7 +36,7 @@ ArchiveService::~ArchiveService() {
 
 void ArchiveService::wake() {
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         pending_ = true;
     }
     woken_.notify_all();
@@ -74,8 +74,11 @@ void ArchiveService::run() {
         // retention is applied on every pass).
         const auto next = queue_->nextDueMs();
         const auto waitMs = std::clamp<std::int64_t>(next ? *next - archive::epochMs() : 60'000, 0, 60'000);
-        std::unique_lock lock(mutex_);
-        woken_.wait_for(lock, std::chrono::milliseconds(waitMs), [this] { return pending_ || stop_.load(); });
+        UniqueLock lock(mutex_);
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(waitMs);
+        while (!pending_ && !stop_.load()) {
+            if (woken_.wait_until(lock.native(), until) == std::cv_status::timeout) break;
+        }
         pending_ = false;
     }
 }

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "sonolink/util/thread_annotations.h"
 #include "sonolink/engine/engine_backends.h"
 
 namespace sonolink::engine {
@@ -39,9 +40,9 @@ private:
     std::unique_ptr<archive::ArchiveAudit> audit_;
     std::unique_ptr<archive::ArchiveQueue> queue_;
     std::atomic<bool> stop_{false};
-    std::mutex mutex_;
+    Mutex mutex_;
     std::condition_variable woken_;
-    bool pending_ = false;  // under mutex_: something was queued since the last pass
+    bool pending_ GUARDED_BY(mutex_) = false;  // something was queued since the last pass
     std::thread thread_;    // last: started once everything above exists
 };
 

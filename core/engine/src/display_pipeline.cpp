@@ -47,7 +47,7 @@ DisplayPipeline::DisplayPipeline(const beamform::AcquisitionGeometry& geometry, 
 
 DisplayPipeline::~DisplayPipeline() {
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         stopping_ = true;
         pending_ = {};
     }
@@ -63,7 +63,7 @@ void DisplayPipeline::onFrame(const ingest::FrameRef& frame) noexcept {
     }
     ingest::FrameRef replaced;  // let go outside the lock
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         if (stopping_) return;
         if (frozen_) return;  // the user is reviewing: nothing to draw
         if (pending_) {
@@ -76,33 +76,33 @@ void DisplayPipeline::onFrame(const ingest::FrameRef& frame) noexcept {
 }
 
 void DisplayPipeline::release() {
-    std::unique_lock lock(mutex_);
+    UniqueLock lock(mutex_);
     pending_ = {};
-    idle_.wait(lock, [&] { return !busy_; });
+    while (busy_) idle_.wait(lock.native());
 }
 
 void DisplayPipeline::setFrozen(bool frozen) {
     ingest::FrameRef dropped;
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     frozen_ = frozen;
     if (frozen) dropped = std::move(pending_);
 }
 
 void DisplayPipeline::forgetPictures() {
     std::deque<std::shared_ptr<const DisplayFrame>> gone;  // let go outside the lock
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     gone.swap(cine_);
     latest_.store(nullptr);
 }
 
 void DisplayPipeline::newSession(std::uint64_t session) {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     session_ = session;
     anyPublished_ = false;
 }
 
 void DisplayPipeline::setRfChannels(std::vector<int> channels) {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     const int count = next_ ? next_->geometry.channels : geometry_.channels;
     std::erase_if(channels, [&](int c) { return c < 0 || c >= count; });
     rfChannels_ = std::move(channels);
@@ -112,7 +112,7 @@ void DisplayPipeline::reconfigure(const beamform::AcquisitionGeometry& geometry,
     photoacoustic_ = geometry.isShot();
     Reconfiguration next{geometry, std::move(imaging), std::move(imager)};
     std::optional<Reconfiguration> replaced;  // an older one never applied goes outside the lock
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     replaced = std::move(next_);
     // A change of the picture only that overtakes one not yet applied which brought an imager (a
     // new depth, then a new gain, before a frame came): that imager is the one for this grid;
@@ -122,7 +122,7 @@ void DisplayPipeline::reconfigure(const beamform::AcquisitionGeometry& geometry,
 }
 
 std::string DisplayPipeline::imagerName() const {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     return imagerName_;
 }
 
@@ -137,14 +137,14 @@ void DisplayPipeline::apply(Reconfiguration next) {
     // Lossy by design (a newer frame replaces one not yet imaged): under contention the link and
     // the GUI come first.
     yieldCurrentThreadToInteractive(kThroughputWorkNice);
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     geometry_ = std::move(next.geometry);
     imagerName_ = imager_->name();
     std::erase_if(rfChannels_, [&](int c) { return c >= geometry_.channels; });
 }
 
 std::vector<std::shared_ptr<const DisplayFrame>> DisplayPipeline::cine() const {
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     return {cine_.begin(), cine_.end()};
 }
 
@@ -244,7 +244,7 @@ void DisplayPipeline::drawAndPublish(beamform::BeamformedImage& envelope, const 
     auto drawn = picture(envelope, frameId, facts.photoacoustic ? shotReferencePeak_ : 0.0f);
     if (!drawn) return countFailure(frameId, drawn.error());
     auto& image = *drawn;
-    std::lock_guard lock(mutex_);
+    MutexLock lock(mutex_);
     if (frozen_ || session != session_) return;            // frozen meanwhile, or a frame of a closed session
     if (anyPublished_ && frameId <= lastFrameId_) return;  // never backwards, never twice
     image->session = session;
@@ -283,7 +283,7 @@ void DisplayPipeline::run() {
         escaped = "an exception that is not a std::exception";
     }
     {
-        std::lock_guard lock(mutex_);  // no frame is held any more: release() must not wait for one
+        MutexLock lock(mutex_);  // no frame is held any more: release() must not wait for one
         busy_ = false;
         pending_ = {};
         stopping_ = true;
@@ -298,8 +298,8 @@ void DisplayPipeline::loop() {
         std::uint64_t session = 0;
         std::optional<Reconfiguration> next;
         {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || pending_; });
+            UniqueLock lock(mutex_);
+            while (!stopping_ && !pending_) wake_.wait(lock.native());
             if (stopping_) return;
             frame = std::move(pending_);
             busy_ = true;
@@ -315,7 +315,7 @@ void DisplayPipeline::loop() {
 void DisplayPipeline::imageFrame(ingest::FrameRef frame, std::uint64_t session) {
     std::vector<int> rfChannels;
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         rfChannels = rfChannels_;
     }
     const FrameFacts facts{frame->frameId(), session, frame->readyNs(), frame->timestampNs(), frame->block(0).header.laserEnergyMicroJ,
@@ -333,7 +333,7 @@ void DisplayPipeline::imageFrame(ingest::FrameRef frame, std::uint64_t session) 
     imagerNs_.fetch_add(steadyNs() - imagingStart, std::memory_order_relaxed);
     imaged_.fetch_add(1, std::memory_order_relaxed);
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         busy_ = false;
         idle_.notify_all();
     }

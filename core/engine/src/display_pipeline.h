@@ -31,6 +31,7 @@
 #include <thread>
 #include <vector>
 
+#include "sonolink/util/thread_annotations.h"
 #include "latest_value.h"
 #include "sonolink/engine/engine_backends.h"
 #include "sonolink/image/grey_chain.h"
@@ -125,23 +126,22 @@ private:
     std::future<void> drawing_;  // bf thread: the picture in hand
     bool announce_ = true;                 // the imager is logged when the thread starts
     FailureHandler onFailure_;
-    std::string imagerName_;               // under mutex_
-    std::optional<Reconfiguration> next_;  // under mutex_: applied before the next frame
-
-    mutable std::mutex mutex_;
+    mutable Mutex mutex_;
+    std::string imagerName_ GUARDED_BY(mutex_);
+    std::optional<Reconfiguration> next_ GUARDED_BY(mutex_);  // applied before the next frame
     std::condition_variable wake_;
     std::condition_variable idle_;
-    ingest::FrameRef pending_;
-    bool busy_ = false;
-    bool stopping_ = false;
-    bool frozen_ = false;
-    std::uint64_t session_ = 0;
-    std::uint32_t lastFrameId_ = 0;
-    bool anyPublished_ = false;
-    std::deque<std::shared_ptr<const DisplayFrame>> cine_;
+    ingest::FrameRef pending_ GUARDED_BY(mutex_);
+    bool busy_ GUARDED_BY(mutex_) = false;
+    bool stopping_ GUARDED_BY(mutex_) = false;
+    bool frozen_ GUARDED_BY(mutex_) = false;
+    std::uint64_t session_ GUARDED_BY(mutex_) = 0;
+    std::uint32_t lastFrameId_ GUARDED_BY(mutex_) = 0;
+    bool anyPublished_ GUARDED_BY(mutex_) = false;
+    std::deque<std::shared_ptr<const DisplayFrame>> cine_ GUARDED_BY(mutex_);
     LatestValue<const DisplayFrame> latest_;
     LatestValue<const RfLines> latestRf_;
-    std::vector<int> rfChannels_;  // under mutex_
+    std::vector<int> rfChannels_ GUARDED_BY(mutex_);
     std::atomic<std::uint64_t> displayed_{0};
     std::atomic<std::uint64_t> skipped_{0};
     std::atomic<std::uint64_t> imagerNs_{0};

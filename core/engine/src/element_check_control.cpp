@@ -198,11 +198,7 @@ void Engine::Impl::openElementCheck() {
     phantomImager.reset();
     phantomSetup.reset();
     if (backends.phantomReference && !config.session.configure.photoacoustic) {
-        ImagingSettings imaging;
-        {
-            std::lock_guard lock(settingsMutex);
-            imaging = imagingSettings;
-        }
+        const auto imaging = settingsBoard.imaging.get();
         phantomSetup = imagingSetupFor(imaging, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
         phantomImager = imagerFor(*phantomSetup);
         // The reference on a thread of its own while the session runs: nothing holds up the ctl
@@ -246,7 +242,7 @@ void Engine::Impl::openElementCheck() {
     };
     callbacks.ended = [self, gen](const Result<ingest::SessionSummary>&, const ingest::SessionSummary& accounted) {
         if (auto impl = self.lock()) {
-            impl->account(accounted);
+            impl->tally.account(accounted);
             impl->ctl->post([impl, gen] { impl->onElementCheckEnded(gen, false); });
         }
     };

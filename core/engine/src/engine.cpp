@@ -71,11 +71,7 @@ void Engine::Impl::openSession() {
         config.geometry = std::move(nextAcquisition->geometry);
         config.shotGeometry = std::move(nextAcquisition->shotGeometry);
         nextAcquisition.reset();
-        ImagingSettings imaging;
-        {
-            std::lock_guard lock(settingsMutex);
-            imaging = imagingSettings;
-        }
+        const auto imaging = settingsBoard.imaging.get();
         const auto setup = imagingSetupFor(imaging, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
         display->reconfigure(config.geometry, setup, imagerFor(setup));
         reconfigureShots(imaging, true);
@@ -85,11 +81,7 @@ void Engine::Impl::openSession() {
         setState(EngineState::Error, sessionLinkMade.error().message());
         return report(ErrorOrigin::Link, Severity::Error, sessionLinkMade.error());
     }
-    std::uint64_t session = 0;
-    {
-        std::lock_guard lock(statsMutex);
-        session = ++sessions;
-    }
+    const auto session = tally.beginSession();
     display->newSession(session);
     if (shots) shots->newSession(session);
     std::weak_ptr<Impl> self = weak_from_this();
@@ -102,17 +94,12 @@ void Engine::Impl::openSession() {
         if (auto impl = self.lock()) {
             impl->display->setClockOffset(progress.clock.offsetNs);
             if (impl->shots) impl->shots->setClockOffset(progress.clock.offsetNs);
-            std::lock_guard lock(impl->statsMutex);
-            impl->current = progress;
+            impl->tally.progress(progress);
         }
     };
     callbacks.frontEndError = [self](const transport::ErrorReport& r) {
         if (auto impl = self.lock()) {
-            {
-                std::lock_guard lock(impl->statsMutex);
-                ++impl->frontEndErrors;
-                impl->lastFrontEndError = r.text;
-            }
+            impl->tally.frontEndError(r.text);
             const auto code = r.code <= static_cast<std::uint16_t>(ErrorCode::Internal) ? static_cast<ErrorCode>(r.code) : ErrorCode::Internal;
             impl->ctl->post([impl, code, text = r.text] {  // one event: an error whose origin is the front end
                 impl->report(ErrorOrigin::FrontEnd, Severity::Warning, Error(code, "the front end reports: " + text), "front end");
@@ -121,7 +108,7 @@ void Engine::Impl::openSession() {
     };
     callbacks.ended = [self, gen](const Result<ingest::SessionSummary>& ended, const ingest::SessionSummary& accounted) {
         if (auto impl = self.lock()) {
-            impl->account(accounted);  // before the thread ends: a closed session is counted once it is joined
+            impl->tally.account(accounted);  // before the thread ends: a closed session is counted once it is joined
             impl->ctl->post([impl, gen, ended] { impl->onEnded(gen, ended); });
         }
     };
@@ -139,48 +126,23 @@ void Engine::Impl::onOpened(std::uint64_t gen, const Result<transport::LinkInfo>
         setState(EngineState::Error, opened.error().message());
         return report(ErrorOrigin::Link, Severity::Error, opened.error());
     }
-    {
-        std::lock_guard lock(jobsMutex);
-        frontEndSerial = opened->peerHello.serial;
-    }
+    jobsDesk.setFrontEndSerial(opened->peerHello.serial);
     {
         const auto& c = opened->capabilities;
-        std::lock_guard lock(statsMutex);
-        linkDevice = opened->localDevice;
-        frontEndIdentity = {opened->peerHello.serial, opened->peerHello.firmware};
-        linkDescription = linkDevice.empty() ? fmt::format("{}, {}", opened->backend, opened->peer)
-                                             : fmt::format("{} (firmware {}), {} {} MTU {}, {} WRs/QP, {} CQEs, CQ moderation {}, completion timestamps {}",
+        auto description = opened->localDevice.empty() ? fmt::format("{}, {}", opened->backend, opened->peer)
+                                                       : fmt::format("{} (firmware {}), {} {} MTU {}, {} WRs/QP, {} CQEs, CQ moderation {}, completion timestamps {}",
                                                            c.device, c.firmware, c.linkLayer, c.rate, c.activeMtuBytes, c.maxQueuePairWorkRequests,
                                                            c.maxCompletionQueueEntries, c.completionModeration ? "yes" : "no",
                                                            c.completionTimestamps ? "yes" : "no");
+        tally.update([&](SessionTotals& t) {
+            t.linkDevice = opened->localDevice;
+            t.frontEndIdentity = {opened->peerHello.serial, opened->peerHello.firmware};
+            t.linkDescription = std::move(description);
+        });
     }
     if (!config.selfTest) setState(EngineState::SelfTest, "start-up self-tests: none configured");
-    const auto blocked = streamingBlock();
+    const auto blocked = tally.streamingBlock();
     setState(EngineState::Ready, blocked.empty() ? "link up, front end configured" : "link up, front end configured; streaming blocked: " + blocked);
-}
-
-void Engine::Impl::account(const ingest::SessionSummary& accounted) {
-    std::lock_guard lock(statsMutex);
-    finished += accounted.stats;
-    finishedElapsed += accounted.elapsed;
-    for (std::size_t i = 0; i < accounted.latency.counts.size(); ++i) finishedLatency.counts[i] += accounted.latency.counts[i];
-    finishedLatency.total += accounted.latency.total;
-    finishedLaser.scheduled += accounted.laser.scheduled;
-    finishedLaser.fired += accounted.laser.fired;
-    finishedLaser.missed += accounted.laser.missed;
-    finishedLaser.late += accounted.laser.late;
-    finishedLaser.shotFrames += accounted.laser.shotFrames;
-    lastFrontEndStatus = accounted.frontEnd;
-    if (accounted.laser.fired > 0) {  // the last session's energies, until the next fires
-        finishedLaser.lastEnergyMicroJ = accounted.laser.lastEnergyMicroJ;
-        finishedLaser.meanEnergyMicroJ = accounted.laser.meanEnergyMicroJ;
-        finishedLaser.energyM2 = accounted.laser.energyM2;
-        finishedLaser.worstFireErrorNs = accounted.laser.worstFireErrorNs;
-        finishedLaser.worstStampErrorNs = accounted.laser.worstStampErrorNs;
-    }
-    finishedMalformed += accounted.control.malformed;
-    lastRejections = accounted.rejections;
-    current = {};
 }
 
 void Engine::Impl::onEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended) {
@@ -252,9 +214,9 @@ Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backe
     impl->config = std::move(config);
     impl->config.session.ingest.checkTestPatterns = true;  // a test pattern's bit errors are the link's BER
     impl->backends = std::move(backends);
-    impl->imagingSettings = impl->config.imaging;
-    impl->acquisitionSettings = impl->config.acquisition;
-    impl->photoacousticSettings = impl->config.photoacoustic;
+    impl->settingsBoard.imaging.replace(impl->config.imaging);
+    impl->settingsBoard.acquisition.replace(impl->config.acquisition);
+    impl->settingsBoard.photoacoustic.replace(impl->config.photoacoustic);
     if (auto reasons = problems(impl->config.photoacoustic); !reasons.empty()) {
         Error error(ErrorCode::InvalidArgument, "the photoacoustic display settings are out of range");
         for (auto& r : reasons) error.addDetail(std::move(r));
@@ -324,10 +286,7 @@ void Engine::connect() {
         impl->closeSession();
         impl->selfTestDue = impl->config.selfTest.has_value();  // at every start, every step configured
         impl->selfTestSelection = impl->config.selfTestSteps;
-        {
-            std::lock_guard lock(impl->statsMutex);
-            impl->selfTestBlocks.clear();
-        }
+        impl->tally.clearSelfTestBlocks();
         impl->openSession();
     });
 }
@@ -338,7 +297,7 @@ void Engine::startStreaming(std::uint32_t frames) {
         if (impl->state != EngineState::Ready || !impl->acquisition) {
             return impl->refuse("startStreaming", ErrorCode::FailedPrecondition, fmt::format("cannot stream while {}", toString(impl->state)));
         }
-        if (const auto blocked = impl->streamingBlock(); !blocked.empty()) {
+        if (const auto blocked = impl->tally.streamingBlock(); !blocked.empty()) {
             return impl->refuse("startStreaming", ErrorCode::FailedPrecondition,
                                 blocked + "; an engineer may override it, with a reason (overrideSelfTest)");
         }

@@ -1,8 +1,9 @@
-// Engine::Impl: what the facade's methods share: the state machine and the acquisition's life
-// (ctl thread), the display pipeline, the recording, the PACS side, export jobs, and the
-// statistics. Split over engine.cpp (commands, states, sessions), recording_control.cpp,
-// export_job.cpp, node_jobs.cpp, settings_control.cpp and engine_stats.cpp.
-// Thread contract: members say which thread or lock.
+// Engine::Impl: composes the engine's services (SessionTally, SettingsBoard, JobsDesk, the
+// display pipelines, the recording tap, the archive service, the work queues), each owning its
+// state and lock (docs/architecture.md), and keeps the ctl thread's own: the state machine and
+// the acquisition's life. Split over engine.cpp (commands, states, sessions),
+// recording_control.cpp, export_job.cpp, node_jobs.cpp, settings_control.cpp, engine_stats.cpp.
+// Thread contract: members say which thread or service; ctl-only members need no lock.
 #pragma once
 
 #include <atomic>
@@ -17,6 +18,9 @@
 
 #include "acquisition.h"
 #include "frame_capture.h"
+#include "jobs_desk.h"
+#include "session_tally.h"
+#include "settings_board.h"
 #include "display_pipeline.h"
 #include "event_hub.h"
 #include "recording_tap.h"
@@ -27,6 +31,7 @@
 #include "sonolink/dicom/us_image_writer.h"
 #include "sonolink/engine/engine_backends.h"
 #include "sonolink/util/log.h"
+#include "sonolink/util/thread_annotations.h"
 
 namespace sonolink::engine {
 
@@ -41,10 +46,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::unique_ptr<DisplayPipeline> display;
     std::unique_ptr<DisplayPipeline> shots;    // the laser shots' pictures (dual mode; idle otherwise)
     std::atomic<bool> dualMode{false};         // config.shotGeometry is set (read from any thread)
-    mutable std::mutex settingsMutex;          // the settings as the facade reports them
-    ImagingSettings imagingSettings;           // under settingsMutex (written on ctl)
-    AcquisitionSettings acquisitionSettings;   // under settingsMutex: the current, or the next session's
-    PhotoacousticSettings photoacousticSettings;  // under settingsMutex
+    SettingsBoard settingsBoard;                  // as the facade reports them (written on ctl)
     std::optional<AcquisitionPlan> nextAcquisition;  // ctl thread: applied at the next connect
     RecordingTap recording;
     std::optional<LinkHandle> link;            // ctl thread only: kept between sessions when reusable
@@ -58,27 +60,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
 
-    mutable std::mutex statsMutex;             // the ingest counters (the rx thread takes it per progress report)
-    std::uint64_t sessions = 0;               // begun; under statsMutex, so a snapshot's count matches its time
-    ingest::IngestStats finished;             // sessions that ended
-    ingest::SessionSummary current;           // the streaming session's last progress
-    std::chrono::nanoseconds finishedElapsed{0};
-    ingest::LatencyHistogram::Snapshot finishedLatency;
-    std::uint64_t finishedMalformed = 0;
-    ingest::LaserCounts finishedLaser;        // shots of the sessions that ended (their counts only)
-    transport::StatusReport lastFrontEndStatus;  // the front end's final status in the last session that ended
-    std::vector<std::string> lastRejections;
-    std::string linkDevice, linkDescription;
-    std::pair<std::string, std::string> frontEndIdentity;  // serial, firmware of the last session opened
-    std::uint64_t recordedBefore = 0, refusedBefore = 0, skippedBefore = 0;
-    std::uint64_t frontEndErrors = 0;
-    std::string lastFrontEndError;
-    // Under statsMutex: why streaming is refused, by the failed self-test step that blocks it
-    // (in the order they failed); empty: it is not.
-    std::vector<std::pair<std::string, std::string>> selfTestBlocks;
-    ingest::IngestStats selfTestProgress;     // under statsMutex: the running link BER test's counts
-    SelfTestProgress selfTestUnderWay;        // under statsMutex: the step under way
-    std::uint64_t selfTestPlannedBits = 0;    // under statsMutex: the link BER test's plan
+    SessionTally tally;  // the counters that outlive a session, the self-test's progress and blocks (its own lock)
 
     // The start-up self-test (ctl thread, self_test_control.cpp).
     bool selfTestDue = false;                 // connect() or runSelfTest() asked for it; the next session runs it first
@@ -102,12 +84,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     // a refusal is reported, the file stays where it is.
     void archiveFile(const std::string& file, const std::string& kind);
 
-    std::mutex jobsMutex;
-    std::string frontEndSerial;        // under jobsMutex: of the last session opened
-    Exam currentExam;                  // under jobsMutex: what exports name
+    JobsDesk jobsDesk;                 // job ids, cancel flags, the exam exports name, the front end's serial
     std::atomic<bool> closing{false};  // the engine goes: queued items stay queued for the next start
-    std::map<JobId, std::shared_ptr<std::atomic<bool>>> cancels;
-    JobId nextJob = 1;
 
     // Declared last: destroyed first, so no work runs on the members above once they go.
     std::unique_ptr<WorkQueue> queries;  // questions to PACS nodes (worklist, verification): a slow server holds up no export
@@ -126,7 +104,6 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void openSession();
     Result<transport::Link*> sessionLink();
     void onOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened);
-    void account(const ingest::SessionSummary& accounted);  // rx thread, before it ends
     void onEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended);
     void closeSession();
     void watchQueue();
@@ -159,8 +136,6 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     // The step under way from now (empty: none), for stats().selfTest.
     void underWay(std::string step, std::string detail = {});
     void cancelRunningSelfTest();
-    [[nodiscard]] std::string streamingBlock() const;       // takes statsMutex
-    [[nodiscard]] std::string joinedSelfTestBlocks() const;  // under statsMutex
 
     // Recording (recording_control.cpp).
     void startRecording(const std::string& path);
@@ -171,13 +146,6 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
 
     // Export jobs (jobs thread, export_job.cpp): write and queue, then follow the item in short
     // delayed checks, so that a job waiting on a PACS never holds up the jobs queued after it.
-    // An export job's id, its cancel flag (registered) and the exam as it is now.
-    struct ExportJob {
-        JobId id = 0;
-        Exam exam;
-        std::shared_ptr<std::atomic<bool>> cancelled;
-    };
-    [[nodiscard]] ExportJob newExportJob();
     void runExport(JobId id, const CineExportRequest& request, const Exam& examOfJob, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
                    std::shared_ptr<std::atomic<bool>> cancelled);
     // A snapshot's pictures, held when it was asked for: the frame, the laser shot laid over it
@@ -207,8 +175,7 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void jobFinish(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport,
                    ErrorCode code = ErrorCode::Ok) {
         jobUpdate(id, status, progress, std::move(message), kind, code);
-        std::lock_guard lock(jobsMutex);
-        cancels.erase(id);
+        jobsDesk.finish(id);
     }
 
     [[nodiscard]] EngineStats snapshot() const;  // engine_stats.cpp

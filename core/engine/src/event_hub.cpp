@@ -6,7 +6,7 @@ namespace sonolink::engine {
 namespace detail {
 
 std::uint64_t EventHub::add(Engine::EventSink sink) {
-    std::lock_guard lock(sinksMutex_);
+    MutexLock lock(sinksMutex_);
     const auto id = nextId_++;
     sinks_[id] = std::move(sink);
     return id;
@@ -14,17 +14,17 @@ std::uint64_t EventHub::add(Engine::EventSink sink) {
 
 void EventHub::remove(std::uint64_t id) {
     if (emittingThread_.load() == std::this_thread::get_id()) {  // from inside a sink: emit() skips it
-        std::lock_guard lock(sinksMutex_);
+        MutexLock lock(sinksMutex_);
         sinks_.erase(id);
         return;
     }
-    std::lock_guard emitting(emitMutex_);  // once this returns, the sink is not running and never will
-    std::lock_guard lock(sinksMutex_);
+    MutexLock emitting(emitMutex_);  // once this returns, the sink is not running and never will
+    MutexLock lock(sinksMutex_);
     sinks_.erase(id);
 }
 
 void EventHub::emit(const EngineEvent& event) {
-    std::lock_guard emitting(emitMutex_);
+    MutexLock emitting(emitMutex_);
     emittingThread_ = std::this_thread::get_id();
     struct Done {
         std::atomic<std::thread::id>& thread;
@@ -32,12 +32,12 @@ void EventHub::emit(const EngineEvent& event) {
     } done{emittingThread_};
     std::vector<std::pair<std::uint64_t, Engine::EventSink>> copy;
     {
-        std::lock_guard lock(sinksMutex_);
+        MutexLock lock(sinksMutex_);
         copy.assign(sinks_.begin(), sinks_.end());
     }
     for (const auto& [id, sink] : copy) {
         {
-            std::lock_guard lock(sinksMutex_);
+            MutexLock lock(sinksMutex_);
             if (!sinks_.contains(id)) continue;
         }
         sink(event);

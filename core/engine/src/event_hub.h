@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sonolink/util/thread_annotations.h"
 #include "sonolink/engine/engine.h"
 
 namespace sonolink::engine::detail {
@@ -22,11 +23,11 @@ public:
     void emit(const EngineEvent& event);
 
 private:
-    std::mutex sinksMutex_;
-    std::mutex emitMutex_;  // one emission at a time; remove() from another thread waits for it
+    Mutex sinksMutex_;
+    Mutex emitMutex_ ACQUIRED_BEFORE(sinksMutex_);  // one emission at a time; remove() from another thread waits for it
     std::atomic<std::thread::id> emittingThread_{};  // the thread inside emit(), if any
-    std::map<std::uint64_t, Engine::EventSink> sinks_;
-    std::uint64_t nextId_ = 1;
+    std::map<std::uint64_t, Engine::EventSink> sinks_ GUARDED_BY(sinksMutex_);
+    std::uint64_t nextId_ GUARDED_BY(sinksMutex_) = 1;
 };
 
 }  // namespace sonolink::engine::detail

@@ -57,43 +57,25 @@ void Engine::setExam(Exam exam) {
         return impl_->ctl->post([impl = impl_.get(), problem] { impl->refuse("setExam", ErrorCode::InvalidArgument, problem); });
     }
     if (exam.studyInstanceUid.empty()) exam.studyInstanceUid = impl_->uids->next();  // its exports share the study
-    {
-        std::lock_guard lock(impl_->jobsMutex);
-        const auto& last = impl_->currentExam;
-        const bool lastHadPatient = !last.patient.name.empty() || !last.patient.id.empty();
-        if (last.studyInstanceUid == exam.studyInstanceUid || !lastHadPatient) {
-            // The same study corrected, or the first patient of frames taken under none: they are theirs.
-            impl_->currentExam = std::move(exam);
-            return;
-        }
-        // Another study after a patient's (a new exam, or none): no picture of the last patient may
-        // be exported under it. The cine and the frame shown go before any export can pair them
-        // with the new exam; a frozen picture goes live (its frames were the last patient's).
-        impl_->display->forgetPictures();
-        impl_->shots->forgetPictures();
-        impl_->currentExam = std::move(exam);
-    }
+    // Another study after a patient's (a new exam, or none): no picture of the last patient may
+    // be exported under it. The cine and the frame shown go before any export can pair them
+    // with the new exam; a frozen picture goes live (its frames were the last patient's).
+    const bool another = impl_->jobsDesk.setExam(std::move(exam), [impl = impl_.get()] {
+        impl->display->forgetPictures();
+        impl->shots->forgetPictures();
+    });
+    if (!another) return;
     impl_->ctl->post([impl = impl_.get()] {
         if (impl->state == EngineState::Frozen) impl->setState(EngineState::Streaming, "live again: a new exam");
     });
 }
 
 Exam Engine::exam() const {
-    std::lock_guard lock(impl_->jobsMutex);
-    return impl_->currentExam;
-}
-
-Engine::Impl::ExportJob Engine::Impl::newExportJob() {
-    ExportJob job{0, {}, std::make_shared<std::atomic<bool>>(false)};
-    std::lock_guard lock(jobsMutex);
-    job.id = nextJob++;
-    cancels[job.id] = job.cancelled;
-    job.exam = currentExam;
-    return job;
+    return impl_->jobsDesk.exam();
 }
 
 JobId Engine::exportCine(CineExportRequest request) {
-    auto [id, exam, cancelled] = impl_->newExportJob();
+    auto [id, exam, cancelled] = impl_->jobsDesk.newExport();
     auto frames = impl_->display->cine();  // what is on screen now, not when the job runs
     impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), exam = std::move(exam), frames = std::move(frames), cancelled] {
         impl->runExport(id, request, exam, frames, cancelled);
@@ -102,7 +84,7 @@ JobId Engine::exportCine(CineExportRequest request) {
 }
 
 JobId Engine::exportSnapshot(SnapshotExportRequest request) {
-    auto [id, exam, cancelled] = impl_->newExportJob();
+    auto [id, exam, cancelled] = impl_->jobsDesk.newExport();
     // The frame asked for, looked up now: the cine moves on while the job waits its turn.
     std::shared_ptr<const DisplayFrame> frame;
     const auto isIt = [&](const std::shared_ptr<const DisplayFrame>& f) { return f && f->session == request.session && f->frameId == request.frameId; };
@@ -125,8 +107,7 @@ JobId Engine::exportSnapshot(SnapshotExportRequest request) {
 }
 
 void Engine::cancel(JobId job) {
-    std::lock_guard lock(impl_->jobsMutex);
-    if (auto it = impl_->cancels.find(job); it != impl_->cancels.end()) it->second->store(true);
+    impl_->jobsDesk.cancel(job);
 }
 
 void Engine::Impl::auditExport(const std::string& file, const std::optional<Error>& failure) {
@@ -264,8 +245,7 @@ Result<std::string> Engine::Impl::writeMeasurementReport(const std::string& imag
 dicom::InstanceContext Engine::Impl::instanceContext(const Exam& examOfJob) {
     auto equipment = config.dicom.equipment;
     if (equipment.deviceSerialNumber.empty()) {
-        std::lock_guard lock(jobsMutex);
-        equipment.deviceSerialNumber = dicom::toLongString(frontEndSerial);  // the system's serial is its front end's
+        equipment.deviceSerialNumber = dicom::toLongString(jobsDesk.frontEndSerial());  // the system's serial is its front end's
     }
     return dicom::makeInstanceContext(dicomExam(examOfJob), equipment, *uids, dicom::dicomDateTimeNow());
 }

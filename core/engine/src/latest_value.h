@@ -7,7 +7,8 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
+
+#include "sonolink/util/thread_annotations.h"
 
 namespace sonolink::engine {
 
@@ -15,22 +16,22 @@ template <typename T>
 class LatestValue {
 public:
     void store(std::shared_ptr<T> value) {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         value_.swap(value);  // the old value is released after the lock, when `value` goes
     }
     [[nodiscard]] std::shared_ptr<T> load() const {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         return value_;
     }
     [[nodiscard]] std::shared_ptr<T> exchange(std::shared_ptr<T> value) {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         value_.swap(value);
         return value;
     }
 
 private:
-    mutable std::mutex mutex_;
-    std::shared_ptr<T> value_;
+    mutable Mutex mutex_;
+    std::shared_ptr<T> value_ GUARDED_BY(mutex_);
 };
 
 }  // namespace sonolink::engine

@@ -49,11 +49,7 @@ Result<const dicom::Destination*> nodeNamed(const std::vector<dicom::Destination
 }  // namespace
 
 JobId Engine::Impl::postQuery(std::function<void(JobId)> job) {
-    JobId id = 0;
-    {
-        std::lock_guard lock(jobsMutex);
-        id = nextJob++;
-    }
+    const JobId id = jobsDesk.newQuery();
     queries->post([id, job = std::move(job)] { job(id); });
     return id;
 }

@@ -44,24 +44,23 @@ void Engine::Impl::recordingProgress(std::uint64_t gen) {
 std::optional<RecordingChanged> Engine::Impl::finishRecording() {
     std::shared_ptr<record::Recorder> recorder;
     std::uint64_t recorded = 0, refused = 0, skipped = 0;
-    {
-        std::lock_guard lock(statsMutex);
+    tally.update([&](SessionTotals& t) {  // out of the tap and into the totals at once, for stats()
         recorder = recording.take();
-        if (!recorder) return std::nullopt;
+        if (!recorder) return;
         recorded = recorder->framesRecorded();
         refused = recorder->framesRefused();
         skipped = recorder->framesSkipped();
-        recordedBefore += recorded;
-        refusedBefore += refused;
-        skippedBefore += skipped;
-    }
+        t.recordedBefore += recorded;
+        t.refusedBefore += refused;
+        t.skippedBefore += skipped;
+    });
+    if (!recorder) return std::nullopt;
     auto stopped = recorder->stop();
-    {
-        std::lock_guard lock(statsMutex);
-        recordedBefore += recorder->framesRecorded() - recorded;
-        refusedBefore += recorder->framesRefused() - refused;
-        skippedBefore += recorder->framesSkipped() - skipped;
-    }
+    tally.update([&](SessionTotals& t) {
+        t.recordedBefore += recorder->framesRecorded() - recorded;
+        t.refusedBefore += recorder->framesRefused() - refused;
+        t.skippedBefore += recorder->framesSkipped() - skipped;
+    });
     RecordingChanged done{stopped ? RecordingPhase::Stopped : RecordingPhase::Failed, recordingPath, recorder->framesRecorded(),
                           recorder->bytesWritten(), recorder->framesRefused(), recorder->framesSkipped(),
                           stopped ? "" : stopped.error().message()};

@@ -229,13 +229,12 @@ void Engine::Impl::openLinkBerTest() {
     setState(EngineState::SelfTest, fmt::format("link BER test: PRBS-{} until {:.3g} bits show BER <= {:.0e} at {:.0f} % confidence",
                                                 transport::prbsSpec(test.pattern).order, static_cast<double>(planned), test.limit,
                                                 100 * test.confidence));
-    {
-        std::lock_guard lock(statsMutex);
-        selfTestProgress = {};
+    tally.update([&](SessionTotals& t) {
+        t.selfTestProgress = {};
         // The steps that run now replace their earlier verdicts; the others' failures stand.
-        std::erase_if(selfTestBlocks, [this](const auto& block) { return selfTestWants(block.first); });
-        selfTestPlannedBits = planned;
-    }
+        std::erase_if(t.selfTestBlocks, [this](const auto& block) { return selfTestWants(block.first); });
+        t.selfTestPlannedBits = planned;
+    });
     if (config.station && selfTestWants("station")) {
         underWay("station", "the station's set-up");
         for (auto& step : stationSteps(*config.station)) {
@@ -271,18 +270,16 @@ void Engine::Impl::openLinkBerTest() {
     };
     callbacks.progress = [self](const ingest::SessionSummary& progress) {
         if (auto impl = self.lock()) {
-            std::lock_guard lock(impl->statsMutex);
-            impl->current = progress;
-            impl->selfTestProgress = progress.stats;
+            impl->tally.update([&](SessionTotals& t) {
+                t.current = progress;
+                t.selfTestProgress = progress.stats;
+            });
         }
     };
     callbacks.ended = [self, gen](const Result<ingest::SessionSummary>& ended, const ingest::SessionSummary& accounted) {
         if (auto impl = self.lock()) {
-            {
-                std::lock_guard lock(impl->statsMutex);
-                impl->selfTestProgress = accounted.stats;
-            }
-            impl->account(accounted);  // the link delivered these frames: they count
+            impl->tally.update([&](SessionTotals& t) { t.selfTestProgress = accounted.stats; });
+            impl->tally.account(accounted);  // the link delivered these frames: they count
             impl->ctl->post([impl, gen, ended] { impl->onLinkBerTestEnded(gen, ended); });
         }
     };
@@ -313,12 +310,7 @@ void Engine::Impl::onLinkBerTestEnded(std::uint64_t gen, const Result<ingest::Se
 void Engine::Impl::linkBerTestTimedOut(std::uint64_t gen) {
     if (gen != generation || state != EngineState::SelfTest) return;
     closeSession();  // joins the session: its counts are in selfTestProgress
-    ingest::IngestStats stats;
-    {
-        std::lock_guard lock(statsMutex);
-        stats = selfTestProgress;
-    }
-    finishLinkBerTest(stats, true);
+    finishLinkBerTest(tally.read([](const SessionTotals& t) { return t.selfTestProgress; }), true);
 }
 
 void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool timedOut) {
@@ -387,25 +379,21 @@ void Engine::Impl::selfTestStep(SelfTestStep step) {
     log::log(engineLog(), level, "start-up self-test, {}: {}: {} ({})",
              step.step, toString(step.verdict), step.figures, step.limit);
     if (step.verdict == SelfTestVerdict::Fail && step.blocksStreaming) {
-        std::lock_guard lock(statsMutex);
-        selfTestBlocks.emplace_back(step.step, fmt::format("the start-up {} test failed: {}", step.step, step.figures));
+        tally.update([&](SessionTotals& t) {
+            t.selfTestBlocks.emplace_back(step.step, fmt::format("the start-up {} test failed: {}", step.step, step.figures));
+        });
     }
     emit(step);
 }
 
 void Engine::Impl::underWay(std::string step, std::string detail) {
-    std::lock_guard lock(statsMutex);
-    selfTestUnderWay = {std::move(step), 0.0, std::move(detail)};
+    tally.underWay({std::move(step), 0.0, std::move(detail)});
 }
 
 // The step under way fails as cancelled and the rest do not run: the session closed (its
 // callbacks and timeouts stale from here), the station Ready with streaming blocked.
 void Engine::Impl::cancelRunningSelfTest() {
-    std::string step;
-    {
-        std::lock_guard lock(statsMutex);
-        step = selfTestUnderWay.step.empty() ? "self-test" : selfTestUnderWay.step;
-    }
+    const auto step = tally.read([](const SessionTotals& t) { return t.selfTestUnderWay.step.empty() ? std::string("self-test") : t.selfTestUnderWay.step; });
     ++generation;
     closeSession();
     if (phantomReferenceDue.valid()) phantomReferenceDue.wait();
@@ -431,17 +419,6 @@ void Engine::cancelSelfTest() {
     });
 }
 
-std::string Engine::Impl::joinedSelfTestBlocks() const {
-    std::string joined;
-    for (const auto& [step, why] : selfTestBlocks) joined += (joined.empty() ? "" : "; ") + why;
-    return joined;
-}
-
-std::string Engine::Impl::streamingBlock() const {
-    std::lock_guard lock(statsMutex);
-    return joinedSelfTestBlocks();
-}
-
 void Engine::runSelfTest(std::vector<std::string> steps) {
     impl_->ctl->post([impl = impl_.get(), steps = std::move(steps)] {
         if (!impl->config.selfTest) return impl->refuse("runSelfTest", ErrorCode::FailedPrecondition, "this station has no self-test configured");
@@ -462,7 +439,7 @@ void Engine::runSelfTest(std::vector<std::string> steps) {
 
 void Engine::overrideSelfTest(std::string reason) {
     impl_->ctl->post([impl = impl_.get(), reason = std::move(reason)] {
-        auto blocked = impl->streamingBlock();
+        auto blocked = impl->tally.streamingBlock();
         if (blocked.empty()) return impl->refuse("overrideSelfTest", ErrorCode::FailedPrecondition, "no failed self-test blocks streaming");
         if (reason.find_first_not_of(" \t\r\n") == std::string::npos) {
             return impl->refuse("overrideSelfTest", ErrorCode::InvalidArgument, "an override needs a reason (it is recorded with who gave it)");
@@ -474,10 +451,7 @@ void Engine::overrideSelfTest(std::string reason) {
                 impl->report(ErrorOrigin::Engine, Severity::Warning, ok.error(), "audit trail");
             }
         }
-        {
-            std::lock_guard lock(impl->statsMutex);
-            impl->selfTestBlocks.clear();
-        }
+        impl->tally.clearSelfTestBlocks();
         impl->emit(SelfTestOverridden{reason, by, std::move(blocked)});
     });
 }

@@ -62,12 +62,7 @@ std::unique_ptr<FrameImager> Engine::Impl::imagerFor(const beamform::Acquisition
 
 void Engine::Impl::applyImaging(const ImagingSettings& settings) {
     if (auto reasons = problems(settings); !reasons.empty()) return emit(SettingsChanged{"imaging", false, joined(reasons)});
-    ImagingSettings before;
-    {
-        std::lock_guard lock(settingsMutex);
-        before = imagingSettings;
-        imagingSettings = settings;
-    }
+    const auto before = settingsBoard.imaging.replace(settings);
     const auto setup = imagingSetupFor(settings, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
     // A change of the picture only (TGC, gain, dynamic range, persistence, grey map, raster): the imager stays as it is.
     display->reconfigure(config.geometry, setup, beamformAlike(before, settings) ? nullptr : imagerFor(setup));
@@ -81,10 +76,7 @@ void Engine::Impl::applyAcquisition(const AcquisitionSettings& settings) {
     auto plan = backends.planAcquisition(settings);
     if (!plan) return emit(SettingsChanged{"acquisition", false, plan.error().message()});
     nextAcquisition = std::move(*plan);
-    {
-        std::lock_guard lock(settingsMutex);
-        acquisitionSettings = settings;
-    }
+    settingsBoard.acquisition.replace(settings);
     const bool connected = state != EngineState::Idle && state != EngineState::Error;
     emit(SettingsChanged{"acquisition", true, connected ? "at the next connect (stop streaming to bring it in)" : "at the next connect"});
 }
@@ -98,13 +90,11 @@ void Engine::setAcquisition(AcquisitionSettings settings) {
 }
 
 ImagingSettings Engine::imaging() const {
-    std::lock_guard lock(impl_->settingsMutex);
-    return impl_->imagingSettings;
+    return impl_->settingsBoard.imaging.get();
 }
 
 AcquisitionSettings Engine::acquisition() const {
-    std::lock_guard lock(impl_->settingsMutex);
-    return impl_->acquisitionSettings;
+    return impl_->settingsBoard.acquisition.get();
 }
 
 }  // namespace sonolink::engine

@@ -22,11 +22,7 @@ ImagingSetup Engine::Impl::shotSetupFor(const ImagingSettings& imaging, const Ph
 }
 
 void Engine::Impl::reconfigureShots(const ImagingSettings& imaging, bool newImager) {
-    PhotoacousticSettings shown;
-    {
-        std::lock_guard lock(settingsMutex);
-        shown = photoacousticSettings;
-    }
+    const auto shown = settingsBoard.photoacoustic.get();
     const auto setup = shotSetupFor(imaging, shown);
     dualMode = config.shotGeometry.has_value();
     if (!config.shotGeometry) {  // no laser (any more): the pipeline shows no shots
@@ -43,13 +39,8 @@ void Engine::Impl::applyPhotoacoustic(const PhotoacousticSettings& settings) {
         for (const auto& r : reasons) joined += (joined.empty() ? "" : "; ") + r;
         return emit(SettingsChanged{"photoacoustic", false, joined});
     }
-    ImagingSettings imaging;
-    {
-        std::lock_guard lock(settingsMutex);
-        photoacousticSettings = settings;
-        imaging = imagingSettings;
-    }
-    reconfigureShots(imaging, false);  // the picture only: the beamformer stays
+    settingsBoard.photoacoustic.replace(settings);
+    reconfigureShots(settingsBoard.imaging.get(), false);  // the picture only: the beamformer stays
     emit(SettingsChanged{"photoacoustic", true, config.shotGeometry ? "from the next shot" : "when the station fires a laser (acquisition.laser_rate_hz)"});
 }
 
@@ -58,8 +49,7 @@ void Engine::setPhotoacoustic(PhotoacousticSettings settings) {
 }
 
 PhotoacousticSettings Engine::photoacoustic() const {
-    std::lock_guard lock(impl_->settingsMutex);
-    return impl_->photoacousticSettings;
+    return impl_->settingsBoard.photoacoustic.get();
 }
 
 std::shared_ptr<const DisplayFrame> Engine::latestShot() const { return impl_->dualMode ? impl_->shots->latest() : nullptr; }

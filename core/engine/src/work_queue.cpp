@@ -14,7 +14,7 @@ WorkQueue::~WorkQueue() { stop(); }
 
 void WorkQueue::stop() {
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         stopping_ = true;
     }
     wake_.notify_all();
@@ -23,7 +23,7 @@ void WorkQueue::stop() {
 
 void WorkQueue::post(std::function<void()> work) {
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         if (stopping_) return;
         due_.push_back(std::move(work));
     }
@@ -32,7 +32,7 @@ void WorkQueue::post(std::function<void()> work) {
 
 void WorkQueue::postAfter(std::chrono::milliseconds delay, std::function<void()> work) {
     {
-        std::lock_guard lock(mutex_);
+        MutexLock lock(mutex_);
         if (stopping_) return;
         delayed_.emplace(Clock::now() + delay, std::move(work));
     }
@@ -44,7 +44,7 @@ void WorkQueue::run() {
     while (true) {
         std::function<void()> work;
         {
-            std::unique_lock lock(mutex_);
+            UniqueLock lock(mutex_);
             while (true) {
                 for (auto now = Clock::now(); !delayed_.empty() && delayed_.begin()->first <= now;) {
                     due_.push_back(std::move(delayed_.begin()->second));
@@ -52,8 +52,8 @@ void WorkQueue::run() {
                 }
                 if (!due_.empty()) break;
                 if (stopping_) return;  // what was due has run; delayed work is dropped
-                if (delayed_.empty()) wake_.wait(lock);
-                else wake_.wait_until(lock, delayed_.begin()->first);
+                if (delayed_.empty()) wake_.wait(lock.native());
+                else wake_.wait_until(lock.native(), delayed_.begin()->first);
             }
             work = std::move(due_.front());
             due_.pop_front();

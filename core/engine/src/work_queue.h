@@ -15,6 +15,8 @@
 #include <string>
 #include <thread>
 
+#include "sonolink/util/thread_annotations.h"
+
 namespace sonolink::engine {
 
 class WorkQueue {
@@ -35,11 +37,11 @@ private:
 
     std::string name_;
     FailureHandler onFailure_;
-    std::mutex mutex_;
+    Mutex mutex_;
     std::condition_variable wake_;
-    std::deque<std::function<void()>> due_;
-    std::multimap<Clock::time_point, std::function<void()>> delayed_;
-    bool stopping_ = false;
+    std::deque<std::function<void()>> due_ GUARDED_BY(mutex_);
+    std::multimap<Clock::time_point, std::function<void()>> delayed_ GUARDED_BY(mutex_);
+    bool stopping_ GUARDED_BY(mutex_) = false;
     std::thread thread_;  // last: starts once the members above exist
 };
 

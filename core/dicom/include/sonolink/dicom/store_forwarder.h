@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "sonolink/util/thread_annotations.h"
 #include "sonolink/dicom/audit_trail.h"
 #include "sonolink/dicom/pacs_node.h"
 #include "sonolink/dicom/storage_commitment.h"
@@ -74,10 +75,10 @@ private:
     ForwarderSettings settings_;
     UidGenerator uids_;
     AuditTrail* audit_;
-    std::mutex mutex_;
+    Mutex mutex_;
     std::condition_variable wakeUp_;
-    bool stopping_ = false;
-    bool woken_ = false;
+    bool stopping_ GUARDED_BY(mutex_) = false;
+    bool woken_ GUARDED_BY(mutex_) = false;
     std::thread worker_;
 };
 
