@@ -1,8 +1,6 @@
 #include "sonolink/archive/archive_queue.h"
 
 #include <fcntl.h>
-#include <sqlite3.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <vector>
@@ -18,6 +15,8 @@
 #include <fmt/format.h>
 
 #include "encoding.h"
+#include "sonolink/persist/folder_lock.h"
+#include "sonolink/persist/sqlite_database.h"
 #include "sonolink/util/durable_file.h"
 #include "sonolink/util/thread_annotations.h"
 
@@ -33,33 +32,8 @@ constexpr const char* kColumns =
     "id, file, bucket, key, kind, state, attempts, size_bytes, crc32c, enqueued_at_ms, next_attempt_at_ms, verified_at_ms, "
     "local_deleted_at_ms, last_error, etag";
 
-struct Database {
-    sqlite3* db = nullptr;
-    ~Database() {
-        if (db) sqlite3_close_v2(db);
-    }
-};
-
-struct Statement {
-    sqlite3_stmt* stmt = nullptr;
-    ~Statement() {
-        if (stmt) sqlite3_finalize(stmt);
-    }
-};
-
-Error sqlError(sqlite3* db, const std::string& what, const std::string& path) {
-    return Error(ErrorCode::DataLoss, fmt::format("archive queue '{}': {}: {}", path, what, db ? sqlite3_errmsg(db) : "cannot open"));
-}
-
-Status exec(sqlite3* db, const std::string& sql, const std::string& path) {
-    char* message = nullptr;
-    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-        Error e(ErrorCode::DataLoss, fmt::format("archive queue '{}': {}", path, message ? message : "SQLite error"));
-        sqlite3_free(message);
-        return fail(std::move(e));
-    }
-    return {};
-}
+using persist::SqliteDatabase;
+using persist::SqliteStatement;
 
 ArchiveState stateNamed(std::string_view name) {
     if (name == "uploading") return ArchiveState::Uploading;
@@ -68,88 +42,72 @@ ArchiveState stateNamed(std::string_view name) {
     return ArchiveState::Queued;
 }
 
-std::string text(sqlite3_stmt* s, int column) {
-    const auto* t = sqlite3_column_text(s, column);
-    return t ? reinterpret_cast<const char*>(t) : "";
-}
-
-ArchiveItem rowItem(sqlite3_stmt* s) {
+ArchiveItem rowItem(const SqliteStatement& s) {
     ArchiveItem i;
-    i.id = sqlite3_column_int64(s, 0);
-    i.file = text(s, 1);
-    i.object = {text(s, 2), text(s, 3)};
-    i.kind = text(s, 4);
-    i.state = stateNamed(text(s, 5));
-    i.attempts = sqlite3_column_int(s, 6);
-    i.sizeBytes = static_cast<std::uint64_t>(sqlite3_column_int64(s, 7));
-    i.crc32c = text(s, 8);
-    i.enqueuedAtMs = sqlite3_column_int64(s, 9);
-    i.nextAttemptAtMs = sqlite3_column_int64(s, 10);
-    i.verifiedAtMs = sqlite3_column_int64(s, 11);
-    i.localDeletedAtMs = sqlite3_column_int64(s, 12);
-    i.lastError = text(s, 13);
-    i.etag = text(s, 14);
+    i.id = s.integer(0);
+    i.file = s.text(1);
+    i.object = {s.text(2), s.text(3)};
+    i.kind = s.text(4);
+    i.state = stateNamed(s.text(5));
+    i.attempts = static_cast<int>(s.integer(6));
+    i.sizeBytes = static_cast<std::uint64_t>(s.integer(7));
+    i.crc32c = s.text(8);
+    i.enqueuedAtMs = s.integer(9);
+    i.nextAttemptAtMs = s.integer(10);
+    i.verifiedAtMs = s.integer(11);
+    i.localDeletedAtMs = s.integer(12);
+    i.lastError = s.text(13);
+    i.etag = s.text(14);
     return i;
 }
 
-// The first column of the first row of sql, as an integer (the statement finalized at once).
-std::optional<std::int64_t> scalar(sqlite3* db, const char* sql) {
-    Statement s;
-    if (sqlite3_prepare_v2(db, sql, -1, &s.stmt, nullptr) != SQLITE_OK || sqlite3_step(s.stmt) != SQLITE_ROW) return std::nullopt;
-    return sqlite3_column_int64(s.stmt, 0);
-}
-
 // Opens the database and checks it is ours and whole; creates it when create is set.
-Result<std::unique_ptr<Database>> openDatabase(const std::string& path, bool create) {
-    auto d = std::make_unique<Database>();
-    const int flags = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
-    if (sqlite3_open_v2(path.c_str(), &d->db, flags | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
-        return fail(sqlError(d->db, "cannot open", path));
-    }
-    sqlite3_busy_timeout(d->db, 5000);
-    const auto id = scalar(d->db, "PRAGMA application_id");
-    const auto tables = scalar(d->db, "SELECT count(*) FROM sqlite_master");
-    if (!id || !tables) return fail(sqlError(d->db, "not a database (damaged?)", path));
-    const bool empty = *tables == 0;
-    if (*id == 0 && empty && create) {
+Result<SqliteDatabase> openDatabase(const std::string& path, bool create) {
+    auto d = SqliteDatabase::open(path, create ? SqliteDatabase::Mode::Create : SqliteDatabase::Mode::ReadOnly,
+                                  fmt::format("archive queue '{}'", path));
+    if (!d) return fail(std::move(d.error()));
+    auto& db = *d;
+    const auto id = db.scalarInteger("PRAGMA application_id");
+    if (!id) return fail(std::move(id.error()));
+    const auto tables = db.scalarInteger("SELECT count(*) FROM sqlite_master");
+    if (!tables) return fail(std::move(tables.error()));
+    if (*id == 0 && *tables == 0 && create) {
         const auto setup = fmt::format("PRAGMA journal_mode=WAL; PRAGMA application_id={}; CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, "
                                        "file TEXT NOT NULL, bucket TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL, "
                                        "attempts INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, crc32c TEXT NOT NULL DEFAULT '', "
                                        "enqueued_at_ms INTEGER NOT NULL, next_attempt_at_ms INTEGER NOT NULL, verified_at_ms INTEGER NOT NULL DEFAULT 0, "
                                        "local_deleted_at_ms INTEGER NOT NULL DEFAULT 0, last_error TEXT NOT NULL DEFAULT '', etag TEXT NOT NULL DEFAULT '')",
                                        kApplicationId);
-        if (auto ok = exec(d->db, setup, path); !ok) return fail(std::move(ok.error()));
+        if (auto ok = db.exec(setup, "create"); !ok) return fail(std::move(ok.error()));
     } else if (*id != kApplicationId) {
         return fail(ErrorCode::DataLoss, fmt::format("'{}' is not a SonoLink archive queue (application id {:#x}): it is left as it is", path, *id));
     }
-    {
-        Statement check;
-        if (sqlite3_prepare_v2(d->db, "PRAGMA quick_check(1)", -1, &check.stmt, nullptr) != SQLITE_OK || sqlite3_step(check.stmt) != SQLITE_ROW ||
-            text(check.stmt, 0) != "ok") {
-            return fail(ErrorCode::DataLoss, fmt::format("archive queue '{}' is damaged ({}): it is left as it is", path,
-                                                         check.stmt ? text(check.stmt, 0) : sqlite3_errmsg(d->db)));
-        }
+    const auto verdict = db.scalarText("PRAGMA quick_check(1)");
+    if (!verdict || *verdict != "ok") {
+        return fail(ErrorCode::DataLoss, fmt::format("archive queue '{}' is damaged ({}): it is left as it is", path, verdict ? *verdict : verdict.error().message()));
     }
     if (create) {
-        if (auto ok = exec(d->db, "PRAGMA synchronous=FULL", path); !ok) return fail(std::move(ok.error()));
+        if (auto ok = db.exec("PRAGMA synchronous=FULL", "configure"); !ok) return fail(std::move(ok.error()));
         // Queues made before the stored object's ETag was kept: the column added, empty.
-        const auto hasEtag = scalar(d->db, "SELECT count(*) FROM pragma_table_info('items') WHERE name='etag'");
-        if (hasEtag && *hasEtag == 0) {
-            if (auto ok = exec(d->db, "ALTER TABLE items ADD COLUMN etag TEXT NOT NULL DEFAULT ''", path); !ok) return fail(std::move(ok.error()));
+        const auto hasEtag = db.scalarInteger("SELECT count(*) FROM pragma_table_info('items') WHERE name='etag'");
+        if (!hasEtag) return fail(std::move(hasEtag.error()));
+        if (*hasEtag == 0) {
+            if (auto ok = db.exec("ALTER TABLE items ADD COLUMN etag TEXT NOT NULL DEFAULT ''", "upgrade"); !ok) return fail(std::move(ok.error()));
         }
     }
     return d;
 }
 
-Result<std::vector<ArchiveItem>> select(sqlite3* db, const std::string& where, const std::string& path, std::string_view columns = kColumns) {
-    Statement s;
-    const std::string sql = fmt::format("SELECT {} FROM items {} ORDER BY id", columns, where);
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s.stmt, nullptr) != SQLITE_OK) return fail(sqlError(db, "cannot read", path));
+Result<std::vector<ArchiveItem>> select(SqliteDatabase& db, const std::string& where, std::string_view columns = kColumns) {
+    auto s = db.prepare(fmt::format("SELECT {} FROM items {} ORDER BY id", columns, where), "read");
+    if (!s) return fail(std::move(s.error()));
     std::vector<ArchiveItem> items;
-    int rc;
-    while ((rc = sqlite3_step(s.stmt)) == SQLITE_ROW) items.push_back(rowItem(s.stmt));
-    if (rc != SQLITE_DONE) return fail(sqlError(db, "cannot read", path));
-    return items;
+    for (;;) {
+        auto row = s->next();
+        if (!row) return fail(std::move(row.error()));
+        if (!*row) return items;
+        items.push_back(rowItem(*s));
+    }
 }
 
 // A local file's CRC-32C as 8 hex digits, read in 8 MiB pieces.
@@ -202,27 +160,21 @@ std::string_view toString(ArchiveState state) noexcept {
 }
 
 struct ArchiveQueue::State {
+    std::optional<persist::FolderLock> folderLock;  // first: let go after the database closes
     std::string directory;
     std::string path;
     ArchiveRetry retry;
-    int lockFd = -1;
     mutable Mutex mutex;
-    std::unique_ptr<Database> database GUARDED_BY(mutex);
+    std::optional<SqliteDatabase> database GUARDED_BY(mutex);
     std::mt19937_64 random GUARDED_BY(mutex){std::random_device{}()};
-
-    ~State() {
-        database.reset();
-        if (lockFd >= 0) ::close(lockFd);
-    }
 
     // One statement with bound values, in its own durable transaction.
     template <typename Bind>
     Status change(const std::string& sql, Bind bind) REQUIRES(mutex) {
-        Statement s;
-        if (sqlite3_prepare_v2(database->db, sql.c_str(), -1, &s.stmt, nullptr) != SQLITE_OK) return fail(sqlError(database->db, "cannot write", path));
-        bind(s.stmt);
-        if (sqlite3_step(s.stmt) != SQLITE_DONE) return fail(sqlError(database->db, "cannot write", path));
-        return {};
+        auto s = database->prepare(sql, "write");
+        if (!s) return fail(std::move(s.error()));
+        bind(*s);
+        return s->run();
     }
 };
 
@@ -233,9 +185,10 @@ Result<std::vector<ArchiveItem>> readArchiveQueue(const std::string& directory) 
     auto db = openDatabase(path, false);
     if (!db) return fail(std::move(db.error()));
     // Read beside its owner, perhaps before the owner added the ETag column: read it as empty.
-    const auto hasEtag = scalar((*db)->db, "SELECT count(*) FROM pragma_table_info('items') WHERE name='etag'");
+    const auto hasEtag = db->scalarInteger("SELECT count(*) FROM pragma_table_info('items') WHERE name='etag'");
+    if (!hasEtag) return fail(std::move(hasEtag.error()));
     const std::string oldColumns = std::string(kColumns).substr(0, std::string_view(kColumns).rfind(", etag")) + ", '' AS etag";
-    return select((*db)->db, "", path, hasEtag && *hasEtag > 0 ? std::string_view(kColumns) : std::string_view(oldColumns));
+    return select(*db, "", *hasEtag > 0 ? std::string_view(kColumns) : std::string_view(oldColumns));
 }
 
 ArchiveQueue::ArchiveQueue(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -250,12 +203,9 @@ Result<std::unique_ptr<ArchiveQueue>> ArchiveQueue::open(const std::string& dire
     state->directory = directory;
     state->path = directory + "/" + kDatabase;
     state->retry = retry;
-    const std::string lock = directory + "/lock";
-    state->lockFd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (state->lockFd < 0) return fail(ErrorCode::Unavailable, fmt::format("cannot open '{}': {}", lock, std::strerror(errno)));
-    if (::flock(state->lockFd, LOCK_EX | LOCK_NB) != 0) {
-        return fail(ErrorCode::FailedPrecondition, fmt::format("archive queue '{}' is in use by another process", directory));
-    }
+    auto lock = persist::FolderLock::acquire(directory, "the archive queue");
+    if (!lock) return fail(std::move(lock.error()));
+    state->folderLock = std::move(*lock);
     if (auto ok = checkNotLost(directory, state->path); !ok) return fail(std::move(ok.error()));
     auto db = openDatabase(state->path, true);
     if (!db) return fail(std::move(db.error()));
@@ -266,20 +216,14 @@ Result<std::unique_ptr<ArchiveQueue>> ArchiveQueue::open(const std::string& dire
     {
         MutexLock held(state->mutex);  // no other thread has it yet: the analysis asks, and it costs nothing
         state->database = std::move(*db);
-        if (auto ok = exec(state->database->db, "UPDATE items SET state='queued' WHERE state='uploading'", state->path); !ok) return fail(std::move(ok.error()));
+        if (auto ok = state->database->exec("UPDATE items SET state='queued' WHERE state='uploading'", "write"); !ok) return fail(std::move(ok.error()));
     }
     return std::unique_ptr<ArchiveQueue>(new ArchiveQueue(std::move(state)));
 }
 
 Result<std::string> ArchiveQueue::reset(const std::string& directory, std::int64_t nowMs) {
-    const std::string lockPath = directory + "/lock";
-    const int lockFd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (lockFd < 0) return fail(ErrorCode::Unavailable, fmt::format("cannot open '{}': {}", lockPath, std::strerror(errno)));
-    struct Unlock {
-        int fd;
-        ~Unlock() { ::close(fd); }
-    } unlock{lockFd};
-    if (::flock(lockFd, LOCK_EX | LOCK_NB) != 0) return fail(ErrorCode::FailedPrecondition, fmt::format("archive queue '{}' is in use by another process", directory));
+    const auto lock = persist::FolderLock::acquire(directory, "the archive queue");
+    if (!lock) return fail(std::move(lock.error()));
     const std::string path = directory + "/" + kDatabase;
     const std::string aside = fmt::format("{}.replaced-{}", path, nowMs);
     std::error_code ec;
@@ -299,41 +243,33 @@ Result<ArchiveItem> ArchiveQueue::enqueue(const std::string& file, const S3Locat
     if (!std::filesystem::is_regular_file(absolute, ec)) return fail(ErrorCode::NotFound, fmt::format("'{}' is not a file to archive", file));
     MutexLock lock(state_->mutex);
     auto& db = *state_->database;
-    Statement find;
-    sqlite3_prepare_v2(db.db, fmt::format("SELECT {} FROM items WHERE file=? AND bucket=? AND key=? AND state IN ('queued','uploading','failed')", kColumns).c_str(),
-                       -1, &find.stmt, nullptr);
-    sqlite3_bind_text(find.stmt, 1, absolute.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(find.stmt, 2, object.bucket.c_str(), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(find.stmt, 3, object.key.c_str(), -1, SQLITE_TRANSIENT);
-    if (sqlite3_step(find.stmt) == SQLITE_ROW) return rowItem(find.stmt);
+    auto find = db.prepare(fmt::format("SELECT {} FROM items WHERE file=? AND bucket=? AND key=? AND state IN ('queued','uploading','failed')", kColumns), "read");
+    if (!find) return fail(std::move(find.error()));
+    find->bind(1, absolute).bind(2, object.bucket).bind(3, object.key);
+    auto found = find->next();
+    if (!found) return fail(std::move(found.error()));
+    if (*found) return rowItem(*find);
     auto ok = state_->change("INSERT INTO items(file, bucket, key, kind, state, enqueued_at_ms, next_attempt_at_ms) VALUES(?,?,?,?,'queued',?,?)",
-                             [&](sqlite3_stmt* s) {
-                                 sqlite3_bind_text(s, 1, absolute.c_str(), -1, SQLITE_TRANSIENT);
-                                 sqlite3_bind_text(s, 2, object.bucket.c_str(), -1, SQLITE_TRANSIENT);
-                                 sqlite3_bind_text(s, 3, object.key.c_str(), -1, SQLITE_TRANSIENT);
-                                 sqlite3_bind_text(s, 4, kind.c_str(), -1, SQLITE_TRANSIENT);
-                                 sqlite3_bind_int64(s, 5, nowMs);
-                                 sqlite3_bind_int64(s, 6, nowMs);
-                             });
+                             [&](SqliteStatement& s) { s.bind(1, absolute).bind(2, object.bucket).bind(3, object.key).bind(4, kind).bind(5, nowMs).bind(6, nowMs); });
     if (!ok) return fail(std::move(ok.error()));
-    auto added = select(db.db, fmt::format("WHERE id={}", sqlite3_last_insert_rowid(db.db)), state_->path);
+    auto added = select(db, fmt::format("WHERE id={}", db.lastInsertId()));
     if (!added || added->empty()) return fail(ErrorCode::DataLoss, fmt::format("archive queue '{}': the item just added cannot be read", state_->path));
     return added->front();
 }
 
 std::vector<ArchiveItem> ArchiveQueue::items() const {
     MutexLock lock(state_->mutex);
-    auto all = select(state_->database->db, "", state_->path);
+    auto all = select(*state_->database, "");
     return all ? std::move(*all) : std::vector<ArchiveItem>{};
 }
 
 Result<std::vector<ArchiveItem>> ArchiveQueue::takeDue(std::int64_t nowMs, std::size_t limit) {
     MutexLock lock(state_->mutex);
-    auto due = select(state_->database->db, fmt::format("WHERE state='queued' AND next_attempt_at_ms<={}", nowMs), state_->path);
+    auto due = select(*state_->database, fmt::format("WHERE state='queued' AND next_attempt_at_ms<={}", nowMs));
     if (!due) return fail(std::move(due.error()));
     if (due->size() > limit) due->resize(limit);
     for (auto& item : *due) {
-        auto ok = state_->change("UPDATE items SET state='uploading' WHERE id=?", [&](sqlite3_stmt* s) { sqlite3_bind_int64(s, 1, item.id); });
+        auto ok = state_->change("UPDATE items SET state='uploading' WHERE id=?", [&](SqliteStatement& s) { s.bind(1, item.id); });
         if (!ok) return fail(std::move(ok.error()));
         item.state = ArchiveState::Uploading;
     }
@@ -344,64 +280,52 @@ Status ArchiveQueue::markVerified(std::int64_t id, std::uint64_t sizeBytes, cons
     MutexLock lock(state_->mutex);
     return state_->change("UPDATE items SET state='verified', attempts=attempts+1, size_bytes=?, crc32c=?, verified_at_ms=?, last_error='', etag=? "
                           "WHERE id=?",
-                          [&](sqlite3_stmt* s) {
-                              sqlite3_bind_int64(s, 1, static_cast<sqlite3_int64>(sizeBytes));
-                              sqlite3_bind_text(s, 2, crc32c.c_str(), -1, SQLITE_TRANSIENT);
-                              sqlite3_bind_int64(s, 3, nowMs);
-                              sqlite3_bind_text(s, 4, etag.c_str(), -1, SQLITE_TRANSIENT);
-                              sqlite3_bind_int64(s, 5, id);
-                          });
+                          [&](SqliteStatement& s) { s.bind(1, static_cast<std::int64_t>(sizeBytes)).bind(2, crc32c).bind(3, nowMs).bind(4, etag).bind(5, id); });
 }
 
 Status ArchiveQueue::markFailed(std::int64_t id, const std::string& error, bool retryable, std::int64_t nowMs) {
     MutexLock lock(state_->mutex);
-    auto current = select(state_->database->db, fmt::format("WHERE id={}", id), state_->path);
+    auto current = select(*state_->database, fmt::format("WHERE id={}", id));
     if (!current || current->empty()) return fail(ErrorCode::NotFound, fmt::format("no archive item {}", id));
     const int attempts = current->front().attempts + 1;
     const auto& r = state_->retry;
     const double delay = std::min(r.maxDelayS, r.initialDelayS * std::pow(2.0, attempts - 1)) *
                          (1.0 - r.jitter * std::uniform_real_distribution<double>(0, 1)(state_->random));
-    return state_->change("UPDATE items SET state=?, attempts=?, next_attempt_at_ms=?, last_error=? WHERE id=?", [&](sqlite3_stmt* s) {
-        sqlite3_bind_text(s, 1, retryable ? "queued" : "failed", -1, SQLITE_STATIC);
-        sqlite3_bind_int(s, 2, attempts);
-        sqlite3_bind_int64(s, 3, nowMs + static_cast<std::int64_t>(delay * 1000));
-        sqlite3_bind_text(s, 4, error.c_str(), -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(s, 5, id);
+    return state_->change("UPDATE items SET state=?, attempts=?, next_attempt_at_ms=?, last_error=? WHERE id=?", [&](SqliteStatement& s) {
+        s.bind(1, retryable ? "queued" : "failed").bind(2, std::int64_t{attempts}).bind(3, nowMs + static_cast<std::int64_t>(delay * 1000));
+        s.bind(4, error).bind(5, id);
     });
 }
 
 Status ArchiveQueue::retry(std::int64_t id) {
     MutexLock lock(state_->mutex);
-    auto current = select(state_->database->db, fmt::format("WHERE id={}", id), state_->path);
+    auto current = select(*state_->database, fmt::format("WHERE id={}", id));
     if (!current || current->empty()) return fail(ErrorCode::NotFound, fmt::format("no archive item {}", id));
     if (current->front().state != ArchiveState::Failed) {
         return fail(ErrorCode::FailedPrecondition, fmt::format("archive item {} is {}, not failed", id, toString(current->front().state)));
     }
-    return state_->change("UPDATE items SET state='queued', attempts=0, next_attempt_at_ms=0 WHERE id=?", [&](sqlite3_stmt* s) { sqlite3_bind_int64(s, 1, id); });
+    return state_->change("UPDATE items SET state='queued', attempts=0, next_attempt_at_ms=0 WHERE id=?", [&](SqliteStatement& s) { s.bind(1, id); });
 }
 
 Status ArchiveQueue::putBack(std::int64_t id) {
     MutexLock lock(state_->mutex);
-    return state_->change("UPDATE items SET state='queued' WHERE id=? AND state='uploading'", [&](sqlite3_stmt* s) { sqlite3_bind_int64(s, 1, id); });
+    return state_->change("UPDATE items SET state='queued' WHERE id=? AND state='uploading'", [&](SqliteStatement& s) { s.bind(1, id); });
 }
 
 Result<std::vector<ArchiveItem>> ArchiveQueue::localCopiesDue(std::int64_t cutoffMs) const {
     MutexLock lock(state_->mutex);
-    return select(state_->database->db, fmt::format("WHERE state='verified' AND local_deleted_at_ms=0 AND verified_at_ms<{}", cutoffMs), state_->path);
+    return select(*state_->database, fmt::format("WHERE state='verified' AND local_deleted_at_ms=0 AND verified_at_ms<{}", cutoffMs));
 }
 
 Status ArchiveQueue::keepLocalCopy(std::int64_t id, const std::string& why) {
     MutexLock lock(state_->mutex);
-    return state_->change("UPDATE items SET local_deleted_at_ms=-1, last_error=? WHERE id=?", [&](sqlite3_stmt* s) {
-        sqlite3_bind_text(s, 1, why.c_str(), -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(s, 2, id);
-    });
+    return state_->change("UPDATE items SET local_deleted_at_ms=-1, last_error=? WHERE id=?", [&](SqliteStatement& s) { s.bind(1, why).bind(2, id); });
 }
 
 Result<bool> ArchiveQueue::deleteLocalCopy(std::int64_t id, std::int64_t nowMs) {
     auto found = [&]() -> Result<std::vector<ArchiveItem>> {
         MutexLock lock(state_->mutex);
-        return select(state_->database->db, fmt::format("WHERE id={} AND state='verified' AND local_deleted_at_ms=0", id), state_->path);
+        return select(*state_->database, fmt::format("WHERE id={} AND state='verified' AND local_deleted_at_ms=0", id));
     }();
     if (!found) return fail(std::move(found.error()));
     if (found->empty()) return fail(ErrorCode::FailedPrecondition, fmt::format("archive item {} is not a verified item with its local copy", id));
@@ -424,27 +348,24 @@ Result<bool> ArchiveQueue::deleteLocalCopy(std::int64_t id, std::int64_t nowMs) 
         }
     }
     MutexLock lock(state_->mutex);
-    auto ok = state_->change("UPDATE items SET local_deleted_at_ms=? WHERE id=?", [&](sqlite3_stmt* s) {
-        sqlite3_bind_int64(s, 1, nowMs);
-        sqlite3_bind_int64(s, 2, item.id);
-    });
+    auto ok = state_->change("UPDATE items SET local_deleted_at_ms=? WHERE id=?", [&](SqliteStatement& s) { s.bind(1, nowMs).bind(2, item.id); });
     if (!ok) return fail(std::move(ok.error()));
     return !ec;
 }
 
 std::optional<std::int64_t> ArchiveQueue::nextDueMs() const {
     MutexLock lock(state_->mutex);
-    Statement s;
-    sqlite3_prepare_v2(state_->database->db, "SELECT min(next_attempt_at_ms) FROM items WHERE state='queued'", -1, &s.stmt, nullptr);
-    if (sqlite3_step(s.stmt) != SQLITE_ROW || sqlite3_column_type(s.stmt, 0) == SQLITE_NULL) return std::nullopt;
-    return sqlite3_column_int64(s.stmt, 0);
+    auto s = state_->database->prepare("SELECT min(next_attempt_at_ms) FROM items WHERE state='queued'", "read");
+    if (!s) return std::nullopt;  // unreadable: nothing is due; the next pass that writes says why
+    auto row = s->next();
+    if (!row || !*row || s->isNull(0)) return std::nullopt;
+    return s->integer(0);
 }
 
 bool ArchiveQueue::settled() const {
     MutexLock lock(state_->mutex);
-    Statement s;
-    sqlite3_prepare_v2(state_->database->db, "SELECT count(*) FROM items WHERE state IN ('queued','uploading')", -1, &s.stmt, nullptr);
-    return sqlite3_step(s.stmt) == SQLITE_ROW && sqlite3_column_int(s.stmt, 0) == 0;
+    const auto unsettled = state_->database->scalarInteger("SELECT count(*) FROM items WHERE state IN ('queued','uploading')");
+    return unsettled && *unsettled == 0;  // unreadable: not settled
 }
 
 const std::string& ArchiveQueue::directory() const noexcept { return state_->directory; }

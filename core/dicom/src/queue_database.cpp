@@ -1,7 +1,6 @@
 #include "queue_database.h"
 
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +13,8 @@
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "sonolink/persist/sqlite_database.h"
 
 namespace sonolink::dicom {
 namespace {
@@ -44,63 +45,10 @@ std::string insertSql(std::string_view verb) {
     return fmt::format("{} INTO items ({}) VALUES ({})", verb, kColumns, marks);
 }
 
-struct DbCloser {
-    void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
-};
-struct StatementFinalizer {
-    void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
-};
-using Db = std::unique_ptr<sqlite3, DbCloser>;
-using Statement = std::unique_ptr<sqlite3_stmt, StatementFinalizer>;
+using persist::SqliteDatabase;
+using persist::SqliteStatement;
 
-Error sqliteError(sqlite3* db, int rc, std::string_view what, const std::string& path) {
-    const int code = rc & 0xFF;
-    const auto message = db ? std::string(sqlite3_errmsg(db)) : std::string(sqlite3_errstr(rc));
-    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
-        return Error(ErrorCode::DataLoss, fmt::format("the DICOM queue's database {} is damaged: {}", path, message));
-    }
-    return Error(code == SQLITE_FULL ? ErrorCode::ResourceExhausted : ErrorCode::DataLoss,
-                 fmt::format("cannot {} the DICOM queue's database {}: {}", what, path, message));
-}
-
-Result<Db> openDb(const std::string& path, int flags) {
-    sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &raw, flags | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX, nullptr);
-    Db db(raw);
-    if (rc != SQLITE_OK) return fail(sqliteError(db.get(), rc, "open", path));
-    sqlite3_extended_result_codes(db.get(), 1);
-    sqlite3_busy_timeout(db.get(), 5000);  // a reader of another process may be starting a read
-    return db;
-}
-
-Status exec(sqlite3* db, const std::string& sql, std::string_view what, const std::string& path) {
-    char* message = nullptr;
-    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
-    if (message) sqlite3_free(message);
-    if (rc != SQLITE_OK) return fail(sqliteError(db, rc, what, path));
-    return {};
-}
-
-Result<Statement> prepare(sqlite3* db, const std::string& sql, const std::string& path) {
-    sqlite3_stmt* raw = nullptr;
-    const int rc = sqlite3_prepare_v3(db, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &raw, nullptr);
-    Statement s(raw);
-    if (rc != SQLITE_OK) return fail(sqliteError(db, rc, "read", path));
-    return s;
-}
-
-// The first column of the first row of a one-value query (a pragma).
-Result<std::string> scalar(sqlite3* db, const std::string& sql, const std::string& path) {
-    auto s = prepare(db, sql, path);
-    if (!s) return fail(std::move(s.error()));
-    const int rc = sqlite3_step(s->get());
-    if (rc == SQLITE_ROW) {
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(s->get(), 0));
-        return std::string(text ? text : "");
-    }
-    if (rc == SQLITE_DONE) return std::string();
-    return fail(sqliteError(db, rc, "read", path));
-}
+std::string subjectOf(const std::string& path) { return fmt::format("the DICOM queue's database {}", path); }
 
 std::optional<ItemState> stateFrom(std::string_view text) {
     for (auto s : {ItemState::Queued, ItemState::Sending, ItemState::Sent, ItemState::Committed, ItemState::Failed}) {
@@ -110,19 +58,15 @@ std::optional<ItemState> stateFrom(std::string_view text) {
 }
 
 // One row into an item; every column of the type the schema says, every value in range.
-Result<QueueItem> fromRow(sqlite3_stmt* s, const std::string& where) {
+Result<QueueItem> fromRow(const SqliteStatement& s, const std::string& where) {
     for (int c = 0; c < kColumnCount; ++c) {
         const bool integer = (c >= 11 && c <= 16) || c == 18 || c == 20;
-        const int type = sqlite3_column_type(s, c);
-        if (type != (integer ? SQLITE_INTEGER : SQLITE_TEXT)) {
-            return fail(ErrorCode::DataLoss, fmt::format("{}: column {} is not {}", where, sqlite3_column_name(s, c), integer ? "an integer" : "text"));
+        if (integer ? !s.isInteger(c) : !s.isText(c)) {
+            return fail(ErrorCode::DataLoss, fmt::format("{}: column {} is not {}", where, s.columnName(c), integer ? "an integer" : "text"));
         }
     }
-    auto text = [&](int c) {
-        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s, c));
-        return std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(s, c)));
-    };
-    auto integer = [&](int c) { return static_cast<std::int64_t>(sqlite3_column_int64(s, c)); };
+    auto text = [&](int c) { return s.text(c); };
+    auto integer = [&](int c) { return s.integer(c); };
     QueueItem i;
     i.id = text(0);
     if (i.id.empty() || i.id.size() > 18 || i.id.find_first_not_of("0123456789") != std::string::npos) {
@@ -153,11 +97,11 @@ Result<QueueItem> fromRow(sqlite3_stmt* s, const std::string& where) {
 }
 
 // Binds item to the insert; "sending" is never stored: after a restart it means "queued".
-void bindRow(sqlite3_stmt* s, const QueueItem& i) {
+void bindRow(SqliteStatement& s, const QueueItem& i) {
     const auto state = i.state == ItemState::Sending ? ItemState::Queued : i.state;
     int c = 0;
-    auto text = [&](std::string_view v) { sqlite3_bind_text(s, ++c, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT); };
-    auto integer = [&](std::int64_t v) { sqlite3_bind_int64(s, ++c, v); };
+    auto text = [&](std::string_view v) { s.bind(++c, v); };
+    auto integer = [&](std::int64_t v) { s.bind(++c, v); };
     text(i.id), text(i.node), text(i.object.file), text(i.object.sopClassUid), text(i.object.sopInstanceUid);
     text(i.object.transferSyntaxUid), text(i.object.studyInstanceUid), text(i.object.patientId), text(i.object.patientName);
     text(i.sourceFile), text(toString(state)), integer(i.attempts), integer(i.enqueuedAtMs), integer(i.nextAttemptAtMs);
@@ -166,13 +110,14 @@ void bindRow(sqlite3_stmt* s, const QueueItem& i) {
 }
 
 // That db is a SonoLink queue of a schema this build reads.
-Status checkIdentity(sqlite3* db, const std::string& path) {
-    auto id = scalar(db, "PRAGMA application_id", path);
+Status checkIdentity(SqliteDatabase& db) {
+    const auto& path = db.path();
+    auto id = db.scalarText("PRAGMA application_id");
     if (!id) return fail(std::move(id.error()));
     if (*id != std::to_string(kApplicationId)) {
         return fail(ErrorCode::DataLoss, fmt::format("{} is not a SonoLink queue database (application id {}, not {})", path, *id, kApplicationId));
     }
-    auto version = scalar(db, "PRAGMA user_version", path);
+    auto version = db.scalarText("PRAGMA user_version");
     if (!version) return fail(std::move(version.error()));
     if (*version != std::to_string(kSchemaVersion)) {
         return fail(ErrorCode::DataLoss, fmt::format("{} holds a queue of schema {}; this SonoLink reads schema {}", path, *version, kSchemaVersion));
@@ -181,10 +126,10 @@ Status checkIdentity(sqlite3* db, const std::string& path) {
 }
 
 // PRAGMA quick_check: every page, every record well-formed (not index contents).
-Status checkIntegrity(sqlite3* db, const std::string& path) {
-    auto verdict = scalar(db, "PRAGMA quick_check(1)", path);
+Status checkIntegrity(SqliteDatabase& db) {
+    auto verdict = db.scalarText("PRAGMA quick_check(1)");
     if (!verdict) return fail(std::move(verdict.error()));
-    if (*verdict != "ok") return fail(ErrorCode::DataLoss, fmt::format("the DICOM queue's database {} is damaged: {}", path, *verdict));
+    if (*verdict != "ok") return fail(ErrorCode::DataLoss, fmt::format("{} is damaged: {}", db.subject(), *verdict));
     return {};
 }
 
@@ -205,34 +150,16 @@ void removeCompanions(const std::string& path) {
 }  // namespace
 
 struct QueueDatabase::Handle {
-    Db db;
-    Statement insert;
-    Statement erase;
-    Statement begin;
-    Statement commit;
-    Statement rollback;
+    SqliteDatabase db;
+    SqliteStatement insert;
+    SqliteStatement erase;
     std::optional<Sync> synchronous;
 
-    Status setSync(Sync sync, const std::string& path) {
+    Status setSync(Sync sync) {
         if (synchronous == sync) return {};
-        if (auto ok = exec(db.get(), sync == Sync::Durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", "configure", path); !ok) return ok;
+        if (auto ok = db.exec(sync == Sync::Durable ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL", "configure"); !ok) return ok;
         synchronous = sync;
         return {};
-    }
-    Status step(sqlite3_stmt* s, std::string_view what, const std::string& path) {
-        const int rc = sqlite3_step(s);
-        sqlite3_reset(s);
-        if (rc != SQLITE_DONE) return fail(sqliteError(db.get(), rc, what, path));
-        return {};
-    }
-    // Runs body inside BEGIN IMMEDIATE ... COMMIT; rolled back if anything fails.
-    template <typename Body>
-    Status transaction(Body body, std::string_view what, const std::string& path) {
-        if (auto ok = step(begin.get(), what, path); !ok) return ok;
-        auto ok = body();
-        if (ok) ok = step(commit.get(), what, path);
-        if (!ok && !sqlite3_get_autocommit(db.get())) (void)step(rollback.get(), "roll back", path);
-        return ok;
     }
 };
 
@@ -245,17 +172,17 @@ Result<QueueDatabase::Contents> QueueDatabase::read(const std::string& path, Rea
     }
     contents.found = true;
     if (!S_ISREG(st.st_mode)) return fail(ErrorCode::DataLoss, fmt::format("the DICOM queue's database {} is not a regular file", path));
-    auto db = openDb(path, SQLITE_OPEN_READONLY);
+    auto db = SqliteDatabase::open(path, SqliteDatabase::Mode::ReadOnly, subjectOf(path));
     if (!db) return fail(std::move(db.error()));
-    if (auto ok = checkIdentity(db->get(), path); !ok) return fail(std::move(ok.error()));
-    if (auto ok = checkIntegrity(db->get(), path); !ok && reading == Reading::Strict) return fail(std::move(ok.error()));
-    auto select = prepare(db->get(), fmt::format("SELECT {} FROM items", kColumns), path);
+    if (auto ok = checkIdentity(*db); !ok) return fail(std::move(ok.error()));
+    if (auto ok = checkIntegrity(*db); !ok && reading == Reading::Strict) return fail(std::move(ok.error()));
+    auto select = db->prepare(fmt::format("SELECT {} FROM items", kColumns), "read");
     if (!select) return fail(std::move(select.error()));
     for (std::size_t row = 1;; ++row) {
-        const int rc = sqlite3_step(select->get());
-        if (rc == SQLITE_DONE) break;
-        if (rc != SQLITE_ROW) return fail(sqliteError(db->get(), rc, "read", path));
-        auto item = fromRow(select->get(), fmt::format("{}: record {}", path, row));
+        auto more = select->next();
+        if (!more) return fail(std::move(more.error()));
+        if (!*more) break;
+        auto item = fromRow(*select, fmt::format("{}: record {}", path, row));
         if (!item && reading == Reading::Lenient) {
             ++contents.badRows;
             continue;
@@ -277,21 +204,19 @@ Result<QueueDatabase> QueueDatabase::create(const std::string& path, const Items
         ::close(fd);
     }
     {
-        auto db = openDb(temp, SQLITE_OPEN_READWRITE);
+        auto db = SqliteDatabase::open(temp, SqliteDatabase::Mode::ReadWrite, subjectOf(temp));
         if (!db) return fail(std::move(db.error()));
         const auto setup = fmt::format("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA application_id={}; PRAGMA user_version={}; {};",
                                        kApplicationId, kSchemaVersion, kSchema);
-        if (auto ok = exec(db->get(), setup, "create", temp); !ok) return fail(std::move(ok.error()));
-        auto insert = prepare(db->get(), insertSql("INSERT"), temp);
+        if (auto ok = db->exec(setup, "create"); !ok) return fail(std::move(ok.error()));
+        auto insert = db->prepare(insertSql("INSERT"), "write");
         if (!insert) return fail(std::move(insert.error()));
-        if (auto ok = exec(db->get(), "BEGIN", "write", temp); !ok) return fail(std::move(ok.error()));
+        if (auto ok = db->exec("BEGIN", "write"); !ok) return fail(std::move(ok.error()));
         for (const auto& item : items | std::views::values) {
-            bindRow(insert->get(), item);
-            const int rc = sqlite3_step(insert->get());
-            sqlite3_reset(insert->get());
-            if (rc != SQLITE_DONE) return fail(sqliteError(db->get(), rc, "write", temp));
+            bindRow(*insert, item);
+            if (auto ok = insert->run(); !ok) return fail(std::move(ok.error()));
         }
-        if (auto ok = exec(db->get(), "COMMIT; PRAGMA wal_checkpoint(TRUNCATE)", "write", temp); !ok) return fail(std::move(ok.error()));
+        if (auto ok = db->exec("COMMIT; PRAGMA wal_checkpoint(TRUNCATE)", "write"); !ok) return fail(std::move(ok.error()));
     }  // closed: the last connection folds the WAL into the file and deletes it
     removeCompanions(temp);
     removeCompanions(path);
@@ -301,25 +226,14 @@ Result<QueueDatabase> QueueDatabase::create(const std::string& path, const Items
 }
 
 Result<QueueDatabase> QueueDatabase::open(const std::string& path) {
-    auto db = openDb(path, SQLITE_OPEN_READWRITE);
+    auto db = SqliteDatabase::open(path, SqliteDatabase::Mode::ReadWrite, subjectOf(path));
     if (!db) return fail(std::move(db.error()));
-    auto handle = std::make_unique<Handle>();
-    handle->db = std::move(*db);
-    if (auto ok = checkIdentity(handle->db.get(), path); !ok) return fail(std::move(ok.error()));
-    auto* raw = handle->db.get();
-    auto insert = prepare(raw, insertSql("INSERT OR REPLACE"), path);
-    auto erase = prepare(raw, "DELETE FROM items WHERE id = ?", path);
-    auto begin = prepare(raw, "BEGIN IMMEDIATE", path);
-    auto commit = prepare(raw, "COMMIT", path);
-    auto rollback = prepare(raw, "ROLLBACK", path);
-    for (auto* s : {&insert, &erase, &begin, &commit, &rollback}) {
-        if (!*s) return fail(std::move(s->error()));
-    }
-    handle->insert = std::move(*insert);
-    handle->erase = std::move(*erase);
-    handle->begin = std::move(*begin);
-    handle->commit = std::move(*commit);
-    handle->rollback = std::move(*rollback);
+    if (auto ok = checkIdentity(*db); !ok) return fail(std::move(ok.error()));
+    auto insert = db->prepare(insertSql("INSERT OR REPLACE"), "write");
+    if (!insert) return fail(std::move(insert.error()));
+    auto erase = db->prepare("DELETE FROM items WHERE id = ?", "write");
+    if (!erase) return fail(std::move(erase.error()));
+    auto handle = std::make_unique<Handle>(Handle{std::move(*db), std::move(*insert), std::move(*erase), std::nullopt});
     ::chmod(path.c_str(), 0600);  // a copy someone made readable is made private again
     return QueueDatabase(path, std::move(handle));
 }
@@ -331,26 +245,26 @@ QueueDatabase::~QueueDatabase() = default;
 
 Status QueueDatabase::put(std::span<const QueueItem> items, Sync sync) {
     auto& h = *handle_;
-    if (auto ok = h.setSync(sync, path_); !ok) return ok;
-    return h.transaction([&]() -> Status {
+    if (auto ok = h.setSync(sync); !ok) return ok;
+    return h.db.transaction([&]() -> Status {
         for (const auto& item : items) {
-            bindRow(h.insert.get(), item);
-            if (auto ok = h.step(h.insert.get(), "write", path_); !ok) return ok;
+            bindRow(h.insert, item);
+            if (auto ok = h.insert.run(); !ok) return ok;
         }
         return {};
-    }, "write", path_);
+    }, "write");
 }
 
 Status QueueDatabase::remove(const std::vector<std::string>& ids) {
     auto& h = *handle_;
-    if (auto ok = h.setSync(Sync::Durable, path_); !ok) return ok;
-    return h.transaction([&]() -> Status {
+    if (auto ok = h.setSync(Sync::Durable); !ok) return ok;
+    return h.db.transaction([&]() -> Status {
         for (const auto& id : ids) {
-            sqlite3_bind_text(h.erase.get(), 1, id.data(), static_cast<int>(id.size()), SQLITE_TRANSIENT);
-            if (auto ok = h.step(h.erase.get(), "write", path_); !ok) return ok;
+            h.erase.bind(1, id);
+            if (auto ok = h.erase.run(); !ok) return ok;
         }
         return {};
-    }, "write", path_);
+    }, "write");
 }
 
 }  // namespace sonolink::dicom

@@ -1,23 +1,20 @@
 #include "sonolink/dicom/store_queue.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <ranges>
 #include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sonolink/persist/folder_lock.h"
 #include "sonolink/util/durable_file.h"
 #include "sonolink/util/thread_annotations.h"
 #include "queue_database.h"
@@ -168,20 +165,13 @@ void makePrivate(const std::string& directory) {
     fs::permissions(directory + "/objects", fs::perms::owner_all, fs::perm_options::replace, ignored);
 }
 
-// The queue's advisory lock (the kernel drops it when its owner dies): the fd, or why not.
-Result<int> lockQueue(const std::string& directory) {
+// The queue's folders, made private, and its lock (the kernel drops it when its owner dies).
+Result<persist::FolderLock> lockQueue(const std::string& directory) {
     std::error_code ec;
     fs::create_directories(directory + "/objects", ec);
     if (ec) return fail(ErrorCode::FailedPrecondition, fmt::format("cannot create the DICOM queue at {}: {}", directory, ec.message()));
     makePrivate(directory);
-    const std::string lockPath = directory + "/lock";
-    const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) return fail(ErrorCode::FailedPrecondition, fmt::format("cannot open {}: {}", lockPath, std::strerror(errno)));
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        ::close(fd);
-        return fail(ErrorCode::FailedPrecondition, fmt::format("the DICOM queue at {} is in use by another process", directory));
-    }
-    return fd;
+    return persist::FolderLock::acquire(directory, "the DICOM queue");
 }
 
 }  // namespace
@@ -198,9 +188,9 @@ Result<std::vector<QueueItem>> readQueue(const std::string& directory) {
 }
 
 struct StoreQueue::State {
+    std::optional<persist::FolderLock> folderLock;  // first: let go after the database closes
     std::string directory;
     RetryPolicy policy;
-    int lockFd = -1;
     mutable Mutex mutex;
     std::map<std::string, QueueItem> items GUARDED_BY(mutex);  // by id: enqueue order
     std::uint64_t nextId GUARDED_BY(mutex) = 1;
@@ -311,16 +301,12 @@ Result<std::unique_ptr<StoreQueue>> StoreQueue::open(const std::string& director
     state->policy = policy;
     auto lock = lockQueue(directory);
     if (!lock) return fail(std::move(lock.error()));
-    state->lockFd = *lock;
+    state->folderLock = std::move(*lock);
     MutexLock held(state->mutex);  // no other thread has it yet: the analysis asks, and it costs nothing
     state->random ^= static_cast<std::uint64_t>(wallClockMs()) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(::getpid());
     try {
-        if (auto ok = state->load(); !ok) {
-            ::close(state->lockFd);
-            return fail(std::move(ok.error()));
-        }
+        if (auto ok = state->load(); !ok) return fail(std::move(ok.error()));
     } catch (const std::exception& e) {
-        ::close(state->lockFd);
         return fail(ErrorCode::DataLoss, fmt::format("cannot read the DICOM queue at {}: {}", directory, e.what()));
     }
     return std::unique_ptr<StoreQueue>(new StoreQueue(std::move(state)));
@@ -329,11 +315,8 @@ Result<std::unique_ptr<StoreQueue>> StoreQueue::open(const std::string& director
 Result<QueueRecovery> StoreQueue::recover(const std::string& directory, const std::string& node, bool commitmentRequired, RetryPolicy policy) {
     auto lock = lockQueue(directory);
     if (!lock) return fail(std::move(lock.error()));
-    struct Unlock {
-        int fd;
-        ~Unlock() { ::close(fd); }
-    } unlock{*lock};
     State state;
+    state.folderLock = std::move(*lock);
     state.directory = directory;
     state.policy = policy;
     MutexLock held(state.mutex);  // its own, never shared: the analysis asks, and it costs nothing
@@ -421,9 +404,7 @@ Result<QueueRecovery> StoreQueue::recover(const std::string& directory, const st
 
 StoreQueue::StoreQueue(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
-StoreQueue::~StoreQueue() {
-    if (state_ && state_->lockFd >= 0) ::close(state_->lockFd);
-}
+StoreQueue::~StoreQueue() = default;
 
 const std::string& StoreQueue::directory() const { return state_->directory; }
 
