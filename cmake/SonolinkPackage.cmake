@@ -29,22 +29,20 @@ install(TARGETS sonolink sonolink-cli sonolink-fe-sim RUNTIME DESTINATION ${CMAK
 # The station's configuration: the shipped one, its data folders in each user's home.
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${SONOLINK_DEFAULT_CONFIG})
 file(READ ${SONOLINK_DEFAULT_CONFIG} _config)
-foreach(_folder IN ITEMS "\"directory\": \"recordings\"" "\"report_directory\": \"qa-reports\""
-                         "\"queue_directory\": \"dicom-queue\"" "\"audit_file\": \"dicom-audit.log\"")
-  string(REGEX REPLACE "\"([a-z-]+[.a-z]*)\"$" "\"~/SonoLink/\\1\"" _home "${_folder}")
-  string(FIND "${_config}" "${_folder}" _at)
+# Replaces `from` by `to` in _config; a shipped file without `from` stops the configure, saying `why`.
+function(sonolink_packaged_config_replace from to why)
+  string(FIND "${_config}" "${from}" _at)
   if(_at LESS 0)
-    message(FATAL_ERROR "${SONOLINK_DEFAULT_CONFIG} has no ${_folder}: the packaged configuration could not move it to ~/SonoLink")
+    message(FATAL_ERROR "${SONOLINK_DEFAULT_CONFIG} has no ${from}: the packaged configuration could not ${why}")
   endif()
-  string(REPLACE "${_folder}" "${_home}" _config "${_config}")
-endforeach()
+  string(REPLACE "${from}" "${to}" _replaced "${_config}")
+  set(_config "${_replaced}" PARENT_SCOPE)
+endfunction()
+sonolink_packaged_config_replace("\"schema_version\": 1," "\"schema_version\": 1,\n  \"data_directory\": \"~/SonoLink\","
+  "keep each user's data under ~/SonoLink")
 # The self-test's steps (limits, timeouts, policy) beside it, where a site edits them.
-set(_steps "\"steps_file\": \"../selftest/steps.json\"")
-string(FIND "${_config}" "${_steps}" _at)
-if(_at LESS 0)
-  message(FATAL_ERROR "${SONOLINK_DEFAULT_CONFIG} has no ${_steps}: the packaged configuration could not point at /etc/sonolink/selftest-steps.json")
-endif()
-string(REPLACE "${_steps}" "\"steps_file\": \"selftest-steps.json\"" _config "${_config}")
+sonolink_packaged_config_replace("\"steps_file\": \"../selftest/steps.json\"" "\"steps_file\": \"selftest-steps.json\""
+  "point at /etc/sonolink/selftest-steps.json")
 file(WRITE ${_gen}/sonolink.json "${_config}")
 install(FILES ${_gen}/sonolink.json DESTINATION /etc/sonolink)
 install(FILES ${CMAKE_SOURCE_DIR}/resources/selftest/steps.json DESTINATION /etc/sonolink RENAME selftest-steps.json)

@@ -49,7 +49,7 @@ for f in /etc/sonolink/sonolink.json /etc/sonolink/selftest-steps.json /etc/secu
   grep -qx "$f" "$work/control/conffiles" || fail "$f is not a conffile"
   [ -f "$work/tree$f" ] || fail "$f is not in the package"
 done
-grep -q '"~/SonoLink/recordings"' "$work/tree/etc/sonolink/sonolink.json" || fail "the packaged configuration does not keep recordings in each user's home"
+grep -q '"data_directory": "~/SonoLink"' "$work/tree/etc/sonolink/sonolink.json" || fail "the packaged configuration does not keep each user's data (recordings, queues) in their home"
 "$build/app/sonolink-cli" config check "$work/tree/etc/sonolink/sonolink.json" || fail "the packaged configuration is not valid"
 grep -q 'GROUP="sonolink"' "$work/tree/usr/lib/udev/rules.d/92-sonolink-rdma.rules" || fail "no udev rule for the sonolink group"
 for exe in sonolink sonolink-cli sonolink-fe-sim; do

@@ -310,6 +310,17 @@ void readDicom(ObjectReader& root, IssueList& issues, DicomSettings& out) {
     });
 }
 
+// Every relative data folder and file, taken under the station's data folder (which "."
+// leaves as written: relative to the folder SonoLink starts in).
+void placeUnderDataDirectory(AppConfig& config) {
+    const std::filesystem::path data(config.dataDirectory);
+    if (data.empty() || data == ".") return;
+    for (std::string* path : {&config.log.file, &config.recording.directory, &config.selftest.reportDirectory, &config.dicom.queueDirectory,
+                              &config.dicom.auditFile, &config.archive.journalDirectory, &config.archive.queueDirectory, &config.archive.auditFile}) {
+        if (!path->empty() && std::filesystem::path(*path).is_relative()) *path = (data / *path).lexically_normal().string();
+    }
+}
+
 // Checks that involve more than one value.
 void checkConsistency(const AppConfig& config, IssueList& issues) {
     if (config.link.backend == LinkBackend::Verbs && config.link.address.empty()) {
@@ -444,6 +455,7 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
         ObjectReader root(&document, "", issues);
         int schema = kSchemaVersion;
         root.integer("schema_version", schema, kSchemaVersion, kSchemaVersion);
+        root.path("data_directory", result.config.dataDirectory, checkNotEmpty);
         readLog(root, issues, result.config.log);
         readLink(root, result.config.link);
         readProbe(root, result.config.probe);
@@ -460,6 +472,7 @@ ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName
     }  // readers report unknown keys as they close
     checkNoLimitsBesideAStepsFile(document, issues);
     checkConsistency(result.config, issues);
+    placeUnderDataDirectory(result.config);
     result.issues = issues.take();
     return result;
 }

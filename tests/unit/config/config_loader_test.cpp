@@ -39,6 +39,28 @@ TEST(ConfigLoaderTest, ShippedDefaultConfigIsValid) {
     EXPECT_EQ(loaded->acquisition.planeWaveAnglesDeg.size(), 3u);
 }
 
+// The station's data folder: every relative data folder and file goes under it (both queues'
+// defaults included), absolute ones stay; "." (the default) leaves them as written.
+TEST(ConfigLoaderTest, RelativeDataFoldersAndFilesGoUnderTheStationsDataFolder) {
+    auto placed = parseConfig(R"({"data_directory": "/srv/station", "recording": {"directory": "recordings"},
+        "dicom": {"queue_directory": "/var/q", "audit_file": "dicom-audit.log"}, "log": {"file": "logs/sonolink.log"}})", "data.json");
+    ASSERT_TRUE(placed.ok()) << dump(placed);
+    EXPECT_EQ(placed.config.recording.directory, "/srv/station/recordings");
+    EXPECT_EQ(placed.config.dicom.queueDirectory, "/var/q");
+    EXPECT_EQ(placed.config.dicom.auditFile, "/srv/station/dicom-audit.log");
+    EXPECT_EQ(placed.config.archive.queueDirectory, "/srv/station/archive-queue");  // a default, under it too
+    EXPECT_EQ(placed.config.archive.journalDirectory, "/srv/station/archive-journal");
+    EXPECT_EQ(placed.config.archive.auditFile, "/srv/station/archive-audit.log");
+    EXPECT_EQ(placed.config.selftest.reportDirectory, "/srv/station/qa-reports");
+    EXPECT_EQ(placed.config.log.file, "/srv/station/logs/sonolink.log");
+    auto asWritten = parseConfig(R"({"recording": {"directory": "recordings"}})", "default.json");
+    ASSERT_TRUE(asWritten.ok()) << dump(asWritten);
+    EXPECT_EQ(asWritten.config.recording.directory, "recordings");
+    EXPECT_EQ(asWritten.config.archive.queueDirectory, "archive-queue");
+    EXPECT_EQ(asWritten.config.log.file, "");  // no log file stays none
+    EXPECT_TRUE(hasIssue(parseConfig(R"({"data_directory": ""})", "empty.json"), "/data_directory", "empty"));
+}
+
 // The packaged /etc/sonolink/sonolink.json is one file for every user of the station: "~/" in a
 // file or folder is each user's home; elsewhere a "~" is kept as written.
 TEST(ConfigLoaderTest, AHomeInFilesAndFoldersIsTheUsersHome) {

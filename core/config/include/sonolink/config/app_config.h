@@ -189,6 +189,10 @@ struct MetricsSettings {
 };
 
 struct AppConfig {
+    // The station's data folder: every relative data folder and file below (recordings, QA
+    // reports, both queues, journals, audit trails, the log file) is taken under it. "." (the
+    // default): the folder SonoLink starts in. The package's /etc file sets ~/SonoLink.
+    std::string dataDirectory = ".";
     log::Settings log;
     LinkSettings link;
     ProbeSettings probe;
