@@ -145,6 +145,231 @@ std::vector<PartPlan> planParts(std::uint64_t total, std::uint64_t partSize) {
     return parts;
 }
 
+// One multipart upload of a file, step by step: describe it (size, time of change, CRC-32C),
+// resume what its journal and the server agree on, or start it; send the parts in parallel, each
+// confirmed in the journal; then complete it and verify the stored object.
+class MultipartUpload {
+public:
+    MultipartUpload(S3Client& client, S3Client::Impl& impl, const SourceFile& source, const std::filesystem::path& file, const S3Location& object,
+                    const UploadOptions& options, const TransferControl& control)
+        : client_(client), impl_(impl), source_(source), object_(object), options_(options), control_(control),
+          journaled_(!options.journalDirectory.empty()), what_("upload " + object.url()) {
+        journal_.file = std::filesystem::absolute(file).string();
+        journal_.sizeBytes = source.size();
+        journal_.modifiedNs = source.modifiedNs();
+        journal_.bucket = object.bucket;
+        journal_.key = object.key;
+        journal_.partSizeBytes = impl.settings.partSizeBytes;
+        if (journaled_) journalFile_ = journalPath(options.journalDirectory, journal_.file, object.bucket, object.key);
+        plan_ = planParts(source.size(), impl.settings.partSizeBytes);
+    }
+
+    Result<UploadResult> run() {
+        auto crc = crcOfFile(source_);
+        if (!crc) return fail(std::move(crc.error()));
+        journal_.crc32c = *crc;
+        result_.crc32c = *crc;
+        if (journaled_) {
+            if (auto ok = resume(); !ok) return fail(std::move(ok.error()));
+        }
+        if (journal_.uploadId.empty()) {
+            if (auto ok = start(); !ok) return fail(std::move(ok.error()));
+        }
+        for (const auto& [n, p] : done_) journal_.parts.push_back(p);
+        result_.partsResumed = static_cast<int>(done_.size());
+        if (auto ok = saveIfJournaled(); !ok) return fail(std::move(ok.error()));
+        if (auto failure = sendParts()) {
+            if (!journaled_) abort();  // nothing can resume it: free what the server holds
+            return fail(std::move(*failure));
+        }
+        return complete();
+    }
+
+private:
+    // The journal's parts that the server holds too (ETag and size); a journal of another
+    // version of the file, or an upload the server no longer knows, starts afresh.
+    Status resume() {
+        std::error_code ec;
+        std::filesystem::create_directories(options_.journalDirectory, ec);
+        auto previous = loadJournal(journalFile_);
+        if (!previous) log::warn(log::category("archive"), "{}", previous.error().message());
+        if (!previous || !*previous || !(*previous)->describesSameUpload(journal_)) return {};
+        journal_.uploadId = (*previous)->uploadId;
+        auto stored = storedParts();
+        if (!stored) return fail(std::move(stored.error()));
+        if (!*stored) {
+            journal_.uploadId.clear();
+            return {};
+        }
+        for (const auto& p : (*previous)->parts) {
+            auto it = (*stored)->find(p.number);
+            if (it != (*stored)->end() && it->second.etag == p.etag && it->second.sizeBytes == p.sizeBytes) done_[p.number] = p;
+        }
+        return {};
+    }
+
+    // The server's own list of the parts it holds, page by page; none when the upload is gone
+    // (aborted, expired).
+    Result<std::optional<std::map<int, StoredPart>>> storedParts() {
+        std::map<int, StoredPart> stored;
+        int marker = 0;
+        for (bool more = true; more;) {
+            HttpCall c;
+            c.target = impl_.target(object_, fmt::format("part-number-marker={}&uploadId={}", marker, uriEncode(journal_.uploadId, false)));
+            auto answer = impl_.call("list parts of " + what_, std::move(c));
+            if (!answer && answer.error().code() == ErrorCode::NotFound) return std::optional<std::map<int, StoredPart>>();
+            if (!answer) return fail(std::move(answer.error()));
+            auto page = parseListParts(answer->body);
+            if (!page) return fail(std::move(page.error()).addContext("while resuming " + what_));
+            for (auto& p : page->parts) stored[p.number] = p;
+            more = page->truncated && page->nextMarker > marker;
+            marker = page->nextMarker;
+        }
+        return std::optional(std::move(stored));
+    }
+
+    Status start() {
+        HttpCall c;
+        c.method = "POST";
+        c.target = impl_.target(object_, "uploads=");
+        c.headers = metadataHeaders(options_.metadata, journal_.crc32c);
+        for (auto& h : impl_.customerKeyHeaders()) c.headers.push_back(std::move(h));
+        auto answer = impl_.call("start " + what_, std::move(c), &result_.retries);
+        if (!answer) return fail(std::move(answer.error()));
+        auto id = parseUploadId(answer->body);
+        if (!id) return fail(std::move(id.error()).addContext("while starting " + what_));
+        journal_.uploadId = *id;
+        done_.clear();
+        return {};
+    }
+
+    Status saveIfJournaled() { return journaled_ ? saveJournal(journalFile_, journal_) : Status{}; }
+
+    // The parts not yet stored, by parallel workers; the first failure stops them all. Then
+    // cancellation and a change to the file are failures too: none, or the one that stopped it.
+    std::optional<Error> sendParts() {
+        std::uint64_t bytesDone = 0;
+        for (const auto& p : plan_) {
+            if (done_.count(p.number)) bytesDone += p.size;
+            else pending_.push_back(p);
+        }
+        bytesDone_ = bytesDone;
+        {
+            std::vector<std::jthread> workers;
+            const int count = std::min<int>(impl_.settings.parallelRequests, static_cast<int>(std::max<std::size_t>(pending_.size(), 1)));
+            for (int i = 0; i < count; ++i) workers.emplace_back([this] { sendPending(); });
+        }
+        result_.retries += retries_.load();
+        if (control_.cancel && control_.cancel->load() && !firstError_) {
+            firstError_ = Error(ErrorCode::Cancelled, fmt::format("{}: cancelled with {} of {} parts stored{}", what_, done_.size(), plan_.size(),
+                                                                  journaled_ ? " (the journal resumes it)" : ""));
+        }
+        if (!firstError_) {  // the parts and the CRC must be of one version of the file
+            if (auto ok = source_.unchanged(); !ok) firstError_ = std::move(ok.error());
+        }
+        return std::move(firstError_);
+    }
+
+    // A worker: takes the next pending part until none is left or one failed.
+    void sendPending() {
+        std::vector<std::byte> buffer;  // one part, reused
+        for (;;) {
+            const std::size_t i = next_.fetch_add(1);
+            if (i >= pending_.size() || stop_.load() || (control_.cancel && control_.cancel->load())) return;
+            if (auto ok = sendPart(pending_[i], buffer); !ok) {
+                std::lock_guard lock(mutex_);
+                if (!firstError_) firstError_ = std::move(ok.error());
+                stop_ = true;
+                return;
+            }
+        }
+    }
+
+    Status sendPart(const PartPlan& p, std::vector<std::byte>& buffer) {
+        buffer.resize(static_cast<std::size_t>(p.size));
+        if (auto ok = source_.read(p.offset, buffer); !ok) return ok;
+        const std::span<const std::byte> body(buffer);
+        HttpCall c;
+        c.method = "PUT";
+        c.target = impl_.target(object_, fmt::format("partNumber={}&uploadId={}", p.number, uriEncode(journal_.uploadId, false)));
+        c.body = body;
+        c.payloadSha256 = sha256Hex(body);
+        c.headers = impl_.customerKeyHeaders();
+        c.cancel = control_.cancel;
+        int partRetries = 0;
+        auto answer = impl_.call(fmt::format("{} part {} of {}", what_, p.number, plan_.size()), std::move(c), &partRetries);
+        retries_ += partRetries;
+        if (!answer) return fail(std::move(answer.error()));
+        const auto etag = answer->headers.find("etag");
+        if (etag == answer->headers.end()) return fail(ErrorCode::DataLoss, fmt::format("{} part {}: the server gave no ETag", what_, p.number));
+        std::lock_guard lock(mutex_);
+        JournalPart confirmed{p.number, unquoted(etag->second), p.size};
+        done_[p.number] = confirmed;
+        journal_.parts.push_back(confirmed);
+        if (auto ok = saveIfJournaled(); !ok) return ok;
+        bytesDone_ += p.size;
+        if (control_.progress) control_.progress({bytesDone_, source_.size()});
+        return {};
+    }
+
+    void abort() {
+        HttpCall c;
+        c.method = "DELETE";
+        c.target = impl_.target(object_, "uploadId=" + uriEncode(journal_.uploadId, false));
+        (void)impl_.call("abort " + what_, std::move(c));
+    }
+
+    // Completes the upload from the parts stored, then checks the object; the journal goes.
+    Result<UploadResult> complete() {
+        std::vector<StoredPart> parts;
+        for (const auto& [n, p] : done_) parts.push_back({n, p.etag, p.sizeBytes});
+        const std::string body = completeMultipartBody(parts);
+        HttpCall c;
+        c.method = "POST";
+        c.target = impl_.target(object_, "uploadId=" + uriEncode(journal_.uploadId, false));
+        c.body = std::as_bytes(std::span(body.data(), body.size()));
+        c.headers = {"Content-Type: application/xml"};
+        auto answer = impl_.run("complete " + what_, [&](CurlConnection& connection) -> tl::expected<HttpAnswer, S3Failure> {
+            auto a = connection.perform(c);
+            if (!a) return a;
+            if (auto etag = parseCompleteResult(a->body); !etag) {  // a 200 that carries an <Error>
+                const auto error = parseErrorBody(a->body);
+                return tl::unexpected(S3Failure{500, 0, "", error.code.empty() ? "InternalError" : error.code, etag.error().message(), ""});
+            }
+            return a;
+        }, control_.cancel, &result_.retries);
+        // A completion whose answer was lost is retried into NoSuchUpload: the object tells.
+        if (!answer && answer.error().code() != ErrorCode::NotFound) return fail(std::move(answer.error()));
+        result_.parts = static_cast<int>(plan_.size());
+        if (auto ok = verifyStored(client_, object_, source_.size(), journal_.crc32c, result_); !ok) {
+            return fail(answer ? std::move(ok.error()) : std::move(answer.error()));
+        }
+        if (journaled_) std::filesystem::remove(journalFile_);
+        return std::move(result_);
+    }
+
+    S3Client& client_;
+    S3Client::Impl& impl_;
+    const SourceFile& source_;
+    const S3Location& object_;
+    const UploadOptions& options_;
+    const TransferControl& control_;
+    const bool journaled_;
+    const std::string what_;
+    std::filesystem::path journalFile_;
+    std::vector<PartPlan> plan_;
+    std::vector<PartPlan> pending_;
+    UploadResult result_;
+    std::atomic<std::size_t> next_{0};
+    std::atomic<bool> stop_{false};
+    std::atomic<int> retries_{0};
+    std::mutex mutex_;  // what the workers share: the journal, the parts done, the progress, the first error
+    MultipartJournal journal_;
+    std::map<int, JournalPart> done_;  // part number -> confirmed
+    std::uint64_t bytesDone_ = 0;
+    std::optional<Error> firstError_;
+};
+
 }  // namespace
 
 Result<UploadResult> S3Client::putBytes(std::span<const std::byte> bytes, const S3Location& object, const std::map<std::string, std::string>& metadata) {
@@ -183,188 +408,7 @@ Result<UploadResult> S3Client::uploadFile(const std::filesystem::path& file, con
                                                             file.string(), partSize));
     }
 
-    MultipartJournal journal;
-    journal.file = std::filesystem::absolute(file).string();
-    journal.sizeBytes = total;
-    journal.modifiedNs = source->modifiedNs();
-    auto crc = crcOfFile(*source);
-    if (!crc) return fail(std::move(crc.error()));
-    journal.crc32c = *crc;
-    journal.bucket = object.bucket;
-    journal.key = object.key;
-    journal.partSizeBytes = partSize;
-    const bool journaled = !options.journalDirectory.empty();
-    const auto journalFile = journaled ? journalPath(options.journalDirectory, journal.file, object.bucket, object.key) : std::filesystem::path();
-
-    UploadResult result;
-    result.crc32c = journal.crc32c;
-    const std::string what = "upload " + object.url();
-    std::map<int, JournalPart> done;  // part number -> confirmed
-    if (journaled) {
-        std::error_code ec;
-        std::filesystem::create_directories(options.journalDirectory, ec);
-        auto previous = loadJournal(journalFile);
-        if (!previous) log::warn(log::category("archive"), "{}", previous.error().message());
-        if (previous && *previous && (*previous)->describesSameUpload(journal)) {
-            journal.uploadId = (*previous)->uploadId;
-            // The server's own list of the parts it holds: a part counts only if both agree.
-            std::map<int, StoredPart> stored;
-            int marker = 0;
-            bool known = true;
-            for (bool more = true; more;) {
-                HttpCall c;
-                c.target = impl_->target(object, fmt::format("part-number-marker={}&uploadId={}", marker, uriEncode(journal.uploadId, false)));
-                auto answer = impl_->call("list parts of " + what, std::move(c));
-                if (!answer) {
-                    if (answer.error().code() != ErrorCode::NotFound) return fail(std::move(answer.error()));
-                    known = false;  // the upload is gone (aborted, expired): start again
-                    break;
-                }
-                auto page = parseListParts(answer->body);
-                if (!page) return fail(std::move(page.error()).addContext("while resuming " + what));
-                for (auto& p : page->parts) stored[p.number] = p;
-                more = page->truncated && page->nextMarker > marker;
-                marker = page->nextMarker;
-            }
-            if (known) {
-                for (const auto& p : (*previous)->parts) {
-                    auto it = stored.find(p.number);
-                    if (it != stored.end() && it->second.etag == p.etag && it->second.sizeBytes == p.sizeBytes) done[p.number] = p;
-                }
-            } else {
-                journal.uploadId.clear();
-            }
-        }
-    }
-    if (journal.uploadId.empty()) {
-        HttpCall c;
-        c.method = "POST";
-        c.target = impl_->target(object, "uploads=");
-        c.headers = metadataHeaders(options.metadata, journal.crc32c);
-        for (auto& h : impl_->customerKeyHeaders()) c.headers.push_back(std::move(h));
-        auto answer = impl_->call("start " + what, std::move(c), &result.retries);
-        if (!answer) return fail(std::move(answer.error()));
-        auto id = parseUploadId(answer->body);
-        if (!id) return fail(std::move(id.error()).addContext("while starting " + what));
-        journal.uploadId = *id;
-        done.clear();
-    }
-    for (const auto& [n, p] : done) journal.parts.push_back(p);
-    result.partsResumed = static_cast<int>(done.size());
-    if (journaled) {
-        if (auto ok = saveJournal(journalFile, journal); !ok) return fail(std::move(ok.error()));
-    }
-
-    const auto plan = planParts(total, partSize);
-    std::vector<PartPlan> pending;
-    std::uint64_t bytesDone = 0;
-    for (const auto& p : plan) {
-        if (done.count(p.number)) bytesDone += p.size;
-        else pending.push_back(p);
-    }
-    std::mutex mutex;  // journal, done, progress, firstError
-    std::optional<Error> firstError;
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> stop{false};
-    std::atomic<int> retries{0};
-    auto worker = [&] {
-        std::vector<std::byte> buffer;  // one part, reused
-        for (;;) {
-            const std::size_t i = next.fetch_add(1);
-            if (i >= pending.size() || stop.load() || (control.cancel && control.cancel->load())) return;
-            const PartPlan& p = pending[i];
-            buffer.resize(static_cast<std::size_t>(p.size));
-            if (auto ok = source->read(p.offset, buffer); !ok) {
-                std::lock_guard lock(mutex);
-                if (!firstError) firstError = std::move(ok.error());
-                stop = true;
-                return;
-            }
-            const std::span<const std::byte> body(buffer);
-            HttpCall c;
-            c.method = "PUT";
-            c.target = impl_->target(object, fmt::format("partNumber={}&uploadId={}", p.number, uriEncode(journal.uploadId, false)));
-            c.body = body;
-            c.payloadSha256 = sha256Hex(body);
-            c.headers = impl_->customerKeyHeaders();
-            c.cancel = control.cancel;
-            int partRetries = 0;
-            auto answer = impl_->call(fmt::format("{} part {} of {}", what, p.number, plan.size()), std::move(c), &partRetries);
-            retries += partRetries;
-            std::lock_guard lock(mutex);
-            if (!answer) {
-                if (!firstError) firstError = std::move(answer.error());
-                stop = true;
-                return;
-            }
-            const auto etag = answer->headers.find("etag");
-            if (etag == answer->headers.end()) {
-                if (!firstError) firstError = Error(ErrorCode::DataLoss, fmt::format("{} part {}: the server gave no ETag", what, p.number));
-                stop = true;
-                return;
-            }
-            JournalPart confirmed{p.number, unquoted(etag->second), p.size};
-            done[p.number] = confirmed;
-            journal.parts.push_back(confirmed);
-            if (journaled) {
-                if (auto ok = saveJournal(journalFile, journal); !ok && !firstError) {
-                    firstError = std::move(ok.error());
-                    stop = true;
-                    return;
-                }
-            }
-            bytesDone += p.size;
-            if (control.progress) control.progress({bytesDone, total});
-        }
-    };
-    {
-        std::vector<std::jthread> workers;
-        const int count = std::min<int>(impl_->settings.parallelRequests, static_cast<int>(std::max<std::size_t>(pending.size(), 1)));
-        for (int i = 0; i < count; ++i) workers.emplace_back(worker);
-    }
-    result.retries += retries.load();
-    if (control.cancel && control.cancel->load() && !firstError) {
-        firstError = Error(ErrorCode::Cancelled, fmt::format("{}: cancelled with {} of {} parts stored{}", what, done.size(), plan.size(),
-                                                             journaled ? " (the journal resumes it)" : ""));
-    }
-    if (!firstError) {  // the parts and the CRC must be of one version of the file
-        if (auto ok = source->unchanged(); !ok) firstError = std::move(ok.error());
-    }
-    if (firstError) {
-        if (!journaled) {  // nothing can resume it: free what the server holds
-            HttpCall c;
-            c.method = "DELETE";
-            c.target = impl_->target(object, "uploadId=" + uriEncode(journal.uploadId, false));
-            (void)impl_->call("abort " + what, std::move(c));
-        }
-        return fail(std::move(*firstError));
-    }
-
-    std::vector<StoredPart> parts;
-    for (const auto& [n, p] : done) parts.push_back({n, p.etag, p.sizeBytes});
-    const std::string body = completeMultipartBody(parts);
-    HttpCall c;
-    c.method = "POST";
-    c.target = impl_->target(object, "uploadId=" + uriEncode(journal.uploadId, false));
-    c.body = std::as_bytes(std::span(body.data(), body.size()));
-    c.headers = {"Content-Type: application/xml"};
-    auto answer = impl_->run("complete " + what, [&](CurlConnection& connection) -> tl::expected<HttpAnswer, S3Failure> {
-        auto a = connection.perform(c);
-        if (!a) return a;
-        if (auto etag = parseCompleteResult(a->body); !etag) {  // a 200 that carries an <Error>
-            const auto error = parseErrorBody(a->body);
-            return tl::unexpected(S3Failure{500, 0, "", error.code.empty() ? "InternalError" : error.code, etag.error().message(), ""});
-        }
-        return a;
-    }, control.cancel, &result.retries);
-    // A completion whose answer was lost is retried into NoSuchUpload: the object tells.
-    if (!answer && answer.error().code() != ErrorCode::NotFound) return fail(std::move(answer.error()));
-    result.parts = static_cast<int>(plan.size());
-    if (auto ok = verifyStored(*this, object, total, journal.crc32c, result); !ok) {
-        return fail(answer ? std::move(ok.error()) : std::move(answer.error()));
-    }
-    if (journaled) std::filesystem::remove(journalFile);
-    return result;
+    return MultipartUpload(*this, *impl_, *source, file, object, options, control).run();
 }
 
 }  // namespace sonolink::archive

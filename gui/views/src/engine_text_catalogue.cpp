@@ -1,11 +1,13 @@
 // The engine's sentence patterns that engineText() translates (see engine_text.h): each the
 // engine's English with %1..%n where fmt puts a value, grouped by the source that writes it.
+// size: one table of sentences, one per engine message, that lupdate reads whole
 #include "engine_text_catalogue.h"
 
 #include <QtGlobal>
 
 namespace sonolink::gui {
 
+// long: the table itself (data, not logic): lupdate reads its entries in one initialiser
 const std::vector<const char*>& engineTextCatalogue() {
     static const std::vector<const char*> all{
         // core/selftest/src/station_diagnostics.cpp
