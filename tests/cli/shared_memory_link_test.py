@@ -69,8 +69,12 @@ class SharedMemoryLinkTest(unittest.TestCase):
         are overwritten with 0xff while frames stream: the host keeps the layout it checked and
         streams on."""
         name = f"sonolink-stray-{os.getpid()}"
+        # A ring of 1.3 s at 200 frames/s (256 slots of 64 KiB, two a frame): a host starved by a
+        # loaded machine for a moment still takes every frame (with SMALL's 64 slots, 0.16 s, the
+        # front end once dropped 11 frames for want of credit, as an FPGA does, under CI's load).
+        deep = [*SMALL[:SMALL.index("--slots")], "--slots", "256"]
         host = subprocess.Popen([CLI, "stream", "--link-name", name, "--frames", "300", "--rate", "200", "--accept-timeout", "30",
-                                 "--json", *SMALL], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                 "--json", *deep], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         front_end = None
         try:
             path = f"/dev/shm/{name}"

@@ -7,9 +7,6 @@
 // attempted and refused, the reason shown.
 #include <QtTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <QDir>
 #include <QDockWidget>
@@ -22,6 +19,7 @@
 #include <QTemporaryDir>
 
 #include "console_engine.h"
+#include "loopback_port.h"
 #include "sonolink/console/main_window.h"
 #include "sonolink/gui/views/archive_view.h"
 
@@ -37,17 +35,7 @@ QString cell(const QTableWidget& table, int row, const QString& header) {
     return {};
 }
 
-// A loopback port that was bound and is closed again: connections to it are refused.
-quint16 closedPort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof a;
-    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &length) == 0;
-    ::close(fd);
-    return ok ? ntohs(a.sin_port) : 0;
-}
+quint16 closedPort() { return static_cast<quint16>(sonolink::testing::closedLoopbackPort()); }
 
 QList<ArchiveRow> sample() {
     const auto at = QDateTime::fromString("2026-11-20T09:30:00Z", Qt::ISODate);

@@ -27,23 +27,14 @@
 #include "sonolink/dicom/file_transfer.h"
 #include "sonolink/dicom/media_export.h"
 #include "sonolink/dicom/store_forwarder.h"
+#include "loopback_port.h"
 #include "sonolink/dicom/uid_generator.h"
 #include "sonolink/dicom/us_image_writer.h"
 
 namespace sonolink::dicom {
 namespace {
 
-int freeLoopbackPort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-}
+int freeLoopbackPort() { return sonolink::testing::closedLoopbackPort(); }
 
 // storescp on 127.0.0.1, killed by PID when the test ends.
 class StoreScp {

@@ -1,5 +1,5 @@
-// Helpers of the DICOM writer tests: run a command and keep its output, and a sample exam
-// context (a Chinese patient name, UIDs from the generator).
+// Helpers of the DICOM tests: run a command and keep its output, a sample exam context (a
+// Chinese patient name, UIDs from the generator), and a small US Image for the queue's tests.
 #pragma once
 
 #include <array>
@@ -38,6 +38,18 @@ inline InstanceContext sampleContext(const UidGenerator& uids) {
     c.contentDate = "20261130";
     c.contentTime = "101501";
     return c;
+}
+
+// An 8 x 8 US Image of a new study, every pixel n, written to path; its SOP Instance UID, or ""
+// when it could not be written.
+inline std::string writeSmallUsImage(const std::string& path, const UidGenerator& uids, int n) {
+    UsImageObject o;
+    o.context.patient = {"Test^Queue", "Q-1", "", ""};
+    o.context.study = {uids.next(), "1", "", "20261130", "120000", "", ""};
+    o.context.series = {uids.next(), 1, "ABDOMEN", {}};
+    o.context.sopInstanceUid = uids.next();
+    o.frame = {8, 8, std::vector<std::uint8_t>(64, static_cast<std::uint8_t>(n)), 0.01, 0.01, "ABDOMINAL", 1, 0, 0, false, {}};
+    return writeUsImage(path, o) ? o.context.sopInstanceUid : std::string();
 }
 
 }  // namespace sonolink::dicom

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dicom_test_support.h"
 #include "sonolink/dicom/store_forwarder.h"
 #include "sonolink/dicom/uid_generator.h"
 #include "sonolink/dicom/us_image_writer.h"
@@ -54,15 +55,10 @@ protected:
 
     // A small US Image; returns its path.
     std::string object(int n, std::string* uid = nullptr) {
-        UsImageObject o;
-        o.context.patient = {"Test^Queue", "Q-1", "", ""};
-        o.context.study = {uids.next(), "1", "", "20261130", "120000", "", ""};
-        o.context.series = {uids.next(), 1, "ABDOMEN", {}};
-        o.context.sopInstanceUid = uids.next();
-        o.frame = {8, 8, std::vector<std::uint8_t>(64, static_cast<std::uint8_t>(n)), 0.01, 0.01, "ABDOMINAL", 1, 0, 0, false, {}};
         const auto path = (dir / "exam" / ("img" + std::to_string(n) + ".dcm")).string();
-        EXPECT_TRUE(writeUsImage(path, o));
-        if (uid) *uid = o.context.sopInstanceUid;
+        const auto written = writeSmallUsImage(path, uids, n);
+        EXPECT_FALSE(written.empty());
+        if (uid) *uid = written;
         return path;
     }
 
