@@ -4,7 +4,8 @@
 // Thread contract: the test's (GUI) thread.
 #pragma once
 
-#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
 #include <QtTest>
 
 #include <functional>
@@ -17,13 +18,19 @@
 
 namespace sonolink::testing {
 
-// Waits for a frame shown that satisfies wanted, handling events meanwhile.
+// Waits for a frame shown that satisfies wanted, handling events meanwhile: an event loop that
+// the frame itself ends (or the deadline), not a poll.
 inline bool frameWhere(gui::EngineBridge& bridge, const std::function<bool(const gui::BModeImage&)>& wanted, int timeoutMs = 8000) {
     bool seen = false;
-    auto c = QObject::connect(&bridge, &gui::EngineBridge::imageReady, [&](const gui::BModeImage& image) { seen = seen || wanted(image); });
-    QElapsedTimer clock;
-    clock.start();
-    while (!seen && clock.elapsed() < timeoutMs) QTest::qWait(20);
+    QEventLoop loop;
+    auto c = QObject::connect(&bridge, &gui::EngineBridge::imageReady, &loop, [&](const gui::BModeImage& image) {
+        if (!seen && wanted(image)) {
+            seen = true;
+            loop.quit();
+        }
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
     QObject::disconnect(c);
     return seen;
 }
