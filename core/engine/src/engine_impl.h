@@ -122,6 +122,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     // BER test in a session of its own (the front end sending the pattern), then the acquisition
     // session.
     void openLinkBerTest();
+    void runStepsWithoutLink();  // the station's set-up and the GPU's memory
+    Acquisition::Callbacks linkBerTestCallbacks(std::uint64_t gen, std::uint32_t frames);
     void onLinkBerTestOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened, std::uint32_t frames);
     void onLinkBerTestEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended);
     void linkBerTestTimedOut(std::uint64_t gen);

@@ -235,16 +235,7 @@ void Engine::Impl::openLinkBerTest() {
         std::erase_if(t.selfTestBlocks, [this](const auto& block) { return selfTestWants(block.first); });
         t.selfTestPlannedBits = planned;
     });
-    if (config.station && selfTestWants("station")) {
-        underWay("station", "the station's set-up");
-        for (auto& step : stationSteps(*config.station)) {
-            if (selfTestWants(step.step)) selfTestStep(std::move(step));
-        }
-    }
-    if (backends.gpuMemoryTest && selfTestWants("GPU memory")) {
-        underWay("GPU memory", "March C- over the GPU's memory");
-        if (auto outcomes = backends.gpuMemoryTest(); !outcomes.empty()) selfTestStep(gpuMemoryStep(outcomes));  // none: no GPU here
-    }
+    runStepsWithoutLink();
     const bool berSession = selfTestWants("link BER") || selfTestWants("ring slots (DMA path)");
     if (!berSession && !selfTestWants("ring memory")) return afterLinkBerTest();  // the link is not needed yet
     auto made = sessionLink();
@@ -262,8 +253,26 @@ void Engine::Impl::openLinkBerTest() {
     }
     underWay("link BER");  // its fraction: the bits compared against the plan
     selfTestStarted = std::chrono::steady_clock::now();
-    std::weak_ptr<Impl> self = weak_from_this();
     const auto gen = ++generation;
+    acquisition = std::make_unique<Acquisition>(**made, options, config.rxCpu, Acquisition::Consumers{}, linkBerTestCallbacks(gen, frames));
+    ctl->postAfter(test.timeout, [this, gen] { linkBerTestTimedOut(gen); });
+}
+
+void Engine::Impl::runStepsWithoutLink() {
+    if (config.station && selfTestWants("station")) {
+        underWay("station", "the station's set-up");
+        for (auto& step : stationSteps(*config.station)) {
+            if (selfTestWants(step.step)) selfTestStep(std::move(step));
+        }
+    }
+    if (backends.gpuMemoryTest && selfTestWants("GPU memory")) {
+        underWay("GPU memory", "March C- over the GPU's memory");
+        if (auto outcomes = backends.gpuMemoryTest(); !outcomes.empty()) selfTestStep(gpuMemoryStep(outcomes));  // none: no GPU here
+    }
+}
+
+Acquisition::Callbacks Engine::Impl::linkBerTestCallbacks(std::uint64_t gen, std::uint32_t frames) {
+    std::weak_ptr<Impl> self = weak_from_this();
     Acquisition::Callbacks callbacks;
     callbacks.opened = [self, gen, frames](const Result<transport::LinkInfo>& opened) {
         if (auto impl = self.lock()) impl->ctl->post([impl, gen, opened, frames] { impl->onLinkBerTestOpened(gen, opened, frames); });
@@ -283,8 +292,7 @@ void Engine::Impl::openLinkBerTest() {
             impl->ctl->post([impl, gen, ended] { impl->onLinkBerTestEnded(gen, ended); });
         }
     };
-    acquisition = std::make_unique<Acquisition>(**made, options, config.rxCpu, Acquisition::Consumers{}, std::move(callbacks));
-    ctl->postAfter(test.timeout, [this, gen] { linkBerTestTimedOut(gen); });
+    return callbacks;
 }
 
 void Engine::Impl::onLinkBerTestOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened, std::uint32_t frames) {
