@@ -195,6 +195,27 @@ void Engine::Impl::openElementCheck() {
         setState(EngineState::Error, made.error().message());
         return report(ErrorOrigin::Link, Severity::Error, made.error());
     }
+    preparePhantomCheck(shot);
+    selfTestStarted = std::chrono::steady_clock::now();
+    const auto gen = ++generation;
+    // Dual mode: frames enough for the front end's clock to be known and the laser's lead (100 ms),
+    // with half a second to spare (a loaded host), and two of its periods more.
+    auto frames = setup.frames;
+    if (shot && options.configure.laserRateMilliHz > 0) {
+        const double seconds = 0.6 + 2e3 / options.configure.laserRateMilliHz;
+        frames += static_cast<std::uint32_t>(std::ceil(seconds * options.configure.frameRateMilliHz / 1e3)) + 1;
+    }
+    Acquisition::Consumers consumers;
+    consumers.capture = elementFrames.get();
+    consumers.shotCapture = shotFrames.get();
+    acquisition = std::make_unique<Acquisition>(**made, options, config.rxCpu, consumers, elementCheckCallbacks(gen, frames));
+    ctl->postAfter(setup.timeout, [this, gen] { onElementCheckEnded(gen, true); });
+}
+
+// The phantom check's imager and its reference, computed on a thread of its own while the
+// session runs; in dual mode (`shot`), the laser shot's imager and capture too.
+void Engine::Impl::preparePhantomCheck(bool shot) {
+    const auto& setup = *config.elementCheck;
     phantomImager.reset();
     phantomSetup.reset();
     if (backends.phantomReference && !config.session.configure.photoacoustic) {
@@ -216,16 +237,10 @@ void Engine::Impl::openElementCheck() {
         shotImager = imagerFor(*config.shotGeometry, *phantomSetup);
         shotFrames = std::make_unique<FrameCapture>(*config.shotGeometry, 1, shotImager.get());
     }
-    selfTestStarted = std::chrono::steady_clock::now();
+}
+
+Acquisition::Callbacks Engine::Impl::elementCheckCallbacks(std::uint64_t gen, std::uint32_t frames) {
     std::weak_ptr<Impl> self = weak_from_this();
-    const auto gen = ++generation;
-    // Dual mode: frames enough for the front end's clock to be known and the laser's lead (100 ms),
-    // with half a second to spare (a loaded host), and two of its periods more.
-    auto frames = setup.frames;
-    if (shot && options.configure.laserRateMilliHz > 0) {
-        const double seconds = 0.6 + 2e3 / options.configure.laserRateMilliHz;
-        frames += static_cast<std::uint32_t>(std::ceil(seconds * options.configure.frameRateMilliHz / 1e3)) + 1;
-    }
     Acquisition::Callbacks callbacks;
     callbacks.opened = [self, gen, frames](const Result<transport::LinkInfo>& opened) {
         if (auto impl = self.lock()) {
@@ -246,11 +261,7 @@ void Engine::Impl::openElementCheck() {
             impl->ctl->post([impl, gen] { impl->onElementCheckEnded(gen, false); });
         }
     };
-    Acquisition::Consumers consumers;
-    consumers.capture = elementFrames.get();
-    consumers.shotCapture = shotFrames.get();
-    acquisition = std::make_unique<Acquisition>(**made, options, config.rxCpu, consumers, std::move(callbacks));
-    ctl->postAfter(setup.timeout, [this, gen] { onElementCheckEnded(gen, true); });
+    return callbacks;
 }
 
 void Engine::Impl::onElementCheckEnded(std::uint64_t gen, bool timedOut) {

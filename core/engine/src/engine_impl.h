@@ -130,6 +130,8 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void finishLinkBerTest(const ingest::IngestStats& stats, bool timedOut);
     // The element check's session (element_check_control.cpp), then PACS and the acquisition session.
     void openElementCheck();
+    void preparePhantomCheck(bool shot);
+    Acquisition::Callbacks elementCheckCallbacks(std::uint64_t gen, std::uint32_t frames);
     void onElementCheckEnded(std::uint64_t gen, bool timedOut);
     void afterLinkBerTest();  // the element check's session, or finishSelfTest()
     void finishSelfTest();
