@@ -102,7 +102,10 @@ std::vector<int> ElementCheck::flagged() const {
     return out;
 }
 
-Result<ElementCheck> checkElements(const ChannelFrames& f, const ElementLimits& limits) {
+namespace {
+
+// At least one frame of three channels, and as many samples as the shape says.
+Status checkShape(const ChannelFrames& f) {
     if (f.frames < 1 || f.waves < 1 || f.channels < 3 || f.samples < 1) {
         return fail(ErrorCode::InvalidArgument, fmt::format("element check of {} frames x {} waves x {} channels x {} samples: at least one "
                                                             "frame of three channels is needed", f.frames, f.waves, f.channels, f.samples));
@@ -111,6 +114,33 @@ Result<ElementCheck> checkElements(const ChannelFrames& f, const ElementLimits& 
         return fail(ErrorCode::InvalidArgument, fmt::format("element check: {} samples for {} frames x {} waves x {} channels x {}", f.data.size(),
                                                             f.frames, f.waves, f.channels, f.samples));
     }
+    return {};
+}
+
+// The misplaced channels paired: one is swapped with another whose place its signal fits
+// (fitAt(channel, place) >= fits), and whose signal fits its place; the rest are uncorrelated.
+template <typename FitAt>
+void pairSwapped(ElementCheck& r, const std::vector<std::size_t>& misplaced, double fits, const FitAt& fitAt) {
+    for (const auto a : misplaced) {
+        auto& ch = r.channels[a];
+        if (ch.fault == ElementFault::Swapped) continue;
+        for (const auto b : misplaced) {
+            if (b == a || r.channels[b].fault == ElementFault::Swapped) continue;
+            if (fitAt(a, b) >= fits && fitAt(b, a) >= fits) {
+                ch.fault = r.channels[b].fault = ElementFault::Swapped;
+                ch.swappedWith = static_cast<int>(b);
+                r.channels[b].swappedWith = static_cast<int>(a);
+                break;
+            }
+        }
+        if (ch.fault != ElementFault::Swapped) ch.fault = ElementFault::Uncorrelated;
+    }
+}
+
+}  // namespace
+
+Result<ElementCheck> checkElements(const ChannelFrames& f, const ElementLimits& limits) {
+    if (auto ok = checkShape(f); !ok) return fail(std::move(ok.error()));
     const auto m = moments(f);
     const auto channels = static_cast<std::size_t>(f.channels);
     ElementCheck r;
@@ -149,22 +179,7 @@ Result<ElementCheck> checkElements(const ChannelFrames& f, const ElementLimits& 
         else if (r.snrMeasured && ch.snrDb < r.medianSnrDb - limits.noisySnrDropDb) ch.fault = ElementFault::Noisy;
         else if (ch.neighbourCorrelation < limits.neighbourCorrelationFraction * r.medianCorrelation) misplaced.push_back(c);
     }
-    // A misplaced channel is swapped with another whose place its signal fits, and whose signal fits its place.
-    const double fits = limits.neighbourCorrelationFraction * r.medianCorrelation;
-    for (const auto a : misplaced) {
-        auto& ch = r.channels[a];
-        if (ch.fault == ElementFault::Swapped) continue;
-        for (const auto b : misplaced) {
-            if (b == a || r.channels[b].fault == ElementFault::Swapped) continue;
-            if (fitAt(a, b) >= fits && fitAt(b, a) >= fits) {
-                ch.fault = r.channels[b].fault = ElementFault::Swapped;
-                ch.swappedWith = static_cast<int>(b);
-                r.channels[b].swappedWith = static_cast<int>(a);
-                break;
-            }
-        }
-        if (ch.fault != ElementFault::Swapped) ch.fault = ElementFault::Uncorrelated;
-    }
+    pairSwapped(r, misplaced, limits.neighbourCorrelationFraction * r.medianCorrelation, fitAt);
     return r;
 }
 
