@@ -75,15 +75,10 @@ std::string nowIso8601() {
     return fmt::format("{}.{:03}{}:{}", base, ms, z.substr(0, 3), z.substr(3));
 }
 
-}  // namespace
-
-std::string auditMessageXml(const AuditEvent& e, const std::string& userId, const std::string& host, const std::string& sourceId,
-                            const std::string& dateTime) {
-    const bool alert = e.kind == AuditEventKind::EmergencyOverride || e.kind == AuditEventKind::SecurityConfiguration;
-    const bool executed = e.kind == AuditEventKind::Query || alert;
-    const char* action = executed ? "E" : "R";  // execute a query or an override; read (send, copy) instances
+// The EventID (and for an alert its EventTypeCode) of an event of this kind.
+std::string eventIdCodes(AuditEventKind kind) {
     std::string eventId;
-    switch (e.kind) {
+    switch (kind) {
         case AuditEventKind::InstancesTransferred: eventId = code("EventID", "110104", "DCM", "DICOM Instances Transferred"); break;
         case AuditEventKind::Export: eventId = code("EventID", "110106", "DCM", "Export"); break;
         case AuditEventKind::Query: eventId = code("EventID", "110112", "DCM", "Query"); break;
@@ -94,29 +89,12 @@ std::string auditMessageXml(const AuditEvent& e, const std::string& userId, cons
             eventId = code("EventID", "110113", "DCM", "Security Alert") + code("EventTypeCode", "110129", "DCM", "Security Configuration");
             break;
     }
-    std::string xml = R"(<?xml version="1.0" encoding="UTF-8"?><AuditMessage>)";
-    xml += fmt::format(R"(<EventIdentification EventActionCode="{}" EventDateTime="{}" EventOutcomeIndicator="{}">)", action, dateTime,
-                       static_cast<int>(e.outcome));
-    xml += eventId;
-    if (!e.outcomeDescription.empty()) xml += "<EventOutcomeDescription>" + escapeXml(e.outcomeDescription) + "</EventOutcomeDescription>";
-    xml += "</EventIdentification>";
-    // The station (source of a transfer or export; requestor of a query) and the person using it.
-    const bool queried = e.kind == AuditEventKind::Query;
-    xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="true" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
-                       escapeXml(e.localAeTitle), escapeXml(e.localAeTitle), escapeXml(host));
-    xml += queried || alert ? "" : code("RoleIDCode", "110153", "DCM", "Source Role ID");
-    xml += "</ActiveParticipant>";
-    xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="true"/>)", escapeXml(userId));
-    if (e.kind == AuditEventKind::Export) {
-        xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="false" MediaType="filesystem">)", escapeXml(e.destination));
-        xml += code("RoleIDCode", "110154", "DCM", "Destination Media") + "</ActiveParticipant>";
-    } else if (!alert) {  // an override has no destination: its subject is the object below
-        xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="false" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
-                           escapeXml(e.remoteAeTitle), escapeXml(e.remoteAeTitle), escapeXml(e.remoteHost));
-        xml += code("RoleIDCode", "110152", "DCM", "Destination Role ID") + "</ActiveParticipant>";
-    }
-    xml += fmt::format(R"(<AuditSourceIdentification AuditSourceID="{}">)", escapeXml(sourceId));
-    xml += R"(<AuditSourceTypeCode csd-code="4" codeSystemName="DCM" originalText="Application Server Process"/></AuditSourceIdentification>)";
+    return eventId;
+}
+
+// What the event is about: the alert's subject, the query, or the study; then the patient.
+std::string participantObjects(const AuditEvent& e, bool alert, bool queried) {
+    std::string xml;
     if (alert) {  // the alert's subject: a system object (2) in the role of a security resource (13)
         xml += fmt::format(R"(<ParticipantObjectIdentification ParticipantObjectID="{}" ParticipantObjectTypeCode="2" ParticipantObjectTypeCodeRole="13">)",
                            escapeXml(e.alertSubject));
@@ -143,6 +121,41 @@ std::string auditMessageXml(const AuditEvent& e, const std::string& userId, cons
         xml += R"(<ParticipantObjectIDTypeCode csd-code="2" codeSystemName="RFC-3881" originalText="Patient Number"/>)";
         xml += "<ParticipantObjectName>" + escapeXml(e.patientName) + "</ParticipantObjectName></ParticipantObjectIdentification>";
     }
+    return xml;
+}
+
+}  // namespace
+
+std::string auditMessageXml(const AuditEvent& e, const std::string& userId, const std::string& host, const std::string& sourceId,
+                            const std::string& dateTime) {
+    const bool alert = e.kind == AuditEventKind::EmergencyOverride || e.kind == AuditEventKind::SecurityConfiguration;
+    const bool executed = e.kind == AuditEventKind::Query || alert;
+    const char* action = executed ? "E" : "R";  // execute a query or an override; read (send, copy) instances
+    const std::string eventId = eventIdCodes(e.kind);
+    std::string xml = R"(<?xml version="1.0" encoding="UTF-8"?><AuditMessage>)";
+    xml += fmt::format(R"(<EventIdentification EventActionCode="{}" EventDateTime="{}" EventOutcomeIndicator="{}">)", action, dateTime,
+                       static_cast<int>(e.outcome));
+    xml += eventId;
+    if (!e.outcomeDescription.empty()) xml += "<EventOutcomeDescription>" + escapeXml(e.outcomeDescription) + "</EventOutcomeDescription>";
+    xml += "</EventIdentification>";
+    // The station (source of a transfer or export; requestor of a query) and the person using it.
+    const bool queried = e.kind == AuditEventKind::Query;
+    xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="true" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
+                       escapeXml(e.localAeTitle), escapeXml(e.localAeTitle), escapeXml(host));
+    xml += queried || alert ? "" : code("RoleIDCode", "110153", "DCM", "Source Role ID");
+    xml += "</ActiveParticipant>";
+    xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="true"/>)", escapeXml(userId));
+    if (e.kind == AuditEventKind::Export) {
+        xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="false" MediaType="filesystem">)", escapeXml(e.destination));
+        xml += code("RoleIDCode", "110154", "DCM", "Destination Media") + "</ActiveParticipant>";
+    } else if (!alert) {  // an override has no destination: its subject is the object below
+        xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="false" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
+                           escapeXml(e.remoteAeTitle), escapeXml(e.remoteAeTitle), escapeXml(e.remoteHost));
+        xml += code("RoleIDCode", "110152", "DCM", "Destination Role ID") + "</ActiveParticipant>";
+    }
+    xml += fmt::format(R"(<AuditSourceIdentification AuditSourceID="{}">)", escapeXml(sourceId));
+    xml += R"(<AuditSourceTypeCode csd-code="4" codeSystemName="DCM" originalText="Application Server Process"/></AuditSourceIdentification>)";
+    xml += participantObjects(e, alert, queried);
     xml += "</AuditMessage>";
     return xml;
 }
