@@ -214,6 +214,29 @@ std::optional<RecoveredRecording> cutShortHdf5(const std::string& path) {
     return sizes;
 }
 
+namespace {
+
+// Dual mode: the laser shots, a stream of their own, each cut to its own whole frames (their
+// data sets and how many of their frames to keep, added to perFrame); none: nothing added.
+void keepWholeShots(hid_t file, RecoveredRecording& result, std::vector<std::pair<std::string, hsize_t>>& perFrame) {
+    RecordingSets shots;
+    shots.data = openSet(file, std::string(kShotGroup) + "/data");
+    if (!shots.data.ok()) return;
+    const std::string acquisition = std::string("/") + kShotAcquisitionGroup;
+    shots.frameIds = openSet(file, acquisition + "/frame_id");
+    shots.frameTimes = openSet(file, acquisition + "/frame_time_ns");
+    shots.energies = openSet(file, acquisition + "/laser_energy_uj");
+    const auto kept = static_cast<hsize_t>(wholeFrames(shots));
+    result.shotsDeclared = static_cast<int>(framesOf(shots.data.get()));
+    result.shotsKept = static_cast<int>(kept);
+    perFrame.emplace_back(std::string(kShotGroup) + "/data", kept);
+    for (const auto* name : {"/frame_id", "/frame_time_ns", "/laser_energy_uj"}) {
+        if (H5Lexists(file, (acquisition + name).c_str(), H5P_DEFAULT) > 0) perFrame.emplace_back(acquisition + name, kept);
+    }
+}
+
+}  // namespace
+
 Result<RecoveredRecording> recoverRecording(const std::string& damaged, const std::string& output, const std::string& group) {
     quietHdf5();
     if (auto ok = requireRegularFile(damaged, "recording"); !ok) return fail(std::move(ok.error()));
@@ -241,22 +264,7 @@ Result<RecoveredRecording> recoverRecording(const std::string& damaged, const st
     for (const auto* name : {"/acquisition/frame_id", "/acquisition/frame_time_ns", "/acquisition/laser_energy_uj"}) {
         if (H5Lexists(sets.file.get(), name, H5P_DEFAULT) > 0) perFrame.emplace_back(name, result.framesKept);
     }
-    // Dual mode: the laser shots, a stream of their own, each cut to its own whole frames.
-    RecordingSets shots;
-    shots.data = openSet(sets.file.get(), std::string(kShotGroup) + "/data");
-    if (group == "/channel_data" && shots.data.ok()) {
-        const std::string acquisition = std::string("/") + kShotAcquisitionGroup;
-        shots.frameIds = openSet(sets.file.get(), acquisition + "/frame_id");
-        shots.frameTimes = openSet(sets.file.get(), acquisition + "/frame_time_ns");
-        shots.energies = openSet(sets.file.get(), acquisition + "/laser_energy_uj");
-        const auto kept = static_cast<hsize_t>(wholeFrames(shots));
-        result.shotsDeclared = static_cast<int>(framesOf(shots.data.get()));
-        result.shotsKept = static_cast<int>(kept);
-        perFrame.emplace_back(std::string(kShotGroup) + "/data", kept);
-        for (const auto* name : {"/frame_id", "/frame_time_ns", "/laser_energy_uj"}) {
-            if (H5Lexists(sets.file.get(), (acquisition + name).c_str(), H5P_DEFAULT) > 0) perFrame.emplace_back(acquisition + name, kept);
-        }
-    }
+    if (group == "/channel_data") keepWholeShots(sets.file.get(), result, perFrame);
     // Written anew under a temporary name, put in place whole and synced: a recovery cut short
     // leaves nothing that looks like a recording.
     const std::string working = output + ".recovering";
