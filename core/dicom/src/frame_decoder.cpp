@@ -102,6 +102,32 @@ void readPixelSpacing(DcmDataset& ds, FrameFormat& f) {
     }
 }
 
+// A format this reader takes, one whose frames fit what its header says: DataLoss for a damaged
+// header, Unimplemented for what is not read here.
+Status checkReadable(const FrameFormat& f, const std::string& name) {
+    if (f.rows < 1 || f.columns < 1) return fail(ErrorCode::DataLoss, fmt::format("{}: Rows and Columns must be set ({} x {})", name, f.rows, f.columns));
+    if (f.bitsAllocated != 8 && f.bitsAllocated != 16) {
+        return fail(ErrorCode::Unimplemented, fmt::format("{}: {} bits allocated a sample; frames are read at 8 or 16", name, f.bitsAllocated));
+    }
+    if (f.samplesPerPixel != 1 && f.samplesPerPixel != 3) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: Samples per Pixel is {}; 1 or 3 expected", name, f.samplesPerPixel));
+    }
+    if (f.bitsStored < 1 || f.bitsStored > f.bitsAllocated || f.highBit < f.bitsStored - 1 || f.highBit >= f.bitsAllocated) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: {} bits stored, high bit {}, do not fit {} bits allocated", name, f.bitsStored, f.highBit,
+                                                     f.bitsAllocated));
+    }
+    // Chroma subsampled by two (YBR_FULL_422, YBR_PARTIAL_422/420): a frame is not rows x columns x 3
+    // samples, and none of the codecs here outputs it.
+    if (f.photometric.find("_42") != std::string::npos) {
+        return fail(ErrorCode::Unimplemented, fmt::format("{}: frames of {} (colour subsampled) are not read", name, f.photometric));
+    }
+    if (f.frameBytes() > kMaxFrameBytes) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: a frame of {} x {} x {} samples of {} bits is over {} MiB: a damaged header", name, f.rows, f.columns,
+                                                     f.samplesPerPixel, f.bitsAllocated, kMaxFrameBytes >> 20));
+    }
+    return {};
+}
+
 }  // namespace
 
 Result<PixelDescription> parseHeader(std::span<const std::byte> header, const std::string& transferSyntaxUid, const std::string& name) {
@@ -142,26 +168,7 @@ Result<PixelDescription> parseHeader(std::span<const std::byte> header, const st
     if (ds.findAndGetOFString(DCM_PatientBirthDate, text).good()) f.patientBirthDate = text.c_str();
     if (ds.findAndGetOFString(DCM_StudyDate, text).good()) f.studyDate = text.c_str();
     readPixelSpacing(ds, f);
-    if (f.rows < 1 || f.columns < 1) return fail(ErrorCode::DataLoss, fmt::format("{}: Rows and Columns must be set ({} x {})", name, f.rows, f.columns));
-    if (f.bitsAllocated != 8 && f.bitsAllocated != 16) {
-        return fail(ErrorCode::Unimplemented, fmt::format("{}: {} bits allocated a sample; frames are read at 8 or 16", name, f.bitsAllocated));
-    }
-    if (f.samplesPerPixel != 1 && f.samplesPerPixel != 3) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: Samples per Pixel is {}; 1 or 3 expected", name, f.samplesPerPixel));
-    }
-    if (f.bitsStored < 1 || f.bitsStored > f.bitsAllocated || f.highBit < f.bitsStored - 1 || f.highBit >= f.bitsAllocated) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: {} bits stored, high bit {}, do not fit {} bits allocated", name, f.bitsStored, f.highBit,
-                                                     f.bitsAllocated));
-    }
-    // Chroma subsampled by two (YBR_FULL_422, YBR_PARTIAL_422/420): a frame is not rows x columns x 3
-    // samples, and none of the codecs here outputs it.
-    if (f.photometric.find("_42") != std::string::npos) {
-        return fail(ErrorCode::Unimplemented, fmt::format("{}: frames of {} (colour subsampled) are not read", name, f.photometric));
-    }
-    if (f.frameBytes() > kMaxFrameBytes) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: a frame of {} x {} x {} samples of {} bits is over {} MiB: a damaged header", name, f.rows, f.columns,
-                                                     f.samplesPerPixel, f.bitsAllocated, kMaxFrameBytes >> 20));
-    }
+    if (auto ok = checkReadable(f, name); !ok) return fail(std::move(ok.error()));
     f.headerBytes = header.size();
     return p;
 }
