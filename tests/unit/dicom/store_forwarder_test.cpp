@@ -141,11 +141,12 @@ TEST_F(StoreForwarderTest, WakeRunsAPassOnTheWorkerAndStopEndsIt) {
     StoreForwarder forwarder(*queue, s, uids);
     forwarder.start();
     const auto id = enqueue(1, "pacs");
-    const auto version = queue->version();
+    auto seen = queue->version();
     forwarder.wake();
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (queue->item(id)->attempts == 0 && std::chrono::steady_clock::now() < deadline) {
-        while (queue->version() == version && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    while (queue->item(id)->attempts == 0 && std::chrono::steady_clock::now() < deadline) {  // looked at once a change
+        while (queue->version() == seen && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+        seen = queue->version();
     }
     EXPECT_EQ(queue->item(id)->attempts, 1) << "wake() ran no pass";
     const auto stopping = std::chrono::steady_clock::now();
