@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "event_lines.h"
 #include "exit_codes.h"
 #include "sonolink/app/archive_setup.h"
 #include "sonolink/archive/archive_uploader.h"
@@ -32,6 +33,7 @@ struct QueueOptions {
     bool untilSettled = false;
     double timeoutS = 0;
     bool json = false;
+    bool events = false;  // run: each event as a JSON line while it runs
 };
 
 std::atomic<bool> gStop{false};
@@ -114,6 +116,48 @@ int runReset(const QueueOptions& o) {
     return kExitOk;
 }
 
+json eventJson(const archive::PassEvent& e) {
+    json out{{"item", e.item}, {"url", e.url}, {"file", e.file}};
+    if (e.kind == archive::PassEvent::Kind::Verified || e.kind == archive::PassEvent::Kind::LocalDeleted) {
+        out["size_bytes"] = e.bytes;
+        out["crc32c"] = e.crc32c;
+    }
+    if (e.error) {
+        out["code"] = toString(e.error->code());
+        out["error"] = e.error->message();
+    }
+    if (e.kind == archive::PassEvent::Kind::UploadFailed || e.kind == archive::PassEvent::Kind::LocalKept) out["retry"] = e.retry;
+    return out;
+}
+
+json countsJson(const std::vector<archive::ArchiveItem>& items) {
+    json counts{{"queued", 0}, {"uploading", 0}, {"verified", 0}, {"failed", 0}};
+    for (const auto& i : items) {
+        auto& count = counts[std::string(archive::toString(i.state))];
+        count = count.get<int>() + 1;
+    }
+    return counts;
+}
+
+// The queue as the run left it: the last event, the items as JSON, or the counts in words; the
+// exit code: failed items, or unsettled ones (a deadline), or none.
+int endOfRun(const archive::ArchiveQueue& queue, const QueueOptions& o, EventLines& events) {
+    const auto items = queue.items();
+    if (events.enabled()) {
+        json listed = json::array();
+        for (const auto& i : items) listed.push_back(itemJson(i));
+        events.print("ended", {{"settled", queue.settled()}, {"counts", countsJson(items)}, {"items", std::move(listed)}});
+    } else if (o.json) {
+        printItems(items, true);
+    } else {
+        const auto counts = countsJson(items);
+        std::cout << fmt::format("archive queue: {} queued, {} uploading, {} verified, {} failed\n", counts["queued"].get<int>(),
+                                 counts["uploading"].get<int>(), counts["verified"].get<int>(), counts["failed"].get<int>());
+    }
+    if (std::any_of(items.begin(), items.end(), [](const auto& i) { return i.state == archive::ArchiveState::Failed; })) return kExitFailed;
+    return queue.settled() ? kExitOk : kExitUnavailable;
+}
+
 int runQueue(const QueueOptions& o) {
     auto settings = load(o);
     if (!settings) return failWith("run", settings.error());
@@ -125,7 +169,10 @@ int runQueue(const QueueOptions& o) {
     if (!audit) return failWith("run", audit.error());
     std::signal(SIGINT, [](int) { gStop = true; });
     std::signal(SIGTERM, [](int) { gStop = true; });
-    const archive::PassSettings pass{settings->journalDirectory, settings->retentionDays, 16};
+    EventLines events(o.events);
+    archive::PassSettings pass{settings->journalDirectory, settings->retentionDays, 16, {}};
+    if (events.enabled()) pass.onEvent = [&events](const archive::PassEvent& e) { events.print(archive::toString(e.kind), eventJson(e)); };
+    events.print("started", {{"queue", settings->queueDirectory}, {"counts", countsJson((*queue)->items())}});  // the queue is ours now
     const auto deadline = archive::epochMs() + static_cast<std::int64_t>(o.timeoutS * 1000);
     while (!gStop) {
         auto report = archive::runArchivePass(**queue, **client, audit->get(), pass, &gStop);
@@ -137,16 +184,7 @@ int runQueue(const QueueOptions& o) {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
     }
-    const auto items = (*queue)->items();
-    if (o.json) {
-        printItems(items, true);
-    } else {
-        std::size_t counts[4] = {};
-        for (const auto& i : items) ++counts[static_cast<int>(i.state)];
-        std::cout << fmt::format("archive queue: {} queued, {} uploading, {} verified, {} failed\n", counts[0], counts[1], counts[2], counts[3]);
-    }
-    if (std::any_of(items.begin(), items.end(), [](const auto& i) { return i.state == archive::ArchiveState::Failed; })) return kExitFailed;
-    return (*queue)->settled() ? kExitOk : kExitUnavailable;
+    return endOfRun(**queue, o, events);
 }
 
 }  // namespace
@@ -168,6 +206,8 @@ void addArchiveQueueCommands(CLI::App& archiveCmd, int& exitCode) {
     auto* run = queueCmd->add_subcommand("run", "Upload what is due: verified, audited, retried with back-off, local copies deleted by retention");
     common(*run);
     run->add_flag("--until-settled", o->untilSettled, "Stop when every item is verified or failed");
+    run->add_flag("--events", o->events, "Print each event as it happens as a line of JSON (started, verified, upload_failed, local_deleted, "
+                                         "local_kept, ended)");
     run->add_option("--timeout", o->timeoutS, "Stop after this many seconds (0: no limit)")->check(CLI::Range(0.0, 1e7));
     run->callback([o, &exitCode] { exitCode = runQueue(*o); });
     auto* list = queueCmd->add_subcommand("list", "Each item's state, attempts and last error");

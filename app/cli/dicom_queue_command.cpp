@@ -14,10 +14,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "event_lines.h"
 #include "exit_codes.h"
 #include "sonolink/app/dicom_setup.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/dicom/file_transfer.h"
+#include "sonolink/dicom/pacs_client.h"
 #include "sonolink/dicom/pacs_station.h"
 #include "sonolink/dicom/store_forwarder.h"
 #include "sonolink/util/log.h"
@@ -38,6 +40,7 @@ struct QueueOptions {
     double waitS = 30;
     std::optional<double> olderThanDays;  // purge: overrides dicom.queue_retention_days
     bool json = false;
+    bool events = false;  // queue run: each event as a JSON line while it runs
 };
 
 std::atomic<bool> gStop{false};
@@ -155,18 +158,49 @@ int runPurge(const QueueOptions& o) {
     return kExitOk;
 }
 
+// A forwarder's event as a JSON line: what happened, to which item and node, and for a failure
+// its code, its class (nothing listening, rejected, timeout, TLS, aborted, other) and its words.
+json eventJson(const dicom::ForwardEvent& e) {
+    json out{{"node", e.node}};
+    if (!e.item.empty()) out["item"] = e.item;
+    if (e.kind == dicom::ForwardEvent::Kind::Stored) out["status"] = e.status;
+    if (!e.transactionUid.empty()) out["transaction_uid"] = e.transactionUid;
+    if (e.count > 1 || e.item.empty()) out["items"] = e.count;
+    if (e.kind == dicom::ForwardEvent::Kind::CommitmentReported) out["not_committed"] = e.failedCount;
+    if (e.error) {
+        out["code"] = toString(e.error->code());
+        out["fault"] = dicom::toString(dicom::classifyEchoFailure(*e.error));
+        out["error"] = e.error->message();
+        out["retry"] = e.retry;
+    }
+    return out;
+}
+
+json countsJson(const std::vector<dicom::QueueItem>& items) {
+    json counts{{"queued", 0}, {"sending", 0}, {"sent", 0}, {"committed", 0}, {"failed", 0}};
+    for (const auto& i : items) {
+        auto& count = counts[std::string(dicom::toString(i.state))];
+        count = count.get<int>() + 1;
+    }
+    return counts;
+}
+
 int runQueue(const QueueOptions& o) {
     auto settings = loadDicom(o);
     if (!settings) return failWith("queue run", settings.error());
     auto uids = dicom::UidGenerator::create(settings->uidRoot.empty() ? std::nullopt : std::optional(settings->uidRoot));
     if (!uids) return failWith("queue run", uids.error());
     dicom::AuditTrail audit(app::auditFrom(*settings));
-    auto station = dicom::PacsStation::open({settings->queueDirectory, app::retryPolicyFrom(*settings), app::forwarderFrom(*settings),
-                                             settings->stationAeTitle, settings->listenPort},
+    EventLines events(o.events);
+    auto forwarding = app::forwarderFrom(*settings);
+    if (events.enabled()) forwarding.onEvent = [&events](const dicom::ForwardEvent& e) { events.print(dicom::toString(e.kind), eventJson(e)); };
+    auto station = dicom::PacsStation::open({settings->queueDirectory, app::retryPolicyFrom(*settings), std::move(forwarding), settings->stationAeTitle,
+                                             settings->listenPort},
                                             std::move(*uids), &audit);
     if (!station) return failWith("queue run", station.error());
     auto* queue = &(*station)->queue();
     auto& forwarder = (*station)->forwarder();
+    events.print("started", {{"queue", settings->queueDirectory}, {"counts", countsJson(queue->items())}});  // the queue is ours now
     // A signal ends the exchange in flight too (within about 100 ms), the queue left consistent:
     // an interrupted send is queued again.
     std::signal(SIGINT, [](int) {
@@ -190,7 +224,11 @@ int runQueue(const QueueOptions& o) {
         }
     }
     const auto items = queue->items();
-    if (o.json) {
+    if (events.enabled()) {
+        json listed = json::array();
+        for (const auto& i : items) listed.push_back(queueItemJson(i));
+        events.print("ended", {{"settled", queue->settled()}, {"counts", countsJson(items)}, {"items", std::move(listed)}});
+    } else if (o.json) {
         printItems(items, true);
     } else {
         std::size_t counts[5] = {};
@@ -247,6 +285,8 @@ void addDicomQueueCommands(CLI::App& dicomCmd, int& exitCode) {
     addConfigOptions(*run, *o);
     run->add_flag("--until-settled", o->untilSettled, "Stop when every item is sent (and committed where asked) or failed");
     run->add_option("--timeout", o->timeoutS, "Stop after this many seconds (0: no limit)")->check(CLI::Range(0.0, 1e7));
+    run->add_flag("--events", o->events, "Print each event as it happens as a line of JSON (started, stored, attempt_failed, association_failed, "
+                                         "commitment_requested, commitment_request_failed, commitment_reported, node_gone, ended)");
     run->callback([o, &exitCode] { exitCode = runQueue(*o); });
 
     auto* list = queueCmd->add_subcommand("list", "Each item's state, attempts and last error");

@@ -16,7 +16,7 @@ namespace sonolink::app {
 void scheduleUiProbe(double seconds, MainWindow& window, gui::EngineBridge& bridge, UiProbe& probe) {
     const int ms = static_cast<int>(seconds * 1000);
     auto armed = std::make_shared<QMetaObject::Connection>();
-    *armed = QObject::connect(&bridge, &gui::EngineBridge::imageReady, &window, [armed, ms, &window, &bridge, &probe](const gui::BModeImage&) {
+    *armed = QObject::connect(&bridge.display(), &gui::DisplayFeed::imageReady, &window, [armed, ms, &window, &bridge, &probe](const gui::BModeImage&) {
         QObject::disconnect(*armed);  // the first live image: settle, then measure
         QTimer::singleShot(1000, &window, [ms, &window, &bridge, &probe] {
             probe.start();

@@ -61,7 +61,7 @@ private Q_SLOTS:
         auto* bar = window.cineBar();
         freeze->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(bar->isVisible(), 5000);
-        const auto cine = bridge.cine();
+        const auto cine = bridge.display().cine();
         QCOMPARE(bar->count(), static_cast<int>(cine.size()));
         QCOMPARE(window.view()->image().frameId, cine.back().frameId);  // from its last frame
         QCOMPARE(window.findChild<QLabel*>("cineFrameLabel")->text(), QString("%1 / %1").arg(cine.size()));

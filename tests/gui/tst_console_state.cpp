@@ -71,8 +71,8 @@ private Q_SLOTS:
                  "the last preset's depth and gain reach the picture");
         const auto refused = bridge.stats().imagingFailures;
         QCOMPARE(refused, quint64(0));
-        const auto shown = bridge.framesShown();
-        QVERIFY2(frameWhere(bridge, [&](const BModeImage&) { return bridge.framesShown() >= shown + 5; }), "and pictures keep coming");
+        const auto shown = bridge.display().framesShown();
+        QVERIFY2(frameWhere(bridge, [&](const BModeImage&) { return bridge.display().framesShown() >= shown + 5; }), "and pictures keep coming");
         QVERIFY(console.window->view()->notice().isEmpty());
     }
 

@@ -10,6 +10,7 @@
 #include "sonolink/gui/bridge/engine_bridge.h"
 
 using sonolink::gui::BModeImage;
+using sonolink::gui::DisplayFeed;
 using sonolink::gui::EngineBridge;
 
 class TestEngineBridge : public QObject {
@@ -31,7 +32,7 @@ private Q_SLOTS:
                 [&](const sonolink::gui::SelfTestResult& r) { steps << r.step + ": " + r.verdict; });
         QList<BModeImage> images;
         connect(&bridge, &EngineBridge::stateChanged, this, [&](const QString& state, const QString&) { states << state; });
-        connect(&bridge, &EngineBridge::imageReady, this, [&](const BModeImage& image) { images << image; });
+        connect(&bridge.display(), &DisplayFeed::imageReady, this, [&](const BModeImage& image) { images << image; });
         bridge.connectLink();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("ready"), 20000);
         QCOMPARE(steps.size(), 2);  // the start-up self-test's steps, in order
@@ -47,16 +48,20 @@ private Q_SLOTS:
         for (int i = 1; i < images.size(); ++i) {
             QVERIFY2(images[i].frameId != images[i - 1].frameId || images[i].session != images[i - 1].session, "each frame once");
         }
-        QCOMPARE(bridge.framesShown(), static_cast<quint64>(images.size()));
+        QCOMPARE(bridge.display().framesShown(), static_cast<quint64>(images.size()));
         // Two changes at once: the second must not undo the first (each is applied on the engine's thread).
-        bridge.setGainDb(6);
-        bridge.setDynamicRangeDb(50);
+        auto picture = bridge.imaging();
+        picture.gainDb = 6;
+        bridge.setImaging(picture);
+        picture = bridge.imaging();  // as asked for last, not yet as applied
+        picture.dynamicRangeDb = 50;
+        bridge.setImaging(picture);
         QTRY_VERIFY_WITH_TIMEOUT(images.last().gainDb == 6 && images.last().dynamicRangeDb == 50, 10000);
         bridge.freeze();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("frozen"), 10000);
         // A frame imaged as the freeze came may still arrive; after the next health sample
         // (twice a second) nothing more does, through two samples more.
-        QSignalSpy health(&bridge, &sonolink::gui::EngineBridge::healthSampled);
+        QSignalSpy health(&bridge.display(), &sonolink::gui::DisplayFeed::healthSampled);
         QTRY_VERIFY_WITH_TIMEOUT(health.count() >= 1, 10000);
         const auto frozenAt = images.size();
         QTRY_VERIFY_WITH_TIMEOUT(health.count() >= 3, 10000);
@@ -80,38 +85,38 @@ private Q_SLOTS:
         QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
         EngineBridge bridge(**engine);
         QVERIFY(bridge.firesLaser());
-        QCOMPARE(bridge.shotDisplay().view, sonolink::gui::ShotView::Overlay);  // the default
+        QCOMPARE(bridge.display().shotDisplay().view, sonolink::gui::ShotView::Overlay);  // the default
         QStringList states;
         QList<BModeImage> images;
         QList<sonolink::gui::LinkHealth> health;
         connect(&bridge, &EngineBridge::stateChanged, this, [&](const QString& state, const QString&) { states << state; });
-        connect(&bridge, &EngineBridge::imageReady, this, [&](const BModeImage& image) { images << image; });
-        connect(&bridge, &EngineBridge::healthSampled, this, [&](const sonolink::gui::LinkHealth& h) { health << h; });
+        connect(&bridge.display(), &DisplayFeed::imageReady, this, [&](const BModeImage& image) { images << image; });
+        connect(&bridge.display(), &DisplayFeed::healthSampled, this, [&](const sonolink::gui::LinkHealth& h) { health << h; });
         bridge.connectLink();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("ready"), 20000);
         bridge.startStreaming();
         const auto isOverlay = [](const BModeImage& i) { return i.hasShot && i.image.format() == QImage::Format_RGB888 && i.shotColour.isNull(); };
         QTRY_VERIFY_WITH_TIMEOUT(!images.isEmpty() && isOverlay(images.last()), 20000);
         QVERIFY(images.last().shotEnergyMj > 10);
-        auto shown = bridge.shotDisplay();
+        auto shown = bridge.display().shotDisplay();
         shown.view = sonolink::gui::ShotView::SideBySide;
-        bridge.setShotDisplay(shown);
+        bridge.display().setShotDisplay(shown);
         QTRY_VERIFY_WITH_TIMEOUT(images.last().hasShot && !images.last().shotColour.isNull() && images.last().image.format() == QImage::Format_Grayscale8, 10000);
         QCOMPARE(images.last().shotColour.size(), images.last().image.size());  // co-registered: one raster
         shown.view = sonolink::gui::ShotView::Ultrasound;
-        bridge.setShotDisplay(shown);
+        bridge.display().setShotDisplay(shown);
         QTRY_VERIFY_WITH_TIMEOUT(!images.last().hasShot && images.last().image.format() == QImage::Format_Grayscale8, 10000);
         shown.view = sonolink::gui::ShotView::Overlay;
-        bridge.setShotDisplay(shown);
+        bridge.display().setShotDisplay(shown);
         QTRY_VERIFY_WITH_TIMEOUT(health.size() >= 3 && health.last().shotsFiredTotal > 0, 10000);
         QVERIFY(health.last().laserFires);
         QTRY_VERIFY_WITH_TIMEOUT(isOverlay(images.last()), 10000);
         // A cine of some length first: on a loaded machine the lossy display images few frames a
         // second (CI once froze with five).
-        QTRY_VERIFY_WITH_TIMEOUT(bridge.cine().size() > 5, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(bridge.display().cine().size() > 5, 30000);
         bridge.freeze();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("frozen"), 10000);
-        const auto cine = bridge.cine();
+        const auto cine = bridge.display().cine();
         QVERIFY(cine.size() > 5);
         // The shots begin a lead time after the session (100 ms): from the first frame after a shot on,
         // every frame holds the last shot before it.
@@ -122,12 +127,12 @@ private Q_SLOTS:
             QVERIFY2(frame->hasShot, qPrintable(QString("frame %1 holds no shot").arg(frame->frameId)));
             QVERIFY2(frame->shotFrameId < frame->frameId, "each frame with the last shot before it");
         }
-        QSignalSpy samples(&bridge, &EngineBridge::healthSampled);
+        QSignalSpy samples(&bridge.display(), &DisplayFeed::healthSampled);
         QTRY_VERIFY_WITH_TIMEOUT(samples.count() >= 1, 10000);
         const auto frozenAt = images.size();
         QTRY_VERIFY_WITH_TIMEOUT(samples.count() >= 3, 10000);
         QCOMPARE(images.size(), frozenAt);  // frozen: neither kind moves on
-        QCOMPARE(bridge.cine().size(), cine.size());
+        QCOMPARE(bridge.display().cine().size(), cine.size());
         bridge.disconnectLink();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("idle"), 10000);
     }

@@ -236,9 +236,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(state->text().contains("error"), 20000);
         QVERIFY2(problem->text().contains("front end"), qPrintable(problem->text()));
         QVERIFY2(problem->styleSheet().contains("d03030"), "an error, in red");
-        const quint64 before = console.bridge->framesShown();
+        const quint64 before = console.bridge->display().framesShown();
         window.findChild<QAction*>("connectAction")->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(window.view()->image().session >= 2 && console.bridge->framesShown() > before, 15000);  // streaming again
+        QTRY_VERIFY_WITH_TIMEOUT(window.view()->image().session >= 2 && console.bridge->display().framesShown() > before, 15000);  // streaming again
     }
 
     void saveImageWritesThePictureAtItsOwnPixels() {

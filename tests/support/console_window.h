@@ -23,7 +23,7 @@ namespace sonolink::testing {
 inline bool frameWhere(gui::EngineBridge& bridge, const std::function<bool(const gui::BModeImage&)>& wanted, int timeoutMs = 8000) {
     bool seen = false;
     QEventLoop loop;
-    auto c = QObject::connect(&bridge, &gui::EngineBridge::imageReady, &loop, [&](const gui::BModeImage& image) {
+    auto c = QObject::connect(&bridge.display(), &gui::DisplayFeed::imageReady, &loop, [&](const gui::BModeImage& image) {
         if (!seen && wanted(image)) {
             seen = true;
             loop.quit();

@@ -289,7 +289,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
         if (!client) return fail(std::move(client.error()).addContext("setting up the archive (archive.endpoint)"));
         backends.archiveClient = std::move(*client);
         const auto& a = config.archive;
-        e.archive = {a.queueDirectory, archiveRetryFrom(a), {a.journalDirectory, a.retentionDays, 16}, a.auditFile, a.bucket, a.prefix,
+        e.archive = {a.queueDirectory, archiveRetryFrom(a), {a.journalDirectory, a.retentionDays, 16, {}}, a.auditFile, a.bucket, a.prefix,
                      true, true};
     }
     backends.makeLink = [link = choice.link]() -> Result<engine::LinkHandle> {

@@ -7,7 +7,7 @@ namespace sonolink::app {
 ImageWatch::ImageWatch(gui::EngineBridge& bridge, gui::BModeView& view, int staleAfterMs, QObject* parent)
     : QObject(parent), bridge_(bridge), view_(view), staleAfterMs_(staleAfterMs), state_(bridge.stateName()) {
     connect(&bridge_, &gui::EngineBridge::stateChanged, this, &ImageWatch::onState);
-    connect(&bridge_, &gui::EngineBridge::imageReady, this, [this] {
+    connect(&bridge_.display(), &gui::DisplayFeed::imageReady, this, [this] {
         sinceImage_.restart();
         if (stale_) {
             stale_ = false;
@@ -15,7 +15,7 @@ ImageWatch::ImageWatch(gui::EngineBridge& bridge, gui::BModeView& view, int stal
             show();
         }
     });
-    connect(&bridge_, &gui::EngineBridge::healthSampled, this, [this](const gui::LinkHealth& h) { lastHealth_ = h; });
+    connect(&bridge_.display(), &gui::DisplayFeed::healthSampled, this, [this](const gui::LinkHealth& h) { lastHealth_ = h; });
     connect(&timer_, &QTimer::timeout, this, &ImageWatch::check);
     sinceImage_.start();
     timer_.start(std::max(50, staleAfterMs_ / 6));  // said within staleAfter plus a sixth of it

@@ -22,11 +22,11 @@ void MainWindow::buildShotControls() {
     shots_->setVisible(bridge_.firesLaser());  // an ultrasound-only station shows no laser controls
     laser_->setVisible(bridge_.firesLaser());
     connect(shots_, &gui::PhotoacousticPanel::changed, this, [this](const gui::ShotDisplay& shown) {
-        bridge_.setShotDisplay(shown);
+        bridge_.display().setShotDisplay(shown);
         shotView_->setVisible(shown.view == gui::ShotView::SideBySide);
-        if (!cine_.isEmpty()) cine_ = bridge_.cine();  // a frozen review shows its frames the new way
+        if (!cine_.isEmpty()) cine_ = bridge_.display().cine();  // a frozen review shows its frames the new way
     });
-    shotView_->setVisible(bridge_.firesLaser() && bridge_.shotDisplay().view == gui::ShotView::SideBySide);
+    shotView_->setVisible(bridge_.firesLaser() && bridge_.display().shotDisplay().view == gui::ShotView::SideBySide);
 }
 
 void MainWindow::showPicture(const gui::BModeImage& image) {

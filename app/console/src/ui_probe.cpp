@@ -34,7 +34,7 @@ UiProbe::UiProbe(gui::EngineBridge& bridge, gui::BModeView& view, QObject* paren
     connect(&bridge_, &gui::EngineBridge::stateChanged, this, [this](const QString& state, const QString&) {
         if (state == "ready" && firstImageMs_ < 0) sinceReady_.start();
     });
-    connect(&bridge_, &gui::EngineBridge::imageReady, this, [this](const gui::BModeImage& image) {
+    connect(&bridge_.display(), &gui::DisplayFeed::imageReady, this, [this](const gui::BModeImage& image) {
         if (firstImageMs_ < 0 && sinceReady_.isValid()) firstImageMs_ = static_cast<double>(sinceReady_.nsecsElapsed()) / 1e6;
         // Dual mode: a new shot handed to the view, against its pulse on the front end's clock.
         if (!running_ || !image.hasShot || (anyShot_ && image.shotFrameId == lastShot_)) return;
@@ -50,7 +50,7 @@ void UiProbe::start() {
     lagMs_.clear();
     paintMs_.clear();
     paintCpuMs_.clear();
-    shownAtStart_ = bridge_.framesShown();
+    shownAtStart_ = bridge_.display().framesShown();
     const auto stats = bridge_.stats();
     publishedAtStart_ = stats.framesDisplayed;
     shotsPublishedAtStart_ = stats.laser.shown;
@@ -68,7 +68,7 @@ void UiProbe::stop() {
     timer_.stop();
     running_ = false;
     seconds_ = static_cast<double>(clock_.nsecsElapsed()) / 1e9;
-    shown_ = bridge_.framesShown() - shownAtStart_;
+    shown_ = bridge_.display().framesShown() - shownAtStart_;
     const auto stats = bridge_.stats();
     published_ = stats.framesDisplayed - publishedAtStart_;
     shotsPublished_ = stats.laser.shown - shotsPublishedAtStart_;

@@ -40,8 +40,12 @@ DisplayPipeline::DisplayPipeline(const beamform::AcquisitionGeometry& geometry, 
     photoacoustic_ = geometry_.isShot();
     announce_ = imager_ != nullptr;  // none given: a display nobody shows (a headless command), not announced
     if (!imager_) imager_ = std::make_unique<CpuImager>(geometry_, imaging_);
-    imagerName_ = imager_->name();
-    preparePicture(imaging_.grid, imaging_.settings, imaging_.normaliseShotEnergy);  // no thread runs yet
+    {
+        MutexLock lock(mutex_);  // no thread runs yet
+        imagerName_ = imager_->name();
+        pictureWanted_ = {imaging_.settings, imaging_.normaliseShotEnergy};
+    }
+    preparePicture(imaging_.grid);
     thread_ = std::thread([this] { run(); });
 }
 
@@ -121,6 +125,19 @@ void DisplayPipeline::reconfigure(const beamform::AcquisitionGeometry& geometry,
     next_ = std::move(next);
 }
 
+void DisplayPipeline::changePicture(const ImagingSetup& imaging) {
+    {
+        MutexLock lock(mutex_);
+        pictureWanted_ = {imaging.settings, imaging.normaliseShotEnergy};
+        if (next_) {  // applied with it, on its grid
+            next_->imaging.settings = imaging.settings;
+            next_->imaging.normaliseShotEnergy = imaging.normaliseShotEnergy;
+            return;
+        }
+    }
+    pictures_.submit([this] { preparePicture(pictureGrid_); });
+}
+
 std::string DisplayPipeline::imagerName() const {
     MutexLock lock(mutex_);
     return imagerName_;
@@ -130,9 +147,7 @@ void DisplayPipeline::apply(Reconfiguration next) {
     std::unique_ptr<FrameImager> old;  // destroyed on this thread, the one that used it
     if (next.imager) old = std::exchange(imager_, std::move(next.imager));
     imaging_ = std::move(next.imaging);
-    pictures_.submit([this, grid = imaging_.grid, settings = imaging_.settings, normalise = imaging_.normaliseShotEnergy] {
-        preparePicture(grid, settings, normalise);
-    });
+    pictures_.submit([this, grid = imaging_.grid] { preparePicture(grid); });
     nameCurrentThread(imager_->name() == "CPU" ? "bf-cpu" : "bf-gpu");
     // Lossy by design (a newer frame replaces one not yet imaged): under contention the link and
     // the GUI come first.
@@ -171,8 +186,15 @@ std::shared_ptr<RfLines> DisplayPipeline::rfLines(const ingest::Frame& frame, co
     return rf;
 }
 
-void DisplayPipeline::preparePicture(const beamform::PixelGrid& grid, const ImagingSettings& settings, bool normaliseShots) {
-    pictureNormaliseShots_ = normaliseShots;
+void DisplayPipeline::preparePicture(const beamform::PixelGrid& grid) {
+    PictureWanted wanted;
+    {
+        MutexLock lock(mutex_);
+        wanted = pictureWanted_;
+    }
+    const auto& settings = wanted.settings;
+    pictureNormaliseShots_ = wanted.normaliseShots;
+    if (&grid != &pictureGrid_) pictureGrid_ = grid;
     pictureColumns_ = grid.x.size();
     pictureRows_ = grid.z.size();
     pictureSettings_ = settings;
@@ -306,6 +328,7 @@ void DisplayPipeline::loop() {
             session = session_;
             next = std::move(next_);
             next_.reset();
+            if (next) pictureWanted_ = {next->imaging.settings, next->imaging.normaliseShotEnergy};  // with any change since
         }
         if (next) apply(std::move(*next));
         imageFrame(std::move(frame), session);

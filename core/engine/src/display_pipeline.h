@@ -61,6 +61,10 @@ public:
     // From the next frame on: this geometry and imaging, and this imager (null: the one in use,
     // as for a change of the picture only, or the one a reconfiguration not yet applied brought).
     void reconfigure(const beamform::AcquisitionGeometry& geometry, ImagingSetup imaging, std::unique_ptr<FrameImager> imager);
+    // A change of the picture only (TGC, gain, dynamic range, persistence, grey map, display
+    // raster; the grid and the beamformer as they are): drawn from the next picture on, without
+    // waiting for the beamformer's next frame (a reconfiguration not yet applied takes it along).
+    void changePicture(const ImagingSetup& imaging);
     [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const { return latestRf_.load(); }
 
     // The cine and the latest picture let go (another exam begins): only frames published from
@@ -92,7 +96,9 @@ private:
     void apply(Reconfiguration next);  // bf thread
     void imageFrame(ingest::FrameRef frame, std::uint64_t session);  // bf thread
     // picture thread:
-    void preparePicture(const beamform::PixelGrid& grid, const ImagingSettings& settings, bool normaliseShots);
+    // The picture's chain for this grid and the settings wanted now (read under the lock: the
+    // newest change wins, whichever thread brought it).
+    void preparePicture(const beamform::PixelGrid& grid);
     // referencePeak > 0: the envelope value drawn at 0 dB (laser shots); else the frame's own peak.
     [[nodiscard]] Result<std::shared_ptr<DisplayFrame>> picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId, float referencePeak);
     struct FrameFacts {  // what the picture keeps of its frame, once the frame is let go
@@ -114,6 +120,7 @@ private:
     std::unique_ptr<FrameImager> imager_;  // bf thread (and the constructor)
     // The picture thread's: the grid's size and settings it draws for, its chain (none while they
     // give no display raster, and why), the session its persistence holds.
+    beamform::PixelGrid pictureGrid_;
     std::size_t pictureColumns_ = 0, pictureRows_ = 0;
     ImagingSettings pictureSettings_;
     std::optional<image::GreyChain> chain_;
@@ -129,6 +136,11 @@ private:
     mutable Mutex mutex_;
     std::string imagerName_ GUARDED_BY(mutex_);
     std::optional<Reconfiguration> next_ GUARDED_BY(mutex_);  // applied before the next frame
+    struct PictureWanted {
+        ImagingSettings settings;
+        bool normaliseShots = false;
+    };
+    PictureWanted pictureWanted_ GUARDED_BY(mutex_);  // the newest picture settings asked for
     std::condition_variable wake_;
     std::condition_variable idle_;
     ingest::FrameRef pending_ GUARDED_BY(mutex_);

@@ -64,9 +64,12 @@ void Engine::Impl::applyImaging(const ImagingSettings& settings) {
     if (auto reasons = problems(settings); !reasons.empty()) return emit(SettingsChanged{"imaging", false, joined(reasons)});
     const auto before = settingsBoard.imaging.replace(settings);
     const auto setup = imagingSetupFor(settings, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
-    // A change of the picture only (TGC, gain, dynamic range, persistence, grey map, raster): the imager stays as it is.
-    display->reconfigure(config.geometry, setup, beamformAlike(before, settings) ? nullptr : imagerFor(setup));
-    reconfigureShots(settings, !beamformAlike(before, settings));
+    // A change of the picture only (TGC, gain, dynamic range, persistence, grey map, raster): the
+    // imager stays as it is, and the next picture is drawn so without waiting on the beamformer.
+    const bool pictureOnly = beamformAlike(before, settings);
+    if (pictureOnly) display->changePicture(setup);
+    else display->reconfigure(config.geometry, setup, imagerFor(setup));
+    reconfigureShots(settings, !pictureOnly);
     emit(SettingsChanged{"imaging", true, "from the next frame"});
 }
 

@@ -30,7 +30,8 @@ void Engine::Impl::reconfigureShots(const ImagingSettings& imaging, bool newImag
         shots->forgetPictures();
         return;
     }
-    shots->reconfigure(*config.shotGeometry, setup, newImager && config.display ? imagerFor(*config.shotGeometry, setup) : nullptr);
+    if (!newImager) return shots->changePicture(setup);  // the picture only: the beamformer stays
+    shots->reconfigure(*config.shotGeometry, setup, config.display ? imagerFor(*config.shotGeometry, setup) : nullptr);
 }
 
 void Engine::Impl::applyPhotoacoustic(const PhotoacousticSettings& settings) {

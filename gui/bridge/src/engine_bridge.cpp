@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "sonolink/engine/shot_picture.h"
 #include "sonolink/gui/views/engine_text.h"
 
 namespace sonolink::gui {
@@ -108,104 +107,19 @@ ExamEntry entryOf(const engine::Exam& x) {
     return e;
 }
 
-// A display frame as the views draw it: its pixels wrapped, not copied (the frame is immutable
-// once published; the image keeps it alive).
-BModeImage imageOf(const std::shared_ptr<const engine::DisplayFrame>& frame) {
-    auto* keep = new std::shared_ptr<const engine::DisplayFrame>(frame);
-    QImage image(frame->pixels.data(), frame->columns, frame->rows, frame->columns, QImage::Format_Grayscale8,
-                 [](void* held) { delete static_cast<std::shared_ptr<const engine::DisplayFrame>*>(held); }, keep);
-    BModeImage out;
-    out.image = std::move(image);
-    out.mmPerPixel = frame->cmPerPixelX * 10;
-    out.xStartMm = frame->xStartCm * 10;
-    out.zStartMm = frame->zStartCm * 10;
-    out.session = frame->session;
-    out.frameId = frame->frameId;
-    out.latencyMs = frame->latencyUs / 1000;
-    out.readyNs = frame->readyNs;
-    out.gainDb = frame->imaging.gainDb;
-    out.dynamicRangeDb = frame->imaging.dynamicRangeDb;
-    out.tgcDb = frame->imaging.tgcDb;
-    out.persistence = frame->imaging.persistence;
-    return out;
-}
-
-// R, G, B bytes (rows x columns x 3) as an image of its own.
-QImage rgbImage(const std::vector<std::uint8_t>& rgb, int columns, int rows) {
-    QImage image(columns, rows, QImage::Format_RGB888);
-    const auto rowBytes = static_cast<std::size_t>(columns) * 3;
-    for (int y = 0; y < rows; ++y) std::memcpy(image.scanLine(y), rgb.data() + rowBytes * static_cast<std::size_t>(y), rowBytes);
-    return image;
-}
-
-engine::PhotoacousticSettings engineShotSettings(const ShotDisplay& d) {
-    engine::PhotoacousticSettings s;
-    s.view = d.view == ShotView::Ultrasound      ? engine::ShotView::Ultrasound
-             : d.view == ShotView::Photoacoustic ? engine::ShotView::Photoacoustic
-             : d.view == ShotView::SideBySide    ? engine::ShotView::SideBySide
-                                                 : engine::ShotView::Overlay;
-    s.map = d.map == ShotMap::Iron ? engine::ShotColourMap::Iron : engine::ShotColourMap::Hot;
-    s.gainDb = d.gainDb;
-    s.dynamicRangeDb = d.dynamicRangeDb;
-    s.threshold = d.threshold;
-    s.opacity = d.opacity;
-    s.normaliseEnergy = d.normaliseEnergy;
-    return s;
-}
-
-ShotDisplay shotDisplayOf(const engine::PhotoacousticSettings& s) {
-    ShotDisplay d;
-    d.view = s.view == engine::ShotView::Ultrasound      ? ShotView::Ultrasound
-             : s.view == engine::ShotView::Photoacoustic ? ShotView::Photoacoustic
-             : s.view == engine::ShotView::SideBySide    ? ShotView::SideBySide
-                                                         : ShotView::Overlay;
-    d.map = s.map == engine::ShotColourMap::Iron ? ShotMap::Iron : ShotMap::Hot;
-    d.gainDb = s.gainDb;
-    d.dynamicRangeDb = s.dynamicRangeDb;
-    d.threshold = s.threshold;
-    d.opacity = s.opacity;
-    d.normaliseEnergy = s.normaliseEnergy;
-    return d;
-}
-
 }  // namespace
 
-void EngineBridge::setShotDisplay(const ShotDisplay& display) {
-    shotDisplay_ = display;
-    engine_.setPhotoacoustic(engineShotSettings(display));
-    lastShot_ = 0;  // shown again at once in the new way
-    seenShot_ = false;
-}
-
-// The picture as the view shows it: a B-mode frame, and in dual mode the shot with it (laid over
-// it, alone, or beside it) as the shot view asks; a shot of another raster (the depth changed
-// between them) is left out until one of the new raster comes.
-BModeImage EngineBridge::composed(const std::shared_ptr<const engine::DisplayFrame>& frame, const std::shared_ptr<const engine::DisplayFrame>& shot) const {
-    auto out = imageOf(frame);
-    if (!shot || shot->session != frame->session || shotDisplay_.view == ShotView::Ultrasound) return out;
-    const auto settings = engineShotSettings(shotDisplay_);
-    if (shot->rows != frame->rows || shot->columns != frame->columns) return out;
-    if (shotDisplay_.view == ShotView::Overlay) {
-        auto rgb = engine::shotOverlay(*frame, *shot, settings);
-        if (!rgb) return out;
-        out.image = rgbImage(*rgb, frame->columns, frame->rows);
-    } else if (shotDisplay_.view == ShotView::Photoacoustic) {
-        out.image = rgbImage(engine::shotColours(*shot, settings), frame->columns, frame->rows);
-    } else {
-        out.shotColour = rgbImage(engine::shotColours(*shot, settings), frame->columns, frame->rows);
-    }
-    out.hasShot = true;
-    out.shotFrameId = shot->frameId;
-    out.shotEnergyMj = shot->laserEnergyMicroJ / 1000.0;
-    out.shotPulseNs = shot->timestampNs;
-    return out;
-}
-
 EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* parent)
-    : QObject(parent), engine_(engine), imaging_(engine.imaging()), shotDisplay_(shotDisplayOf(engine.photoacoustic())) {
+    : QObject(parent), engine_(engine), display_(engine, intervalMs), imaging_(engine.imaging()) {
     setObjectName("engineBridge");
+    subscribe();
+    connect(&poll_, &QTimer::timeout, this, &EngineBridge::poll);
+    poll_.start(100);
+}
+
+// On an engine thread: copy what the GUI needs and post it; the bridge's thread emits it.
+void EngineBridge::subscribe() {
     QPointer<EngineBridge> self(this);
-    // On an engine thread: copy what the GUI needs and post it; the bridge's thread emits it.
     subscription_ = engine_.subscribe([self](const engine::EngineEvent& event) {
         if (const auto* s = std::get_if<engine::StateChanged>(&event)) {
             const auto state = text(engine::toString(s->to));
@@ -243,30 +157,11 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
             }, Qt::QueuedConnection);
         }
     });
-    connect(&timer_, &QTimer::timeout, this, &EngineBridge::pull);
-    timer_.start(intervalMs);
-    lastStats_ = engine_.stats();
-    sinceStart_.start();
 }
 
 EngineBridge::~EngineBridge() {
-    timer_.stop();
+    poll_.stop();
     subscription_ = {};  // no sink runs after this
-}
-
-QList<BModeImage> EngineBridge::cine() const {
-    QList<BModeImage> out;
-    const auto shots = engine_.shotCine();  // each B-mode frame with the last shot before it
-    auto shot = shots.begin();
-    std::shared_ptr<const engine::DisplayFrame> before;
-    for (const auto& frame : engine_.cine()) {
-        if (!frame || frame->rows <= 0 || frame->columns <= 0) continue;
-        for (; shot != shots.end() && (*shot)->session <= frame->session && ((*shot)->session < frame->session || (*shot)->frameId < frame->frameId); ++shot) {
-            before = *shot;
-        }
-        out << composed(frame, before);
-    }
-    return out;
 }
 
 QString EngineBridge::stateName() const { return text(engine::toString(engine_.state())); }
@@ -354,7 +249,7 @@ void EngineBridge::exportCine(const QString& file, const QString& node) {
 void EngineBridge::exportSnapshot(const QString& file, const QString& node, const BModeImage& shown, const QImage& burnedIn,
                                   const QList<Measurement>& measurements) {
     engine::SnapshotExportRequest request{file.toStdString(), node.toStdString(), shown.session, shown.frameId, {}, {}, std::nullopt};
-    if (shown.hasShot && shotDisplay_.view == ShotView::Overlay) request.shotFrameId = shown.shotFrameId;  // exported as the overlay
+    if (shown.hasShot && display_.shotDisplay().view == ShotView::Overlay) request.shotFrameId = shown.shotFrameId;  // exported as the overlay
     for (const auto& m : measurements) {
         using Kind = engine::ImageMeasurement::Kind;
         engine::ImageMeasurement out;
@@ -414,9 +309,15 @@ QList<ArchiveRow> EngineBridge::archive() const {
     return rows;
 }
 
-// About once a second: the archive's queue, when it changed (its uploads run on their own thread).
+// Ten times a second: the self-test's progress; once a second: the archive's queue.
+void EngineBridge::poll() {
+    pollSelfTest();
+    if (++polls_ % 10 == 0) refreshArchive();
+}
+
+// The archive's queue, when it changed (its uploads run on their own thread).
 void EngineBridge::refreshArchive() {
-    if (ticks_ % 125 != 0 || !engine_.hasArchive()) return;
+    if (!engine_.hasArchive()) return;
     auto rows = archive();
     if (rows == archiveShown_) return;
     archiveShown_ = rows;
@@ -437,9 +338,8 @@ void EngineBridge::onSelfTestStep(const engine::SelfTestStep& step) {
     Q_EMIT selfTestStepEnded(resultOf(step));
 }
 
-// About ten times a second: the step under way, announced when it or its fraction moved.
+// The step under way, announced when it or its fraction moved.
 void EngineBridge::pollSelfTest() {
-    if (++ticks_ % 12 != 0) return;
     if (engine_.state() != engine::EngineState::SelfTest && progressStep_.isEmpty()) return;
     const auto progress = engine_.stats().selfTest;
     const auto step = QString::fromStdString(progress.step);
@@ -451,121 +351,18 @@ void EngineBridge::pollSelfTest() {
 
 // The settings asked for are the bridge's own copy: the engine applies them on its thread, so a
 // second change read from engine.imaging() before the first is applied would undo the first.
-void EngineBridge::setGainDb(double gainDb) {
-    imaging_.gainDb = gainDb;
-    engine_.setImaging(imaging_);
-}
-
-void EngineBridge::setDynamicRangeDb(double rangeDb) {
-    imaging_.dynamicRangeDb = rangeDb;
-    engine_.setImaging(imaging_);
-}
-
-void EngineBridge::setTgcDb(std::vector<double> tgcDb) {
-    imaging_.tgcDb = std::move(tgcDb);
-    engine_.setImaging(imaging_);
-}
-
-void EngineBridge::setPersistence(double weight) {
-    imaging_.persistence = weight;
-    engine_.setImaging(imaging_);
-}
-
-void EngineBridge::setDepthEndMm(double depthEndMm) {
-    imaging_.depthEndMm = depthEndMm;
-    engine_.setImaging(imaging_);
-}
-
-void EngineBridge::setPicture(const ImagingValues& values) {
+void EngineBridge::setImaging(const ImagingValues& values) {
     imaging_.gainDb = values.gainDb;
     imaging_.dynamicRangeDb = values.dynamicRangeDb;
+    imaging_.depthStartMm = values.depthStartMm;
     imaging_.depthEndMm = values.depthEndMm;
     imaging_.persistence = values.persistence;
     imaging_.tgcDb = values.tgcDb;
     engine_.setImaging(imaging_);
 }
 
-void EngineBridge::setRfChannels(const QList<int>& channels) {
-    rfWanted_ = !channels.isEmpty();
-    engine_.setRfChannels({channels.begin(), channels.end()});
-}
-
-// The chosen channels' RF of the newest frame, once per frame, about 30 times a second at most.
-void EngineBridge::pullRf() {
-    if (!rfWanted_ || ticks_ % 4 != 0) return;
-    const auto rf = engine_.latestRf();
-    if (!rf || rf->channels.empty() || rf->samplingRateHz <= 0 || rf->frameId == lastRfFrame_) return;
-    lastRfFrame_ = rf->frameId;
-    RfTraces out;
-    out.session = rf->session;
-    out.frameId = rf->frameId;
-    out.channels = QList<int>(rf->channels.begin(), rf->channels.end());
-    out.samplesPerChannel = rf->samplesPerChannel;
-    out.t0Us = rf->initialTimeUs;
-    out.dtUs = 1e6 / rf->samplingRateHz;
-    out.samples = rf->samples;
-    Q_EMIT rfReady(out);
-}
-
-// Twice a second: what changed since the sample before.
-void EngineBridge::sampleHealth() {
-    if (ticks_ % 62 != 0) return;
-    const auto now = engine_.stats();
-    const auto rate = engine::rates(lastStats_, now);
-    LinkHealth h;
-    h.seconds = static_cast<double>(sinceStart_.elapsed()) / 1000.0;
-    h.throughputGbps = rate.throughputGbps;
-    h.crcErrors = now.crcErrors - lastStats_.crcErrors;
-    h.headerErrors = now.headerErrors - lastStats_.headerErrors;
-    h.droppedNoBuffer = now.framesDroppedNoBuffer - lastStats_.framesDroppedNoBuffer;
-    h.droppedIncomplete = now.framesIncomplete - lastStats_.framesIncomplete;
-    h.droppedMissing = now.framesMissing - lastStats_.framesMissing;
-    // The front end's own count restarts with each session.
-    h.droppedFrontEnd = now.frontEnd.framesDropped >= lastStats_.frontEnd.framesDropped ? now.frontEnd.framesDropped - lastStats_.frontEnd.framesDropped
-                                                                                          : now.frontEnd.framesDropped;
-    h.notImaged = now.imagingFailures >= lastStats_.imagingFailures ? now.imagingFailures - lastStats_.imagingFailures : now.imagingFailures;
-    h.latencyP50Ms = now.latencyP50Us / 1000;
-    h.latencyP99Ms = now.latencyP99Us / 1000;
-    h.temperatureC = now.frontEnd.state.empty() ? std::nan("") : now.frontEnd.temperatureC;
-    h.clockOffsetUs = now.frontEnd.clockExchanges == 0 ? std::nan("") : now.frontEnd.clockOffsetUs;
-    h.clockPathDelayUs = now.frontEnd.clockPathDelayUs;
-    h.laserFires = engine_.firesLaser() || now.laser.fired > 0;
-    h.shotsFired = now.laser.fired - std::min(now.laser.fired, lastStats_.laser.fired);
-    h.shotsMissed = now.laser.missed + now.laser.late + now.laser.dark - std::min(now.laser.missed + now.laser.late + now.laser.dark,
-                                                                                  lastStats_.laser.missed + lastStats_.laser.late + lastStats_.laser.dark);
-    h.shotEnergyMj = h.shotsFired > 0 ? now.laser.lastEnergyMj : std::nan("");
-    h.shotsFiredTotal = now.laser.fired;
-    h.shotsMissedTotal = now.laser.missed + now.laser.late + now.laser.dark;
-    h.shotToShownP99Ms = now.laser.shotToShownP99Ms;
-    lastStats_ = now;
-    Q_EMIT healthSampled(h);
-}
-
-// The newest frame, once: its pixels wrapped (the frame is immutable once published; the image
-// keeps it alive), then handed to the views.
-void EngineBridge::pull() {
-    pollSelfTest();
-    pullRf();
-    sampleHealth();
-    refreshArchive();
-    auto frame = engine_.latestFrame();
-    if (!frame || frame->rows <= 0 || frame->columns <= 0) return;
-    const bool newFrame = !seenOne_ || frame->session != lastSession_ || frame->frameId != lastFrame_;
-    // Dual mode: a new shot is shown at once too (over, instead of or beside the B-mode).
-    auto shot = shotDisplay_.view == ShotView::Ultrasound ? nullptr : engine_.latestShot();
-    const bool newShot = shot && (!seenShot_ || shot->frameId != lastShot_ || shot->session != lastShotSession_);
-    if (!newFrame && !newShot) return;
-    if (newShot) {
-        seenShot_ = true;
-        lastShot_ = shot->frameId;
-        lastShotSession_ = shot->session;
-    }
-    seenOne_ = true;
-    lastSession_ = frame->session;
-    lastFrame_ = frame->frameId;
-    auto out = composed(frame, shot);
-    if (newFrame) ++framesShown_;
-    Q_EMIT imageReady(out);
+ImagingValues EngineBridge::imaging() const {
+    return {imaging_.gainDb, imaging_.dynamicRangeDb, imaging_.depthStartMm, imaging_.depthEndMm, imaging_.persistence, imaging_.tgcDb};
 }
 
 }  // namespace sonolink::gui

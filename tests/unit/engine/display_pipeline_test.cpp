@@ -72,6 +72,8 @@ private:
 };
 
 class DisplayPipelineTest : public ::testing::Test {
+    friend void overtakeANewGrid(DisplayPipelineTest& t, bool asPictureChange);
+
 protected:
     std::unique_ptr<test::FakeLink> link;
     std::unique_ptr<ingest::IngestEngine> ingest;
@@ -246,26 +248,52 @@ TEST_F(DisplayPipelineTest, AChangeOfThePictureOnlyKeepsTheImagerInUseAndIsRepor
 
 // The reported freeze: a new depth (a new imager), then a new gain (none), before a frame came.
 // The gain must not take the depth's imager away: the next frame is imaged by the new imager on
-// the new grid, with both changes in its settings.
-TEST_F(DisplayPipelineTest, AChangeOfThePictureOnlyOvertakingANewGridKeepsItsImager) {
-    deliver(1);
-    ASSERT_TRUE(waitDisplayed(1));
+// the new grid, with both changes in its settings; whether the gain came as a reconfiguration
+// without an imager or as a change of the picture only (as the engine sends it).
+void overtakeANewGrid(DisplayPipelineTest& t, bool asPictureChange) {
+    t.deliver(1);
+    ASSERT_TRUE(t.waitDisplayed(1));
     ImagingSetup deeper;
     deeper.grid = beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 20e-3, 8);
     deeper.settings.depthEndMm = 20;
     auto next = std::make_unique<GatedImager>("GPU");
     auto* nextImager = next.get();
-    display->reconfigure(geometry(), deeper, std::move(next));
+    t.display->reconfigure(t.geometry(), deeper, std::move(next));
     ImagingSetup brighter = deeper;
     brighter.settings.gainDb = 12;
-    display->reconfigure(geometry(), brighter, nullptr);
-    deliver(2);
-    ASSERT_TRUE(waitDisplayed(2));
-    imager = nextImager;  // the first one is gone with the reconfiguration
-    EXPECT_EQ(display->imagerName(), "GPU") << "the depth's imager, not the old one";
+    if (asPictureChange) t.display->changePicture(brighter);
+    else t.display->reconfigure(t.geometry(), brighter, nullptr);
+    t.deliver(2);
+    ASSERT_TRUE(t.waitDisplayed(2));
+    t.imager = nextImager;  // the first one is gone with the reconfiguration
+    EXPECT_EQ(t.display->imagerName(), "GPU") << "the depth's imager, not the old one";
     EXPECT_EQ(nextImager->loaded(), (std::vector<std::uint32_t>{2}));
-    EXPECT_EQ(display->latest()->imaging, brighter.settings);
-    EXPECT_EQ(display->imagingFailures(), 0u);
+    EXPECT_EQ(t.display->latest()->imaging, brighter.settings);
+    EXPECT_EQ(t.display->latest()->columns, 69) << "on the new grid: 2 x 15 mm in the 512 x 512 box";
+    EXPECT_EQ(t.display->imagingFailures(), 0u);
+}
+
+TEST_F(DisplayPipelineTest, AChangeOfThePictureOnlyOvertakingANewGridKeepsItsImager) { overtakeANewGrid(*this, false); }
+
+TEST_F(DisplayPipelineTest, AChangeOfThePictureOnlyGoesWithAReconfigurationNotYetApplied) { overtakeANewGrid(*this, true); }
+
+// A change of the picture only does not wait for the beamformer: the frame it holds when the
+// change comes is drawn with it already (a reconfiguration would wait for the frame after).
+TEST_F(DisplayPipelineTest, AChangeOfThePictureOnlyIsDrawnWithoutWaitingForTheBeamformer) {
+    imager->setOpen(false);
+    deliver(1);
+    ASSERT_TRUE(imager->waitLoaded(1));  // frame 1 is in the beamformer
+    ImagingSetup brighter;
+    brighter.grid = beamform::PixelGrid::fromRanges(-1e-3, 1e-3, 4, 5e-3, 10e-3, 8);
+    brighter.settings.gainDb = 20;
+    brighter.settings.dynamicRangeDb = 45;
+    brighter.settings.persistence = 0.3;
+    display->changePicture(brighter);
+    imager->setOpen(true);
+    ASSERT_TRUE(waitDisplayed(1));
+    EXPECT_EQ(display->latest()->frameId, 1u);
+    EXPECT_EQ(display->latest()->imaging, brighter.settings) << "frame 1 drawn with the change";
+    EXPECT_EQ(display->imagerName(), "CPU");
 }
 
 // Four bright points at the corners of a 10 mm square, on a grid 4 times finer in depth than

@@ -11,6 +11,7 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QPointF>
 #include <QPointer>
 #include <QStringList>
 
@@ -24,6 +25,7 @@
 #include "sonolink/gui/dialogs/station_check_dialog.h"
 #include "sonolink/gui/views/imaging_panel.h"
 
+class QDockWidget;
 class QLabel;
 class QVariantAnimation;
 
@@ -106,10 +108,23 @@ Q_SIGNALS:
     void cineReviewOpened(sonolink::app::CineReviewWindow* window);
 
 private:
+    // The window as built, part by part (main_window.cpp).
+    void buildPicture();
+    QWidget* controlsColumn();
+    void buildImagingControls();
     void buildActions();
+    void buildDocks();
+    QDockWidget* dockOf(const QString& title, const char* name, QWidget* view);
+    void buildFileMenu();
+    void buildViewMenu(const QList<QDockWidget*>& docks);
+    void buildHelpMenu();
+    void buildStatusBar();
+    void askForNote(QPointF mm);
+    static constexpr const char* kRed = "#d03030";    // an error
+    static constexpr const char* kAmber = "#b07000";  // a warning
+    void showProblem(const QString& text, const char* colour);
     // The exported file's path (<folder>/<prefix>_<time>.dcm), or empty with the refusal shown.
     QString exportFile(const QString& prefix);
-    void buildDocks();
     void onState(const QString& state, const QString& reason);
     void onImage(const gui::BModeImage& image);
     void onTgc(const std::vector<double>& db);

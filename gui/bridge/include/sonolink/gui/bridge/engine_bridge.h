@@ -1,13 +1,11 @@
-// EngineBridge: the one adapter between the engine's facade and the GUI. Engine events (from
-// engine threads) become queued Qt signals on the bridge's thread; a timer on that thread pulls
-// the newest display frame at the screen's pace and hands it on as a BModeImage, the chosen
-// channels' RF (about 30 times a second), the link's health (twice a second) and the
-// self-test's progress while it runs; commands go straight to the facade (which queues them and
-// returns at once). The only GUI code that
-// includes the facade's headers. Thread contract: GUI thread only (the signals arrive there).
+// EngineBridge: the one adapter between the engine's facade and the GUI, as a controller:
+// commands go straight to the facade (which queues them and returns at once); engine events
+// (from engine threads) become queued Qt signals on the bridge's thread; a slow timer (ten times
+// a second) follows the self-test's progress and the archive's queue. The picture (the newest
+// frame, the cine, RF and link health at the screen's pace) is its DisplayFeed's, display().
+// The only GUI code that includes the facade's headers. Thread contract: GUI thread only.
 #pragma once
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -16,17 +14,15 @@
 #include <vector>
 
 #include "sonolink/engine/engine.h"
+#include "sonolink/gui/bridge/display_feed.h"
 #include "sonolink/gui/views/bmode_image.h"
 #include "sonolink/gui/views/exam_entry.h"
 #include "sonolink/gui/views/imaging_values.h"
-#include "sonolink/gui/views/link_health.h"
 #include "sonolink/gui/views/measurement.h"
 #include "sonolink/gui/views/archive_view.h"
 #include "sonolink/gui/views/queue_view.h"
 #include "sonolink/gui/views/recording_status.h"
-#include "sonolink/gui/views/rf_traces.h"
 #include "sonolink/gui/views/self_test_result.h"
-#include "sonolink/gui/views/shot_display.h"
 #include "sonolink/gui/views/station_settings.h"
 
 namespace sonolink::gui {
@@ -54,20 +50,11 @@ public:
     // Every frame, losslessly, into a UFF file until stopped or a failure: recordingChanged() follows.
     void startRecording(const QString& path) { engine_.startRecording(path.toStdString()); }
     void stopRecording() { engine_.stopRecording(); }
-    void setGainDb(double gainDb);
-    void setDynamicRangeDb(double rangeDb);
-    void setTgcDb(std::vector<double> tgcDb);   // one value per control point
-    void setPersistence(double weight);         // 0: off
-    void setDepthEndMm(double depthEndMm);
-    // Every picture control at once (a preset): one change, applied on one frame boundary.
-    void setPicture(const ImagingValues& values);
-    // The picture's settings as asked for last.
-    [[nodiscard]] double gainDb() const { return imaging_.gainDb; }
-    [[nodiscard]] double dynamicRangeDb() const { return imaging_.dynamicRangeDb; }
-    [[nodiscard]] std::vector<double> tgcDb() const { return imaging_.tgcDb; }
-    [[nodiscard]] double persistence() const { return imaging_.persistence; }
-    [[nodiscard]] double depthEndMm() const { return imaging_.depthEndMm; }
-    [[nodiscard]] double depthStartMm() const { return imaging_.depthStartMm; }
+    // The picture's settings, all at once (a control moved or a preset chosen): one change, applied
+    // on one frame boundary; a change of the picture only (gain, dynamic range, TGC, persistence)
+    // is drawn from the next picture without waiting on the beamformer. imaging(): as asked for last.
+    void setImaging(const ImagingValues& values);
+    [[nodiscard]] ImagingValues imaging() const;
     // The exam every export names from now on (the engine checks it: a refusal comes back as a
     // problem); end: a blank exam, so nothing more is filed under the last patient. Another
     // study lets the last one's pictures go (cine, frozen frame): examChanged() carries the study
@@ -99,8 +86,6 @@ public:
     [[nodiscard]] bool hasArchive() const { return engine_.hasArchive(); }
     void retryArchiveItem(qint64 id) { engine_.retryArchiveItem(id); }
     [[nodiscard]] int channelCount() const { return engine_.acquisition().elementCount; }
-    // Channels whose RF rfReady() brings (none: no RF is pulled).
-    void setRfChannels(const QList<int>& channels);
     // The start-up self-test: run again (these steps; empty: all), cancel, override with a reason.
     void runSelfTest(const QStringList& steps = {});
     void cancelSelfTest() { engine_.cancelSelfTest(); }
@@ -109,17 +94,12 @@ public:
         engine_.recordPolicyChange(subject.toStdString(), change.toStdString(), reason.toStdString());
     }
 
-    // Dual mode: whether a laser fires, and how its shots are shown (over, instead of or beside
-    // the B-mode; the pictures that follow are composed so, the cine too).
+    // Dual mode: whether a laser fires (how its shots are shown: display().setShotDisplay()).
     [[nodiscard]] bool firesLaser() const { return engine_.firesLaser(); }
-    void setShotDisplay(const ShotDisplay& display);
-    [[nodiscard]] const ShotDisplay& shotDisplay() const { return shotDisplay_; }
-
-    // The cine, oldest first: the last frames shown (held still while frozen), each with the last
-    // laser shot before it in dual mode.
-    [[nodiscard]] QList<BModeImage> cine() const;
+    // The picture: the newest frame, the cine, RF and the link's health.
+    [[nodiscard]] DisplayFeed& display() { return display_; }
+    [[nodiscard]] const DisplayFeed& display() const { return display_; }
     [[nodiscard]] QString stateName() const;
-    [[nodiscard]] quint64 framesShown() const { return framesShown_; }
     // Why streaming is refused (a failed self-test step); empty: it is not.
     [[nodiscard]] QString streamingBlock() const;
     // The self-test's steps since the last connectLink(), each as it ran last (a re-run replaces its
@@ -133,8 +113,6 @@ Q_SIGNALS:
     void problem(const QString& description, bool isError);
     // The engine refused a command (e.g. "runSelfTest", "startStreaming"), and why (after problem()).
     void commandRefused(const QString& command, const QString& why);
-    void imageReady(const sonolink::gui::BModeImage& image);
-    void rfReady(const sonolink::gui::RfTraces& traces);
     // The last worklist query's scheduled exams, or why it failed (error non-empty).
     void worklistAnswered(const QList<sonolink::gui::ScheduledRow>& rows, const QString& error);
     void examChanged(const sonolink::gui::ExamEntry& exam);
@@ -144,7 +122,6 @@ Q_SIGNALS:
     void queueChanged(const QList<sonolink::gui::QueueRow>& rows);
     void archiveChanged(const QList<sonolink::gui::ArchiveRow>& rows, bool configured);
     void recordingChanged(const sonolink::gui::RecordingStatus& status);
-    void healthSampled(const sonolink::gui::LinkHealth& health);
     // A start-up self-test step ended: its verdict, figures, limit, fix and numbers.
     void selfTestStepEnded(const sonolink::gui::SelfTestResult& result);
     // While the self-test runs (about ten times a second): the step under way, how far (0 to 1),
@@ -154,11 +131,9 @@ Q_SIGNALS:
     void selfTestOverridden(const QString& by, const QString& reason, const QString& blocked);
 
 private:
-    void pull();
-    [[nodiscard]] BModeImage composed(const std::shared_ptr<const engine::DisplayFrame>& frame, const std::shared_ptr<const engine::DisplayFrame>& shot) const;
+    void subscribe();
+    void poll();
     void pollSelfTest();
-    void pullRf();
-    void sampleHealth();
     void onSelfTestStep(const engine::SelfTestStep& step);
     void onJob(const engine::JobUpdate& job);
     void onWorklist(const engine::WorklistResult& result);
@@ -166,29 +141,18 @@ private:
     void refreshArchive();
 
     engine::Engine& engine_;
+    DisplayFeed display_;
     engine::ImagingSettings imaging_;  // as asked for last (the engine applies them later)
     engine::Subscription subscription_;
-    QTimer timer_;
-    quint64 lastSession_ = 0;
-    quint32 lastFrame_ = 0;
-    bool seenOne_ = false;
-    quint64 framesShown_ = 0;
-    ShotDisplay shotDisplay_;
-    bool seenShot_ = false;
-    quint32 lastShot_ = 0;
-    quint64 lastShotSession_ = 0;
+    QTimer poll_;
+    int polls_ = 0;
     bool stoppedByUser_ = false;
     std::vector<engine::SelfTestStep> selfTestSteps_;
-    int ticks_ = 0;
     engine::JobId worklistJob_ = 0;
     std::vector<engine::JobId> exportJobs_;
     std::vector<std::pair<engine::JobId, QString>> echoJobs_;
     QList<QueueRow> queueShown_;
     QList<ArchiveRow> archiveShown_;
-    bool rfWanted_ = false;
-    quint32 lastRfFrame_ = 0;
-    engine::EngineStats lastStats_;  // the health sample before
-    QElapsedTimer sinceStart_;
     QString progressStep_;  // as last announced
     double progressFraction_ = -1;
 };
