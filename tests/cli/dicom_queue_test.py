@@ -61,20 +61,30 @@ class QueueTest(unittest.TestCase):
         with open(os.path.join(self.work, name)) as f:
             return f.read()
 
-    def wait_for_log(self, name, text, timeout=60):
-        """Until the runner's log names text (a fault seen, an attempt made): a wait on what
-        happened, not on time."""
+    def events(self, name):
+        """The runner's events so far (`queue run --events`: one JSON object per line)."""
+        with open(os.path.join(self.work, name)) as f:
+            return [json.loads(line) for line in f if line.endswith("\n")]
+
+    def wait_for_event(self, name, what, timeout=60, **fields):
+        """Until the runner says it did `what` (with these fields): a wait on what happened, read
+        from its JSON events, not on time or on a log's words. Returns the event."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if text in self.read(name):
-                return
+            for event in self.events(name):
+                if event["event"] in what and all(event.get(k) == v for k, v in fields.items()):
+                    return event
             time.sleep(0.02)
-        self.fail(f"{name} never said {text!r}:\n{self.read(name)}")
+        self.fail(f"{name} never said {what} with {fields}:\n{self.read(name)}")
 
     def start_runner(self, config, log_name):
+        """A queue runner whose events go to log_name (its log lines to log_name.stderr)."""
         log = open(os.path.join(self.work, log_name), "w")
-        return subprocess.Popen([CLI, "dicom", "queue", "run", "--config", config, "--until-settled", "--timeout", "120"],
-                                stdout=log, stderr=subprocess.STDOUT), log
+        errors = open(os.path.join(self.work, log_name + ".stderr"), "w")
+        runner = subprocess.Popen([CLI, "dicom", "queue", "run", "--config", config, "--until-settled", "--timeout", "120", "--events"],
+                                  stdout=log, stderr=errors)
+        errors.close()
+        return runner, log
 
     def test_faulty_pacs_then_kill_then_recovery(self):
         port = free_port()
@@ -88,24 +98,30 @@ class QueueTest(unittest.TestCase):
         self.assertEqual([i["sop_instance_uid"] for i in json.loads(proc.stdout)], uids)
 
         runner, log = self.start_runner(config, "runner1.log")
-        self.wait_for_log("runner1.log", "Connection refused")  # down: nothing listens
-        faults = ((["--refuse"], "Association Rejected"), (["--abort-during"], "Peer aborted Association"),
-                  (["--sleep-during", "3"], "DIMSE No data available"))
+        failed = ("association_failed", "attempt_failed")
+        self.wait_for_event("runner1.log", failed, fault="nothing listening", retry=True)  # down: nothing listens
+        faults = ((["--refuse"], "rejected"), (["--abort-during"], "aborted"), (["--sleep-during", "3"], "timeout"))
         for fault, symptom in faults:
             peer = Storescp(self.work, port, *fault)
-            self.wait_for_log("runner1.log", symptom)       # the runner met this fault
+            self.wait_for_event("runner1.log", failed, fault=symptom, retry=True)  # the runner met this fault, and tries again
             peer.stop()
         runner.send_signal(signal.SIGKILL)                  # the workstation dies mid-queue
         runner.wait(timeout=10)
         log.close()
-        self.assertIn("PACS STORESCP at 127.0.0.1:" + str(port), self.read("runner1.log"), "each fault names the node")
+        failures = [e for e in self.events("runner1.log") if e["event"] in failed]
+        for event in failures:
+            self.assertEqual(event["node"], "pacs")
+            self.assertIn("PACS STORESCP at 127.0.0.1:" + str(port), event["error"], "each fault names the node")
+        self.assertTrue(all(e["code"] in ("Unavailable", "FailedPrecondition", "DeadlineExceeded") for e in failures), failures)
+        self.assertFalse([e for e in self.events("runner1.log") if e["event"] == "stored"], "nothing was stored")
         items = self.queue_list(config)
         self.assertTrue(all(i["state"] in ("queued", "sending") for i in items), items)
         self.assertTrue(all(i["attempts"] >= 1 for i in items))
 
         # A second runner while the first holds the queue is refused, so nothing is sent twice.
         runner2, log2 = self.start_runner(config, "runner2.log")
-        self.wait_for_log("runner2.log", "Connection refused")  # it holds the queue and tries
+        started = self.wait_for_event("runner2.log", ("started",))  # it holds the queue
+        self.assertEqual(started["counts"]["queued"] + started["counts"]["sending"], len(uids), started)
         busy = self.cli("queue", "run", "--config", config, "--until-settled", "--timeout", "5")
         self.assertNotEqual(busy.returncode, 0)
         self.assertIn("in use by another process", busy.stderr)
@@ -115,6 +131,10 @@ class QueueTest(unittest.TestCase):
         self.peers.append(good)
         self.assertEqual(runner2.wait(timeout=120), 0, self.read("runner2.log"))
         log2.close()
+        stored = sorted(e["item"] for e in self.events("runner2.log") if e["event"] == "stored")
+        ended = self.events("runner2.log")[-1]
+        self.assertEqual((ended["event"], ended["settled"], ended["counts"]["sent"]), ("ended", True, len(uids)), ended)
+        self.assertEqual(stored, sorted(i["id"] for i in ended["items"]), "each item stored once, as the runner told it")
         items = self.queue_list(config)
         self.assertEqual([i["state"] for i in items], ["sent"] * len(uids))
         received = sorted(os.listdir(good.inbox))

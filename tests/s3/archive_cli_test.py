@@ -460,12 +460,22 @@ class ArchiveTest(unittest.TestCase):
                                        audit_file=self.path("audit.log"), retry_initial_s=0.2, retry_max_s=0.4)
             local = random_file(self.path("q.bin"), 1000, 9)
             self.assertEqual(subprocess.run([CLI, "archive", "queue", "add", "--config", config, local], capture_output=True, env=self.env()).returncode, 0)
-            proc = subprocess.run([CLI, "archive", "queue", "run", "--config", config, "--until-settled", "--timeout", "2", "--json"],
+            proc = subprocess.run([CLI, "archive", "queue", "run", "--config", config, "--until-settled", "--timeout", "2", "--events"],
                                   capture_output=True, text=True, env=self.env(), timeout=60)
         self.assertEqual(proc.returncode, 3, proc.stderr)
-        item = json.loads(proc.stdout)[0]
+        events = [json.loads(line) for line in proc.stdout.splitlines()]
+        self.assertEqual((events[0]["event"], events[0]["counts"]["queued"]), ("started", 1), events[0])
+        failures = [e for e in events if e["event"] == "upload_failed"]
+        self.assertGreaterEqual(len(failures), 2, "tried again after each back-off")
+        for failure in failures:
+            self.assertEqual((failure["item"], failure["code"], failure["retry"]), (1, "Unavailable", True), failure)
+            self.assertIn("connect", failure["error"].lower())
+        self.assertFalse([e for e in events if e["event"] in ("verified", "local_deleted")], "nothing verified, nothing deleted")
+        ended = events[-1]
+        self.assertEqual((ended["event"], ended["settled"]), ("ended", False))
+        item = ended["items"][0]
         self.assertEqual(item["state"], "queued")
-        self.assertGreaterEqual(item["attempts"], 2)
+        self.assertEqual(item["attempts"], len(failures), "each attempt told")
         self.assertIn("connect", item["last_error"].lower())
         self.assertTrue(os.path.exists(local), "nothing verified, nothing deleted")
 

@@ -43,61 +43,110 @@ Result<bool> deleteLocalCopy(ArchiveQueue& queue, S3Client& client, const Archiv
 
 }  // namespace
 
-Result<PassReport> runArchivePass(ArchiveQueue& queue, S3Client& client, ArchiveAudit* audit, const PassSettings& settings,
-                                  const std::atomic<bool>* stop) {
-    auto& log = log::category("archive");
-    PassReport report;
-    auto due = queue.takeDue(epochMs(), settings.batch);
-    if (!due) return fail(std::move(due.error()));
-    for (const auto& item : *due) {
-        if (stop && stop->load()) {
-            if (auto ok = queue.putBack(item.id); !ok) return fail(std::move(ok.error()));
-            continue;
+std::string_view toString(PassEvent::Kind kind) {
+    switch (kind) {
+        case PassEvent::Kind::Verified: return "verified";
+        case PassEvent::Kind::UploadFailed: return "upload_failed";
+        case PassEvent::Kind::LocalDeleted: return "local_deleted";
+        case PassEvent::Kind::LocalKept: return "local_kept";
+    }
+    return "unknown";
+}
+
+namespace {
+
+// One pass: its items, its report, and whom it tells.
+class ArchivePass {
+public:
+    ArchivePass(ArchiveQueue& queue, S3Client& client, ArchiveAudit* audit, const PassSettings& settings, const std::atomic<bool>* stop)
+        : queue_(queue), client_(client), audit_(audit), settings_(settings), stop_(stop) {}
+
+    Result<PassReport> run() {
+        auto due = queue_.takeDue(epochMs(), settings_.batch);
+        if (!due) return fail(std::move(due.error()));
+        for (const auto& item : *due) {
+            if (auto ok = stopped() ? queue_.putBack(item.id) : upload(item); !ok) return fail(std::move(ok.error()));
         }
+        if (settings_.retentionDays >= 0) {
+            if (auto ok = applyRetention(); !ok) return fail(std::move(ok.error()));
+        }
+        return std::move(report_);
+    }
+
+private:
+    [[nodiscard]] bool stopped() const { return stop_ && stop_->load(); }
+    void tell(PassEvent event) const {
+        if (settings_.onEvent) settings_.onEvent(event);
+    }
+
+    // Uploaded and verified, or failed (queued again where it can heal), audited and told; a
+    // stop mid-upload puts it back (its journal resumes it).
+    Status upload(const ArchiveItem& item) {
         UploadOptions options;
-        options.journalDirectory = settings.journalDirectory;
+        options.journalDirectory = settings_.journalDirectory;
         options.metadata = {{"sonolink-kind", item.kind}};
-        auto uploaded = client.uploadFile(item.file, item.object, options, {nullptr, stop});
-        if (!uploaded && uploaded.error().code() == ErrorCode::Cancelled) {  // stopped mid-upload: its journal resumes it
-            if (auto ok = queue.putBack(item.id); !ok) return fail(std::move(ok.error()));
-            continue;
-        }
+        auto uploaded = client_.uploadFile(item.file, item.object, options, {nullptr, stop_});
+        if (!uploaded && uploaded.error().code() == ErrorCode::Cancelled) return queue_.putBack(item.id);
         if (!uploaded) {
             const Error& e = uploaded.error();
             const bool heals = e.code() == ErrorCode::Unavailable;
-            if (auto ok = queue.markFailed(item.id, e.message(), heals, epochMs()); !ok) return fail(std::move(ok.error()));
-            ++(heals ? report.deferred : report.failed);
-            log::warn(log, "archive item {} ({}): {}{}", item.id, item.object.url(), e.message(), heals ? " (queued again)" : "");
-            if (audit) (void)audit->record({"upload", item.object.url(), item.file, 0, "", false, e.message()});
-            continue;
+            if (auto ok = queue_.markFailed(item.id, e.message(), heals, epochMs()); !ok) return ok;
+            ++(heals ? report_.deferred : report_.failed);
+            log::warn(log::category("archive"), "archive item {} ({}): {}{}", item.id, item.object.url(), e.message(), heals ? " (queued again)" : "");
+            if (audit_) (void)audit_->record({"upload", item.object.url(), item.file, 0, "", false, e.message()});
+            tell({PassEvent::Kind::UploadFailed, item.id, item.object.url(), item.file, 0, {}, e, heals});
+            return {};
         }
         const std::string crc = fmt::format("{:08x}", uploaded->crc32c);
-        if (auto ok = queue.markVerified(item.id, uploaded->object.sizeBytes, crc, uploaded->object.etag, epochMs()); !ok) return fail(std::move(ok.error()));
-        ++report.verified;
-        if (audit) {
-            if (auto ok = audit->record({"upload", item.object.url(), item.file, uploaded->object.sizeBytes, crc, true, ""}); !ok) {
-                return fail(std::move(ok.error()));  // an upload the trail does not show must not pass unnoticed
+        if (auto ok = queue_.markVerified(item.id, uploaded->object.sizeBytes, crc, uploaded->object.etag, epochMs()); !ok) return ok;
+        ++report_.verified;
+        tell({PassEvent::Kind::Verified, item.id, item.object.url(), item.file, uploaded->object.sizeBytes, crc, std::nullopt, false});
+        if (audit_) {
+            if (auto ok = audit_->record({"upload", item.object.url(), item.file, uploaded->object.sizeBytes, crc, true, ""}); !ok) {
+                return ok;  // an upload the trail does not show must not pass unnoticed
             }
         }
+        return {};
     }
-    if (settings.retentionDays >= 0) {
-        const auto cutoff = epochMs() - static_cast<std::int64_t>(settings.retentionDays * 86'400'000.0);
-        auto retained = queue.localCopiesDue(cutoff + 1);
+
+    // The local files verified longer ago than the retention: each deleted if the store still
+    // holds what was verified, or kept (for now when the store did not answer).
+    Status applyRetention() {
+        const auto cutoff = epochMs() - static_cast<std::int64_t>(settings_.retentionDays * 86'400'000.0);
+        auto retained = queue_.localCopiesDue(cutoff + 1);
         if (!retained) return fail(std::move(retained.error()));
         for (const auto& item : *retained) {
-            if (stop && stop->load()) break;
-            auto deleted = deleteLocalCopy(queue, client, item);
+            if (stopped()) break;
+            auto deleted = deleteLocalCopy(queue_, client_, item);
             if (!deleted) {
-                log::warn(log, "archive item {} ({}): local copy kept for now: {}", item.id, item.file, deleted.error().message());
+                log::warn(log::category("archive"), "archive item {} ({}): local copy kept for now: {}", item.id, item.file, deleted.error().message());
+                tell({PassEvent::Kind::LocalKept, item.id, item.object.url(), item.file, 0, {}, deleted.error(), true});
                 continue;  // the store did not answer: asked again next pass
             }
-            if (*deleted) {
-                if (audit) (void)audit->record({"delete local copy", item.object.url(), item.file, item.sizeBytes, item.crc32c, true, ""});
-                report.deletedLocal.push_back(item.file);
+            if (!*deleted) {
+                tell({PassEvent::Kind::LocalKept, item.id, item.object.url(), item.file, 0, {}, std::nullopt, false});
+                continue;
             }
+            if (audit_) (void)audit_->record({"delete local copy", item.object.url(), item.file, item.sizeBytes, item.crc32c, true, ""});
+            report_.deletedLocal.push_back(item.file);
+            tell({PassEvent::Kind::LocalDeleted, item.id, item.object.url(), item.file, item.sizeBytes, item.crc32c, std::nullopt, false});
         }
+        return {};
     }
-    return report;
+
+    ArchiveQueue& queue_;
+    S3Client& client_;
+    ArchiveAudit* audit_;
+    const PassSettings& settings_;
+    const std::atomic<bool>* stop_;
+    PassReport report_;
+};
+
+}  // namespace
+
+Result<PassReport> runArchivePass(ArchiveQueue& queue, S3Client& client, ArchiveAudit* audit, const PassSettings& settings,
+                                  const std::atomic<bool>* stop) {
+    return ArchivePass(queue, client, audit, settings, stop).run();
 }
 
 }  // namespace sonolink::archive

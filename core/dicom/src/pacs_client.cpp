@@ -77,6 +77,7 @@ std::string_view toString(EchoFailure failure) {
         case EchoFailure::Rejected: return "rejected";
         case EchoFailure::Timeout: return "timeout";
         case EchoFailure::Tls: return "TLS";
+        case EchoFailure::Aborted: return "aborted";
         case EchoFailure::Other: break;
     }
     return "other";
@@ -91,6 +92,7 @@ EchoFailure classifyEchoFailure(const Error& error) {
     if (error.code() == ErrorCode::DeadlineExceeded || has("in time") || has("timeout") || has("Timeout") || has("timed out")) {
         return EchoFailure::Timeout;
     }
+    if (has("aborted")) return EchoFailure::Aborted;  // the peer dropped the association
     return EchoFailure::Other;
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-
 #include <set>
 
 #include <fmt/format.h>
@@ -34,6 +33,20 @@ void logQueueError(const Status& status) {
 
 }  // namespace
 
+std::string_view toString(ForwardEvent::Kind kind) {
+    using Kind = ForwardEvent::Kind;
+    switch (kind) {
+        case Kind::Stored: return "stored";
+        case Kind::AttemptFailed: return "attempt_failed";
+        case Kind::AssociationFailed: return "association_failed";
+        case Kind::CommitmentRequested: return "commitment_requested";
+        case Kind::CommitmentRequestFailed: return "commitment_request_failed";
+        case Kind::CommitmentReported: return "commitment_reported";
+        case Kind::NodeGone: return "node_gone";
+    }
+    return "unknown";
+}
+
 StoreForwarder::StoreForwarder(StoreQueue& queue, ForwarderSettings settings, UidGenerator uids, AuditTrail* audit)
     : queue_(queue), settings_(std::move(settings)), uids_(std::move(uids)), audit_(audit) {}
 
@@ -54,10 +67,13 @@ void StoreForwarder::sendDue(const Destination& destination, std::int64_t atMs) 
         if (r) {
             logQueueError(queue_.markStored(item.id, r->status, now()));
             if (r->warning) log::warn(logCategory(), "{} stored item {} with warning status 0x{:04X}", destination.name, item.id, r->status);
+            tell({ForwardEvent::Kind::Stored, destination.name, item.id, std::nullopt, false, r->status, {}, 1, 0});
         } else {
             log::warn(logCategory(), "item {} to {}: {}", item.id, destination.name, r.error().message());
-            if (r.error().code() == ErrorCode::Cancelled) logQueueError(queue_.markNotAttempted(item.id));  // stopped: as it was
+            const bool stopped = r.error().code() == ErrorCode::Cancelled;
+            if (stopped) logQueueError(queue_.markNotAttempted(item.id));  // stopped: as it was
             else logQueueError(queue_.markFailed(item.id, r.error(), worthRetrying(r.error()), now()));
+            tell({ForwardEvent::Kind::AttemptFailed, destination.name, item.id, r.error(), stopped || worthRetrying(r.error()), 0, {}, 1, 0});
         }
     });
     std::vector<std::optional<Error>> outcomes(due->size());
@@ -72,7 +88,12 @@ void StoreForwarder::sendDue(const Destination& destination, std::int64_t atMs) 
             logQueueError(queue_.markNotAttempted(item.id));  // the association broke before its turn
         }
     }
-    if (!opened) log::warn(logCategory(), "{}: {}", destination.name, opened.error().message());
+    if (!opened) {
+        log::warn(logCategory(), "{}: {}", destination.name, opened.error().message());
+        const auto waiting = static_cast<std::size_t>(std::count(reported.begin(), reported.end(), false));
+        const bool retry = opened.error().code() == ErrorCode::Cancelled || worthRetrying(opened.error());
+        tell({ForwardEvent::Kind::AssociationFailed, destination.name, {}, opened.error(), retry, 0, {}, waiting, 0});
+    }
     auditBatch(destination, *due, reported, outcomes, failures);
 }
 
@@ -106,7 +127,9 @@ void StoreForwarder::requestCommitments(const Destination& destination, std::int
     if (auto ok = requestStorageCommitment(destination.node, settings_.association, transactionUid, objects); !ok) {
         log::warn(logCategory(), "{}: {}; asking again later", destination.name, ok.error().message());
         logQueueError(queue_.markCommitmentRequestFailed(ids, now()));
+        return tell({ForwardEvent::Kind::CommitmentRequestFailed, destination.name, {}, ok.error(), true, 0, transactionUid, ids.size(), 0});
     }
+    tell({ForwardEvent::Kind::CommitmentRequested, destination.name, {}, std::nullopt, false, 0, transactionUid, ids.size(), 0});
 }
 
 void StoreForwarder::runOnce() {
@@ -116,6 +139,7 @@ void StoreForwarder::runOnce() {
         logQueueError(fail(std::move(ended.error())));
     } else if (*ended > 0) {
         log::warn(logCategory(), "DICOM queue: {} items are for nodes no longer configured: failed, with the reason", *ended);
+        tell({ForwardEvent::Kind::NodeGone, {}, {}, std::nullopt, false, 0, {}, static_cast<std::size_t>(*ended), 0});
     }
     for (const auto& destination : settings_.destinations) {
         sendDue(destination, now());
@@ -131,6 +155,8 @@ void StoreForwarder::runOnce() {
 void StoreForwarder::applyReport(const CommitmentReport& report) {
     for (const auto& [uid, reason] : report.failed) log::warn(logCategory(), "{} did not commit {}: {}", report.fromAeTitle, uid, reason);
     logQueueError(queue_.applyCommitment(report.transactionUid, report.committed, report.failed, now()));
+    tell({ForwardEvent::Kind::CommitmentReported, report.fromAeTitle, {}, std::nullopt, false, 0, report.transactionUid, report.committed.size(),
+          report.failed.size()});
     wake();
 }
 

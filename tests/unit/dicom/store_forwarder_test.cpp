@@ -18,6 +18,7 @@
 
 #include "dicom_test_support.h"
 #include "loopback_port.h"
+#include "sonolink/dicom/pacs_client.h"
 #include "sonolink/dicom/uid_generator.h"
 
 namespace sonolink::dicom {
@@ -106,6 +107,32 @@ TEST_F(StoreForwarderTest, ANodeThatIsDownBacksOffByThePolicyDoublingAndEachAtte
         EXPECT_LE(item->nextAttemptAtMs, secondTry + 4000);
     }
     EXPECT_GT(linesIn((dir / "audit.log").string()), audited) << "the second attempt is audited too";
+}
+
+TEST_F(StoreForwarderTest, EachOutcomeIsToldAsAnEvent) {
+    const auto waiting = enqueue(1, "pacs");
+    enqueue(2, "decommissioned");
+    std::vector<ForwardEvent> told;
+    auto s = settings(closedLoopbackPort());
+    s.onEvent = [&told](const ForwardEvent& e) { told.push_back(e); };
+    StoreForwarder forwarder(*queue, s, uids);
+    forwarder.runOnce();
+    ASSERT_EQ(told.size(), 2u);
+    EXPECT_EQ(told[0].kind, ForwardEvent::Kind::NodeGone);
+    EXPECT_EQ(told[0].count, 1u);
+    EXPECT_EQ(told[1].kind, ForwardEvent::Kind::AssociationFailed);
+    EXPECT_EQ(toString(told[1].kind), "association_failed");
+    EXPECT_EQ(told[1].node, "pacs");
+    EXPECT_EQ(told[1].count, 1u) << "the items that waited for it";
+    ASSERT_TRUE(told[1].error);
+    EXPECT_EQ(told[1].error->code(), ErrorCode::Unavailable);
+    EXPECT_EQ(classifyEchoFailure(*told[1].error), EchoFailure::NothingListening) << told[1].error->message();
+    EXPECT_TRUE(told[1].retry);
+    EXPECT_EQ(queue->item(waiting)->attempts, 1);
+    forwarder.applyReport({"1.2.826.0.1.3680043.10.543.998", "PACS", {}, {{"1.2.3", "no such object"}}});
+    ASSERT_EQ(told.size(), 3u);
+    EXPECT_EQ(told[2].kind, ForwardEvent::Kind::CommitmentReported);
+    EXPECT_EQ((std::pair{told[2].count, told[2].failedCount}), (std::pair<std::size_t, std::size_t>{0, 1}));
 }
 
 TEST_F(StoreForwarderTest, AnItemForANodeNoLongerConfiguredFailsWithTheReason) {

@@ -20,10 +20,11 @@ namespace sonolink::dicom {
 
 [[nodiscard]] Status echo(const PacsNode& node, const AssociationSettings& settings = {});
 
-// Why a node did not answer (a failed echo's class, for the self-test and its report): nothing
-// listening at the address, the association rejected (AE titles, contexts), no answer in time,
-// a TLS failure (handshake, certificates, or TLS asked of a plain port), anything else.
-enum class EchoFailure { NothingListening, Rejected, Timeout, Tls, Other };
+// Why a node did not answer (a failed exchange's class, for the self-test, its report and the
+// queue's events): nothing listening at the address, the association rejected (AE titles,
+// contexts), no answer in time, a TLS failure (handshake, certificates, or TLS asked of a plain
+// port), the association aborted by the peer, anything else.
+enum class EchoFailure { NothingListening, Rejected, Timeout, Tls, Aborted, Other };
 [[nodiscard]] std::string_view toString(EchoFailure failure);
 [[nodiscard]] EchoFailure classifyEchoFailure(const Error& error);
 

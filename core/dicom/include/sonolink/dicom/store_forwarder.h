@@ -2,7 +2,8 @@
 // over one association (in batches), failures are retried with exponential back-off and jitter,
 // objects the PACS refuses fail with the reason, and sent items of nodes that commit storage
 // get a Storage Commitment request whose report (from CommitmentListener) marks them committed.
-// Each attempt is audited (110104) per patient and study, with its outcome.
+// Each attempt is audited (110104) per patient and study, with its outcome, and told as a
+// ForwardEvent to whoever asked.
 // Thread contract: runOnce() blocks on the network; start() runs it on a worker thread until
 // stop() (or destruction). wake() and nextDueMs() may be called from any thread.
 #pragma once
@@ -34,6 +35,30 @@ struct Destination {
     bool storageCommitment = false;
 };
 
+// What the forwarder did, as it did it: for a runner that reports it (as JSON lines, say) and
+// for tests that wait on what happened rather than on a log's words.
+struct ForwardEvent {
+    enum class Kind {
+        Stored,                   // item stored at node (status: its DIMSE status; warning status too)
+        AttemptFailed,            // item's attempt failed (error; retry: whether it goes again)
+        AssociationFailed,        // no association with node (error, count: the items waiting; retry)
+        CommitmentRequested,      // count items of node, transactionUid
+        CommitmentRequestFailed,  // count items of node, transactionUid, error: asked again later
+        CommitmentReported,       // node's report for transactionUid: count committed, failedCount not
+        NodeGone,                 // count items for nodes no longer configured: failed
+    };
+    Kind kind = Kind::Stored;
+    std::string node;
+    std::string item;
+    std::optional<Error> error;
+    bool retry = false;
+    std::uint16_t status = 0;
+    std::string transactionUid;
+    std::size_t count = 0;
+    std::size_t failedCount = 0;
+};
+[[nodiscard]] std::string_view toString(ForwardEvent::Kind kind);
+
 struct ForwarderSettings {
     AssociationSettings association;
     std::vector<Destination> destinations;
@@ -42,6 +67,9 @@ struct ForwarderSettings {
     // Unix epoch milliseconds for every decision (back-off, retention, commitment timeouts);
     // null: the wall clock. Tests move a clock of their own, so they never sleep.
     std::function<std::int64_t()> clockMs;
+    // Told of each event, on the thread that made it (runOnce()'s, or applyReport()'s caller's);
+    // it must not call back into the forwarder. Null: nobody is told.
+    std::function<void(const ForwardEvent&)> onEvent;
 };
 
 class StoreForwarder {
@@ -66,6 +94,9 @@ public:
 
 private:
     [[nodiscard]] std::int64_t now() const { return settings_.clockMs ? settings_.clockMs() : nowMs(); }
+    void tell(ForwardEvent event) const {
+        if (settings_.onEvent) settings_.onEvent(event);
+    }
     void sendDue(const Destination& destination, std::int64_t atMs);
     void requestCommitments(const Destination& destination, std::int64_t atMs);
     void auditBatch(const Destination& destination, const std::vector<QueueItem>& items, const std::vector<bool>& reported,
