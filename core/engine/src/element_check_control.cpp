@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "engine_impl.h"
+#include "self_test_runner.h"
 #include "sonolink/selftest/element_check.h"
 #include "sonolink/selftest/phantom_check.h"
 
@@ -177,27 +177,27 @@ void addShotToPhantomStep(SelfTestStep& step, const FrameCapture& shot, const Im
 
 }  // namespace
 
-void Engine::Impl::openElementCheck() {
-    const auto& setup = *config.elementCheck;
-    auto options = config.session;
+void Engine::Impl::SelfTestRunner::openElementCheck() {
+    const auto& setup = *e_.config.elementCheck;
+    auto options = e_.config.session;
     options.configure.payloadKind = transport::PayloadKind::Rf;  // the front end's phantom
     options.configure.photoacoustic = false;
     options.configure.frameRateMilliHz = 0;  // as fast as the link takes it
     // Dual mode: the phantom check also fires the laser; the session then runs at the frame
     // rate, so that shots (the first a lead time after the start) come among its frames.
-    const bool shot = config.shotGeometry && backends.phantomReference && selfTestWants("phantom check");
-    if (shot) options.configure.frameRateMilliHz = config.session.configure.frameRateMilliHz;
+    const bool shot = e_.config.shotGeometry && e_.backends.phantomReference && wants("phantom check");
+    if (shot) options.configure.frameRateMilliHz = e_.config.session.configure.frameRateMilliHz;
     else options.configure.laserRateMilliHz = 0;  // the elements are checked on ultrasound frames
     log::info(engineLog(), "start-up self-test: element check on {} frames of the phantom", setup.frames);
-    underWay(selfTestWants("element check") ? "element check" : "phantom check", fmt::format("{} frames of the phantom", setup.frames));
-    auto made = sessionLink();
+    underWay(wants("element check") ? "element check" : "phantom check", fmt::format("{} frames of the phantom", setup.frames));
+    auto made = e_.sessionLink();
     if (!made) {
-        setState(EngineState::Error, made.error().message());
-        return report(ErrorOrigin::Link, Severity::Error, made.error());
+        e_.setState(EngineState::Error, made.error().message());
+        return e_.report(ErrorOrigin::Link, Severity::Error, made.error());
     }
     preparePhantomCheck(shot);
-    selfTestStarted = std::chrono::steady_clock::now();
-    const auto gen = ++generation;
+    started_ = std::chrono::steady_clock::now();
+    const auto gen = ++e_.generation;
     // Dual mode: frames enough for the front end's clock to be known and the laser's lead (100 ms),
     // with half a second to spare (a loaded host), and two of its periods more.
     auto frames = setup.frames;
@@ -206,41 +206,41 @@ void Engine::Impl::openElementCheck() {
         frames += static_cast<std::uint32_t>(std::ceil(seconds * options.configure.frameRateMilliHz / 1e3)) + 1;
     }
     Acquisition::Consumers consumers;
-    consumers.capture = elementFrames.get();
-    consumers.shotCapture = shotFrames.get();
-    acquisition = std::make_unique<Acquisition>(**made, options, config.rxCpu, consumers, elementCheckCallbacks(gen, frames));
-    ctl->postAfter(setup.timeout, [this, gen] { onElementCheckEnded(gen, true); });
+    consumers.capture = elementFrames_.get();
+    consumers.shotCapture = shotFrames_.get();
+    e_.acquisition = std::make_unique<Acquisition>(**made, options, e_.config.rxCpu, consumers, elementCheckCallbacks(gen, frames));
+    e_.ctl->postAfter(setup.timeout, [this, gen] { onElementCheckEnded(gen, true); });
 }
 
 // The phantom check's imager and its reference, computed on a thread of its own while the
 // session runs; in dual mode (`shot`), the laser shot's imager and capture too.
-void Engine::Impl::preparePhantomCheck(bool shot) {
-    const auto& setup = *config.elementCheck;
-    phantomImager.reset();
-    phantomSetup.reset();
-    if (backends.phantomReference && !config.session.configure.photoacoustic) {
-        const auto imaging = settingsBoard.imaging.get();
-        phantomSetup = imagingSetupFor(imaging, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
-        phantomImager = imagerFor(*phantomSetup);
+void Engine::Impl::SelfTestRunner::preparePhantomCheck(bool shot) {
+    const auto& setup = *e_.config.elementCheck;
+    phantomImager_.reset();
+    phantomSetup_.reset();
+    if (e_.backends.phantomReference && !e_.config.session.configure.photoacoustic) {
+        const auto imaging = e_.settingsBoard.imaging.get();
+        phantomSetup_ = imagingSetupFor(imaging, e_.config.geometry, e_.config.beamformThreads, e_.config.session.configure.centerFrequencyHz);
+        phantomImager_ = e_.imagerFor(*phantomSetup_);
         // The reference on a thread of its own while the session runs: nothing holds up the ctl
         // thread between one session's end and the next one's accept (a front end attaches at once).
-        phantomReferenceDue = std::async(std::launch::async, [reference = backends.phantomReference, configure = config.session.configure,
-                                                              geometry = config.geometry, setup = *phantomSetup,
-                                                              shotGeometry = shot ? config.shotGeometry : std::nullopt] {
+        phantomReferenceDue_ = std::async(std::launch::async, [reference = e_.backends.phantomReference, configure = e_.config.session.configure,
+                                                              geometry = e_.config.geometry, setup = *phantomSetup_,
+                                                              shotGeometry = shot ? e_.config.shotGeometry : std::nullopt] {
             return reference(configure, geometry, setup, shotGeometry);
         });
     }
-    elementFrames = std::make_unique<FrameCapture>(config.geometry, setup.frames, phantomImager.get());
-    shotImager.reset();
-    shotFrames.reset();
-    if (shot && phantomSetup) {
-        shotImager = imagerFor(*config.shotGeometry, *phantomSetup);
-        shotFrames = std::make_unique<FrameCapture>(*config.shotGeometry, 1, shotImager.get());
+    elementFrames_ = std::make_unique<FrameCapture>(e_.config.geometry, setup.frames, phantomImager_.get());
+    shotImager_.reset();
+    shotFrames_.reset();
+    if (shot && phantomSetup_) {
+        shotImager_ = e_.imagerFor(*e_.config.shotGeometry, *phantomSetup_);
+        shotFrames_ = std::make_unique<FrameCapture>(*e_.config.shotGeometry, 1, shotImager_.get());
     }
 }
 
-Acquisition::Callbacks Engine::Impl::elementCheckCallbacks(std::uint64_t gen, std::uint32_t frames) {
-    std::weak_ptr<Impl> self = weak_from_this();
+Acquisition::Callbacks Engine::Impl::SelfTestRunner::elementCheckCallbacks(std::uint64_t gen, std::uint32_t frames) {
+    std::weak_ptr<Impl> self = e_.weak_from_this();
     Acquisition::Callbacks callbacks;
     callbacks.opened = [self, gen, frames](const Result<transport::LinkInfo>& opened) {
         if (auto impl = self.lock()) {
@@ -258,34 +258,38 @@ Acquisition::Callbacks Engine::Impl::elementCheckCallbacks(std::uint64_t gen, st
     callbacks.ended = [self, gen](const Result<ingest::SessionSummary>&, const ingest::SessionSummary& accounted) {
         if (auto impl = self.lock()) {
             impl->tally.account(accounted);
-            impl->ctl->post([impl, gen] { impl->onElementCheckEnded(gen, false); });
+            impl->ctl->post([impl, gen] { impl->selfTest->onElementCheckEnded(gen, false); });
         }
     };
     return callbacks;
 }
 
-void Engine::Impl::onElementCheckEnded(std::uint64_t gen, bool timedOut) {
-    if (gen != generation || state != EngineState::SelfTest) return;
-    closeSession();  // joins the session: the capture is complete
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - selfTestStarted).count();
-    if (selfTestWants("element check")) {
-        selfTestStep(elementStep(*elementFrames, config.geometry, *config.elementCheck, config.session.configure.centerFrequencyHz, timedOut, seconds));
+void Engine::Impl::SelfTestRunner::onElementCheckEnded(std::uint64_t gen, bool timedOut) {
+    if (gen != e_.generation || e_.state != EngineState::SelfTest) return;
+    e_.closeSession();  // joins the session: the capture is complete
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (wants("element check")) {
+        recordStep(elementStep(*elementFrames_, e_.config.geometry, *e_.config.elementCheck, e_.config.session.configure.centerFrequencyHz, timedOut, seconds));
     }
-    if (phantomImager && selfTestWants("phantom check")) {
+    if (phantomImager_ && wants("phantom check")) {
         const auto started = std::chrono::steady_clock::now();
-        const auto reference = phantomReferenceDue.get();
-        auto step = phantomStep(*elementFrames, *phantomSetup, reference, config.elementCheck->phantom, phantomImager->name());
-        if (shotFrames) addShotToPhantomStep(step, *shotFrames, *phantomSetup, reference, config.elementCheck->phantom);
+        const auto reference = phantomReferenceDue_.get();
+        auto step = phantomStep(*elementFrames_, *phantomSetup_, reference, e_.config.elementCheck->phantom, phantomImager_->name());
+        if (shotFrames_) addShotToPhantomStep(step, *shotFrames_, *phantomSetup_, reference, e_.config.elementCheck->phantom);
         step.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        selfTestStep(std::move(step));
+        recordStep(std::move(step));
     }
-    if (phantomReferenceDue.valid()) phantomReferenceDue.wait();  // not asked for (--step): still finished before it goes
-    phantomReferenceDue = {};
-    elementFrames.reset();
-    shotFrames.reset();
-    phantomImager.reset();
-    shotImager.reset();
-    finishSelfTest();
+    letCheckGo();
+    finish();
+}
+
+void Engine::Impl::SelfTestRunner::letCheckGo() {
+    if (phantomReferenceDue_.valid()) phantomReferenceDue_.wait();  // not asked for (--step): still finished before it goes
+    phantomReferenceDue_ = {};
+    elementFrames_.reset();
+    shotFrames_.reset();
+    phantomImager_.reset();
+    shotImager_.reset();
 }
 
 }  // namespace sonolink::engine

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "engine_impl.h"
+#include "self_test_runner.h"
 #include "sonolink/util/log.h"
 
 namespace sonolink::engine {
@@ -65,7 +65,7 @@ Result<transport::Link*> Engine::Impl::sessionLink() {
 
 void Engine::Impl::openSession() {
     setState(EngineState::Connecting, "bringing the link up");
-    if (selfTestDue) return openLinkBerTest();  // first the start-up self-test, in a session of its own
+    if (selfTest->due()) return selfTest->start();  // first the start-up self-test, in a session of its own
     if (nextAcquisition) {  // new acquisition settings: this session runs them, the imager rebuilt for them
         config.session.configure = nextAcquisition->configure;
         config.geometry = std::move(nextAcquisition->geometry);
@@ -202,6 +202,10 @@ Status Engine::Impl::startPacsSide() {
     return {};
 }
 
+Engine::Impl::Impl() : selfTest(std::make_unique<SelfTestRunner>(*this)) {}
+
+Engine::Impl::~Impl() = default;
+
 Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backends) {
     if (!backends.makeLink) return fail(ErrorCode::InvalidArgument, "the engine needs a link backend");
     if (auto reasons = problems(config.imaging); !reasons.empty()) {
@@ -284,8 +288,7 @@ void Engine::connect() {
     impl_->ctl->post([impl = impl_.get()] {
         if (impl->state != EngineState::Idle && impl->state != EngineState::Error) return;
         impl->closeSession();
-        impl->selfTestDue = impl->config.selfTest.has_value();  // at every start, every step configured
-        impl->selfTestSelection = impl->config.selfTestSteps;
+        impl->selfTest->arm(impl->config.selfTest.has_value(), impl->config.selfTestSteps);  // at every start, every step configured
         impl->tally.clearSelfTestBlocks();
         impl->openSession();
     });

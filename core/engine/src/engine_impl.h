@@ -1,8 +1,9 @@
 // Engine::Impl: composes the engine's services (SessionTally, SettingsBoard, JobsDesk, the
-// display pipelines, the recording tap, the archive service, the work queues), each owning its
-// state and lock (docs/architecture.md), and keeps the ctl thread's own: the state machine and
-// the acquisition's life. Split over engine.cpp (commands, states, sessions),
-// recording_control.cpp, export_job.cpp, node_jobs.cpp, settings_control.cpp, engine_stats.cpp.
+// SelfTestRunner, the display pipelines, the recording tap, the archive service, the work
+// queues), each owning its state and lock (docs/architecture.md), and keeps the ctl thread's
+// own: the state machine and the acquisition's life. Split over engine.cpp (commands, states,
+// sessions), recording_control.cpp, export_job.cpp, node_jobs.cpp, settings_control.cpp,
+// engine_stats.cpp.
 // Thread contract: members say which thread or service; ctl-only members need no lock.
 #pragma once
 
@@ -38,6 +39,8 @@ namespace sonolink::engine {
 log::Category& engineLog();
 
 struct Engine::Impl : std::enable_shared_from_this<Impl> {
+    Impl();
+    ~Impl();  // engine.cpp, where the services it holds by pointer are complete
     EngineConfig config;
     Backends backends;
     std::atomic<EngineState> state{EngineState::Idle};
@@ -51,21 +54,13 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     RecordingTap recording;
     std::optional<LinkHandle> link;            // ctl thread only: kept between sessions when reusable
     bool linkFresh = false;                    // ctl thread: made or reset since its last session
-    std::unique_ptr<FrameImager> phantomImager;   // ctl thread: the phantom check's (declared before acquisition: outlives it)
-    std::optional<ImagingSetup> phantomSetup;     // ctl thread: the grid it beamforms on
-    std::future<Result<PhantomReference>> phantomReferenceDue;  // ctl thread: computed beside the element check's session
-    std::unique_ptr<FrameCapture> elementFrames;  // ctl thread: the element check session's sink (declared before acquisition: outlives it)
-    std::unique_ptr<FrameImager> shotImager;      // ctl thread: dual mode's phantom check, its laser shot's imager and capture
-    std::unique_ptr<FrameCapture> shotFrames;
+    class SelfTestRunner;                      // self_test_runner.h
+    // The start-up self-test (ctl thread; declared before acquisition: its captures outlive it).
+    std::unique_ptr<SelfTestRunner> selfTest;
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
     std::uint64_t generation = 0;              // of the acquisition; callbacks of older ones are stale
 
     SessionTally tally;  // the counters that outlive a session, the self-test's progress and blocks (its own lock)
-
-    // The start-up self-test (ctl thread, self_test_control.cpp).
-    bool selfTestDue = false;                 // connect() or runSelfTest() asked for it; the next session runs it first
-    std::vector<std::string> selfTestSelection;  // the steps it runs (kSelfTestSteps' names); empty: all
-    std::chrono::steady_clock::time_point selfTestStarted;
 
     // Recording (ctl thread): which one is on, and whether its failure was reported already.
     std::uint64_t recordingGeneration = 0;
@@ -117,29 +112,6 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void reconfigureShots(const ImagingSettings& imaging, bool newImager);
     void applyPhotoacoustic(const PhotoacousticSettings& settings);
     Status startPacsSide();  // announces queue changes (QueueChanged), every 100 ms while the engine runs
-
-    // The start-up self-test (self_test_control.cpp): March C- over the DMA ring, then the link
-    // BER test in a session of its own (the front end sending the pattern), then the acquisition
-    // session.
-    void openLinkBerTest();
-    void runStepsWithoutLink();  // the station's set-up and the GPU's memory
-    Acquisition::Callbacks linkBerTestCallbacks(std::uint64_t gen, std::uint32_t frames);
-    void onLinkBerTestOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened, std::uint32_t frames);
-    void onLinkBerTestEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended);
-    void linkBerTestTimedOut(std::uint64_t gen);
-    void finishLinkBerTest(const ingest::IngestStats& stats, bool timedOut);
-    // The element check's session (element_check_control.cpp), then PACS and the acquisition session.
-    void openElementCheck();
-    void preparePhantomCheck(bool shot);
-    Acquisition::Callbacks elementCheckCallbacks(std::uint64_t gen, std::uint32_t frames);
-    void onElementCheckEnded(std::uint64_t gen, bool timedOut);
-    void afterLinkBerTest();  // the element check's session, or finishSelfTest()
-    void finishSelfTest();
-    [[nodiscard]] bool selfTestWants(std::string_view step) const;  // selfTestSelection
-    void selfTestStep(SelfTestStep step);
-    // The step under way from now (empty: none), for stats().selfTest.
-    void underWay(std::string step, std::string detail = {});
-    void cancelRunningSelfTest();
 
     // Recording (recording_control.cpp).
     void startRecording(const std::string& path);

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "engine_impl.h"
+#include "self_test_runner.h"
 #include "sonolink/dicom/pacs_client.h"
 #include "sonolink/selftest/ber_statistics.h"
 #include "sonolink/selftest/memory_tests.h"
@@ -212,12 +212,12 @@ bool selfTestStepWanted(const std::vector<std::string>& selected, std::string_vi
     });
 }
 
-bool Engine::Impl::selfTestWants(std::string_view step) const { return selfTestStepWanted(selfTestSelection, step); }
+bool Engine::Impl::SelfTestRunner::wants(std::string_view step) const { return selfTestStepWanted(selection_, step); }
 
-void Engine::Impl::openLinkBerTest() {
-    selfTestDue = false;
-    const auto& test = *config.selfTest;
-    auto options = config.session;
+void Engine::Impl::SelfTestRunner::start() {
+    due_ = false;
+    const auto& test = *e_.config.selfTest;
+    auto options = e_.config.session;
     options.configure.payloadKind = test.pattern;
     options.configure.photoacoustic = false;
     options.configure.laserRateMilliHz = 0;  // a test pattern: no laser
@@ -226,56 +226,56 @@ void Engine::Impl::openLinkBerTest() {
     // Each block locks on its first bits: 2 % more frames than the payload alone needs.
     const auto frames = static_cast<std::uint32_t>(std::ceil(1.02 * static_cast<double>(planned) /
                                                              static_cast<double>(payloadBitsPerFrame(options.configure)))) + 1;
-    setState(EngineState::SelfTest, fmt::format("link BER test: PRBS-{} until {:.3g} bits show BER <= {:.0e} at {:.0f} % confidence",
+    e_.setState(EngineState::SelfTest, fmt::format("link BER test: PRBS-{} until {:.3g} bits show BER <= {:.0e} at {:.0f} % confidence",
                                                 transport::prbsSpec(test.pattern).order, static_cast<double>(planned), test.limit,
                                                 100 * test.confidence));
-    tally.update([&](SessionTotals& t) {
+    e_.tally.update([&](SessionTotals& t) {
         t.selfTestProgress = {};
         // The steps that run now replace their earlier verdicts; the others' failures stand.
-        std::erase_if(t.selfTestBlocks, [this](const auto& block) { return selfTestWants(block.first); });
+        std::erase_if(t.selfTestBlocks, [this](const auto& block) { return wants(block.first); });
         t.selfTestPlannedBits = planned;
     });
     runStepsWithoutLink();
-    const bool berSession = selfTestWants("link BER") || selfTestWants("ring slots (DMA path)");
-    if (!berSession && !selfTestWants("ring memory")) return afterLinkBerTest();  // the link is not needed yet
-    auto made = sessionLink();
+    const bool berSession = wants("link BER") || wants("ring slots (DMA path)");
+    if (!berSession && !wants("ring memory")) return afterLinkBerTest();  // the link is not needed yet
+    auto made = e_.sessionLink();
     if (!made) {
-        setState(EngineState::Error, made.error().message());
-        return report(ErrorOrigin::Link, Severity::Error, made.error());
+        e_.setState(EngineState::Error, made.error().message());
+        return e_.report(ErrorOrigin::Link, Severity::Error, made.error());
     }
-    if (selfTestWants("ring memory")) {
+    if (wants("ring memory")) {
         underWay("ring memory", "March C- over the DMA ring");
-        selfTestStep(ringMemoryStep((*made)->ring()));
+        recordStep(ringMemoryStep((*made)->ring()));
     }
     if (!berSession) {
-        closeSession();  // only the ring was tested: the link made ready for the next session (a new one would wait for the front end)
+        e_.closeSession();  // only the ring was tested: the link made ready for the next session (a new one would wait for the front end)
         return afterLinkBerTest();
     }
     underWay("link BER");  // its fraction: the bits compared against the plan
-    selfTestStarted = std::chrono::steady_clock::now();
-    const auto gen = ++generation;
-    acquisition = std::make_unique<Acquisition>(**made, options, config.rxCpu, Acquisition::Consumers{}, linkBerTestCallbacks(gen, frames));
-    ctl->postAfter(test.timeout, [this, gen] { linkBerTestTimedOut(gen); });
+    started_ = std::chrono::steady_clock::now();
+    const auto gen = ++e_.generation;
+    e_.acquisition = std::make_unique<Acquisition>(**made, options, e_.config.rxCpu, Acquisition::Consumers{}, linkBerTestCallbacks(gen, frames));
+    e_.ctl->postAfter(test.timeout, [this, gen] { linkBerTestTimedOut(gen); });
 }
 
-void Engine::Impl::runStepsWithoutLink() {
-    if (config.station && selfTestWants("station")) {
+void Engine::Impl::SelfTestRunner::runStepsWithoutLink() {
+    if (e_.config.station && wants("station")) {
         underWay("station", "the station's set-up");
-        for (auto& step : stationSteps(*config.station)) {
-            if (selfTestWants(step.step)) selfTestStep(std::move(step));
+        for (auto& step : stationSteps(*e_.config.station)) {
+            if (wants(step.step)) recordStep(std::move(step));
         }
     }
-    if (backends.gpuMemoryTest && selfTestWants("GPU memory")) {
+    if (e_.backends.gpuMemoryTest && wants("GPU memory")) {
         underWay("GPU memory", "March C- over the GPU's memory");
-        if (auto outcomes = backends.gpuMemoryTest(); !outcomes.empty()) selfTestStep(gpuMemoryStep(outcomes));  // none: no GPU here
+        if (auto outcomes = e_.backends.gpuMemoryTest(); !outcomes.empty()) recordStep(gpuMemoryStep(outcomes));  // none: no GPU here
     }
 }
 
-Acquisition::Callbacks Engine::Impl::linkBerTestCallbacks(std::uint64_t gen, std::uint32_t frames) {
-    std::weak_ptr<Impl> self = weak_from_this();
+Acquisition::Callbacks Engine::Impl::SelfTestRunner::linkBerTestCallbacks(std::uint64_t gen, std::uint32_t frames) {
+    std::weak_ptr<Impl> self = e_.weak_from_this();
     Acquisition::Callbacks callbacks;
     callbacks.opened = [self, gen, frames](const Result<transport::LinkInfo>& opened) {
-        if (auto impl = self.lock()) impl->ctl->post([impl, gen, opened, frames] { impl->onLinkBerTestOpened(gen, opened, frames); });
+        if (auto impl = self.lock()) impl->ctl->post([impl, gen, opened, frames] { impl->selfTest->onLinkBerTestOpened(gen, opened, frames); });
     };
     callbacks.progress = [self](const ingest::SessionSummary& progress) {
         if (auto impl = self.lock()) {
@@ -289,42 +289,42 @@ Acquisition::Callbacks Engine::Impl::linkBerTestCallbacks(std::uint64_t gen, std
         if (auto impl = self.lock()) {
             impl->tally.update([&](SessionTotals& t) { t.selfTestProgress = accounted.stats; });
             impl->tally.account(accounted);  // the link delivered these frames: they count
-            impl->ctl->post([impl, gen, ended] { impl->onLinkBerTestEnded(gen, ended); });
+            impl->ctl->post([impl, gen, ended] { impl->selfTest->onLinkBerTestEnded(gen, ended); });
         }
     };
     return callbacks;
 }
 
-void Engine::Impl::onLinkBerTestOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened, std::uint32_t frames) {
-    if (gen != generation || state != EngineState::SelfTest) return;
+void Engine::Impl::SelfTestRunner::onLinkBerTestOpened(std::uint64_t gen, const Result<transport::LinkInfo>& opened, std::uint32_t frames) {
+    if (gen != e_.generation || e_.state != EngineState::SelfTest) return;
     if (!opened) {
-        closeSession();
-        setState(EngineState::Error, opened.error().message());
-        return report(ErrorOrigin::Link, Severity::Error, Error(opened.error()).addContext("starting the link BER test"));
+        e_.closeSession();
+        e_.setState(EngineState::Error, opened.error().message());
+        return e_.report(ErrorOrigin::Link, Severity::Error, Error(opened.error()).addContext("starting the link BER test"));
     }
-    acquisition->go(frames);
+    e_.acquisition->go(frames);
 }
 
-void Engine::Impl::onLinkBerTestEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended) {
-    if (gen != generation || state != EngineState::SelfTest) return;
-    closeSession();
+void Engine::Impl::SelfTestRunner::onLinkBerTestEnded(std::uint64_t gen, const Result<ingest::SessionSummary>& ended) {
+    if (gen != e_.generation || e_.state != EngineState::SelfTest) return;
+    e_.closeSession();
     if (!ended) {
-        setState(EngineState::Error, ended.error().message());
-        return report(ErrorOrigin::Link, Severity::Error, Error(ended.error()).addContext("running the link BER test"));
+        e_.setState(EngineState::Error, ended.error().message());
+        return e_.report(ErrorOrigin::Link, Severity::Error, Error(ended.error()).addContext("running the link BER test"));
     }
     finishLinkBerTest(ended->stats, false);
 }
 
-void Engine::Impl::linkBerTestTimedOut(std::uint64_t gen) {
-    if (gen != generation || state != EngineState::SelfTest) return;
-    closeSession();  // joins the session: its counts are in selfTestProgress
-    finishLinkBerTest(tally.read([](const SessionTotals& t) { return t.selfTestProgress; }), true);
+void Engine::Impl::SelfTestRunner::linkBerTestTimedOut(std::uint64_t gen) {
+    if (gen != e_.generation || e_.state != EngineState::SelfTest) return;
+    e_.closeSession();  // joins the session: its counts are in selfTestProgress
+    finishLinkBerTest(e_.tally.read([](const SessionTotals& t) { return t.selfTestProgress; }), true);
 }
 
-void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool timedOut) {
-    const auto& test = *config.selfTest;
+void Engine::Impl::SelfTestRunner::finishLinkBerTest(const ingest::IngestStats& stats, bool timedOut) {
+    const auto& test = *e_.config.selfTest;
     const auto& p = stats.patterns;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - selfTestStarted).count();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     const auto bound = selftest::estimateBer(p.bitErrors, p.bitsChecked, test.confidence);
     const auto verdict = selftest::berVerdict(p.bitErrors, p.bitsChecked, test.limit, test.confidence);
     // Blocks the link lost (never seen, refused, late) carry no bits to compare: a link that drops
@@ -359,71 +359,68 @@ void Engine::Impl::finishLinkBerTest(const ingest::IngestStats& stats, bool time
                        : "too few bits compared to show the limit: the link is slower than planned, or the test's time "
                          "(selftest.ber_timeout_s) too short";
     }
-    if (selfTestWants("link BER")) selfTestStep(std::move(step));
-    if (selfTestWants("ring slots (DMA path)")) selfTestStep(ringSlotsStep(stats.ringSlots, test.pattern));
+    if (wants("link BER")) recordStep(std::move(step));
+    if (wants("ring slots (DMA path)")) recordStep(ringSlotsStep(stats.ringSlots, test.pattern));
     afterLinkBerTest();
 }
 
-void Engine::Impl::afterLinkBerTest() {
-    if (config.elementCheck && (selfTestWants("element check") || selfTestWants("phantom check"))) return openElementCheck();
-    finishSelfTest();
+void Engine::Impl::SelfTestRunner::afterLinkBerTest() {
+    if (e_.config.elementCheck && (wants("element check") || wants("phantom check"))) return openElementCheck();
+    finish();
 }
 
-void Engine::Impl::finishSelfTest() {
-    if (!config.dicom.forwarder.destinations.empty() && selfTestWants("PACS")) {
-        underWay("PACS", fmt::format("C-ECHO to {} nodes", config.dicom.forwarder.destinations.size()));
-        selfTestStep(pacsStep(config.dicom.forwarder.destinations, config.dicom.forwarder.association));
+void Engine::Impl::SelfTestRunner::finish() {
+    if (!e_.config.dicom.forwarder.destinations.empty() && wants("PACS")) {
+        underWay("PACS", fmt::format("C-ECHO to {} nodes", e_.config.dicom.forwarder.destinations.size()));
+        recordStep(pacsStep(e_.config.dicom.forwarder.destinations, e_.config.dicom.forwarder.association));
     }
     underWay({});
-    openSession();  // the acquisition session: Ready (streaming refused while blocked)
+    e_.openSession();  // the acquisition session: Ready (streaming refused while blocked)
 }
 
 // A step's verdict: logged, announced, and a failure added to what blocks streaming.
-void Engine::Impl::selfTestStep(SelfTestStep step) {
-    if (const auto site = config.selfTestBlocking.find(step.step); site != config.selfTestBlocking.end()) step.blocksStreaming = site->second;
+void Engine::Impl::SelfTestRunner::recordStep(SelfTestStep step) {
+    if (const auto site = e_.config.selfTestBlocking.find(step.step); site != e_.config.selfTestBlocking.end()) step.blocksStreaming = site->second;
     const auto level = step.verdict == SelfTestVerdict::Pass                          ? log::Level::Info
                        : step.verdict == SelfTestVerdict::Fail && step.blocksStreaming ? log::Level::Error
                                                                                          : log::Level::Warn;
     log::log(engineLog(), level, "start-up self-test, {}: {}: {} ({})",
              step.step, toString(step.verdict), step.figures, step.limit);
     if (step.verdict == SelfTestVerdict::Fail && step.blocksStreaming) {
-        tally.update([&](SessionTotals& t) {
+        e_.tally.update([&](SessionTotals& t) {
             t.selfTestBlocks.emplace_back(step.step, fmt::format("the start-up {} test failed: {}", step.step, step.figures));
         });
     }
-    emit(step);
+    e_.emit(step);
 }
 
-void Engine::Impl::underWay(std::string step, std::string detail) {
-    tally.underWay({std::move(step), 0.0, std::move(detail)});
+void Engine::Impl::SelfTestRunner::underWay(std::string step, std::string detail) {
+    e_.tally.underWay({std::move(step), 0.0, std::move(detail)});
 }
 
 // The step under way fails as cancelled and the rest do not run: the session closed (its
 // callbacks and timeouts stale from here), the station Ready with streaming blocked.
-void Engine::Impl::cancelRunningSelfTest() {
-    const auto step = tally.read([](const SessionTotals& t) { return t.selfTestUnderWay.step.empty() ? std::string("self-test") : t.selfTestUnderWay.step; });
-    ++generation;
-    closeSession();
-    if (phantomReferenceDue.valid()) phantomReferenceDue.wait();
-    phantomReferenceDue = {};
-    elementFrames.reset();
-    phantomImager.reset();
+void Engine::Impl::SelfTestRunner::cancel() {
+    const auto step = e_.tally.read([](const SessionTotals& t) { return t.selfTestUnderWay.step.empty() ? std::string("self-test") : t.selfTestUnderWay.step; });
+    ++e_.generation;
+    e_.closeSession();
+    letCheckGo();
     SelfTestStep cancelled;
     cancelled.step = step;
     cancelled.verdict = SelfTestVerdict::Fail;
     cancelled.figures = fmt::format("cancelled by {} while it ran; the steps after it did not run", stationUser());
     cancelled.limit = "the self-test runs to its end";
     cancelled.fix = "connect again to run the self-test (or override it, with a reason)";
-    selfTestStep(std::move(cancelled));
+    recordStep(std::move(cancelled));
     underWay({});
-    openSession();
+    e_.openSession();
 }
 
 void Engine::cancelSelfTest() {
     impl_->ctl->post([impl = impl_.get()] {
         if (impl->state != EngineState::SelfTest) return impl->refuse("cancelSelfTest", ErrorCode::FailedPrecondition, "no self-test runs");
         log::warn(engineLog(), "start-up self-test cancelled by {}", stationUser());
-        impl->cancelRunningSelfTest();
+        impl->selfTest->cancel();
     });
 }
 
@@ -439,8 +436,7 @@ void Engine::runSelfTest(std::vector<std::string> steps) {
         }
         log::info(engineLog(), "start-up self-test run again by {}: {}", stationUser(), steps.empty() ? std::string("every step") : fmt::format("{}", fmt::join(steps, ", ")));
         impl->closeSession();
-        impl->selfTestDue = true;
-        impl->selfTestSelection = steps.empty() ? impl->config.selfTestSteps : steps;
+        impl->selfTest->arm(true, steps.empty() ? impl->config.selfTestSteps : steps);
         impl->openSession();
     });
 }
