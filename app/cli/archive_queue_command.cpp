@@ -116,7 +116,7 @@ int runReset(const QueueOptions& o) {
     return kExitOk;
 }
 
-json eventJson(const archive::PassEvent& e) {
+json archivePassEventJson(const archive::PassEvent& e) {
     json out{{"item", e.item}, {"url", e.url}, {"file", e.file}};
     if (e.kind == archive::PassEvent::Kind::Verified || e.kind == archive::PassEvent::Kind::LocalDeleted) {
         out["size_bytes"] = e.bytes;
@@ -130,7 +130,7 @@ json eventJson(const archive::PassEvent& e) {
     return out;
 }
 
-json countsJson(const std::vector<archive::ArchiveItem>& items) {
+json archiveCountsJson(const std::vector<archive::ArchiveItem>& items) {
     json counts{{"queued", 0}, {"uploading", 0}, {"verified", 0}, {"failed", 0}};
     for (const auto& i : items) {
         auto& count = counts[std::string(archive::toString(i.state))];
@@ -146,11 +146,11 @@ int endOfRun(const archive::ArchiveQueue& queue, const QueueOptions& o, EventLin
     if (events.enabled()) {
         json listed = json::array();
         for (const auto& i : items) listed.push_back(itemJson(i));
-        events.print("ended", {{"settled", queue.settled()}, {"counts", countsJson(items)}, {"items", std::move(listed)}});
+        events.print("ended", {{"settled", queue.settled()}, {"counts", archiveCountsJson(items)}, {"items", std::move(listed)}});
     } else if (o.json) {
         printItems(items, true);
     } else {
-        const auto counts = countsJson(items);
+        const auto counts = archiveCountsJson(items);
         std::cout << fmt::format("archive queue: {} queued, {} uploading, {} verified, {} failed\n", counts["queued"].get<int>(),
                                  counts["uploading"].get<int>(), counts["verified"].get<int>(), counts["failed"].get<int>());
     }
@@ -171,8 +171,8 @@ int runQueue(const QueueOptions& o) {
     std::signal(SIGTERM, [](int) { gStop = true; });
     EventLines events(o.events);
     archive::PassSettings pass{settings->journalDirectory, settings->retentionDays, 16, {}};
-    if (events.enabled()) pass.onEvent = [&events](const archive::PassEvent& e) { events.print(archive::toString(e.kind), eventJson(e)); };
-    events.print("started", {{"queue", settings->queueDirectory}, {"counts", countsJson((*queue)->items())}});  // the queue is ours now
+    if (events.enabled()) pass.onEvent = [&events](const archive::PassEvent& e) { events.print(archive::toString(e.kind), archivePassEventJson(e)); };
+    events.print("started", {{"queue", settings->queueDirectory}, {"counts", archiveCountsJson((*queue)->items())}});  // the queue is ours now
     const auto deadline = archive::epochMs() + static_cast<std::int64_t>(o.timeoutS * 1000);
     while (!gStop) {
         auto report = archive::runArchivePass(**queue, **client, audit->get(), pass, &gStop);

@@ -160,7 +160,7 @@ int runPurge(const QueueOptions& o) {
 
 // A forwarder's event as a JSON line: what happened, to which item and node, and for a failure
 // its code, its class (nothing listening, rejected, timeout, TLS, aborted, other) and its words.
-json eventJson(const dicom::ForwardEvent& e) {
+json forwardEventJson(const dicom::ForwardEvent& e) {
     json out{{"node", e.node}};
     if (!e.item.empty()) out["item"] = e.item;
     if (e.kind == dicom::ForwardEvent::Kind::Stored) out["status"] = e.status;
@@ -176,7 +176,7 @@ json eventJson(const dicom::ForwardEvent& e) {
     return out;
 }
 
-json countsJson(const std::vector<dicom::QueueItem>& items) {
+json storeQueueCountsJson(const std::vector<dicom::QueueItem>& items) {
     json counts{{"queued", 0}, {"sending", 0}, {"sent", 0}, {"committed", 0}, {"failed", 0}};
     for (const auto& i : items) {
         auto& count = counts[std::string(dicom::toString(i.state))];
@@ -193,14 +193,14 @@ int runQueue(const QueueOptions& o) {
     dicom::AuditTrail audit(app::auditFrom(*settings));
     EventLines events(o.events);
     auto forwarding = app::forwarderFrom(*settings);
-    if (events.enabled()) forwarding.onEvent = [&events](const dicom::ForwardEvent& e) { events.print(dicom::toString(e.kind), eventJson(e)); };
+    if (events.enabled()) forwarding.onEvent = [&events](const dicom::ForwardEvent& e) { events.print(dicom::toString(e.kind), forwardEventJson(e)); };
     auto station = dicom::PacsStation::open({settings->queueDirectory, app::retryPolicyFrom(*settings), std::move(forwarding), settings->stationAeTitle,
                                              settings->listenPort},
                                             std::move(*uids), &audit);
     if (!station) return failWith("queue run", station.error());
     auto* queue = &(*station)->queue();
     auto& forwarder = (*station)->forwarder();
-    events.print("started", {{"queue", settings->queueDirectory}, {"counts", countsJson(queue->items())}});  // the queue is ours now
+    events.print("started", {{"queue", settings->queueDirectory}, {"counts", storeQueueCountsJson(queue->items())}});  // the queue is ours now
     // A signal ends the exchange in flight too (within about 100 ms), the queue left consistent:
     // an interrupted send is queued again.
     std::signal(SIGINT, [](int) {
@@ -227,7 +227,7 @@ int runQueue(const QueueOptions& o) {
     if (events.enabled()) {
         json listed = json::array();
         for (const auto& i : items) listed.push_back(queueItemJson(i));
-        events.print("ended", {{"settled", queue->settled()}, {"counts", countsJson(items)}, {"items", std::move(listed)}});
+        events.print("ended", {{"settled", queue->settled()}, {"counts", storeQueueCountsJson(items)}, {"items", std::move(listed)}});
     } else if (o.json) {
         printItems(items, true);
     } else {
