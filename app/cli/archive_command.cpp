@@ -98,101 +98,115 @@ Result<Session> open(const ArchiveOptions& o) {
 
 void onSignal(int) { gCancel = true; }
 
+// Each subcommand on an open session: its result on stdout (JSON with --json), or its failure
+// through reportError under `name`. Transfers are recorded in the audit, done or not.
+int archiveMakeBucket(Session& session, const std::string& name, const ArchiveOptions& o) {
+    auto where = app::archiveLocation(session.settings, o.first);
+    if (!where) return reportError(name, where.error());
+    if (auto ok = session.client->createBucket(where->bucket); !ok) return reportError(name, ok.error());
+    std::cout << (o.json ? json{{"bucket", where->bucket}}.dump(2) : "made bucket " + where->bucket) << '\n';
+    return kExitOk;
+}
+
+// `started`: when the session was open, the start of the transfer's time and rate.
+int archivePutFile(Session& session, const std::string& name, const ArchiveOptions& o, Clock::time_point started) {
+    auto where = app::archiveLocation(session.settings, o.second.empty() ? std::filesystem::path(o.first).filename().string() : o.second);
+    if (!where) return reportError(name, where.error());
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    ProgressPrinter progress("put " + where->url(), o.quiet);
+    archive::UploadOptions options;
+    options.journalDirectory = session.settings.journalDirectory;
+    auto done = session.client->uploadFile(o.first, *where, options, {std::ref(progress), &gCancel});
+    (void)session.audit->record({"upload", where->url(), o.first, done ? done->object.sizeBytes : 0, done ? fmt::format("{:08x}", done->crc32c) : "",
+                                 done.has_value(), done ? "" : done.error().message()});
+    if (!done) return reportError(name, done.error());
+    const double s = std::chrono::duration<double>(Clock::now() - started).count();
+    if (o.json) {
+        std::cout << json{{"url", where->url()}, {"object", objectJson(done->object)}, {"crc32c", fmt::format("{:08x}", done->crc32c)},
+                          {"parts", done->parts}, {"parts_resumed", done->partsResumed}, {"retries", done->retries}, {"seconds", s},
+                          {"bytes_per_second", s > 0 ? done->object.sizeBytes / s : 0.0}}.dump(2) << '\n';
+    } else {
+        std::cout << fmt::format("put {} -> {}: {} bytes, CRC-32C {:08x} checked, {} parts ({} resumed), {} retries, {:.2f} s\n", o.first,
+                                 where->url(), done->object.sizeBytes, done->crc32c, done->parts, done->partsResumed, done->retries, s);
+    }
+    return kExitOk;
+}
+
+int archiveGetFile(Session& session, const std::string& name, const ArchiveOptions& o, Clock::time_point started) {
+    auto where = app::archiveLocation(session.settings, o.first);
+    if (!where) return reportError(name, where.error());
+    const std::string file = o.second.empty() ? std::filesystem::path(where->key).filename().string() : o.second;
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    ProgressPrinter progress("get " + where->url(), o.quiet);
+    auto done = session.client->downloadFile(*where, file, {std::ref(progress), &gCancel});
+    (void)session.audit->record({"download", where->url(), file, done ? done->object.sizeBytes : 0, done ? fmt::format("{:08x}", done->crc32c) : "",
+                                 done.has_value(), done ? "" : done.error().message()});
+    if (!done) return reportError(name, done.error());
+    const double s = std::chrono::duration<double>(Clock::now() - started).count();
+    if (o.json) {
+        std::cout << json{{"url", where->url()}, {"file", file}, {"object", objectJson(done->object)},
+                          {"crc32c", fmt::format("{:08x}", done->crc32c)}, {"crc32c_checked", done->crcChecked}, {"seconds", s},
+                          {"bytes_per_second", s > 0 ? done->object.sizeBytes / s : 0.0}}.dump(2) << '\n';
+    } else {
+        std::cout << fmt::format("get {} -> {}: {} bytes, CRC-32C {:08x} {}, {:.2f} s\n", where->url(), file, done->object.sizeBytes, done->crc32c,
+                                 done->crcChecked ? "checked" : "(the object carries none to check)", s);
+    }
+    return kExitOk;
+}
+
+int archiveListObjects(Session& session, const std::string& name, const ArchiveOptions& o) {
+    auto where = app::archiveLocation(session.settings, o.first);
+    if (!where) return reportError(name, where.error());
+    auto objects = session.client->list(*where);
+    if (!objects) return reportError(name, objects.error());
+    if (o.json) {
+        json out = json::array();
+        for (const auto& i : *objects) out.push_back(objectJson(i));
+        std::cout << out.dump(2) << '\n';
+    } else {
+        for (const auto& i : *objects) std::cout << fmt::format("{:>14}  {}  {}\n", i.sizeBytes, i.lastModified, i.key);
+    }
+    return kExitOk;
+}
+
+int archiveHeadObject(Session& session, const std::string& name, const ArchiveOptions& o) {
+    auto where = app::archiveLocation(session.settings, o.first);
+    if (!where) return reportError(name, where.error());
+    auto info = session.client->head(*where);
+    if (!info) return reportError(name, info.error());
+    if (o.json) {
+        std::cout << objectJson(*info).dump(2) << '\n';
+    } else {
+        std::cout << fmt::format("{}: {} bytes, ETag {}, modified {}\n", where->url(), info->sizeBytes, info->etag, info->lastModified);
+        for (const auto& [k, v] : info->metadata) std::cout << fmt::format("  {}: {}\n", k, v);
+    }
+    return kExitOk;
+}
+
+int archiveRemoveObject(Session& session, const std::string& name, const ArchiveOptions& o) {
+    auto where = app::archiveLocation(session.settings, o.first);
+    if (!where) return reportError(name, where.error());
+    auto removed = session.client->remove(*where);
+    (void)session.audit->record({"delete", where->url(), "", 0, "", removed.has_value(), removed ? "" : removed.error().message()});
+    if (!removed) return reportError(name, removed.error());
+    std::cout << (o.json ? json{{"removed", where->url()}}.dump(2) : "removed " + where->url()) << '\n';
+    return kExitOk;
+}
+
+// Opens the session (configuration, client, audit) and runs the subcommand on it.
 int run(const std::string& command, const ArchiveOptions& o) {
     const std::string name = "archive " + command;
     auto session = open(o);
     if (!session) return reportError(name, session.error());
-    auto& client = *session->client;
     const auto started = Clock::now();
-    auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
-    auto location = [&](const std::string& text) { return app::archiveLocation(session->settings, text); };
-
-    if (command == "mb") {
-        auto where = location(o.first);
-        if (!where) return reportError(name, where.error());
-        if (auto ok = client.createBucket(where->bucket); !ok) return reportError(name, ok.error());
-        std::cout << (o.json ? json{{"bucket", where->bucket}}.dump(2) : "made bucket " + where->bucket) << '\n';
-        return kExitOk;
-    }
-    if (command == "put") {
-        auto where = location(o.second.empty() ? std::filesystem::path(o.first).filename().string() : o.second);
-        if (!where) return reportError(name, where.error());
-        std::signal(SIGINT, onSignal);
-        std::signal(SIGTERM, onSignal);
-        ProgressPrinter progress("put " + where->url(), o.quiet);
-        archive::UploadOptions options;
-        options.journalDirectory = session->settings.journalDirectory;
-        auto done = client.uploadFile(o.first, *where, options, {std::ref(progress), &gCancel});
-        (void)session->audit->record({"upload", where->url(), o.first, done ? done->object.sizeBytes : 0, done ? fmt::format("{:08x}", done->crc32c) : "",
-                                      done.has_value(), done ? "" : done.error().message()});
-        if (!done) return reportError(name, done.error());
-        const double s = seconds();
-        if (o.json) {
-            std::cout << json{{"url", where->url()}, {"object", objectJson(done->object)}, {"crc32c", fmt::format("{:08x}", done->crc32c)},
-                              {"parts", done->parts}, {"parts_resumed", done->partsResumed}, {"retries", done->retries}, {"seconds", s},
-                              {"bytes_per_second", s > 0 ? done->object.sizeBytes / s : 0.0}}.dump(2) << '\n';
-        } else {
-            std::cout << fmt::format("put {} -> {}: {} bytes, CRC-32C {:08x} checked, {} parts ({} resumed), {} retries, {:.2f} s\n", o.first,
-                                     where->url(), done->object.sizeBytes, done->crc32c, done->parts, done->partsResumed, done->retries, s);
-        }
-        return kExitOk;
-    }
-    if (command == "get") {
-        auto where = location(o.first);
-        if (!where) return reportError(name, where.error());
-        const std::string file = o.second.empty() ? std::filesystem::path(where->key).filename().string() : o.second;
-        std::signal(SIGINT, onSignal);
-        std::signal(SIGTERM, onSignal);
-        ProgressPrinter progress("get " + where->url(), o.quiet);
-        auto done = client.downloadFile(*where, file, {std::ref(progress), &gCancel});
-        (void)session->audit->record({"download", where->url(), file, done ? done->object.sizeBytes : 0, done ? fmt::format("{:08x}", done->crc32c) : "",
-                                      done.has_value(), done ? "" : done.error().message()});
-        if (!done) return reportError(name, done.error());
-        const double s = seconds();
-        if (o.json) {
-            std::cout << json{{"url", where->url()}, {"file", file}, {"object", objectJson(done->object)},
-                              {"crc32c", fmt::format("{:08x}", done->crc32c)}, {"crc32c_checked", done->crcChecked}, {"seconds", s},
-                              {"bytes_per_second", s > 0 ? done->object.sizeBytes / s : 0.0}}.dump(2) << '\n';
-        } else {
-            std::cout << fmt::format("get {} -> {}: {} bytes, CRC-32C {:08x} {}, {:.2f} s\n", where->url(), file, done->object.sizeBytes, done->crc32c,
-                                     done->crcChecked ? "checked" : "(the object carries none to check)", s);
-        }
-        return kExitOk;
-    }
-    if (command == "ls") {
-        auto where = location(o.first);
-        if (!where) return reportError(name, where.error());
-        auto objects = client.list(*where);
-        if (!objects) return reportError(name, objects.error());
-        if (o.json) {
-            json out = json::array();
-            for (const auto& i : *objects) out.push_back(objectJson(i));
-            std::cout << out.dump(2) << '\n';
-        } else {
-            for (const auto& i : *objects) std::cout << fmt::format("{:>14}  {}  {}\n", i.sizeBytes, i.lastModified, i.key);
-        }
-        return kExitOk;
-    }
-    if (command == "head") {
-        auto where = location(o.first);
-        if (!where) return reportError(name, where.error());
-        auto info = client.head(*where);
-        if (!info) return reportError(name, info.error());
-        if (o.json) {
-            std::cout << objectJson(*info).dump(2) << '\n';
-        } else {
-            std::cout << fmt::format("{}: {} bytes, ETag {}, modified {}\n", where->url(), info->sizeBytes, info->etag, info->lastModified);
-            for (const auto& [k, v] : info->metadata) std::cout << fmt::format("  {}: {}\n", k, v);
-        }
-        return kExitOk;
-    }
-    auto where = location(o.first);  // rm
-    if (!where) return reportError(name, where.error());
-    auto removed = client.remove(*where);
-    (void)session->audit->record({"delete", where->url(), "", 0, "", removed.has_value(), removed ? "" : removed.error().message()});
-    if (!removed) return reportError(name, removed.error());
-    std::cout << (o.json ? json{{"removed", where->url()}}.dump(2) : "removed " + where->url()) << '\n';
-    return kExitOk;
+    if (command == "mb") return archiveMakeBucket(*session, name, o);
+    if (command == "put") return archivePutFile(*session, name, o, started);
+    if (command == "get") return archiveGetFile(*session, name, o, started);
+    if (command == "ls") return archiveListObjects(*session, name, o);
+    if (command == "head") return archiveHeadObject(*session, name, o);
+    return archiveRemoveObject(*session, name, o);  // rm
 }
 
 void addCommonOptions(CLI::App& cmd, ArchiveOptions& o) {

@@ -147,17 +147,131 @@ Result<std::pair<int, int>> parseBox(const std::string& text, int side) {
     return std::pair{columns, rows};
 }
 
+// The grid from --x-range/--x and --z-range/--z, checked.
+Result<beamform::PixelGrid> parseBeamformGrid(const BeamformOptions& o) {
+    auto x = parseAxis(o.xRange, o.xValues, "x");
+    auto z = parseAxis(o.zRange, o.zValues, "z");
+    if (!x) return fail(std::move(x.error()));
+    if (!z) return fail(std::move(z.error()));
+    beamform::PixelGrid grid{std::move(*x), std::move(*z)};
+    if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
+    return grid;
+}
+
+// Sector imaging: the rays from --sector-r and --sector-angles, r and theta only; none without them.
+Result<std::optional<beamform::SectorImage>> parseSectorRays(const BeamformOptions& o) {
+    if (o.sectorR.empty() && o.sectorAngles.empty()) return std::optional<beamform::SectorImage>();
+    if (o.sectorR.empty() || o.sectorAngles.empty() || o.iqMHz > 0) {
+        return fail(ErrorCode::InvalidArgument, "sector imaging needs both --sector-r and --sector-angles (and no --iq)");
+    }
+    auto rr = parseRange(o.sectorR, "sector-r");
+    auto ar = parseRange(o.sectorAngles, "sector-angles");
+    if (!rr) return fail(std::move(rr.error()));
+    if (!ar) return fail(std::move(ar.error()));
+    const auto rays = beamform::PixelGrid::fromRanges(ar->start * std::numbers::pi / 180, ar->stop * std::numbers::pi / 180, ar->count,
+                                                      rr->start * 1e-3, rr->stop * 1e-3, rr->count);
+    return std::optional(beamform::SectorImage{rays.z, rays.x, {}});
+}
+
+// Where each frame goes besides its .npy: the picture chain (PNG, true proportions), the shot
+// overlay (--overlay-shots), the DICOM export (--dicom), and the report (--json).
+struct BeamformOutputs {
+    image::GreyChain picture;
+    std::unique_ptr<ShotOverlay> shotOverlay;  // null: no overlay
+    DicomExport dicomExport;
+    nlohmann::json report;
+};
+
+// The outputs set up, and the output folder made, before the first frame is beamformed.
+Result<BeamformOutputs> openBeamformOutputs(const BeamformOptions& o, const beamform::PixelGrid& grid, const beamform::BeamformParams& params,
+                                            const record::UffChannelData& data, bool sector) {
+    const int side = static_cast<int>(std::max(grid.x.size(), grid.z.size()));
+    auto box = parseBox(o.displayBox, side);
+    if (!box) return fail(std::move(box.error()));
+    auto resampler = image::displayResampler(grid.x, grid.z, box->first, box->second);
+    if (!resampler) return fail(std::move(resampler.error()));
+    image::GreyChain picture(std::move(*resampler), {o.tgcDb, o.gainDb, o.dynamicRangeDb, o.persistence, o.greyMap});
+    std::error_code ec;
+    std::filesystem::create_directories(o.outputDir, ec);
+    if (ec) return fail(ErrorCode::FailedPrecondition, fmt::format("cannot create {}: {}", o.outputDir, ec.message()));
+    std::unique_ptr<ShotOverlay> shotOverlay;
+    if (o.shots.enabled) {
+        if (o.group != "/channel_data" || data.isIq() || sector || o.iqMHz > 0) {
+            return fail(ErrorCode::InvalidArgument, "--overlay-shots lays a recording's shots over its ultrasound frames (/channel_data, RF, the x/z grid)");
+        }
+        auto opened = ShotOverlay::open(o.file, grid, params, box->first, box->second, o.shots);  // the B-mode's box: one raster
+        if (!opened) return fail(std::move(opened.error()));
+        shotOverlay = std::move(*opened);
+    }
+    const auto& raster = picture.raster();
+    nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()},
+                          {"display", {{"columns", raster.columns}, {"rows", raster.rows}, {"mm_per_pixel", raster.metresPerPixel * 1e3},
+                                       {"x_start_mm", raster.xStartM * 1e3}, {"z_start_mm", raster.zStartM * 1e3}}}};
+    return BeamformOutputs{std::move(picture), std::move(shotOverlay), DicomExport(o.dicom), std::move(report)};
+}
+
+// One frame beamformed as its file and the options ask, its envelope on the grid.
+Result<beamform::BeamformedImage> beamformOneFrame(const BeamformOptions& o, const record::UffChannelData& data, const beamform::ChannelDataView& view,
+                                                   const beamform::PixelGrid& grid, const beamform::BeamformParams& params,
+                                                   const std::optional<beamform::SectorImage>& sectorRays) {
+    if (data.isIq()) {  // an IQ file: beamformed as IQ at its own modulation frequency
+        if (sectorRays || o.iqMHz > 0) {
+            return fail(ErrorCode::InvalidArgument, fmt::format("{} holds IQ data: --iq and sector imaging apply to RF files", o.file));
+        }
+        auto complexImage = beamform::delayAndSumIq(data.geometry, data.iqFrame(0), data.modulationFrequencyHz, grid, params);
+        if (!complexImage) return fail(std::move(complexImage.error()));
+        return complexImage->magnitude();
+    }
+    if (sectorRays) {  // along rays, envelope along each, then onto the x/z grid
+        auto sector = beamform::delayAndSumSector(view, sectorRays->r, sectorRays->theta, params);
+        if (!sector) return fail(std::move(sector.error()));
+        beamform::envelopeAlongRays(*sector);
+        return beamform::scanConvert(*sector, grid, 0.0f);
+    }
+    if (o.iqMHz > 0) {  // IQ: demodulate (decimated as the band allows), beamform with phase rotation, the magnitude is the envelope
+        const double fd = o.iqMHz * 1e6;
+        auto complexImage = beamform::delayAndSumIq(view, fd, beamform::iqDecimation(data.geometry.samplingRateHz, fd), grid, params);
+        if (!complexImage) return fail(std::move(complexImage.error()));
+        return complexImage->magnitude();
+    }
+    auto image = beamform::delayAndSum(view, grid, params);
+    if (!image) return image;
+    beamform::envelopeAlongDepth(*image);
+    return image;
+}
+
+// Frame f's files from `base`: the .npy on the grid (for analysis), the picture as a PNG, the
+// shot overlay; its picture to the DICOM export and its entry to the report.
+Status writeBeamformFrame(const BeamformOptions& o, int f, double ms, const std::string& base, const beamform::BeamformedImage& beamformed,
+                          BeamformOutputs& out) {
+    const auto& raster = out.picture.raster();
+    const auto envelope = beamformed.rowMajor();
+    const auto npy = o.output == "envelope" ? envelope : beamform::logCompress(envelope, o.dynamicRangeDb, o.gainDb);  // on the grid, for analysis
+    if (auto ok = image::writeNpy(base + ".npy", npy, beamformed.nz, beamformed.nx); !ok) return ok;
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(raster.rows) * static_cast<std::size_t>(raster.columns));
+    out.picture.process(beamformed.columns, pixels);  // the picture, true proportions
+    if (auto ok = image::writePng(base + ".png", pixels, static_cast<std::size_t>(raster.rows), static_cast<std::size_t>(raster.columns)); !ok) {
+        return ok;
+    }
+    nlohmann::json entry{{"frame", f}, {"ms", ms}, {"npy", base + ".npy"}, {"png", base + ".png"}};
+    if (out.shotOverlay) {
+        auto overlay = out.shotOverlay->write(f, pixels, base);
+        if (!overlay) return fail(std::move(overlay.error()));
+        if (*overlay) entry["overlay_png"] = (*overlay)->png, entry["shot_frame_id"] = (*overlay)->shotFrameId;
+    }
+    if (out.dicomExport.enabled()) out.dicomExport.addFrame(std::move(pixels));
+    out.report["frames"].push_back(std::move(entry));
+    return {};
+}
+
 int runBeamform(const BeamformOptions& o) {
     auto fail1 = [&](const Error& e) {
         std::cerr << "sonolink-cli beamform: " << e.describe() << '\n';
         return kExitFailed;
     };
-    auto x = parseAxis(o.xRange, o.xValues, "x");
-    auto z = parseAxis(o.zRange, o.zValues, "z");
-    if (!x) return fail1(x.error());
-    if (!z) return fail1(z.error());
-    const beamform::PixelGrid grid{std::move(*x), std::move(*z)};
-    if (auto ok = grid.validate(); !ok) return fail1(ok.error());
+    auto parsedGrid = parseBeamformGrid(o);
+    if (!parsedGrid) return fail1(parsedGrid.error());
+    const auto& grid = *parsedGrid;
     // The file opened once; its first frame (or the one asked for) checks the grid; the others
     // are read one at a time, so a recording of any length fits in memory.
     auto archive = config::loadConfig(o.configFile, {});  // the archive section, for s3:// recordings
@@ -171,43 +285,12 @@ int runBeamform(const BeamformOptions& o) {
     params.fNumber = o.fNumber;
     params.window = o.window == "hann" ? beamform::Window::Hann : o.window == "tukey" ? beamform::Window::Tukey : beamform::Window::Rectangular;
     if (auto ok = checkGridAgainstData(grid, *data, o.fNumber); !ok) return fail1(ok.error());
-    std::optional<beamform::SectorImage> sectorRays;  // r and theta only
-    if (!o.sectorR.empty() || !o.sectorAngles.empty()) {
-        if (o.sectorR.empty() || o.sectorAngles.empty() || o.iqMHz > 0) {
-            return fail1(Error(ErrorCode::InvalidArgument, "sector imaging needs both --sector-r and --sector-angles (and no --iq)"));
-        }
-        auto rr = parseRange(o.sectorR, "sector-r");
-        auto ar = parseRange(o.sectorAngles, "sector-angles");
-        if (!rr) return fail1(rr.error());
-        if (!ar) return fail1(ar.error());
-        const auto rays = beamform::PixelGrid::fromRanges(ar->start * std::numbers::pi / 180, ar->stop * std::numbers::pi / 180, ar->count,
-                                                          rr->start * 1e-3, rr->stop * 1e-3, rr->count);
-        sectorRays = beamform::SectorImage{rays.z, rays.x, {}};
-    }
+    const auto sectorRays = parseSectorRays(o);
+    if (!sectorRays) return fail1(sectorRays.error());
     if (data->frames == 0) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("{} holds no frames", o.file)));
-    const int side = static_cast<int>(std::max(grid.x.size(), grid.z.size()));
-    auto box = parseBox(o.displayBox, side);
-    if (!box) return fail1(box.error());
-    auto resampler = image::displayResampler(grid.x, grid.z, box->first, box->second);
-    if (!resampler) return fail1(resampler.error());
-    image::GreyChain picture(std::move(*resampler), {o.tgcDb, o.gainDb, o.dynamicRangeDb, o.persistence, o.greyMap});
-    const auto& raster = picture.raster();
-    std::error_code ec;
-    std::filesystem::create_directories(o.outputDir, ec);
-    if (ec) return fail1(Error(ErrorCode::FailedPrecondition, fmt::format("cannot create {}: {}", o.outputDir, ec.message())));
-    DicomExport dicomExport(o.dicom);
-    std::unique_ptr<ShotOverlay> shotOverlay;
-    if (o.shots.enabled) {
-        if (o.group != "/channel_data" || data->isIq() || sectorRays || o.iqMHz > 0) {
-            return fail1(Error(ErrorCode::InvalidArgument, "--overlay-shots lays a recording's shots over its ultrasound frames (/channel_data, RF, the x/z grid)"));
-        }
-        auto opened = ShotOverlay::open(o.file, grid, params, box->first, box->second, o.shots);  // the B-mode's box: one raster
-        if (!opened) return fail1(opened.error());
-        shotOverlay = std::move(*opened);
-    }
-    nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()},
-                          {"display", {{"columns", raster.columns}, {"rows", raster.rows}, {"mm_per_pixel", raster.metresPerPixel * 1e3},
-                                       {"x_start_mm", raster.xStartM * 1e3}, {"z_start_mm", raster.zStartM * 1e3}}}};
+    auto outputs = openBeamformOutputs(o, grid, params, *data, sectorRays->has_value());
+    if (!outputs) return fail1(outputs.error());
+    auto& out = *outputs;
     const int first = o.frame >= 0 ? o.frame : 0, last = o.frame >= 0 ? o.frame : data->framesInFile - 1;
     for (int f = first; f <= last; ++f) {
         if (f != data->firstFrame) {
@@ -218,55 +301,20 @@ int runBeamform(const BeamformOptions& o) {
         auto view = data->frame(0);
         if (!view) return fail1(view.error());
         const auto start = std::chrono::steady_clock::now();
-        Result<beamform::BeamformedImage> image = beamform::BeamformedImage{};
-        if (data->isIq()) {  // an IQ file: beamformed as IQ at its own modulation frequency
-            if (sectorRays || o.iqMHz > 0) return fail1(Error(ErrorCode::InvalidArgument, fmt::format("{} holds IQ data: --iq and sector imaging apply to RF files", o.file)));
-            auto complexImage = beamform::delayAndSumIq(data->geometry, data->iqFrame(0), data->modulationFrequencyHz, grid, params);
-            if (!complexImage) return fail1(complexImage.error());
-            image = complexImage->magnitude();
-        } else if (sectorRays) {  // along rays, envelope along each, then onto the x/z grid
-            auto sector = beamform::delayAndSumSector(*view, sectorRays->r, sectorRays->theta, params);
-            if (!sector) return fail1(sector.error());
-            beamform::envelopeAlongRays(*sector);
-            image = beamform::scanConvert(*sector, grid, 0.0f);
-            if (!image) return fail1(image.error());
-        } else if (o.iqMHz > 0) {  // IQ: demodulate (decimated as the band allows), beamform with phase rotation, the magnitude is the envelope
-            const double fd = o.iqMHz * 1e6;
-            auto complexImage = beamform::delayAndSumIq(*view, fd, beamform::iqDecimation(data->geometry.samplingRateHz, fd), grid, params);
-            if (!complexImage) return fail1(complexImage.error());
-            image = complexImage->magnitude();
-        } else {
-            image = beamform::delayAndSum(*view, grid, params);
-            if (!image) return fail1(image.error());
-            beamform::envelopeAlongDepth(*image);
-        }
+        const auto image = beamformOneFrame(o, *data, *view, grid, params, *sectorRays);
+        if (!image) return fail1(image.error());
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        const auto envelope = image->rowMajor();
         const auto base = (std::filesystem::path(o.outputDir) / (first == last ? o.name : fmt::format("{}_{:04d}", o.name, f))).string();
-        const auto npy = o.output == "envelope" ? envelope : beamform::logCompress(envelope, o.dynamicRangeDb, o.gainDb);  // on the grid, for analysis
-        if (auto ok = image::writeNpy(base + ".npy", npy, image->nz, image->nx); !ok) return fail1(ok.error());
-        std::vector<std::uint8_t> pixels(static_cast<std::size_t>(raster.rows) * static_cast<std::size_t>(raster.columns));
-        picture.process(image->columns, pixels);  // the picture, true proportions
-        if (auto ok = image::writePng(base + ".png", pixels, static_cast<std::size_t>(raster.rows), static_cast<std::size_t>(raster.columns)); !ok) {
-            return fail1(ok.error());
-        }
-        nlohmann::json entry{{"frame", f}, {"ms", ms}, {"npy", base + ".npy"}, {"png", base + ".png"}};
-        if (shotOverlay) {
-            auto overlay = shotOverlay->write(f, pixels, base);
-            if (!overlay) return fail1(overlay.error());
-            if (*overlay) entry["overlay_png"] = (*overlay)->png, entry["shot_frame_id"] = (*overlay)->shotFrameId;
-        }
-        if (dicomExport.enabled()) dicomExport.addFrame(std::move(pixels));
-        report["frames"].push_back(std::move(entry));
+        if (auto ok = writeBeamformFrame(o, f, ms, base, *image, out); !ok) return fail1(ok.error());
         if (!o.json) std::cout << fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png\n", f, ms, image->nx, image->nz,
                                               data->geometry.channels, data->geometry.waves, base, base);
     }
-    if (dicomExport.enabled()) {
-        if (auto ok = dicomExport.write(raster); !ok) return fail1(ok.error());
-        report["dicom"] = o.dicom.file;
+    if (out.dicomExport.enabled()) {
+        if (auto ok = out.dicomExport.write(out.picture.raster()); !ok) return fail1(ok.error());
+        out.report["dicom"] = o.dicom.file;
         if (!o.json) std::cout << fmt::format("DICOM: {}\n", o.dicom.file);
     }
-    if (o.json) std::cout << report.dump(2) << '\n';
+    if (o.json) std::cout << out.report.dump(2) << '\n';
     return kExitOk;
 }
 

@@ -37,7 +37,7 @@ struct EngineBenchOptions {
     bool json = false;
 };
 
-struct Run {
+struct EngineRun {
     engine::EngineStats stats;
     double seconds = 0;
     double engineCpuPercent = 0;  // engine threads, share of one core
@@ -47,7 +47,7 @@ struct Run {
 
 // base: the configuration measured (the defaults, 128 channels x 2048 samples, or a file's);
 // waves > 0 replaces its transmits with 1 or 3 plane waves.
-Result<Run> runEngine(config::AppConfig config, double rateHz, bool display, double seconds, int waves) {
+Result<EngineRun> runEngine(config::AppConfig config, double rateHz, bool display, double seconds, int waves) {
     config.acquisition.frameRateHz = rateHz;
     if (waves > 0) config.acquisition.planeWaveAnglesDeg = waves == 1 ? std::vector<double>{0.0} : std::vector<double>{-10.0, 0.0, 10.0};
     app::EngineChoice choice;
@@ -71,7 +71,7 @@ Result<Run> runEngine(config::AppConfig config, double rateHz, bool display, dou
     std::this_thread::sleep_for(1s);  // warm-up: pools filled, caches warm
     const auto before = engine.stats();
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-    Run run;
+    EngineRun run;
     run.stats = engine.stats();
     const auto rates = engine::rates(before, run.stats);
     run.seconds = rates.seconds;
@@ -98,6 +98,66 @@ double measureReadGBps() {
     return readBandwidthGBps(buffer.get(), bytes, 5);
 }
 
+// The overhead measured: the attempt kept (the best ratio), its read pass, and the verdict.
+struct EngineOverhead {
+    EngineRun run;
+    double readGBps = 0, readCostPercent = 0, ratio = 0, overheadFps = 0;
+    int attempts = 0;
+    bool pass = false;
+};
+
+// The overhead beside a read pass of its own, up to five attempts on a shared machine (its
+// memory bandwidth changes from one minute to the next): the best ratio kept.
+Result<EngineOverhead> measureEngineOverhead(const config::AppConfig& base, const EngineBenchOptions& o, int waves) {
+    EngineOverhead m;
+    while (!m.pass && m.attempts < 5) {
+        ++m.attempts;
+        auto run = runEngine(base, 1000, false, o.seconds, waves);
+        if (!run) return fail(std::move(run.error()));
+        const double read = measureReadGBps();
+        const double cost = read > 0 ? 100 * run->bytesPerSecond / (read * 1e9) : 0;
+        const double r = cost > 0 ? run->engineCpuPercent / cost : 0;
+        if (m.attempts == 1 || (r > 0 && r < m.ratio)) {
+            m.run = std::move(*run);
+            m.readGBps = read, m.readCostPercent = cost, m.ratio = r;
+            m.overheadFps = m.run.stats.framesDelivered / m.run.seconds;
+        }
+        m.pass = m.readCostPercent > 0 && m.ratio <= o.overheadBarRatio && m.overheadFps >= 950;
+    }
+    return m;
+}
+
+nlohmann::json engineBenchJson(const EngineBenchOptions& o, const config::AppConfig& base, int waveCount, const EngineRun& e2e, const EngineOverhead& m) {
+    const auto& a = base.acquisition;
+    return {{"config", o.configFile.empty() ? "defaults" : o.configFile}, {"waves", waveCount},
+            {"channels", base.probe.elementCount}, {"samples", a.samplesPerChannel},
+            {"end_to_end", {{"delivered_fps", e2e.stats.framesDelivered / e2e.seconds}, {"displayed_fps", e2e.stats.framesDisplayed / e2e.seconds},
+                            {"latency_p50_us", e2e.stats.latencyP50Us}, {"latency_p99_us", e2e.stats.latencyP99Us},
+                            {"display_skipped", e2e.stats.displaySkipped}, {"every_frame_shown", e2e.stats.displaySkipped == 0},
+                            {"threads_percent_of_core", e2e.threads}}},
+            {"overhead", {{"delivered_fps", m.overheadFps}, {"engine_percent_of_core", m.run.engineCpuPercent},
+                          {"threads_percent_of_core", m.run.threads}, {"payload_gbytes_per_s", m.run.bytesPerSecond / 1e9},
+                          {"read_bandwidth_gbytes_per_s", m.readGBps}, {"read_cost_percent_of_core", m.readCostPercent},
+                          {"ratio_to_read_cost", m.ratio}, {"bar_ratio", o.overheadBarRatio}, {"attempts", m.attempts}}},
+            {"pass", m.pass}};
+}
+
+void printEngineBench(const EngineBenchOptions& o, const config::AppConfig& base, int waveCount, const EngineRun& e2e, const EngineOverhead& m) {
+    const auto& a = base.acquisition;
+    std::cout << fmt::format("engine ({}), built-in simulated front end, CPU beamformer, {} ch x {} samples x {} wave{} -> the picture\n",
+                             o.configFile.empty() ? "defaults" : o.configFile, base.probe.elementCount, a.samplesPerChannel, waveCount,
+                             waveCount == 1 ? "" : "s");
+    std::cout << fmt::format("  end to end at {:g} frames/s: {:.1f} frames/s delivered, {:.1f} beamformed and shown ({} went past the display); "
+                             "latency last block -> picture p50 {:.1f} ms, p99 {:.1f} ms\n",
+                             o.rateHz, e2e.stats.framesDelivered / e2e.seconds, e2e.stats.framesDisplayed / e2e.seconds, e2e.stats.displaySkipped,
+                             e2e.stats.latencyP50Us / 1e3, e2e.stats.latencyP99Us / 1e3);
+    std::cout << fmt::format("  overhead at {:.0f} frames/s, display off: engine threads {:.2f} % of a core; reading its {:.2f} GB/s once costs "
+                             "{:.2f} % (one core reads {:.1f} GB/s): {:.2f} x (bar <= {:g} x; best of {} attempts): {}\n",
+                             m.overheadFps, m.run.engineCpuPercent, m.run.bytesPerSecond / 1e9, m.readCostPercent, m.readGBps, m.ratio,
+                             o.overheadBarRatio, m.attempts, m.pass ? "PASS" : "FAIL");
+    for (const auto& [name, percent] : m.run.threads.items()) std::cout << fmt::format("    {:<16} {:6.2f} %\n", name, percent.get<double>());
+}
+
 int runBenchEngine(const EngineBenchOptions& o) {
     config::AppConfig base;
     if (!o.configFile.empty()) {
@@ -114,59 +174,15 @@ int runBenchEngine(const EngineBenchOptions& o) {
         std::cerr << "sonolink-cli bench engine: " << e2e.error().describe() << '\n';
         return kExitUnavailable;
     }
-    // The overhead beside a read pass of its own, up to five attempts on a shared machine (its
-    // memory bandwidth changes from one minute to the next): the best ratio kept.
-    decltype(runEngine(base, 1000, false, o.seconds, waves)) overhead;
-    double readGBps = 0, readCostPercent = 0, ratio = 0, overheadFps = 0;
-    int attempts = 0;
-    bool pass = false;
-    while (!pass && attempts < 5) {
-        ++attempts;
-        auto run = runEngine(base, 1000, false, o.seconds, waves);
-        if (!run) {
-            std::cerr << "sonolink-cli bench engine: " << run.error().describe() << '\n';
-            return kExitUnavailable;
-        }
-        const double read = measureReadGBps();
-        const double cost = read > 0 ? 100 * run->bytesPerSecond / (read * 1e9) : 0;
-        const double r = cost > 0 ? run->engineCpuPercent / cost : 0;
-        if (attempts == 1 || (r > 0 && r < ratio)) {
-            overhead = std::move(run);
-            readGBps = read, readCostPercent = cost, ratio = r;
-            overheadFps = overhead->stats.framesDelivered / overhead->seconds;
-        }
-        pass = readCostPercent > 0 && ratio <= o.overheadBarRatio && overheadFps >= 950;
+    auto overhead = measureEngineOverhead(base, o, waves);
+    if (!overhead) {
+        std::cerr << "sonolink-cli bench engine: " << overhead.error().describe() << '\n';
+        return kExitUnavailable;
     }
-    const double deliveredFps = e2e->stats.framesDelivered / e2e->seconds;
-    const double displayedFps = e2e->stats.framesDisplayed / e2e->seconds;
-    const auto& a = base.acquisition;
-    const int waveCount = waves > 0 ? waves : static_cast<int>(a.planeWaveAnglesDeg.size());
-    nlohmann::json out{{"config", o.configFile.empty() ? "defaults" : o.configFile}, {"waves", waveCount},
-                       {"channels", base.probe.elementCount}, {"samples", a.samplesPerChannel}, {"end_to_end", {{"delivered_fps", deliveredFps}, {"displayed_fps", displayedFps},
-                                       {"latency_p50_us", e2e->stats.latencyP50Us}, {"latency_p99_us", e2e->stats.latencyP99Us},
-                                       {"display_skipped", e2e->stats.displaySkipped}, {"every_frame_shown", e2e->stats.displaySkipped == 0},
-                                       {"threads_percent_of_core", e2e->threads}}},
-                       {"overhead", {{"delivered_fps", overheadFps}, {"engine_percent_of_core", overhead->engineCpuPercent},
-                                     {"threads_percent_of_core", overhead->threads}, {"payload_gbytes_per_s", overhead->bytesPerSecond / 1e9},
-                                     {"read_bandwidth_gbytes_per_s", readGBps}, {"read_cost_percent_of_core", readCostPercent},
-                                     {"ratio_to_read_cost", ratio}, {"bar_ratio", o.overheadBarRatio}, {"attempts", attempts}}},
-                       {"pass", pass}};
-    if (o.json) {
-        std::cout << out.dump(2) << '\n';
-    } else {
-        std::cout << fmt::format("engine ({}), built-in simulated front end, CPU beamformer, {} ch x {} samples x {} wave{} -> the picture\n",
-                                 o.configFile.empty() ? "defaults" : o.configFile, base.probe.elementCount, a.samplesPerChannel, waveCount,
-                                 waveCount == 1 ? "" : "s");
-        std::cout << fmt::format("  end to end at {:g} frames/s: {:.1f} frames/s delivered, {:.1f} beamformed and shown ({} went past the display); "
-                                 "latency last block -> picture p50 {:.1f} ms, p99 {:.1f} ms\n",
-                                 o.rateHz, deliveredFps, displayedFps, e2e->stats.displaySkipped, e2e->stats.latencyP50Us / 1e3, e2e->stats.latencyP99Us / 1e3);
-        std::cout << fmt::format("  overhead at {:.0f} frames/s, display off: engine threads {:.2f} % of a core; reading its {:.2f} GB/s once costs "
-                                 "{:.2f} % (one core reads {:.1f} GB/s): {:.2f} x (bar <= {:g} x; best of {} attempts): {}\n",
-                                 overheadFps, overhead->engineCpuPercent, overhead->bytesPerSecond / 1e9, readCostPercent, readGBps, ratio,
-                                 o.overheadBarRatio, attempts, pass ? "PASS" : "FAIL");
-        for (const auto& [name, percent] : overhead->threads.items()) std::cout << fmt::format("    {:<16} {:6.2f} %\n", name, percent.get<double>());
-    }
-    return pass ? kExitOk : kExitFailed;
+    const int waveCount = waves > 0 ? waves : static_cast<int>(base.acquisition.planeWaveAnglesDeg.size());
+    if (o.json) std::cout << engineBenchJson(o, base, waveCount, *e2e, *overhead).dump(2) << '\n';
+    else printEngineBench(o, base, waveCount, *e2e, *overhead);
+    return overhead->pass ? kExitOk : kExitFailed;
 }
 
 }  // namespace

@@ -98,6 +98,124 @@ int fail(const DemoOptions& o, const std::string& what, int code) {
     return code;
 }
 
+// The files the demo writes in --output-dir; the overlay's only in dual mode (empty otherwise).
+struct DemoFiles {
+    std::string recording, png, overlayPng, overlayDicom, dicom;
+};
+
+// Connects, streams for --seconds with a progress line while --record-frames are recorded, and
+// freezes on the last image. kExitOk, or fail()'s code.
+int streamDemo(engine::Engine& engine, Waiter& waiter, const DemoOptions& o, const std::string& recording) {
+    engine.connect();
+    if (!waiter.waitForState(engine::EngineState::Ready, 30s)) return fail(o, "the link did not come up: " + waiter.reason(), kExitUnavailable);
+    engine.startStreaming();
+    std::error_code ec;
+    fs::remove(recording, ec);
+    engine.startRecording(recording);
+    const auto start = std::chrono::steady_clock::now();
+    bool recordingStopped = false;
+    while (true) {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const auto stats = engine.stats();
+        if (stats.state == engine::EngineState::Error) return fail(o, "streaming failed: " + waiter.reason(), kExitUnavailable);
+        if (!recordingStopped && stats.framesRecorded >= static_cast<std::uint64_t>(o.recordFrames)) {
+            engine.stopRecording();
+            recordingStopped = true;
+        }
+        if (!o.json) std::cerr << progressLine(stats, elapsed) << std::flush;
+        const bool shotsShown = !engine.firesLaser() || stats.laser.shown > 0;
+        if (elapsed >= o.seconds && recordingStopped && stats.framesDisplayed > 0 && shotsShown) break;
+        if (elapsed >= o.seconds + 30) return fail(o, "no image or recording after 30 s more", kExitFailed);
+        std::this_thread::sleep_for(250ms);
+    }
+    if (!o.json) std::cerr << '\n';
+    engine.freeze();  // the last image holds while we write it
+    if (!waiter.waitForState(engine::EngineState::Frozen, 10s)) return fail(o, "could not freeze: " + waiter.reason(), kExitFailed);
+    return kExitOk;
+}
+
+// Dual mode: the latest shot over the B-mode, as the console shows it. kExitOk, or fail()'s code.
+int writeDemoOverlay(engine::Engine& engine, const DemoOptions& o, const engine::DisplayFrame& last, const engine::DisplayFrame& shot, DemoFiles& files) {
+    auto overlay = engine::shotOverlay(last, shot, engine.photoacoustic());
+    if (!overlay) return fail(o, overlay.error().describe(), kExitFailed);
+    files.overlayPng = (fs::path(o.outputDir) / "demo_overlay.png").string();
+    if (auto ok = image::writePngRgb(files.overlayPng, *overlay, static_cast<std::size_t>(last.rows), static_cast<std::size_t>(last.columns)); !ok) {
+        return fail(o, ok.error().describe(), kExitFailed);
+    }
+    return kExitOk;
+}
+
+// The exam set, then (dual mode) the overlay as a colour DICOM image and the cine as a US
+// Multi-frame, as the console exports them, each job waited for. kExitOk, or fail()'s code.
+int exportDemoDicom(engine::Engine& engine, Waiter& waiter, const DemoOptions& o, const engine::DisplayFrame& last, const engine::DisplayFrame* shot,
+                    DemoFiles& files) {
+    files.dicom = (fs::path(o.outputDir) / "demo_cine.dcm").string();
+    engine::Exam exam;
+    exam.patient = {"Demo^Phantom", "DEMO-1", "", ""};
+    exam.studyDescription = "SonoLink demo: simulated phantom";
+    engine.setExam(exam);
+    if (shot && !files.overlayPng.empty()) {
+        files.overlayDicom = (fs::path(o.outputDir) / "demo_overlay.dcm").string();
+        const auto snapshot = engine.exportSnapshot({files.overlayDicom, "", last.session, last.frameId, {}, {}, shot->frameId});
+        const auto written = waiter.waitForJob(snapshot, 60s);
+        if (!written || written->status != engine::JobStatus::Done) {
+            return fail(o, "DICOM export of the overlay: " + (written ? written->message : std::string("no result")), kExitFailed);
+        }
+    }
+    const auto job = engine.exportCine({files.dicom, "", 0});
+    const auto done = waiter.waitForJob(job, 60s);
+    if (!done || done->status != engine::JobStatus::Done) {
+        return fail(o, "DICOM export: " + (done ? done->message : std::string("no result")), kExitFailed);
+    }
+    return kExitOk;
+}
+
+// stats: when the exports were done; ended: once the session has ended (the laser's counts).
+nlohmann::json demoSummaryJson(const engine::Engine& engine, const engine::EngineStats& stats, const engine::EngineStats& ended, std::size_t cineFrames,
+                               const engine::DisplayFrame& last, const DemoFiles& files) {
+    return {{"ok", true},
+            {"frames_delivered", stats.framesDelivered},
+            {"frames_displayed", stats.framesDisplayed},
+            {"display_skipped", stats.displaySkipped},
+            {"frames_incomplete", stats.framesIncomplete},
+            {"frames_missing", stats.framesMissing},
+            {"crc_errors", stats.crcErrors},
+            {"throughput_gbps", stats.throughputGbps},
+            {"display_fps", stats.displayFps},
+            {"latency_p50_us", stats.latencyP50Us},
+            {"latency_p99_us", stats.latencyP99Us},
+            {"imager", stats.imager},
+            {"imager_ms_per_frame", stats.imagerMsPerFrame},
+            {"frames_recorded", stats.framesRecorded},
+            {"png", files.png},
+            {"overlay_png", files.overlayPng},
+            {"overlay_dicom", files.overlayDicom},
+            {"laser", laserJson(ended)},
+            {"shot_cine_frames", engine.shotCine().size()},
+            {"recording", files.recording},
+            {"dicom", files.dicom},
+            {"cine_frames", cineFrames},
+            {"image", {{"rows", last.rows}, {"columns", last.columns}, {"cm_per_pixel_x", last.cmPerPixelX}, {"cm_per_pixel_y", last.cmPerPixelY},
+                       {"x_start_cm", last.xStartCm}, {"z_start_cm", last.zStartCm}}}};
+}
+
+void printDemoSummary(const engine::EngineStats& stats, std::size_t cineFrames, const engine::DisplayFrame& last, const DemoFiles& files) {
+    std::cout << fmt::format("{} frames delivered ({} incomplete, {} missing, {} CRC errors), {} beamformed and shown "
+                             "({:.1f} fps; {} newer frames went past the display, by design)\n",
+                             stats.framesDelivered, stats.framesIncomplete, stats.framesMissing, stats.crcErrors, stats.framesDisplayed,
+                             stats.displayFps, stats.displaySkipped);
+    std::cout << fmt::format("latency, last block written -> image ready: p50 {:.1f} us, p99 {:.1f} us; imaging on the {}: {:.1f} ms per frame\n",
+                             stats.latencyP50Us, stats.latencyP99Us, stats.imager, stats.imagerMsPerFrame);
+    std::cout << fmt::format("last image:  {}  ({} x {} px)\n", files.png, last.columns, last.rows);
+    if (!files.overlayPng.empty()) {
+        std::cout << fmt::format("laser:       {} shots fired, {} missed, {} late, {} shown; pulse to picture p99 {:.1f} ms\n", stats.laser.fired,
+                                 stats.laser.missed, stats.laser.late, stats.laser.shown, stats.laser.shotToShownP99Ms);
+        std::cout << fmt::format("overlay:     {}  (the last shot over the last B-mode)\n", files.overlayPng);
+    }
+    std::cout << fmt::format("recording:   {}  ({} frames of raw RF, UFF)\n", files.recording, stats.framesRecorded);
+    std::cout << fmt::format("DICOM cine:  {}  ({} frames, US Multi-frame)\n", files.dicom, cineFrames);
+}
+
 int runDemo(const DemoOptions& o) {
     config::AppConfig config;
     if (!o.configFile.empty()) {
@@ -122,113 +240,27 @@ int runDemo(const DemoOptions& o) {
     Waiter waiter;
     auto subscription = engine.subscribe([&waiter](const engine::EngineEvent& e) { waiter.onEvent(e); });
 
-    engine.connect();
-    if (!waiter.waitForState(engine::EngineState::Ready, 30s)) return fail(o, "the link did not come up: " + waiter.reason(), kExitUnavailable);
-    engine.startStreaming();
-    const auto recording = (fs::path(o.outputDir) / "demo.uff").string();
-    fs::remove(recording, ec);
-    engine.startRecording(recording);
-    const auto start = std::chrono::steady_clock::now();
-    bool recordingStopped = false;
-    while (true) {
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const auto stats = engine.stats();
-        if (stats.state == engine::EngineState::Error) return fail(o, "streaming failed: " + waiter.reason(), kExitUnavailable);
-        if (!recordingStopped && stats.framesRecorded >= static_cast<std::uint64_t>(o.recordFrames)) {
-            engine.stopRecording();
-            recordingStopped = true;
-        }
-        if (!o.json) std::cerr << progressLine(stats, elapsed) << std::flush;
-        const bool shotsShown = !engine.firesLaser() || stats.laser.shown > 0;
-        if (elapsed >= o.seconds && recordingStopped && stats.framesDisplayed > 0 && shotsShown) break;
-        if (elapsed >= o.seconds + 30) return fail(o, "no image or recording after 30 s more", kExitFailed);
-        std::this_thread::sleep_for(250ms);
-    }
-    if (!o.json) std::cerr << '\n';
-    engine.freeze();  // the last image holds while we write it
-    if (!waiter.waitForState(engine::EngineState::Frozen, 10s)) return fail(o, "could not freeze: " + waiter.reason(), kExitFailed);
+    DemoFiles files;
+    files.recording = (fs::path(o.outputDir) / "demo.uff").string();
+    if (const int code = streamDemo(engine, waiter, o, files.recording); code != kExitOk) return code;
     const auto last = engine.latestFrame();
-    const auto png = (fs::path(o.outputDir) / "demo.png").string();
-    if (auto ok = image::writePng(png, last->pixels, static_cast<std::size_t>(last->rows), static_cast<std::size_t>(last->columns)); !ok) {
+    files.png = (fs::path(o.outputDir) / "demo.png").string();
+    if (auto ok = image::writePng(files.png, last->pixels, static_cast<std::size_t>(last->rows), static_cast<std::size_t>(last->columns)); !ok) {
         return fail(o, ok.error().describe(), kExitFailed);
     }
-    // Dual mode: the latest shot over the B-mode, as the console shows it.
-    std::string overlayPng;
     const auto shotShown = engine.latestShot();
-    if (const auto& shot = shotShown) {
-        auto overlay = engine::shotOverlay(*last, *shot, engine.photoacoustic());
-        if (!overlay) return fail(o, overlay.error().describe(), kExitFailed);
-        overlayPng = (fs::path(o.outputDir) / "demo_overlay.png").string();
-        if (auto ok = image::writePngRgb(overlayPng, *overlay, static_cast<std::size_t>(last->rows), static_cast<std::size_t>(last->columns)); !ok) {
-            return fail(o, ok.error().describe(), kExitFailed);
-        }
+    if (shotShown) {
+        if (const int code = writeDemoOverlay(engine, o, *last, *shotShown, files); code != kExitOk) return code;
     }
-    const auto dicomFile = (fs::path(o.outputDir) / "demo_cine.dcm").string();
-    engine::Exam exam;
-    exam.patient = {"Demo^Phantom", "DEMO-1", "", ""};
-    exam.studyDescription = "SonoLink demo: simulated phantom";
-    engine.setExam(exam);
-    std::string overlayDicom;  // dual mode: the overlay as a colour DICOM image, as the console exports it
-    if (const auto& shot = shotShown; shot && !overlayPng.empty()) {
-        overlayDicom = (fs::path(o.outputDir) / "demo_overlay.dcm").string();
-        const auto snapshot = engine.exportSnapshot({overlayDicom, "", last->session, last->frameId, {}, {}, shot->frameId});
-        const auto written = waiter.waitForJob(snapshot, 60s);
-        if (!written || written->status != engine::JobStatus::Done) {
-            return fail(o, "DICOM export of the overlay: " + (written ? written->message : std::string("no result")), kExitFailed);
-        }
-    }
-    const auto job = engine.exportCine({dicomFile, "", 0});
-    const auto done = waiter.waitForJob(job, 60s);
-    if (!done || done->status != engine::JobStatus::Done) {
-        return fail(o, "DICOM export: " + (done ? done->message : std::string("no result")), kExitFailed);
-    }
+    if (const int code = exportDemoDicom(engine, waiter, o, *last, shotShown.get(), files); code != kExitOk) return code;
     const auto stats = engine.stats();
     engine.disconnect();
     // The laser's counts once the session has ended: the front end's last report says all of its own.
     const auto ended = waiter.waitForState(engine::EngineState::Idle, 30s) ? engine.stats() : stats;
     const auto cineFrames = engine.cine().size();
-    nlohmann::json summary{{"ok", true},
-                           {"frames_delivered", stats.framesDelivered},
-                           {"frames_displayed", stats.framesDisplayed},
-                           {"display_skipped", stats.displaySkipped},
-                           {"frames_incomplete", stats.framesIncomplete},
-                           {"frames_missing", stats.framesMissing},
-                           {"crc_errors", stats.crcErrors},
-                           {"throughput_gbps", stats.throughputGbps},
-                           {"display_fps", stats.displayFps},
-                           {"latency_p50_us", stats.latencyP50Us},
-                           {"latency_p99_us", stats.latencyP99Us},
-                           {"imager", stats.imager},
-                           {"imager_ms_per_frame", stats.imagerMsPerFrame},
-                           {"frames_recorded", stats.framesRecorded},
-                           {"png", png},
-                           {"overlay_png", overlayPng},
-                           {"overlay_dicom", overlayDicom},
-                           {"laser", laserJson(ended)},
-                           {"shot_cine_frames", engine.shotCine().size()},
-                           {"recording", recording},
-                           {"dicom", dicomFile},
-                           {"cine_frames", cineFrames},
-                           {"image", {{"rows", last->rows}, {"columns", last->columns}, {"cm_per_pixel_x", last->cmPerPixelX}, {"cm_per_pixel_y", last->cmPerPixelY},
-                                      {"x_start_cm", last->xStartCm}, {"z_start_cm", last->zStartCm}}}};
-    if (o.json) {
-        std::cout << summary.dump(2) << '\n';
-    } else {
-        std::cout << fmt::format("{} frames delivered ({} incomplete, {} missing, {} CRC errors), {} beamformed and shown "
-                                 "({:.1f} fps; {} newer frames went past the display, by design)\n",
-                                 stats.framesDelivered, stats.framesIncomplete, stats.framesMissing, stats.crcErrors, stats.framesDisplayed,
-                                 stats.displayFps, stats.displaySkipped);
-        std::cout << fmt::format("latency, last block written -> image ready: p50 {:.1f} us, p99 {:.1f} us; imaging on the {}: {:.1f} ms per frame\n",
-                                 stats.latencyP50Us, stats.latencyP99Us, stats.imager, stats.imagerMsPerFrame);
-        std::cout << fmt::format("last image:  {}  ({} x {} px)\n", png, last->columns, last->rows);
-        if (!overlayPng.empty()) {
-            std::cout << fmt::format("laser:       {} shots fired, {} missed, {} late, {} shown; pulse to picture p99 {:.1f} ms\n", stats.laser.fired,
-                                     stats.laser.missed, stats.laser.late, stats.laser.shown, stats.laser.shotToShownP99Ms);
-            std::cout << fmt::format("overlay:     {}  (the last shot over the last B-mode)\n", overlayPng);
-        }
-        std::cout << fmt::format("recording:   {}  ({} frames of raw RF, UFF)\n", recording, stats.framesRecorded);
-        std::cout << fmt::format("DICOM cine:  {}  ({} frames, US Multi-frame)\n", dicomFile, cineFrames);
-    }
+    const auto summary = demoSummaryJson(engine, stats, ended, cineFrames, *last, files);
+    if (o.json) std::cout << summary.dump(2) << '\n';
+    else printDemoSummary(stats, cineFrames, *last, files);
     return kExitOk;
 }
 

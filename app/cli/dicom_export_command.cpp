@@ -75,6 +75,50 @@ Result<dicom::RawDataPayload> rfSnippet(const std::string& path, int frames) {
     return payload;
 }
 
+// The objects made before the export, in makeDir: the QA report as Encapsulated PDF (--pdf) and
+// a recording's first frames as Raw Data (--raw), each in the exam's context.
+Result<std::vector<std::string>> makeExportDocuments(const ExportOptions& o, const fs::path& makeDir) {
+    std::vector<std::string> made;
+    if (!o.pdf.empty() || !o.raw.empty()) {
+        if (auto ok = makePrivateDirectories(makeDir.string()); !ok) return fail(std::move(ok.error()));
+    }
+    if (!o.pdf.empty()) {
+        auto bytes = readBytes(o.pdf);
+        auto context = makeInstanceContext(o.exam);
+        if (!bytes) return fail(std::move(bytes.error()));
+        if (!context) return fail(std::move(context.error()));
+        context->series.number = 99;  // the report's own series (Modality DOC)
+        const auto path = (makeDir / "report.dcm").string();
+        if (auto ok = dicom::writeEncapsulatedPdf(path, *context, *bytes, o.title); !ok) return fail(std::move(ok.error()));
+        made.push_back(path);
+    }
+    if (!o.raw.empty()) {
+        auto payload = rfSnippet(o.raw, o.rawFrames);
+        auto context = makeInstanceContext(o.exam);
+        if (!payload) return fail(std::move(payload.error()));
+        if (!context) return fail(std::move(context.error()));
+        context->series.number = 98;
+        const auto path = (makeDir / "rf.dcm").string();
+        if (auto ok = dicom::writeRawData(path, *context, *payload); !ok) return fail(std::move(ok.error()));
+        made.push_back(path);
+    }
+    return made;
+}
+
+// --queue-to: the exported objects queued for that configured node, each said as it is.
+Status queueExportedObjects(const ExportOptions& o, const config::DicomSettings& settings, const std::vector<std::string>& exported) {
+    auto destination = app::destinationNamed(settings, o.queueTo);
+    if (!destination) return fail(std::move(destination.error()));
+    auto queue = dicom::StoreQueue::open(settings.queueDirectory, app::retryPolicyFrom(settings));
+    if (!queue) return fail(std::move(queue.error()));
+    for (const auto& file : exported) {
+        auto item = (*queue)->enqueue(file, o.queueTo, destination->storageCommitment);
+        if (!item) return fail(std::move(item.error()));
+        if (!o.json) std::cout << fmt::format("{}: queued for {} as item {}\n", file, o.queueTo, item->id);
+    }
+    return {};
+}
+
 int runExport(ExportOptions& o) {
     auto failWith = [](const Error& e) { return reportError("dicom export", e); };
     config::DicomSettings settings;
@@ -87,35 +131,13 @@ int runExport(ExportOptions& o) {
     }
     if (o.files.empty() && o.pdf.empty() && o.raw.empty()) return failWith(Error(ErrorCode::InvalidArgument, "nothing to export: name files, --pdf or --raw"));
     std::error_code ec;
-    std::vector<std::string> made;  // new objects, written before the export
     const auto makeDir = fs::path(o.outputDir) / ".made";
-    if (!o.pdf.empty() || !o.raw.empty()) {
-        if (auto ok = makePrivateDirectories(makeDir.string()); !ok) return failWith(ok.error());
-    }
-    if (!o.pdf.empty()) {
-        auto bytes = readBytes(o.pdf);
-        auto context = makeInstanceContext(o.exam);
-        if (!bytes) return failWith(bytes.error());
-        if (!context) return failWith(context.error());
-        context->series.number = 99;  // the report's own series (Modality DOC)
-        const auto path = (makeDir / "report.dcm").string();
-        if (auto ok = dicom::writeEncapsulatedPdf(path, *context, *bytes, o.title); !ok) return failWith(ok.error());
-        made.push_back(path);
-    }
-    if (!o.raw.empty()) {
-        auto payload = rfSnippet(o.raw, o.rawFrames);
-        auto context = makeInstanceContext(o.exam);
-        if (!payload) return failWith(payload.error());
-        if (!context) return failWith(context.error());
-        context->series.number = 98;
-        const auto path = (makeDir / "rf.dcm").string();
-        if (auto ok = dicom::writeRawData(path, *context, *payload); !ok) return failWith(ok.error());
-        made.push_back(path);
-    }
+    auto made = makeExportDocuments(o, makeDir);  // new objects, written before the export
+    if (!made) return failWith(made.error());
 
     dicom::AuditTrail audit(app::auditFrom(settings));
     std::vector<std::string> inputs = o.files;
-    inputs.insert(inputs.end(), made.begin(), made.end());
+    inputs.insert(inputs.end(), made->begin(), made->end());
     const dicom::MediaExport request{o.outputDir, o.deidentify ? std::optional(o.deid) : std::nullopt,
                                      o.recompress ? std::optional(o.compression) : std::nullopt, settings.stationAeTitle};
     auto done = dicom::exportObjects(request, inputs, audit);
@@ -138,15 +160,7 @@ int runExport(ExportOptions& o) {
     if (done->auditFailure) std::cerr << "sonolink-cli dicom export: " << done->auditFailure->message() << '\n';
 
     if (!o.queueTo.empty() && !exported.empty()) {
-        auto destination = app::destinationNamed(settings, o.queueTo);
-        if (!destination) return failWith(destination.error());
-        auto queue = dicom::StoreQueue::open(settings.queueDirectory, app::retryPolicyFrom(settings));
-        if (!queue) return failWith(queue.error());
-        for (const auto& file : exported) {
-            auto item = (*queue)->enqueue(file, o.queueTo, destination->storageCommitment);
-            if (!item) return failWith(item.error());
-            if (!o.json) std::cout << fmt::format("{}: queued for {} as item {}\n", file, o.queueTo, item->id);
-        }
+        if (auto queued = queueExportedObjects(o, settings, exported); !queued) return failWith(queued.error());
     }
     if (o.json) std::cout << report.dump(2) << '\n';
     return exitCode;

@@ -86,6 +86,72 @@ nlohmann::json giveOverride(const SelfTestOptions& o, const std::string& enginee
     return report::overrideRecord(*given, std::chrono::system_clock::now(), fmt::format("password, PAM service {}", auth::kPamService));
 }
 
+// The engine as the GUI's start-up builds it, display and PACS queue off, with the self-test
+// asked for (quick or full, these steps only).
+app::EngineChoice selfTestEngineChoice(const SelfTestOptions& o, const config::AppConfig& config) {
+    app::EngineChoice choice;
+    choice.link = app::linkChoiceFrom(config, o.inProcess);
+    choice.display = false;
+    choice.dicomQueue = false;
+    choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
+    choice.selfTest = o.full ? app::SelfTestChoice::Full : app::SelfTestChoice::Quick;
+    choice.selfTestSteps = o.steps;
+    return choice;
+}
+
+// The run's exit code from its steps and how it ended (`end`: none if it did not settle in
+// time); `problem` says what went wrong beside a failed step.
+int selfTestVerdict(const std::optional<engine::StateChanged>& end, const std::vector<engine::SelfTestStep>& steps, engine::EventLog& events,
+                    std::string& problem) {
+    int exitCode = kExitOk;
+    for (const auto& step : steps) {
+        if (step.verdict == engine::SelfTestVerdict::Fail) exitCode = kExitFailed;
+    }
+    if (!end) {
+        problem = "the self-test did not finish in time";
+        exitCode = kExitFailed;
+    } else if (end->to == engine::EngineState::Error) {
+        // The error's event follows the state's at once.
+        const auto error = events.waitFor<engine::EngineError>([](const engine::EngineError& e) { return e.origin == engine::ErrorOrigin::Link; },
+                                                               std::chrono::seconds(2));
+        problem = error ? error->describe() : end->reason;
+        exitCode = error && error->code == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
+    } else if (steps.empty()) {
+        problem = "no self-test step ran";
+        exitCode = kExitFailed;
+    }
+    return exitCode;
+}
+
+// --report DIR: the QA report (JSON and PDF) written there and its path put in `out`; one that
+// cannot be written fails the run.
+void addSelfTestQaReport(const SelfTestOptions& o, const report::SelfTestRun& run, nlohmann::json& out, int& exitCode) {
+    const auto report = selfTestReport(run, lastPassingReport(o.reportDir));
+    auto written = writeSelfTestReport(o.reportDir, report);
+    if (!written) {
+        std::cerr << "sonolink-cli selftest: " << written.error().describe() << '\n';
+        exitCode = kExitFailed;
+    } else {
+        out["report"] = written->string();
+    }
+}
+
+// Each step's verdict, figures, limit and fix, then the problem, the override and the report.
+void printSelfTestText(const std::vector<engine::SelfTestStep>& steps, const std::string& problem, const nlohmann::json& overrideRecord,
+                       const nlohmann::json& out, int exitCode) {
+    for (const auto& step : steps) {
+        std::cout << fmt::format("{}: {}\n  {}\n  limit: {}\n", step.step, engine::toString(step.verdict), step.figures, step.limit);
+        if (!step.fix.empty()) std::cout << "  what to do: " << step.fix << '\n';
+    }
+    if (!problem.empty()) std::cout << "self-test: " << problem << '\n';
+    if (!overrideRecord.is_null()) {
+        std::cout << fmt::format("overridden by {}: {} (it overrode: {})\n", overrideRecord["user"].get<std::string>(),
+                                 overrideRecord["reason"].get<std::string>(), overrideRecord["overrode"].get<std::string>());
+    }
+    if (out.contains("report")) std::cout << "report: " << out["report"].get<std::string>() << '\n';
+    std::cout << (exitCode == kExitOk ? "self-test passed\n" : "self-test FAILED\n");
+}
+
 int runSelfTest(const SelfTestOptions& o) {
     std::vector<config::ConfigOverride> overrides;
     if (o.linkName) overrides.push_back({"/link/shm_name", nlohmann::json(*o.linkName).dump(), "--link-name"});
@@ -98,14 +164,7 @@ int runSelfTest(const SelfTestOptions& o) {
         return commandLine ? kExitUsage : kExitFailed;
     }
     if (auto logging = log::configure(loaded->log); !logging) std::cerr << "sonolink-cli selftest: " << logging.error().message() << '\n';
-    app::EngineChoice choice;
-    choice.link = app::linkChoiceFrom(*loaded, o.inProcess);
-    choice.display = false;
-    choice.dicomQueue = false;
-    choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
-    choice.selfTest = o.full ? app::SelfTestChoice::Full : app::SelfTestChoice::Quick;
-    choice.selfTestSteps = o.steps;
-    auto made = app::makeEngine(*loaded, choice);
+    auto made = app::makeEngine(*loaded, selfTestEngineChoice(o, *loaded));
     if (!made) {
         std::cerr << "sonolink-cli selftest: " << made.error().describe() << '\n';
         return kExitFailed;
@@ -121,26 +180,8 @@ int runSelfTest(const SelfTestOptions& o) {
     const auto steps = events.all<engine::SelfTestStep>();
     const auto stats = engine.stats();
     const auto finished = std::chrono::system_clock::now();
-    int exitCode = kExitOk;
-    nlohmann::json out{{"steps", nlohmann::json::array()}};
-    for (const auto& step : steps) {
-        out["steps"].push_back(toJson(step));
-        if (step.verdict == engine::SelfTestVerdict::Fail) exitCode = kExitFailed;
-    }
     std::string problem;
-    if (!end) {
-        problem = "the self-test did not finish in time";
-        exitCode = kExitFailed;
-    } else if (end->to == engine::EngineState::Error) {
-        // The error's event follows the state's at once.
-        const auto error = events.waitFor<engine::EngineError>([](const engine::EngineError& e) { return e.origin == engine::ErrorOrigin::Link; },
-                                                               std::chrono::seconds(2));
-        problem = error ? error->describe() : end->reason;
-        exitCode = error && error->code == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
-    } else if (steps.empty()) {
-        problem = "no self-test step ran";
-        exitCode = kExitFailed;
-    }
+    int exitCode = selfTestVerdict(end, steps, events, problem);
     nlohmann::json overrideRecord;
     if (!o.overrideReason.empty() && exitCode == kExitFailed && end && end->to != engine::EngineState::Error) {
         std::string why;
@@ -148,36 +189,19 @@ int runSelfTest(const SelfTestOptions& o) {
         if (overrideRecord.is_null()) problem += (problem.empty() ? "" : "; ") + why;
     }
     engine.disconnect();
+    nlohmann::json out{{"steps", nlohmann::json::array()}};
+    for (const auto& step : steps) out["steps"].push_back(toJson(step));
     out["pass"] = exitCode == kExitOk;
     out["problem"] = problem;
     if (!overrideRecord.is_null()) out["override"] = overrideRecord;
     if (!o.reportDir.empty()) {
-        const auto report = selfTestReport({o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem,
-                                            loaded->dicom.stationName, overrideRecord},
-                                           lastPassingReport(o.reportDir));
-        auto written = writeSelfTestReport(o.reportDir, report);
-        if (!written) {
-            std::cerr << "sonolink-cli selftest: " << written.error().describe() << '\n';
-            exitCode = kExitFailed;
-        } else {
-            out["report"] = written->string();
-        }
+        addSelfTestQaReport(o,
+                            {o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem, loaded->dicom.stationName,
+                             overrideRecord},
+                            out, exitCode);
     }
-    if (o.json) {
-        std::cout << out.dump(2) << '\n';
-    } else {
-        for (const auto& step : steps) {
-            std::cout << fmt::format("{}: {}\n  {}\n  limit: {}\n", step.step, engine::toString(step.verdict), step.figures, step.limit);
-            if (!step.fix.empty()) std::cout << "  what to do: " << step.fix << '\n';
-        }
-        if (!problem.empty()) std::cout << "self-test: " << problem << '\n';
-        if (!overrideRecord.is_null()) {
-            std::cout << fmt::format("overridden by {}: {} (it overrode: {})\n", overrideRecord["user"].get<std::string>(),
-                                     overrideRecord["reason"].get<std::string>(), overrideRecord["overrode"].get<std::string>());
-        }
-        if (out.contains("report")) std::cout << "report: " << out["report"].get<std::string>() << '\n';
-        std::cout << (exitCode == kExitOk ? "self-test passed\n" : "self-test FAILED\n");
-    }
+    if (o.json) std::cout << out.dump(2) << '\n';
+    else printSelfTestText(steps, problem, overrideRecord, out, exitCode);
     return exitCode;
 }
 

@@ -93,22 +93,54 @@ void add(transport::sim::FaultCounts& into, const transport::sim::FaultCounts& c
     into.framesLostPart += c.framesLostPart;
 }
 
-// One session: a fresh link and front end with every fault kind; vanish: the front end is gone
-// without a word after some blocks, and the host must see it.
-void runSession(const SoakOptions& o, Totals& t, bool vanish) {
-    const auto id = t.sessions++;
-    auto link = transport::sim::SimLink::create({"", 4096, 256, std::chrono::milliseconds(5000)});
-    if (!link) return t.problems.push_back(fmt::format("session {}: {}", id, link.error().message()));
+// The front end of session `id`: every fault kind, seeded by the session; vanish: gone without
+// a word halfway through its frames (a little later each session).
+transport::sim::FrontEndOptions soakFrontEndOptions(std::uint64_t id, std::uint32_t frames, bool vanish) {
     transport::sim::FrontEndOptions fe;
     fe.faults.bitErrorRate = 1e-7;
     fe.faults.dropRate = fe.faults.duplicateRate = fe.faults.reorderRate = 1e-4;
     fe.faults.stallEveryBlocks = 50'000;
     fe.faults.stallDuration = std::chrono::milliseconds(20);
     fe.faults.seed = id + 1;
-    const std::uint32_t frames = static_cast<std::uint32_t>(o.sessionSeconds * 25'000);  // ~200k blocks/s at 8 blocks a frame
     if (vanish) fe.faults.disconnectAfterBlocks = frames * 8ull / 2 + id % 1000;
     fe.postBatch = 8;
-    auto started = transport::sim::InProcessFrontEnd::start(**link, fe);
+    return fe;
+}
+
+// A session that ended normally: what ingest detected, added to the totals, must be exactly
+// what the front end injected and sent; a session that differs is a problem.
+void checkSoakAccounting(Totals& t, std::uint64_t id, const ingest::IngestStats& s, const transport::sim::FaultCounts& injected,
+                         const transport::sim::FrontEndCounters& sent, const VerifyingSink& sink) {
+    t.gaps += s.sequenceGaps;
+    t.duplicates += s.duplicates;
+    t.reordered += s.reordered;
+    t.headerErrors += s.headerErrors;
+    t.crcErrors += s.payloadCrcErrors;
+    t.incomplete += s.framesIncomplete;
+    t.missing += s.framesMissing;
+    const bool exact = s.sequenceGaps == injected.blocksDropped && s.duplicates == injected.blocksDuplicated &&
+                       s.reordered == injected.blocksReordered && s.headerErrors == injected.headersCorrupted &&
+                       s.payloadCrcErrors == injected.payloadsCorrupted && s.framesIncomplete == injected.framesLostPart &&
+                       s.framesMissing == injected.framesLostWhole + sent.framesDroppedNoCredit && s.framesDelivered == sink.frames &&
+                       s.blocksOk == sent.blocksSent - injected.blocksDropped - injected.headersCorrupted - injected.payloadsCorrupted;
+    if (!exact) {
+        ++t.accountingMismatches;
+        t.problems.push_back(fmt::format("session {}: detected gaps {} dup {} reorder {} header {} crc {} incomplete {} missing {}; injected "
+                                         "{} {} {} {} {} {} {}", id, s.sequenceGaps, s.duplicates, s.reordered, s.headerErrors,
+                                         s.payloadCrcErrors, s.framesIncomplete, s.framesMissing, injected.blocksDropped,
+                                         injected.blocksDuplicated, injected.blocksReordered, injected.headersCorrupted,
+                                         injected.payloadsCorrupted, injected.framesLostPart, injected.framesLostWhole));
+    }
+}
+
+// One session: a fresh link and front end with every fault kind; vanish: the front end is gone
+// without a word after some blocks, and the host must see it.
+void runSession(const SoakOptions& o, Totals& t, bool vanish) {
+    const auto id = t.sessions++;
+    auto link = transport::sim::SimLink::create({"", 4096, 256, std::chrono::milliseconds(5000)});
+    if (!link) return t.problems.push_back(fmt::format("session {}: {}", id, link.error().message()));
+    const std::uint32_t frames = static_cast<std::uint32_t>(o.sessionSeconds * 25'000);  // ~200k blocks/s at 8 blocks a frame
+    auto started = transport::sim::InProcessFrontEnd::start(**link, soakFrontEndOptions(id, frames, vanish));
     if (!started) return t.problems.push_back(fmt::format("session {}: {}", id, started.error().message()));
     auto& frontEnd = **started;
     ingest::SessionOptions options;
@@ -138,27 +170,7 @@ void runSession(const SoakOptions& o, Totals& t, bool vanish) {
         return;
     }
     if (!summary) return t.problems.push_back(fmt::format("session {}: {}", id, summary.error().message()));
-    const auto& s = summary->stats;
-    t.gaps += s.sequenceGaps;
-    t.duplicates += s.duplicates;
-    t.reordered += s.reordered;
-    t.headerErrors += s.headerErrors;
-    t.crcErrors += s.payloadCrcErrors;
-    t.incomplete += s.framesIncomplete;
-    t.missing += s.framesMissing;
-    const bool exact = s.sequenceGaps == injected.blocksDropped && s.duplicates == injected.blocksDuplicated &&
-                       s.reordered == injected.blocksReordered && s.headerErrors == injected.headersCorrupted &&
-                       s.payloadCrcErrors == injected.payloadsCorrupted && s.framesIncomplete == injected.framesLostPart &&
-                       s.framesMissing == injected.framesLostWhole + sent.framesDroppedNoCredit && s.framesDelivered == sink.frames &&
-                       s.blocksOk == sent.blocksSent - injected.blocksDropped - injected.headersCorrupted - injected.payloadsCorrupted;
-    if (!exact) {
-        ++t.accountingMismatches;
-        t.problems.push_back(fmt::format("session {}: detected gaps {} dup {} reorder {} header {} crc {} incomplete {} missing {}; injected "
-                                         "{} {} {} {} {} {} {}", id, s.sequenceGaps, s.duplicates, s.reordered, s.headerErrors,
-                                         s.payloadCrcErrors, s.framesIncomplete, s.framesMissing, injected.blocksDropped,
-                                         injected.blocksDuplicated, injected.blocksReordered, injected.headersCorrupted,
-                                         injected.payloadsCorrupted, injected.framesLostPart, injected.framesLostWhole));
-    }
+    checkSoakAccounting(t, id, summary->stats, injected, sent, sink);
 }
 
 int runSoak(const SoakOptions& o) {

@@ -1,5 +1,6 @@
 // sonolink-cli stream, record and replay: acquire over the link through the engine (display off),
 // like the GUI, and account for every block and frame; reconnect when the front end comes back.
+// What the run came to is summed up in stream_summary.cpp.
 #include <algorithm>
 #include <cmath>
 #include <unistd.h>
@@ -17,13 +18,13 @@
 #include "exit_codes.h"
 #include "laser_options.h"
 #include "link_diagnostics.h"
+#include "stream_summary.h"
 #include "sonolink/app/acquisition_setup.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/app/replay_source.h"
 #include "sonolink/config/config_loader.h"
 #include "sonolink/engine/event_log.h"
-#include "sonolink/selftest/ber_statistics.h"
 #include "sonolink/util/log.h"
 
 namespace sonolink::cli {
@@ -114,7 +115,7 @@ std::string errorText(const engine::EngineError& e) {
     return text;
 }
 
-int exitCodeFor(ErrorCode code) { return code == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed; }
+int streamExitCodeFor(ErrorCode code) { return code == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed; }
 
 // The Configure this run sends, and the frame source of a replay: from the configuration and
 // the command line (which wins), or the recording's own geometry.
@@ -203,18 +204,10 @@ engine::EngineError linkError(engine::EventLog& events, std::size_t mark, const 
     return {engine::ErrorOrigin::Link, engine::Severity::Error, ErrorCode::Unavailable, reason, "", {}, {}};
 }
 
-struct Outcome {
-    int exitCode = kExitOk;
-    int sessions = 0;
-    std::uint64_t selfTestFrames = 0;     // the start-up self-test's (test-pattern frames, never recorded)
-    std::uint64_t selfTestDelivered = 0;  // of those, delivered whole
-    std::vector<std::string> linkErrors;
-};
-
 // Sessions until the frames are acquired, the time is up, the user stops, or the front end is
 // lost (and, with --reconnect, comes back): connect, stream what is left, account.
-Outcome runSessions(engine::Engine& engine, engine::EventLog& events, const StreamOptions& o) {
-    Outcome out;
+StreamOutcome runSessions(engine::Engine& engine, engine::EventLog& events, const StreamOptions& o) {
+    StreamOutcome out;
     const bool progress = !o.json && !o.jsonEvents;
     const auto acquiredOf = [](const engine::EngineStats& s) { return s.framesDelivered + s.framesIncomplete + s.framesMissing; };
     while (!interrupted.load()) {
@@ -231,7 +224,7 @@ Outcome runSessions(engine::Engine& engine, engine::EventLog& events, const Stre
                 say("sonolink-cli stream: waiting for the front end to reconnect");
                 continue;
             }
-            out.exitCode = exitCodeFor(e.code);
+            out.exitCode = streamExitCodeFor(e.code);
             break;
         }
         if (++out.sessions == 1 && !engine.stats().link.device.empty()) say("link: " + engine.stats().link.description);
@@ -264,7 +257,7 @@ Outcome runSessions(engine::Engine& engine, engine::EventLog& events, const Stre
         say("sonolink-cli stream: link lost: " + errorText(e));
         out.linkErrors.push_back(e.message);
         if (!o.reconnect || e.code != ErrorCode::Unavailable || interrupted.load()) {
-            out.exitCode = exitCodeFor(e.code);
+            out.exitCode = streamExitCodeFor(e.code);
             break;
         }
         say("sonolink-cli stream: waiting for the front end to reconnect");
@@ -295,69 +288,44 @@ nlohmann::json finishRecording(engine::Engine& engine, engine::EventLog& events,
     return recording;
 }
 
-nlohmann::json summaryJson(const engine::EngineStats& s, const Outcome& out, const nlohmann::json& recording, const nlohmann::json& portCounters) {
-    const auto& l = s.link;
-    auto errors = out.linkErrors;
-    errors.insert(errors.end(), l.recentRejections.begin(), l.recentRejections.end());
-    const auto ber = selftest::estimateBer(l.patternBitErrors, l.patternBitsChecked, 0.95);
-    return {{"ok", out.exitCode == kExitOk}, {"sessions", out.sessions}, {"frames_delivered", s.framesDelivered - out.selfTestDelivered},
-            {"selftest_frames", out.selfTestFrames},
-            {"frames_incomplete", s.framesIncomplete}, {"frames_missing", s.framesMissing}, {"frames_dropped_no_buffer", s.framesDroppedNoBuffer},
-            {"blocks_ok", l.blocksOk}, {"bytes_ok", s.bytes}, {"header_errors", s.headerErrors}, {"payload_crc_errors", s.crcErrors},
-            {"length_mismatches", l.lengthMismatches}, {"immediate_mismatches", l.immediateMismatches}, {"completion_errors", l.completionErrors},
-            {"credit_violations", l.creditViolations}, {"sequence_gaps", l.sequenceGaps}, {"duplicates", l.duplicates},
-            {"reordered", l.reordered}, {"late_blocks", l.lateBlocks},
-            {"laser", laserJson(s)},
-            {"malformed_control_messages", l.malformedControlMessages}, {"ber_bits_checked", l.patternBitsChecked},
-            {"ber_bit_errors", l.patternBitErrors}, {"ber", ber.rate}, {"ber_upper_95", ber.upper}, {"ber_lock_losses", l.patternLockLosses},
-            {"ber_bursts", l.patternBursts}, {"ber_longest_burst_bits", l.patternLongestBurstBits}, {"seconds", s.streamingSeconds},
-            {"throughput_gbps", s.streamingSeconds > 0 ? s.bytes * 8 / s.streamingSeconds / 1e9 : 0.0}, {"latency_p50_us", l.latencyP50Us},
-            {"latency_p99_us", l.latencyP99Us}, {"latency_p999_us", l.latencyP999Us}, {"errors", errors}, {"device", l.device},
-            {"port_counters", portCounters}, {"recording", recording}};
+// The engine as the GUI builds it, display and PACS queue off, on the link and with the
+// acquisition this run chose.
+app::EngineChoice streamEngineChoice(const StreamOptions& o, const Acquisition& acquisition) {
+    app::EngineChoice choice;
+    choice.link = linkChoice(o, acquisition);
+    choice.link.frontEnd.laser = o.laser.simulated();
+    choice.display = false;
+    choice.dicomQueue = false;
+    choice.configure = acquisition.configure;
+    choice.replay = acquisition.replay;
+    choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
+    choice.reopenAfterSession = false;
+    // The start-up self-test as configured (selftest.at_connect): a station that tests its link
+    // before imaging does so here too. A test-pattern stream measures the link itself.
+    const bool imaging = o.mode == "rf" || o.mode == "pa" || o.mode == "dual";
+    choice.selfTest = imaging && !o.noSelfTest ? app::SelfTestChoice::AsConfigured : app::SelfTestChoice::Off;
+    return choice;
 }
 
-void printSummary(const nlohmann::json& j, const std::string& recordFile) {
-    const double seconds = j["seconds"];
-    const int sessions = j["sessions"];
-    std::cout << fmt::format("{} frames delivered, {} incomplete, {} missing over {} session{} in {:.2f} s ({:.2f} Gb/s payload)\n",
-                             j["frames_delivered"].get<std::uint64_t>(), j["frames_incomplete"].get<std::uint64_t>(),
-                             j["frames_missing"].get<std::uint64_t>(), sessions, sessions == 1 ? "" : "s", seconds, j["throughput_gbps"].get<double>());
-    if (j["selftest_frames"].get<std::uint64_t>() > 0) {
-        std::cout << fmt::format("start-up self-test: {} test-pattern frames before streaming (in the block and BER counts below, never recorded)\n",
-                                 j["selftest_frames"].get<std::uint64_t>());
+// --seconds: a duration ends the run like Ctrl-C: the front end is stopped, everything accounted.
+std::jthread startStreamTimer(double seconds) {
+    return std::jthread([seconds](std::stop_token stop) {
+        const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (!stop.stop_requested() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (!stop.stop_requested()) interrupted.store(true);
+    });
+}
+
+// --record FILE: the recording started before the first session; false (said) when it did not.
+bool startStreamRecording(engine::Engine& engine, engine::EventLog& events, const std::string& file) {
+    const auto mark = events.size();
+    engine.startRecording(file);
+    const auto started = events.waitFor<engine::RecordingChanged>([](const auto&) { return true; }, std::chrono::seconds(30), mark);
+    if (!started || started->phase != engine::RecordingPhase::Started) {
+        say("sonolink-cli stream: " + (started ? started->error : std::string("the recording did not start")));
+        return false;
     }
-    std::cout << fmt::format("blocks: {} ok, {} header errors, {} CRC errors, {} gaps, {} duplicates, {} reordered, {} late\n",
-                             j["blocks_ok"].get<std::uint64_t>(), j["header_errors"].get<std::uint64_t>(), j["payload_crc_errors"].get<std::uint64_t>(),
-                             j["sequence_gaps"].get<std::uint64_t>(), j["duplicates"].get<std::uint64_t>(), j["reordered"].get<std::uint64_t>(),
-                             j["late_blocks"].get<std::uint64_t>());
-    if (!j["recording"].is_null()) {
-        std::cout << fmt::format("recorded {} frames to {} ({} refused, {} never arrived: gaps in its frame ids)\n",
-                                 j["recording"]["frames_recorded"].get<std::uint64_t>(), recordFile,
-                                 j["recording"]["frames_refused"].get<std::uint64_t>(), j["recording"]["frames_skipped"].get<std::uint64_t>());
-    }
-    if (j["ber_bits_checked"].get<std::uint64_t>() > 0) {
-        std::cout << fmt::format("test pattern: {} bits compared, {} bit errors (BER {:.3g}, under {:.3g} at 95 % confidence), {} bursts, "
-                                 "longest {} bits, {} losses of lock\n",
-                                 j["ber_bits_checked"].get<std::uint64_t>(), j["ber_bit_errors"].get<std::uint64_t>(), j["ber"].get<double>(),
-                                 j["ber_upper_95"].get<double>(), j["ber_bursts"].get<std::uint64_t>(), j["ber_longest_burst_bits"].get<std::uint64_t>(),
-                                 j["ber_lock_losses"].get<std::uint64_t>());
-    }
-    if (const auto& laser = j["laser"]; laser["fired"].get<std::uint64_t>() + laser["missed"].get<std::uint64_t>() + laser["late"].get<std::uint64_t>() > 0) {
-        std::cout << fmt::format("laser: {} shots fired, {} missed, {} late ({} scheduled); pulse energy {:.2f} mJ mean, {:.1f} % spread; "
-                                 "worst fire-time error {:.2f} us\n",
-                                 laser["fired"].get<std::uint64_t>(), laser["missed"].get<std::uint64_t>(), laser["late"].get<std::uint64_t>(),
-                                 laser["scheduled"].get<std::uint64_t>(), laser["energy_mean_mj"].get<double>(),
-                                 laser["energy_spread_percent"].get<double>(), laser["worst_fire_error_us"].get<double>());
-    }
-    std::cout << fmt::format("latency block write -> frame ready: p50 {:.1f} us, p99 {:.1f} us, p99.9 {:.1f} us\n", j["latency_p50_us"].get<double>(),
-                             j["latency_p99_us"].get<double>(), j["latency_p999_us"].get<double>());
-    for (const auto& e : j["errors"]) std::cout << "  " << e.get<std::string>() << '\n';
-    const std::string device = j["device"];
-    for (const auto& [port, deltas] : j["port_counters"].items()) {
-        std::cout << device << " " << port << " counters during the run:";
-        for (const auto& [name, delta] : deltas.items()) std::cout << ' ' << name << " +" << delta.get<std::uint64_t>();
-        std::cout << '\n';
-    }
+    return true;
 }
 
 // stream, record and replay: a client of the engine (display off) like the GUI, on the link the
@@ -369,23 +337,11 @@ int runStream(const StreamOptions& o) {
         std::cerr << "sonolink-cli stream: " << acquisition.error().describe() << '\n';
         return usageError;
     }
-    app::EngineChoice choice;
-    choice.link = linkChoice(o, *acquisition);
+    const auto choice = streamEngineChoice(o, *acquisition);
     if (choice.link.backend == app::LinkChoice::Backend::Verbs && choice.link.address.empty()) {
         std::cerr << "sonolink-cli stream: --link verbs needs --address (the local IP of the RDMA interface)\n";
         return kExitUsage;
     }
-    choice.link.frontEnd.laser = o.laser.simulated();
-    choice.display = false;
-    choice.dicomQueue = false;
-    choice.configure = acquisition->configure;
-    choice.replay = acquisition->replay;
-    choice.acceptTimeout = std::chrono::milliseconds(static_cast<long>(o.acceptTimeoutS * 1000));
-    choice.reopenAfterSession = false;
-    // The start-up self-test as configured (selftest.at_connect): a station that tests its link
-    // before imaging does so here too. A test-pattern stream measures the link itself.
-    const bool imaging = o.mode == "rf" || o.mode == "pa" || o.mode == "dual";
-    choice.selfTest = imaging && !o.noSelfTest ? app::SelfTestChoice::AsConfigured : app::SelfTestChoice::Off;
     auto made = app::makeEngine(acquisition->config, choice);
     if (!made) {
         std::cerr << "sonolink-cli stream: " << made.error().describe() << '\n';
@@ -404,22 +360,8 @@ int runStream(const StreamOptions& o) {
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     std::jthread timer;
-    if (o.seconds > 0) {  // a duration ends the run like Ctrl-C: the front end is stopped, everything accounted
-        timer = std::jthread([seconds = o.seconds](std::stop_token stop) {
-            const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-            while (!stop.stop_requested() && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            if (!stop.stop_requested()) interrupted.store(true);
-        });
-    }
-    if (!o.recordFile.empty()) {
-        const auto mark = events.size();
-        engine.startRecording(o.recordFile);
-        const auto started = events.waitFor<engine::RecordingChanged>([](const auto&) { return true; }, std::chrono::seconds(30), mark);
-        if (!started || started->phase != engine::RecordingPhase::Started) {
-            say("sonolink-cli stream: " + (started ? started->error : std::string("the recording did not start")));
-            return kExitFailed;
-        }
-    }
+    if (o.seconds > 0) timer = startStreamTimer(o.seconds);
+    if (!o.recordFile.empty() && !startStreamRecording(engine, events, o.recordFile)) return kExitFailed;
     if (choice.link.backend == app::LinkChoice::Backend::SimShared && !o.json) {
         say(fmt::format("waiting for a front end on /dev/shm/{} (sonolink-fe-sim --link-name {})", choice.link.name, choice.link.name));
     }
@@ -434,9 +376,9 @@ int runStream(const StreamOptions& o) {
     if (verbs && countersBefore && !stats.link.device.empty()) {
         if (auto after = rdmaDiagnostics("", 0)) portCounters = counterDeltas(*countersBefore, *after, stats.link.device);
     }
-    const auto summary = summaryJson(stats, outcome, recording, portCounters);
+    const auto summary = streamSummaryJson(stats, outcome, recording, portCounters);
     if (o.json) std::cout << summary.dump(2) << '\n';
-    else printSummary(summary, o.recordFile);
+    else printStreamSummary(summary, o.recordFile);
     return outcome.exitCode;
 }
 

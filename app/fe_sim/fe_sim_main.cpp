@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -29,25 +30,30 @@ extern "C" void onSignal(int) { stopRequested.store(true); }
 
 constexpr int kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitUnavailable = 3;
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    using namespace sonolink;
-    using namespace sonolink::transport::sim;
-    CLI::App app{"SonoLink front-end simulator: an FPGA front end over the shared-memory link"};
-    app.name("sonolink-fe-sim");
+// What the command line asks for: the link to the host, how to wait for it, and the front end's
+// options (some given in other units or forms, set into options once parsed).
+struct FeSimArgs {
     std::string linkName = "sonolink0";
     std::string linkKind = "sim";
     std::string hostAddress;
     int hostPort = 18515;
-    FrontEndOptions options;
+    sonolink::transport::sim::FrontEndOptions options;
     bool reconnect = false;
     bool jsonEvents = false;
     double waitSeconds = 30;
-    app.add_option("--link", linkKind, "sim (shared memory) or verbs (RDMA)")->check(CLI::IsMember({"sim", "verbs"}))->capture_default_str();
-    app.add_option("--link-name", linkName, "sim: shared-memory link to attach to (/dev/shm/<name>)")->capture_default_str();
-    app.add_option("--host-address", hostAddress, "verbs: the host's IP address on the RDMA network");
-    app.add_option("--port", hostPort, "verbs: the host's port")->capture_default_str();
+    std::uint64_t stallMs = 0;
+    std::vector<std::string> swaps;
+    std::int64_t corruptSlot = -1;
+    std::int64_t laserJitterNs = options.laser.jitter.count();
+    std::string replayFile;
+};
+
+void addFeSimOptions(CLI::App& app, FeSimArgs& a) {
+    auto& options = a.options;
+    app.add_option("--link", a.linkKind, "sim (shared memory) or verbs (RDMA)")->check(CLI::IsMember({"sim", "verbs"}))->capture_default_str();
+    app.add_option("--link-name", a.linkName, "sim: shared-memory link to attach to (/dev/shm/<name>)")->capture_default_str();
+    app.add_option("--host-address", a.hostAddress, "verbs: the host's IP address on the RDMA network");
+    app.add_option("--port", a.hostPort, "verbs: the host's port")->capture_default_str();
     app.add_option("--serial", options.serial, "Serial number reported in Hello")->capture_default_str();
     app.add_option("--batch", options.postBatch, "Writes per doorbell (1..64)")->check(CLI::Range(1, 64))->capture_default_str();
     app.add_option("--seed", options.seed, "Seed for speckle and noise")->capture_default_str();
@@ -55,22 +61,18 @@ int main(int argc, char** argv) {
     app.add_option("--drop", options.faults.dropRate, "Block drop probability")->check(CLI::Range(0.0, 0.5));
     app.add_option("--duplicate", options.faults.duplicateRate, "Block duplication probability")->check(CLI::Range(0.0, 0.5));
     app.add_option("--reorder", options.faults.reorderRate, "Block swap probability")->check(CLI::Range(0.0, 0.5));
-    std::uint64_t stallMs = 0;
     app.add_option("--stall-every", options.faults.stallEveryBlocks, "Stall after every N blocks");
-    app.add_option("--stall-ms", stallMs, "Stall duration in ms");
+    app.add_option("--stall-ms", a.stallMs, "Stall duration in ms");
     app.add_option("--disconnect-after", options.faults.disconnectAfterBlocks, "Vanish without a word after N blocks");
     app.add_option("--fault-seed", options.faults.seed, "Seed of the fault injector");
     app.add_option("--dead-channels", options.channelFaults.dead, "Channels whose element is dead (e.g. 3,17)")->delimiter(',');
     app.add_option("--weak-channels", options.channelFaults.weak, "Channels at a quarter of their signal")->delimiter(',');
     app.add_option("--noisy-channels", options.channelFaults.noisy, "Channels with noise of their own")->delimiter(',');
-    std::vector<std::string> swaps;
-    app.add_option("--swap-channels", swaps, "Pairs of channels swapped in the cable (e.g. 20:90)")->delimiter(',');
+    app.add_option("--swap-channels", a.swaps, "Pairs of channels swapped in the cable (e.g. 20:90)")->delimiter(',');
     app.add_flag("--reverse-channels", options.channelFaults.reversed, "The array's channel order reversed (a connector the wrong way round)");
-    std::int64_t corruptSlot = -1;
-    app.add_option("--corrupt-slot", corruptSlot, "A ring slot with a bit stuck at 1 on the DMA path (every block written there arrives damaged)")
+    app.add_option("--corrupt-slot", a.corruptSlot, "A ring slot with a bit stuck at 1 on the DMA path (every block written there arrives damaged)")
         ->check(CLI::NonNegativeNumber);
-    std::int64_t laserJitterNs = options.laser.jitter.count();
-    app.add_option("--laser-jitter-ns", laserJitterNs, "The laser: each pulse within +-this of its fire time")->capture_default_str();
+    app.add_option("--laser-jitter-ns", a.laserJitterNs, "The laser: each pulse within +-this of its fire time")->capture_default_str();
     app.add_option("--laser-miss-every", options.laser.missEvery, "The laser: every n-th shot misfires (0: none)")->capture_default_str();
     app.add_option("--laser-miss-probability", options.laser.missProbability, "The laser: each shot misfires with this probability")
         ->check(CLI::Range(0.0, 1.0))->capture_default_str();
@@ -78,11 +80,121 @@ int main(int argc, char** argv) {
     app.add_option("--laser-energy-spread", options.laser.energySpread, "The laser: shot-to-shot pulse energy spread (relative SD)")
         ->check(CLI::Range(0.0, 0.5))->capture_default_str();
     app.add_flag("--resident", options.payloadResident, "Benchmark mode: payloads preloaded, writes carry headers only");
-    std::string replayFile;
-    app.add_option("--replay", replayFile, "Send the frames of this UFF recording (the host must configure its geometry)");
-    app.add_flag("--reconnect", reconnect, "When the host goes away, wait for the next one");
-    app.add_option("--wait", waitSeconds, "Seconds to wait for a host to appear")->capture_default_str();
-    app.add_flag("--json-events", jsonEvents, "Also print each event (attached, configured, session end, waiting) as one JSON line on stdout");
+    app.add_option("--replay", a.replayFile, "Send the frames of this UFF recording (the host must configure its geometry)");
+    app.add_flag("--reconnect", a.reconnect, "When the host goes away, wait for the next one");
+    app.add_option("--wait", a.waitSeconds, "Seconds to wait for a host to appear")->capture_default_str();
+    app.add_flag("--json-events", a.jsonEvents, "Also print each event (attached, configured, session end, waiting) as one JSON line on stdout");
+}
+
+// The parsed options into the front end's: durations, the corrupt slot, the swapped channel
+// pairs and the recording to replay. Nothing, or the exit code when one of them is wrong.
+std::optional<int> completeFeSimOptions(FeSimArgs& a) {
+    auto& options = a.options;
+    options.faults.stallDuration = std::chrono::milliseconds(a.stallMs);
+    options.laser.jitter = std::chrono::nanoseconds(a.laserJitterNs);
+    if (a.corruptSlot >= 0) options.faults.corruptSlot = static_cast<std::uint32_t>(a.corruptSlot);
+    for (const auto& pair : a.swaps) {
+        unsigned first = 0, second = 0;
+        char colon = 0;
+        std::istringstream in(pair);
+        if (!(in >> first >> colon >> second) || colon != ':' || !in.eof() || first > 65535 || second > 65535) {
+            std::cerr << "sonolink-fe-sim: --swap-channels " << pair << ": expected two channels as A:B\n";
+            return kExitUsage;
+        }
+        options.channelFaults.swapped.emplace_back(static_cast<std::uint16_t>(first), static_cast<std::uint16_t>(second));
+    }
+    if (!a.replayFile.empty()) {
+        auto recording = sonolink::app::RecordingReplay::open(a.replayFile);
+        if (!recording) {
+            std::cerr << "sonolink-fe-sim: " << recording.error().describe() << '\n';
+            return kExitFailed;
+        }
+        options.frameSource = *recording;
+    }
+    return std::nullopt;
+}
+
+// --json-events: one line per event on stdout, for scripts and tests (stderr keeps the words).
+void printFeSimEvent(bool jsonEvents, const nlohmann::json& e) {
+    if (jsonEvents) std::cout << e.dump() << std::endl;
+}
+
+// Attach (shared memory) or connect (verbs), waiting for a host to appear: the port, or null
+// with the exit code (kExitOk when asked to stop).
+std::unique_ptr<sonolink::transport::FrontEndPort> waitForFeSimHost(const FeSimArgs& a, int& exitCode) {
+    using namespace sonolink;
+    using PortResult = Result<std::unique_ptr<transport::FrontEndPort>>;
+    exitCode = kExitOk;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(a.waitSeconds);
+    while (!stopRequested.load()) {
+        PortResult attached = fail(ErrorCode::Unimplemented, "unknown link");
+        if (a.linkKind == "sim") {
+            auto sim = transport::sim::SimFrontEndPort::attach(a.linkName);
+            attached = sim ? PortResult(std::move(*sim)) : fail(std::move(sim.error()));
+        } else {
+#if SONOLINK_HAVE_RDMA
+            auto verbs = transport::rdma::VerbsFrontEndPort::connect({a.hostAddress, a.hostPort, std::chrono::milliseconds(2000), 256});
+            attached = verbs ? PortResult(std::move(*verbs)) : fail(std::move(verbs.error()));
+#else
+            std::cerr << "sonolink-fe-sim: this build has no RDMA verbs backend\n";
+            exitCode = kExitFailed;
+            return nullptr;
+#endif
+        }
+        if (attached) return std::move(*attached);
+        const auto code = attached.error().code();
+        if (code == ErrorCode::FailedPrecondition || code == ErrorCode::InvalidArgument || std::chrono::steady_clock::now() >= deadline) {
+            std::cerr << "sonolink-fe-sim: " << attached.error().message() << '\n';
+            exitCode = kExitUnavailable;
+            return nullptr;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(a.linkKind == "sim" ? 50 : 200));
+    }
+    return nullptr;
+}
+
+// A session's counts and injected faults on stderr, and its end as an event.
+void reportFeSimSession(const sonolink::transport::sim::FrontEndSimulator& simulator, const sonolink::Status& result, bool jsonEvents) {
+    const auto& c = simulator.counters();
+    const auto& f = simulator.faults();
+    std::cerr << fmt::format("sonolink-fe-sim: {} frames acquired, {} dropped without credit, {} blocks sent; injected: "
+                             "{} dropped, {} duplicated, {} reordered, {} headers and {} payloads corrupted\n",
+                             c.framesAcquired, c.framesDroppedNoCredit, c.blocksSent, f.blocksDropped, f.blocksDuplicated,
+                             f.blocksReordered, f.headersCorrupted, f.payloadsCorrupted);
+    printFeSimEvent(jsonEvents, {{"event", "session_end"}, {"frames_acquired", c.framesAcquired}, {"frames_dropped_no_credit", c.framesDroppedNoCredit},
+                                 {"blocks_sent", c.blocksSent}, {"ok", static_cast<bool>(result)}, {"code", result ? "Ok" : toString(result.error().code())},
+                                 {"error", result ? "" : result.error().message()}});
+}
+
+// After a session: the exit code, or nothing to serve the next session or host (--reconnect).
+std::optional<int> feSimExitAfterSession(const FeSimArgs& a, const sonolink::Status& result) {
+    using sonolink::ErrorCode;
+    if (result && !a.reconnect) return kExitOk;
+    if (result) {  // the session's frames were sent: serve the next host's session, as a front end does
+        std::cerr << "sonolink-fe-sim: waiting for the next session\n";
+        printFeSimEvent(a.jsonEvents, {{"event", "waiting"}});
+        return std::nullopt;
+    }
+    std::cerr << "sonolink-fe-sim: " << result.error().message() << '\n';
+    const bool hostClosed = result.error().code() == ErrorCode::Cancelled;
+    if (hostClosed && !a.reconnect) return kExitOk;
+    if (!hostClosed && result.error().code() != ErrorCode::Unavailable) return kExitFailed;
+    if (!a.reconnect || a.options.faults.disconnectAfterBlocks != 0) return kExitUnavailable;
+    std::cerr << "sonolink-fe-sim: waiting for the next host\n";
+    printFeSimEvent(a.jsonEvents, {{"event", "waiting"}});
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace sonolink;
+    using namespace sonolink::transport::sim;
+    CLI::App app{"SonoLink front-end simulator: an FPGA front end over the shared-memory link"};
+    app.name("sonolink-fe-sim");
+    FeSimArgs args;
+    addFeSimOptions(app, args);
     sonolink::cli::refuseNonFiniteNumbers(app);
     try {
         app.parse(argc, argv);
@@ -92,95 +204,24 @@ int main(int argc, char** argv) {
         app.exit(e);
         return kExitUsage;
     }
-    options.faults.stallDuration = std::chrono::milliseconds(stallMs);
-    options.laser.jitter = std::chrono::nanoseconds(laserJitterNs);
-    if (corruptSlot >= 0) options.faults.corruptSlot = static_cast<std::uint32_t>(corruptSlot);
-    for (const auto& pair : swaps) {
-        unsigned a = 0, b = 0;
-        char colon = 0;
-        std::istringstream in(pair);
-        if (!(in >> a >> colon >> b) || colon != ':' || !in.eof() || a > 65535 || b > 65535) {
-            std::cerr << "sonolink-fe-sim: --swap-channels " << pair << ": expected two channels as A:B\n";
-            return kExitUsage;
-        }
-        options.channelFaults.swapped.emplace_back(static_cast<std::uint16_t>(a), static_cast<std::uint16_t>(b));
-    }
-    if (!replayFile.empty()) {
-        auto recording = sonolink::app::RecordingReplay::open(replayFile);
-        if (!recording) {
-            std::cerr << "sonolink-fe-sim: " << recording.error().describe() << '\n';
-            return kExitFailed;
-        }
-        options.frameSource = *recording;
-    }
+    if (const auto failed = completeFeSimOptions(args)) return *failed;
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
-    // --json-events: one line per event on stdout, for scripts and tests (stderr keeps the words).
-    auto event = [jsonEvents](nlohmann::json e) {
-        if (jsonEvents) std::cout << e.dump() << std::endl;
-    };
-    options.onConfigured = [&event](const FrameLayout& l) {
-        event({{"event", "configured"}, {"channels", l.channels}, {"samples", l.samples}, {"waves", l.waves}, {"blocks_per_frame", l.blocks.size()}});
+    args.options.onConfigured = [jsonEvents = args.jsonEvents](const FrameLayout& l) {
+        printFeSimEvent(jsonEvents, {{"event", "configured"}, {"channels", l.channels}, {"samples", l.samples}, {"waves", l.waves}, {"blocks_per_frame", l.blocks.size()}});
     };
 
     while (!stopRequested.load()) {
-        // Attach (shared memory) or connect (verbs), waiting for a host to appear.
-        std::unique_ptr<transport::FrontEndPort> port;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(waitSeconds);
-        while (!port && !stopRequested.load()) {
-            Result<std::unique_ptr<transport::FrontEndPort>> attached = fail(ErrorCode::Unimplemented, "unknown link");
-            if (linkKind == "sim") {
-                auto sim = SimFrontEndPort::attach(linkName);
-                attached = sim ? Result<std::unique_ptr<transport::FrontEndPort>>(std::move(*sim)) : fail(std::move(sim.error()));
-            } else {
-#if SONOLINK_HAVE_RDMA
-                auto verbs = transport::rdma::VerbsFrontEndPort::connect({hostAddress, hostPort, std::chrono::milliseconds(2000), 256});
-                attached = verbs ? Result<std::unique_ptr<transport::FrontEndPort>>(std::move(*verbs)) : fail(std::move(verbs.error()));
-#else
-                std::cerr << "sonolink-fe-sim: this build has no RDMA verbs backend\n";
-                return kExitFailed;
-#endif
-            }
-            if (attached) {
-                port = std::move(*attached);
-                break;
-            }
-            const auto code = attached.error().code();
-            if (code == ErrorCode::FailedPrecondition || code == ErrorCode::InvalidArgument || std::chrono::steady_clock::now() >= deadline) {
-                std::cerr << "sonolink-fe-sim: " << attached.error().message() << '\n';
-                return kExitUnavailable;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(linkKind == "sim" ? 50 : 200));
-        }
-        if (!port) break;
-        const auto where = linkKind == "sim" ? "/dev/shm/" + linkName : fmt::format("{}:{} over RDMA", hostAddress, hostPort);
+        int exitCode = kExitOk;
+        const auto port = waitForFeSimHost(args, exitCode);
+        if (!port) return exitCode;
+        const auto where = args.linkKind == "sim" ? "/dev/shm/" + args.linkName : fmt::format("{}:{} over RDMA", args.hostAddress, args.hostPort);
         std::cerr << fmt::format("sonolink-fe-sim: attached to {}\n", where);
-        event({{"event", "attached"}, {"link", where}});
-        FrontEndSimulator simulator(*port, options);
+        printFeSimEvent(args.jsonEvents, {{"event", "attached"}, {"link", where}});
+        FrontEndSimulator simulator(*port, args.options);
         const auto result = simulator.run(stopRequested);
-        const auto& c = simulator.counters();
-        const auto& f = simulator.faults();
-        std::cerr << fmt::format("sonolink-fe-sim: {} frames acquired, {} dropped without credit, {} blocks sent; injected: "
-                                 "{} dropped, {} duplicated, {} reordered, {} headers and {} payloads corrupted\n",
-                                 c.framesAcquired, c.framesDroppedNoCredit, c.blocksSent, f.blocksDropped, f.blocksDuplicated,
-                                 f.blocksReordered, f.headersCorrupted, f.payloadsCorrupted);
-        event({{"event", "session_end"}, {"frames_acquired", c.framesAcquired}, {"frames_dropped_no_credit", c.framesDroppedNoCredit},
-               {"blocks_sent", c.blocksSent}, {"ok", static_cast<bool>(result)}, {"code", result ? "Ok" : toString(result.error().code())},
-               {"error", result ? "" : result.error().message()}});
-        if (result && !reconnect) return kExitOk;
-        if (result) {  // the session's frames were sent: serve the next host's session, as a front end does
-            std::cerr << "sonolink-fe-sim: waiting for the next session\n";
-            event({{"event", "waiting"}});
-            continue;
-        }
-        std::cerr << "sonolink-fe-sim: " << result.error().message() << '\n';
-        const bool hostClosed = result.error().code() == ErrorCode::Cancelled;
-        if (hostClosed && !reconnect) return kExitOk;
-        if (!hostClosed && result.error().code() != ErrorCode::Unavailable) return kExitFailed;
-        if (!reconnect || options.faults.disconnectAfterBlocks != 0) return kExitUnavailable;
-        std::cerr << "sonolink-fe-sim: waiting for the next host\n";
-        event({{"event", "waiting"}});
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        reportFeSimSession(simulator, result, args.jsonEvents);
+        if (const auto ended = feSimExitAfterSession(args, result)) return *ended;
     }
     return kExitOk;
 }

@@ -62,6 +62,143 @@ sonolink::gui::StationSettings stationSettingsOf(const sonolink::config::AppConf
     return s;
 }
 
+// The console's command line: its options (--help lists them in the order they are added) and,
+// once processed, what was given.
+struct ConsoleCommandLine {
+    QCommandLineParser parser;
+    const QCommandLineOption configOption{"config", "Configuration file (JSON); else $SONOLINK_CONFIG, /etc/sonolink/sonolink.json or the shipped one.", "file"};
+    const QCommandLineOption linkOption{"link-name", "Attach to sonolink-fe-sim on this shared-memory link instead of the built-in front end.", "name"};
+    const QCommandLineOption screenshotOption{"screenshot", "Save the main window as this PNG, then quit.", "png"};
+    const QCommandLineOption wizardShotOption{"screenshot-wizard", "Also save the self-test wizard's steps page as this PNG.", "png"};
+    const QCommandLineOption reportShotOption{"screenshot-report", "Also save the self-test wizard's report page as this PNG.", "png"};
+    const QCommandLineOption examShotOption{"screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png"};
+    const QCommandLineOption examPatientShotOption{"screenshot-exam-patient", "With --screenshot-exam: also save its patient page, filled from the worklist's first item, as this PNG.", "png"};
+    const QCommandLineOption queueShotOption{"screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.", "png"};
+    const QCommandLineOption calipersShotOption{"screenshot-calipers", "Also freeze, put calipers on the phantom's targets and save the main window, as this PNG.", "png"};
+    const QCommandLineOption stationCheckShotOption{"screenshot-station-check", "Also save Help > Station check… once its checks are in, as this PNG.", "png"};
+    const QCommandLineOption settingsShotOption{"screenshot-settings", "Also save the settings dialog, its first node's C-ECHO answered, as this PNG.", "png"};
+    const QCommandLineOption probeOption{"probe-ui", "Measure the console for this many seconds of streaming (probe_run.h), print the report as JSON and quit.", "seconds"};
+    const QCommandLineOption replayOption{"replay", "Review this UFF recording (a file, or s3://bucket/key read in place through the configured archive) on the built-in front end, in a loop.", "recording"};
+    const QCommandLineOption cineOption{"cine", "Review this DICOM image or cine (a file, or s3://bucket/key read in place through the configured archive) frame by frame.", "object"};
+    const QCommandLineOption quitOption{"quit-after", "Seconds before the screenshot and the quit.", "seconds", "6"};
+    const QCommandLineOption languageOption{"language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language"};
+
+    void process(const QApplication& application) {
+        parser.setApplicationDescription("SonoLink acquisition and QA console");
+        parser.addHelpOption();
+        parser.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, examPatientShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption, quitOption, languageOption});
+        parser.process(application);
+    }
+    [[nodiscard]] bool isSet(const QCommandLineOption& option) const { return parser.isSet(option); }
+    [[nodiscard]] QString value(const QCommandLineOption& option) const { return parser.value(option); }
+    [[nodiscard]] int quitAfterMs() const { return static_cast<int>(value(quitOption).toDouble() * 1000); }
+};
+
+// Where the console's configuration came from: the station check reloads it the same way.
+struct ConsoleConfigSource {
+    std::string file;                                         // empty: the built-in defaults
+    std::vector<sonolink::config::ConfigOverride> overrides;  // what Settings… kept, then the command line's
+    QString keptRefused;                                      // why the kept settings were not used; empty when they were
+};
+
+// The configuration: the file, then what Settings… kept, checked by the loader like the file
+// (the command line's options after it). Kept settings the station can no longer use (a TLS file
+// since removed) do not lock the console out: it starts without them, says why, and Settings…
+// can put them right.
+sonolink::Result<sonolink::config::AppConfig> loadConsoleConfig(const ConsoleCommandLine& args, ConsoleConfigSource& source) {
+    std::vector<sonolink::config::ConfigOverride> commandLine;
+    if (args.isSet(args.linkOption)) commandLine.push_back({"/link/shm_name", "\"" + args.value(args.linkOption).toStdString() + "\"", "--link-name"});
+    if (const auto kept = sonolink::app::loadStationSettings()) {
+        for (auto& [key, value] : sonolink::app::configOverridesOf(*kept)) source.overrides.push_back({key, value, "the console's settings (Settings…)"});
+    }
+    source.overrides.insert(source.overrides.end(), commandLine.begin(), commandLine.end());
+    source.file = sonolink::app::consoleConfigFile(args.value(args.configOption));
+    auto loaded = sonolink::config::loadConfig(source.file, source.overrides);
+    if (!loaded && source.overrides.size() > commandLine.size()) {
+        if (auto without = sonolink::config::loadConfig(source.file, commandLine)) {
+            source.keptRefused = QString::fromStdString(loaded.error().describe());
+            std::cerr << "sonolink: the kept settings were not used: " << source.keptRefused.toStdString() << '\n';
+            loaded = std::move(without);
+        }
+    }
+    return loaded;
+}
+
+// --cine: a DICOM object reviewed on its own, without the engine.
+int runConsoleCine(const ConsoleCommandLine& args, const sonolink::config::AppConfig& config) {
+    if (args.isSet(args.replayOption) || args.isSet(args.linkOption)) {
+        std::cerr << "sonolink: --cine reviews a DICOM object on its own; it cannot be used with --replay or --link-name\n";
+        return 1;
+    }
+    return sonolink::app::runCineReview(config, {args.value(args.cineOption), args.value(args.probeOption).toDouble(), args.value(args.screenshotOption),
+                                                 args.quitAfterMs()});
+}
+
+// --replay: the recording to review, opened (through the archive for s3://), said on stderr.
+sonolink::Result<std::shared_ptr<sonolink::app::RecordingReplay>> openConsoleReplay(const QString& named, const sonolink::config::AppConfig& config) {
+    auto opened = sonolink::app::RecordingReplay::open(named.toStdString(), config.archive);
+    if (!opened) return sonolink::fail(std::move(opened.error()).addContext("opening " + named.toStdString() + " to review it"));
+    const auto& replay = **opened;
+    const auto& g = replay.geometry();
+    std::cerr << "sonolink: reviewing " << replay.path() << ": " << replay.frames() << " frames of " << g.waves << " waves x " << g.channels
+              << " channels x " << g.samples << " samples\n";
+    return opened;
+}
+
+// The main window's station: its DICOM nodes, settings, engineer group, export target, station
+// check and cine opener.
+void setUpConsoleWindow(sonolink::app::MainWindow& window, const sonolink::config::AppConfig& config, const ConsoleConfigSource& source) {
+    QStringList nodes;
+    for (const auto& node : config.dicom.nodes) nodes << QString::fromStdString(node.name);
+    window.setDicomNodes(nodes);
+    window.setStationSettings(stationSettingsOf(config), nodes);
+    window.setEngineerGroup(QString::fromStdString(config.selftest.engineerGroup));
+    window.setExportTarget(QString::fromStdString(config.recording.directory), nodes.value(0));
+    // Help > Station check…: the doctor, on the configuration as this console runs it.
+    window.setStationCheck([configFile = source.file, overrides = source.overrides] { return sonolink::app::stationCheckReport(configFile, overrides); });
+    window.setCineOpener(sonolink::app::cineReviewOpener(config));  // File > Review a DICOM cine…
+}
+
+// --screenshot and the other screens asked for (none: no screenshots, no quit).
+ScreenshotPlan consoleScreenshotPlan(const ConsoleCommandLine& args) {
+    if (!args.isSet(args.screenshotOption)) return {};
+    return {args.value(args.screenshotOption), args.value(args.wizardShotOption), args.value(args.reportShotOption), args.value(args.examShotOption),
+            args.value(args.queueShotOption), args.value(args.calipersShotOption), args.value(args.settingsShotOption), args.value(args.stationCheckShotOption),
+            args.value(args.examPatientShotOption), args.quitAfterMs()};
+}
+
+// The console on the engine: the main window and the self-test wizard, live (or reviewing
+// replay), until the event loop ends; the engine disconnected before the window goes.
+int runConsoleWindow(sonolink::engine::Engine& engine, const sonolink::config::AppConfig& config, const ConsoleConfigSource& source,
+                     const std::shared_ptr<sonolink::app::RecordingReplay>& replay, const ConsoleCommandLine& args, const QElapsedTimer& sinceStart) {
+    sonolink::gui::EngineBridge bridge(engine);
+    sonolink::app::MainWindow window(bridge, /*autoStream=*/true);
+    setUpConsoleWindow(window, config, source);
+    sonolink::gui::SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()), &window);
+    wizard.setWindowFlag(Qt::Window);
+    const auto& selftest = config.selftest;
+    sonolink::app::SelfTestSession session(bridge, wizard, {selftest.reportDirectory, selftest.mode == sonolink::config::SelfTestMode::Full ? "full" : "quick",
+                                                            config.dicom.stationName, selftest.engineerGroup});
+    QObject::connect(&window, &sonolink::app::MainWindow::selfTestRequested, &wizard, [&wizard] {
+        wizard.show();
+        wizard.raise();
+    });
+    // "Start scanning": the tests passed or were overridden.
+    QObject::connect(&wizard, &QWizard::accepted, &bridge, [&bridge] { if (bridge.stateName() == "ready") bridge.startStreaming(); });
+    sonolink::app::UiProbe probe(bridge, *window.view());
+    window.show();
+    if (!source.keptRefused.isEmpty()) window.showKeptSettingsRefused(source.keptRefused);
+    if (replay) window.setReview(QString::fromStdString(replay->path()), static_cast<int>(replay->frames()));
+    else if (selftest.atConnect) wizard.show();
+    QTimer::singleShot(0, &window, [&probe, &sinceStart] { probe.markStartup(static_cast<double>(sinceStart.nsecsElapsed()) / 1e6); });
+    if (args.isSet(args.probeOption)) sonolink::app::scheduleUiProbe(args.value(args.probeOption).toDouble(), window, bridge, probe);
+    bridge.connectLink();
+    sonolink::app::scheduleScreenshots(consoleScreenshotPlan(args), config, window, wizard, bridge);
+    const int status = QApplication::exec();
+    engine.disconnect();
+    return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,79 +208,31 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("SonoLink");
     QApplication::setOrganizationName("SonoLink");
     QApplication::setApplicationVersion(QString::fromStdString(sonolink::buildInfo().version));
-    QCommandLineParser options;
-    options.setApplicationDescription("SonoLink acquisition and QA console");
-    options.addHelpOption();
-    const QCommandLineOption configOption("config", "Configuration file (JSON); else $SONOLINK_CONFIG, /etc/sonolink/sonolink.json or the shipped one.", "file");
-    const QCommandLineOption linkOption("link-name", "Attach to sonolink-fe-sim on this shared-memory link instead of the built-in front end.", "name");
-    const QCommandLineOption screenshotOption("screenshot", "Save the main window as this PNG, then quit.", "png");
-    const QCommandLineOption wizardShotOption("screenshot-wizard", "Also save the self-test wizard's steps page as this PNG.", "png");
-    const QCommandLineOption reportShotOption("screenshot-report", "Also save the self-test wizard's report page as this PNG.", "png");
-    const QCommandLineOption examShotOption("screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png");
-    const QCommandLineOption examPatientShotOption("screenshot-exam-patient", "With --screenshot-exam: also save its patient page, filled from the worklist's first item, as this PNG.", "png");
-    const QCommandLineOption queueShotOption("screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.", "png");
-    const QCommandLineOption calipersShotOption("screenshot-calipers", "Also freeze, put calipers on the phantom's targets and save the main window, as this PNG.", "png");
-    const QCommandLineOption stationCheckShotOption("screenshot-station-check", "Also save Help > Station check… once its checks are in, as this PNG.", "png");
-    const QCommandLineOption settingsShotOption("screenshot-settings", "Also save the settings dialog, its first node's C-ECHO answered, as this PNG.", "png");
-    const QCommandLineOption probeOption("probe-ui", "Measure the console for this many seconds of streaming (probe_run.h), print the report as JSON and quit.", "seconds");
-    const QCommandLineOption replayOption("replay", "Review this UFF recording (a file, or s3://bucket/key read in place through the configured archive) on the built-in front end, in a loop.", "recording");
-    const QCommandLineOption cineOption("cine", "Review this DICOM image or cine (a file, or s3://bucket/key read in place through the configured archive) frame by frame.", "object");
-    const QCommandLineOption quitOption("quit-after", "Seconds before the screenshot and the quit.", "seconds", "6");
-    const QCommandLineOption languageOption("language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language");
-    options.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, examPatientShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption, quitOption, languageOption});
-    options.process(application);
+    ConsoleCommandLine args;
+    args.process(application);
     // A run under automation (a screenshot, the probe) says why it cannot start and quits; a
     // user's start waits in a dialog until they have read it.
-    const bool unattended = options.isSet("screenshot") || options.isSet("probe-ui");
-    const auto startupFailed = [&](const sonolink::Error& why) { return sonolink::app::startupFailed(why, !unattended, options.value(screenshotOption)); };
-    const auto language = sonolink::app::chooseLanguage(options.value(languageOption));
+    const bool unattended = args.parser.isSet("screenshot") || args.parser.isSet("probe-ui");
+    const auto startupFailed = [&](const sonolink::Error& why) { return sonolink::app::startupFailed(why, !unattended, args.value(args.screenshotOption)); };
+    const auto language = sonolink::app::chooseLanguage(args.value(args.languageOption));
     if (!sonolink::app::installTranslations(application, language)) std::cerr << "sonolink: no translation for " << language.toStdString() << ": English\n";
 
-    std::vector<sonolink::config::ConfigOverride> commandLine;
-    if (options.isSet(linkOption)) commandLine.push_back({"/link/shm_name", "\"" + options.value(linkOption).toStdString() + "\"", "--link-name"});
-    // What Settings… kept, checked by the loader like the file (the command line's options after
-    // it). Kept settings the station can no longer use (a TLS file since removed) do not lock the
-    // console out: it starts without them, says why, and Settings… can put them right.
-    std::vector<sonolink::config::ConfigOverride> overrides;
-    if (const auto kept = sonolink::app::loadStationSettings()) {
-        for (auto& [key, value] : sonolink::app::configOverridesOf(*kept)) overrides.push_back({key, value, "the console's settings (Settings…)"});
-    }
-    overrides.insert(overrides.end(), commandLine.begin(), commandLine.end());
-    const auto configFile = sonolink::app::consoleConfigFile(options.value(configOption));
-    auto loaded = sonolink::config::loadConfig(configFile, overrides);
-    QString keptRefused;
-    if (!loaded && overrides.size() > commandLine.size()) {
-        if (auto without = sonolink::config::loadConfig(configFile, commandLine)) {
-            keptRefused = QString::fromStdString(loaded.error().describe());
-            std::cerr << "sonolink: the kept settings were not used: " << keptRefused.toStdString() << '\n';
-            loaded = std::move(without);
-        }
-    }
+    ConsoleConfigSource source;
+    auto loaded = loadConsoleConfig(args, source);
     if (!loaded) return startupFailed(loaded.error());
-    std::cerr << "sonolink: configuration: " << (configFile.empty() ? std::string("the built-in defaults") : configFile) << '\n';
-    if (options.isSet(cineOption)) {
-        if (options.isSet(replayOption) || options.isSet(linkOption)) {
-            std::cerr << "sonolink: --cine reviews a DICOM object on its own; it cannot be used with --replay or --link-name\n";
-            return 1;
-        }
-        return sonolink::app::runCineReview(*loaded, {options.value(cineOption), options.value(probeOption).toDouble(), options.value(screenshotOption),
-                                                      static_cast<int>(options.value(quitOption).toDouble() * 1000)});
-    }
+    std::cerr << "sonolink: configuration: " << (source.file.empty() ? std::string("the built-in defaults") : source.file) << '\n';
+    if (args.isSet(args.cineOption)) return runConsoleCine(args, *loaded);
     sonolink::app::EngineChoice choice;
-    choice.link = sonolink::app::linkChoiceFrom(*loaded, /*inProcess=*/!options.isSet(linkOption));
-    const bool review = options.isSet(replayOption);
-    if (review) {
-        if (options.isSet(linkOption)) {
+    choice.link = sonolink::app::linkChoiceFrom(*loaded, /*inProcess=*/!args.isSet(args.linkOption));
+    if (args.isSet(args.replayOption)) {
+        if (args.isSet(args.linkOption)) {
             std::cerr << "sonolink: --replay runs on the built-in front end; it cannot be used with --link-name\n";
             return 1;
         }
-        auto opened = sonolink::app::RecordingReplay::open(options.value(replayOption).toStdString(), loaded->archive);
-        if (!opened) return startupFailed(std::move(opened.error()).addContext("opening " + options.value(replayOption).toStdString() + " to review it"));
+        auto opened = openConsoleReplay(args.value(args.replayOption), *loaded);
+        if (!opened) return startupFailed(opened.error());
         choice.replay = *opened;
         choice.selfTest = sonolink::app::SelfTestChoice::Off;
-        const auto& g = choice.replay->geometry();
-        std::cerr << "sonolink: reviewing " << choice.replay->path() << ": " << choice.replay->frames() << " frames of " << g.waves << " waves x " << g.channels
-                  << " channels x " << g.samples << " samples\n";
     }
     auto consoleLock = sonolink::app::holdConsoleLock(loaded->dicom.queueDirectory);
     if (!consoleLock) return startupFailed(consoleLock.error());
@@ -155,47 +244,5 @@ int main(int argc, char** argv) {
     auto& engine = **made;
     auto metrics = sonolink::app::startMetrics(*loaded, engine);  // a lab's Prometheus, when metrics.prometheus_port asks
     if (!metrics) return startupFailed(metrics.error());
-    int status = 0;
-    {
-        sonolink::gui::EngineBridge bridge(engine);
-        sonolink::app::MainWindow window(bridge, /*autoStream=*/true);
-        QStringList nodes;
-        for (const auto& node : loaded->dicom.nodes) nodes << QString::fromStdString(node.name);
-        window.setDicomNodes(nodes);
-        window.setStationSettings(stationSettingsOf(*loaded), nodes);
-        window.setEngineerGroup(QString::fromStdString(loaded->selftest.engineerGroup));
-        window.setExportTarget(QString::fromStdString(loaded->recording.directory), nodes.value(0));
-        // Help > Station check…: the doctor, on the configuration as this console runs it.
-        window.setStationCheck([configFile, overrides] { return sonolink::app::stationCheckReport(configFile, overrides); });
-        window.setCineOpener(sonolink::app::cineReviewOpener(*loaded));  // File > Review a DICOM cine…
-        sonolink::gui::SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()), &window);
-        wizard.setWindowFlag(Qt::Window);
-        const auto& selftest = loaded->selftest;
-        sonolink::app::SelfTestSession session(bridge, wizard, {selftest.reportDirectory, selftest.mode == sonolink::config::SelfTestMode::Full ? "full" : "quick",
-                                                                loaded->dicom.stationName, selftest.engineerGroup});
-        QObject::connect(&window, &sonolink::app::MainWindow::selfTestRequested, &wizard, [&wizard] {
-            wizard.show();
-            wizard.raise();
-        });
-        // "Start scanning": the tests passed or were overridden.
-        QObject::connect(&wizard, &QWizard::accepted, &bridge, [&bridge] { if (bridge.stateName() == "ready") bridge.startStreaming(); });
-        sonolink::app::UiProbe probe(bridge, *window.view());
-        window.show();
-        if (!keptRefused.isEmpty()) window.showKeptSettingsRefused(keptRefused);
-        if (review) window.setReview(QString::fromStdString(choice.replay->path()), static_cast<int>(choice.replay->frames()));
-        else if (selftest.atConnect) wizard.show();
-        QTimer::singleShot(0, &window, [&probe, &sinceStart] { probe.markStartup(static_cast<double>(sinceStart.nsecsElapsed()) / 1e6); });
-        if (options.isSet(probeOption)) sonolink::app::scheduleUiProbe(options.value(probeOption).toDouble(), window, bridge, probe);
-        bridge.connectLink();
-        ScreenshotPlan plan;
-        if (options.isSet(screenshotOption)) {
-            plan = {options.value(screenshotOption), options.value(wizardShotOption), options.value(reportShotOption), options.value(examShotOption),
-                    options.value(queueShotOption), options.value(calipersShotOption), options.value(settingsShotOption), options.value(stationCheckShotOption), options.value(examPatientShotOption),
-                    static_cast<int>(options.value(quitOption).toDouble() * 1000)};
-        }
-        sonolink::app::scheduleScreenshots(plan, *loaded, window, wizard, bridge);
-        status = QApplication::exec();
-        engine.disconnect();
-    }
-    return status;
+    return runConsoleWindow(engine, *loaded, source, choice.replay, args, sinceStart);
 }

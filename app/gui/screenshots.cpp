@@ -46,6 +46,43 @@ void placeCalipers(const config::AppConfig& config, gui::BModeView& view) {
     view.addMeasurement(note);
 }
 
+// At the quit time: the main window and every other screen asked for, each from the scene set up
+// for it; the calipers last, on the frozen image, then the quit.
+void takePlannedScreenshots(const ScreenshotPlan& plan, const config::AppConfig& config, MainWindow& window, gui::SelfTestWizard& wizard,
+                            gui::EngineBridge& bridge) {
+    save(window, plan.main);
+    if (!plan.stationCheck.isEmpty() && window.stationCheckDialog()) save(*window.stationCheckDialog(), plan.stationCheck);
+    if (!plan.wizard.isEmpty()) save(wizard, plan.wizard);
+    if (!plan.exam.isEmpty() && window.examDialog()) {
+        save(*window.examDialog(), plan.exam);
+        if (auto* table = window.examDialog()->findChild<QTableWidget*>("worklistTable"); !plan.examPatient.isEmpty() && table && table->rowCount() > 0) {
+            table->selectRow(0);
+            window.examDialog()->findChild<QPushButton*>("worklistUseButton")->click();  // the patient page, its body part from the order
+            QApplication::processEvents();
+            save(*window.examDialog(), plan.examPatient);
+        }
+    }
+    if (!plan.settings.isEmpty() && window.settingsDialog()) save(*window.settingsDialog(), plan.settings);
+    if (!plan.queue.isEmpty()) {
+        window.findChild<QDockWidget*>("queueDock")->raise();
+        QApplication::processEvents();
+        save(window, plan.queue);
+    }
+    if (!plan.report.isEmpty()) {
+        wizard.next();
+        save(wizard, plan.report);
+    }
+    if (plan.calipers.isEmpty()) return QApplication::quit();
+    wizard.hide();
+    bridge.freeze();  // then the calipers on the frozen image, once the freeze is in
+    QTimer::singleShot(1500, &window, [plan, &config, &window] {
+        placeCalipers(config, *window.view());
+        QApplication::processEvents();
+        save(window, plan.calipers);
+        QApplication::quit();
+    });
+}
+
 }  // namespace
 
 void scheduleScreenshots(const ScreenshotPlan& plan, const config::AppConfig& config, MainWindow& window, gui::SelfTestWizard& wizard,
@@ -78,39 +115,7 @@ void scheduleScreenshots(const ScreenshotPlan& plan, const config::AppConfig& co
         });
     }
     if (!plan.stationCheck.isEmpty()) before(4000, [&window] { window.openStationCheck(); });  // a C-ECHO per node: seconds
-    QTimer::singleShot(plan.quitMs, &window, [plan, &config, &window, &wizard, &bridge] {
-        save(window, plan.main);
-        if (!plan.stationCheck.isEmpty() && window.stationCheckDialog()) save(*window.stationCheckDialog(), plan.stationCheck);
-        if (!plan.wizard.isEmpty()) save(wizard, plan.wizard);
-        if (!plan.exam.isEmpty() && window.examDialog()) {
-            save(*window.examDialog(), plan.exam);
-            if (auto* table = window.examDialog()->findChild<QTableWidget*>("worklistTable"); !plan.examPatient.isEmpty() && table && table->rowCount() > 0) {
-                table->selectRow(0);
-                window.examDialog()->findChild<QPushButton*>("worklistUseButton")->click();  // the patient page, its body part from the order
-                QApplication::processEvents();
-                save(*window.examDialog(), plan.examPatient);
-            }
-        }
-        if (!plan.settings.isEmpty() && window.settingsDialog()) save(*window.settingsDialog(), plan.settings);
-        if (!plan.queue.isEmpty()) {
-            window.findChild<QDockWidget*>("queueDock")->raise();
-            QApplication::processEvents();
-            save(window, plan.queue);
-        }
-        if (!plan.report.isEmpty()) {
-            wizard.next();
-            save(wizard, plan.report);
-        }
-        if (plan.calipers.isEmpty()) return QApplication::quit();
-        wizard.hide();
-        bridge.freeze();  // then the calipers on the frozen image, once the freeze is in
-        QTimer::singleShot(1500, &window, [plan, &config, &window] {
-            placeCalipers(config, *window.view());
-            QApplication::processEvents();
-            save(window, plan.calipers);
-            QApplication::quit();
-        });
-    });
+    QTimer::singleShot(plan.quitMs, &window, [plan, &config, &window, &wizard, &bridge] { takePlannedScreenshots(plan, config, window, wizard, bridge); });
 }
 
 }  // namespace sonolink::app

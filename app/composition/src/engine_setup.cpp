@@ -234,19 +234,57 @@ engine::StationCheck stationCheckFrom(const config::AppConfig& config, const Lin
     return c;
 }
 
+namespace {
+
+// A review runs on the built-in front end only, which sends the recording's frames (and its
+// shots, dual mode). Without a Configure of its own the acquisition is the recording's geometry,
+// at the configured frame rate and centre frequency (and the recording's laser rate).
+Status applyReplayToChoice(const config::AppConfig& config, EngineChoice& choice) {
+    if (choice.link.backend != LinkChoice::Backend::SimInProcess) {
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} can be replayed on the built-in front end only, not over another link", choice.replay->path()));
+    }
+    choice.link.frontEnd.frameSource = choice.replay;
+    choice.link.frontEnd.shotSource = choice.replay->shots();  // dual mode: its shots for the front end's laser
+    if (!choice.configure) {
+        choice.configure = configureOf(choice.replay->geometry());
+        choice.configure->frameRateMilliHz = static_cast<std::uint32_t>(std::lround(config.acquisition.frameRateHz * 1000));
+        choice.configure->centerFrequencyHz = static_cast<std::uint32_t>(std::lround(config.probe.centerFrequencyHz));
+        if (choice.replay->shots()) choice.configure->laserRateMilliHz = static_cast<std::uint32_t>(std::lround(choice.replay->laserRateHz() * 1000));
+    }
+    return {};
+}
+
+// The nodes, the station's identity and the audit trail always (worklist queries, exports);
+// the queue only where this engine runs it (one process holds a queue at a time).
+engine::DicomSetup engineDicomSetupFrom(const config::AppConfig& config, bool runsQueue) {
+    engine::DicomSetup dicom;
+    if (runsQueue) dicom.queueDirectory = config.dicom.queueDirectory;
+    dicom.retry = retryPolicyFrom(config.dicom);
+    dicom.forwarder = forwarderFrom(config.dicom);
+    dicom.uidRoot = config.dicom.uidRoot;
+    dicom.stationAeTitle = config.dicom.stationAeTitle;
+    dicom.listenPort = config.dicom.listenPort;
+    dicom.audit = auditFrom(config.dicom);
+    dicom.equipment = equipmentFrom(config.dicom);
+    return dicom;
+}
+
+// The engine's link, made at each connect. A built-in front end ends with its session: its link
+// is made anew; the others are kept.
+std::function<Result<engine::LinkHandle>()> engineLinkMaker(const LinkChoice& link) {
+    return [link]() -> Result<engine::LinkHandle> {
+        auto parts = makeLink(link);
+        if (!parts) return fail(std::move(parts.error()));
+        const bool reusable = link.backend != LinkChoice::Backend::SimInProcess;
+        return engine::LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd)), reusable};
+    };
+}
+
+}  // namespace
+
 Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice) {
     if (choice.replay) {
-        if (choice.link.backend != LinkChoice::Backend::SimInProcess) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("{} can be replayed on the built-in front end only, not over another link", choice.replay->path()));
-        }
-        choice.link.frontEnd.frameSource = choice.replay;
-        choice.link.frontEnd.shotSource = choice.replay->shots();  // dual mode: its shots for the front end's laser
-        if (!choice.configure) {
-            choice.configure = configureOf(choice.replay->geometry());
-            choice.configure->frameRateMilliHz = static_cast<std::uint32_t>(std::lround(config.acquisition.frameRateHz * 1000));
-            choice.configure->centerFrequencyHz = static_cast<std::uint32_t>(std::lround(config.probe.centerFrequencyHz));
-            if (choice.replay->shots()) choice.configure->laserRateMilliHz = static_cast<std::uint32_t>(std::lround(choice.replay->laserRateHz() * 1000));
-        }
+        if (auto applied = applyReplayToChoice(config, choice); !applied) return fail(std::move(applied.error()));
     }
     engine::EngineConfig e;
     e.session.configure = choice.configure ? *choice.configure : configureFrom(config);
@@ -267,16 +305,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.selfTestBlocking = config.selftest.blocksStreaming;
     if (e.selfTest) e.station = stationCheckFrom(config, choice.link);
     if (e.selfTest) e.elementCheck = elementCheckFrom(config);
-    // The nodes, the station's identity and the audit trail always (worklist queries, exports);
-    // the queue only where this engine runs it (one process holds a queue at a time).
-    if (choice.dicomQueue) e.dicom.queueDirectory = config.dicom.queueDirectory;
-    e.dicom.retry = retryPolicyFrom(config.dicom);
-    e.dicom.forwarder = forwarderFrom(config.dicom);
-    e.dicom.uidRoot = config.dicom.uidRoot;
-    e.dicom.stationAeTitle = config.dicom.stationAeTitle;
-    e.dicom.listenPort = config.dicom.listenPort;
-    e.dicom.audit = auditFrom(config.dicom);
-    e.dicom.equipment = equipmentFrom(config.dicom);
+    e.dicom = engineDicomSetupFrom(config, choice.dicomQueue);
     engine::Backends backends;
     if (choice.display) backends.makeImager = displayImagers(config);
     backends.planAcquisition = choice.replay ? replayPlanner(e.session.configure, choice.replay->path()) : acquisitionPlanner(config);
@@ -292,13 +321,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
         e.archive = {a.queueDirectory, archiveRetryFrom(a), {a.journalDirectory, a.retentionDays, 16, {}}, a.auditFile, a.bucket, a.prefix,
                      true, true};
     }
-    backends.makeLink = [link = choice.link]() -> Result<engine::LinkHandle> {
-        auto parts = makeLink(link);
-        if (!parts) return fail(std::move(parts.error()));
-        // A built-in front end ends with its session: its link is made anew; the others are kept.
-        const bool reusable = link.backend != LinkChoice::Backend::SimInProcess;
-        return engine::LinkHandle{std::move(parts->link), std::shared_ptr<void>(std::move(parts->frontEnd)), reusable};
-    };
+    backends.makeLink = engineLinkMaker(choice.link);
     return engine::createEngine(std::move(e), std::move(backends));
 }
 

@@ -98,6 +98,79 @@ std::string authority(const std::string& endpoint) {
     return endpoint.substr(start, endpoint.find('/', start) - start);
 }
 
+// The options of the connection itself: the socket hooks, the URL, TLS, and the time limits
+// (no byte for stallTimeout: the request has stalled; and a limit that grows with its bytes).
+void setCurlConnectionOptions(CURL* easy, const S3Settings& settings, const HttpCall& call, int* socket) {
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, onSocketMade);
+    curl_easy_setopt(easy, CURLOPT_SOCKOPTDATA, socket);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, onSocketClosed);
+    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, socket);
+    const std::string url = settings.endpoint + call.target;
+    curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_PATH_AS_IS, 1L);  // a key with "." or ".." segments is sent (and signed) as it is
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 512L * 1024);  // large bodies in fewer receive calls (the default is 16 KiB)
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(settings.connectTimeout.count() * 1000));
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(settings.stallTimeout.count()));
+    const double limitS = static_cast<double>(settings.requestTimeoutBase.count()) +
+                          static_cast<double>(call.expectedBytes + call.body.size()) / settings.minRateBytesPerS;
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(limitS * 1000));
+    curl_easy_setopt(easy, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, settings.verifyTls ? 1L : 0L);
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, settings.verifyTls ? 2L : 0L);
+    if (!settings.caFile.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, settings.caFile.c_str());
+}
+
+// The method, and the body of a PUT or POST.
+void setCurlRequestMethod(CURL* easy, const HttpCall& call, bool hasBody) {
+    // No "Expect:" to switch off 100-continue: libcurl 7.88 signs that empty header, which it
+    // never sends, and every such request fails with SignatureDoesNotMatch. The body goes at
+    // once instead (radosgw sends no 100 Continue: libcurl would wait 1 s for it on each PUT).
+    curl_easy_setopt(easy, CURLOPT_EXPECT_100_TIMEOUT_MS, 0L);
+    if (hasBody) {
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(call.body.size()));
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, call.body.empty() ? "" : reinterpret_cast<const char*>(call.body.data()));
+        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, call.method.c_str());
+    } else if (call.method == "HEAD") {
+        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    } else if (call.method != "GET") {
+        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, call.method.c_str());
+    }
+}
+
+// The answer's headers and body, and the cancel check, go through `ex`.
+void setCurlExchangeCallbacks(CURL* easy, Exchange& ex) {
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &ex);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onBody);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &ex);
+    curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, onProgress);
+    curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &ex);
+    curl_easy_setopt(easy, CURLOPT_NOPROGRESS, ex.call->cancel ? 0L : 1L);
+}
+
+// A request that failed in transport (or was stopped by its sink, reported as cancelled).
+S3Failure curlTransportFailure(const Exchange& ex, CURLcode rc, const char* errorText) {
+    S3Failure f;
+    f.httpStatus = static_cast<int>(ex.answer.status);
+    f.transportCode = ex.sinkRefused ? CURLE_ABORTED_BY_CALLBACK : static_cast<int>(rc);
+    f.transportText = errorText[0] ? errorText : curl_easy_strerror(rc);
+    return f;
+}
+
+// A non-2xx answer: the server's error code and message (a HEAD's 404 has no body: NotFound).
+S3Failure curlServerFailure(const HttpAnswer& answer, const HttpCall& call) {
+    S3Failure f;
+    f.httpStatus = static_cast<int>(answer.status);
+    const S3ErrorBody body = parseErrorBody(answer.body);
+    f.s3Code = body.code;
+    f.s3Message = body.message;
+    if (f.s3Code.empty() && call.method == "HEAD") f.s3Code = f.httpStatus == 404 ? "NotFound" : "";
+    return f;
+}
+
 }  // namespace
 
 void CurlConnection::signHere(const HttpCall& call, std::vector<std::string>& sent) const {
@@ -142,67 +215,15 @@ tl::expected<HttpAnswer, S3Failure> CurlConnection::perform(const HttpCall& call
     ex.call = &call;
     ex.easy = easy;
     ex.socket = &socket_;
-    curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, onSocketMade);
-    curl_easy_setopt(easy, CURLOPT_SOCKOPTDATA, &socket_);
-    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, onSocketClosed);
-    curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, &socket_);
-    const std::string url = settings_.endpoint + call.target;
-    curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_PATH_AS_IS, 1L);  // a key with "." or ".." segments is sent (and signed) as it is
-    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(easy, CURLOPT_BUFFERSIZE, 512L * 1024);  // large bodies in fewer receive calls (the default is 16 KiB)
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(settings_.connectTimeout.count() * 1000));
-    // No byte for stallTimeout: the request has stalled. And a limit that grows with its bytes.
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(settings_.stallTimeout.count()));
-    const double limitS = static_cast<double>(settings_.requestTimeoutBase.count()) +
-                          static_cast<double>(call.expectedBytes + call.body.size()) / settings_.minRateBytesPerS;
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(limitS * 1000));
-    curl_easy_setopt(easy, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
-    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, settings_.verifyTls ? 1L : 0L);
-    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, settings_.verifyTls ? 2L : 0L);
-    if (!settings_.caFile.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, settings_.caFile.c_str());
+    setCurlConnectionOptions(easy, settings_, call, &socket_);
 
-    // Every header we send, signed: the payload's hash, the session token, the call's own.
-    std::vector<std::string> sent = call.headers;
-    sent.push_back("x-amz-content-sha256: " + (call.payloadSha256.empty() ? sha256Hex(call.body) : call.payloadSha256));
-    if (!credentials_.sessionToken.empty()) sent.push_back("x-amz-security-token: " + credentials_.sessionToken);
     const bool hasBody = call.method == "PUT" || call.method == "POST";
-    if (hasBody && std::none_of(sent.begin(), sent.end(), [](const std::string& h) { return h.starts_with("Content-Type:"); })) {
-        sent.push_back("Content-Type: application/octet-stream");
-    }
-    const std::string sigv4 = fmt::format("aws:amz:{}:s3", settings_.region);
-    if (curlSignerMisorders(sent)) {
-        signHere(call, sent);
-    } else {
-        curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sigv4.c_str());
-        curl_easy_setopt(easy, CURLOPT_USERNAME, credentials_.accessKeyId.c_str());
-        curl_easy_setopt(easy, CURLOPT_PASSWORD, credentials_.secretAccessKey.c_str());
-    }
+    const std::vector<std::string> sent = headersToSend(call, hasBody, easy);
     curl_slist* headers = nullptr;
     for (const auto& h : sent) headers = curl_slist_append(headers, h.c_str());
-    // No "Expect:" to switch off 100-continue: libcurl 7.88 signs that empty header, which it
-    // never sends, and every such request fails with SignatureDoesNotMatch. The body goes at
-    // once instead (radosgw sends no 100 Continue: libcurl would wait 1 s for it on each PUT).
-    curl_easy_setopt(easy, CURLOPT_EXPECT_100_TIMEOUT_MS, 0L);
-    if (hasBody) {
-        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(call.body.size()));
-        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, call.body.empty() ? "" : reinterpret_cast<const char*>(call.body.data()));
-        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, call.method.c_str());
-    } else if (call.method == "HEAD") {
-        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
-    } else if (call.method != "GET") {
-        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, call.method.c_str());
-    }
+    setCurlRequestMethod(easy, call, hasBody);
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, onHeader);
-    curl_easy_setopt(easy, CURLOPT_HEADERDATA, &ex);
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, onBody);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &ex);
-    curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, onProgress);
-    curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &ex);
-    curl_easy_setopt(easy, CURLOPT_NOPROGRESS, call.cancel ? 0L : 1L);
+    setCurlExchangeCallbacks(easy, ex);
     char errorText[CURL_ERROR_SIZE] = {};
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errorText);
 
@@ -210,23 +231,29 @@ tl::expected<HttpAnswer, S3Failure> CurlConnection::perform(const HttpCall& call
     wakeForTheRest(ex, 0);  // the next answer's headers are small
     curl_slist_free_all(headers);
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &ex.answer.status);
-    if (rc != CURLE_OK) {
-        S3Failure f;
-        f.httpStatus = static_cast<int>(ex.answer.status);
-        f.transportCode = ex.sinkRefused ? CURLE_ABORTED_BY_CALLBACK : static_cast<int>(rc);
-        f.transportText = errorText[0] ? errorText : curl_easy_strerror(rc);
-        return tl::unexpected(std::move(f));
-    }
-    if (ex.answer.status < 200 || ex.answer.status >= 300) {
-        S3Failure f;
-        f.httpStatus = static_cast<int>(ex.answer.status);
-        const S3ErrorBody body = parseErrorBody(ex.answer.body);
-        f.s3Code = body.code;
-        f.s3Message = body.message;
-        if (f.s3Code.empty() && call.method == "HEAD") f.s3Code = f.httpStatus == 404 ? "NotFound" : "";
-        return tl::unexpected(std::move(f));
-    }
+    if (rc != CURLE_OK) return tl::unexpected(curlTransportFailure(ex, rc, errorText));
+    if (ex.answer.status < 200 || ex.answer.status >= 300) return tl::unexpected(curlServerFailure(ex.answer, call));
     return std::move(ex.answer);
+}
+
+std::vector<std::string> CurlConnection::headersToSend(const HttpCall& call, bool hasBody, void* handle) const {
+    CURL* easy = static_cast<CURL*>(handle);
+    // Every header we send, signed: the payload's hash, the session token, the call's own.
+    std::vector<std::string> sent = call.headers;
+    sent.push_back("x-amz-content-sha256: " + (call.payloadSha256.empty() ? sha256Hex(call.body) : call.payloadSha256));
+    if (!credentials_.sessionToken.empty()) sent.push_back("x-amz-security-token: " + credentials_.sessionToken);
+    if (hasBody && std::none_of(sent.begin(), sent.end(), [](const std::string& h) { return h.starts_with("Content-Type:"); })) {
+        sent.push_back("Content-Type: application/octet-stream");
+    }
+    const std::string sigv4 = fmt::format("aws:amz:{}:s3", settings_.region);
+    if (curlSignerMisorders(sent)) {
+        signHere(call, sent);
+    } else {
+        curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sigv4.c_str());  // libcurl copies option strings
+        curl_easy_setopt(easy, CURLOPT_USERNAME, credentials_.accessKeyId.c_str());
+        curl_easy_setopt(easy, CURLOPT_PASSWORD, credentials_.secretAccessKey.c_str());
+    }
+    return sent;
 }
 
 }  // namespace sonolink::archive

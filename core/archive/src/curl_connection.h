@@ -53,6 +53,8 @@ public:
 private:
     // Adds Host, x-amz-date and Authorization to `sent` (sigv4.h says when and why).
     void signHere(const HttpCall& call, std::vector<std::string>& sent) const;
+    // The headers to send for `call`, signed here or (options set on the handle) by libcurl.
+    std::vector<std::string> headersToSend(const HttpCall& call, bool hasBody, void* handle) const;
     const S3Settings& settings_;
     const S3Credentials& credentials_;
     void* easy_ = nullptr;  // CURL*

@@ -124,6 +124,55 @@ Status fetchRange(S3Client::Impl& impl, const S3Location& object, std::uint64_t 
     return {};
 }
 
+// The `size` bytes of object into the file `fd` (at `temporary`), by ranges in parallel.
+// Each range written where it belongs as it arrives (no mapping: page faults on a fresh
+// file cost more than the copy), its writeback started as it lands (the final fsync then
+// waits for little); progress told as each range is done.
+Status downloadRangesIntoFile(S3Client::Impl& impl, const S3Location& object, int fd, std::uint64_t size,
+                              const std::filesystem::path& temporary, const TransferControl& control) {
+    std::atomic<std::uint64_t> bytesDone{0};
+    std::mutex progressMutex;  // progress is told from one worker at a time
+    return eachRangeInParallel(size, impl.settings.partSizeBytes, impl.settings.parallelRequests,
+                               [&](std::uint64_t, std::uint64_t offset, std::uint64_t length) -> Status {
+        int writeErrno = 0;
+        auto ok = fetchRange(impl, object, offset, length, [&](std::uint64_t at, std::span<const std::byte> data) {
+            for (std::size_t done = 0; done < data.size();) {
+                const ssize_t n = ::pwrite(fd, data.data() + done, data.size() - done, static_cast<off_t>(offset + at + done));
+                if (n < 0 && errno == EINTR) continue;
+                if (n <= 0) {
+                    writeErrno = n < 0 ? errno : ENOSPC;
+                    return false;
+                }
+                done += static_cast<std::size_t>(n);
+            }
+            return true;
+        }, control.cancel);
+        if (!ok) {
+            if (writeErrno) return fail(ErrorCode::ResourceExhausted, fmt::format("cannot write '{}': {}", temporary.string(), std::strerror(writeErrno)));
+            return fail(std::move(ok.error()));
+        }
+        ::sync_file_range(fd, static_cast<off_t>(offset), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
+        bytesDone += length;
+        std::lock_guard lock(progressMutex);
+        if (control.progress) control.progress({bytesDone.load(), size});
+        return {};
+    });
+}
+
+// The CRC-32C of the downloaded file's `size` bytes, read back from the page cache once every
+// range is there.
+Result<std::uint32_t> downloadedFileCrc32c(int fd, std::uint64_t size, const std::filesystem::path& temporary) {
+    std::vector<std::byte> buffer(std::size_t(4) << 20);
+    std::uint32_t crc = 0;
+    for (std::uint64_t at = 0; at < size;) {
+        const ssize_t n = ::pread(fd, buffer.data(), std::min<std::uint64_t>(buffer.size(), size - at), static_cast<off_t>(at));
+        if (n <= 0) return fail(Error(ErrorCode::DataLoss, fmt::format("cannot read back '{}' at byte {}", temporary.string(), at)));
+        crc = crc32cOf(std::span(buffer.data(), static_cast<std::size_t>(n)), crc);
+        at += static_cast<std::uint64_t>(n);
+    }
+    return crc;
+}
+
 }  // namespace
 
 Status S3Client::readRange(const S3Location& object, std::uint64_t offset, std::span<std::byte> into, const std::atomic<bool>* cancel) {
@@ -173,62 +222,19 @@ Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const st
     if (size > 0 && ::posix_fallocate(fd.get(), 0, static_cast<off_t>(size)) != 0 && ::ftruncate(fd.get(), static_cast<off_t>(size)) != 0) {
         return discard(Error(ErrorCode::ResourceExhausted, fmt::format("no room for {} bytes at '{}'", size, temporary.string())));
     }
-    // Each range written where it belongs as it arrives (no mapping: page faults on a fresh
-    // file cost more than the copy), its writeback started as it lands (the final fsync then
-    // waits for little); the CRC-32C read back from the page cache once every range is there.
-    std::atomic<std::uint64_t> bytesDone{0};
-    std::mutex progressMutex;  // progress is told from one worker at a time
-    auto fetched = eachRangeInParallel(size, impl_->settings.partSizeBytes, impl_->settings.parallelRequests,
-                                       [&](std::uint64_t, std::uint64_t offset, std::uint64_t length) -> Status {
-        int writeErrno = 0;
-        auto ok = fetchRange(*impl_, object, offset, length, [&](std::uint64_t at, std::span<const std::byte> data) {
-            for (std::size_t done = 0; done < data.size();) {
-                const ssize_t n = ::pwrite(fd.get(), data.data() + done, data.size() - done, static_cast<off_t>(offset + at + done));
-                if (n < 0 && errno == EINTR) continue;
-                if (n <= 0) {
-                    writeErrno = n < 0 ? errno : ENOSPC;
-                    return false;
-                }
-                done += static_cast<std::size_t>(n);
-            }
-            return true;
-        }, control.cancel);
-        if (!ok) {
-            if (writeErrno) return fail(ErrorCode::ResourceExhausted, fmt::format("cannot write '{}': {}", temporary.string(), std::strerror(writeErrno)));
-            return fail(std::move(ok.error()));
+    auto fetched = downloadRangesIntoFile(*impl_, object, fd.get(), size, temporary, control);
+    if (!fetched) return discard(std::move(fetched.error()));
+    auto crc = downloadedFileCrc32c(fd.get(), size, temporary);
+    if (!crc) return discard(std::move(crc.error()));
+    result.crc32c = *crc;
+    const auto stored = info->metadata.find(kCrc32cMetadata);
+    if (stored != info->metadata.end()) {
+        if (stored->second != crc32cHex(result.crc32c)) {
+            return discard(Error(ErrorCode::DataLoss, fmt::format("{}: the bytes read have CRC-32C {}, the object was stored with {}", object.url(),
+                                                                  crc32cHex(result.crc32c), stored->second)));
         }
-        ::sync_file_range(fd.get(), static_cast<off_t>(offset), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
-        bytesDone += length;
-        std::lock_guard lock(progressMutex);
-        if (control.progress) control.progress({bytesDone.load(), size});
-        return {};
-    });
-    std::optional<Error> firstError;
-    if (!fetched) firstError = std::move(fetched.error());
-    if (!firstError) {
-        std::vector<std::byte> buffer(std::size_t(4) << 20);
-        std::uint32_t crc = 0;
-        for (std::uint64_t at = 0; at < size && !firstError;) {
-            const ssize_t n = ::pread(fd.get(), buffer.data(), std::min<std::uint64_t>(buffer.size(), size - at), static_cast<off_t>(at));
-            if (n <= 0) {
-                firstError = Error(ErrorCode::DataLoss, fmt::format("cannot read back '{}' at byte {}", temporary.string(), at));
-                break;
-            }
-            crc = crc32cOf(std::span(buffer.data(), static_cast<std::size_t>(n)), crc);
-            at += static_cast<std::uint64_t>(n);
-        }
-        result.crc32c = crc;
-        const auto stored = info->metadata.find(kCrc32cMetadata);
-        if (!firstError && stored != info->metadata.end()) {
-            if (stored->second != crc32cHex(result.crc32c)) {
-                firstError = Error(ErrorCode::DataLoss, fmt::format("{}: the bytes read have CRC-32C {}, the object was stored with {}", object.url(),
-                                                                    crc32cHex(result.crc32c), stored->second));
-            } else {
-                result.crcChecked = true;
-            }
-        }
+        result.crcChecked = true;
     }
-    if (firstError) return discard(std::move(*firstError));
     if (::fsync(fd.get()) != 0) return discard(Error(ErrorCode::ResourceExhausted, fmt::format("cannot sync '{}': {}", temporary.string(), std::strerror(errno))));
     if (::rename(temporary.c_str(), file.c_str()) != 0) {
         return discard(Error(ErrorCode::Unavailable, fmt::format("cannot rename '{}' to '{}': {}", temporary.string(), file.string(), std::strerror(errno))));

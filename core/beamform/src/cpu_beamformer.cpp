@@ -282,6 +282,14 @@ struct Avx512Loop {
 };
 #endif
 
+// Wave w's transmit delay at x into tx[0..nz), as transmitDelaySamples computes it, with
+// kDepthPad copies of the last past it (tx holds nz + kDepthPad).
+inline void tabulateTransmitDelay(const AcquisitionGeometry& geometry, int w, double x, const std::vector<float>& z, std::vector<float>& tx) {
+    const auto nz = z.size();
+    transmitDelaySamples(geometry, w, x, z, std::span(tx).first(nz));
+    std::fill(tx.begin() + static_cast<std::ptrdiff_t>(nz), tx.begin() + static_cast<std::ptrdiff_t>(nz + kDepthPad), tx[nz - 1]);
+}
+
 // One image column (pixel x): the sum over waves and channels, written into column[0..nz).
 template <typename T>
 void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, const float* zPadded, const DepthIndex& depths, std::span<const float> zSquared,
@@ -304,10 +312,7 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
         const auto linear = linearTransmitDelay(*data.geometry, w, x);
         const bool planeWave = linear.has_value();
         const PlaneWaveDelay plane{linear ? linear->atSurface : 0.0f, linear ? linear->perMetre : 0.0f, zPadded};
-        if (!planeWave) {
-            transmitDelaySamples(*data.geometry, w, x, z, std::span(tx).first(nz));
-            std::fill(tx.begin() + static_cast<std::ptrdiff_t>(nz), tx.begin() + static_cast<std::ptrdiff_t>(nz + kDepthPad), tx[nz - 1]);
-        }
+        if (!planeWave) tabulateTransmitDelay(*data.geometry, w, x, z, tx);
         const TabulatedDelay table{tx.data()};
         // Every channel's depths first (channelDepths), then the sums. The element is inside the
         // aperture from depth 2 F# |dx| on.

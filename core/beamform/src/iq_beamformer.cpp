@@ -156,6 +156,39 @@ struct ChannelGroup {
 // two threads: 1, 2 and 4 columns 0.78, 0.81, 0.85 for float AVX-512; 8 slower again).
 constexpr std::size_t kTileColumns = 4;
 
+// A wave's transmit delay less half a sample at each of a tile's columns (column k's tx at
+// tile + 3 stride k), padded to stride with its last: the first step of fastTile's wave.
+inline void iqTileTransmitDelays(const AcquisitionGeometry& layout, int w, const double* xs, std::size_t count, const std::vector<float>& z,
+                                 std::size_t stride, float* tile) {
+    const auto nz = z.size();
+    for (std::size_t k = 0; k < count; ++k) {
+        float* tx = tile + 3 * stride * k;
+        if (const auto linear = linearTransmitDelay(layout, w, xs[k])) {  // a plane wave's or a photoacoustic shot's, as PlaneWaveDelay computes it
+            planeWaveDelayLessHalf(linear->atSurface, linear->perMetre, z.data(), nz, tx);
+        } else {
+            transmitDelaySamples(layout, w, xs[k], z, {tx, nz});
+            for (std::size_t iz = 0; iz < nz; ++iz) tx[iz] -= 0.5f;
+        }
+        std::fill(tx + nz, tx + stride, tx[nz - 1]);
+    }
+}
+
+// Where each channel j of the group adds to each column k of the tile, through the wave's tx
+// (iqTileTransmitDelays), into pairs[j count + k]: the second step of fastTile's wave.
+inline void iqTilePairDepths(const AcquisitionGeometry& layout, const ChannelGroup& group, const double* xs, std::size_t count,
+                             const BeamformParams& params, const DepthIndex& depths, std::span<const float> zSquared, float samplesPerMetre,
+                             float lastIndex, float* tile, std::size_t stride, PairDepths* pairs) {
+    for (std::size_t j = 0; j < group.channels; ++j) {
+        const double elementX = layout.elementX[group.first + j * group.step];
+        for (std::size_t k = 0; k < count; ++k) {
+            const double dx = xs[k] - elementX;
+            const auto edge = static_cast<float>(2 * params.fNumber * std::abs(dx)), dx2 = static_cast<float>(dx * dx);
+            pairs[j * count + k] = {channelDepths(edge, dx2, depths, TabulatedDelay{tile + 3 * stride * k}, zSquared, samplesPerMetre, lastIndex - 0.5f, -0.5f),
+                                    dx2, dx};
+        }
+    }
+}
+
 // The sums of a tile's columns (xs[0 .. count), count <= kTileColumns) over a group of channels
 // through their tables and the vector loops. zSquared, invZ, invZ2: the frame's (line-aligned,
 // padded). The columns' tx, re and im start on lines too: the loops step on a grid of whole lines.
@@ -185,24 +218,8 @@ void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, cons
     for (std::size_t k = 0; k < count; ++k) std::fill(txOf(k) + stride, txOf(k) + 3 * stride, 0.0f);
     for (int w = 0; w < layout.waves; ++w) {
         const auto wave = static_cast<std::size_t>(w);
-        for (std::size_t k = 0; k < count; ++k) {
-            float* tx = txOf(k);
-            if (const auto linear = linearTransmitDelay(layout, w, xs[k])) {  // a plane wave's or a photoacoustic shot's, as PlaneWaveDelay computes it
-                planeWaveDelayLessHalf(linear->atSurface, linear->perMetre, z.data(), nz, tx);
-            } else {
-                transmitDelaySamples(layout, w, xs[k], z, {tx, nz});
-                for (std::size_t iz = 0; iz < nz; ++iz) tx[iz] -= 0.5f;
-            }
-            std::fill(tx + nz, tx + stride, tx[nz - 1]);
-        }
-        for (std::size_t j = 0; j < group.channels; ++j) {
-            const double elementX = layout.elementX[group.first + j * group.step];
-            for (std::size_t k = 0; k < count; ++k) {
-                const double dx = xs[k] - elementX;
-                const auto edge = static_cast<float>(2 * params.fNumber * std::abs(dx)), dx2 = static_cast<float>(dx * dx);
-                pairs[j * count + k] = {channelDepths(edge, dx2, depths, TabulatedDelay{txOf(k)}, zSquared, samplesPerMetre, lastIndex - 0.5f, -0.5f), dx2, dx};
-            }
-        }
+        iqTileTransmitDelays(layout, w, xs, count, z, stride, tile);
+        iqTilePairDepths(layout, group, xs, count, params, depths, zSquared, samplesPerMetre, lastIndex, tile, stride, pairs);
         for (std::size_t j = 0; j < group.channels; ++j) {
             const float* table = tables.trace(wave * group.channels + j);
             for (std::size_t k = 0; k < count; ++k) {

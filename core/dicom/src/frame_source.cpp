@@ -68,6 +68,8 @@ struct FrameSource::Impl {
 
     Status locateNative(const Part10Layout& layout);
     Status locateEncapsulated(const Part10Layout& layout, BlockReader& reader);
+    Status locateByExtendedTable(const Part10Layout& layout, BlockReader& reader, std::uint64_t base);
+    Status locateByBasicTable(BlockReader& reader, std::uint64_t first, std::uint32_t bot, std::uint64_t base);
     Result<std::uint64_t> itemsEnd(BlockReader& reader, std::uint64_t from, std::vector<Extent>* fragments) const;
 };
 
@@ -140,47 +142,8 @@ Status FrameSource::Impl::locateEncapsulated(const Part10Layout& layout, BlockRe
         return fail(ErrorCode::DataLoss, fmt::format("{}: encapsulated Pixel Data does not start with a Basic Offset Table item (byte {})", source->name(), first));
     }
     const std::uint64_t base = first + 8 + bot;  // offsets count from the first fragment's item tag
-    const auto beyond = [&](std::uint64_t at) { return at < base || at > reader.size(); };
-    if (layout.extendedOffsetTable && layout.extendedOffsetTableLengths) {
-        const auto& table = *layout.extendedOffsetTable;
-        const auto& lengths = *layout.extendedOffsetTableLengths;
-        if (table.length != 8ull * f.frames || lengths.length != 8ull * f.frames) {
-            return fail(ErrorCode::DataLoss, fmt::format("{}: the Extended Offset Table has {} entries and its lengths {}, for {} frames", source->name(), table.length / 8,
-                                                         lengths.length / 8, f.frames));
-        }
-        std::vector<std::byte> offsets(table.length), sizes(lengths.length);
-        if (auto ok = reader.read(table.offset, offsets); !ok) return ok;
-        if (auto ok = reader.read(lengths.offset, sizes); !ok) return ok;
-        for (std::uint32_t k = 0; k < f.frames; ++k) {
-            const std::uint64_t at = base + le64(offsets.data() + 8 * k), length = le64(sizes.data() + 8 * k);
-            const std::uint64_t span = 8 + length + (length & 1);  // the item's tag and length, its data, padding to even
-            if (beyond(at) || span > reader.size() - at) {
-                return fail(ErrorCode::DataLoss, fmt::format("{}: the Extended Offset Table puts frame {} at bytes {}-{}, outside the pixel data", source->name(), k, at, at + span));
-            }
-            extents.push_back({at, span});
-        }
-        f.index = FrameIndex::ExtendedOffsetTable;
-        return {};
-    }
-    if (bot > 0) {
-        if (bot / 4 != f.frames) return fail(ErrorCode::DataLoss, fmt::format("{}: the Basic Offset Table has {} entries for {} frames", source->name(), bot / 4, f.frames));
-        std::vector<std::byte> table(bot);
-        if (auto ok = reader.read(first + 8, table); !ok) return ok;
-        std::vector<std::uint64_t> starts;
-        for (std::uint32_t k = 0; k < f.frames; ++k) starts.push_back(base + le32(table.data() + 4 * k));
-        auto end = itemsEnd(reader, starts.back(), nullptr);  // the last frame runs to the delimiter
-        if (!end) return fail(std::move(end.error()));
-        starts.push_back(*end);
-        for (std::uint32_t k = 0; k < f.frames; ++k) {
-            if (beyond(starts[k]) || starts[k + 1] < starts[k] || starts[k] == starts[k + 1]) {
-                return fail(ErrorCode::DataLoss, fmt::format("{}: the Basic Offset Table puts frame {} at byte {}, out of order or outside the pixel data", source->name(), k,
-                                                             starts[k]));
-            }
-            extents.push_back({starts[k], starts[k + 1] - starts[k]});
-        }
-        f.index = FrameIndex::BasicOffsetTable;
-        return {};
-    }
+    if (layout.extendedOffsetTable && layout.extendedOffsetTableLengths) return locateByExtendedTable(layout, reader, base);
+    if (bot > 0) return locateByBasicTable(reader, first, bot, base);
     std::vector<Extent> fragments;  // no table: one fragment a frame (as RLE requires), or one frame in all its fragments
     auto end = itemsEnd(reader, base, &fragments);
     if (!end) return fail(std::move(end.error()));
@@ -193,6 +156,55 @@ Status FrameSource::Impl::locateEncapsulated(const Part10Layout& layout, BlockRe
                                                      f.frames));
     }
     f.index = FrameIndex::Fragments;
+    return {};
+}
+
+// The frames where the Extended Offset Table and its lengths put them (each offset from base).
+Status FrameSource::Impl::locateByExtendedTable(const Part10Layout& layout, BlockReader& reader, std::uint64_t base) {
+    auto& f = pixels.format;
+    const auto beyond = [&](std::uint64_t at) { return at < base || at > reader.size(); };
+    const auto& table = *layout.extendedOffsetTable;
+    const auto& lengths = *layout.extendedOffsetTableLengths;
+    if (table.length != 8ull * f.frames || lengths.length != 8ull * f.frames) {
+        return fail(ErrorCode::DataLoss, fmt::format("{}: the Extended Offset Table has {} entries and its lengths {}, for {} frames", source->name(), table.length / 8,
+                                                     lengths.length / 8, f.frames));
+    }
+    std::vector<std::byte> offsets(table.length), sizes(lengths.length);
+    if (auto ok = reader.read(table.offset, offsets); !ok) return ok;
+    if (auto ok = reader.read(lengths.offset, sizes); !ok) return ok;
+    for (std::uint32_t k = 0; k < f.frames; ++k) {
+        const std::uint64_t at = base + le64(offsets.data() + 8 * k), length = le64(sizes.data() + 8 * k);
+        const std::uint64_t span = 8 + length + (length & 1);  // the item's tag and length, its data, padding to even
+        if (beyond(at) || span > reader.size() - at) {
+            return fail(ErrorCode::DataLoss, fmt::format("{}: the Extended Offset Table puts frame {} at bytes {}-{}, outside the pixel data", source->name(), k, at, at + span));
+        }
+        extents.push_back({at, span});
+    }
+    f.index = FrameIndex::ExtendedOffsetTable;
+    return {};
+}
+
+// The frames where the Basic Offset Table (its item at `first`, `bot` bytes) puts them, each
+// offset from base; the last runs to the sequence delimiter.
+Status FrameSource::Impl::locateByBasicTable(BlockReader& reader, std::uint64_t first, std::uint32_t bot, std::uint64_t base) {
+    auto& f = pixels.format;
+    const auto beyond = [&](std::uint64_t at) { return at < base || at > reader.size(); };
+    if (bot / 4 != f.frames) return fail(ErrorCode::DataLoss, fmt::format("{}: the Basic Offset Table has {} entries for {} frames", source->name(), bot / 4, f.frames));
+    std::vector<std::byte> table(bot);
+    if (auto ok = reader.read(first + 8, table); !ok) return ok;
+    std::vector<std::uint64_t> starts;
+    for (std::uint32_t k = 0; k < f.frames; ++k) starts.push_back(base + le32(table.data() + 4 * k));
+    auto end = itemsEnd(reader, starts.back(), nullptr);  // the last frame runs to the delimiter
+    if (!end) return fail(std::move(end.error()));
+    starts.push_back(*end);
+    for (std::uint32_t k = 0; k < f.frames; ++k) {
+        if (beyond(starts[k]) || starts[k + 1] < starts[k] || starts[k] == starts[k + 1]) {
+            return fail(ErrorCode::DataLoss, fmt::format("{}: the Basic Offset Table puts frame {} at byte {}, out of order or outside the pixel data", source->name(), k,
+                                                         starts[k]));
+        }
+        extents.push_back({starts[k], starts[k + 1] - starts[k]});
+    }
+    f.index = FrameIndex::BasicOffsetTable;
     return {};
 }
 

@@ -113,16 +113,7 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     using transport::HeaderCheck;
     using Reason = Rejection::Reason;
     counters_.completions.add();
-    if (index >= std::uint64_t(ring_.slotCount) + creditsSent_) {
-        counters_.creditViolations.add();
-        Rejection r{Reason::CreditViolation, HeaderCheck::Ok, index, 0, 0, static_cast<std::uint32_t>(creditsSent_), 0};
-        {
-            std::lock_guard lock(rejectionsMutex_);
-            rejections_[rejectionCount_++ % rejections_.size()] = r;
-        }
-        fatal_ = Error(ErrorCode::DataLoss, "the front end " + r.describe() + "; the link must be reset");
-        return;
-    }
+    if (index >= std::uint64_t(ring_.slotCount) + creditsSent_) return refuseUncredited(index);
     if (completion.status != transport::CompletionStatus::Ok) {
         counters_.completionErrors.add();
         return reject({Reason::CompletionError, HeaderCheck::Ok, index, 0, 0, 0, 0}, index);
@@ -130,32 +121,13 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     const auto slot = ring_.slot(index);
     transport::BlockHeader header;
     const auto check = transport::checkBlockHeader(slot, header);
-    if (check != HeaderCheck::Ok) {
-        counters_.headerErrors.add();
-        counters_.byCheck[static_cast<std::size_t>(check)].add();
-        // The header is not trusted, the immediate is: the sequence counts as seen.
-        const auto sequence = tracker_.widen(completion.immediate);
-        markSeen(sequence);
-        return reject({Reason::Header, check, index, sequence, 0, 0, 0}, index);
-    }
-    if (static_cast<std::uint32_t>(header.sequence) != completion.immediate) {
-        // Header and immediate disagree: neither sequence is trusted; it shows as a gap too.
-        counters_.immediateMismatches.add();
-        return reject({Reason::ImmediateMismatch, HeaderCheck::Ok, index, header.sequence, header.frameId,
-                       static_cast<std::uint32_t>(header.sequence), completion.immediate}, index);
-    }
-    if (tracker_.implausible(header.sequence) || assembler_->implausible(header.frameId)) {
-        // Valid by its CRC, impossible by the stream: one block refused, the stream goes on.
-        counters_.headerErrors.add();
-        counters_.byCheck[static_cast<std::size_t>(HeaderCheck::ImplausibleLeap)].add();
-        return reject({Reason::Header, HeaderCheck::ImplausibleLeap, index, header.sequence, header.frameId, 0, 0}, index);
-    }
+    if (check != HeaderCheck::Ok) return rejectHeader(check, completion.immediate, index);
+    if (static_cast<std::uint32_t>(header.sequence) != completion.immediate) return rejectImmediateMismatch(header, completion.immediate, index);
+    if (tracker_.implausible(header.sequence) || assembler_->implausible(header.frameId)) return rejectImplausible(header, index);
     if (transport::kBlockHeaderSize + header.payloadBytes != completion.byteCount) {
         counters_.lengthMismatches.add();
-        (void)tracker_.observe(header.sequence);
-        assembler_->addRejected(header.frameId, header.blockCount);
-        return reject({Reason::LengthMismatch, HeaderCheck::Ok, index, header.sequence, header.frameId,
-                       static_cast<std::uint32_t>(transport::kBlockHeaderSize + header.payloadBytes), completion.byteCount}, index);
+        return rejectPayload({Reason::LengthMismatch, HeaderCheck::Ok, index, header.sequence, header.frameId,
+                              static_cast<std::uint32_t>(transport::kBlockHeaderSize + header.payloadBytes), completion.byteCount}, header.blockCount);
     }
     const auto payload = slot.subspan(transport::kBlockHeaderSize, header.payloadBytes);
     // A test pattern is checked whatever its CRC says: the bits that arrived, right or wrong.
@@ -163,9 +135,7 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     const auto crc = crc32c(payload);
     if (crc != header.payloadCrc) {
         counters_.payloadCrcErrors.add();
-        (void)tracker_.observe(header.sequence);
-        assembler_->addRejected(header.frameId, header.blockCount);
-        return reject({Reason::PayloadCrc, HeaderCheck::Ok, index, header.sequence, header.frameId, header.payloadCrc, crc}, index);
+        return rejectPayload({Reason::PayloadCrc, HeaderCheck::Ok, index, header.sequence, header.frameId, header.payloadCrc, crc}, header.blockCount);
     }
     switch (tracker_.observe(header.sequence)) {
     case SequenceTracker::Verdict::Duplicate:
@@ -197,6 +167,50 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
         break;  // counted per frame (framesDroppedNoBuffer)
     }
     slotFree_[index % ring_.slotCount] = 1;
+}
+
+// A completion past the credits the front end holds: it wrote into ring memory that may still
+// be in use. Recorded, and fatal: the link must be reset.
+void IngestEngine::refuseUncredited(std::uint64_t index) {
+    counters_.creditViolations.add();
+    Rejection r{Rejection::Reason::CreditViolation, transport::HeaderCheck::Ok, index, 0, 0, static_cast<std::uint32_t>(creditsSent_), 0};
+    {
+        std::lock_guard lock(rejectionsMutex_);
+        rejections_[rejectionCount_++ % rejections_.size()] = r;
+    }
+    fatal_ = Error(ErrorCode::DataLoss, "the front end " + r.describe() + "; the link must be reset");
+}
+
+// A block whose header failed `check`: counted by its check and rejected.
+void IngestEngine::rejectHeader(transport::HeaderCheck check, std::uint32_t immediate, std::uint64_t index) {
+    counters_.headerErrors.add();
+    counters_.byCheck[static_cast<std::size_t>(check)].add();
+    // The header is not trusted, the immediate is: the sequence counts as seen.
+    const auto sequence = tracker_.widen(immediate);
+    markSeen(sequence);
+    reject({Rejection::Reason::Header, check, index, sequence, 0, 0, 0}, index);
+}
+
+// Header and immediate disagree: neither sequence is trusted; it shows as a gap too.
+void IngestEngine::rejectImmediateMismatch(const transport::BlockHeader& header, std::uint32_t immediate, std::uint64_t index) {
+    counters_.immediateMismatches.add();
+    reject({Rejection::Reason::ImmediateMismatch, transport::HeaderCheck::Ok, index, header.sequence, header.frameId,
+            static_cast<std::uint32_t>(header.sequence), immediate}, index);
+}
+
+// Valid by its CRC, impossible by the stream: one block refused, the stream goes on.
+void IngestEngine::rejectImplausible(const transport::BlockHeader& header, std::uint64_t index) {
+    counters_.headerErrors.add();
+    counters_.byCheck[static_cast<std::size_t>(transport::HeaderCheck::ImplausibleLeap)].add();
+    reject({Rejection::Reason::Header, transport::HeaderCheck::ImplausibleLeap, index, header.sequence, header.frameId, 0, 0}, index);
+}
+
+// A block with a trusted header whose payload is wrong (its length or its CRC): its sequence
+// counts as seen, its frame as short of it.
+void IngestEngine::rejectPayload(const Rejection& rejection, std::uint16_t blockCount) {
+    (void)tracker_.observe(rejection.sequence);
+    assembler_->addRejected(rejection.frameId, blockCount);
+    reject(rejection, rejection.completionIndex);
 }
 
 void IngestEngine::markSeen(std::uint64_t sequence) noexcept {

@@ -90,22 +90,7 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
                 summary_.frontEnd = *status;
                 const bool done = status->state != transport::FrontEndState::Streaming &&
                                   ((frameLimit != 0 && status->framesAcquired >= frameLimit) || stopSent);
-                if (done) {
-                    // Everything written before the final status is in the queue already.
-                    while (true) {
-                        auto drained = ingest_->poll(std::chrono::microseconds(0));
-                        if (!drained) return fail(std::move(drained.error()));
-                        if (*drained == 0) break;
-                    }
-                    ingest_->finish(status->blocksSent, status->framesAcquired);
-                    laser_.withdrawPending();
-                    summary_.laser = laser_.counts();
-                    summary_.stats = ingest_->stats();
-                    summary_.latency = ingest_->latency();
-                    summary_.control = link_.controlStats();
-                    summary_.elapsed = std::chrono::steady_clock::now() - start;
-                    return summary_;
-                }
+                if (done) return endSession(*status, start);
             } else if (const auto* sync = std::get_if<transport::TimeSync>(&**message)) {
                 (void)summary_.clock.answer(*sync, hostRealtimeNs());
             } else if (const auto* shot = std::get_if<transport::ShotReport>(&**message)) {
@@ -125,6 +110,25 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
             progress(summary_);
         }
     }
+}
+
+// The session's end, at the front end's final status: the blocks still queued taken in, every
+// pending sequence and frame resolved, and the summary completed.
+Result<SessionSummary> StreamSession::endSession(const transport::StatusReport& status, std::chrono::steady_clock::time_point start) {
+    // Everything written before the final status is in the queue already.
+    while (true) {
+        auto drained = ingest_->poll(std::chrono::microseconds(0));
+        if (!drained) return fail(std::move(drained.error()));
+        if (*drained == 0) break;
+    }
+    ingest_->finish(status.blocksSent, status.framesAcquired);
+    laser_.withdrawPending();
+    summary_.laser = laser_.counts();
+    summary_.stats = ingest_->stats();
+    summary_.latency = ingest_->latency();
+    summary_.control = link_.controlStats();
+    summary_.elapsed = std::chrono::steady_clock::now() - start;
+    return summary_;
 }
 
 SessionSummary StreamSession::accounting() const {

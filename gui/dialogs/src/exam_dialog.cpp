@@ -36,7 +36,25 @@ ExamDialog::ExamDialog(const QStringList& nodes, const ExamEntry& current, QWidg
       query_(new QPushButton(tr("Query"))), worklistStatus_(new QLabel), worklist_(new QTableWidget(0, 5)) {
     setObjectName("examDialog");
     setWindowTitle(tr("Exam"));
+    tabs_->addTab(makePatientPage(), tr("Patient"));
+    tabs_->addTab(makeWorklistPage(nodes), tr("Worklist"));
 
+    auto* buttons = new QDialogButtonBox;
+    start_->setObjectName("startExamButton");
+    start_->setDefault(true);
+    buttons->addButton(start_, QDialogButtonBox::AcceptRole);
+    buttons->addButton(QDialogButtonBox::Cancel);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(tabs_, 1);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &ExamDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &ExamDialog::reject);
+    fill(current);
+    resize(620, 480);
+}
+
+// The Patient tab: the form, each field checked as it is edited, its problems listed below.
+QWidget* ExamDialog::makePatientPage() {
     auto* patient = new QWidget;
     auto* form = new QFormLayout(patient);
     form->addRow(tr("Family name"), family_);
@@ -71,8 +89,14 @@ ExamDialog::ExamDialog(const QStringList& nodes, const ExamEntry& current, QWidg
     problems_->setWordWrap(true);
     problems_->setStyleSheet("color: #d03030");
     form->addRow(problems_);
-    tabs_->addTab(patient, tr("Patient"));
+    connect(birthUnknown_, &QCheckBox::toggled, birth_, &QWidget::setDisabled);
+    for (auto* e : {family_, given_, ideographicFamily_, ideographicGiven_, id_, accession_, description_}) connect(e, &QLineEdit::textEdited, this, &ExamDialog::check);
+    return patient;
+}
 
+// The Worklist tab: a query (node, date) asked by a signal, its scheduled exams listed; Use or a
+// double-click fills the form from one.
+QWidget* ExamDialog::makeWorklistPage(const QStringList& nodes) {
     auto* worklistPage = new QWidget;
     auto* wl = new QVBoxLayout(worklistPage);
     auto* queryRow = new QHBoxLayout;
@@ -105,18 +129,6 @@ ExamDialog::ExamDialog(const QStringList& nodes, const ExamEntry& current, QWidg
     bottom->addWidget(worklistStatus_, 1);
     bottom->addWidget(use);
     wl->addLayout(bottom);
-    tabs_->addTab(worklistPage, tr("Worklist"));
-
-    auto* buttons = new QDialogButtonBox;
-    start_->setObjectName("startExamButton");
-    start_->setDefault(true);
-    buttons->addButton(start_, QDialogButtonBox::AcceptRole);
-    buttons->addButton(QDialogButtonBox::Cancel);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(tabs_, 1);
-    layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, this, &ExamDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &ExamDialog::reject);
     connect(query_, &QPushButton::clicked, this, [this] {
         worklistStatus_->setStyleSheet({});
         worklistStatus_->setText(tr("Asking %1…").arg(node_->currentText()));
@@ -125,10 +137,7 @@ ExamDialog::ExamDialog(const QStringList& nodes, const ExamEntry& current, QWidg
     });
     connect(use, &QPushButton::clicked, this, [this] { pick(worklist_->currentRow()); });
     connect(worklist_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { pick(row); });
-    connect(birthUnknown_, &QCheckBox::toggled, birth_, &QWidget::setDisabled);
-    for (auto* e : {family_, given_, ideographicFamily_, ideographicGiven_, id_, accession_, description_}) connect(e, &QLineEdit::textEdited, this, &ExamDialog::check);
-    fill(current);
-    resize(620, 480);
+    return worklistPage;
 }
 
 ExamEntry ExamDialog::entry() const {

@@ -54,7 +54,30 @@ SettingsDialog::SettingsDialog(const StationSettings& current, const QStringList
     setObjectName("settingsDialog");
     setWindowTitle(tr("Settings"));
     auto* tabs = new QTabWidget;
+    tabs->addTab(makeDicomPage(current), tr("DICOM"));
+    tabs->addTab(makeTlsPage(), tr("TLS"));
+    tabs->addTab(probes_, tr("Probe"));
+    tabs->addTab(makeStartupPage(current, language), tr("Start-up"));
 
+    problems_->setObjectName("settingsProblemsLabel");
+    problems_->setWordWrap(true);
+    problems_->setStyleSheet("color: #d03030");
+    auto* note = new QLabel(tr("Kept settings apply at the next start."));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    buttons->button(QDialogButtonBox::Ok)->setObjectName("settingsOkButton");
+    connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(tabs, 1);
+    layout->addWidget(problems_);
+    layout->addWidget(note);
+    layout->addWidget(buttons);
+    updateTest();
+    resize(640, 460);
+}
+
+// The DICOM tab: the station's identity, and the PACS nodes with Add, Remove and Test.
+QWidget* SettingsDialog::makeDicomPage(const StationSettings& current) {
     auto* dicom = new QWidget;
     auto* dicomLayout = new QVBoxLayout(dicom);
     auto* identity = new QFormLayout;
@@ -83,7 +106,6 @@ SettingsDialog::SettingsDialog(const StationSettings& current, const QStringList
     nodeButtons->addWidget(test);
     nodeButtons->addWidget(echo_, 1);
     dicomLayout->addLayout(nodeButtons);
-    tabs->addTab(dicom, tr("DICOM"));
     connect(add, &QPushButton::clicked, this, [this] {
         addNodeRow({tr("new-node"), "PACS", "127.0.0.1", 104, false});
         nodes_->selectRow(nodes_->rowCount() - 1);
@@ -92,32 +114,40 @@ SettingsDialog::SettingsDialog(const StationSettings& current, const QStringList
         if (nodes_->currentRow() >= 0) nodes_->removeRow(nodes_->currentRow());
         updateTest();
     });
-    connect(test, &QPushButton::clicked, this, [this] {
-        const int row = nodes_->currentRow();
-        if (row < 0) return;
-        const auto now = values();
-        if (row >= now.nodes.size()) return;
-        const auto& node = now.nodes[row];
-        echo_->setStyleSheet({});
-        echo_->setText(tr("Asking %1…").arg(node.name));
-        // As the running station uses it, or (edited, new, or the station's AE title or TLS files
-        // changed) as shown here.
-        const bool stationSame = now.stationAeTitle == original_.stationAeTitle && now.tlsCertificate == original_.tlsCertificate &&
-                                 now.tlsPrivateKey == original_.tlsPrivateKey && now.tlsTrustedCertificates == original_.tlsTrustedCertificates;
-        Q_EMIT echoRequested(node, stationSame && inUse_.contains(node.name) && original_.nodes.contains(node));
-    });
+    connect(test, &QPushButton::clicked, this, [this] { requestEcho(); });
     connect(nodes_, &QTableWidget::itemSelectionChanged, this, &SettingsDialog::updateTest);
     connect(nodes_, &QTableWidget::itemChanged, this, &SettingsDialog::updateTest);
+    return dicom;
+}
 
+// Test: a C-ECHO to the selected node, as the running station uses it, or (edited, new, or the
+// station's AE title or TLS files changed) as shown here.
+void SettingsDialog::requestEcho() {
+    const int row = nodes_->currentRow();
+    if (row < 0) return;
+    const auto now = values();
+    if (row >= now.nodes.size()) return;
+    const auto& node = now.nodes[row];
+    echo_->setStyleSheet({});
+    echo_->setText(tr("Asking %1…").arg(node.name));
+    const bool stationSame = now.stationAeTitle == original_.stationAeTitle && now.tlsCertificate == original_.tlsCertificate &&
+                             now.tlsPrivateKey == original_.tlsPrivateKey && now.tlsTrustedCertificates == original_.tlsTrustedCertificates;
+    Q_EMIT echoRequested(node, stationSame && inUse_.contains(node.name) && original_.nodes.contains(node));
+}
+
+// The TLS tab: this station's certificate and key and the trusted CAs, each a file to browse for.
+QWidget* SettingsDialog::makeTlsPage() {
     auto* tls = new QWidget;
     auto* tlsForm = new QFormLayout(tls);
     tlsForm->addRow(new QLabel(tr("For the nodes marked TLS: this station's certificate and key, and the CAs that sign the nodes'.")));
     tlsForm->addRow(tr("Certificate"), fileRow(certificate_, this));
     tlsForm->addRow(tr("Private key"), fileRow(privateKey_, this));
     tlsForm->addRow(tr("Trusted certificates"), fileRow(trusted_, this));
-    tabs->addTab(tls, tr("TLS"));
-    tabs->addTab(probes_, tr("Probe"));
+    return tls;
+}
 
+// The Start-up tab: the self-test at every connect, its mode, and the console's language.
+QWidget* SettingsDialog::makeStartupPage(const StationSettings& current, const QString& language) {
     auto* station = new QWidget;
     auto* stationForm = new QFormLayout(station);
     atConnect_->setObjectName("selfTestAtConnectCheck");
@@ -133,23 +163,7 @@ SettingsDialog::SettingsDialog(const StationSettings& current, const QStringList
     stationForm->addRow(atConnect_);
     stationForm->addRow(tr("Self-test"), mode_);
     stationForm->addRow(tr("Language"), language_);
-    tabs->addTab(station, tr("Start-up"));
-
-    problems_->setObjectName("settingsProblemsLabel");
-    problems_->setWordWrap(true);
-    problems_->setStyleSheet("color: #d03030");
-    auto* note = new QLabel(tr("Kept settings apply at the next start."));
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    buttons->button(QDialogButtonBox::Ok)->setObjectName("settingsOkButton");
-    connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(tabs, 1);
-    layout->addWidget(problems_);
-    layout->addWidget(note);
-    layout->addWidget(buttons);
-    updateTest();
-    resize(640, 460);
+    return station;
 }
 
 void SettingsDialog::addNodeRow(const PacsNodeEntry& n) {

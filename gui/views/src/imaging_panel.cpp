@@ -24,6 +24,16 @@ QSlider* slider(Qt::Orientation orientation, const QString& objectName, int low,
     return s;
 }
 
+// A slider with its value written beside it, right-aligned.
+QHBoxLayout* imagingValueRow(QSlider* s, QLabel* value) {
+    auto* box = new QHBoxLayout;
+    value->setMinimumWidth(28);
+    value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    box->addWidget(s, 1);
+    box->addWidget(value);
+    return box;
+}
+
 }  // namespace
 
 ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
@@ -37,6 +47,14 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
       persistenceValue_(new QLabel) {
     setObjectName("imagingPanel");
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(makePictureBox(start));
+    layout->addWidget(makeTgcBox(start));
+    layout->addStretch(1);
+}
+
+// Picture: the preset (chosen, or saved), gain, range, depth and persistence, each change said by
+// its signal unless apply() is under way.
+QWidget* ImagingPanel::makePictureBox(const ImagingValues& start) {
     auto* picture = new QGroupBox(tr("Picture"));
     auto* form = new QFormLayout(picture);
     presets_->setObjectName("presetCombo");
@@ -56,16 +74,8 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
     connect(save, &QPushButton::clicked, this, &ImagingPanel::savePresetRequested);
     auto* gainValue = new QLabel(QString::number(gain_->value()));
     auto* rangeValue = new QLabel(QString::number(range_->value()));
-    const auto row = [](QSlider* s, QLabel* value) {
-        auto* box = new QHBoxLayout;
-        value->setMinimumWidth(28);
-        value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        box->addWidget(s, 1);
-        box->addWidget(value);
-        return box;
-    };
-    form->addRow(tr("Gain (dB)"), row(gain_, gainValue));
-    form->addRow(tr("Range (dB)"), row(range_, rangeValue));
+    form->addRow(tr("Gain (dB)"), imagingValueRow(gain_, gainValue));
+    form->addRow(tr("Range (dB)"), imagingValueRow(range_, rangeValue));
     depth_->setObjectName("depthSpin");
     depth_->setRange(static_cast<int>(std::ceil(start.depthStartMm)) + 5, 300);
     depth_->setValue(static_cast<int>(std::lround(start.depthEndMm)));
@@ -73,9 +83,27 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
     depth_->setKeyboardTracking(false);  // a new depth once typed, not at every digit
     form->addRow(tr("Depth"), depth_);
     persistenceValue_->setText(persistence_->value() == 0 ? tr("off") : QString::number(persistence_->value() / 100.0, 'f', 2));
-    form->addRow(tr("Persistence"), row(persistence_, persistenceValue_));
-    layout->addWidget(picture);
+    form->addRow(tr("Persistence"), imagingValueRow(persistence_, persistenceValue_));
+    connect(gain_, &QSlider::valueChanged, this, [this, gainValue](int db) {
+        gainValue->setText(QString::number(db));
+        if (!applying_) Q_EMIT gainChanged(db);
+    });
+    connect(range_, &QSlider::valueChanged, this, [this, rangeValue](int db) {
+        rangeValue->setText(QString::number(db));
+        if (!applying_) Q_EMIT dynamicRangeChanged(db);
+    });
+    connect(depth_, &QSpinBox::valueChanged, this, [this](int mm) {
+        if (!applying_) Q_EMIT depthEndChanged(mm);
+    });
+    connect(persistence_, &QSlider::valueChanged, this, [this](int percent) {
+        persistenceValue_->setText(percent == 0 ? tr("off") : QString::number(percent / 100.0, 'f', 2));
+        if (!applying_) Q_EMIT persistenceChanged(percent / 100.0);
+    });
+    return picture;
+}
 
+// TGC: a slider per depth band, near (top) to far (bottom), each with its value beside it.
+QWidget* ImagingPanel::makeTgcBox(const ImagingValues& start) {
     auto* tgcBox = new QGroupBox(tr("TGC (dB)"));
     auto* grid = new QGridLayout(tgcBox);
     for (std::size_t i = 0; i < start.tgcDb.size(); ++i) {
@@ -92,24 +120,7 @@ ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
         });
         tgc_.push_back(s);
     }
-    layout->addWidget(tgcBox);
-    layout->addStretch(1);
-
-    connect(gain_, &QSlider::valueChanged, this, [this, gainValue](int db) {
-        gainValue->setText(QString::number(db));
-        if (!applying_) Q_EMIT gainChanged(db);
-    });
-    connect(range_, &QSlider::valueChanged, this, [this, rangeValue](int db) {
-        rangeValue->setText(QString::number(db));
-        if (!applying_) Q_EMIT dynamicRangeChanged(db);
-    });
-    connect(depth_, &QSpinBox::valueChanged, this, [this](int mm) {
-        if (!applying_) Q_EMIT depthEndChanged(mm);
-    });
-    connect(persistence_, &QSlider::valueChanged, this, [this](int percent) {
-        persistenceValue_->setText(percent == 0 ? tr("off") : QString::number(percent / 100.0, 'f', 2));
-        if (!applying_) Q_EMIT persistenceChanged(percent / 100.0);
-    });
+    return tgcBox;
 }
 
 ImagingValues ImagingPanel::values() const {

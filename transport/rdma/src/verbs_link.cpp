@@ -34,7 +34,46 @@ struct RingMemory {
     ~RingMemory() {
         if (base != MAP_FAILED) ::munmap(base, bytes);
     }
+
+    // Maps ringBytes for the ring, every page populated now (in 2 MiB huge pages when asked,
+    // rounded up to whole ones); a failure says what to check.
+    Status map(std::size_t ringBytes, bool hugePages) {
+        constexpr std::size_t kHugePage = 2u << 20;
+        bytes = hugePages ? (ringBytes + kHugePage - 1) / kHugePage * kHugePage : ringBytes;
+        const int hugeFlag = hugePages ? MAP_HUGETLB : 0;
+        base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | hugeFlag, -1, 0);
+        if (base == MAP_FAILED) {
+            return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("mmap of a {} MiB ring{}", ringBytes >> 20, hugePages ? " in huge pages" : ""), errno,
+                                   hugePages ? fmt::format("reserved huge pages: grep Huge /proc/meminfo; reserve {} with "
+                                                           "echo {} > /proc/sys/vm/nr_hugepages, or run without huge pages",
+                                                           bytes / kHugePage, bytes / kHugePage)
+                                             : "free memory"));
+        }
+        return {};
+    }
 };
+
+// The device's limits and its port's link, as rdma_devices lists them (nothing where it cannot).
+void fillDeviceCapabilities(LinkCapabilities& caps, const std::string& deviceName, int portNumber) {
+    auto devices = listRdmaDevices();
+    if (!devices) return;
+    for (const auto& d : *devices) {
+        if (d.name != deviceName) continue;
+        caps.firmware = d.caps.firmware;
+        caps.maxQueuePairWorkRequests = d.caps.maxQpWr;
+        caps.maxCompletionQueueEntries = d.caps.maxCqe;
+        caps.maxScatterGatherEntries = d.caps.maxSge;
+        caps.maxMemoryRegionBytes = d.caps.maxMrSize;
+        caps.completionModeration = d.caps.maxCqModerationCount > 0;
+        caps.completionTimestamps = d.caps.completionTimestamps;
+        for (const auto& p : d.ports) {
+            if (p.portNumber != portNumber) continue;
+            caps.activeMtuBytes = p.activeMtuBytes;
+            caps.linkLayer = p.linkLayer;
+            caps.rate = p.rate;
+        }
+    }
+}
 
 }  // namespace
 
@@ -74,6 +113,7 @@ struct VerbsLink::State {
         }
         return {};
     }
+    Status acceptConnection(const CmEvent& e);
 };
 
 static std::uint64_t nowNs() {
@@ -89,17 +129,7 @@ Result<std::unique_ptr<VerbsLink>> VerbsLink::create(const VerbsLinkOptions& opt
     }
     const std::size_t bytes = std::size_t(options.slotBytes) * options.slotCount;
     if (const auto memlock = checkMemlock(bytes); !memlock.sufficient) return fail(ErrorCode::FailedPrecondition, memlock.advice);
-    constexpr std::size_t kHugePage = 2u << 20;
-    state->ring.bytes = options.hugePages ? (bytes + kHugePage - 1) / kHugePage * kHugePage : bytes;
-    const int hugeFlag = options.hugePages ? MAP_HUGETLB : 0;
-    state->ring.base = ::mmap(nullptr, state->ring.bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | hugeFlag, -1, 0);
-    if (state->ring.base == MAP_FAILED) {
-        return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("mmap of a {} MiB ring{}", bytes >> 20, options.hugePages ? " in huge pages" : ""), errno,
-                               options.hugePages ? fmt::format("reserved huge pages: grep Huge /proc/meminfo; reserve {} with "
-                                                               "echo {} > /proc/sys/vm/nr_hugepages, or run without huge pages",
-                                                               state->ring.bytes / kHugePage, state->ring.bytes / kHugePage)
-                                                 : "free memory"));
-    }
+    if (auto mapped = state->ring.map(bytes, options.hugePages); !mapped) return fail(std::move(mapped.error()));
     auto address = parseAddress(options.address, options.port);
     if (!address) return fail(std::move(address.error()));
     state->events.reset(rdma_create_event_channel());
@@ -126,25 +156,7 @@ Result<std::unique_ptr<VerbsLink>> VerbsLink::create(const VerbsLinkOptions& opt
     // Capabilities up front: the engine shows them, and they bound what the link may ask for.
     const std::string deviceName = ibv_get_device_name(listener->verbs->device);
     state->caps.device = deviceName;
-    if (auto devices = listRdmaDevices()) {
-        for (const auto& d : *devices) {
-            if (d.name != deviceName) continue;
-            state->caps.firmware = d.caps.firmware;
-            state->caps.maxQueuePairWorkRequests = d.caps.maxQpWr;
-            state->caps.maxCompletionQueueEntries = d.caps.maxCqe;
-            state->caps.maxScatterGatherEntries = d.caps.maxSge;
-            state->caps.maxMemoryRegionBytes = d.caps.maxMrSize;
-            state->caps.completionModeration = d.caps.maxCqModerationCount > 0;
-            state->caps.completionTimestamps = d.caps.completionTimestamps;
-            const auto port = listener->port_num > 0 ? listener->port_num : 1;
-            for (const auto& p : d.ports) {
-                if (p.portNumber != port) continue;
-                state->caps.activeMtuBytes = p.activeMtuBytes;
-                state->caps.linkLayer = p.linkLayer;
-                state->caps.rate = p.rate;
-            }
-        }
-    }
+    fillDeviceCapabilities(state->caps, deviceName, listener->port_num > 0 ? listener->port_num : 1);
     if (state->caps.maxQueuePairWorkRequests != 0 && options.slotCount > state->caps.maxQueuePairWorkRequests) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} slots need {} receive work requests but {} allows {} per queue pair: use fewer, larger slots",
                                                             options.slotCount, options.slotCount, deviceName, state->caps.maxQueuePairWorkRequests));
@@ -163,6 +175,43 @@ RingView VerbsLink::ring() const noexcept {
 }
 
 void VerbsLink::interrupt() noexcept { state_->interrupted.store(true); }
+
+// A front end's connect request (tagged 'C' control or 'D' data): its queue pair made (the data
+// one with every slot's receive posted, and CQ moderation where asked and supported) and accepted;
+// a second of a kind, or another tag, is rejected.
+Status VerbsLink::State::acceptConnection(const CmEvent& e) {
+    CmId id(e.id);
+    const bool isControl = e.tag == 'C';
+    if ((e.tag != 'C' && e.tag != 'D') || (isControl ? control != nullptr : data != nullptr)) {
+        rdma_reject(id.get(), nullptr, 0);
+        return {};
+    }
+    const int sendDepth = isControl ? ControlEndpoint::kSendSlots : 1;
+    const int receiveDepth = isControl ? ControlEndpoint::kReceiveSlots : static_cast<int>(options.slotCount);
+    auto qp = VerbsQueuePair::create(std::move(id), pd.get(), sendDepth, receiveDepth, 1);
+    if (!qp) return fail(std::move(qp.error()).addContext("accepting the front end"));
+    rdma_cm_id* raw = (*qp)->id();
+    if (isControl) {
+        auto endpoint = ControlEndpoint::create(std::move(*qp), pd.get());
+        if (!endpoint) return fail(std::move(endpoint.error()));
+        control = std::move(*endpoint);
+    } else {
+        data = std::move(*qp);
+        if (auto posted = postDataReceives(options.slotCount); !posted) return fail(std::move(posted.error()));
+        if (!options.busyPoll && options.cqModerationCount > 1) {
+            auto moderated = !caps.completionModeration ? Status(fail(ErrorCode::Unimplemented, "not supported"))
+                                                        : data->moderateReceive(options.cqModerationCount, options.cqModerationPeriodUs);
+            log::info(log::category("link"), "CQ moderation {}", moderated ? fmt::format("on: {} completions or {} us per event", options.cqModerationCount, options.cqModerationPeriodUs)
+                                                                           : "not supported by this device: one event per completion burst");
+        }
+    }
+    rdma_conn_param param{};
+    param.responder_resources = 1;
+    param.initiator_depth = 1;
+    param.rnr_retry_count = 7;
+    if (rdma_accept(raw, &param) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_accept", errno));
+    return {};
+}
 
 Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
     auto& s = *state_;
@@ -183,36 +232,7 @@ Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
         if (!*event) continue;
         const auto& e = **event;
         if (e.type == RDMA_CM_EVENT_CONNECT_REQUEST) {
-            CmId id(e.id);
-            const bool isControl = e.tag == 'C';
-            if ((e.tag != 'C' && e.tag != 'D') || (isControl ? s.control != nullptr : s.data != nullptr)) {
-                rdma_reject(id.get(), nullptr, 0);
-                continue;
-            }
-            const int sendDepth = isControl ? ControlEndpoint::kSendSlots : 1;
-            const int receiveDepth = isControl ? ControlEndpoint::kReceiveSlots : static_cast<int>(s.options.slotCount);
-            auto qp = VerbsQueuePair::create(std::move(id), s.pd.get(), sendDepth, receiveDepth, 1);
-            if (!qp) return fail(std::move(qp.error()).addContext("accepting the front end"));
-            rdma_cm_id* raw = (*qp)->id();
-            if (isControl) {
-                auto endpoint = ControlEndpoint::create(std::move(*qp), s.pd.get());
-                if (!endpoint) return fail(std::move(endpoint.error()));
-                s.control = std::move(*endpoint);
-            } else {
-                s.data = std::move(*qp);
-                if (auto posted = s.postDataReceives(s.options.slotCount); !posted) return fail(std::move(posted.error()));
-                if (!s.options.busyPoll && s.options.cqModerationCount > 1) {
-                    auto moderated = !s.caps.completionModeration ? Status(fail(ErrorCode::Unimplemented, "not supported"))
-                                                                  : s.data->moderateReceive(s.options.cqModerationCount, s.options.cqModerationPeriodUs);
-                    log::info(log::category("link"), "CQ moderation {}", moderated ? fmt::format("on: {} completions or {} us per event", s.options.cqModerationCount, s.options.cqModerationPeriodUs)
-                                                                                   : "not supported by this device: one event per completion burst");
-                }
-            }
-            rdma_conn_param param{};
-            param.responder_resources = 1;
-            param.initiator_depth = 1;
-            param.rnr_retry_count = 7;
-            if (rdma_accept(raw, &param) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_accept", errno));
+            if (auto accepted = s.acceptConnection(e); !accepted) return fail(std::move(accepted.error()));
         } else if (e.type == RDMA_CM_EVENT_ESTABLISHED) {
             if (s.control && e.id == s.control->queuePair().id()) controlUp = true;
             if (s.data && e.id == s.data->id()) dataUp = true;

@@ -163,48 +163,6 @@ void FrontEndSimulator::computeCrcs(std::size_t variant) {
     }
 }
 
-// The replay's buffers: every frame of the source when they fit the pre-generation budget (read
-// once), else a few, refilled as frames are sent (loadReplayFrame).
-Status FrontEndSimulator::prepareReplay() {
-    auto count = options_.frameSource->frameCount(configure_, layout_);
-    if (!count) return fail(std::move(count.error()).addContext("loading the frames to replay"));
-    if (*count == 0) return fail(ErrorCode::InvalidArgument, "the replay source has no frames");
-    constexpr std::size_t kStreamingBuffers = 4;
-    const bool whole = std::uint64_t(*count) * layout_.frameBytes <= options_.replayResidentBytes;
-    variants_.assign(whole ? *count : std::min<std::size_t>(*count, kStreamingBuffers), std::vector<std::byte>(layout_.frameBytes));
-    replayHeld_.assign(variants_.size(), 0);
-    variantLastWrite_.assign(variants_.size(), 0);
-    for (std::size_t v = 0; v < variants_.size(); ++v) {
-        if (auto ok = options_.frameSource->readFrame(static_cast<std::uint32_t>(v), variants_[v]); !ok) {
-            return fail(std::move(ok.error()).addContext(fmt::format("reading frame {} to replay", v)));
-        }
-        replayHeld_[v] = static_cast<std::uint32_t>(v);
-    }
-    replayFrames_ = *count;
-    resident_ = false;
-    return {};
-}
-
-// Before the index-th frame of its kind is sent from variant: the source frame it needs, read
-// into the buffer once every write from that buffer has completed (one wait covers every buffer
-// sent before it).
-Status FrontEndSimulator::loadReplayFrame(std::size_t variant, std::uint64_t index) {
-    if (replayFrames_ == 0) return {};
-    const auto wanted = static_cast<std::uint32_t>(index % replayFrames_);
-    if (replayHeld_[variant] == wanted) return {};
-    if (writesCompleteThrough_ < variantLastWrite_[variant]) {
-        if (auto ok = port_.awaitWrites(); !ok) return ok;
-        pendingDoorbell_ = 0;
-        writesCompleteThrough_ = counters_.writes;
-    }
-    if (auto ok = options_.frameSource->readFrame(wanted, variants_[variant]); !ok) {
-        return fail(std::move(ok.error()).addContext(fmt::format("reading frame {} to replay", wanted)));
-    }
-    replayHeld_[variant] = wanted;
-    computeCrcs(variant);
-    return {};
-}
-
 Status FrontEndSimulator::preloadPayloads() {
     // Every slot gets the payload of the block that will always land in it (slotCount is a
     // multiple of blocks per frame), so each later write carries only the 64-byte header.
@@ -230,49 +188,20 @@ Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming)
             freedThrough_ = 0;
             writeCursor_ = 0;
         } else if constexpr (std::is_same_v<T, Configure>) {
-            if (auto prepared = prepare(m); !prepared) {
-                (void)port_.sendControl(ErrorReport{static_cast<std::uint16_t>(prepared.error().code()),
-                                                    static_cast<std::uint8_t>(MessageType::Configure), prepared.error().message()});
-                return {};  // the host decides; the front end stays up
-            }
-            const auto blocks = std::max(layout_.blocks.size(), shotLayout_.blocks.size());
-            return port_.sendControl(ConfigureAck{layout_.channelsPerBlock, static_cast<std::uint16_t>(blocks),
-                                                  std::max(layout_.maxPayloadBytes, shotLayout_.maxPayloadBytes)});
+            return acceptConfigure(m);
         } else if constexpr (std::is_same_v<T, Start>) {
-            if (layout_.blocks.empty()) {
-                return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::FailedPrecondition),
-                                                     static_cast<std::uint8_t>(MessageType::Start), "Start before a successful Configure"});
-            }
-            streaming = true;
-            frameLimit_ = m.frameLimit;
-            framesThisRun_ = 0;
-            ticksThisRun_ = 0;
+            if (layout_.blocks.empty()) return sendErrorReport(ErrorCode::FailedPrecondition, MessageType::Start, "Start before a successful Configure");
             pendingShots_.clear();
-            runStart_ = std::chrono::steady_clock::now();
-            ptpEpochNs_ = frontEndNs(injector_);
+            beginRun(streaming, m.frameLimit);
         } else if constexpr (std::is_same_v<T, Stop> || std::is_same_v<T, BerStop>) {
             streaming = false;
             pendingShots_.clear();  // withdrawn: never fired, never reported
             return port_.ringDoorbell();
         } else if constexpr (std::is_same_v<T, BerStart>) {
-            Configure pattern = configure_;
-            pattern.payloadKind = m.pattern;
-            pattern.photoacoustic = false;
-            pattern.laserRateMilliHz = 0;
-            if (auto prepared = prepare(pattern); !prepared) {
-                return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(prepared.error().code()),
-                                                     static_cast<std::uint8_t>(MessageType::BerStart), prepared.error().message()});
-            }
-            streaming = true;
-            frameLimit_ = m.blockLimit == 0 ? 0 : static_cast<std::uint32_t>((m.blockLimit + layout_.blocks.size() - 1) / layout_.blocks.size());
-            framesThisRun_ = 0;
-            ticksThisRun_ = 0;
-            runStart_ = std::chrono::steady_clock::now();
-            ptpEpochNs_ = frontEndNs(injector_);
+            return startBerTest(m, streaming);
         } else if constexpr (std::is_same_v<T, Trigger>) {
             if (!streaming) {
-                return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::FailedPrecondition), static_cast<std::uint8_t>(MessageType::Trigger),
-                                                     fmt::format("Trigger for shot {} while not streaming", m.shotId)});
+                return sendErrorReport(ErrorCode::FailedPrecondition, MessageType::Trigger, fmt::format("Trigger for shot {} while not streaming", m.shotId));
             }
             return acceptTrigger(m);
         } else if constexpr (std::is_same_v<T, TimeSync>) {
@@ -283,11 +212,50 @@ Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming)
         } else if constexpr (std::is_same_v<T, ErrorReport>) {
             log::warn(simLog(), "host reported error {}: {}", m.code, m.text);
         } else {
-            return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::InvalidArgument), static_cast<std::uint8_t>(typeOf(message)),
-                                                 fmt::format("{} is not a message a front end accepts", toString(typeOf(message)))});
+            return sendErrorReport(ErrorCode::InvalidArgument, typeOf(message), fmt::format("{} is not a message a front end accepts", toString(typeOf(message))));
         }
         return {};
     }, message);
+}
+
+// Configure: the frames prepared and acknowledged, or the reason sent back as an ErrorReport.
+Status FrontEndSimulator::acceptConfigure(const Configure& configure) {
+    if (auto prepared = prepare(configure); !prepared) {
+        (void)sendErrorReport(prepared.error().code(), MessageType::Configure, prepared.error().message());
+        return {};  // the host decides; the front end stays up
+    }
+    const auto blocks = std::max(layout_.blocks.size(), shotLayout_.blocks.size());
+    return port_.sendControl(ConfigureAck{layout_.channelsPerBlock, static_cast<std::uint16_t>(blocks),
+                                          std::max(layout_.maxPayloadBytes, shotLayout_.maxPayloadBytes)});
+}
+
+// BerStart: the configured geometry with the test pattern for payload and no laser, streamed
+// until blockLimit blocks (rounded up to whole frames; 0: until BerStop).
+Status FrontEndSimulator::startBerTest(const BerStart& start, bool& streaming) {
+    Configure pattern = configure_;
+    pattern.payloadKind = start.pattern;
+    pattern.photoacoustic = false;
+    pattern.laserRateMilliHz = 0;
+    if (auto prepared = prepare(pattern); !prepared) {
+        return sendErrorReport(prepared.error().code(), MessageType::BerStart, prepared.error().message());
+    }
+    beginRun(streaming, start.blockLimit == 0 ? 0 : static_cast<std::uint32_t>((start.blockLimit + layout_.blocks.size() - 1) / layout_.blocks.size()));
+    return {};
+}
+
+// A run starts: streaming, its frame count and frame times from zero, its clocks from now.
+void FrontEndSimulator::beginRun(bool& streaming, std::uint32_t frameLimit) {
+    streaming = true;
+    frameLimit_ = frameLimit;
+    framesThisRun_ = 0;
+    ticksThisRun_ = 0;
+    runStart_ = std::chrono::steady_clock::now();
+    ptpEpochNs_ = frontEndNs(injector_);
+}
+
+// An ErrorReport to the host: why its message (of type about) was refused.
+Status FrontEndSimulator::sendErrorReport(ErrorCode code, MessageType about, std::string text) {
+    return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(code), static_cast<std::uint8_t>(about), std::move(text)});
 }
 
 Status FrontEndSimulator::serviceControl(std::chrono::milliseconds wait, bool& streaming) {
@@ -386,23 +354,7 @@ Status FrontEndSimulator::sendBlocks(bool& streaming, const FrameSend& frame) {
     std::array<std::byte, kBlockHeaderSize> header{};
     for (std::uint32_t b = 0; b < blockCount; ++b) {
         const auto& block = frame.layout->blocks[b];
-        BlockHeader h;
-        h.flags = static_cast<std::uint16_t>((b == 0 ? block_flags::kFirstOfFrame : 0) | (b + 1 == blockCount ? block_flags::kLastOfFrame : 0) | frame.flags);
-        h.sequence = sequence_;
-        h.frameId = frameId_;
-        h.blockIndex = static_cast<std::uint16_t>(b);
-        h.blockCount = static_cast<std::uint16_t>(blockCount);
-        h.firstChannel = block.firstChannel;
-        h.channelCount = block.channelCount;
-        h.firstSample = block.firstSample;
-        h.sampleCount = block.sampleCount;
-        h.waveIndex = block.wave;
-        h.payloadKind = configure_.payloadKind;
-        h.timestampNs = frame.timeNs + block.wave * kWaveIntervalNs;
-        h.payloadBytes = block.payloadBytes;
-        h.payloadCrc = frame.crcs[b];
-        h.laserEnergyMicroJ = frame.energyMicroJ;
-        encodeBlockHeader(h, header);
+        encodeBlockHeader(blockHeaderFor(frame, b, blockCount), header);
         const auto payload = frame.payload.subspan(block.frameOffset, block.payloadBytes);
         const auto immediate = static_cast<std::uint32_t>(sequence_);
         ++sequence_;
@@ -426,27 +378,57 @@ Status FrontEndSimulator::sendBlocks(bool& streaming, const FrameSend& frame) {
             if (auto ok = writeBlock(held->header, held->payload, held->immediate, {}); !ok) return ok;
             held.reset();
         }
-        const auto& plan = injector_.plan();
-        if (plan.disconnectAfterBlocks != 0 && counters_.blocksSent >= plan.disconnectAfterBlocks) {
-            (void)port_.ringDoorbell();
-            port_.abandon();
-            return fail(ErrorCode::Unavailable, fmt::format("disconnect injected after {} blocks", counters_.blocksSent));
-        }
-        if (plan.stallEveryBlocks != 0 && counters_.blocksSent % plan.stallEveryBlocks == 0) {
-            if (auto rung = port_.ringDoorbell(); !rung) return rung;
-            pendingDoorbell_ = 0;
-            injector_.noteStall();
-            stalled_ = true;
-            const auto until = std::chrono::steady_clock::now() + plan.stallDuration;
-            while (std::chrono::steady_clock::now() < until) {
-                if (auto ok = serviceControl(std::chrono::milliseconds(5), streaming); !ok) return ok;
-            }
-            stalled_ = false;
-        }
+        if (auto ok = injectLinkFaults(streaming); !ok) return ok;
     }
     injector_.frameDone(intact, blockCount);
     ++counters_.framesAcquired;
     ++frameId_;
+    return {};
+}
+
+// Block b's header: its place in the frame, the next sequence number, the frame's id, and the
+// time of its wave's transmit.
+BlockHeader FrontEndSimulator::blockHeaderFor(const FrameSend& frame, std::uint32_t b, std::uint32_t blockCount) const noexcept {
+    const auto& block = frame.layout->blocks[b];
+    BlockHeader h;
+    h.flags = static_cast<std::uint16_t>((b == 0 ? block_flags::kFirstOfFrame : 0) | (b + 1 == blockCount ? block_flags::kLastOfFrame : 0) | frame.flags);
+    h.sequence = sequence_;
+    h.frameId = frameId_;
+    h.blockIndex = static_cast<std::uint16_t>(b);
+    h.blockCount = static_cast<std::uint16_t>(blockCount);
+    h.firstChannel = block.firstChannel;
+    h.channelCount = block.channelCount;
+    h.firstSample = block.firstSample;
+    h.sampleCount = block.sampleCount;
+    h.waveIndex = block.wave;
+    h.payloadKind = configure_.payloadKind;
+    h.timestampNs = frame.timeNs + block.wave * kWaveIntervalNs;
+    h.payloadBytes = block.payloadBytes;
+    h.payloadCrc = frame.crcs[b];
+    h.laserEnergyMicroJ = frame.energyMicroJ;
+    return h;
+}
+
+// After each block sent, the fault plan's link faults: the injected disconnect (the front end
+// vanishes without a word), or every stallEveryBlocks blocks a stall, control still serviced.
+Status FrontEndSimulator::injectLinkFaults(bool& streaming) {
+    const auto& plan = injector_.plan();
+    if (plan.disconnectAfterBlocks != 0 && counters_.blocksSent >= plan.disconnectAfterBlocks) {
+        (void)port_.ringDoorbell();
+        port_.abandon();
+        return fail(ErrorCode::Unavailable, fmt::format("disconnect injected after {} blocks", counters_.blocksSent));
+    }
+    if (plan.stallEveryBlocks != 0 && counters_.blocksSent % plan.stallEveryBlocks == 0) {
+        if (auto rung = port_.ringDoorbell(); !rung) return rung;
+        pendingDoorbell_ = 0;
+        injector_.noteStall();
+        stalled_ = true;
+        const auto until = std::chrono::steady_clock::now() + plan.stallDuration;
+        while (std::chrono::steady_clock::now() < until) {
+            if (auto ok = serviceControl(std::chrono::milliseconds(5), streaming); !ok) return ok;
+        }
+        stalled_ = false;
+    }
     return {};
 }
 

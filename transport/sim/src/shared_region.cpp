@@ -41,6 +41,50 @@ Layout layoutFor(std::uint32_t slotBytes, std::uint32_t slotCount) {
 
 std::string shmPath(const std::string& name) { return "/" + name; }
 
+// A named region's shared memory, made anew and mapped: refused while another live host holds
+// the name, else a stale region of a crashed host replaced. Its inode goes to inode (the owner
+// unlinks the name at the end only while it is still this region's).
+Result<void*> mapNamedRegion(const std::string& name, const Layout& layout, std::uint32_t slotBytes, std::uint32_t slotCount, std::uint64_t& inode) {
+    if (auto existing = SharedRegion::open(name); existing) {
+        const auto pid = (*existing)->header().hostPid.load();
+        if (pid != ::getpid() && processAlive(pid)) {
+            return fail(ErrorCode::FailedPrecondition, fmt::format("the link /dev/shm/{} is in use by another host (PID {}): stop it, or "
+                                                                   "give this one another link name", name, pid));
+        }
+    }
+    ::shm_unlink(shmPath(name).c_str());  // a stale region of a crashed host
+    const int fd = ::shm_open(shmPath(name).c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        return fail(ErrorCode::Unavailable, fmt::format("cannot create shared memory /dev/shm/{}: {}", name, std::strerror(errno)));
+    }
+    // Every page reserved now (tmpfs allocates them): a /dev/shm too small fails here, named,
+    // instead of a SIGBUS at the first write past its end.
+    int err = ::ftruncate(fd, static_cast<off_t>(layout.total)) != 0 ? errno : ::posix_fallocate(fd, 0, static_cast<off_t>(layout.total));
+    if (err != 0) {
+        ::close(fd);
+        ::shm_unlink(shmPath(name).c_str());
+        struct statvfs fs {};
+        const auto freeBytes = ::statvfs("/dev/shm", &fs) == 0 ? static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize) : 0.0;
+        return fail(ErrorCode::ResourceExhausted,
+                    fmt::format("the link needs {:.1f} MiB of shared memory (/dev/shm/{}: {} slots of {} KiB and its queues) and /dev/shm has "
+                                "{:.1f} MiB free ({}): make the ring smaller (link.slot_count, link.slot_size_bytes) or /dev/shm larger "
+                                "(Docker: --shm-size)",
+                                static_cast<double>(layout.total) / (1 << 20), name, slotCount, slotBytes / 1024, freeBytes / (1 << 20),
+                                std::strerror(err)));
+    }
+    struct stat st {};
+    ::fstat(fd, &st);
+    inode = st.st_ino;
+    void* memory = ::mmap(nullptr, layout.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    err = errno;
+    ::close(fd);
+    if (memory == MAP_FAILED) {
+        ::shm_unlink(shmPath(name).c_str());
+        return fail(ErrorCode::ResourceExhausted, fmt::format("cannot map /dev/shm/{}: {}", name, std::strerror(err)));
+    }
+    return memory;
+}
+
 }  // namespace
 
 std::uint64_t steadyNowNs() noexcept {
@@ -85,43 +129,9 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::create(const std::string& na
             return fail(ErrorCode::ResourceExhausted, fmt::format("cannot map {} bytes for the link: {}", layout.total, std::strerror(errno)));
         }
     } else {
-        if (auto existing = open(name); existing) {
-            const auto pid = (*existing)->header().hostPid.load();
-            if (pid != ::getpid() && processAlive(pid)) {
-                return fail(ErrorCode::FailedPrecondition, fmt::format("the link /dev/shm/{} is in use by another host (PID {}): stop it, or "
-                                                                       "give this one another link name", name, pid));
-            }
-        }
-        ::shm_unlink(shmPath(name).c_str());  // a stale region of a crashed host
-        const int fd = ::shm_open(shmPath(name).c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
-        if (fd < 0) {
-            return fail(ErrorCode::Unavailable, fmt::format("cannot create shared memory /dev/shm/{}: {}", name, std::strerror(errno)));
-        }
-        // Every page reserved now (tmpfs allocates them): a /dev/shm too small fails here, named,
-        // instead of a SIGBUS at the first write past its end.
-        int err = ::ftruncate(fd, static_cast<off_t>(layout.total)) != 0 ? errno : ::posix_fallocate(fd, 0, static_cast<off_t>(layout.total));
-        if (err != 0) {
-            ::close(fd);
-            ::shm_unlink(shmPath(name).c_str());
-            struct statvfs fs {};
-            const auto freeBytes = ::statvfs("/dev/shm", &fs) == 0 ? static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize) : 0.0;
-            return fail(ErrorCode::ResourceExhausted,
-                        fmt::format("the link needs {:.1f} MiB of shared memory (/dev/shm/{}: {} slots of {} KiB and its queues) and /dev/shm has "
-                                    "{:.1f} MiB free ({}): make the ring smaller (link.slot_count, link.slot_size_bytes) or /dev/shm larger "
-                                    "(Docker: --shm-size)",
-                                    static_cast<double>(layout.total) / (1 << 20), name, slotCount, slotBytes / 1024, freeBytes / (1 << 20),
-                                    std::strerror(err)));
-        }
-        struct stat st {};
-        ::fstat(fd, &st);
-        inode = st.st_ino;
-        memory = ::mmap(nullptr, layout.total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        err = errno;
-        ::close(fd);
-        if (memory == MAP_FAILED) {
-            ::shm_unlink(shmPath(name).c_str());
-            return fail(ErrorCode::ResourceExhausted, fmt::format("cannot map /dev/shm/{}: {}", name, std::strerror(err)));
-        }
+        auto mapped = mapNamedRegion(name, layout, slotBytes, slotCount, inode);
+        if (!mapped) return fail(std::move(mapped.error()));
+        memory = *mapped;
     }
     auto* base = static_cast<std::byte*>(memory);
     auto* header = new (base) RegionHeader{};

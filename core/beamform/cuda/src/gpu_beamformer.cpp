@@ -224,37 +224,42 @@ struct GpuBeamformer::State {
             return ok;
         }
 
-        const auto chunk = static_cast<std::size_t>(s.framesPerChunk);
-        const auto iqFloats = chunk * traces * static_cast<std::size_t>(iq.iqSamples);
         for (auto& lane : lanes) {
-            if (auto ok = check(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking), "cudaStreamCreate"); !ok) return ok;
-            auto frames = allocate<std::byte>(chunk * frameBytes);
-            auto image = allocate<float>(chunk * imageFloats);
-            if (!frames || !image) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the beamformer's buffers");
-            lane.frames = *frames;
-            lane.image = *image;
-            if (path == Path::Iq) {
-                const auto entries = iqFloats + chunk * traces;  // each trace's zero entry
-                auto samples = allocate<float2>(iqFloats);
-                auto table = allocate<float4>(entries);
-                if (!samples || !table) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the IQ path's buffers");
-                lane.iq = *samples;
-                lane.table = *table;
-                if (auto ok = check(cudaMemset(lane.table, 0, entries * sizeof(float4)), "clearing the IQ table"); !ok) return ok;
-                continue;
-            }
-            auto spectrum = allocate<cufftComplex>(chunk * static_cast<std::size_t>(columns) * static_cast<std::size_t>(fftLength));
-            if (!spectrum) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the beamformer's buffers");
-            lane.spectrum = *spectrum;
-            int length = fftLength;
-            if (auto ok = checkFft(fft->planMany(&lane.plan, 1, &length, nullptr, 1, fftLength, nullptr, 1, fftLength, CUFFT_C2C,
-                                                 static_cast<int>(chunk * static_cast<std::size_t>(columns))), "cufftPlanMany"); !ok) {
-                return ok;
-            }
-            lane.hasPlan = true;
-            if (auto ok = checkFft(fft->setStream(lane.plan, lane.stream), "cufftSetStream"); !ok) return ok;
+            if (auto ok = initLane(lane); !ok) return ok;
         }
         return {};
+    }
+
+    // A lane's stream and its buffers for a chunk: frames and image, then the IQ path's samples
+    // and table, or the other paths' spectrum and FFT plan.
+    Status initLane(Lane& lane) {
+        const auto chunk = static_cast<std::size_t>(setup.framesPerChunk);
+        const auto iqFloats = chunk * traces * static_cast<std::size_t>(iq.iqSamples);
+        if (auto ok = check(cudaStreamCreateWithFlags(&lane.stream, cudaStreamNonBlocking), "cudaStreamCreate"); !ok) return ok;
+        auto frames = allocate<std::byte>(chunk * frameBytes);
+        auto image = allocate<float>(chunk * imageFloats);
+        if (!frames || !image) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the beamformer's buffers");
+        lane.frames = *frames;
+        lane.image = *image;
+        if (path == Path::Iq) {
+            const auto entries = iqFloats + chunk * traces;  // each trace's zero entry
+            auto samples = allocate<float2>(iqFloats);
+            auto table = allocate<float4>(entries);
+            if (!samples || !table) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the IQ path's buffers");
+            lane.iq = *samples;
+            lane.table = *table;
+            return check(cudaMemset(lane.table, 0, entries * sizeof(float4)), "clearing the IQ table");
+        }
+        auto spectrum = allocate<cufftComplex>(chunk * static_cast<std::size_t>(columns) * static_cast<std::size_t>(fftLength));
+        if (!spectrum) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the beamformer's buffers");
+        lane.spectrum = *spectrum;
+        int length = fftLength;
+        if (auto ok = checkFft(fft->planMany(&lane.plan, 1, &length, nullptr, 1, fftLength, nullptr, 1, fftLength, CUFFT_C2C,
+                                             static_cast<int>(chunk * static_cast<std::size_t>(columns))), "cufftPlanMany"); !ok) {
+            return ok;
+        }
+        lane.hasPlan = true;
+        return checkFft(fft->setStream(lane.plan, lane.stream), "cufftSetStream");
     }
 
     // Queues a chunk's copy in: frames back to back.

@@ -71,6 +71,13 @@ private:
     IngestEngine(transport::Link& link, IngestOptions options);
     void handle(const transport::Completion& completion, std::uint64_t index);
     void reject(const Rejection& rejection, std::uint64_t index);
+    // handle()'s rare paths: a completion without credit (fatal), a bad header, a header the
+    // immediate or the stream contradicts, a bad payload.
+    void refuseUncredited(std::uint64_t index);
+    void rejectHeader(transport::HeaderCheck check, std::uint32_t immediate, std::uint64_t index);
+    void rejectImmediateMismatch(const transport::BlockHeader& header, std::uint32_t immediate, std::uint64_t index);
+    void rejectImplausible(const transport::BlockHeader& header, std::uint64_t index);
+    void rejectPayload(const Rejection& rejection, std::uint16_t blockCount);
     void markSeen(std::uint64_t sequence) noexcept;
     void deliver(Frame& frame);
     void reclaim();

@@ -68,6 +68,8 @@ private:
     StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack,
                   std::unique_ptr<IngestEngine> ingest, std::uint32_t laserRateMilliHz);
     Status sendDueTriggers();
+    // run()'s end at the front end's final status: drained, finished, summed up.
+    Result<SessionSummary> endSession(const transport::StatusReport& status, std::chrono::steady_clock::time_point start);
 
     transport::Link& link_;
     transport::LinkInfo info_;

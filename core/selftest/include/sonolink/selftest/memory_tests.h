@@ -148,6 +148,17 @@ constexpr std::uint64_t randomWord(std::uint64_t seed, std::size_t i) noexcept {
     return x ^ (x >> 29);
 }
 
+// Walking ones (flip 0) or zeros (flip all ones): 64 passes, each reading the last one's pattern
+// back as it writes its own, word by word.
+template <typename Memory>
+void walkingBits(Memory& m, MemoryTestResult& r, std::uint64_t flip) {
+    constexpr bool up = true, read = true, write = true;
+    const auto pattern = [flip](unsigned pass) { return [pass, flip](std::size_t i) { return (1ull << ((i + pass) % 64)) ^ flip; }; };
+    element<up, !read, write>(m, r, pattern(0), pattern(0));
+    for (unsigned pass = 1; pass < 64; ++pass) element<up, read, write>(m, r, pattern(pass - 1), pattern(pass));
+    element<up, read, !write>(m, r, pattern(63), pattern(63));
+}
+
 }  // namespace detail
 
 template <typename Memory>
@@ -168,15 +179,9 @@ MemoryTestResult runMemoryTest(MemoryAlgorithm algorithm, Memory& m, std::uint64
         }
         break;
     case MemoryAlgorithm::WalkingOnes:
-    case MemoryAlgorithm::WalkingZeros: {
-        // Each pass reads the last one's pattern back as it writes its own, word by word.
-        const std::uint64_t flip = algorithm == MemoryAlgorithm::WalkingZeros ? ~0ull : 0;
-        const auto pattern = [flip](unsigned pass) { return [pass, flip](std::size_t i) { return (1ull << ((i + pass) % 64)) ^ flip; }; };
-        element<up, !read, write>(m, r, pattern(0), pattern(0));
-        for (unsigned pass = 1; pass < 64; ++pass) element<up, read, write>(m, r, pattern(pass - 1), pattern(pass));
-        element<up, read, !write>(m, r, pattern(63), pattern(63));
+    case MemoryAlgorithm::WalkingZeros:
+        detail::walkingBits(m, r, algorithm == MemoryAlgorithm::WalkingZeros ? ~0ull : 0);
         break;
-    }
     case MemoryAlgorithm::AddressInAddress: {
         const auto own = [](std::size_t i) { return static_cast<std::uint64_t>(i); };
         const auto complement = [](std::size_t i) { return ~static_cast<std::uint64_t>(i); };

@@ -41,6 +41,8 @@ Q_SIGNALS:
     void worklistQueryRequested(const QString& node, const QString& date);  // date YYYYMMDD
 
 private:
+    QWidget* makePatientPage();
+    QWidget* makeWorklistPage(const QStringList& nodes);
     void fill(const ExamEntry& entry);
     void check();
 

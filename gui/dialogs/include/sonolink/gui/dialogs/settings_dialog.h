@@ -38,7 +38,11 @@ Q_SIGNALS:
     void echoRequested(const sonolink::gui::PacsNodeEntry& node, bool inUseAsIs);
 
 private:
+    QWidget* makeDicomPage(const StationSettings& current);
+    QWidget* makeTlsPage();
+    QWidget* makeStartupPage(const StationSettings& current, const QString& language);
     void addNodeRow(const PacsNodeEntry& node);
+    void requestEcho();
     void updateTest();
 
     QStringList inUse_;

@@ -44,6 +44,9 @@ Q_SIGNALS:
     void savePresetRequested();
 
 private:
+    QWidget* makePictureBox(const ImagingValues& start);
+    QWidget* makeTgcBox(const ImagingValues& start);
+
     double depthStartMm_;
     QComboBox* presets_;
     QSlider* gain_;

@@ -100,6 +100,10 @@ private:
     struct PendingWrite;
     Status handshake();
     Status handle(const ControlMessage& message, bool& streaming);
+    Status acceptConfigure(const Configure& configure);
+    Status startBerTest(const BerStart& start, bool& streaming);
+    void beginRun(bool& streaming, std::uint32_t frameLimit);
+    Status sendErrorReport(ErrorCode code, MessageType about, std::string text);
     Status prepare(const Configure& configure);
     Status serviceControl(std::chrono::milliseconds wait, bool& streaming);
     // What one frame sends: its layout, payload bytes and their block CRCs, time, flags, energy.
@@ -113,6 +117,8 @@ private:
     };
     Status sendFrame(bool& streaming);
     Status sendBlocks(bool& streaming, const FrameSend& frame);
+    [[nodiscard]] BlockHeader blockHeaderFor(const FrameSend& frame, std::uint32_t b, std::uint32_t blockCount) const noexcept;
+    Status injectLinkFaults(bool& streaming);
     // Photoacoustic shots (front_end_shots.cpp).
     Status prepareShots(const Configure& configure);
     Status loadShotSources(const Configure& shot);
@@ -124,11 +130,12 @@ private:
                       std::uint32_t immediate, std::span<const std::uint32_t> flips);
     Status waitForCredit(bool& streaming);
     Status preloadPayloads();
-    Status prepareReplay();
-    Status loadReplayFrame(std::size_t variant, std::uint64_t index);
     void computeCrcs(std::size_t variant);
     [[nodiscard]] std::uint64_t creditsAvailable() const noexcept;
     void maybeSendStatus(bool streaming);
+    // Replay (front_end_replay.cpp).
+    Status prepareReplay();
+    Status loadReplayFrame(std::size_t variant, std::uint64_t index);
 
     FrontEndPort& port_;
     FrontEndOptions options_;
