@@ -25,7 +25,7 @@ def run_json(command, cwd):
     start = out.stdout.find("{")
     if start < 0:
         sys.exit(f"{' '.join(command)} printed no JSON ({out.returncode}):\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout[start:])
+    return json.JSONDecoder().raw_decode(out.stdout[start:])[0]  # the first object (a script may print lines after it)
 
 
 def engine_figures(prefix, report):
