@@ -123,12 +123,19 @@ int archivePutFile(Session& session, const std::string& name, const ArchiveOptio
     if (!done) return reportError(name, done.error());
     const double s = std::chrono::duration<double>(Clock::now() - started).count();
     if (o.json) {
-        std::cout << json{{"url", where->url()}, {"object", objectJson(done->object)}, {"crc32c", fmt::format("{:08x}", done->crc32c)},
-                          {"parts", done->parts}, {"parts_resumed", done->partsResumed}, {"retries", done->retries}, {"seconds", s},
-                          {"bytes_per_second", s > 0 ? done->object.sizeBytes / s : 0.0}}.dump(2) << '\n';
+        std::cout << json{{"url", where->url()},
+                          {"object", objectJson(done->object)},
+                          {"crc32c", fmt::format("{:08x}", done->crc32c)},
+                          {"parts", done->parts},
+                          {"parts_resumed", done->partsResumed},
+                          {"retries", done->retries},
+                          {"seconds", s},
+                          {"bytes_per_second", s > 0 ? done->object.sizeBytes / s : 0.0}}
+                         .dump(2)
+                  << '\n';
     } else {
-        std::cout << fmt::format("put {} -> {}: {} bytes, CRC-32C {:08x} checked, {} parts ({} resumed), {} retries, {:.2f} s\n", o.first,
-                                 where->url(), done->object.sizeBytes, done->crc32c, done->parts, done->partsResumed, done->retries, s);
+        std::cout << fmt::format("put {} -> {}: {} bytes, CRC-32C {:08x} checked, {} parts ({} resumed), {} retries, {:.2f} s\n", o.first, where->url(),
+                                 done->object.sizeBytes, done->crc32c, done->parts, done->partsResumed, done->retries, s);
     }
     return kExitOk;
 }
@@ -146,9 +153,15 @@ int archiveGetFile(Session& session, const std::string& name, const ArchiveOptio
     if (!done) return reportError(name, done.error());
     const double s = std::chrono::duration<double>(Clock::now() - started).count();
     if (o.json) {
-        std::cout << json{{"url", where->url()}, {"file", file}, {"object", objectJson(done->object)},
-                          {"crc32c", fmt::format("{:08x}", done->crc32c)}, {"crc32c_checked", done->crcChecked}, {"seconds", s},
-                          {"bytes_per_second", s > 0 ? done->object.sizeBytes / s : 0.0}}.dump(2) << '\n';
+        std::cout << json{{"url", where->url()},
+                          {"file", file},
+                          {"object", objectJson(done->object)},
+                          {"crc32c", fmt::format("{:08x}", done->crc32c)},
+                          {"crc32c_checked", done->crcChecked},
+                          {"seconds", s},
+                          {"bytes_per_second", s > 0 ? done->object.sizeBytes / s : 0.0}}
+                         .dump(2)
+                  << '\n';
     } else {
         std::cout << fmt::format("get {} -> {}: {} bytes, CRC-32C {:08x} {}, {:.2f} s\n", where->url(), file, done->object.sizeBytes, done->crc32c,
                                  done->crcChecked ? "checked" : "(the object carries none to check)", s);
@@ -236,8 +249,8 @@ void addArchiveCommand(CLI::App& app, int& exitCode) {
     };
     const Spec specs[] = {
         {"mb", "Make a bucket (one you own already is fine)", "BUCKET", "s3://bucket", true, nullptr, nullptr},
-        {"put", "Upload a file (multipart above archive.part_size_bytes, resumable; size and CRC-32C checked after)", "FILE", "Local file", true,
-         "DEST", "s3://bucket/key, or a key under archive.bucket and archive.prefix (default: the file's name)"},
+        {"put", "Upload a file (multipart above archive.part_size_bytes, resumable; size and CRC-32C checked after)", "FILE", "Local file", true, "DEST",
+         "s3://bucket/key, or a key under archive.bucket and archive.prefix (default: the file's name)"},
         {"get", "Download an object by ranges in parallel (CRC-32C checked where it carries one)", "SOURCE", "s3://bucket/key or a key", true, "FILE",
          "Local file (default: the key's last part)"},
         {"ls", "List the objects under a prefix", "PREFIX", "s3://bucket/prefix or a prefix under archive.bucket", false, nullptr, nullptr},

@@ -41,9 +41,18 @@ std::atomic<bool> gStop{false};
 int failWith(std::string_view command, const Error& e) { return reportError(fmt::format("archive queue {}", command), e); }
 
 json itemJson(const archive::ArchiveItem& i) {
-    return {{"id", i.id}, {"file", i.file}, {"url", i.object.url()}, {"kind", i.kind}, {"state", archive::toString(i.state)},
-            {"attempts", i.attempts}, {"size_bytes", i.sizeBytes}, {"crc32c", i.crc32c}, {"enqueued_at_ms", i.enqueuedAtMs},
-            {"next_attempt_at_ms", i.nextAttemptAtMs}, {"verified_at_ms", i.verifiedAtMs}, {"local_deleted_at_ms", i.localDeletedAtMs},
+    return {{"id", i.id},
+            {"file", i.file},
+            {"url", i.object.url()},
+            {"kind", i.kind},
+            {"state", archive::toString(i.state)},
+            {"attempts", i.attempts},
+            {"size_bytes", i.sizeBytes},
+            {"crc32c", i.crc32c},
+            {"enqueued_at_ms", i.enqueuedAtMs},
+            {"next_attempt_at_ms", i.nextAttemptAtMs},
+            {"verified_at_ms", i.verifiedAtMs},
+            {"local_deleted_at_ms", i.localDeletedAtMs},
             {"last_error", i.lastError}};
 }
 
@@ -56,7 +65,10 @@ void printItems(const std::vector<archive::ArchiveItem>& items, bool asJson) {
     }
     for (const auto& i : items) {
         std::cout << fmt::format("{:>6}  {:<9} attempts {:<3} {} -> {}{}{}\n", i.id, archive::toString(i.state), i.attempts, i.file, i.object.url(),
-                                 i.localDeletedAtMs > 0 ? " (local copy deleted)" : i.localDeletedAtMs < 0 ? " (local copy kept: changed since)" : "", i.lastError.empty() ? "" : "\n        last error: " + i.lastError);
+                                 i.localDeletedAtMs > 0   ? " (local copy deleted)"
+                                 : i.localDeletedAtMs < 0 ? " (local copy kept: changed since)"
+                                                          : "",
+                                 i.lastError.empty() ? "" : "\n        last error: " + i.lastError);
     }
 }
 
@@ -65,7 +77,6 @@ Result<config::ArchiveSettings> load(const QueueOptions& o) {
     if (!loaded) return fail(std::move(loaded.error()));
     return loaded->archive;
 }
-
 
 int runAdd(const QueueOptions& o) {
     auto settings = load(o);
@@ -111,8 +122,8 @@ int runReset(const QueueOptions& o) {
     if (!settings) return failWith("reset", settings.error());
     auto aside = archive::ArchiveQueue::reset(settings->queueDirectory, archive::epochMs());
     if (!aside) return failWith("reset", aside.error());
-    std::cout << fmt::format("archive queue {}: a new, empty queue starts at the next use; the old database (if any) is kept as {}\n",
-                             settings->queueDirectory, *aside);
+    std::cout << fmt::format("archive queue {}: a new, empty queue starts at the next use; the old database (if any) is kept as {}\n", settings->queueDirectory,
+                             *aside);
     return kExitOk;
 }
 
@@ -206,8 +217,9 @@ void addArchiveQueueCommands(CLI::App& archiveCmd, int& exitCode) {
     auto* run = queueCmd->add_subcommand("run", "Upload what is due: verified, audited, retried with back-off, local copies deleted by retention");
     common(*run);
     run->add_flag("--until-settled", o->untilSettled, "Stop when every item is verified or failed");
-    run->add_flag("--events", o->events, "Print each event as it happens as a line of JSON (started, verified, upload_failed, local_deleted, "
-                                         "local_kept, ended)");
+    run->add_flag("--events", o->events,
+                  "Print each event as it happens as a line of JSON (started, verified, upload_failed, local_deleted, "
+                  "local_kept, ended)");
     run->add_option("--timeout", o->timeoutS, "Stop after this many seconds (0: no limit)")->check(CLI::Range(0.0, 1e7));
     run->callback([o, &exitCode] { exitCode = runQueue(*o); });
     auto* list = queueCmd->add_subcommand("list", "Each item's state, attempts and last error");

@@ -36,19 +36,19 @@ struct BeamformOptions {
     std::string file;
     std::string configFile;  // its archive section, for s3:// recordings
     std::string group = "/channel_data";
-    std::string xRange, zRange;  // "start:stop:count" in mm
+    std::string xRange, zRange;    // "start:stop:count" in mm
     std::string xValues, zValues;  // or the positions themselves, "v1,v2,..." in mm
     double fNumber = 1.5;
     std::string window = "rectangular";
-    std::string output = "db";   // db or envelope
+    std::string output = "db";  // db or envelope
     double dynamicRangeDb = 60;
     double gainDb = 0;
-    int frame = -1;              // -1: every frame
+    int frame = -1;  // -1: every frame
     std::string outputDir = ".";
     std::string name = "image";
-    double iqMHz = 0;            // > 0: demodulate at this frequency and beamform IQ
+    double iqMHz = 0;                   // > 0: demodulate at this frequency and beamform IQ
     std::string sectorR, sectorAngles;  // sector imaging: rays "start:stop:count" (mm, degrees)
-    DicomExportOptions dicom;    // --dicom FILE: the frames as a US Image or a cine
+    DicomExportOptions dicom;           // --dicom FILE: the frames as a US Image or a cine
     // The picture (PNG, DICOM): the display raster's box (0: as large as the grid's larger side,
     // square), TGC points in dB top to bottom, frame averaging, grey map.
     std::string displayBox;  // "COLUMNSxROWS"
@@ -74,8 +74,8 @@ Result<Range> parseRange(const std::string& text, const char* what) {
     char extra = 0;
     const bool parsed = std::sscanf(text.c_str(), "%lf:%lf:%lld%c", &r.start, &r.stop, &count, &extra) == 3;
     if (!parsed || !std::isfinite(r.start) || !std::isfinite(r.stop) || count < 1 || count > kMaxAxisPoints || !(r.stop >= r.start)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("--{} '{}': expected START:STOP:COUNT, finite, START <= STOP, 1 <= COUNT <= {}", what,
-                                                            text, kMaxAxisPoints));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("--{} '{}': expected START:STOP:COUNT, finite, START <= STOP, 1 <= COUNT <= {}", what, text, kMaxAxisPoints));
     }
     r.count = static_cast<std::size_t>(count);
     return r;
@@ -84,7 +84,8 @@ Result<Range> parseRange(const std::string& text, const char* what) {
 // One axis of the grid in metres, from --NAME-range START:STOP:COUNT or --NAME v1,v2,... (mm).
 Result<std::vector<double>> parseAxis(const std::string& rangeText, const std::string& valuesText, const std::string& name) {
     if (rangeText.empty() == valuesText.empty()) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("give the {} axis as --{}-range START:STOP:COUNT or --{} v1,v2,... (mm), one of the two", name, name, name));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("give the {} axis as --{}-range START:STOP:COUNT or --{} v1,v2,... (mm), one of the two", name, name, name));
     }
     std::vector<double> axis;
     if (!rangeText.empty()) {
@@ -117,15 +118,18 @@ Status checkGridAgainstData(const beamform::PixelGrid& grid, const record::UffCh
     const bool oneWay = data.geometry.isPhotoacoustic(0);
     const double deepest = data.geometry.soundSpeedMps * recordEnd / (oneWay ? 1 : 2);
     if (grid.z.back() > deepest) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("the grid reaches z = {:.2f} mm but the record ends at {:.2f} mm (initial time {:.2f} us + {} samples at {:.1f} MHz)",
-                                                            grid.z.back() * 1e3, deepest * 1e3, data.geometry.initialTimeS * 1e6, data.geometry.samples, data.geometry.samplingRateHz / 1e6));
+        return fail(
+            ErrorCode::InvalidArgument,
+            fmt::format("the grid reaches z = {:.2f} mm but the record ends at {:.2f} mm (initial time {:.2f} us + {} samples at {:.1f} MHz)",
+                        grid.z.back() * 1e3, deepest * 1e3, data.geometry.initialTimeS * 1e6, data.geometry.samples, data.geometry.samplingRateHz / 1e6));
     }
     const auto [lo, hi] = std::minmax_element(data.geometry.elementX.begin(), data.geometry.elementX.end());
     const double reach = grid.z.back() / (2 * fNumber);
     const auto [xlo, xhi] = std::minmax_element(grid.x.begin(), grid.x.end());
     if (*xhi < *lo - reach || *xlo > *hi + reach) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("the grid's x from {:.2f} to {:.2f} mm lies outside the array ({:.2f} to {:.2f} mm) and its aperture",
-                                                            *xlo * 1e3, *xhi * 1e3, *lo * 1e3, *hi * 1e3));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("the grid's x from {:.2f} to {:.2f} mm lies outside the array ({:.2f} to {:.2f} mm) and its aperture", *xlo * 1e3, *xhi * 1e3,
+                                *lo * 1e3, *hi * 1e3));
     }
     return {};
 }
@@ -168,8 +172,8 @@ Result<std::optional<beamform::SectorImage>> parseSectorRays(const BeamformOptio
     auto ar = parseRange(o.sectorAngles, "sector-angles");
     if (!rr) return fail(std::move(rr.error()));
     if (!ar) return fail(std::move(ar.error()));
-    const auto rays = beamform::PixelGrid::fromRanges(ar->start * std::numbers::pi / 180, ar->stop * std::numbers::pi / 180, ar->count,
-                                                      rr->start * 1e-3, rr->stop * 1e-3, rr->count);
+    const auto rays = beamform::PixelGrid::fromRanges(ar->start * std::numbers::pi / 180, ar->stop * std::numbers::pi / 180, ar->count, rr->start * 1e-3,
+                                                      rr->stop * 1e-3, rr->count);
     return std::optional(beamform::SectorImage{rays.z, rays.x, {}});
 }
 
@@ -204,9 +208,14 @@ Result<BeamformOutputs> openBeamformOutputs(const BeamformOptions& o, const beam
         shotOverlay = std::move(*opened);
     }
     const auto& raster = picture.raster();
-    nlohmann::json report{{"file", o.file}, {"frames", nlohmann::json::array()},
-                          {"display", {{"columns", raster.columns}, {"rows", raster.rows}, {"mm_per_pixel", raster.metresPerPixel * 1e3},
-                                       {"x_start_mm", raster.xStartM * 1e3}, {"z_start_mm", raster.zStartM * 1e3}}}};
+    nlohmann::json report{{"file", o.file},
+                          {"frames", nlohmann::json::array()},
+                          {"display",
+                           {{"columns", raster.columns},
+                            {"rows", raster.rows},
+                            {"mm_per_pixel", raster.metresPerPixel * 1e3},
+                            {"x_start_mm", raster.xStartM * 1e3},
+                            {"z_start_mm", raster.zStartM * 1e3}}}};
     return BeamformOutputs{std::move(picture), std::move(shotOverlay), DicomExport(o.dicom), std::move(report)};
 }
 
@@ -306,8 +315,9 @@ int runBeamform(const BeamformOptions& o) {
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         const auto base = (std::filesystem::path(o.outputDir) / (first == last ? o.name : fmt::format("{}_{:04d}", o.name, f))).string();
         if (auto ok = writeBeamformFrame(o, f, ms, base, *image, out); !ok) return fail1(ok.error());
-        if (!o.json) std::cout << fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png\n", f, ms, image->nx, image->nz,
-                                              data->geometry.channels, data->geometry.waves, base, base);
+        if (!o.json)
+            std::cout << fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png\n", f, ms, image->nx, image->nz,
+                                     data->geometry.channels, data->geometry.waves, base, base);
     }
     if (out.dicomExport.enabled()) {
         if (auto ok = out.dicomExport.write(out.picture.raster()); !ok) return fail1(ok.error());
@@ -318,12 +328,49 @@ int runBeamform(const BeamformOptions& o) {
     return kExitOk;
 }
 
+// Dual mode's overlay: how the shots are laid over the B-mode (--overlay-shots and its levels).
+void addBeamformShotOptions(CLI::App& command, BeamformOptions& options) {
+    command.add_flag("--overlay-shots", options.shots.enabled,
+                     "A dual-mode recording: each ultrasound frame with the last laser shot before it laid over it in colour, <name>_overlay.png");
+    command.add_option("--shot-dynamic-range", options.shots.dynamicRangeDb, "With --overlay-shots: the shots' dynamic range (dB)")
+        ->check(CLI::Range(10.0, 120.0))
+        ->capture_default_str();
+    command.add_option("--shot-gain", options.shots.gainDb, "With --overlay-shots: the shots' gain (dB)")
+        ->check(CLI::Range(-60.0, 60.0))
+        ->capture_default_str();
+    command.add_option("--shot-threshold", options.shots.threshold, "With --overlay-shots: below this fraction of the colour scale, not drawn")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    command.add_option("--shot-opacity", options.shots.opacity, "With --overlay-shots: the colour's opacity")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    command.add_option("--shot-map", options.shots.map, "With --overlay-shots: hot or iron")->check(CLI::IsMember({"hot", "iron"}))->capture_default_str();
+}
+
+// --dicom and what the DICOM object names: the patient, the order, UIDs, compression, frame time.
+void addBeamformDicomOptions(CLI::App& command, BeamformOptions& options) {
+    command.add_option("--dicom", options.dicom.file, "Also write the pictures (as the PNG) as a DICOM US Image, or a US Multi-frame cine for several frames");
+    command.add_option("--patient-name", options.dicom.patientName, "With --dicom: the patient's name (DICOM PN, UTF-8)");
+    command.add_option("--patient-id", options.dicom.patientId, "With --dicom: the patient ID");
+    command.add_option("--uid-root", options.dicom.uidRoot, "With --dicom: the organisation's UID root (default: 2.25 UUID-derived UIDs)");
+    command.add_option("--dicom-compression", options.dicom.compression, "With --dicom: none, rle or jpeg-ls (lossless)")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, dicom::Compression>{
+            {"none", dicom::Compression::None}, {"rle", dicom::Compression::Rle}, {"jpeg-ls", dicom::Compression::JpegLs}}));
+    command.add_flag("--depth-scale", options.dicom.depthScale, "With --dicom: RGB with a colour depth scale burnt in (ticks every 5 mm)");
+    command.add_option("--worklist", options.dicom.worklistFile, "With --dicom: the exam's patient and order from `dicom worklist --json` output")
+        ->check(CLI::ExistingFile);
+    command.add_option("--worklist-index", options.dicom.worklistIndex, "With --worklist: which item (default 0)");
+    command.add_option("--frame-time-ms", options.dicom.frameTimeMs, "With --dicom and several frames: the cine's frame time in ms (default 33.3)")
+        ->check(CLI::Range(0.1, 100000.0));
+}
+
 }  // namespace
 
 void addBeamformCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<BeamformOptions>();
     auto* cmd = app.add_subcommand("beamform", "Beamform a UFF file (plane waves) into an envelope or dB image: .npy [nz, nx] and PNG");
-    cmd->add_option("FILE", o->file, "UFF file (HDF5) with a channel_data group, or s3://bucket/key read in place (only the ranges each frame needs)")->required();
+    cmd->add_option("FILE", o->file, "UFF file (HDF5) with a channel_data group, or s3://bucket/key read in place (only the ranges each frame needs)")
+        ->required();
     cmd->add_option("--config", o->configFile, "Configuration file (JSON): its archive section reaches s3:// recordings")->check(CLI::ExistingFile);
     cmd->add_option("--group", o->group, "The channel_data group in the file")->capture_default_str();
     cmd->add_option("--x-range", o->xRange, "Lateral grid START:STOP:COUNT in mm");
@@ -335,46 +382,36 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--output", o->output, "What the .npy holds: db or envelope")->check(CLI::IsMember({"db", "envelope"}))->capture_default_str();
     cmd->add_option("--dynamic-range", o->dynamicRangeDb, "dB shown (PNG, dB image)")->check(CLI::Range(1.0, 200.0))->capture_default_str();
     cmd->add_option("--gain", o->gainDb, "dB added before clipping")->check(CLI::Range(-200.0, 200.0))->capture_default_str();
-    cmd->add_flag("--overlay-shots", o->shots.enabled, "A dual-mode recording: each ultrasound frame with the last laser shot before it laid over it in colour, <name>_overlay.png");
-    cmd->add_option("--shot-dynamic-range", o->shots.dynamicRangeDb, "With --overlay-shots: the shots' dynamic range (dB)")->check(CLI::Range(10.0, 120.0))->capture_default_str();
-    cmd->add_option("--shot-gain", o->shots.gainDb, "With --overlay-shots: the shots' gain (dB)")->check(CLI::Range(-60.0, 60.0))->capture_default_str();
-    cmd->add_option("--shot-threshold", o->shots.threshold, "With --overlay-shots: below this fraction of the colour scale, not drawn")->check(CLI::Range(0.0, 1.0))->capture_default_str();
-    cmd->add_option("--shot-opacity", o->shots.opacity, "With --overlay-shots: the colour's opacity")->check(CLI::Range(0.0, 1.0))->capture_default_str();
-    cmd->add_option("--shot-map", o->shots.map, "With --overlay-shots: hot or iron")->check(CLI::IsMember({"hot", "iron"}))->capture_default_str();
+    addBeamformShotOptions(*cmd, *o);
     cmd->add_option("--frame", o->frame, "Only this frame (default: every frame)")->check(CLI::NonNegativeNumber);
     cmd->add_option("--output-dir", o->outputDir, "Where the files go")->capture_default_str();
     cmd->add_option("--name", o->name, "Base name of the files")->capture_default_str();
     cmd->add_option("--sector-r", o->sectorR, "Sector imaging: ray depths START:STOP:COUNT in mm from the array's centre");
     cmd->add_option("--sector-angles", o->sectorAngles, "Sector imaging: ray angles START:STOP:COUNT in degrees (then scan-converted onto the x/z grid)");
-    cmd->add_option("--dicom", o->dicom.file, "Also write the pictures (as the PNG) as a DICOM US Image, or a US Multi-frame cine for several frames");
-    cmd->add_option("--patient-name", o->dicom.patientName, "With --dicom: the patient's name (DICOM PN, UTF-8)");
-    cmd->add_option("--patient-id", o->dicom.patientId, "With --dicom: the patient ID");
-    cmd->add_option("--uid-root", o->dicom.uidRoot, "With --dicom: the organisation's UID root (default: 2.25 UUID-derived UIDs)");
-    cmd->add_option("--dicom-compression", o->dicom.compression, "With --dicom: none, rle or jpeg-ls (lossless)")
-        ->transform(CLI::CheckedTransformer(std::map<std::string, dicom::Compression>{
-            {"none", dicom::Compression::None}, {"rle", dicom::Compression::Rle}, {"jpeg-ls", dicom::Compression::JpegLs}}));
-    cmd->add_flag("--depth-scale", o->dicom.depthScale, "With --dicom: RGB with a colour depth scale burnt in (ticks every 5 mm)");
-    cmd->add_option("--worklist", o->dicom.worklistFile, "With --dicom: the exam's patient and order from `dicom worklist --json` output")->check(CLI::ExistingFile);
-    cmd->add_option("--worklist-index", o->dicom.worklistIndex, "With --worklist: which item (default 0)");
-    cmd->add_option("--frame-time-ms", o->dicom.frameTimeMs, "With --dicom and several frames: the cine's frame time in ms (default 33.3)")
-        ->check(CLI::Range(0.1, 100000.0));
-    cmd->add_option("--display", o->displayBox, "The picture's box COLUMNSxROWS (PNG, DICOM): the largest raster with equal mm per pixel "
-                                                 "that fits it (default: the grid's larger side, square)");
-    cmd->add_option("--tgc", o->tgcDb, "Time-gain compensation: dB at points spread evenly from the top of the picture to its bottom, "
-                                       "joined smoothly (PNG, DICOM)")->delimiter(',')->check(CLI::Range(-40.0, 40.0));
+    addBeamformDicomOptions(*cmd, *o);
+    cmd->add_option("--display", o->displayBox,
+                    "The picture's box COLUMNSxROWS (PNG, DICOM): the largest raster with equal mm per pixel "
+                    "that fits it (default: the grid's larger side, square)");
+    cmd->add_option("--tgc", o->tgcDb,
+                    "Time-gain compensation: dB at points spread evenly from the top of the picture to its bottom, "
+                    "joined smoothly (PNG, DICOM)")
+        ->delimiter(',')
+        ->check(CLI::Range(-40.0, 40.0));
     cmd->add_option("--persistence", o->persistence, "Frame averaging over several frames: the weight of the picture before (0: off)")
-        ->check(CLI::Range(0.0, 0.95))->capture_default_str();
+        ->check(CLI::Range(0.0, 0.95))
+        ->capture_default_str();
     cmd->add_option("--grey-map", o->greyMap, "linear, soft (low echoes lifted) or contrast (S-curve)")
-        ->transform(CLI::CheckedTransformer(std::map<std::string, image::GreyMap>{
-            {"linear", image::GreyMap::Linear}, {"soft", image::GreyMap::Soft}, {"contrast", image::GreyMap::Contrast}}));
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, image::GreyMap>{{"linear", image::GreyMap::Linear}, {"soft", image::GreyMap::Soft}, {"contrast", image::GreyMap::Contrast}}));
     cmd->add_option("--iq", o->iqMHz, "Demodulate at this frequency (MHz) and beamform IQ with phase rotation")->check(CLI::Range(0.01, 1000.0));
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->callback([o, &exitCode] {
         try {
             exitCode = runBeamform(*o);
         } catch (const std::bad_alloc&) {  // a legal grid can still need more than this process may have
-            std::cerr << fmt::format("sonolink-cli beamform: out of memory: the grid (--x-range/--x by --z-range/--z) and the picture "
-                                     "(--display) need more memory than this process may have; ask for fewer points\n");
+            std::cerr << fmt::format(
+                "sonolink-cli beamform: out of memory: the grid (--x-range/--x by --z-range/--z) and the picture "
+                "(--display) need more memory than this process may have; ask for fewer points\n");
             exitCode = kExitFailed;
         }
     });

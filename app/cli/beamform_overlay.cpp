@@ -15,7 +15,8 @@ Result<std::unique_ptr<ShotOverlay>> ShotOverlay::open(const std::string& file, 
     auto ids = record::readFrameIds(file);
     if (!ids) return fail(std::move(ids.error()));
     if (ids->shots.empty()) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} holds no laser shots ({}): --overlay-shots needs a dual-mode recording", file, record::kShotGroup));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{} holds no laser shots ({}): --overlay-shots needs a dual-mode recording", file, record::kShotGroup));
     }
     auto reader = record::UffReader::open(file, record::kShotGroup);
     if (!reader) return fail(std::move(reader.error()));
@@ -45,7 +46,8 @@ Result<std::optional<ShotOverlay::Written>> ShotOverlay::write(int frame, std::s
     auto rgb = image::overlayPicture(bmode, pixels, style_);
     if (!rgb) return fail(std::move(rgb.error()));
     const auto png = base + "_overlay.png";
-    if (auto ok = image::writePngRgb(png, *rgb, static_cast<std::size_t>(raster.rows), static_cast<std::size_t>(raster.columns)); !ok) return fail(std::move(ok.error()));
+    if (auto ok = image::writePngRgb(png, *rgb, static_cast<std::size_t>(raster.rows), static_cast<std::size_t>(raster.columns)); !ok)
+        return fail(std::move(ok.error()));
     return std::optional(Written{png, ids_.shots[*shot]});
 }
 

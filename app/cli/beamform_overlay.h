@@ -31,8 +31,9 @@ struct ShotOverlayOptions {
 class ShotOverlay {
 public:
     // InvalidArgument when the file holds no laser shots (not a dual-mode recording).
-    [[nodiscard]] static Result<std::unique_ptr<ShotOverlay>> open(const std::string& file, const beamform::PixelGrid& grid, const beamform::BeamformParams& params,
-                                                                   int boxColumns, int boxRows, const ShotOverlayOptions& options);
+    [[nodiscard]] static Result<std::unique_ptr<ShotOverlay>> open(const std::string& file, const beamform::PixelGrid& grid,
+                                                                   const beamform::BeamformParams& params, int boxColumns, int boxRows,
+                                                                   const ShotOverlayOptions& options);
     // Ultrasound frame `frame` (index in /channel_data) whose picture is bmode: the overlay PNG's
     // path and the shot's frame id, or none when no shot came before it.
     struct Written {

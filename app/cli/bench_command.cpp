@@ -27,7 +27,7 @@ struct BenchOptions {
     bool quick = false;
     bool json = false;
     bool verbose = false;
-    double bar = 0.8;          // ingest / read bandwidth at 256 KiB, batch 8
+    double bar = 0.8;  // ingest / read bandwidth at 256 KiB, batch 8
     std::size_t ringMiB = 256;
 };
 
@@ -40,8 +40,8 @@ double threadCpuSeconds() {
 struct IngestRow {
     std::uint32_t slotBytes;
     int batch;
-    double ingestGBps;   // the whole run
-    double bestPassGBps; // the fastest ring's worth of frames
+    double ingestGBps;    // the whole run
+    double bestPassGBps;  // the fastest ring's worth of frames
     double readGBps;
     double cpuSeconds, wallSeconds;
     std::uint64_t blocks;
@@ -104,7 +104,8 @@ Run runSession(std::uint32_t slotBytes, int batch, const BenchOptions& o, std::u
     if (!opened) return run.error = opened.error().message(), run;
     ReleasingSink sink(frames);
     (*opened)->ingest().addSink(sink);
-    if (measureRead) run.readGBps = readBandwidthGBps((*link)->ring().base, std::size_t((*link)->ring().slotBytes) * (*link)->ring().slotCount, o.quick ? 3 : 5);
+    if (measureRead)
+        run.readGBps = readBandwidthGBps((*link)->ring().base, std::size_t((*link)->ring().slotBytes) * (*link)->ring().slotCount, o.quick ? 3 : 5);
     std::atomic<bool> stop{false};
     const double cpu0 = threadCpuSeconds();
     auto summary = (*opened)->run(frames, stop);
@@ -167,8 +168,8 @@ int remeasureIngestReference(IngestRow* reference, const BenchOptions& o) {
     int attempts = 1;
     const auto say = [&o](int attempt, const IngestRow& r) {
         if (!o.json) {
-            std::cerr << fmt::format("256 KiB, batch 8, attempt {}: ingest {:.2f} GB/s (best pass {:.2f}), read {:.2f} GB/s, ratio {:.2f}\n",
-                                     attempt, r.ingestGBps, r.bestPassGBps, r.readGBps, ratioOf(r));
+            std::cerr << fmt::format("256 KiB, batch 8, attempt {}: ingest {:.2f} GB/s (best pass {:.2f}), read {:.2f} GB/s, ratio {:.2f}\n", attempt,
+                                     r.ingestGBps, r.bestPassGBps, r.readGBps, ratioOf(r));
         }
     };
     for (; reference && reference->error.empty() && ratioOf(*reference) < o.bar && attempts < 5; ++attempts) {
@@ -184,12 +185,20 @@ int remeasureIngestReference(IngestRow* reference, const BenchOptions& o) {
 void printIngestJson(const std::vector<IngestRow>& rows, const BenchOptions& o, double ratio, int attempts, bool pass) {
     nlohmann::json out{{"bar", o.bar}, {"ratio_256k_batch8", ratio}, {"bar_attempts", attempts}, {"pass", pass}};
     for (const auto& r : rows) {
-        out["rows"].push_back({{"slot_bytes", r.slotBytes}, {"batch", r.batch}, {"ingest_gbytes_per_s", r.ingestGBps},
-                               {"ingest_gbits_per_s", r.ingestGBps * 8}, {"ingest_best_pass_gbytes_per_s", r.bestPassGBps},
+        out["rows"].push_back({{"slot_bytes", r.slotBytes},
+                               {"batch", r.batch},
+                               {"ingest_gbytes_per_s", r.ingestGBps},
+                               {"ingest_gbits_per_s", r.ingestGBps * 8},
+                               {"ingest_best_pass_gbytes_per_s", r.bestPassGBps},
                                {"read_gbytes_per_s", r.readGBps},
-                               {"ratio", ratioOf(r)}, {"ingest_cpu_s", r.cpuSeconds},
-                               {"wall_s", r.wallSeconds}, {"blocks", r.blocks}, {"latency_p50_us", r.p50 / 1e3},
-                               {"latency_p99_us", r.p99 / 1e3}, {"latency_p999_us", r.p999 / 1e3}, {"error", r.error}});
+                               {"ratio", ratioOf(r)},
+                               {"ingest_cpu_s", r.cpuSeconds},
+                               {"wall_s", r.wallSeconds},
+                               {"blocks", r.blocks},
+                               {"latency_p50_us", r.p50 / 1e3},
+                               {"latency_p99_us", r.p99 / 1e3},
+                               {"latency_p999_us", r.p999 / 1e3},
+                               {"error", r.error}});
     }
     std::cout << out.dump(2) << '\n';
 }
@@ -197,19 +206,19 @@ void printIngestJson(const std::vector<IngestRow>& rows, const BenchOptions& o, 
 // The rows as a Markdown table, then the bar's verdict.
 void printIngestTable(const std::vector<IngestRow>& rows, const BenchOptions& o, double ratio, int attempts, bool pass) {
     std::cout << "CRC-verified ingest through the sim link (one ingest thread, unpaced), beside one core's read\n"
-                 "bandwidth over the same ring (" << o.ringMiB << " MiB; best pass: ingest's fastest ring's worth of frames,\n"
+                 "bandwidth over the same ring ("
+              << o.ringMiB
+              << " MiB; best pass: ingest's fastest ring's worth of frames,\n"
                  "read's fastest pass; ingest/read: their ratio); latency block write -> frame ready paced at 2 GB/s:\n\n";
     std::cout << "| slot | batch | ingest GB/s | ingest Gb/s | best pass GB/s | read GB/s | ingest/read | ingest CPU | p50 µs | p99 µs | p99.9 µs |\n"
                  "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& r : rows) {
-        std::cout << fmt::format("| {} KiB | {} | {:.2f} | {:.1f} | {:.2f} | {:.2f} | {:.2f} | {:.0f}% | {:.1f} | {:.1f} | {:.1f} |\n",
-                                 r.slotBytes >> 10, r.batch, r.ingestGBps, r.ingestGBps * 8, r.bestPassGBps, r.readGBps,
-                                 ratioOf(r),
+        std::cout << fmt::format("| {} KiB | {} | {:.2f} | {:.1f} | {:.2f} | {:.2f} | {:.2f} | {:.0f}% | {:.1f} | {:.1f} | {:.1f} |\n", r.slotBytes >> 10,
+                                 r.batch, r.ingestGBps, r.ingestGBps * 8, r.bestPassGBps, r.readGBps, ratioOf(r),
                                  r.wallSeconds > 0 ? std::min(100.0, 100 * r.cpuSeconds / r.wallSeconds) : 0, r.p50 / 1e3, r.p99 / 1e3, r.p999 / 1e3);
     }
     if (attempts > 1) std::cout << fmt::format("\n256 KiB, batch 8 measured {} times: the attempt with the best ratio is shown\n", attempts);
-    std::cout << fmt::format("\nbar: ingest at 256 KiB, batch 8 >= {:.2f} x read bandwidth: {:.2f} -> {}\n", o.bar, ratio,
-                             pass ? "PASS" : "FAIL");
+    std::cout << fmt::format("\nbar: ingest at 256 KiB, batch 8 >= {:.2f} x read bandwidth: {:.2f} -> {}\n", o.bar, ratio, pass ? "PASS" : "FAIL");
 }
 
 int runBenchIngest(const BenchOptions& o) {

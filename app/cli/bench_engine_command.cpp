@@ -29,10 +29,10 @@ using namespace std::chrono_literals;
 
 struct EngineBenchOptions {
     double seconds = 5;
-    double rateHz = 30;          // end to end: the front end's frame rate (the configuration's)
-    int waves = 1;               // transmits per frame: 1 (a 128 x 2048 frame) or 3 (compounded)
+    double rateHz = 30;  // end to end: the front end's frame rate (the configuration's)
+    int waves = 1;       // transmits per frame: 1 (a 128 x 2048 frame) or 3 (compounded)
     bool wavesGiven = false;
-    std::string configFile;      // measure this configuration (its probe, samples and transmits)
+    std::string configFile;       // measure this configuration (its probe, samples and transmits)
     double overheadBarRatio = 3;  // engine CPU / the CPU of reading its bytes once
     bool json = false;
 };
@@ -81,7 +81,8 @@ Result<EngineRun> runEngine(config::AppConfig config, double rateHz, bool displa
     run.stats.displaySkipped -= before.displaySkipped;
     for (const auto& t : rates.threads) {
         run.threads[t.name] = t.percentOfCore;
-        if (t.name == "ctl" || t.name == "rx-link0" || t.name == "heartbeat" || t.name == "bf-cpu" || t.name == "picture" || t.name == "rec" || t.name == "jobs") {
+        if (t.name == "ctl" || t.name == "rx-link0" || t.name == "heartbeat" || t.name == "bf-cpu" || t.name == "picture" || t.name == "rec" ||
+            t.name == "jobs") {
             run.engineCpuPercent += t.percentOfCore;
         }
     }
@@ -129,16 +130,28 @@ Result<EngineOverhead> measureEngineOverhead(const config::AppConfig& base, cons
 
 nlohmann::json engineBenchJson(const EngineBenchOptions& o, const config::AppConfig& base, int waveCount, const EngineRun& e2e, const EngineOverhead& m) {
     const auto& a = base.acquisition;
-    return {{"config", o.configFile.empty() ? "defaults" : o.configFile}, {"waves", waveCount},
-            {"channels", base.probe.elementCount}, {"samples", a.samplesPerChannel},
-            {"end_to_end", {{"delivered_fps", e2e.stats.framesDelivered / e2e.seconds}, {"displayed_fps", e2e.stats.framesDisplayed / e2e.seconds},
-                            {"latency_p50_us", e2e.stats.latencyP50Us}, {"latency_p99_us", e2e.stats.latencyP99Us},
-                            {"display_skipped", e2e.stats.displaySkipped}, {"every_frame_shown", e2e.stats.displaySkipped == 0},
-                            {"threads_percent_of_core", e2e.threads}}},
-            {"overhead", {{"delivered_fps", m.overheadFps}, {"engine_percent_of_core", m.run.engineCpuPercent},
-                          {"threads_percent_of_core", m.run.threads}, {"payload_gbytes_per_s", m.run.bytesPerSecond / 1e9},
-                          {"read_bandwidth_gbytes_per_s", m.readGBps}, {"read_cost_percent_of_core", m.readCostPercent},
-                          {"ratio_to_read_cost", m.ratio}, {"bar_ratio", o.overheadBarRatio}, {"attempts", m.attempts}}},
+    return {{"config", o.configFile.empty() ? "defaults" : o.configFile},
+            {"waves", waveCount},
+            {"channels", base.probe.elementCount},
+            {"samples", a.samplesPerChannel},
+            {"end_to_end",
+             {{"delivered_fps", e2e.stats.framesDelivered / e2e.seconds},
+              {"displayed_fps", e2e.stats.framesDisplayed / e2e.seconds},
+              {"latency_p50_us", e2e.stats.latencyP50Us},
+              {"latency_p99_us", e2e.stats.latencyP99Us},
+              {"display_skipped", e2e.stats.displaySkipped},
+              {"every_frame_shown", e2e.stats.displaySkipped == 0},
+              {"threads_percent_of_core", e2e.threads}}},
+            {"overhead",
+             {{"delivered_fps", m.overheadFps},
+              {"engine_percent_of_core", m.run.engineCpuPercent},
+              {"threads_percent_of_core", m.run.threads},
+              {"payload_gbytes_per_s", m.run.bytesPerSecond / 1e9},
+              {"read_bandwidth_gbytes_per_s", m.readGBps},
+              {"read_cost_percent_of_core", m.readCostPercent},
+              {"ratio_to_read_cost", m.ratio},
+              {"bar_ratio", o.overheadBarRatio},
+              {"attempts", m.attempts}}},
             {"pass", m.pass}};
 }
 
@@ -147,14 +160,16 @@ void printEngineBench(const EngineBenchOptions& o, const config::AppConfig& base
     std::cout << fmt::format("engine ({}), built-in simulated front end, CPU beamformer, {} ch x {} samples x {} wave{} -> the picture\n",
                              o.configFile.empty() ? "defaults" : o.configFile, base.probe.elementCount, a.samplesPerChannel, waveCount,
                              waveCount == 1 ? "" : "s");
-    std::cout << fmt::format("  end to end at {:g} frames/s: {:.1f} frames/s delivered, {:.1f} beamformed and shown ({} went past the display); "
-                             "latency last block -> picture p50 {:.1f} ms, p99 {:.1f} ms\n",
-                             o.rateHz, e2e.stats.framesDelivered / e2e.seconds, e2e.stats.framesDisplayed / e2e.seconds, e2e.stats.displaySkipped,
-                             e2e.stats.latencyP50Us / 1e3, e2e.stats.latencyP99Us / 1e3);
-    std::cout << fmt::format("  overhead at {:.0f} frames/s, display off: engine threads {:.2f} % of a core; reading its {:.2f} GB/s once costs "
-                             "{:.2f} % (one core reads {:.1f} GB/s): {:.2f} x (bar <= {:g} x; best of {} attempts): {}\n",
-                             m.overheadFps, m.run.engineCpuPercent, m.run.bytesPerSecond / 1e9, m.readCostPercent, m.readGBps, m.ratio,
-                             o.overheadBarRatio, m.attempts, m.pass ? "PASS" : "FAIL");
+    std::cout << fmt::format(
+        "  end to end at {:g} frames/s: {:.1f} frames/s delivered, {:.1f} beamformed and shown ({} went past the display); "
+        "latency last block -> picture p50 {:.1f} ms, p99 {:.1f} ms\n",
+        o.rateHz, e2e.stats.framesDelivered / e2e.seconds, e2e.stats.framesDisplayed / e2e.seconds, e2e.stats.displaySkipped, e2e.stats.latencyP50Us / 1e3,
+        e2e.stats.latencyP99Us / 1e3);
+    std::cout << fmt::format(
+        "  overhead at {:.0f} frames/s, display off: engine threads {:.2f} % of a core; reading its {:.2f} GB/s once costs "
+        "{:.2f} % (one core reads {:.1f} GB/s): {:.2f} x (bar <= {:g} x; best of {} attempts): {}\n",
+        m.overheadFps, m.run.engineCpuPercent, m.run.bytesPerSecond / 1e9, m.readCostPercent, m.readGBps, m.ratio, o.overheadBarRatio, m.attempts,
+        m.pass ? "PASS" : "FAIL");
     for (const auto& [name, percent] : m.run.threads.items()) std::cout << fmt::format("    {:<16} {:6.2f} %\n", name, percent.get<double>());
 }
 
@@ -195,7 +210,8 @@ void addBenchEngineCommand(CLI::App& bench, int& exitCode) {
     cmd->add_option("--config", o->configFile, "Measure this configuration (e.g. the shipped resources/config/sonolink.json) instead of the defaults")
         ->check(CLI::ExistingFile);
     auto* wavesOption = cmd->add_option("--waves", o->waves, "Transmits per frame: 1 (one 128 x 2048 acquisition) or 3 (compounded plane waves)")
-        ->check(CLI::IsMember({1, 3}))->capture_default_str();
+                            ->check(CLI::IsMember({1, 3}))
+                            ->capture_default_str();
     cmd->add_option("--bar", o->overheadBarRatio, "Most engine CPU allowed at 1,000 frames/s, as a multiple of the CPU of reading its bytes once")
         ->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON");

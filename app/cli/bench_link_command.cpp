@@ -134,8 +134,7 @@ int gidIndexOf(const std::string& device, const std::string& address) {
                 // "1 0000:...:ffff:0ae9:0001 RoCE v2": the IPv4-mapped RoCE v2 GID of our address
                 int a, b, c, e;
                 if (std::sscanf(address.c_str(), "%d.%d.%d.%d", &a, &b, &c, &e) == 4 &&
-                    text.find(fmt::format("ffff:{:02x}{:02x}:{:02x}{:02x}", a, b, c, e)) != std::string::npos &&
-                    text.find("v2") != std::string::npos) {
+                    text.find(fmt::format("ffff:{:02x}{:02x}:{:02x}{:02x}", a, b, c, e)) != std::string::npos && text.find("v2") != std::string::npos) {
                     return std::stoi(text);
                 }
             }
@@ -173,8 +172,11 @@ int runBenchLink(const BenchLinkOptions& o) {
     if (o.json) {
         nlohmann::json out{{"device", device}, {"ratio_256k_batch8", ratio}, {"bar", o.bar}};
         for (const auto& r : rows) {
-            out["rows"].push_back({{"payload_bytes", r.payload}, {"batch", r.batch}, {"sonolink_gbps", r.sonolinkGbps},
-                                   {"ib_write_bw_gbps", r.perftestGbps}, {"error", r.error}});
+            out["rows"].push_back({{"payload_bytes", r.payload},
+                                   {"batch", r.batch},
+                                   {"sonolink_gbps", r.sonolinkGbps},
+                                   {"ib_write_bw_gbps", r.perftestGbps},
+                                   {"error", r.error}});
         }
         std::cout << out.dump(2) << '\n';
     } else {

@@ -62,8 +62,8 @@ int runBenchMemory(const BenchMemoryOptions& o) {
             const double traffic = static_cast<double>(r.bytesMoved) / r.seconds / 1e9;
             row.mismatches += r.mismatches;
             if (++row.attempts > 1 && !o.json) {
-                std::cerr << fmt::format("{} attempt {}: {:.2f} GB/s beside memcpy {:.2f} GB/s\n", selftest::toString(algorithm), row.attempts,
-                                         traffic, reference);
+                std::cerr << fmt::format("{} attempt {}: {:.2f} GB/s beside memcpy {:.2f} GB/s\n", selftest::toString(algorithm), row.attempts, traffic,
+                                         reference);
             }
             if (row.attempts == 1 || traffic / reference > row.ratio()) {
                 row.trafficGBps = traffic;
@@ -80,9 +80,13 @@ int runBenchMemory(const BenchMemoryOptions& o) {
     if (o.json) {
         nlohmann::json out{{"bar", o.bar}, {"ratio_march_c_minus", march->ratio()}, {"pass", pass}, {"buffer_mib", o.mib}};
         for (const auto& r : rows) {
-            out["rows"].push_back({{"algorithm", selftest::toString(r.algorithm)}, {"traffic_gbytes_per_s", r.trafficGBps},
-                                   {"memcpy_traffic_gbytes_per_s", r.memcpyGBps}, {"ratio", r.ratio()}, {"seconds", r.seconds},
-                                   {"mismatches", r.mismatches}, {"attempts", r.attempts}});
+            out["rows"].push_back({{"algorithm", selftest::toString(r.algorithm)},
+                                   {"traffic_gbytes_per_s", r.trafficGBps},
+                                   {"memcpy_traffic_gbytes_per_s", r.memcpyGBps},
+                                   {"ratio", r.ratio()},
+                                   {"seconds", r.seconds},
+                                   {"mismatches", r.mismatches},
+                                   {"attempts", r.attempts}});
         }
         std::cout << out.dump(2) << '\n';
     } else {

@@ -73,8 +73,11 @@ int runBenchPrbs(const BenchPrbsOptions& o) {
     if (o.json) {
         nlohmann::json out{{"bar", o.bar}, {"ratio_prbs31", ratio}, {"pass", pass}, {"buffer_mib", o.mib}};
         for (const auto& r : rows) {
-            out["rows"].push_back({{"order", transport::prbsSpec(r.kind).order}, {"check_gbytes_per_s", r.checkGBps},
-                                   {"read_gbytes_per_s", r.readGBps}, {"ratio", r.checkGBps / r.readGBps}, {"bit_errors", r.bitErrors},
+            out["rows"].push_back({{"order", transport::prbsSpec(r.kind).order},
+                                   {"check_gbytes_per_s", r.checkGBps},
+                                   {"read_gbytes_per_s", r.readGBps},
+                                   {"ratio", r.checkGBps / r.readGBps},
+                                   {"bit_errors", r.bitErrors},
                                    {"attempts", r.attempts}});
         }
         std::cout << out.dump(2) << '\n';
@@ -82,8 +85,8 @@ int runBenchPrbs(const BenchPrbsOptions& o) {
         std::cout << fmt::format("PRBS checker over {} MiB (one core, best of {} passes) beside one core's read bandwidth:\n\n", o.mib, o.passes);
         std::cout << "| pattern | checker GB/s | checker Gb/s | read GB/s | checker/read | bit errors |\n|---|---|---|---|---|---|\n";
         for (const auto& r : rows) {
-            std::cout << fmt::format("| PRBS-{} | {:.2f} | {:.1f} | {:.2f} | {:.2f} | {} |\n", transport::prbsSpec(r.kind).order, r.checkGBps,
-                                     r.checkGBps * 8, r.readGBps, r.checkGBps / r.readGBps, r.bitErrors);
+            std::cout << fmt::format("| PRBS-{} | {:.2f} | {:.1f} | {:.2f} | {:.2f} | {} |\n", transport::prbsSpec(r.kind).order, r.checkGBps, r.checkGBps * 8,
+                                     r.readGBps, r.checkGBps / r.readGBps, r.bitErrors);
         }
         if (!clean) std::cout << "\na clean stream was counted with bit errors or lock losses: the checker is wrong\n";
         std::cout << fmt::format("\nbar: PRBS-31 checker >= {:.2f} x read bandwidth: {:.2f} -> {}\n", o.bar, ratio, pass ? "PASS" : "FAIL");
@@ -96,7 +99,9 @@ int runBenchPrbs(const BenchPrbsOptions& o) {
 void addBenchPrbsCommand(CLI::App& bench, int& exitCode) {
     auto o = std::make_shared<BenchPrbsOptions>();
     auto* cmd = bench.add_subcommand("prbs", "The link BER test's PRBS checker vs. memory read bandwidth");
-    cmd->add_option("--mib", o->mib, "Buffer size in MiB (larger than the last-level cache, or it measures the cache)")->check(CLI::Range(128, 4096))->capture_default_str();
+    cmd->add_option("--mib", o->mib, "Buffer size in MiB (larger than the last-level cache, or it measures the cache)")
+        ->check(CLI::Range(128, 4096))
+        ->capture_default_str();
     cmd->add_option("--bar", o->bar, "Required PRBS-31 checker / read ratio")->capture_default_str();
     cmd->add_option("--passes", o->passes, "Passes per measurement (the best is kept)")->check(CLI::Range(1, 100))->capture_default_str();
     cmd->add_flag("--json", o->json, "Print JSON");

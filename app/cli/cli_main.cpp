@@ -9,8 +9,9 @@
 
 int main(int argc, char** argv) {
     using namespace sonolink::cli;
-    CLI::App app{"SonoLink headless workstation: configuration, diagnostics and (as they land) "
-                 "streaming, recording, beamforming and DICOM export"};
+    CLI::App app{
+        "SonoLink headless workstation: configuration, diagnostics and (as they land) "
+        "streaming, recording, beamforming and DICOM export"};
     app.name("sonolink-cli");
     bool version = false;
     bool json = false;

@@ -41,8 +41,7 @@ void addConfigCommand(CLI::App& app, int& exitCode) {
     auto* config = app.add_subcommand("config", "Work with SonoLink configuration files");
     config->require_subcommand(1);
     auto options = std::make_shared<ConfigCheckOptions>();
-    auto* check = config->add_subcommand(
-        "check", "Validate a configuration file: every bad value is listed with its key and the reason");
+    auto* check = config->add_subcommand("check", "Validate a configuration file: every bad value is listed with its key and the reason");
     check->add_option("FILE", options->file, "Configuration file (JSON)")->required();
     check->add_flag("--json", options->json, "Print the result as JSON");
     check->callback([options, &exitCode] { exitCode = runConfigCheck(*options); });

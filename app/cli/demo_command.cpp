@@ -88,8 +88,8 @@ private:
 
 std::string progressLine(const engine::EngineStats& s, double elapsed) {
     return fmt::format("\r{:<9} {:5.1f} s  frames {:>6}  shown {:>5} ({:5.1f} fps)  {:6.2f} Gb/s  latency p50 {:7.1f} us  crc {}  missing {}",
-                       engine::toString(s.state), elapsed, s.framesDelivered, s.framesDisplayed, s.displayFps, s.throughputGbps,
-                       s.latencyP50Us, s.crcErrors, s.framesMissing);
+                       engine::toString(s.state), elapsed, s.framesDelivered, s.framesDisplayed, s.displayFps, s.throughputGbps, s.latencyP50Us, s.crcErrors,
+                       s.framesMissing);
 }
 
 int fail(const DemoOptions& o, const std::string& what, int code) {
@@ -195,15 +195,20 @@ nlohmann::json demoSummaryJson(const engine::Engine& engine, const engine::Engin
             {"recording", files.recording},
             {"dicom", files.dicom},
             {"cine_frames", cineFrames},
-            {"image", {{"rows", last.rows}, {"columns", last.columns}, {"cm_per_pixel_x", last.cmPerPixelX}, {"cm_per_pixel_y", last.cmPerPixelY},
-                       {"x_start_cm", last.xStartCm}, {"z_start_cm", last.zStartCm}}}};
+            {"image",
+             {{"rows", last.rows},
+              {"columns", last.columns},
+              {"cm_per_pixel_x", last.cmPerPixelX},
+              {"cm_per_pixel_y", last.cmPerPixelY},
+              {"x_start_cm", last.xStartCm},
+              {"z_start_cm", last.zStartCm}}}};
 }
 
 void printDemoSummary(const engine::EngineStats& stats, std::size_t cineFrames, const engine::DisplayFrame& last, const DemoFiles& files) {
-    std::cout << fmt::format("{} frames delivered ({} incomplete, {} missing, {} CRC errors), {} beamformed and shown "
-                             "({:.1f} fps; {} newer frames went past the display, by design)\n",
-                             stats.framesDelivered, stats.framesIncomplete, stats.framesMissing, stats.crcErrors, stats.framesDisplayed,
-                             stats.displayFps, stats.displaySkipped);
+    std::cout << fmt::format(
+        "{} frames delivered ({} incomplete, {} missing, {} CRC errors), {} beamformed and shown "
+        "({:.1f} fps; {} newer frames went past the display, by design)\n",
+        stats.framesDelivered, stats.framesIncomplete, stats.framesMissing, stats.crcErrors, stats.framesDisplayed, stats.displayFps, stats.displaySkipped);
     std::cout << fmt::format("latency, last block written -> image ready: p50 {:.1f} us, p99 {:.1f} us; imaging on the {}: {:.1f} ms per frame\n",
                              stats.latencyP50Us, stats.latencyP99Us, stats.imager, stats.imagerMsPerFrame);
     std::cout << fmt::format("last image:  {}  ({} x {} px)\n", files.png, last.columns, last.rows);

@@ -80,8 +80,8 @@ int runEcho(DicomOptions& o) {
     engine::EventLog events;
     auto subscription = (*made)->subscribe(std::ref(events));
     const auto job = (*made)->verifyNode(o.nodeName);
-    const auto ended = events.waitFor<engine::JobUpdate>([job](const auto& u) { return u.id == job && u.status != engine::JobStatus::Running; },
-                                                         std::chrono::hours(1));
+    const auto ended =
+        events.waitFor<engine::JobUpdate>([job](const auto& u) { return u.id == job && u.status != engine::JobStatus::Running; }, std::chrono::hours(1));
     if (!ended) return reportError("dicom echo", Error(ErrorCode::DeadlineExceeded, "the verification did not end"));
     const bool ok = ended->status == engine::JobStatus::Done;
     if (o.json) {
@@ -104,8 +104,8 @@ int runSend(DicomOptions& o) {
     nlohmann::json report = nlohmann::json::array();
     int exitCode = kExitOk;
     for (const auto& [file, result] : sent.files) {
-        report.push_back({{"file", file}, {"ok", static_cast<bool>(result)}, {"status", result ? result->status : 0},
-                          {"error", result ? "" : result.error().message()}});
+        report.push_back(
+            {{"file", file}, {"ok", static_cast<bool>(result)}, {"status", result ? result->status : 0}, {"error", result ? "" : result.error().message()}});
         if (!result) {
             if (!o.json) std::cerr << "sonolink-cli dicom send: " << result.error().message() << '\n';
             exitCode = exitCodeFor(result.error());

@@ -61,8 +61,17 @@ Status DicomExport::write(const image::RasterGeometry& raster) const {
     const double cm = raster.metresPerPixel * 100;
     std::vector<dicom::BModeFrame> frames;
     for (const auto& pixels : frames_) {
-        frames.push_back({raster.rows, raster.columns, options_.depthScale ? withDepthScale(pixels, raster) : pixels, cm, cm, "ABDOMINAL",
-                          options_.depthScale ? 3 : 1, raster.xStartM * 100, raster.zStartM * 100, false, {}});
+        frames.push_back({raster.rows,
+                          raster.columns,
+                          options_.depthScale ? withDepthScale(pixels, raster) : pixels,
+                          cm,
+                          cm,
+                          "ABDOMINAL",
+                          options_.depthScale ? 3 : 1,
+                          raster.xStartM * 100,
+                          raster.zStartM * 100,
+                          false,
+                          {}});
     }
     if (frames.size() == 1) return dicom::writeUsImage(options_.file, {*context, frames.front()}, options_.compression);
     return dicom::writeUsCine(options_.file, {*context, frames, options_.frameTimeMs > 0 ? options_.frameTimeMs : 1000.0 / 30}, options_.compression);

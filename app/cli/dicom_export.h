@@ -17,16 +17,16 @@
 namespace sonolink::cli {
 
 struct DicomExportOptions {
-    std::string file;          // empty: no export
-    std::string patientName;   // PN, UTF-8
+    std::string file;         // empty: no export
+    std::string patientName;  // PN, UTF-8
     std::string patientId;
-    std::string uidRoot;       // empty: 2.25 UUID-derived UIDs
+    std::string uidRoot;                                                       // empty: 2.25 UUID-derived UIDs
     dicom::Equipment equipment = app::equipmentFrom(config::DicomSettings{});  // the station, as the engine names it
-    double frameTimeMs = 0;    // cine frame time; 0: 1000 / 30
-    std::string worklistFile;  // `dicom worklist --json` output: the exam's patient and order
+    double frameTimeMs = 0;                                                    // cine frame time; 0: 1000 / 30
+    std::string worklistFile;                                                  // `dicom worklist --json` output: the exam's patient and order
     std::size_t worklistIndex = 0;
     dicom::Compression compression = dicom::Compression::None;
-    bool depthScale = false;   // RGB, with a yellow depth scale (ticks every 5 mm) on the right edge
+    bool depthScale = false;  // RGB, with a yellow depth scale (ticks every 5 mm) on the right edge
 };
 
 // The exam's context for a new object (dicom::makeInstanceContext): the patient from the options,

@@ -69,8 +69,9 @@ Result<dicom::RawDataPayload> rfSnippet(const std::string& path, int frames) {
         payload.bytes.push_back(static_cast<std::uint8_t>(v & 0xFF));
         payload.bytes.push_back(static_cast<std::uint8_t>(v >> 8));
     }
-    payload.description = fmt::format("int16 LE; {} frames x {} waves x {} channels x {} samples; fs={:g} MHz; c={:g} m/s; UFF channel_data layout",
-                                      n, data->geometry.waves, data->geometry.channels, data->geometry.samples, data->geometry.samplingRateHz / 1e6, data->geometry.soundSpeedMps);
+    payload.description =
+        fmt::format("int16 LE; {} frames x {} waves x {} channels x {} samples; fs={:g} MHz; c={:g} m/s; UFF channel_data layout", n, data->geometry.waves,
+                    data->geometry.channels, data->geometry.samples, data->geometry.samplingRateHz / 1e6, data->geometry.soundSpeedMps);
     payload.formatVersionUid = kRfFormatVersionUid;
     return payload;
 }
@@ -147,8 +148,8 @@ int runExport(ExportOptions& o) {
     std::vector<std::string> exported;
     int exitCode = kExitOk;
     for (const auto& [input, output] : done->objects) {
-        report.push_back({{"input", input}, {"ok", static_cast<bool>(output)}, {"output", output ? *output : ""},
-                          {"error", output ? "" : output.error().message()}});
+        report.push_back(
+            {{"input", input}, {"ok", static_cast<bool>(output)}, {"output", output ? *output : ""}, {"error", output ? "" : output.error().message()}});
         if (!output) {
             std::cerr << "sonolink-cli dicom export: " << output.error().message() << '\n';
             exitCode = kExitFailed;

@@ -202,12 +202,12 @@ int runFrames(const FramesOptions& o) {
     r.first = o.all ? 0 : static_cast<std::uint32_t>(o.first);
     r.count = o.all ? f.frames : static_cast<std::uint32_t>(o.count);
     if (r.first >= f.frames || r.count > f.frames - r.first) {
-        return failed(Error(ErrorCode::InvalidArgument, fmt::format("{}: frames {}-{} asked for, it has {} (0-{})", o.object, r.first, r.first + r.count - 1,
-                                                                    f.frames, f.frames - 1)));
+        return failed(Error(ErrorCode::InvalidArgument,
+                            fmt::format("{}: frames {}-{} asked for, it has {} (0-{})", o.object, r.first, r.first + r.count - 1, f.frames, f.frames - 1)));
     }
     if (!o.pngFile.empty() && (f.samplesPerPixel != 1 || f.bitsAllocated != 8)) {
-        return failed(Error(ErrorCode::InvalidArgument, fmt::format("--png writes 8-bit greyscale; {} has {} samples of {} bits (use --raw)", o.object, f.samplesPerPixel,
-                                                                    f.bitsAllocated)));
+        return failed(Error(ErrorCode::InvalidArgument, fmt::format("--png writes 8-bit greyscale; {} has {} samples of {} bits (use --raw)", o.object,
+                                                                    f.samplesPerPixel, f.bitsAllocated)));
     }
     RawFramesFile raw;
     if (!o.rawFile.empty()) {

@@ -57,10 +57,18 @@ Result<config::DicomSettings> loadDicom(const QueueOptions& o) {
 }
 
 json queueItemJson(const dicom::QueueItem& i) {
-    return {{"id", i.id}, {"node", i.node}, {"state", dicom::toString(i.state)}, {"sop_instance_uid", i.object.sopInstanceUid},
-            {"sop_class_uid", i.object.sopClassUid}, {"source_file", i.sourceFile}, {"attempts", i.attempts},
-            {"last_status", i.lastStatus}, {"last_error", i.lastError}, {"next_attempt_at_ms", i.nextAttemptAtMs},
-            {"commitment_required", i.commitmentRequired}, {"transaction_uid", i.transactionUid}};
+    return {{"id", i.id},
+            {"node", i.node},
+            {"state", dicom::toString(i.state)},
+            {"sop_instance_uid", i.object.sopInstanceUid},
+            {"sop_class_uid", i.object.sopClassUid},
+            {"source_file", i.sourceFile},
+            {"attempts", i.attempts},
+            {"last_status", i.lastStatus},
+            {"last_error", i.lastError},
+            {"next_attempt_at_ms", i.nextAttemptAtMs},
+            {"commitment_required", i.commitmentRequired},
+            {"transaction_uid", i.transactionUid}};
 }
 
 void printItems(const std::vector<dicom::QueueItem>& items, bool asJson) {
@@ -128,11 +136,15 @@ int runRecover(const QueueOptions& o) {
     auto report = dicom::StoreQueue::recover(settings->queueDirectory, o.node, commitment, app::retryPolicyFrom(*settings));
     if (!report) return failWith("queue recover", report.error());
     if (o.json) {
-        std::cout << json{{"kept", report->kept}, {"requeued", report->requeued}, {"set_aside", report->setAside},
-                          {"bad_records", report->badRecords}, {"notes", report->notes}}.dump(2) << '\n';
+        std::cout << json{{"kept", report->kept},
+                          {"requeued", report->requeued},
+                          {"set_aside", report->setAside},
+                          {"bad_records", report->badRecords},
+                          {"notes", report->notes}}
+                         .dump(2)
+                  << '\n';
     } else {
-        std::cout << fmt::format("kept {} items; queued {} copies again, each for its node; {} kept aside\n", report->kept, report->requeued,
-                                 report->setAside);
+        std::cout << fmt::format("kept {} items; queued {} copies again, each for its node; {} kept aside\n", report->kept, report->requeued, report->setAside);
         for (const auto& note : report->notes) std::cout << "  " << note << '\n';
     }
     return kExitOk;
@@ -143,8 +155,9 @@ int runPurge(const QueueOptions& o) {
     if (!settings) return failWith("queue purge", settings.error());
     const double days = o.olderThanDays.value_or(settings->queueRetentionDays);
     if (!o.olderThanDays && days == 0) {
-        return failWith("queue purge", Error(ErrorCode::InvalidArgument, "dicom.queue_retention_days is 0 (keep for ever): "
-                                                                           "give --older-than DAYS to purge anyway"));
+        return failWith("queue purge", Error(ErrorCode::InvalidArgument,
+                                             "dicom.queue_retention_days is 0 (keep for ever): "
+                                             "give --older-than DAYS to purge anyway"));
     }
     auto queue = dicom::StoreQueue::open(settings->queueDirectory, app::retryPolicyFrom(*settings));
     if (!queue) return failWith("queue purge", queue.error());
@@ -194,9 +207,9 @@ int runQueue(const QueueOptions& o) {
     EventLines events(o.events);
     auto forwarding = app::forwarderFrom(*settings);
     if (events.enabled()) forwarding.onEvent = [&events](const dicom::ForwardEvent& e) { events.print(dicom::toString(e.kind), forwardEventJson(e)); };
-    auto station = dicom::PacsStation::open({settings->queueDirectory, app::retryPolicyFrom(*settings), std::move(forwarding), settings->stationAeTitle,
-                                             settings->listenPort},
-                                            std::move(*uids), &audit);
+    auto station = dicom::PacsStation::open(
+        {settings->queueDirectory, app::retryPolicyFrom(*settings), std::move(forwarding), settings->stationAeTitle, settings->listenPort}, std::move(*uids),
+        &audit);
     if (!station) return failWith("queue run", station.error());
     auto* queue = &(*station)->queue();
     auto& forwarder = (*station)->forwarder();
@@ -247,8 +260,12 @@ int runCommit(const QueueOptions& o) {
     if (!destination) return failWith("commit", destination.error());
     auto uids = dicom::UidGenerator::create(settings->uidRoot.empty() ? std::nullopt : std::optional(settings->uidRoot));
     if (!uids) return failWith("commit", uids.error());
-    const dicom::CommitRequest request{destination->node, app::associationFrom(*settings), settings->stationAeTitle, settings->listenPort,
-                                       uids->next(), std::chrono::milliseconds(static_cast<std::int64_t>(o.waitS * 1000))};
+    const dicom::CommitRequest request{destination->node,
+                                       app::associationFrom(*settings),
+                                       settings->stationAeTitle,
+                                       settings->listenPort,
+                                       uids->next(),
+                                       std::chrono::milliseconds(static_cast<std::int64_t>(o.waitS * 1000))};
     auto report = dicom::commitFiles(request, o.files);
     if (!report) return failWith("commit", report.error());
     json out{{"transaction_uid", report->transactionUid}, {"committed", report->committed}, {"failed", json::array()}};
@@ -285,8 +302,9 @@ void addDicomQueueCommands(CLI::App& dicomCmd, int& exitCode) {
     addConfigOptions(*run, *o);
     run->add_flag("--until-settled", o->untilSettled, "Stop when every item is sent (and committed where asked) or failed");
     run->add_option("--timeout", o->timeoutS, "Stop after this many seconds (0: no limit)")->check(CLI::Range(0.0, 1e7));
-    run->add_flag("--events", o->events, "Print each event as it happens as a line of JSON (started, stored, attempt_failed, association_failed, "
-                                         "commitment_requested, commitment_request_failed, commitment_reported, node_gone, ended)");
+    run->add_flag("--events", o->events,
+                  "Print each event as it happens as a line of JSON (started, stored, attempt_failed, association_failed, "
+                  "commitment_requested, commitment_request_failed, commitment_reported, node_gone, ended)");
     run->callback([o, &exitCode] { exitCode = runQueue(*o); });
 
     auto* list = queueCmd->add_subcommand("list", "Each item's state, attempts and last error");
@@ -300,14 +318,14 @@ void addDicomQueueCommands(CLI::App& dicomCmd, int& exitCode) {
 
     auto* recover = queueCmd->add_subcommand("recover", "Repair a queue whose database is lost or damaged: queue its copies again for a node");
     addConfigOptions(*recover, *o);
-    recover->add_option("--node", o->node, "For copies whose node is not known (queued before SonoLink kept it beside each copy): "
-                                           "queue them for this node (without it they are kept aside)");
+    recover->add_option("--node", o->node,
+                        "For copies whose node is not known (queued before SonoLink kept it beside each copy): "
+                        "queue them for this node (without it they are kept aside)");
     recover->callback([o, &exitCode] { exitCode = runRecover(*o); });
 
     auto* purge = queueCmd->add_subcommand("purge", "Forget settled items (committed, or sent to nodes without storage commitment) and delete their copies");
     addConfigOptions(*purge, *o);
-    purge->add_option("--older-than", o->olderThanDays, "Days since the item settled (default: dicom.queue_retention_days)")
-        ->check(CLI::Range(0.0, 3650.0));
+    purge->add_option("--older-than", o->olderThanDays, "Days since the item settled (default: dicom.queue_retention_days)")->check(CLI::Range(0.0, 3650.0));
     purge->callback([o, &exitCode] { exitCode = runPurge(*o); });
 
     auto* commit = dicomCmd.add_subcommand("commit", "Ask a node to commit stored objects (Storage Commitment) and wait for its report");

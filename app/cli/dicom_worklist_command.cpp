@@ -50,8 +50,8 @@ int runWorklist(const WorklistOptions& o) {
     query.modality = o.modality == "any" ? "" : o.modality;
     query.stationAeTitle = o.anyStation ? "" : o.station.empty() ? loaded->dicom.stationAeTitle : o.station;
     const auto job = engine.queryWorklist(query);
-    const auto ended = events.waitFor<engine::JobUpdate>([job](const auto& u) { return u.id == job && u.status != engine::JobStatus::Running; },
-                                                         std::chrono::minutes(10));
+    const auto ended =
+        events.waitFor<engine::JobUpdate>([job](const auto& u) { return u.id == job && u.status != engine::JobStatus::Running; }, std::chrono::minutes(10));
     if (!ended) return report(Error(ErrorCode::DeadlineExceeded, "the worklist query did not end"));
     if (ended->status != engine::JobStatus::Done) return report(Error(ErrorCode::Unavailable, ended->message));
     const auto result = events.waitFor<engine::WorklistResult>([job](const auto& r) { return r.job == job; }, std::chrono::seconds(1));

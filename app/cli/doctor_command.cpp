@@ -28,11 +28,11 @@ int runDoctorCommand(const DoctorCommandOptions& o) {
     int counts[3] = {0, 0, 0};
     for (const auto& c : report.checks) ++counts[static_cast<int>(c.verdict)];
     if (o.json) {
-        nlohmann::json out{{"config", report.configFile}, {"failed", report.anyFailed()},
-                           {"pass", counts[0]}, {"warn", counts[1]}, {"fail", counts[2]}, {"checks", nlohmann::json::array()}};
+        nlohmann::json out{{"config", report.configFile}, {"failed", report.anyFailed()},     {"pass", counts[0]}, {"warn", counts[1]},
+                           {"fail", counts[2]},           {"checks", nlohmann::json::array()}};
         for (const auto& c : report.checks) {
-            out["checks"].push_back({{"check", c.check}, {"verdict", selftest::toString(c.verdict)}, {"figures", c.figures},
-                                     {"limit", c.limit}, {"fix", c.fix}});
+            out["checks"].push_back(
+                {{"check", c.check}, {"verdict", selftest::toString(c.verdict)}, {"figures", c.figures}, {"limit", c.limit}, {"fix", c.fix}});
         }
         std::cout << out.dump(2) << '\n';
     } else {
@@ -50,10 +50,12 @@ int runDoctorCommand(const DoctorCommandOptions& o) {
 
 void addDoctorCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<DoctorCommandOptions>();
-    auto* cmd = app.add_subcommand("doctor", "Check what a working station needs (memlock, RDMA, GPU, display, fonts, folders, "
-                                             "configuration, PACS, clock): each pass, warn or fail with the command that fixes it");
-    cmd->add_option("--config", o->configFile, "Configuration file (default: $SONOLINK_CONFIG, else /etc/sonolink/sonolink.json where it "
-                                               "exists, else the built-in defaults)");
+    auto* cmd = app.add_subcommand("doctor",
+                                   "Check what a working station needs (memlock, RDMA, GPU, display, fonts, folders, "
+                                   "configuration, PACS, clock): each pass, warn or fail with the command that fixes it");
+    cmd->add_option("--config", o->configFile,
+                    "Configuration file (default: $SONOLINK_CONFIG, else /etc/sonolink/sonolink.json where it "
+                    "exists, else the built-in defaults)");
     cmd->add_flag("--no-pacs", o->noPacs, "Do not C-ECHO the configured PACS nodes");
     cmd->add_option("--pacs-timeout", o->pacsTimeoutS, "Seconds each C-ECHO may take")->check(CLI::Range(1, 120));
     cmd->add_flag("--json", o->json, "Print JSON");

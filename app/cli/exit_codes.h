@@ -11,9 +11,9 @@
 namespace sonolink::cli {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;     // the command ran and found a problem (e.g. invalid config)
-inline constexpr int kExitUsage = 2;      // bad command line
-inline constexpr int kExitUnavailable = 3;// the link, the front end or a device is unavailable or was lost
+inline constexpr int kExitFailed = 1;       // the command ran and found a problem (e.g. invalid config)
+inline constexpr int kExitUsage = 2;        // bad command line
+inline constexpr int kExitUnavailable = 3;  // the link, the front end or a device is unavailable or was lost
 
 // 3 when a retry can help (Unavailable), else 1.
 inline int exitCodeFor(const Error& e) { return e.code() == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed; }

@@ -19,7 +19,7 @@ inline const CLI::Validator& finiteNumber() {
             char* end = nullptr;
             const double v = std::strtod(value.c_str(), &end);
             if (end == value.c_str()) return {};  // not a number at all: CLI11's own parse names it
-            if (!std::isfinite(v)) {  // "1e999" overflows to an infinity
+            if (!std::isfinite(v)) {              // "1e999" overflows to an infinity
                 return "'" + value + "' is not a finite number (NaN and infinities are refused)";
             }
             return {};

@@ -16,8 +16,8 @@
 namespace sonolink::cli {
 
 struct LaserOptions {
-    std::optional<double> rateHz;            // dual mode (acquisition.laser_rate_hz)
-    transport::sim::LaserModel model;        // the built-in front end's laser
+    std::optional<double> rateHz;      // dual mode (acquisition.laser_rate_hz)
+    transport::sim::LaserModel model;  // the built-in front end's laser
     std::int64_t jitterNs = 500;
     [[nodiscard]] transport::sim::LaserModel simulated() const;
 };

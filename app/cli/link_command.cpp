@@ -39,11 +39,13 @@ int runDiag(const DiagOptions& o) {
         std::cout << fmt::format("  caps: {} QPs, {} WRs per QP, {} CQEs, {} SGEs, MR up to {} MiB, CQ moderation {}, completion timestamps {}\n",
                                  c["max_qp"].get<std::uint32_t>(), c["max_qp_wr"].get<std::uint32_t>(), c["max_cqe"].get<std::uint32_t>(),
                                  c["max_sge"].get<std::uint32_t>(), c["max_mr_size"].get<std::uint64_t>() >> 20,
-                                 c["cq_moderation_max_count"].get<int>() > 0 ? fmt::format("up to {} CQEs / {} us", c["cq_moderation_max_count"].get<int>(), c["cq_moderation_max_period_us"].get<int>()) : "not supported",
+                                 c["cq_moderation_max_count"].get<int>() > 0 ? fmt::format("up to {} CQEs / {} us", c["cq_moderation_max_count"].get<int>(),
+                                                                                           c["cq_moderation_max_period_us"].get<int>())
+                                                                             : "not supported",
                                  c["completion_timestamps"].get<bool>() ? "yes" : "no");
         for (const auto& p : d["ports"]) {
-            std::cout << fmt::format("  port {}: {}  active MTU {}  {}  {}\n", p["port"].get<int>(), p["state"].get<std::string>(),
-                                     p["active_mtu"].get<int>(), p["link_layer"].get<std::string>(), p["rate"].get<std::string>());
+            std::cout << fmt::format("  port {}: {}  active MTU {}  {}  {}\n", p["port"].get<int>(), p["state"].get<std::string>(), p["active_mtu"].get<int>(),
+                                     p["link_layer"].get<std::string>(), p["rate"].get<std::string>());
             for (const auto& g : p["gids"]) std::cout << "    GID " << g.get<std::string>() << '\n';
             for (const auto& [name, value] : p["counters"].items()) {
                 if (o.allCounters || value.get<std::uint64_t>() != 0) std::cout << fmt::format("    {} = {}\n", name, value.get<std::uint64_t>());
@@ -53,9 +55,8 @@ int runDiag(const DiagOptions& o) {
     const auto& m = r["memlock"];
     std::cout << fmt::format("memlock: {}{} ({} for a {} MiB ring){}\n",
                              m["unlimited"].get<bool>() ? std::string("unlimited") : fmt::format("{} KiB", m["limit_bytes"].get<std::uint64_t>() / 1024),
-                             m["cap_ipc_lock"].get<bool>() ? " (CAP_IPC_LOCK: it does not apply)" : "",
-                             m["sufficient"].get<bool>() ? "enough" : "NOT enough", o.ringMiB,
-                             m["advice"].get<std::string>().empty() ? "" : ": " + m["advice"].get<std::string>());
+                             m["cap_ipc_lock"].get<bool>() ? " (CAP_IPC_LOCK: it does not apply)" : "", m["sufficient"].get<bool>() ? "enough" : "NOT enough",
+                             o.ringMiB, m["advice"].get<std::string>().empty() ? "" : ": " + m["advice"].get<std::string>());
     return m["sufficient"].get<bool>() ? kExitOk : kExitFailed;
 }
 

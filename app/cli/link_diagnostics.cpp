@@ -15,15 +15,25 @@ Result<nlohmann::json> rdmaDiagnostics([[maybe_unused]] const std::string& devic
     for (const auto& d : *devices) {
         if (!device.empty() && d.name != device) continue;
         nlohmann::json j{{"name", d.name}, {"node_guid", d.nodeGuid}, {"error", d.error}};
-        j["caps"] = {{"firmware", d.caps.firmware}, {"max_qp", d.caps.maxQp}, {"max_qp_wr", d.caps.maxQpWr},
-                     {"max_cqe", d.caps.maxCqe}, {"max_sge", d.caps.maxSge}, {"max_mr", d.caps.maxMr},
-                     {"max_mr_size", d.caps.maxMrSize}, {"completion_timestamps", d.caps.completionTimestamps},
+        j["caps"] = {{"firmware", d.caps.firmware},
+                     {"max_qp", d.caps.maxQp},
+                     {"max_qp_wr", d.caps.maxQpWr},
+                     {"max_cqe", d.caps.maxCqe},
+                     {"max_sge", d.caps.maxSge},
+                     {"max_mr", d.caps.maxMr},
+                     {"max_mr_size", d.caps.maxMrSize},
+                     {"completion_timestamps", d.caps.completionTimestamps},
                      {"cq_moderation_max_count", d.caps.maxCqModerationCount},
                      {"cq_moderation_max_period_us", d.caps.maxCqModerationPeriodUs}};
         j["ports"] = nlohmann::json::array();
         for (const auto& p : d.ports) {
-            j["ports"].push_back({{"port", p.portNumber}, {"state", p.state}, {"active_mtu", p.activeMtuBytes},
-                                  {"link_layer", p.linkLayer}, {"rate", p.rate}, {"gids", p.gids}, {"counters", p.counters}});
+            j["ports"].push_back({{"port", p.portNumber},
+                                  {"state", p.state},
+                                  {"active_mtu", p.activeMtuBytes},
+                                  {"link_layer", p.linkLayer},
+                                  {"rate", p.rate},
+                                  {"gids", p.gids},
+                                  {"counters", p.counters}});
         }
         out["devices"].push_back(std::move(j));
     }
@@ -31,8 +41,11 @@ Result<nlohmann::json> rdmaDiagnostics([[maybe_unused]] const std::string& devic
         return fail(ErrorCode::NotFound, "no RDMA device named '" + device + "' (see `sonolink-cli link diag` for the list)");
     }
     const auto memlock = transport::rdma::checkMemlock(ringBytes);
-    out["memlock"] = {{"sufficient", memlock.sufficient}, {"unlimited", memlock.limitBytes == ~std::uint64_t(0)},
-                      {"limit_bytes", memlock.limitBytes}, {"cap_ipc_lock", memlock.capIpcLock}, {"advice", memlock.advice}};
+    out["memlock"] = {{"sufficient", memlock.sufficient},
+                      {"unlimited", memlock.limitBytes == ~std::uint64_t(0)},
+                      {"limit_bytes", memlock.limitBytes},
+                      {"cap_ipc_lock", memlock.capIpcLock},
+                      {"advice", memlock.advice}};
     return out;
 #else
     return fail(ErrorCode::Unimplemented, "this build has no RDMA verbs backend (libibverbs-dev/librdmacm-dev were missing at configure time)");

@@ -32,14 +32,21 @@ int runRecover(const RecoverOptions& o) {
     if (!recovered) return reportError("recording recover", recovered.error());
     const auto& r = *recovered;
     if (o.json) {
-        std::cout << nlohmann::json{{"file", o.file}, {"output", output}, {"frames_declared", r.framesDeclared}, {"frames_kept", r.framesKept},
-                                    {"frames_lost", r.framesDeclared - r.framesKept}, {"bytes_on_disk", r.bytesOnDisk},
-                                    {"bytes_declared", r.bytesDeclared}, {"shots_declared", r.shotsDeclared}, {"shots_kept", r.shotsKept}}.dump(2)
+        std::cout << nlohmann::json{{"file", o.file},
+                                    {"output", output},
+                                    {"frames_declared", r.framesDeclared},
+                                    {"frames_kept", r.framesKept},
+                                    {"frames_lost", r.framesDeclared - r.framesKept},
+                                    {"bytes_on_disk", r.bytesOnDisk},
+                                    {"bytes_declared", r.bytesDeclared},
+                                    {"shots_declared", r.shotsDeclared},
+                                    {"shots_kept", r.shotsKept}}
+                         .dump(2)
                   << '\n';
     } else {
-        std::cout << fmt::format("{}: {} of its {} frames whole, kept in {}{}\n", o.file, r.framesKept, r.framesDeclared, output,
-                                 r.bytesOnDisk < r.bytesDeclared ? fmt::format(" (the disk held {} of the {} bytes declared)", r.bytesOnDisk, r.bytesDeclared)
-                                                                 : std::string());
+        std::cout << fmt::format(
+            "{}: {} of its {} frames whole, kept in {}{}\n", o.file, r.framesKept, r.framesDeclared, output,
+            r.bytesOnDisk < r.bytesDeclared ? fmt::format(" (the disk held {} of the {} bytes declared)", r.bytesOnDisk, r.bytesDeclared) : std::string());
         if (r.shotsDeclared > 0) std::cout << fmt::format("  laser shots: {} of {} whole, kept\n", r.shotsKept, r.shotsDeclared);
     }
     return kExitOk;
@@ -51,8 +58,9 @@ void addRecordingCommand(CLI::App& app, int& exitCode) {
     auto* recording = app.add_subcommand("recording", "Work with recordings already on the disk");
     recording->require_subcommand(1);
     auto o = std::make_shared<RecoverOptions>();
-    auto* recover = recording->add_subcommand("recover", "Keep the whole frames of a recording cut short (a power cut, a copy stopped early) "
-                                                         "in a new file; the original is left as it is");
+    auto* recover = recording->add_subcommand("recover",
+                                              "Keep the whole frames of a recording cut short (a power cut, a copy stopped early) "
+                                              "in a new file; the original is left as it is");
     recover->add_option("FILE", o->file, "The damaged recording (UFF)")->required();
     recover->add_option("--output", o->output, "The new file (default: FILE with .recovered.uff); never overwritten");
     recover->add_flag("--json", o->json, "Print JSON");

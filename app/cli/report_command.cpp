@@ -64,8 +64,8 @@ int sign(const SignOptions& o) {
         std::cerr << "sonolink-cli report sign: " << checked.error().message() << ": the report is not signed\n";
         return kExitFailed;
     }
-    auto signedOne = report::signReportFile(o.file, {user, auth::printedName(user), o.meaning, std::chrono::system_clock::now(),
-                                                     fmt::format("password, PAM service {}", auth::kPamService)});
+    auto signedOne = report::signReportFile(
+        o.file, {user, auth::printedName(user), o.meaning, std::chrono::system_clock::now(), fmt::format("password, PAM service {}", auth::kPamService)});
     if (!signedOne) {
         std::cerr << "sonolink-cli report sign: " << signedOne.error().describe() << '\n';
         return kExitFailed;
@@ -87,8 +87,9 @@ void addReportCommand(CLI::App& app, int& exitCode) {
     auto* cmd = report->add_subcommand("sign", "Sign a self-test QA report as the station user, re-authenticated through PAM");
     cmd->add_option("REPORT", o->file, "The report (selftest-<time>.json; its PDF beside it is redrawn)")->required()->check(CLI::ExistingFile);
     cmd->add_option("--meaning", o->meaning, "What the signature means, e.g. \"reviewed and approved\"")->required();
-    cmd->add_option("--config", o->configFile, "Configuration whose selftest.engineer_group names the engineers (default: $SONOLINK_CONFIG, else "
-                                               "/etc/sonolink/sonolink.json, else the built-in defaults)");
+    cmd->add_option("--config", o->configFile,
+                    "Configuration whose selftest.engineer_group names the engineers (default: $SONOLINK_CONFIG, else "
+                    "/etc/sonolink/sonolink.json, else the built-in defaults)");
     cmd->add_flag("--password-stdin", o->passwordStdin, "Read the password from the first line of standard input");
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->callback([o, &exitCode] { exitCode = sign(*o); });

@@ -31,9 +31,9 @@
 #include "sonolink/util/station_user.h"
 
 namespace sonolink::cli {
-using report::toJson;
-using report::selfTestReport;
 using report::lastPassingReport;
+using report::selfTestReport;
+using report::toJson;
 using report::writeSelfTestReport;
 namespace {
 
@@ -112,8 +112,8 @@ int selfTestVerdict(const std::optional<engine::StateChanged>& end, const std::v
         exitCode = kExitFailed;
     } else if (end->to == engine::EngineState::Error) {
         // The error's event follows the state's at once.
-        const auto error = events.waitFor<engine::EngineError>([](const engine::EngineError& e) { return e.origin == engine::ErrorOrigin::Link; },
-                                                               std::chrono::seconds(2));
+        const auto error =
+            events.waitFor<engine::EngineError>([](const engine::EngineError& e) { return e.origin == engine::ErrorOrigin::Link; }, std::chrono::seconds(2));
         problem = error ? error->describe() : end->reason;
         exitCode = error && error->code == ErrorCode::Unavailable ? kExitUnavailable : kExitFailed;
     } else if (steps.empty()) {
@@ -195,10 +195,9 @@ int runSelfTest(const SelfTestOptions& o) {
     out["problem"] = problem;
     if (!overrideRecord.is_null()) out["override"] = overrideRecord;
     if (!o.reportDir.empty()) {
-        addSelfTestQaReport(o,
-                            {o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem, loaded->dicom.stationName,
-                             overrideRecord},
-                            out, exitCode);
+        addSelfTestQaReport(
+            o, {o.full ? "full" : "quick", started, finished, steps, stats, exitCode == kExitOk, problem, loaded->dicom.stationName, overrideRecord}, out,
+            exitCode);
     }
     if (o.json) std::cout << out.dump(2) << '\n';
     else printSelfTestText(steps, problem, overrideRecord, out, exitCode);
@@ -209,7 +208,8 @@ int runSelfTest(const SelfTestOptions& o) {
 
 void addSelfTestCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<SelfTestOptions>();
-    auto* cmd = app.add_subcommand("selftest", "The start-up self-test (station set-up, ring memory, link BER, PACS) through the engine, with verdicts and figures");
+    auto* cmd =
+        app.add_subcommand("selftest", "The start-up self-test (station set-up, ring memory, link BER, PACS) through the engine, with verdicts and figures");
     cmd->add_option("--config", o->configFile, "Configuration file (JSON); defaults otherwise");
     cmd->add_option("--link-name", o->linkName, "Shared-memory link name (/dev/shm/<name>) for sonolink-fe-sim (default: link.shm_name)");
     cmd->add_flag("--in-process", o->inProcess, "Test the built-in simulated front end");
@@ -222,8 +222,9 @@ void addSelfTestCommand(CLI::App& app, int& exitCode) {
                     "Should the test fail a step that blocks streaming: override it for this reason, as the station user re-authenticated "
                     "through PAM (recorded in the report and the audit trail)");
     cmd->add_flag("--password-stdin", o->passwordStdin, "Read the override's password from the first line of standard input");
-    cmd->add_option("--step", o->steps, "Run only this step (repeatable): station (or one as \"station: <check>\"), ring memory, link BER, "
-                                        "ring slots (DMA path), element check, phantom check, PACS")
+    cmd->add_option("--step", o->steps,
+                    "Run only this step (repeatable): station (or one as \"station: <check>\"), ring memory, link BER, "
+                    "ring slots (DMA path), element check, phantom check, PACS")
         ->check([](const std::string& name) { return engine::isSelfTestStepName(name) ? std::string() : "no self-test step is named '" + name + "'"; });
     cmd->callback([o, &exitCode] { exitCode = runSelfTest(*o); });
 }

@@ -31,9 +31,9 @@ namespace {
 
 struct SoakOptions {
     double seconds = 120;
-    double hours = 0;          // > 0: instead of seconds (the 3-hour and 72-hour runs)
+    double hours = 0;  // > 0: instead of seconds (the 3-hour and 72-hour runs)
     double sessionSeconds = 3;
-    double rssDriftBar = 0.01;  // at most 1 % growth after warm-up
+    double rssDriftBar = 0.01;    // at most 1 % growth after warm-up
     std::uint64_t minBlocks = 0;  // the run must stream at least this many blocks (CI: 1e7 in 2 minutes)
     bool json = false;
 };
@@ -52,8 +52,7 @@ public:
             const auto& block = frame->block(b);
             const auto& where = layout.blocks[b];
             ++blocks;
-            if (block.payload.size() != where.payloadBytes ||
-                std::memcmp(block.payload.data(), expected.data() + where.frameOffset, where.payloadBytes) != 0) {
+            if (block.payload.size() != where.payloadBytes || std::memcmp(block.payload.data(), expected.data() + where.frameOffset, where.payloadBytes) != 0) {
                 ++silentlyCorrupt;
             }
         }
@@ -118,18 +117,19 @@ void checkSoakAccounting(Totals& t, std::uint64_t id, const ingest::IngestStats&
     t.crcErrors += s.payloadCrcErrors;
     t.incomplete += s.framesIncomplete;
     t.missing += s.framesMissing;
-    const bool exact = s.sequenceGaps == injected.blocksDropped && s.duplicates == injected.blocksDuplicated &&
-                       s.reordered == injected.blocksReordered && s.headerErrors == injected.headersCorrupted &&
-                       s.payloadCrcErrors == injected.payloadsCorrupted && s.framesIncomplete == injected.framesLostPart &&
-                       s.framesMissing == injected.framesLostWhole + sent.framesDroppedNoCredit && s.framesDelivered == sink.frames &&
+    const bool exact = s.sequenceGaps == injected.blocksDropped && s.duplicates == injected.blocksDuplicated && s.reordered == injected.blocksReordered &&
+                       s.headerErrors == injected.headersCorrupted && s.payloadCrcErrors == injected.payloadsCorrupted &&
+                       s.framesIncomplete == injected.framesLostPart && s.framesMissing == injected.framesLostWhole + sent.framesDroppedNoCredit &&
+                       s.framesDelivered == sink.frames &&
                        s.blocksOk == sent.blocksSent - injected.blocksDropped - injected.headersCorrupted - injected.payloadsCorrupted;
     if (!exact) {
         ++t.accountingMismatches;
-        t.problems.push_back(fmt::format("session {}: detected gaps {} dup {} reorder {} header {} crc {} incomplete {} missing {}; injected "
-                                         "{} {} {} {} {} {} {}", id, s.sequenceGaps, s.duplicates, s.reordered, s.headerErrors,
-                                         s.payloadCrcErrors, s.framesIncomplete, s.framesMissing, injected.blocksDropped,
-                                         injected.blocksDuplicated, injected.blocksReordered, injected.headersCorrupted,
-                                         injected.payloadsCorrupted, injected.framesLostPart, injected.framesLostWhole));
+        t.problems.push_back(
+            fmt::format("session {}: detected gaps {} dup {} reorder {} header {} crc {} incomplete {} missing {}; injected "
+                        "{} {} {} {} {} {} {}",
+                        id, s.sequenceGaps, s.duplicates, s.reordered, s.headerErrors, s.payloadCrcErrors, s.framesIncomplete, s.framesMissing,
+                        injected.blocksDropped, injected.blocksDuplicated, injected.blocksReordered, injected.headersCorrupted, injected.payloadsCorrupted,
+                        injected.framesLostPart, injected.framesLostWhole));
     }
 }
 
@@ -173,6 +173,59 @@ void runSession(const SoakOptions& o, Totals& t, bool vanish) {
     checkSoakAccounting(t, id, summary->stats, injected, sent, sink);
 }
 
+// The resident memory after the warm-up sessions, its peak after them, and the drift between.
+struct SoakMemory {
+    std::uint64_t warm = 0, peak = 0;
+    double drift = 0;
+};
+
+nlohmann::json soakJson(const Totals& t, double seconds, const SoakMemory& memory, bool ok) {
+    return nlohmann::json{{"seconds", seconds},
+                          {"sessions", t.sessions},
+                          {"blocks_sent", t.blocksSent},
+                          {"blocks_verified", t.blocksVerified},
+                          {"frames_delivered", t.framesDelivered},
+                          {"silently_corrupt_blocks", t.silentlyCorrupt},
+                          {"frames_out_of_order", t.outOfOrder},
+                          {"front_ends_vanished", t.vanished},
+                          {"vanished_detected", t.vanishDetected},
+                          {"injected",
+                           {{"drops", t.injected.blocksDropped},
+                            {"duplicates", t.injected.blocksDuplicated},
+                            {"reorders", t.injected.blocksReordered},
+                            {"headers_corrupted", t.injected.headersCorrupted},
+                            {"payloads_corrupted", t.injected.payloadsCorrupted},
+                            {"bits_flipped", t.injected.bitsFlipped},
+                            {"stalls", t.injected.stalls}}},
+                          {"detected_in_sessions_that_ended",
+                           {{"gaps", t.gaps},
+                            {"duplicates", t.duplicates},
+                            {"reordered", t.reordered},
+                            {"header_errors", t.headerErrors},
+                            {"crc_errors", t.crcErrors},
+                            {"frames_incomplete", t.incomplete},
+                            {"frames_missing", t.missing}}},
+                          {"accounting_mismatches", t.accountingMismatches},
+                          {"rss_after_warm_up_bytes", memory.warm},
+                          {"rss_peak_bytes", memory.peak},
+                          {"rss_drift", memory.drift},
+                          {"problems", t.problems},
+                          {"ok", ok}};
+}
+
+void printSoakSummary(const Totals& t, double seconds, const SoakMemory& memory, bool ok) {
+    std::cerr << '\n';
+    std::cout << fmt::format("soak: {:.0f} s, {} sessions ({} front ends vanished, {} seen lost), {} blocks sent, {} verified byte for byte\n", seconds,
+                             t.sessions, t.vanished, t.vanishDetected, t.blocksSent, t.blocksVerified);
+    std::cout << fmt::format("injected: {} drops, {} duplicates, {} reorders, {} headers and {} payloads corrupted ({} bits), {} stalls\n",
+                             t.injected.blocksDropped, t.injected.blocksDuplicated, t.injected.blocksReordered, t.injected.headersCorrupted,
+                             t.injected.payloadsCorrupted, t.injected.bitsFlipped, t.injected.stalls);
+    std::cout << fmt::format("silently corrupt blocks {}, frames out of order {}, sessions whose accounting differs {}, RSS drift {:+.2f} %\n",
+                             t.silentlyCorrupt, t.outOfOrder, t.accountingMismatches, memory.drift * 100);
+    for (const auto& p : t.problems) std::cout << "  " << p << '\n';
+    std::cout << (ok ? "PASS\n" : "FAIL\n");
+}
+
 int runSoak(const SoakOptions& o) {
     const auto total = std::chrono::duration<double>(o.hours > 0 ? o.hours * 3600 : o.seconds);
     const auto start = std::chrono::steady_clock::now();
@@ -184,40 +237,21 @@ int runSoak(const SoakOptions& o) {
         if (t.sessions == 3) rssWarm = rss;  // after the first of each kind of session
         if (t.sessions > 3) rssPeakAfterWarm = std::max(rssPeakAfterWarm, rss);
         if (!o.json) {
-            std::cerr << fmt::format("\rsoak: {} sessions, {} blocks, {} corrupt, {} accounting mismatches, RSS {:.1f} MiB", t.sessions,
-                                     t.blocksSent, t.silentlyCorrupt, t.accountingMismatches, static_cast<double>(rss) / (1 << 20))
+            std::cerr << fmt::format("\rsoak: {} sessions, {} blocks, {} corrupt, {} accounting mismatches, RSS {:.1f} MiB", t.sessions, t.blocksSent,
+                                     t.silentlyCorrupt, t.accountingMismatches, static_cast<double>(rss) / (1 << 20))
                       << std::flush;
         }
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double drift = rssWarm > 0 && rssPeakAfterWarm > 0 ? (static_cast<double>(rssPeakAfterWarm) - static_cast<double>(rssWarm)) / static_cast<double>(rssWarm) : 0;
+    const double drift =
+        rssWarm > 0 && rssPeakAfterWarm > 0 ? (static_cast<double>(rssPeakAfterWarm) - static_cast<double>(rssWarm)) / static_cast<double>(rssWarm) : 0;
     if (t.blocksSent < o.minBlocks) t.problems.push_back(fmt::format("{} blocks streamed, fewer than the {} asked for", t.blocksSent, o.minBlocks));
     const bool ok = t.problems.empty() && t.silentlyCorrupt == 0 && t.outOfOrder == 0 && t.vanishDetected == t.vanished && drift <= o.rssDriftBar;
-    nlohmann::json j{{"seconds", seconds}, {"sessions", t.sessions}, {"blocks_sent", t.blocksSent}, {"blocks_verified", t.blocksVerified},
-                     {"frames_delivered", t.framesDelivered}, {"silently_corrupt_blocks", t.silentlyCorrupt}, {"frames_out_of_order", t.outOfOrder},
-                     {"front_ends_vanished", t.vanished}, {"vanished_detected", t.vanishDetected},
-                     {"injected", {{"drops", t.injected.blocksDropped}, {"duplicates", t.injected.blocksDuplicated},
-                                   {"reorders", t.injected.blocksReordered}, {"headers_corrupted", t.injected.headersCorrupted},
-                                   {"payloads_corrupted", t.injected.payloadsCorrupted}, {"bits_flipped", t.injected.bitsFlipped},
-                                   {"stalls", t.injected.stalls}}},
-                     {"detected_in_sessions_that_ended", {{"gaps", t.gaps}, {"duplicates", t.duplicates}, {"reordered", t.reordered},
-                                                          {"header_errors", t.headerErrors}, {"crc_errors", t.crcErrors},
-                                                          {"frames_incomplete", t.incomplete}, {"frames_missing", t.missing}}},
-                     {"accounting_mismatches", t.accountingMismatches}, {"rss_after_warm_up_bytes", rssWarm},
-                     {"rss_peak_bytes", rssPeakAfterWarm}, {"rss_drift", drift}, {"problems", t.problems}, {"ok", ok}};
+    const SoakMemory memory{rssWarm, rssPeakAfterWarm, drift};
     if (o.json) {
-        std::cout << j.dump(2) << '\n';
+        std::cout << soakJson(t, seconds, memory, ok).dump(2) << '\n';
     } else {
-        std::cerr << '\n';
-        std::cout << fmt::format("soak: {:.0f} s, {} sessions ({} front ends vanished, {} seen lost), {} blocks sent, {} verified byte for byte\n",
-                                 seconds, t.sessions, t.vanished, t.vanishDetected, t.blocksSent, t.blocksVerified);
-        std::cout << fmt::format("injected: {} drops, {} duplicates, {} reorders, {} headers and {} payloads corrupted ({} bits), {} stalls\n",
-                                 t.injected.blocksDropped, t.injected.blocksDuplicated, t.injected.blocksReordered, t.injected.headersCorrupted,
-                                 t.injected.payloadsCorrupted, t.injected.bitsFlipped, t.injected.stalls);
-        std::cout << fmt::format("silently corrupt blocks {}, frames out of order {}, sessions whose accounting differs {}, RSS drift {:+.2f} %\n",
-                                 t.silentlyCorrupt, t.outOfOrder, t.accountingMismatches, drift * 100);
-        for (const auto& p : t.problems) std::cout << "  " << p << '\n';
-        std::cout << (ok ? "PASS\n" : "FAIL\n");
+        printSoakSummary(t, seconds, memory, ok);
     }
     return ok ? kExitOk : kExitFailed;
 }
@@ -230,7 +264,8 @@ void addSoakCommand(CLI::App& app, int& exitCode) {
     auto* seconds = cmd->add_option("--seconds", o->seconds, "How long")->check(CLI::Range(1.0, 1e7))->capture_default_str();
     cmd->add_option("--hours", o->hours, "How long, in hours (the 3-hour and 72-hour runs)")->check(CLI::Range(0.001, 1000.0))->excludes(seconds);
     cmd->add_option("--session-seconds", o->sessionSeconds, "About how long each session (link and front end) lasts")
-        ->check(CLI::Range(0.2, 3600.0))->capture_default_str();
+        ->check(CLI::Range(0.2, 3600.0))
+        ->capture_default_str();
     cmd->add_option("--rss-drift", o->rssDriftBar, "Largest RSS growth allowed after warm-up (fraction)")->check(CLI::Range(0.0, 1.0))->capture_default_str();
     cmd->add_option("--min-blocks", o->minBlocks, "Fail unless at least this many blocks were streamed");
     cmd->add_flag("--json", o->json, "Print the summary as JSON");

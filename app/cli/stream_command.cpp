@@ -41,20 +41,20 @@ struct StreamOptions {
     std::optional<int> port, rxCpu, channels, samples;
     std::optional<std::uint32_t> slotBytes, slotCount;
     bool inProcess = false;
-    bool busyPoll = false;      // or link.completion_mode busy_poll
-    bool hugePages = false;     // or link.huge_pages
+    bool busyPoll = false;   // or link.completion_mode busy_poll
+    bool hugePages = false;  // or link.huge_pages
     std::uint32_t frames = 100;
-    double seconds = 0;         // > 0: stream this long (frames then default to no limit)
+    double seconds = 0;            // > 0: stream this long (frames then default to no limit)
     std::optional<double> rateHz;  // 0: as fast as the link allows
     std::string mode = "rf";
-    LaserOptions laser;                      // dual mode's shot rate; the built-in front end's laser
+    LaserOptions laser;  // dual mode's shot rate; the built-in front end's laser
     bool reconnect = false;
-    bool noSelfTest = false;    // skip the start-up self-test that selftest.at_connect asks for
+    bool noSelfTest = false;  // skip the start-up self-test that selftest.at_connect asks for
     double acceptTimeoutS = 30;
-    std::string recordFile;     // record every frame (UFF), losslessly or fail loudly
-    std::string replayFile;     // the built-in front end replays this recording
+    std::string recordFile;  // record every frame (UFF), losslessly or fail loudly
+    std::string replayFile;  // the built-in front end replays this recording
     bool json = false;
-    bool jsonEvents = false;    // every engine event as a JSON line on stderr
+    bool jsonEvents = false;  // every engine event as a JSON line on stderr
 };
 
 // The configuration keys the command line sets, each named by its option.
@@ -173,8 +173,8 @@ app::LinkChoice linkChoice(const StreamOptions& o, const Acquisition& a) {
     const auto& link = a.config.link;
     app::LinkChoice choice;
     choice.backend = link.backend == config::LinkBackend::Verbs ? app::LinkChoice::Backend::Verbs
-                     : o.inProcess                            ? app::LinkChoice::Backend::SimInProcess
-                                                              : app::LinkChoice::Backend::SimShared;
+                     : o.inProcess                              ? app::LinkChoice::Backend::SimInProcess
+                                                                : app::LinkChoice::Backend::SimShared;
     choice.name = link.shmName;
     choice.address = link.address;
     choice.port = link.port;
@@ -232,8 +232,10 @@ StreamOutcome runSessions(engine::Engine& engine, engine::EventLog& events, cons
         out.selfTestFrames += acquiredOf(s) - acquiredOf(beforeConnect);
         out.selfTestDelivered += s.framesDelivered - beforeConnect.framesDelivered;
         if (const auto blocked = s.selfTestBlock; !blocked.empty()) {  // streaming would be refused
-            say(fmt::format("sonolink-cli stream: {}: nothing acquired. Fix what the self-test names; an engineer can override it in "
-                            "the console (with a reason, audited), or run without it (--no-selftest)", blocked));
+            say(
+                fmt::format("sonolink-cli stream: {}: nothing acquired. Fix what the self-test names; an engineer can override it in "
+                            "the console (with a reason, audited), or run without it (--no-selftest)",
+                            blocked));
             out.exitCode = kExitFailed;
             const auto stopping = events.size();
             engine.disconnect();
@@ -273,14 +275,17 @@ nlohmann::json finishRecording(engine::Engine& engine, engine::EventLog& events,
     engine.stopRecording();
     const auto end = events.waitFor<engine::RecordingChanged>(isEnd, std::chrono::seconds(60));
     const auto stats = engine.stats();
-    nlohmann::json recording = {{"file", file}, {"frames_recorded", stats.framesRecorded}, {"frames_refused", stats.framesRecordRefused},
+    nlohmann::json recording = {{"file", file},
+                                {"frames_recorded", stats.framesRecorded},
+                                {"frames_refused", stats.framesRecordRefused},
                                 {"frames_skipped", stats.framesRecordSkipped},
                                 {"error", end ? end->error : "the recording did not stop in 60 s"}};
     if (!end || end->phase == engine::RecordingPhase::Failed) {
         say("sonolink-cli stream: recording failed: " + recording["error"].get<std::string>());
         if (exitCode == kExitOk) exitCode = kExitFailed;
     } else if (stats.framesRecordSkipped > 0) {  // not lossless: said, and the exit code says so too
-        say(fmt::format("sonolink-cli stream: the recording has gaps: {} frames never arrived between recorded ones (the host or the front "
+        say(
+            fmt::format("sonolink-cli stream: the recording has gaps: {} frames never arrived between recorded ones (the host or the front "
                         "end had no free buffer: the disk or another consumer fell behind); /acquisition/frame_id in {} shows where",
                         stats.framesRecordSkipped, file));
         if (exitCode == kExitOk) exitCode = kExitFailed;
@@ -414,7 +419,8 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand("stream", "Acquire frames over the link, checking and counting every block");
     auto* frames = addAcquisitionOptions(*cmd, *o);
     cmd->add_flag("--in-process", o->inProcess, "Run the simulated front end inside this process");
-    cmd->add_option("--mode", o->mode, "rf, pa (photoacoustic), dual (ultrasound with laser shots), prbs7, prbs15, prbs23, prbs31 or counter")->capture_default_str();
+    cmd->add_option("--mode", o->mode, "rf, pa (photoacoustic), dual (ultrasound with laser shots), prbs7, prbs15, prbs23, prbs31 or counter")
+        ->capture_default_str();
     addLaserOptions(*cmd, o->laser);
     cmd->add_option("--record", o->recordFile, "Record every frame to this UFF file (stops loudly if the disk falls behind)");
     cmd->add_option("--replay", o->replayFile, "With --in-process: the built-in front end replays this UFF recording");
@@ -428,7 +434,9 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     auto* recordFrames = addAcquisitionOptions(*record, *r);
     record->add_option("FILE", r->recordFile, "The UFF file to write")->required();
     record->add_flag("--in-process", r->inProcess, "Record from the built-in simulated front end");
-    record->add_option("--mode", r->mode, "rf, pa (photoacoustic) or dual (ultrasound with laser shots)")->check(CLI::IsMember({"rf", "pa", "dual"}))->capture_default_str();
+    record->add_option("--mode", r->mode, "rf, pa (photoacoustic) or dual (ultrasound with laser shots)")
+        ->check(CLI::IsMember({"rf", "pa", "dual"}))
+        ->capture_default_str();
     addLaserOptions(*record, r->laser);
     record->callback([r, recordFrames, &exitCode] {
         if (r->seconds > 0 && recordFrames->count() == 0) r->frames = 0;
@@ -436,7 +444,8 @@ void addStreamCommand(CLI::App& app, int& exitCode) {
     });
 
     auto p = std::make_shared<StreamOptions>();
-    auto* replay = app.add_subcommand("replay", "Replay a UFF recording through the built-in front end, the link and ingest, bit-exactly (stream --in-process --replay)");
+    auto* replay =
+        app.add_subcommand("replay", "Replay a UFF recording through the built-in front end, the link and ingest, bit-exactly (stream --in-process --replay)");
     auto* replayFrames = addAcquisitionOptions(*replay, *p);
     replay->add_option("FILE", p->replayFile, "The UFF recording: a file, or s3://bucket/key read in place through the configured archive")
         ->required()

@@ -2,7 +2,6 @@
 
 #include "sonolink/report/json_file.h"
 
-
 #include <fmt/format.h>
 
 namespace sonolink::cli {
@@ -11,13 +10,22 @@ using nlohmann::json;
 
 json toJson(const engine::ScheduledExam& s) {
     const auto& e = s.exam;
-    return {{"patient_name", e.patient.name}, {"patient_id", e.patient.id}, {"patient_birth_date", e.patient.birthDate},
-            {"patient_sex", e.patient.sex}, {"accession_number", e.accessionNumber}, {"study_instance_uid", e.studyInstanceUid},
-            {"referring_physician", e.referringPhysician}, {"requested_procedure_id", e.requestedProcedureId},
-            {"requested_procedure_description", e.requestedProcedureDescription}, {"scheduled_procedure_step_id", e.scheduledProcedureStepId},
+    return {{"patient_name", e.patient.name},
+            {"patient_id", e.patient.id},
+            {"patient_birth_date", e.patient.birthDate},
+            {"patient_sex", e.patient.sex},
+            {"accession_number", e.accessionNumber},
+            {"study_instance_uid", e.studyInstanceUid},
+            {"referring_physician", e.referringPhysician},
+            {"requested_procedure_id", e.requestedProcedureId},
+            {"requested_procedure_description", e.requestedProcedureDescription},
+            {"scheduled_procedure_step_id", e.scheduledProcedureStepId},
             {"scheduled_procedure_step_description", e.scheduledProcedureStepDescription},
-            {"scheduled_station_ae_title", s.scheduledStationAeTitle}, {"scheduled_start_date", s.scheduledStartDate},
-            {"scheduled_start_time", s.scheduledStartTime}, {"modality", s.modality}, {"character_set_assumed", s.characterSetAssumed}};
+            {"scheduled_station_ae_title", s.scheduledStationAeTitle},
+            {"scheduled_start_date", s.scheduledStartDate},
+            {"scheduled_start_time", s.scheduledStartTime},
+            {"modality", s.modality},
+            {"character_set_assumed", s.characterSetAssumed}};
 }
 
 Result<dicom::WorklistItem> readWorklistItem(const std::string& file, std::size_t index) {

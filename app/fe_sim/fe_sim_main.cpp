@@ -2,7 +2,8 @@
 // shared-memory link (/dev/shm/<name>) or connects to it over RDMA verbs (--link verbs), plays
 // the front end's side of the protocol and streams what the host configures, injecting the
 // faults asked for. With --reconnect it outlives hosts and sessions: when the host goes away it
-// says why and waits for the next one, and after a session's frames it serves the next session. --json-events prints each event as a JSON line (what tests read).
+// says why and waits for the next one, and after a session's frames it serves the next session. --json-events prints each event as a JSON line (what tests
+// read).
 #include <atomic>
 #include <csignal>
 #include <iostream>
@@ -75,10 +76,12 @@ void addFeSimOptions(CLI::App& app, FeSimArgs& a) {
     app.add_option("--laser-jitter-ns", a.laserJitterNs, "The laser: each pulse within +-this of its fire time")->capture_default_str();
     app.add_option("--laser-miss-every", options.laser.missEvery, "The laser: every n-th shot misfires (0: none)")->capture_default_str();
     app.add_option("--laser-miss-probability", options.laser.missProbability, "The laser: each shot misfires with this probability")
-        ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
     app.add_option("--laser-energy-uj", options.laser.energyMicroJ, "The laser: nominal pulse energy in microjoules")->capture_default_str();
     app.add_option("--laser-energy-spread", options.laser.energySpread, "The laser: shot-to-shot pulse energy spread (relative SD)")
-        ->check(CLI::Range(0.0, 0.5))->capture_default_str();
+        ->check(CLI::Range(0.0, 0.5))
+        ->capture_default_str();
     app.add_flag("--resident", options.payloadResident, "Benchmark mode: payloads preloaded, writes carry headers only");
     app.add_option("--replay", a.replayFile, "Send the frames of this UFF recording (the host must configure its geometry)");
     app.add_flag("--reconnect", a.reconnect, "When the host goes away, wait for the next one");
@@ -157,12 +160,17 @@ std::unique_ptr<sonolink::transport::FrontEndPort> waitForFeSimHost(const FeSimA
 void reportFeSimSession(const sonolink::transport::sim::FrontEndSimulator& simulator, const sonolink::Status& result, bool jsonEvents) {
     const auto& c = simulator.counters();
     const auto& f = simulator.faults();
-    std::cerr << fmt::format("sonolink-fe-sim: {} frames acquired, {} dropped without credit, {} blocks sent; injected: "
-                             "{} dropped, {} duplicated, {} reordered, {} headers and {} payloads corrupted\n",
-                             c.framesAcquired, c.framesDroppedNoCredit, c.blocksSent, f.blocksDropped, f.blocksDuplicated,
-                             f.blocksReordered, f.headersCorrupted, f.payloadsCorrupted);
-    printFeSimEvent(jsonEvents, {{"event", "session_end"}, {"frames_acquired", c.framesAcquired}, {"frames_dropped_no_credit", c.framesDroppedNoCredit},
-                                 {"blocks_sent", c.blocksSent}, {"ok", static_cast<bool>(result)}, {"code", result ? "Ok" : toString(result.error().code())},
+    std::cerr << fmt::format(
+        "sonolink-fe-sim: {} frames acquired, {} dropped without credit, {} blocks sent; injected: "
+        "{} dropped, {} duplicated, {} reordered, {} headers and {} payloads corrupted\n",
+        c.framesAcquired, c.framesDroppedNoCredit, c.blocksSent, f.blocksDropped, f.blocksDuplicated, f.blocksReordered, f.headersCorrupted,
+        f.payloadsCorrupted);
+    printFeSimEvent(jsonEvents, {{"event", "session_end"},
+                                 {"frames_acquired", c.framesAcquired},
+                                 {"frames_dropped_no_credit", c.framesDroppedNoCredit},
+                                 {"blocks_sent", c.blocksSent},
+                                 {"ok", static_cast<bool>(result)},
+                                 {"code", result ? "Ok" : toString(result.error().code())},
                                  {"error", result ? "" : result.error().message()}});
 }
 
@@ -208,7 +216,8 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, onSignal);
     std::signal(SIGTERM, onSignal);
     args.options.onConfigured = [jsonEvents = args.jsonEvents](const FrameLayout& l) {
-        printFeSimEvent(jsonEvents, {{"event", "configured"}, {"channels", l.channels}, {"samples", l.samples}, {"waves", l.waves}, {"blocks_per_frame", l.blocks.size()}});
+        printFeSimEvent(jsonEvents,
+                        {{"event", "configured"}, {"channels", l.channels}, {"samples", l.samples}, {"waves", l.waves}, {"blocks_per_frame", l.blocks.size()}});
     };
 
     while (!stopRequested.load()) {

@@ -72,7 +72,12 @@ CineReviewOpener cineReviewOpener(const config::AppConfig& config) {
         source.firstPixelZMm = f.firstPixelYMm;
         source.patient = patientBanner(f);
         source.summary = QString("%1 frames of %2 x %3, %4, pixel spacing %5 x %6 mm")
-                   .arg(f.frames).arg(f.columns).arg(f.rows).arg(QString::fromStdString(f.photometric)).arg(f.pixelSpacingXMm).arg(f.pixelSpacingYMm);
+                             .arg(f.frames)
+                             .arg(f.columns)
+                             .arg(f.rows)
+                             .arg(QString::fromStdString(f.photometric))
+                             .arg(f.pixelSpacingXMm)
+                             .arg(f.pixelSpacingYMm);
         source.read = [review](int index, QString* failed) -> QImage {
             auto frame = review->frame(static_cast<std::uint32_t>(index));
             if (!frame) {

@@ -16,7 +16,7 @@ struct AppConfig;
 namespace sonolink::app {
 
 struct CineReviewRun {
-    QString object;          // a path or an s3:// URL
+    QString object;           // a path or an s3:// URL
     double probeSeconds = 0;  // > 0: play, report, quit
     QString screenshot;       // non-empty: save the window after quitAfterMs, quit
     int quitAfterMs = 6000;

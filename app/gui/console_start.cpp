@@ -50,7 +50,8 @@ Result<std::unique_ptr<QLockFile>> holdConsoleLock(const std::string& queueDirec
     QString host, application;
     if (lock->error() == QLockFile::LockFailedError && lock->getLockInfo(&pid, &host, &application)) {
         return fail(ErrorCode::FailedPrecondition, fmt::format("SonoLink is already running on this station (process {}): use its window. Two "
-                                                               "consoles would contend for the link, the recordings and the PACS queue.", pid));
+                                                               "consoles would contend for the link, the recordings and the PACS queue.",
+                                                               pid));
     }
     return fail(ErrorCode::FailedPrecondition, fmt::format("cannot take the console's lock {}: {}", lock->fileName().toStdString(),
                                                            lock->error() == QLockFile::PermissionError ? "permission denied" : "unknown error"));

@@ -66,27 +66,39 @@ sonolink::gui::StationSettings stationSettingsOf(const sonolink::config::AppConf
 // once processed, what was given.
 struct ConsoleCommandLine {
     QCommandLineParser parser;
-    const QCommandLineOption configOption{"config", "Configuration file (JSON); else $SONOLINK_CONFIG, /etc/sonolink/sonolink.json or the shipped one.", "file"};
+    const QCommandLineOption configOption{"config", "Configuration file (JSON); else $SONOLINK_CONFIG, /etc/sonolink/sonolink.json or the shipped one.",
+                                          "file"};
     const QCommandLineOption linkOption{"link-name", "Attach to sonolink-fe-sim on this shared-memory link instead of the built-in front end.", "name"};
     const QCommandLineOption screenshotOption{"screenshot", "Save the main window as this PNG, then quit.", "png"};
     const QCommandLineOption wizardShotOption{"screenshot-wizard", "Also save the self-test wizard's steps page as this PNG.", "png"};
     const QCommandLineOption reportShotOption{"screenshot-report", "Also save the self-test wizard's report page as this PNG.", "png"};
     const QCommandLineOption examShotOption{"screenshot-exam", "Also save the exam dialog, its worklist asked of the first DICOM node, as this PNG.", "png"};
-    const QCommandLineOption examPatientShotOption{"screenshot-exam-patient", "With --screenshot-exam: also save its patient page, filled from the worklist's first item, as this PNG.", "png"};
-    const QCommandLineOption queueShotOption{"screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.", "png"};
-    const QCommandLineOption calipersShotOption{"screenshot-calipers", "Also freeze, put calipers on the phantom's targets and save the main window, as this PNG.", "png"};
+    const QCommandLineOption examPatientShotOption{
+        "screenshot-exam-patient", "With --screenshot-exam: also save its patient page, filled from the worklist's first item, as this PNG.", "png"};
+    const QCommandLineOption queueShotOption{
+        "screenshot-queue", "Also export the cine (a demo exam's) to the first DICOM node and save the main window with its PACS queue shown, as this PNG.",
+        "png"};
+    const QCommandLineOption calipersShotOption{"screenshot-calipers",
+                                                "Also freeze, put calipers on the phantom's targets and save the main window, as this PNG.", "png"};
     const QCommandLineOption stationCheckShotOption{"screenshot-station-check", "Also save Help > Station check… once its checks are in, as this PNG.", "png"};
     const QCommandLineOption settingsShotOption{"screenshot-settings", "Also save the settings dialog, its first node's C-ECHO answered, as this PNG.", "png"};
-    const QCommandLineOption probeOption{"probe-ui", "Measure the console for this many seconds of streaming (probe_run.h), print the report as JSON and quit.", "seconds"};
-    const QCommandLineOption replayOption{"replay", "Review this UFF recording (a file, or s3://bucket/key read in place through the configured archive) on the built-in front end, in a loop.", "recording"};
-    const QCommandLineOption cineOption{"cine", "Review this DICOM image or cine (a file, or s3://bucket/key read in place through the configured archive) frame by frame.", "object"};
+    const QCommandLineOption probeOption{"probe-ui", "Measure the console for this many seconds of streaming (probe_run.h), print the report as JSON and quit.",
+                                         "seconds"};
+    const QCommandLineOption replayOption{
+        "replay", "Review this UFF recording (a file, or s3://bucket/key read in place through the configured archive) on the built-in front end, in a loop.",
+        "recording"};
+    const QCommandLineOption cineOption{
+        "cine", "Review this DICOM image or cine (a file, or s3://bucket/key read in place through the configured archive) frame by frame.", "object"};
     const QCommandLineOption quitOption{"quit-after", "Seconds before the screenshot and the quit.", "seconds", "6"};
-    const QCommandLineOption languageOption{"language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).", "language"};
+    const QCommandLineOption languageOption{"language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).",
+                                            "language"};
 
     void process(const QApplication& application) {
         parser.setApplicationDescription("SonoLink acquisition and QA console");
         parser.addHelpOption();
-        parser.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, examPatientShotOption, queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption, quitOption, languageOption});
+        parser.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, examPatientShotOption,
+                           queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption, quitOption,
+                           languageOption});
         parser.process(application);
     }
     [[nodiscard]] bool isSet(const QCommandLineOption& option) const { return parser.isSet(option); }
@@ -130,8 +142,8 @@ int runConsoleCine(const ConsoleCommandLine& args, const sonolink::config::AppCo
         std::cerr << "sonolink: --cine reviews a DICOM object on its own; it cannot be used with --replay or --link-name\n";
         return 1;
     }
-    return sonolink::app::runCineReview(config, {args.value(args.cineOption), args.value(args.probeOption).toDouble(), args.value(args.screenshotOption),
-                                                 args.quitAfterMs()});
+    return sonolink::app::runCineReview(
+        config, {args.value(args.cineOption), args.value(args.probeOption).toDouble(), args.value(args.screenshotOption), args.quitAfterMs()});
 }
 
 // --replay: the recording to review, opened (through the archive for s3://), said on stderr.
@@ -140,8 +152,8 @@ sonolink::Result<std::shared_ptr<sonolink::app::RecordingReplay>> openConsoleRep
     if (!opened) return sonolink::fail(std::move(opened.error()).addContext("opening " + named.toStdString() + " to review it"));
     const auto& replay = **opened;
     const auto& g = replay.geometry();
-    std::cerr << "sonolink: reviewing " << replay.path() << ": " << replay.frames() << " frames of " << g.waves << " waves x " << g.channels
-              << " channels x " << g.samples << " samples\n";
+    std::cerr << "sonolink: reviewing " << replay.path() << ": " << replay.frames() << " frames of " << g.waves << " waves x " << g.channels << " channels x "
+              << g.samples << " samples\n";
     return opened;
 }
 
@@ -162,8 +174,10 @@ void setUpConsoleWindow(sonolink::app::MainWindow& window, const sonolink::confi
 // --screenshot and the other screens asked for (none: no screenshots, no quit).
 ScreenshotPlan consoleScreenshotPlan(const ConsoleCommandLine& args) {
     if (!args.isSet(args.screenshotOption)) return {};
-    return {args.value(args.screenshotOption), args.value(args.wizardShotOption), args.value(args.reportShotOption), args.value(args.examShotOption),
-            args.value(args.queueShotOption), args.value(args.calipersShotOption), args.value(args.settingsShotOption), args.value(args.stationCheckShotOption),
+    return {args.value(args.screenshotOption),      args.value(args.wizardShotOption),
+            args.value(args.reportShotOption),      args.value(args.examShotOption),
+            args.value(args.queueShotOption),       args.value(args.calipersShotOption),
+            args.value(args.settingsShotOption),    args.value(args.stationCheckShotOption),
             args.value(args.examPatientShotOption), args.quitAfterMs()};
 }
 
@@ -177,14 +191,17 @@ int runConsoleWindow(sonolink::engine::Engine& engine, const sonolink::config::A
     sonolink::gui::SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()), &window);
     wizard.setWindowFlag(Qt::Window);
     const auto& selftest = config.selftest;
-    sonolink::app::SelfTestSession session(bridge, wizard, {selftest.reportDirectory, selftest.mode == sonolink::config::SelfTestMode::Full ? "full" : "quick",
-                                                            config.dicom.stationName, selftest.engineerGroup});
+    sonolink::app::SelfTestSession session(
+        bridge, wizard,
+        {selftest.reportDirectory, selftest.mode == sonolink::config::SelfTestMode::Full ? "full" : "quick", config.dicom.stationName, selftest.engineerGroup});
     QObject::connect(&window, &sonolink::app::MainWindow::selfTestRequested, &wizard, [&wizard] {
         wizard.show();
         wizard.raise();
     });
     // "Start scanning": the tests passed or were overridden.
-    QObject::connect(&wizard, &QWizard::accepted, &bridge, [&bridge] { if (bridge.stateName() == "ready") bridge.startStreaming(); });
+    QObject::connect(&wizard, &QWizard::accepted, &bridge, [&bridge] {
+        if (bridge.stateName() == "ready") bridge.startStreaming();
+    });
     sonolink::app::UiProbe probe(bridge, *window.view());
     window.show();
     if (!source.keptRefused.isEmpty()) window.showKeptSettingsRefused(source.keptRefused);

@@ -33,7 +33,7 @@ void scheduleUiProbe(double seconds, MainWindow& window, gui::EngineBridge& brid
                 probe.stop();
                 auto report = probe.report();
                 report["window_title"] = window.windowTitle();  // a review names its recording
-                report["channels"] = bridge.channelCount();  // the acquisition shown (a review's is the recording's)
+                report["channels"] = bridge.channelCount();     // the acquisition shown (a review's is the recording's)
                 std::cout << QJsonDocument(report).toJson(QJsonDocument::Compact).toStdString() << std::endl;
                 QApplication::quit();
             });

@@ -19,13 +19,13 @@ namespace sonolink::app {
 class MainWindow;
 
 struct ScreenshotPlan {
-    QString main;      // the main window (empty: no screenshots, no quit)
-    QString wizard;    // the self-test wizard's steps page
-    QString report;    // its report page
-    QString exam;      // the exam dialog answering the first DICOM node's worklist
-    QString queue;     // the main window's PACS queue after a cine export to the first node
-    QString calipers;  // the main window frozen, calipers on the phantom's targets
-    QString settings;  // the settings dialog, its first node's C-ECHO answered
+    QString main;          // the main window (empty: no screenshots, no quit)
+    QString wizard;        // the self-test wizard's steps page
+    QString report;        // its report page
+    QString exam;          // the exam dialog answering the first DICOM node's worklist
+    QString queue;         // the main window's PACS queue after a cine export to the first node
+    QString calipers;      // the main window frozen, calipers on the phantom's targets
+    QString settings;      // the settings dialog, its first node's C-ECHO answered
     QString stationCheck;  // Help > Station check…, its checks in
     QString examPatient;   // the exam dialog's patient page, filled from the worklist's first item (with exam)
     int quitMs = 6000;

@@ -23,13 +23,13 @@ std::unique_ptr<GpuMemoryTester> testerOrSkip(const GpuMemoryTestSetup& setup) {
 // Bytes read plus written per word by each algorithm's elements (memory_tests.h).
 std::uint64_t wordsMovedPerWord(MemoryAlgorithm a) {
     switch (a) {
-    case MemoryAlgorithm::SolidPatterns: return 4;
-    case MemoryAlgorithm::WalkingOnes:
-    case MemoryAlgorithm::WalkingZeros: return 1 + 63 * 2 + 1;
-    case MemoryAlgorithm::AddressInAddress: return 1 + 2 + 1;
-    case MemoryAlgorithm::MarchCMinus: return 10;
-    case MemoryAlgorithm::MovingInversions: return 4 * 5;
-    case MemoryAlgorithm::RandomPattern: return 1 + 2 + 1;
+        case MemoryAlgorithm::SolidPatterns: return 4;
+        case MemoryAlgorithm::WalkingOnes:
+        case MemoryAlgorithm::WalkingZeros: return 1 + 63 * 2 + 1;
+        case MemoryAlgorithm::AddressInAddress: return 1 + 2 + 1;
+        case MemoryAlgorithm::MarchCMinus: return 10;
+        case MemoryAlgorithm::MovingInversions: return 4 * 5;
+        case MemoryAlgorithm::RandomPattern: return 1 + 2 + 1;
     }
     return 0;
 }

@@ -22,8 +22,7 @@ TEST(GpuProbeTest, FindsTheDeviceOrSaysWhyNot) {
     }
     ASSERT_FALSE(status->devices.empty());
     EXPECT_GT(status->runtimeVersion, 0);
-    EXPECT_GE(status->driverVersion, status->runtimeVersion / 1000 * 1000)
-        << "driver older than the runtime it must run";
+    EXPECT_GE(status->driverVersion, status->runtimeVersion / 1000 * 1000) << "driver older than the runtime it must run";
     for (const auto& gpu : status->devices) {
         EXPECT_FALSE(gpu.name.empty());
         EXPECT_GE(gpu.computeMajor, 7);

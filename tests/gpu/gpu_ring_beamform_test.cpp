@@ -57,8 +57,8 @@ public:
         for (std::uint16_t b = 0; b < frame->blockCount(); ++b) {
             const auto& block = frame->block(b);
             const auto& h = block.header;
-            blocks.push_back({block.payload.data(), 0, h.waveIndex, h.firstChannel, h.channelCount, static_cast<int>(h.firstSample),
-                              static_cast<int>(h.sampleCount)});
+            blocks.push_back(
+                {block.payload.data(), 0, h.waveIndex, h.firstChannel, h.channelCount, static_cast<int>(h.firstSample), static_cast<int>(h.sampleCount)});
             for (int c = 0; c < h.channelCount; ++c) {
                 std::memcpy(contiguous.data() + (static_cast<std::size_t>(h.waveIndex) * kChannels + h.firstChannel + c) * kSamples + h.firstSample,
                             block.payload.data() + static_cast<std::size_t>(c) * h.sampleCount * 2, std::size_t(h.sampleCount) * 2);

@@ -7,7 +7,6 @@
 // attempted and refused, the reason shown.
 #include <QtTest>
 
-
 #include <QDir>
 #include <QDockWidget>
 #include <QJsonDocument>
@@ -39,12 +38,22 @@ quint16 closedPort() { return static_cast<quint16>(sonolink::testing::closedLoop
 
 QList<ArchiveRow> sample() {
     const auto at = QDateTime::fromString("2026-11-20T09:30:00Z", Qt::ISODate);
-    ArchiveRow verified{1, "recording", "/data/recordings/rec_1.uff", "s3://hospital/recordings/rec_1.uff", "verified", 1, 2147483648ULL, {}, at, at.addDays(30),
-                        false, ""};
-    ArchiveRow failed{2, "study", "/data/studies/1.2.3.dcm", "s3://hospital/studies/1.2.3.dcm", "failed", 6, 0, {}, {}, {}, false,
+    ArchiveRow verified{
+        1, "recording", "/data/recordings/rec_1.uff", "s3://hospital/recordings/rec_1.uff", "verified", 1, 2147483648ULL, {}, at, at.addDays(30), false, ""};
+    ArchiveRow failed{2,
+                      "study",
+                      "/data/studies/1.2.3.dcm",
+                      "s3://hospital/studies/1.2.3.dcm",
+                      "failed",
+                      6,
+                      0,
+                      {},
+                      {},
+                      {},
+                      false,
                       "PUT s3://hospital/studies/1.2.3.dcm: HTTP 403 AccessDenied: the keys may not write to this bucket"};
-    ArchiveRow waiting{3, "recording", "/data/recordings/rec_2.uff", "s3://hospital/recordings/rec_2.uff", "queued", 2, 0, at.addSecs(90), {}, {}, false,
-                       "connection refused"};
+    ArchiveRow waiting{3,  "recording", "/data/recordings/rec_2.uff", "s3://hospital/recordings/rec_2.uff", "queued", 2, 0, at.addSecs(90), {},
+                       {}, false,       "connection refused"};
     ArchiveRow changed{4, "recording", "/data/recordings/rec_0.uff", "s3://hospital/recordings/rec_0.uff", "verified", 1, 1024, {}, at, {}, true, ""};
     return {verified, failed, waiting, changed};
 }
@@ -142,7 +151,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(view->rowCount() == 1 && !cell(*table, 0, "Last error").isEmpty(), 15000);
         QCOMPARE(cell(*table, 0, "What"), QString("Recording"));
         QVERIFY(cell(*table, 0, "Object").startsWith("s3://hospital/"));
-        QVERIFY2(cell(*table, 0, "Last error").contains("refused") || cell(*table, 0, "Last error").contains("connect"), qPrintable(cell(*table, 0, "Last error")));
+        QVERIFY2(cell(*table, 0, "Last error").contains("refused") || cell(*table, 0, "Last error").contains("connect"),
+                 qPrintable(cell(*table, 0, "Last error")));
         QCOMPARE(cell(*table, 0, "Local copy"), QString("kept"));  // never deleted before it is verified
         bridge.disconnectLink();
     }

@@ -72,7 +72,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(bar->frame() > 3 || bar->frame() < 3, 3000);
         QTRY_VERIFY_WITH_TIMEOUT(bar->frame() < 3, 10000);  // looped to the start
         window.findChild<QWidget*>("cineLoopCheck")->setProperty("checked", false);
-        QTRY_VERIFY_WITH_TIMEOUT(!bar->playing(), 10000);      // and stops at the end unlooped
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->playing(), 10000);  // and stops at the end unlooped
         QCOMPARE(bar->frame(), bar->count() - 1);
 
         // The phantom's first two targets under the array's centre, a quarter of the imaged

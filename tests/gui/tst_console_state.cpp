@@ -67,8 +67,11 @@ private Q_SLOTS:
             panel.apply(round % 2 == 0 ? shallow : deep);
         }
         QCOMPARE(applied.count(), 12);  // one change per preset, not one per control
-        QVERIFY2(frameWhere(bridge, [](const BModeImage& i) { return std::abs(i.zStartMm + i.depthMm() - i.mmPerPixel / 2 - 60) < 2 * i.mmPerPixel && i.gainDb == -6; }, 15000),
-                 "the last preset's depth and gain reach the picture");
+        QVERIFY2(
+            frameWhere(
+                bridge, [](const BModeImage& i) { return std::abs(i.zStartMm + i.depthMm() - i.mmPerPixel / 2 - 60) < 2 * i.mmPerPixel && i.gainDb == -6; },
+                15000),
+            "the last preset's depth and gain reach the picture");
         const auto refused = bridge.stats().imagingFailures;
         QCOMPARE(refused, quint64(0));
         const auto shown = bridge.display().framesShown();
@@ -103,7 +106,7 @@ private Q_SLOTS:
         QVERIFY(window.view()->measurements().isEmpty());
         QVERIFY(!window.cineBar()->isVisible());
         QCOMPARE(window.view()->patientBanner(), QString("No exam"));
-        QVERIFY(console.engine->cine().empty());  // the engine let her frames go
+        QVERIFY(console.engine->cine().empty());                                     // the engine let her frames go
         QTRY_COMPARE_WITH_TIMEOUT(bridge.stateName(), QString("streaming"), 10000);  // live again
         QTRY_VERIFY(window.view()->stateMark().isEmpty());
 

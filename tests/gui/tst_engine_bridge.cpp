@@ -28,15 +28,15 @@ private Q_SLOTS:
         QVERIFY2(engine.has_value(), engine ? "" : engine.error().message().c_str());
         EngineBridge bridge(**engine);
         QStringList states, steps;
-        connect(&bridge, &EngineBridge::selfTestStepEnded, this,
-                [&](const sonolink::gui::SelfTestResult& r) { steps << r.step + ": " + r.verdict; });
+        connect(&bridge, &EngineBridge::selfTestStepEnded, this, [&](const sonolink::gui::SelfTestResult& r) { steps << r.step + ": " + r.verdict; });
         QList<BModeImage> images;
         connect(&bridge, &EngineBridge::stateChanged, this, [&](const QString& state, const QString&) { states << state; });
         connect(&bridge.display(), &DisplayFeed::imageReady, this, [&](const BModeImage& image) { images << image; });
         bridge.connectLink();
         QTRY_VERIFY_WITH_TIMEOUT(states.contains("ready"), 20000);
         QCOMPARE(steps.size(), 2);  // the start-up self-test's steps, in order
-        QVERIFY2(steps[0] == "station: memlock limit: pass" || steps[0] == "station: memlock limit: warn", qPrintable(steps[0]));  // warn: a low limit (the sim ring is not locked)
+        QVERIFY2(steps[0] == "station: memlock limit: pass" || steps[0] == "station: memlock limit: warn",
+                 qPrintable(steps[0]));  // warn: a low limit (the sim ring is not locked)
         QCOMPARE(steps[1], QString("link BER: pass"));
         QVERIFY(states.contains("self-test"));
         bridge.startStreaming();
@@ -101,7 +101,8 @@ private Q_SLOTS:
         auto shown = bridge.display().shotDisplay();
         shown.view = sonolink::gui::ShotView::SideBySide;
         bridge.display().setShotDisplay(shown);
-        QTRY_VERIFY_WITH_TIMEOUT(images.last().hasShot && !images.last().shotColour.isNull() && images.last().image.format() == QImage::Format_Grayscale8, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(images.last().hasShot && !images.last().shotColour.isNull() && images.last().image.format() == QImage::Format_Grayscale8,
+                                 10000);
         QCOMPARE(images.last().shotColour.size(), images.last().image.size());  // co-registered: one raster
         shown.view = sonolink::gui::ShotView::Ultrasound;
         bridge.display().setShotDisplay(shown);

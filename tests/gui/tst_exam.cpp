@@ -100,7 +100,7 @@ private Q_SLOTS:
         dialog.findChild<QPushButton*>("startExamButton")->click();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(sonolink::gui::pnOf(dialog.entry()), QString("Wang=王"));
-        QVERIFY(!dialog.entry().birthDate.isValid());  // unknown unless given
+        QVERIFY(!dialog.entry().birthDate.isValid());                                  // unknown unless given
         QVERIFY(!dialog.findChild<QPushButton*>("worklistQueryButton")->isEnabled());  // no node configured
     }
 
@@ -123,7 +123,7 @@ private Q_SLOTS:
         dialog.pick(0);
         QCOMPARE(dialog.findChild<QLineEdit*>("ideographicFamilyEdit")->text(), QString("王"));
         QCOMPARE(dialog.entry().studyInstanceUid, QString("2.25.42"));  // the order's fields come along
-        QCOMPARE(dialog.entry().bodyPart, QString("THYROID"));  // the body part its procedure names
+        QCOMPARE(dialog.entry().bodyPart, QString("THYROID"));          // the body part its procedure names
         dialog.findChild<QComboBox*>("bodyPartCombo")->setCurrentText("neck");
         QCOMPARE(dialog.entry().bodyPart, QString("NECK"));  // changed by hand, as DICOM writes it
         dialog.showWorklist({}, "nothing listening at 127.0.0.1:1");

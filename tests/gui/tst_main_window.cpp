@@ -118,7 +118,8 @@ private Q_SLOTS:
         presets->setCurrentIndex(1);
         Q_EMIT presets->activated(1);
         QCOMPARE(window.findChild<QSpinBox*>("depthSpin")->value(), 25);
-        QVERIFY(frameWhere(bridge, [](const BModeImage& i) { return i.gainDb == 3 && std::abs(i.zStartMm + i.depthMm() - i.mmPerPixel / 2 - 25) < 2 * i.mmPerPixel; }));
+        QVERIFY(frameWhere(bridge,
+                           [](const BModeImage& i) { return i.gainDb == 3 && std::abs(i.zStartMm + i.depthMm() - i.mmPerPixel / 2 - 25) < 2 * i.mmPerPixel; }));
         window.findChild<QSlider*>("tgcSlider7")->setValue(15);
         window.savePreset("Liver");
         QCOMPARE(presets->count(), 4);
@@ -160,7 +161,7 @@ private Q_SLOTS:
         auto& bridge = *console.bridge;
         auto& window = *console.window;
         bridge.connectLink();
-        window.resize(900, 800);  // a plot narrower than half a trace's 2048 samples
+        window.resize(900, 800);                            // a plot narrower than half a trace's 2048 samples
         window.findChild<QDockWidget*>("rfDock")->raise();  // its tab, as the engineer clicks it
         auto* edit = window.findChild<QLineEdit*>("rfChannelsEdit");
         QVERIFY(edit);

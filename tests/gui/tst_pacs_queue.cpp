@@ -1,10 +1,9 @@
 // QtTest for the console's export and PACS queue view, run by pacs_queue_test.py against
 // dcmtk's storescp ("pacs") and a closed loopback port ("down") named in SONOLINK_TEST_CONFIG:
 // Export cine (Ctrl+E) refuses without an exam, then writes the cine under the exam and queues it; the queue view shows the
-// item and follows it to sent; Export image (Ctrl+I) sends the frozen picture with a caliper burnt in, and its measurement report; an export to a node that is down shows its attempts and the
-// reason; Withdraw takes it out (failed, withdrawn) and Retry queues it again; Settings' Test
-// sends a C-ECHO to each node and shows the answer, or why there was none, an edited node asked as shown. The real engine
-// on the built-in simulated front end; EXPORT_DIR receives the files.
+// item and follows it to sent; Export image (Ctrl+I) sends the frozen picture with a caliper burnt in, and its measurement report; an export to a node that is
+// down shows its attempts and the reason; Withdraw takes it out (failed, withdrawn) and Retry queues it again; Settings' Test sends a C-ECHO to each node and
+// shows the answer, or why there was none, an edited node asked as shown. The real engine on the built-in simulated front end; EXPORT_DIR receives the files.
 #include <QtTest>
 
 #include <QAction>
@@ -113,7 +112,8 @@ private Q_SLOTS:
         sonolink::gui::StationSettings station;
         QStringList names;
         for (const auto& n : config->dicom.nodes) {
-            station.nodes << sonolink::gui::PacsNodeEntry{QString::fromStdString(n.name), QString::fromStdString(n.aeTitle), QString::fromStdString(n.host), n.port, n.tls};
+            station.nodes << sonolink::gui::PacsNodeEntry{QString::fromStdString(n.name), QString::fromStdString(n.aeTitle), QString::fromStdString(n.host),
+                                                          n.port, n.tls};
             names << QString::fromStdString(n.name);
         }
         window.setStationSettings(station, names);

@@ -42,7 +42,7 @@ private slots:
 
     void theEnvelopeKeepsEveryPeak() {
         std::vector<std::int16_t> raw(2048, 0);
-        raw[1001] = 900;   // one-sample spikes that plain subsampling would miss
+        raw[1001] = 900;  // one-sample spikes that plain subsampling would miss
         raw[1502] = -700;
         const auto env = sonolink::gui::minMaxEnvelope(raw, 300);
         QCOMPARE(env.size(), std::size_t(600));

@@ -92,7 +92,7 @@ private Q_SLOTS:
         auto config = sonolink::config::loadConfig("", {});
         QVERIFY(config.has_value());
         config->link.shmName = "tst_self_test_wizard_" + std::to_string(::getpid());  // its own link: the GUI tests run at once
-        config->selftest.berQuickLimit = 1e-10;  // 3.0e10 bits: about a second on the built-in front end
+        config->selftest.berQuickLimit = 1e-10;                                       // 3.0e10 bits: about a second on the built-in front end
         sonolink::app::EngineChoice choice;
         choice.link = sonolink::app::linkChoiceFrom(*config, /*inProcess=*/true);
         choice.link.frontEnd.faults.bitErrorRate = 1e-6;  // a bad cable
@@ -104,8 +104,9 @@ private Q_SLOTS:
         SelfTestWizard wizard(QString::fromStdString(sonolink::stationUser()));
         sonolink::app::SelfTestSession session(bridge, wizard, {reports, "quick", "BENCH-3", primaryGroup()});
         QStringList progressed;
-        connect(&bridge, &sonolink::gui::EngineBridge::selfTestProgress, this,
-                [&](const QString& step, double fraction, const QString&) { if (fraction > 0 && fraction < 1) progressed << step; });
+        connect(&bridge, &sonolink::gui::EngineBridge::selfTestProgress, this, [&](const QString& step, double fraction, const QString&) {
+            if (fraction > 0 && fraction < 1) progressed << step;
+        });
         wizard.show();
         bridge.connectLink();
 

@@ -79,11 +79,10 @@ private Q_SLOTS:
             overrides.push_back({"/acquisition/sampling_rate_hz", "125000000", "test"});  // room for the highest centre frequency
             return std::pair{sonolink::gui::problemsOf(s).isEmpty(), sonolink::config::loadConfig("", overrides).has_value()};
         };
-        for (const auto& [probe, fine] : {std::pair{sonolink::gui::ProbeEntry{"lowest", 1, 0.01, 0.5}, true},
-                                          std::pair{sonolink::gui::ProbeEntry{"highest", 256, 5, 50}, true},
-                                          std::pair{sonolink::gui::ProbeEntry{"elements", 257, 0.3, 5}, false},
-                                          std::pair{sonolink::gui::ProbeEntry{"pitch", 128, 5.5, 5}, false},
-                                          std::pair{sonolink::gui::ProbeEntry{"centre", 128, 0.3, 0.4}, false}}) {
+        for (const auto& [probe, fine] :
+             {std::pair{sonolink::gui::ProbeEntry{"lowest", 1, 0.01, 0.5}, true}, std::pair{sonolink::gui::ProbeEntry{"highest", 256, 5, 50}, true},
+              std::pair{sonolink::gui::ProbeEntry{"elements", 257, 0.3, 5}, false}, std::pair{sonolink::gui::ProbeEntry{"pitch", 128, 5.5, 5}, false},
+              std::pair{sonolink::gui::ProbeEntry{"centre", 128, 0.3, 0.4}, false}}) {
             const auto [dialogTakes, loaderTakes] = loads(probe);
             QVERIFY2(dialogTakes == fine && loaderTakes == fine, qPrintable(probe.name));
         }
@@ -131,7 +130,9 @@ private Q_SLOTS:
         QCOMPARE(table->rowCount(), 2);
         // Test asks an edited node as shown, and one in use unchanged as the station runs it.
         QList<QPair<sonolink::gui::PacsNodeEntry, bool>> asked;
-        connect(&dialog, &sonolink::gui::SettingsDialog::echoRequested, this, [&](const sonolink::gui::PacsNodeEntry& n, bool asIs) { asked.append({n, asIs}); });
+        connect(&dialog, &sonolink::gui::SettingsDialog::echoRequested, this, [&](const sonolink::gui::PacsNodeEntry& n, bool asIs) {
+            asked.append({n, asIs});
+        });
         table->selectRow(0);
         auto* echo = dialog.findChild<QPushButton*>("echoButton");
         QVERIFY2(echo->isEnabled(), "an edited node is tested before it is kept");

@@ -98,7 +98,8 @@ private Q_SLOTS:
         const auto shown = sonolink::app::stationCheckReport(SONOLINK_DEFAULT_CONFIG, kept);
         const auto doctor = sonolink::doctor::runDoctor({SONOLINK_DEFAULT_CONFIG, kept});
         QCOMPARE(shown.rows.size(), static_cast<qsizetype>(doctor.checks.size()));
-        for (qsizetype i = 0; i < shown.rows.size(); ++i) QCOMPARE(shown.rows[i].check, QString::fromStdString(doctor.checks[static_cast<std::size_t>(i)].check));
+        for (qsizetype i = 0; i < shown.rows.size(); ++i)
+            QCOMPARE(shown.rows[i].check, QString::fromStdString(doctor.checks[static_cast<std::size_t>(i)].check));
         QCOMPARE(shown.configuration, QString(SONOLINK_DEFAULT_CONFIG));
         const auto pacs = std::find_if(shown.rows.begin(), shown.rows.end(), [](const StationCheckRow& r) { return r.check == "PACS nodes"; });
         QVERIFY(pacs != shown.rows.end());

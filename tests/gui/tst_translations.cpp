@@ -90,7 +90,7 @@ class TestTranslations : public QObject {
         for (auto* list : root.findChildren<QTreeWidget*>()) {
             for (int c = 0; c < list->columnCount(); ++c) check(list->objectName() + " header", list->headerItem()->text(c));
             for (int i = 0; i < list->topLevelItemCount(); ++i) {
-                check(list->objectName() + " step", list->topLevelItem(i)->text(0));     // the figures (column 3) are the engine's data
+                check(list->objectName() + " step", list->topLevelItem(i)->text(0));  // the figures (column 3) are the engine's data
                 check(list->objectName() + " verdict", list->topLevelItem(i)->text(1));
             }
         }
@@ -218,7 +218,8 @@ private Q_SLOTS:
         QList<sonolink::gui::SelfTestResult> results;
         connect(&bridge, &sonolink::gui::EngineBridge::selfTestStepEnded, this, [&](const sonolink::gui::SelfTestResult& r) { results << r; });
         bool ended = false;
-        connect(&bridge, &sonolink::gui::EngineBridge::selfTestProgress, this, [&](const QString& step, double, const QString&) { ended = !results.isEmpty() && step.isEmpty(); });
+        connect(&bridge, &sonolink::gui::EngineBridge::selfTestProgress, this,
+                [&](const QString& step, double, const QString&) { ended = !results.isEmpty() && step.isEmpty(); });
         bridge.connectLink();  // the shipped configuration runs its self-test at connect
         QTRY_VERIFY_WITH_TIMEOUT(ended && (bridge.stateName() == "ready" || bridge.stateName() == "error"), 120000);
         QVERIFY(results.size() >= 8);
@@ -241,9 +242,8 @@ private Q_SLOTS:
         for (const auto& step : bridge.selfTestSteps()) {
             report["steps"].push_back({{"step", step.step}, {"verdict", "fail"}, {"figures", step.figures}, {"limit", step.limit}, {"fix", step.fix}});
         }
-        const sonolink::report::ReportLanguage language{
-            [](const std::string& s) { return sonolink::gui::engineText(QString::fromStdString(s)).toStdString(); },
-            [](const std::string& s) { return sonolink::gui::stepTitle(QString::fromStdString(s)).toStdString(); }};
+        const sonolink::report::ReportLanguage language{[](const std::string& s) { return sonolink::gui::engineText(QString::fromStdString(s)).toStdString(); },
+                                                        [](const std::string& s) { return sonolink::gui::stepTitle(QString::fromStdString(s)).toStdString(); }};
         QTextDocument html;
         html.setHtml(QString::fromStdString(sonolink::report::qaReportHtml(report, language)));
         const auto text = html.toPlainText();

@@ -31,8 +31,7 @@ public:
         for (std::uint16_t b = 0; b < frame->blockCount(); ++b) {
             const auto& block = frame->block(b);
             const auto& where = layout.blocks[b];
-            if (block.payload.size() != where.payloadBytes ||
-                std::memcmp(block.payload.data(), expected.data() + where.frameOffset, where.payloadBytes) != 0) {
+            if (block.payload.size() != where.payloadBytes || std::memcmp(block.payload.data(), expected.data() + where.frameOffset, where.payloadBytes) != 0) {
                 ++mismatchedBlocks_;
             }
         }
@@ -61,7 +60,7 @@ TEST_P(IngestFaultInjectionTest, EveryFaultIsCountedAndEveryFrameIsExact) {
     options.configure.channelCount = 64;
     options.configure.samplesPerChannel = 124;  // 16 channels per 4 KiB slot: 8 blocks per frame
     options.configure.anglesMilliDeg = {-5000, 5000};
-    options.configure.frameRateMilliHz = 0;     // as fast as credits allow
+    options.configure.frameRateMilliHz = 0;  // as fast as credits allow
     auto session = ingest::StreamSession::open(**link, options);
     ASSERT_TRUE(session) << session.error().describe();
     ASSERT_EQ((*session)->layout().blocksPerFrame, 8);
@@ -113,10 +112,8 @@ FaultPlan plan(double ber, double drop, double duplicate, double reorder, std::u
 }
 
 INSTANTIATE_TEST_SUITE_P(Rates, IngestFaultInjectionTest,
-                         ::testing::Values(Scenario{"clean", plan(0, 0, 0, 0, 1)},
-                                           Scenario{"light", plan(1e-8, 1e-5, 1e-5, 1e-5, 2)},
-                                           Scenario{"moderate", plan(1e-7, 1e-4, 1e-4, 1e-4, 3)},
-                                           Scenario{"heavy", plan(1e-6, 1e-3, 1e-3, 1e-3, 4)}),
+                         ::testing::Values(Scenario{"clean", plan(0, 0, 0, 0, 1)}, Scenario{"light", plan(1e-8, 1e-5, 1e-5, 1e-5, 2)},
+                                           Scenario{"moderate", plan(1e-7, 1e-4, 1e-4, 1e-4, 3)}, Scenario{"heavy", plan(1e-6, 1e-3, 1e-3, 1e-3, 4)}),
                          [](const auto& param) { return std::string(param.param.name); });
 
 }  // namespace

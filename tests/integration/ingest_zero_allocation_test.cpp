@@ -35,7 +35,7 @@ TEST(IngestZeroAllocationTest, SteadyStateStreamingAllocatesNothing) {
     ASSERT_TRUE(started) << started.error().describe();
     ingest::SessionOptions options;
     options.configure.channelCount = 128;
-    options.configure.samplesPerChannel = 508;  // 64 channels of 1016 bytes per 64 KiB slot
+    options.configure.samplesPerChannel = 508;                       // 64 channels of 1016 bytes per 64 KiB slot
     options.configure.anglesMilliDeg = {-10'000, -5'000, 0, 5'000};  // 8 blocks per frame
     options.configure.frameRateMilliHz = 0;
     auto session = ingest::StreamSession::open(**link, options);

@@ -60,9 +60,9 @@ TEST(LinkBerTest, TheInjectedRateLiesWithinTheMeasuredBounds) {
         const auto bounds = selftest::estimateBer(p.bitErrors, p.bitsChecked, kConfidence);
         EXPECT_LE(bounds.lower, ber) << "measured " << bounds.rate << " (" << p.bitErrors << " in " << p.bitsChecked << " bits)";
         EXPECT_GE(bounds.upper, ber) << "measured " << bounds.rate << " (" << p.bitErrors << " in " << p.bitsChecked << " bits)";
-        EXPECT_LE(p.bitErrors, m.bitsFlipped);  // never more than were flipped
+        EXPECT_LE(p.bitErrors, m.bitsFlipped);                      // never more than were flipped
         EXPECT_GT(p.bitsChecked, 0.95 * 8 * 65280.0 * 8 * frames);  // nearly every payload bit sent
-        EXPECT_GT(m.stats.payloadCrcErrors, 0u);  // the damaged blocks, counted apart
+        EXPECT_GT(m.stats.payloadCrcErrors, 0u);                    // the damaged blocks, counted apart
         EXPECT_LE(m.stats.payloadCrcErrors, p.bitErrors + p.lockLosses);
         RecordProperty("ber_" + std::to_string(ber), std::to_string(bounds.rate));
     }

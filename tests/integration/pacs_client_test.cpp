@@ -315,20 +315,23 @@ TEST_F(PacsClientTest, ExportObjectsIntoAFileIsRefusedWithTheReason) {
 // half PDU stalled for a hidden 60 s.
 TEST_F(PacsClientTest, TricklingStallingAndSilentPeersCannotOutlastTheDeadline) {
     const std::vector<std::pair<const char*, MisbehavingPeer::Behaviour>> peers{
-        {"one byte every 0.5 s", [](int fd, const std::atomic<bool>& stop) {
+        {"one byte every 0.5 s",
+         [](int fd, const std::atomic<bool>& stop) {
              const char pdu[] = "\x02\x00\x00\x00\x01\x00garbage that never ends";
              for (std::size_t i = 0; !stop; i = (i + 1) % (sizeof pdu - 1)) {
                  if (::send(fd, pdu + i, 1, MSG_NOSIGNAL) != 1) return;
                  MisbehavingPeer::idle(stop, 0.5);
              }
          }},
-        {"half a PDU, then silence", [](int fd, const std::atomic<bool>& stop) {
+        {"half a PDU, then silence",
+         [](int fd, const std::atomic<bool>& stop) {
              const unsigned char header[] = {0x02, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x01, 0x00, 0x00};  // A-ASSOCIATE-AC of 4096 bytes
              (void)::send(fd, header, sizeof header, MSG_NOSIGNAL);
              MisbehavingPeer::idle(stop, 120);
          }},
         {"accepts and never answers", [](int, const std::atomic<bool>& stop) { MisbehavingPeer::idle(stop, 120); }},
-        {"garbage at once", [](int fd, const std::atomic<bool>& stop) {
+        {"garbage at once",
+         [](int fd, const std::atomic<bool>& stop) {
              std::vector<unsigned char> noise(8192);
              for (std::size_t i = 0; i < noise.size(); ++i) noise[i] = static_cast<unsigned char>(i * 2654435761u >> 13);
              (void)::send(fd, noise.data(), noise.size(), MSG_NOSIGNAL);

@@ -78,10 +78,11 @@ int main(int argc, char** argv) {
         }
     }
     const double loopS = std::chrono::duration<double>(Clock::now() - loopStart).count();
-    std::cout << fmt::format("{{\"source\": \"{}\", \"mapped\": {}, \"read_only\": {}, \"first_frame_s\": {:.4f}, \"frames\": {}, "
-                             "\"frames_per_s\": {:.2f}, \"read_share\": {:.3f}, \"frame_bytes\": {}, \"threads\": {}, "
-                             "\"read_ahead_buffers\": {}, \"read_ahead_pinned\": {}}}\n",
-                             source, mapped, readOnly, firstFrameS, frames, frames > 1 ? (frames - 1) / loopS : 0.0, loopS > 0 ? readS / loopS : 0.0,
-                             samples.size() * 2, threads, record::readAheadCounts().buffersMade, record::readAheadCounts().buffersPinned);
+    std::cout << fmt::format(
+        "{{\"source\": \"{}\", \"mapped\": {}, \"read_only\": {}, \"first_frame_s\": {:.4f}, \"frames\": {}, "
+        "\"frames_per_s\": {:.2f}, \"read_share\": {:.3f}, \"frame_bytes\": {}, \"threads\": {}, "
+        "\"read_ahead_buffers\": {}, \"read_ahead_pinned\": {}}}\n",
+        source, mapped, readOnly, firstFrameS, frames, frames > 1 ? (frames - 1) / loopS : 0.0, loopS > 0 ? readS / loopS : 0.0, samples.size() * 2, threads,
+        record::readAheadCounts().buffersMade, record::readAheadCounts().buffersPinned);
     return 0;
 }

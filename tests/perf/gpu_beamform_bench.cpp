@@ -108,11 +108,7 @@ void everyPathAndKernel(benchmark::internal::Benchmark* b) {
         }
     }
 }
-BENCHMARK(delayAndSumKernel)
-    ->Apply(everyPathAndKernel)
-    ->ArgNames({"int16", "frames", "mode", "kernel"})
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(delayAndSumKernel)->Apply(everyPathAndKernel)->ArgNames({"int16", "frames", "mode", "kernel"})->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 // Arguments: frames per call (batch), frames per chunk, mode. int16 from registered memory,
 // envelope out.

@@ -24,9 +24,9 @@ namespace {
 
 const char* rdmaIp() { return std::getenv("RDMA_IP"); }
 
-#define REQUIRE_RDMA_DEVICE()                                                                  \
-    if (!rdmaIp()) {                                                                           \
-        GTEST_SKIP() << "no RDMA device here (RDMA_IP unset): runs in the Soft-RoCE guest";    \
+#define REQUIRE_RDMA_DEVICE()                                                               \
+    if (!rdmaIp()) {                                                                        \
+        GTEST_SKIP() << "no RDMA device here (RDMA_IP unset): runs in the Soft-RoCE guest"; \
     }
 
 int nextPort() {

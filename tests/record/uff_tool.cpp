@@ -48,10 +48,18 @@ int main(int argc, char** argv) {
         for (auto v : d->data16) sum += v;
         for (auto v : d->dataFloat) sum += v;
         auto frame = d->frame(d->frames - 1);
-        nlohmann::json out{{"frames", d->frames}, {"waves", d->geometry.waves}, {"channels", d->geometry.channels}, {"samples", d->geometry.samples},
-                           {"sampling_frequency", d->geometry.samplingRateHz}, {"initial_time", d->geometry.initialTimeS},
-                           {"sound_speed", d->geometry.soundSpeedMps}, {"element_x", d->geometry.elementX}, {"angles", d->geometry.angleRad},
-                           {"int16", !d->data16.empty()}, {"sum", sum}, {"last_frame_view_ok", frame.has_value()}};
+        nlohmann::json out{{"frames", d->frames},
+                           {"waves", d->geometry.waves},
+                           {"channels", d->geometry.channels},
+                           {"samples", d->geometry.samples},
+                           {"sampling_frequency", d->geometry.samplingRateHz},
+                           {"initial_time", d->geometry.initialTimeS},
+                           {"sound_speed", d->geometry.soundSpeedMps},
+                           {"element_x", d->geometry.elementX},
+                           {"angles", d->geometry.angleRad},
+                           {"int16", !d->data16.empty()},
+                           {"sum", sum},
+                           {"last_frame_view_ok", frame.has_value()}};
         std::cout << out.dump() << '\n';
         return 0;
     }

@@ -40,8 +40,7 @@ struct Console {
     std::unique_ptr<engine::Engine> engine;
     std::unique_ptr<gui::EngineBridge> bridge;
     std::unique_ptr<app::MainWindow> window;
-    explicit Console(transport::sim::FaultPlan faults = {}, const std::string& testName = "tst_main_window")
-        : engine(consoleEngine("", testName, faults)) {
+    explicit Console(transport::sim::FaultPlan faults = {}, const std::string& testName = "tst_main_window") : engine(consoleEngine("", testName, faults)) {
         if (!engine) return;
         bridge = std::make_unique<gui::EngineBridge>(*engine);
         window = std::make_unique<app::MainWindow>(*bridge, /*autoStream=*/true);

@@ -14,7 +14,7 @@
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
 namespace sonolink::test {
-inline std::atomic<std::uint64_t> allocations{0};         // every thread
+inline std::atomic<std::uint64_t> allocations{0};  // every thread
 inline thread_local std::uint64_t allocationsOnThisThread = 0;
 inline void countAllocation() noexcept {
     allocations.fetch_add(1, std::memory_order_relaxed);

@@ -16,21 +16,20 @@ namespace sonolink::test {
 class FakeLink final : public transport::Link {
 public:
     FakeLink(std::uint32_t slotBytes, std::uint32_t slotCount)
-        : memory_(static_cast<std::byte*>(std::aligned_alloc(4096, std::size_t(slotBytes) * slotCount)), &std::free),
-          ring_{memory_.get(), slotBytes, slotCount} {
+        : memory_(static_cast<std::byte*>(std::aligned_alloc(4096, std::size_t(slotBytes) * slotCount)), &std::free), ring_{memory_.get(), slotBytes,
+                                                                                                                            slotCount} {
         std::memset(memory_.get(), 0, std::size_t(slotBytes) * slotCount);
     }
 
     // Writes a block into the next slot and queues its completion, as the NIC would.
-    void writeBlock(transport::BlockHeader header, std::span<const std::byte> payload,
-                    transport::CompletionStatus status = transport::CompletionStatus::Ok) {
+    void writeBlock(transport::BlockHeader header, std::span<const std::byte> payload, transport::CompletionStatus status = transport::CompletionStatus::Ok) {
         header.payloadBytes = static_cast<std::uint32_t>(payload.size());
         header.payloadCrc = crc32c(payload);
         auto slot = ring_.slot(written_);
         transport::encodeBlockHeader(header, slot);
         std::memcpy(slot.data() + transport::kBlockHeaderSize, payload.data(), payload.size());
-        queue(transport::Completion{static_cast<std::uint32_t>(header.sequence),
-                                    static_cast<std::uint32_t>(transport::kBlockHeaderSize + payload.size()), status, 1});
+        queue(transport::Completion{static_cast<std::uint32_t>(header.sequence), static_cast<std::uint32_t>(transport::kBlockHeaderSize + payload.size()),
+                                    status, 1});
     }
     // The slot the next completion refers to (to damage a block after writeBlock, use lastSlot()).
     std::span<std::byte> lastSlot() { return ring_.slot(written_ - 1); }
@@ -49,9 +48,7 @@ public:
     bool interrupted_ = false;
     Status advertiseRing() override { return {}; }
     Status sendControl(const transport::ControlMessage&) override { return {}; }
-    Result<std::optional<transport::ControlMessage>> receiveControl(std::chrono::milliseconds) override {
-        return std::optional<transport::ControlMessage>{};
-    }
+    Result<std::optional<transport::ControlMessage>> receiveControl(std::chrono::milliseconds) override { return std::optional<transport::ControlMessage>{}; }
     transport::ControlStats controlStats() const override { return {}; }
     std::size_t pollCompletions(std::span<transport::Completion> out, std::chrono::microseconds) override {
         std::size_t n = 0;

@@ -12,10 +12,26 @@ namespace sonolink::selftest {
 
 class FaultyMemory {
 public:
-    struct StuckAt { std::size_t word; int bit; bool value; };
-    struct Transition { std::size_t word; int bit; bool rising; };  // that transition fails
-    struct Coupling { std::size_t aggressorWord; int aggressorBit; std::size_t victimWord; int victimBit; };
-    struct Alias { std::size_t word; std::size_t cell; };  // `word` reaches the cell of `cell`
+    struct StuckAt {
+        std::size_t word;
+        int bit;
+        bool value;
+    };
+    struct Transition {
+        std::size_t word;
+        int bit;
+        bool rising;
+    };  // that transition fails
+    struct Coupling {
+        std::size_t aggressorWord;
+        int aggressorBit;
+        std::size_t victimWord;
+        int victimBit;
+    };
+    struct Alias {
+        std::size_t word;
+        std::size_t cell;
+    };  // `word` reaches the cell of `cell`
 
     explicit FaultyMemory(std::size_t words) : cells_(words, 0) {}
     void add(StuckAt f) { stuck_.push_back(f); }

@@ -16,8 +16,8 @@ inline int closedLoopbackPort() {
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t length = sizeof address;
-    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-                    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+    const bool ok =
+        ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
     ::close(fd);
     return ok ? ntohs(address.sin_port) : 0;
 }

@@ -35,7 +35,8 @@ Status requireRole(const std::string& user, const std::string& group) {
     groups.resize(static_cast<std::size_t>(std::max(count, 0)));
     if (std::find(groups.begin(), groups.end(), wanted) != groups.end()) return {};
     return fail(ErrorCode::PermissionDenied, fmt::format("{} is not one of the station's engineers (group '{}'): only an engineer may do this; "
-                                                         "ask the engineer to log in", user, group));
+                                                         "ask the engineer to log in",
+                                                         user, group));
 }
 
 }  // namespace sonolink::auth

@@ -36,7 +36,8 @@ public:
             for (std::size_t i = 0; i < pieces; ++i) {
                 const std::size_t start = i * step;
                 if (start >= into.size()) break;
-                threads.emplace_back([&, i, start] { results[i] = client_->readRange(object_, offset + start, into.subspan(start, std::min(step, into.size() - start))); });
+                threads.emplace_back(
+                    [&, i, start] { results[i] = client_->readRange(object_, offset + start, into.subspan(start, std::min(step, into.size() - start))); });
             }
         }
         for (auto& r : results) {

@@ -30,9 +30,7 @@ dicom::RetryPolicy retryPolicyFrom(const config::DicomSettings& d) {
     return p;
 }
 
-dicom::AuditSettings auditFrom(const config::DicomSettings& d) {
-    return {d.auditFile, d.auditSyslogHost, d.auditSyslogPort, d.stationAeTitle};
-}
+dicom::AuditSettings auditFrom(const config::DicomSettings& d) { return {d.auditFile, d.auditSyslogHost, d.auditSyslogPort, d.stationAeTitle}; }
 
 Result<dicom::Destination> destinationNamed(const config::DicomSettings& d, const std::string& name) {
     std::string names;

@@ -45,8 +45,8 @@ log::Category& logCategory() {
 // The display's imager for a geometry and imaging: the CUDA beamformer where the configuration
 // allows it and a device works, else null (the engine's CPU reference), with the reason in the
 // log either way. The station is probed once, here, not at every change of settings.
-std::function<std::unique_ptr<engine::FrameImager>(const beamform::AcquisitionGeometry&, const engine::ImagingSetup&)>
-displayImagers(const config::AppConfig& config) {
+std::function<std::unique_ptr<engine::FrameImager>(const beamform::AcquisitionGeometry&, const engine::ImagingSetup&)> displayImagers(
+    const config::AppConfig& config) {
     const auto backend = config.beamform.backend;
     std::string reason;
     std::string gpuName;
@@ -163,8 +163,8 @@ std::function<Result<engine::AcquisitionPlan>(const engine::AcquisitionSettings&
     return [configure, recording, held = acquisitionSettingsOf(configure)](const engine::AcquisitionSettings& asked) -> Result<engine::AcquisitionPlan> {
         if (!sameAcquisitionButRate(asked, held)) {
             return fail(ErrorCode::InvalidArgument, fmt::format("replaying {}: the acquisition is the recording's ({} waves, {} channels x {} samples); "
-                                                                "only its frame rate can change", recording, held.anglesDeg.size(), held.elementCount,
-                                                                held.samplesPerChannel));
+                                                                "only its frame rate can change",
+                                                                recording, held.anglesDeg.size(), held.elementCount, held.samplesPerChannel));
         }
         auto c = configure;
         c.frameRateMilliHz = static_cast<std::uint32_t>(std::lround(asked.frameRateHz * 1000));
@@ -191,10 +191,10 @@ std::optional<engine::LinkBerTest> linkBerTestFrom(const config::AppConfig& conf
     const bool full = choice == SelfTestChoice::Full || (choice == SelfTestChoice::AsConfigured && s.mode == config::SelfTestMode::Full);
     engine::LinkBerTest t;
     switch (s.berPattern) {
-    case config::BerPattern::Prbs7: t.pattern = transport::PayloadKind::Prbs7; break;
-    case config::BerPattern::Prbs15: t.pattern = transport::PayloadKind::Prbs15; break;
-    case config::BerPattern::Prbs23: t.pattern = transport::PayloadKind::Prbs23; break;
-    case config::BerPattern::Prbs31: t.pattern = transport::PayloadKind::Prbs31; break;
+        case config::BerPattern::Prbs7: t.pattern = transport::PayloadKind::Prbs7; break;
+        case config::BerPattern::Prbs15: t.pattern = transport::PayloadKind::Prbs15; break;
+        case config::BerPattern::Prbs23: t.pattern = transport::PayloadKind::Prbs23; break;
+        case config::BerPattern::Prbs31: t.pattern = transport::PayloadKind::Prbs31; break;
     }
     t.limit = full ? s.berLimit : s.berQuickLimit;
     t.confidence = s.berConfidence;
@@ -294,7 +294,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
     e.geometry = geometryOf(e.session.configure, photoacousticTimingOf(config));
     e.shotGeometry = shotGeometryOf(e.session.configure, photoacousticTimingOf(config));
     if (choice.replay && choice.replay->shots() && e.shotGeometry) e.shotGeometry = choice.replay->shots()->geometry();  // as recorded
-    if (choice.replay && choice.replay->geometry().isShot()) e.geometry = choice.replay->geometry();  // shots as recorded (delay, speed)
+    if (choice.replay && choice.replay->geometry().isShot()) e.geometry = choice.replay->geometry();                     // shots as recorded (delay, speed)
     e.acquisition = choice.replay ? acquisitionSettingsOf(e.session.configure) : acquisitionSettingsFrom(config);
     e.display = choice.display;
     e.imaging = imagingSettingsFrom(config);
@@ -318,8 +318,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
         if (!client) return fail(std::move(client.error()).addContext("setting up the archive (archive.endpoint)"));
         backends.archiveClient = std::move(*client);
         const auto& a = config.archive;
-        e.archive = {a.queueDirectory, archiveRetryFrom(a), {a.journalDirectory, a.retentionDays, 16, {}}, a.auditFile, a.bucket, a.prefix,
-                     true, true};
+        e.archive = {a.queueDirectory, archiveRetryFrom(a), {a.journalDirectory, a.retentionDays, 16, {}}, a.auditFile, a.bucket, a.prefix, true, true};
     }
     backends.makeLink = engineLinkMaker(choice.link);
     return engine::createEngine(std::move(e), std::move(backends));

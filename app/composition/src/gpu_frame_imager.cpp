@@ -20,8 +20,8 @@ public:
         for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {
             const auto& block = frame.block(b);
             const auto& h = block.header;
-            blocks_.push_back({block.payload.data(), 0, h.waveIndex, h.firstChannel, h.channelCount, static_cast<int>(h.firstSample),
-                               static_cast<int>(h.sampleCount)});
+            blocks_.push_back(
+                {block.payload.data(), 0, h.waveIndex, h.firstChannel, h.channelCount, static_cast<int>(h.firstSample), static_cast<int>(h.sampleCount)});
         }
         return gpu_->beamformBlocks(blocks_, 1, beamform::cuda::GpuOutput::Envelope, image_.columns);
     }

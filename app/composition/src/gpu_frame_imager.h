@@ -12,6 +12,6 @@ namespace sonolink::app {
 // Unavailable (no device, no cuFFT) or InvalidArgument, with the reason: the caller falls back
 // to the CPU and logs why.
 [[nodiscard]] Result<std::unique_ptr<engine::FrameImager>> makeGpuFrameImager(const beamform::AcquisitionGeometry& geometry,
-                                                                               const engine::ImagingSetup& imaging);
+                                                                              const engine::ImagingSetup& imaging);
 
 }  // namespace sonolink::app

@@ -63,7 +63,8 @@ selftest::HardwareFacts readHardwareFacts() {
     for (const auto& g : report.gpus) facts.gpus.push_back({g.name, g.eccEnabled, -1});
     facts.rdmaBuilt = report.rdmaBuilt;
     facts.rdmaStatus = report.rdmaStatus;
-    for (const auto& p : report.rdmaPorts) facts.rdmaPorts.push_back({p.device, p.port, p.state, p.activeMtuBytes, p.linkLayer, p.rate, p.gids, p.counters, -1});
+    for (const auto& p : report.rdmaPorts)
+        facts.rdmaPorts.push_back({p.device, p.port, p.state, p.activeMtuBytes, p.linkLayer, p.rate, p.gids, p.counters, -1});
     readSysfsFacts("/sys", facts);
     return facts;
 }

@@ -22,11 +22,9 @@ void probeGpus([[maybe_unused]] HardwareReport& report) {
     }
     for (const auto& gpu : status->devices) {
         report.gpus.push_back({gpu.name, fmt::format("{}.{}", gpu.computeMajor, gpu.computeMinor),
-                               static_cast<double>(gpu.memoryBytes) / (1024.0 * 1024.0 * 1024.0),
-                               gpu.eccEnabled});
+                               static_cast<double>(gpu.memoryBytes) / (1024.0 * 1024.0 * 1024.0), gpu.eccEnabled});
     }
-    report.cudaStatus = fmt::format("{} device{}, driver {}.{}", report.gpus.size(),
-                                    report.gpus.size() == 1 ? "" : "s", status->driverVersion / 1000,
+    report.cudaStatus = fmt::format("{} device{}, driver {}.{}", report.gpus.size(), report.gpus.size() == 1 ? "" : "s", status->driverVersion / 1000,
                                     status->driverVersion % 1000 / 10);
 #else
     report.cudaStatus = "not built (nvcc was not found at configure time)";
@@ -47,8 +45,7 @@ void probeRdma([[maybe_unused]] HardwareReport& report) {
     }
     for (const auto& device : *devices) {
         for (const auto& port : device.ports) {
-            report.rdmaPorts.push_back({device.name, port.portNumber, port.state, port.activeMtuBytes, port.linkLayer, port.rate, port.gids,
-                                        port.counters});
+            report.rdmaPorts.push_back({device.name, port.portNumber, port.state, port.activeMtuBytes, port.linkLayer, port.rate, port.gids, port.counters});
         }
     }
     report.rdmaStatus = fmt::format("{} device{}", devices->size(), devices->size() == 1 ? "" : "s");

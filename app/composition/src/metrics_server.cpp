@@ -68,8 +68,8 @@ void MetricsServer::run() {
             status = "404 Not Found";
             body = "SonoLink serves /metrics only\n";
         }
-        const auto response = fmt::format("HTTP/1.1 {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}", status, type,
-                                          body.size(), body);
+        const auto response =
+            fmt::format("HTTP/1.1 {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}", status, type, body.size(), body);
         for (std::size_t sent = 0; sent < response.size();) {
             const auto w = ::send(client, response.data() + sent, response.size() - sent, MSG_NOSIGNAL);
             if (w <= 0) break;

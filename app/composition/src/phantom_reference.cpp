@@ -17,9 +17,9 @@ Result<engine::PhantomReference> phantomReference(const transport::Configure& co
     if (configure.anglesMilliDeg.size() != static_cast<std::size_t>(geometry.waves)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{} angles for {} waves", configure.anglesMilliDeg.size(), geometry.waves));
     }
-    auto spec = transport::sim::SceneSpec::standardPhantom(configure.channelCount, configure.pitchNm * 1e-9, configure.centerFrequencyHz,
-                                                           configure.samplingRateHz, static_cast<int>(configure.samplesPerChannel),
-                                                           configure.soundSpeedMmPerS * 1e-3);
+    auto spec =
+        transport::sim::SceneSpec::standardPhantom(configure.channelCount, configure.pitchNm * 1e-9, configure.centerFrequencyHz, configure.samplingRateHz,
+                                                   static_cast<int>(configure.samplesPerChannel), configure.soundSpeedMmPerS * 1e-3);
     spec.noiseRms = 0;
     const transport::sim::RfScene scene(spec);
     const auto perWave = static_cast<std::size_t>(geometry.channels) * static_cast<std::size_t>(geometry.samples);

@@ -21,8 +21,8 @@ Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string
     auto first = reader->read({0, 1, 0});  // a recording whose first frame does not read is refused now, not mid-replay
     if (!first) return fail(std::move(first.error()));
     if (first->data16.empty()) {
-        return fail(ErrorCode::Unimplemented, fmt::format("{} holds {} samples; the front end replays int16 ADC samples only", path,
-                                                          first->isIq() ? "IQ" : "float"));
+        return fail(ErrorCode::Unimplemented,
+                    fmt::format("{} holds {} samples; the front end replays int16 ADC samples only", path, first->isIq() ? "IQ" : "float"));
     }
     auto replay = std::shared_ptr<RecordingReplay>(new RecordingReplay(path, std::move(*reader)));
     if (group == "/channel_data" && !path.starts_with("s3://")) {  // a dual-mode recording: its shots too
@@ -34,8 +34,10 @@ Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string
             if (!shots) {
                 log::warn(replayLog(), "{}: its laser shots are not replayed ({}); its ultrasound frames are", path, shots.error().message());
             } else if (ids->laserRateHz() <= 0) {
-                log::warn(replayLog(), "{}: its {} laser shot(s) show no rate (their times are missing, or fewer than two): only its ultrasound "
-                                       "frames are replayed", path, ids->shots.size());
+                log::warn(replayLog(),
+                          "{}: its {} laser shot(s) show no rate (their times are missing, or fewer than two): only its ultrasound "
+                          "frames are replayed",
+                          path, ids->shots.size());
             } else {
                 replay->shots_ = std::move(*shots);
                 replay->laserRateHz_ = ids->laserRateHz();
@@ -47,12 +49,11 @@ Result<std::shared_ptr<RecordingReplay>> RecordingReplay::open(const std::string
 
 Result<std::uint32_t> RecordingReplay::frameCount(const transport::Configure& c, const transport::sim::FrameLayout& layout) {
     const auto& g = geometry();
-    if (c.channelCount != g.channels || static_cast<int>(c.samplesPerChannel) != g.samples || c.waveCount() != g.waves ||
-        c.photoacoustic != g.isShot()) {
+    if (c.channelCount != g.channels || static_cast<int>(c.samplesPerChannel) != g.samples || c.waveCount() != g.waves || c.photoacoustic != g.isShot()) {
         return fail(ErrorCode::InvalidArgument, fmt::format("the configuration ({} channels x {} samples, {} {}) does not match the recording "
-                                                            "({} channels x {} samples, {} {})", c.channelCount, c.samplesPerChannel,
-                                                            c.waveCount(), c.photoacoustic ? "laser shot" : "waves", g.channels, g.samples, g.waves,
-                                                            g.isShot() ? "laser shot" : "waves"));
+                                                            "({} channels x {} samples, {} {})",
+                                                            c.channelCount, c.samplesPerChannel, c.waveCount(), c.photoacoustic ? "laser shot" : "waves",
+                                                            g.channels, g.samples, g.waves, g.isShot() ? "laser shot" : "waves"));
     }
     if (layout.frameBytes != g.samplesPerFrame() * sizeof(std::int16_t)) {
         return fail(ErrorCode::InvalidArgument, fmt::format("a frame of {} holds {} bytes; the configured layout needs {}", path_,

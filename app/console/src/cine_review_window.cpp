@@ -98,7 +98,8 @@ void CineReviewWindow::loaderLoop(std::shared_ptr<Loader> loader, std::function<
         loader->reading = false;
         loader->idle.notify_all();
         if (loader->stopping) return;
-        QMetaObject::invokeMethod(window, [window, index, image, why, readMs] { window->onLoaded(index, image, why, readMs); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            window, [window, index, image, why, readMs] { window->onLoaded(index, image, why, readMs); }, Qt::QueuedConnection);
     }
 }
 

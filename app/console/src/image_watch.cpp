@@ -49,7 +49,8 @@ void ImageWatch::show() {
         QString why;
         if (lastHealth_.notImaged > 0) {
             why = tr("The beamformer refused the last frames (%1 in the last half second). Choose the depth or preset again; if it stays, "
-                     "Disconnect and Connect, and tell the engineer what the status bar says.").arg(lastHealth_.notImaged);
+                     "Disconnect and Connect, and tell the engineer what the status bar says.")
+                      .arg(lastHealth_.notImaged);
         } else if (lastHealth_.dropped() > 0) {
             why = tr("Frames are being lost on the link (%1 in the last half second): see Link health, and call the engineer.").arg(lastHealth_.dropped());
         } else {
@@ -63,7 +64,9 @@ void ImageWatch::show() {
     const auto block = bridge_.streamingBlock();
     if ((state_ == "ready" || state_ == "idle") && !block.isEmpty()) {
         view_.setNotice(tr("Scanning is blocked by the start-up self-test: %1\nWhat to do: call the station's engineer, who can run the failed "
-                           "step again (Self-test…) or override it with a reason and a password.").arg(block), true);
+                           "step again (Self-test…) or override it with a reason and a password.")
+                            .arg(block),
+                        true);
         return;
     }
     if (state_ == "error") {

@@ -102,7 +102,9 @@ void MainWindow::buildPicture() {
     imageColumn->addWidget(cineBar_);
     cineBar_->hide();  // shown while frozen
     layout->addLayout(imageColumn, 1);
-    connect(cineBar_, &gui::CineBar::frameChosen, this, [this](int i) { if (i >= 0 && i < cine_.size()) showPicture(cine_[i]); });
+    connect(cineBar_, &gui::CineBar::frameChosen, this, [this](int i) {
+        if (i >= 0 && i < cine_.size()) showPicture(cine_[i]);
+    });
     layout->addWidget(controlsColumn());
     view_->setMinimumSize(360, 240);
     connect(view_, &gui::BModeView::textRequested, this, &MainWindow::askForNote);
@@ -176,7 +178,9 @@ void MainWindow::buildImagingControls() {
         ask->setAttribute(Qt::WA_DeleteOnClose);
         ask->setWindowTitle(tr("Save preset"));
         ask->setLabelText(tr("Name of the preset:"));
-        connect(ask, &QInputDialog::textValueSelected, this, [this](const QString& name) { if (!name.trimmed().isEmpty()) savePreset(name.trimmed()); });
+        connect(ask, &QInputDialog::textValueSelected, this, [this](const QString& name) {
+            if (!name.trimmed().isEmpty()) savePreset(name.trimmed());
+        });
         ask->open();
     });
     tgcFade_->setDuration(2000);
@@ -221,8 +225,8 @@ void MainWindow::buildStatusBar() {
     // A self-test step that did not pass, in the status bar too (the wizard has them all): its figures and fix.
     connect(&bridge_, &gui::EngineBridge::selfTestStepEnded, this, [this](const gui::SelfTestResult& r) {
         if (r.verdict == "pass") return;
-        showProblem(tr("Self-test, %1: %2: %3%4").arg(gui::stepTitle(r.step), gui::verdictText(r.verdict), r.figures,
-                                                     r.fix.isEmpty() ? QString() : tr(" What to do: %1").arg(r.fix)),
+        showProblem(tr("Self-test, %1: %2: %3%4")
+                        .arg(gui::stepTitle(r.step), gui::verdictText(r.verdict), r.figures, r.fix.isEmpty() ? QString() : tr(" What to do: %1").arg(r.fix)),
                     r.verdict == "fail" ? kRed : kAmber);
     });
 }
@@ -428,7 +432,8 @@ void MainWindow::showPatient(const gui::ExamEntry& exam) {
     patient_->setText(tr("Patient: %1, %2").arg(gui::displayName(exam), exam.id));
     const QString born = exam.birthDate.isValid() ? tr(", born %1").arg(exam.birthDate.toString("yyyy-MM-dd")) : QString();
     // The body part as DICOM names it (the term every object of the exam carries).
-    view_->setPatientBanner(tr("%1   ID %2%3   %4").arg(gui::displayName(exam), exam.id, born, exam.bodyPart.isEmpty() ? QStringLiteral("ABDOMEN") : exam.bodyPart));
+    view_->setPatientBanner(
+        tr("%1   ID %2%3   %4").arg(gui::displayName(exam), exam.id, born, exam.bodyPart.isEmpty() ? QStringLiteral("ABDOMEN") : exam.bodyPart));
 }
 
 void MainWindow::onState(const QString& state, const QString& reason) {
@@ -451,7 +456,8 @@ void MainWindow::reviewCine(bool frozen) {
         return;
     }
     cine_ = bridge_.display().cine();
-    const double intervalMs = cine_.size() > 1 ? static_cast<double>(cine_.back().readyNs - cine_.front().readyNs) / 1e6 / static_cast<double>(cine_.size() - 1) : 33.0;
+    const double intervalMs =
+        cine_.size() > 1 ? static_cast<double>(cine_.back().readyNs - cine_.front().readyNs) / 1e6 / static_cast<double>(cine_.size() - 1) : 33.0;
     cineBar_->load(static_cast<int>(cine_.size()), intervalMs);
     cineBar_->show();
     if (!cine_.isEmpty()) view_->showImage(cine_.back());

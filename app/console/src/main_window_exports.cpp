@@ -65,10 +65,18 @@ bool MainWindow::saveMeasurements(const QString& path, QString* why) const {
         QStringList points;
         for (const auto& p : m.pointsMm) points << QStringLiteral("%1 %2").arg(p.x(), 0, 'f', 3).arg(p.y(), 0, 'f', 3);
         const bool distance = m.kind == gui::MeasurementKind::Distance, ellipse = m.kind == gui::MeasurementKind::Ellipse;
-        const QString value = distance ? QString::number(gui::distanceMm(m), 'f', 3) : ellipse ? QString::number(gui::areaMm2(m), 'f', 2)
-                                                                                                : QStringLiteral("\"%1\"").arg(QString(m.text).replace('"', "\"\""));
-        csv << m.label << ',' << (distance ? "distance" : ellipse ? "ellipse area" : "text") << ',' << value << ','
-            << (distance ? "mm" : ellipse ? "mm2" : "") << ',' << points.join(';') << '\n';
+        const QString value = distance  ? QString::number(gui::distanceMm(m), 'f', 3)
+                              : ellipse ? QString::number(gui::areaMm2(m), 'f', 2)
+                                        : QStringLiteral("\"%1\"").arg(QString(m.text).replace('"', "\"\""));
+        csv << m.label << ','
+            << (distance  ? "distance"
+                : ellipse ? "ellipse area"
+                          : "text")
+            << ',' << value << ','
+            << (distance  ? "mm"
+                : ellipse ? "mm2"
+                          : "")
+            << ',' << points.join(';') << '\n';
         if (ellipse) csv << m.label << ",ellipse circumference," << QString::number(gui::circumferenceMm(m), 'f', 3) << ",mm," << points.join(';') << '\n';
     }
     return true;
@@ -79,7 +87,8 @@ void MainWindow::toggleRecording() {
         bridge_.stopRecording();
         return;
     }
-    const QString name = QStringLiteral("rec_%1.uff").arg(QDateTime::currentDateTime().toString("yyyyMMdd_HHmmss_zzz"));  // the recorder never overwrites: a name of its own
+    const QString name =
+        QStringLiteral("rec_%1.uff").arg(QDateTime::currentDateTime().toString("yyyyMMdd_HHmmss_zzz"));  // the recorder never overwrites: a name of its own
     recording_->setText(tr("Starting the recording…"));
     recording_->setStyleSheet({});
     bridge_.startRecording(exportFolder_.isEmpty() ? name : QDir(exportFolder_).filePath(name));

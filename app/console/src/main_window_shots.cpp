@@ -55,7 +55,9 @@ void MainWindow::showLaser(const gui::LinkHealth& health) {
     if (health.shotsMissedTotal > 0) text += tr(", %1 missed").arg(health.shotsMissedTotal);
     laser_->setText(text);
     laser_->setToolTip(tr("%1 shots fired, %2 missed, late or dark (never imaged); pulse to picture p99 %3 ms")
-                           .arg(health.shotsFiredTotal).arg(health.shotsMissedTotal).arg(health.shotToShownP99Ms, 0, 'f', 1));
+                           .arg(health.shotsFiredTotal)
+                           .arg(health.shotsMissedTotal)
+                           .arg(health.shotToShownP99Ms, 0, 'f', 1));
     laser_->setStyleSheet(health.shotsMissed > 0 ? "color: #b07000" : "");
 }
 

@@ -59,9 +59,7 @@ void MainWindow::openSettings() {
 // Settings that affect safety (the start-up self-test's policy) are an engineer's to change: the
 // role first, then a reason and the password; the change is audited. Others are kept at once.
 void MainWindow::keepSettings(const gui::StationSettings& before, const gui::StationSettings& after) {
-    const auto refuse = [this](const QString& why) {
-        showProblem(tr("Settings not kept: %1").arg(why), kRed);
-    };
+    const auto refuse = [this](const QString& why) { showProblem(tr("Settings not kept: %1").arg(why), kRed); };
     if (after.selfTestAtConnect == before.selfTestAtConnect && after.selfTestMode == before.selfTestMode) {
         saveStationSettings(after);
         return statusBar()->showMessage(tr("Settings kept: they apply at the next start."), 8000);
@@ -72,7 +70,8 @@ void MainWindow::keepSettings(const gui::StationSettings& before, const gui::Sta
                                .arg(onOff(before.selfTestAtConnect), before.selfTestMode, onOff(after.selfTestAtConnect), after.selfTestMode);
     auto* ask = new gui::ReauthenticationDialog(tr("Change the start-up self-test"),
                                                 tr("Only an engineer may change the start-up self-test (%1). Give the reason and your password: "
-                                                   "the change is recorded with your name.").arg(change),
+                                                   "the change is recorded with your name.")
+                                                    .arg(change),
                                                 tr("Reason"), {}, QString::fromStdString(stationUser()), this);
     ask->setObjectName("policyChangeDialog");
     ask->setAttribute(Qt::WA_DeleteOnClose);

@@ -30,8 +30,8 @@ SelfTestSession::SelfTestSession(gui::EngineBridge& bridge, gui::SelfTestWizard&
     connect(&bridge_, &gui::EngineBridge::selfTestStepEnded, &wizard_, &gui::SelfTestWizard::showStep);
     connect(&bridge_, &gui::EngineBridge::selfTestProgress, &wizard_, &gui::SelfTestWizard::showProgress);
     connect(&bridge_, &gui::EngineBridge::selfTestOverridden, this, [this](const QString& by, const QString& reason, const QString& blocked) {
-        override_ = report::overrideRecord({reason.toStdString(), by.toStdString(), blocked.toStdString()}, std::chrono::system_clock::now(),
-                                           authenticationMethod());
+        override_ =
+            report::overrideRecord({reason.toStdString(), by.toStdString(), blocked.toStdString()}, std::chrono::system_clock::now(), authenticationMethod());
         keepReport(lastProblem_);  // a new report, with the override; the failed one stays as it was
         wizard_.showOverride(by, reason);
         Q_EMIT actionFinished(true);
@@ -99,8 +99,15 @@ void SelfTestSession::keepReport(const QString& problem) {
     lastProblem_ = problem;
     const auto& steps = bridge_.selfTestSteps();
     const bool failed = std::any_of(steps.begin(), steps.end(), [](const auto& s) { return s.verdict == engine::SelfTestVerdict::Fail; });
-    report::SelfTestRun run{reporting_.mode, started_, std::chrono::system_clock::now(), steps, bridge_.stats(),
-                            !failed && problem.isEmpty() && !steps.empty(), problem.toStdString(), reporting_.station, override_};
+    report::SelfTestRun run{reporting_.mode,
+                            started_,
+                            std::chrono::system_clock::now(),
+                            steps,
+                            bridge_.stats(),
+                            !failed && problem.isEmpty() && !steps.empty(),
+                            problem.toStdString(),
+                            reporting_.station,
+                            override_};
     report_ = report::selfTestReport(run, report::lastPassingReport(reporting_.directory));
     auto written = report::writeSelfTestReport(reporting_.directory, report_);
     if (!written) {
@@ -133,16 +140,16 @@ void SelfTestSession::sign(const QString& meaning, const QString& password) {
             return Q_EMIT actionFinished(false);
         }
         const auto user = stationUser();
-        auto signedOne = report::signReportFile(file, {user, auth::printedName(user), meaning.toStdString(), std::chrono::system_clock::now(),
-                                                      authenticationMethod()});
+        auto signedOne =
+            report::signReportFile(file, {user, auth::printedName(user), meaning.toStdString(), std::chrono::system_clock::now(), authenticationMethod()});
         if (!signedOne) {
             wizard_.showActionResult(tr("Not signed: %1").arg(QString::fromStdString(signedOne.error().describe())), false);
             return Q_EMIT actionFinished(false);
         }
         if (file == reportFile_) report_ = std::move(*signedOne);
         showReport();
-        wizard_.showActionResult(tr("Signed by %1 (%2), meaning: %3").arg(QString::fromStdString(user),
-                                                                          QString::fromStdString(auth::printedName(user)), meaning), true);
+        wizard_.showActionResult(
+            tr("Signed by %1 (%2), meaning: %3").arg(QString::fromStdString(user), QString::fromStdString(auth::printedName(user)), meaning), true);
         Q_EMIT reportKept(QString::fromStdString(file.string()));
         Q_EMIT actionFinished(true);
     });

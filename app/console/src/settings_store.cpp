@@ -22,7 +22,8 @@ QJsonArray nodesJson(const gui::StationSettings& s) {
 QJsonArray probesJson(const gui::StationSettings& s) {
     QJsonArray probes;
     for (const auto& p : s.probes) {
-        probes.append(QJsonObject{{"name", p.name}, {"element_count", p.elementCount}, {"pitch_mm", p.pitchMm}, {"center_frequency_mhz", p.centerFrequencyMHz}});
+        probes.append(
+            QJsonObject{{"name", p.name}, {"element_count", p.elementCount}, {"pitch_mm", p.pitchMm}, {"center_frequency_mhz", p.centerFrequencyMHz}});
     }
     return probes;
 }
@@ -61,14 +62,15 @@ std::optional<gui::StationSettings> loadStationSettings() {
 }
 
 void saveStationSettings(const gui::StationSettings& s) {
-    const QJsonObject o{{"station_ae_title", s.stationAeTitle},
-                        {"station_name", s.stationName},
-                        {"nodes", nodesJson(s)},
-                        {"tls", QJsonObject{{"certificate", s.tlsCertificate}, {"private_key", s.tlsPrivateKey}, {"trusted_certificates", s.tlsTrustedCertificates}}},
-                        {"probes", probesJson(s)},
-                        {"probe", s.probe},
-                        {"selftest_at_connect", s.selfTestAtConnect},
-                        {"selftest_mode", s.selfTestMode}};
+    const QJsonObject o{
+        {"station_ae_title", s.stationAeTitle},
+        {"station_name", s.stationName},
+        {"nodes", nodesJson(s)},
+        {"tls", QJsonObject{{"certificate", s.tlsCertificate}, {"private_key", s.tlsPrivateKey}, {"trusted_certificates", s.tlsTrustedCertificates}}},
+        {"probes", probesJson(s)},
+        {"probe", s.probe},
+        {"selftest_at_connect", s.selfTestAtConnect},
+        {"selftest_mode", s.selfTestMode}};
     QSettings().setValue(kKey, QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
@@ -105,7 +107,8 @@ QList<ImagingPreset> imagingPresets(const gui::ImagingValues& defaults) {
     superficial.gainDb = defaults.gainDb + 3;
     out << ImagingPreset{QObject::tr("Superficial"), superficial};
     auto deep = defaults;
-    for (std::size_t i = 0; i < deep.tgcDb.size(); ++i) deep.tgcDb[i] = 12.0 * static_cast<double>(i) / static_cast<double>(std::max<std::size_t>(1, deep.tgcDb.size() - 1));
+    for (std::size_t i = 0; i < deep.tgcDb.size(); ++i)
+        deep.tgcDb[i] = 12.0 * static_cast<double>(i) / static_cast<double>(std::max<std::size_t>(1, deep.tgcDb.size() - 1));
     deep.persistence = 0.3;
     out << ImagingPreset{QObject::tr("Deep"), deep};
     const auto kept = QJsonDocument::fromJson(QSettings().value(kPresetsKey).toByteArray()).object();
@@ -126,14 +129,15 @@ void saveImagingPreset(const ImagingPreset& preset) {
 }
 
 std::vector<std::pair<std::string, std::string>> configOverridesOf(const gui::StationSettings& s) {
-    std::vector<std::pair<std::string, std::string>> out{
-        {"/dicom/station_ae_title", text(s.stationAeTitle)},
-        {"/dicom/station_name", text(s.stationName)},
-        {"/dicom/nodes", text(nodesJson(s))},
-        {"/selftest/at_connect", text(QJsonValue(s.selfTestAtConnect))},
-        {"/selftest/mode", text(s.selfTestMode)}};
+    std::vector<std::pair<std::string, std::string>> out{{"/dicom/station_ae_title", text(s.stationAeTitle)},
+                                                         {"/dicom/station_name", text(s.stationName)},
+                                                         {"/dicom/nodes", text(nodesJson(s))},
+                                                         {"/selftest/at_connect", text(QJsonValue(s.selfTestAtConnect))},
+                                                         {"/selftest/mode", text(s.selfTestMode)}};
     if (!s.tlsCertificate.isEmpty() || !s.tlsPrivateKey.isEmpty() || !s.tlsTrustedCertificates.isEmpty()) {
-        out.emplace_back("/dicom/tls", text(QJsonObject{{"certificate", s.tlsCertificate}, {"private_key", s.tlsPrivateKey}, {"trusted_certificates", s.tlsTrustedCertificates}}));
+        out.emplace_back(
+            "/dicom/tls",
+            text(QJsonObject{{"certificate", s.tlsCertificate}, {"private_key", s.tlsPrivateKey}, {"trusted_certificates", s.tlsTrustedCertificates}}));
     }
     const auto probe = std::find_if(s.probes.begin(), s.probes.end(), [&](const auto& p) { return p.name == s.probe; });
     if (!s.probe.isEmpty() && probe != s.probes.end()) {

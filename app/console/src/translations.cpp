@@ -12,7 +12,7 @@ QString chooseLanguage(const QString& override) {
     auto language = override;
     if (language.isEmpty()) language = QSettings().value(kLanguageSetting).toString();
     if (language.isEmpty()) language = QLocale::system().name();  // "zh_CN", "en_US"
-    if (language.startsWith("zh")) return "zh_CN";               // Simplified Chinese for every Chinese locale we have
+    if (language.startsWith("zh")) return "zh_CN";                // Simplified Chinese for every Chinese locale we have
     return "en";
 }
 

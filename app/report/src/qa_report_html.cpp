@@ -38,10 +38,7 @@ std::string escaped(std::string_view text) {
     return out;
 }
 
-
-std::string said(const std::function<std::string(const std::string&)>& say, const std::string& value) {
-    return say && !value.empty() ? say(value) : value;
-}
+std::string said(const std::function<std::string(const std::string&)>& say, const std::string& value) { return say && !value.empty() ? say(value) : value; }
 
 std::string raw(const nlohmann::json& object, const char* key) {
     if (!object.is_object() || !object.contains(key)) return {};
@@ -65,9 +62,7 @@ std::string verdict(const std::string& value) {
     return fmt::format("<b><span style=\"color:{}\">{}</span></b>", colour, escaped(shown.empty() ? "-" : shown));
 }
 
-std::string label(const QString& words) {
-    return escaped(words.toStdString());
-}
+std::string label(const QString& words) { return escaped(words.toStdString()); }
 
 std::string row(std::string_view name, const std::string& value) {
     return fmt::format("<tr><td width=\"28%\"><b>{}</b></td><td>{}</td></tr>", name, value.empty() ? "-" : value);
@@ -98,15 +93,18 @@ std::string signatureBlock(const nlohmann::json& report) {
                        label(QaReport::tr("Meaning")));
     if (report.contains("signature") && report["signature"].is_object()) {
         const auto& s = report["signature"];
-        out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr></table>", text(s, "printed_name"), text(s, "signed_utc"),
-                           text(s, "meaning"));
-        out += "<p>" + escaped(QaReport::tr("Signed electronically by the station user %1 after re-authentication (%2).")
-                                   .arg(QString::fromStdString(raw(s, "user")), QString::fromStdString(raw(s, "authentication")))
-                                   .toStdString()) + "</p>";
+        out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr></table>", text(s, "printed_name"), text(s, "signed_utc"), text(s, "meaning"));
+        out += "<p>" +
+               escaped(QaReport::tr("Signed electronically by the station user %1 after re-authentication (%2).")
+                           .arg(QString::fromStdString(raw(s, "user")), QString::fromStdString(raw(s, "authentication")))
+                           .toStdString()) +
+               "</p>";
     } else {
         out += "<tr><td>&nbsp;</td><td>&nbsp;</td><td>&nbsp;</td></tr></table>";
-        out += "<p><i>" + label(QaReport::tr("Not signed. The operator signs as the logged-in station user, re-authenticated; a name typed into a "
-                                                "field is no signature.")) + "</i></p>";
+        out += "<p><i>" +
+               label(QaReport::tr("Not signed. The operator signs as the logged-in station user, re-authenticated; a name typed into a "
+                                  "field is no signature.")) +
+               "</i></p>";
     }
     return out;
 }
@@ -121,14 +119,14 @@ std::string qaReportHtml(const nlohmann::json& report, const ReportLanguage& lan
         return escaped(out.toStdString());
     };
     std::string html = "<html><body>";
-    html += fmt::format("<h1>{}</h1>", report.contains("report") ? escaped(said(language.sentence, raw(report, "report"))) : label(QaReport::tr("SonoLink QA report")));
+    html += fmt::format("<h1>{}</h1>",
+                        report.contains("report") ? escaped(said(language.sentence, raw(report, "report"))) : label(QaReport::tr("SonoLink QA report")));
     html += "<table cellspacing=\"0\" cellpadding=\"3\" width=\"100%\">";
     html += row(label(QaReport::tr("Station")), text(report, "station"));
     html += row(label(QaReport::tr("Operator")), text(report, "operator"));
-    html += row(label(QaReport::tr("Software")), translated(QaReport::tr("SonoLink %1 (build %2, %3)"),
-                                                          {raw(software, "version"), raw(software, "build"), raw(software, "build_type")}));
-    html += row(label(QaReport::tr("Front end")), translated(QaReport::tr("serial %1, firmware %2"),
-                                                           {raw(frontEnd, "serial"), raw(frontEnd, "firmware")}));
+    html += row(label(QaReport::tr("Software")),
+                translated(QaReport::tr("SonoLink %1 (build %2, %3)"), {raw(software, "version"), raw(software, "build"), raw(software, "build_type")}));
+    html += row(label(QaReport::tr("Front end")), translated(QaReport::tr("serial %1, firmware %2"), {raw(frontEnd, "serial"), raw(frontEnd, "firmware")}));
     html += row(label(QaReport::tr("Link")), text(report, "link"));
     html += row(label(QaReport::tr("Mode")), text(report, "mode"));
     html += row(label(QaReport::tr("Started")), text(report, "started_utc"));
@@ -140,10 +138,11 @@ std::string qaReportHtml(const nlohmann::json& report, const ReportLanguage& lan
     }
     html += "</table>";
     html += fmt::format("<h2>{}</h2><table border=\"1\" cellspacing=\"0\" cellpadding=\"4\" width=\"100%\">", label(QaReport::tr("Steps")));
-    html += fmt::format("<thead><tr><th width=\"18%\">{}</th><th width=\"11%\">{}</th><th>{}</th><th width=\"20%\">{}</th>"
-                        "<th width=\"16%\">{}</th></tr></thead>",  // repeated atop each page
-                        label(QaReport::tr("Step")), label(QaReport::tr("Verdict")), label(QaReport::tr("Figures")), label(QaReport::tr("Limit")),
-                        label(QaReport::tr("Baseline (last pass)")));
+    html += fmt::format(
+        "<thead><tr><th width=\"18%\">{}</th><th width=\"11%\">{}</th><th>{}</th><th width=\"20%\">{}</th>"
+        "<th width=\"16%\">{}</th></tr></thead>",  // repeated atop each page
+        label(QaReport::tr("Step")), label(QaReport::tr("Verdict")), label(QaReport::tr("Figures")), label(QaReport::tr("Limit")),
+        label(QaReport::tr("Baseline (last pass)")));
     html += stepRows(report.value("steps", nlohmann::json::array()), language);
     html += "</table>";
     if (report.contains("override") && report["override"].is_object()) {
@@ -157,11 +156,11 @@ std::string qaReportHtml(const nlohmann::json& report, const ReportLanguage& lan
     html += signatureBlock(report);
     if (report.contains("baseline_report")) {
         const auto& b = report["baseline_report"];
-        html += "<p>" + translated(QaReport::tr("Baselines from %1 (finished %2, SHA-256 %3)."),
-                                   {raw(b, "file"), raw(b, "finished_utc"), raw(b, "sha256")}) + "</p>";
+        html += "<p>" + translated(QaReport::tr("Baselines from %1 (finished %2, SHA-256 %3)."), {raw(b, "file"), raw(b, "finished_utc"), raw(b, "sha256")}) +
+                "</p>";
     }
-    html += "<p><small>" + translated(QaReport::tr("Report SHA-256 (its JSON without this field, compact, keys sorted): %1"),
-                                      {raw(report, "sha256")}) + "</small></p>";
+    html += "<p><small>" + translated(QaReport::tr("Report SHA-256 (its JSON without this field, compact, keys sorted): %1"), {raw(report, "sha256")}) +
+            "</small></p>";
     html += "</body></html>";
     return html;
 }

@@ -25,9 +25,7 @@
 namespace sonolink::report {
 namespace {
 
-std::string utc(std::chrono::system_clock::time_point t) {
-    return fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", std::chrono::floor<std::chrono::seconds>(t));
-}
+std::string utc(std::chrono::system_clock::time_point t) { return fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", std::chrono::floor<std::chrono::seconds>(t)); }
 
 std::string stationName() {
     std::array<char, 256> name{};
@@ -72,8 +70,7 @@ Result<nlohmann::json> signReportFile(const std::filesystem::path& file, const R
     return signedOne;
 }
 
-nlohmann::json overrideRecord(const engine::SelfTestOverridden& given, std::chrono::system_clock::time_point when,
-                              const std::string& authentication) {
+nlohmann::json overrideRecord(const engine::SelfTestOverridden& given, std::chrono::system_clock::time_point when, const std::string& authentication) {
     return {{"user", given.by}, {"reason", given.reason}, {"overrode", given.blocked}, {"time_utc", utc(when)}, {"authentication", authentication}};
 }
 
@@ -125,7 +122,8 @@ nlohmann::json selfTestReport(const SelfTestRun& run, const std::optional<KeptRe
     }
     if (!run.override.is_null()) report["override"] = run.override;
     if (baseline) {
-        report["baseline_report"] = {{"file", baseline->file.filename().string()}, {"finished_utc", baseline->report.value("finished_utc", "")},
+        report["baseline_report"] = {{"file", baseline->file.filename().string()},
+                                     {"finished_utc", baseline->report.value("finished_utc", "")},
                                      {"sha256", baseline->report.value("sha256", "")}};
     }
     report["sha256"] = reportHash(report);

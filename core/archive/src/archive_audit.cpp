@@ -25,7 +25,10 @@ ArchiveAudit::~ArchiveAudit() { ::close(fd_); }
 
 Status ArchiveAudit::record(const ArchiveEvent& e) {
     const auto now = std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
-    nlohmann::json line{{"time", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", now)}, {"user", stationUser()}, {"action", e.action}, {"url", e.url},
+    nlohmann::json line{{"time", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", now)},
+                        {"user", stationUser()},
+                        {"action", e.action},
+                        {"url", e.url},
                         {"outcome", e.ok ? "success" : "failure"}};
     if (!e.file.empty()) line["file"] = e.file;
     if (e.bytes) line["bytes"] = e.bytes;

@@ -63,8 +63,7 @@ ArchiveItem rowItem(const SqliteStatement& s) {
 
 // Opens the database and checks it is ours and whole; creates it when create is set.
 Result<SqliteDatabase> openDatabase(const std::string& path, bool create) {
-    auto d = SqliteDatabase::open(path, create ? SqliteDatabase::Mode::Create : SqliteDatabase::Mode::ReadOnly,
-                                  fmt::format("archive queue '{}'", path));
+    auto d = SqliteDatabase::open(path, create ? SqliteDatabase::Mode::Create : SqliteDatabase::Mode::ReadOnly, fmt::format("archive queue '{}'", path));
     if (!d) return fail(std::move(d.error()));
     auto& db = *d;
     const auto id = db.scalarInteger("PRAGMA application_id");
@@ -72,19 +71,21 @@ Result<SqliteDatabase> openDatabase(const std::string& path, bool create) {
     const auto tables = db.scalarInteger("SELECT count(*) FROM sqlite_master");
     if (!tables) return fail(std::move(tables.error()));
     if (*id == 0 && *tables == 0 && create) {
-        const auto setup = fmt::format("PRAGMA journal_mode=WAL; PRAGMA application_id={}; CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, "
-                                       "file TEXT NOT NULL, bucket TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL, "
-                                       "attempts INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, crc32c TEXT NOT NULL DEFAULT '', "
-                                       "enqueued_at_ms INTEGER NOT NULL, next_attempt_at_ms INTEGER NOT NULL, verified_at_ms INTEGER NOT NULL DEFAULT 0, "
-                                       "local_deleted_at_ms INTEGER NOT NULL DEFAULT 0, last_error TEXT NOT NULL DEFAULT '', etag TEXT NOT NULL DEFAULT '')",
-                                       kApplicationId);
+        const auto setup = fmt::format(
+            "PRAGMA journal_mode=WAL; PRAGMA application_id={}; CREATE TABLE items(id INTEGER PRIMARY KEY AUTOINCREMENT, "
+            "file TEXT NOT NULL, bucket TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL, "
+            "attempts INTEGER NOT NULL DEFAULT 0, size_bytes INTEGER NOT NULL DEFAULT 0, crc32c TEXT NOT NULL DEFAULT '', "
+            "enqueued_at_ms INTEGER NOT NULL, next_attempt_at_ms INTEGER NOT NULL, verified_at_ms INTEGER NOT NULL DEFAULT 0, "
+            "local_deleted_at_ms INTEGER NOT NULL DEFAULT 0, last_error TEXT NOT NULL DEFAULT '', etag TEXT NOT NULL DEFAULT '')",
+            kApplicationId);
         if (auto ok = db.exec(setup, "create"); !ok) return fail(std::move(ok.error()));
     } else if (*id != kApplicationId) {
         return fail(ErrorCode::DataLoss, fmt::format("'{}' is not a SonoLink archive queue (application id {:#x}): it is left as it is", path, *id));
     }
     const auto verdict = db.scalarText("PRAGMA quick_check(1)");
     if (!verdict || *verdict != "ok") {
-        return fail(ErrorCode::DataLoss, fmt::format("archive queue '{}' is damaged ({}): it is left as it is", path, verdict ? *verdict : verdict.error().message()));
+        return fail(ErrorCode::DataLoss,
+                    fmt::format("archive queue '{}' is damaged ({}): it is left as it is", path, verdict ? *verdict : verdict.error().message()));
     }
     if (create) {
         if (auto ok = db.exec("PRAGMA synchronous=FULL", "configure"); !ok) return fail(std::move(ok.error()));
@@ -141,8 +142,8 @@ Status checkNotLost(const std::string& directory, const std::string& path) {
     if (created && (missing || empty)) {
         return fail(ErrorCode::DataLoss, fmt::format("archive queue '{}': its database {} is {}, though a queue was created in this folder ({}): "
                                                      "the uploads it held are not known. Restore the database from a backup, or start a new, "
-                                                     "empty queue deliberately with `sonolink-cli archive queue reset`", directory, path,
-                                                     missing ? "missing" : "empty (0 bytes)", kMarker));
+                                                     "empty queue deliberately with `sonolink-cli archive queue reset`",
+                                                     directory, path, missing ? "missing" : "empty (0 bytes)", kMarker));
     }
     return {};
 }
@@ -151,10 +152,10 @@ Status checkNotLost(const std::string& directory, const std::string& path) {
 
 std::string_view toString(ArchiveState state) noexcept {
     switch (state) {
-    case ArchiveState::Queued: return "queued";
-    case ArchiveState::Uploading: return "uploading";
-    case ArchiveState::Verified: return "verified";
-    case ArchiveState::Failed: return "failed";
+        case ArchiveState::Queued: return "queued";
+        case ArchiveState::Uploading: return "uploading";
+        case ArchiveState::Verified: return "verified";
+        case ArchiveState::Failed: return "failed";
     }
     return "queued";
 }
@@ -243,14 +244,16 @@ Result<ArchiveItem> ArchiveQueue::enqueue(const std::string& file, const S3Locat
     if (!std::filesystem::is_regular_file(absolute, ec)) return fail(ErrorCode::NotFound, fmt::format("'{}' is not a file to archive", file));
     MutexLock lock(state_->mutex);
     auto& db = *state_->database;
-    auto find = db.prepare(fmt::format("SELECT {} FROM items WHERE file=? AND bucket=? AND key=? AND state IN ('queued','uploading','failed')", kColumns), "read");
+    auto find =
+        db.prepare(fmt::format("SELECT {} FROM items WHERE file=? AND bucket=? AND key=? AND state IN ('queued','uploading','failed')", kColumns), "read");
     if (!find) return fail(std::move(find.error()));
     find->bind(1, absolute).bind(2, object.bucket).bind(3, object.key);
     auto found = find->next();
     if (!found) return fail(std::move(found.error()));
     if (*found) return rowItem(*find);
-    auto ok = state_->change("INSERT INTO items(file, bucket, key, kind, state, enqueued_at_ms, next_attempt_at_ms) VALUES(?,?,?,?,'queued',?,?)",
-                             [&](SqliteStatement& s) { s.bind(1, absolute).bind(2, object.bucket).bind(3, object.key).bind(4, kind).bind(5, nowMs).bind(6, nowMs); });
+    auto ok =
+        state_->change("INSERT INTO items(file, bucket, key, kind, state, enqueued_at_ms, next_attempt_at_ms) VALUES(?,?,?,?,'queued',?,?)",
+                       [&](SqliteStatement& s) { s.bind(1, absolute).bind(2, object.bucket).bind(3, object.key).bind(4, kind).bind(5, nowMs).bind(6, nowMs); });
     if (!ok) return fail(std::move(ok.error()));
     auto added = select(db, fmt::format("WHERE id={}", db.lastInsertId()));
     if (!added || added->empty()) return fail(ErrorCode::DataLoss, fmt::format("archive queue '{}': the item just added cannot be read", state_->path));
@@ -278,9 +281,10 @@ Result<std::vector<ArchiveItem>> ArchiveQueue::takeDue(std::int64_t nowMs, std::
 
 Status ArchiveQueue::markVerified(std::int64_t id, std::uint64_t sizeBytes, const std::string& crc32c, const std::string& etag, std::int64_t nowMs) {
     MutexLock lock(state_->mutex);
-    return state_->change("UPDATE items SET state='verified', attempts=attempts+1, size_bytes=?, crc32c=?, verified_at_ms=?, last_error='', etag=? "
-                          "WHERE id=?",
-                          [&](SqliteStatement& s) { s.bind(1, static_cast<std::int64_t>(sizeBytes)).bind(2, crc32c).bind(3, nowMs).bind(4, etag).bind(5, id); });
+    return state_->change(
+        "UPDATE items SET state='verified', attempts=attempts+1, size_bytes=?, crc32c=?, verified_at_ms=?, last_error='', etag=? "
+        "WHERE id=?",
+        [&](SqliteStatement& s) { s.bind(1, static_cast<std::int64_t>(sizeBytes)).bind(2, crc32c).bind(3, nowMs).bind(4, etag).bind(5, id); });
 }
 
 Status ArchiveQueue::markFailed(std::int64_t id, const std::string& error, bool retryable, std::int64_t nowMs) {
@@ -289,8 +293,8 @@ Status ArchiveQueue::markFailed(std::int64_t id, const std::string& error, bool 
     if (!current || current->empty()) return fail(ErrorCode::NotFound, fmt::format("no archive item {}", id));
     const int attempts = current->front().attempts + 1;
     const auto& r = state_->retry;
-    const double delay = std::min(r.maxDelayS, r.initialDelayS * std::pow(2.0, attempts - 1)) *
-                         (1.0 - r.jitter * std::uniform_real_distribution<double>(0, 1)(state_->random));
+    const double delay =
+        std::min(r.maxDelayS, r.initialDelayS * std::pow(2.0, attempts - 1)) * (1.0 - r.jitter * std::uniform_real_distribution<double>(0, 1)(state_->random));
     return state_->change("UPDATE items SET state=?, attempts=?, next_attempt_at_ms=?, last_error=? WHERE id=?", [&](SqliteStatement& s) {
         s.bind(1, retryable ? "queued" : "failed").bind(2, std::int64_t{attempts}).bind(3, nowMs + static_cast<std::int64_t>(delay * 1000));
         s.bind(4, error).bind(5, id);
@@ -338,8 +342,8 @@ Result<bool> ArchiveQueue::deleteLocalCopy(std::int64_t id, std::int64_t nowMs) 
         auto crc = size == item.sizeBytes ? crc32cOfFile(item.file) : Result<std::string>(std::string());
         if (!crc) return fail(std::move(crc.error()));
         if (size != item.sizeBytes || *crc != item.crc32c) {  // kept for good, and said why
-            const auto why = fmt::format("'{}' changed after it was archived ({} bytes, {} verified with CRC-32C {}): kept, not deleted",
-                                         item.file, size, item.sizeBytes, item.crc32c);
+            const auto why = fmt::format("'{}' changed after it was archived ({} bytes, {} verified with CRC-32C {}): kept, not deleted", item.file, size,
+                                         item.sizeBytes, item.crc32c);
             if (auto ok = keepLocalCopy(item.id, why); !ok) return fail(std::move(ok.error()));
             return false;
         }

@@ -8,9 +8,7 @@
 
 namespace sonolink::archive {
 
-std::int64_t epochMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+std::int64_t epochMs() { return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 namespace {
 
@@ -28,9 +26,9 @@ Result<bool> deleteLocalCopy(ArchiveQueue& queue, S3Client& client, const Archiv
         const auto crc = stored->metadata.find(kCrc32cMetadata);
         if (stored->sizeBytes != item.sizeBytes || (!item.etag.empty() && stored->etag != item.etag) || crc == stored->metadata.end() ||
             crc->second != item.crc32c) {
-            doubt = fmt::format("{} changed since it was verified ({} bytes, ETag {}, CRC-32C {}; verified {} bytes, ETag {}, CRC-32C {})",
-                                item.object.url(), stored->sizeBytes, stored->etag, crc == stored->metadata.end() ? "none" : crc->second,
-                                item.sizeBytes, item.etag.empty() ? "not kept" : item.etag, item.crc32c);
+            doubt = fmt::format("{} changed since it was verified ({} bytes, ETag {}, CRC-32C {}; verified {} bytes, ETag {}, CRC-32C {})", item.object.url(),
+                                stored->sizeBytes, stored->etag, crc == stored->metadata.end() ? "none" : crc->second, item.sizeBytes,
+                                item.etag.empty() ? "not kept" : item.etag, item.crc32c);
         }
     }
     if (!doubt.empty()) {
@@ -144,8 +142,7 @@ private:
 
 }  // namespace
 
-Result<PassReport> runArchivePass(ArchiveQueue& queue, S3Client& client, ArchiveAudit* audit, const PassSettings& settings,
-                                  const std::atomic<bool>* stop) {
+Result<PassReport> runArchivePass(ArchiveQueue& queue, S3Client& client, ArchiveAudit* audit, const PassSettings& settings, const std::atomic<bool>* stop) {
     return ArchivePass(queue, client, audit, settings, stop).run();
 }
 

@@ -114,8 +114,8 @@ void setCurlConnectionOptions(CURL* easy, const S3Settings& settings, const Http
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(settings.connectTimeout.count() * 1000));
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, static_cast<long>(settings.stallTimeout.count()));
-    const double limitS = static_cast<double>(settings.requestTimeoutBase.count()) +
-                          static_cast<double>(call.expectedBytes + call.body.size()) / settings.minRateBytesPerS;
+    const double limitS =
+        static_cast<double>(settings.requestTimeoutBase.count()) + static_cast<double>(call.expectedBytes + call.body.size()) / settings.minRateBytesPerS;
     curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(limitS * 1000));
     curl_easy_setopt(easy, CURLOPT_SSLVERSION, static_cast<long>(CURL_SSLVERSION_TLSv1_2));
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, settings.verifyTls ? 1L : 0L);

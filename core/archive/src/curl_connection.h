@@ -22,15 +22,15 @@
 namespace sonolink::archive {
 
 struct HttpCall {
-    std::string method = "GET";          // GET, HEAD, PUT, POST, DELETE
-    std::string target;                  // "/bucket/key?name=value", encoded, query sorted
-    std::vector<std::string> headers;    // "Name: value", signed with the rest
-    std::span<const std::byte> body;     // PUT and POST
-    std::string payloadSha256;           // hex; empty: computed here from body
+    std::string method = "GET";        // GET, HEAD, PUT, POST, DELETE
+    std::string target;                // "/bucket/key?name=value", encoded, query sorted
+    std::vector<std::string> headers;  // "Name: value", signed with the rest
+    std::span<const std::byte> body;   // PUT and POST
+    std::string payloadSha256;         // hex; empty: computed here from body
     // Where a 2xx answer's body goes (false: stop, the call fails as cancelled); none: into
     // HttpAnswer::body. Error answers always go to HttpAnswer::body.
     std::function<bool(std::span<const std::byte>)> sink;
-    std::uint64_t expectedBytes = 0;     // what moves either way: scales the time limit
+    std::uint64_t expectedBytes = 0;  // what moves either way: scales the time limit
     const std::atomic<bool>* cancel = nullptr;
 };
 

@@ -100,9 +100,7 @@ std::string lowerCase(std::string_view text) {
     return out;
 }
 
-std::uint32_t crc32cOf(std::span<const std::byte> data, std::uint32_t previous) {
-    return crc32cEnd(crc32cUpdate(crc32cEnd(previous), data));
-}
+std::uint32_t crc32cOf(std::span<const std::byte> data, std::uint32_t previous) { return crc32cEnd(crc32cUpdate(crc32cEnd(previous), data)); }
 
 namespace {
 
@@ -128,7 +126,7 @@ std::uint32_t crc32cCombine(std::uint32_t first, std::uint32_t second, std::uint
     for (int n = 1; n < 32; ++n) odd[n] = 1u << (n - 1);
     gf2Square(even, odd);  // two zero bits
     gf2Square(odd, even);  // four
-    do {  // one zero byte, then doubling, applied per bit of the length
+    do {                   // one zero byte, then doubling, applied per bit of the length
         gf2Square(even, odd);
         if (secondBytes & 1u) first = gf2Times(even, first);
         secondBytes >>= 1;

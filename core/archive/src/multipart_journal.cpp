@@ -48,12 +48,11 @@ Status writeWhole(const std::filesystem::path& path, const std::string& text) {
 }  // namespace
 
 bool MultipartJournal::describesSameUpload(const MultipartJournal& o) const noexcept {
-    return file == o.file && sizeBytes == o.sizeBytes && modifiedNs == o.modifiedNs && crc32c == o.crc32c && bucket == o.bucket &&
-           key == o.key && partSizeBytes == o.partSizeBytes;
+    return file == o.file && sizeBytes == o.sizeBytes && modifiedNs == o.modifiedNs && crc32c == o.crc32c && bucket == o.bucket && key == o.key &&
+           partSizeBytes == o.partSizeBytes;
 }
 
-std::filesystem::path journalPath(const std::filesystem::path& directory, const std::string& file, const std::string& bucket,
-                                  const std::string& key) {
+std::filesystem::path journalPath(const std::filesystem::path& directory, const std::string& file, const std::string& bucket, const std::string& key) {
     const std::string identity = file + "\n" + bucket + "\n" + key;
     const auto digest = sha256(std::as_bytes(std::span(identity.data(), identity.size())));
     return directory / (encodeHex(std::span(digest.data(), 16)) + ".upload.json");
@@ -88,8 +87,15 @@ Result<std::optional<MultipartJournal>> loadJournal(const std::filesystem::path&
 Status saveJournal(const std::filesystem::path& path, const MultipartJournal& m) {
     json parts = json::array();
     for (const auto& p : m.parts) parts.push_back({{"number", p.number}, {"etag", p.etag}, {"size_bytes", p.sizeBytes}});
-    const json j = {{"file", m.file}, {"size_bytes", m.sizeBytes}, {"modified_ns", m.modifiedNs}, {"crc32c", crc32cHex(m.crc32c)},
-                    {"bucket", m.bucket}, {"key", m.key}, {"upload_id", m.uploadId}, {"part_size_bytes", m.partSizeBytes}, {"parts", parts}};
+    const json j = {{"file", m.file},
+                    {"size_bytes", m.sizeBytes},
+                    {"modified_ns", m.modifiedNs},
+                    {"crc32c", crc32cHex(m.crc32c)},
+                    {"bucket", m.bucket},
+                    {"key", m.key},
+                    {"upload_id", m.uploadId},
+                    {"part_size_bytes", m.partSizeBytes},
+                    {"parts", parts}};
     return writeWhole(path, j.dump(1) + "\n");
 }
 

@@ -83,43 +83,46 @@ Status fetchRange(S3Client::Impl& impl, const S3Location& object, std::uint64_t 
     std::uint64_t got = 0;  // survives attempts: a cut connection resumes here
     const std::string what = fmt::format("GET {} bytes {}-{}", object.url(), offset, offset + length - 1);
     auto headers = impl.customerKeyHeaders();
-    auto answer = impl.run(what, [&](CurlConnection& connection) -> tl::expected<HttpAnswer, S3Failure> {
-        HttpCall c;
-        c.target = impl.target(object);
-        c.headers = headers;
-        c.headers.push_back(fmt::format("Range: bytes={}-{}", offset + got, offset + length - 1));
-        c.expectedBytes = length - got;
-        c.cancel = cancel;
-        bool overflow = false, refused = false;
-        c.sink = [&](std::span<const std::byte> data) {
-            if (got + data.size() > length) {
-                overflow = true;
-                return false;
+    auto answer = impl.run(
+        what,
+        [&](CurlConnection& connection) -> tl::expected<HttpAnswer, S3Failure> {
+            HttpCall c;
+            c.target = impl.target(object);
+            c.headers = headers;
+            c.headers.push_back(fmt::format("Range: bytes={}-{}", offset + got, offset + length - 1));
+            c.expectedBytes = length - got;
+            c.cancel = cancel;
+            bool overflow = false, refused = false;
+            c.sink = [&](std::span<const std::byte> data) {
+                if (got + data.size() > length) {
+                    overflow = true;
+                    return false;
+                }
+                if (!write(got, data)) {
+                    refused = true;
+                    return false;
+                }
+                got += data.size();
+                return true;
+            };
+            const std::uint64_t from = got;
+            auto a = connection.perform(c);
+            if (overflow) return tl::unexpected(S3Failure{206, 0, "", "", "", "the server sent more bytes than the range asked for"});
+            if (refused) return tl::unexpected(S3Failure{206, 0, "", "", "", "the bytes read could not be written"});
+            if (!a) return a;
+            std::uint64_t start = 0;
+            if (a->status != 206 || !rangeStart(*a, start) || start != offset + from) {
+                got = from;
+                return tl::unexpected(S3Failure{static_cast<int>(a->status), 0, "", "", "",
+                                                fmt::format("the server answered the range from byte {} with HTTP {} '{}'", offset + from, a->status,
+                                                            a->headers.count("content-range") ? a->headers.at("content-range") : "")});
             }
-            if (!write(got, data)) {
-                refused = true;
-                return false;
+            if (got < length) {  // a short answer: treated as a cut connection, resumed
+                return tl::unexpected(S3Failure{static_cast<int>(a->status), CURLE_PARTIAL_FILE, fmt::format("got {} of {} bytes", got, length), "", "", ""});
             }
-            got += data.size();
-            return true;
-        };
-        const std::uint64_t from = got;
-        auto a = connection.perform(c);
-        if (overflow) return tl::unexpected(S3Failure{206, 0, "", "", "", "the server sent more bytes than the range asked for"});
-        if (refused) return tl::unexpected(S3Failure{206, 0, "", "", "", "the bytes read could not be written"});
-        if (!a) return a;
-        std::uint64_t start = 0;
-        if (a->status != 206 || !rangeStart(*a, start) || start != offset + from) {
-            got = from;
-            return tl::unexpected(S3Failure{static_cast<int>(a->status), 0, "", "", "",
-                                            fmt::format("the server answered the range from byte {} with HTTP {} '{}'", offset + from, a->status,
-                                                        a->headers.count("content-range") ? a->headers.at("content-range") : "")});
-        }
-        if (got < length) {  // a short answer: treated as a cut connection, resumed
-            return tl::unexpected(S3Failure{static_cast<int>(a->status), CURLE_PARTIAL_FILE, fmt::format("got {} of {} bytes", got, length), "", "", ""});
-        }
-        return a;
-    }, cancel);
+            return a;
+        },
+        cancel);
     if (!answer) return fail(std::move(answer.error()));
     return {};
 }
@@ -128,35 +131,38 @@ Status fetchRange(S3Client::Impl& impl, const S3Location& object, std::uint64_t 
 // Each range written where it belongs as it arrives (no mapping: page faults on a fresh
 // file cost more than the copy), its writeback started as it lands (the final fsync then
 // waits for little); progress told as each range is done.
-Status downloadRangesIntoFile(S3Client::Impl& impl, const S3Location& object, int fd, std::uint64_t size,
-                              const std::filesystem::path& temporary, const TransferControl& control) {
+Status downloadRangesIntoFile(S3Client::Impl& impl, const S3Location& object, int fd, std::uint64_t size, const std::filesystem::path& temporary,
+                              const TransferControl& control) {
     std::atomic<std::uint64_t> bytesDone{0};
     std::mutex progressMutex;  // progress is told from one worker at a time
-    return eachRangeInParallel(size, impl.settings.partSizeBytes, impl.settings.parallelRequests,
-                               [&](std::uint64_t, std::uint64_t offset, std::uint64_t length) -> Status {
-        int writeErrno = 0;
-        auto ok = fetchRange(impl, object, offset, length, [&](std::uint64_t at, std::span<const std::byte> data) {
-            for (std::size_t done = 0; done < data.size();) {
-                const ssize_t n = ::pwrite(fd, data.data() + done, data.size() - done, static_cast<off_t>(offset + at + done));
-                if (n < 0 && errno == EINTR) continue;
-                if (n <= 0) {
-                    writeErrno = n < 0 ? errno : ENOSPC;
-                    return false;
-                }
-                done += static_cast<std::size_t>(n);
+    return eachRangeInParallel(
+        size, impl.settings.partSizeBytes, impl.settings.parallelRequests, [&](std::uint64_t, std::uint64_t offset, std::uint64_t length) -> Status {
+            int writeErrno = 0;
+            auto ok = fetchRange(
+                impl, object, offset, length,
+                [&](std::uint64_t at, std::span<const std::byte> data) {
+                    for (std::size_t done = 0; done < data.size();) {
+                        const ssize_t n = ::pwrite(fd, data.data() + done, data.size() - done, static_cast<off_t>(offset + at + done));
+                        if (n < 0 && errno == EINTR) continue;
+                        if (n <= 0) {
+                            writeErrno = n < 0 ? errno : ENOSPC;
+                            return false;
+                        }
+                        done += static_cast<std::size_t>(n);
+                    }
+                    return true;
+                },
+                control.cancel);
+            if (!ok) {
+                if (writeErrno) return fail(ErrorCode::ResourceExhausted, fmt::format("cannot write '{}': {}", temporary.string(), std::strerror(writeErrno)));
+                return fail(std::move(ok.error()));
             }
-            return true;
-        }, control.cancel);
-        if (!ok) {
-            if (writeErrno) return fail(ErrorCode::ResourceExhausted, fmt::format("cannot write '{}': {}", temporary.string(), std::strerror(writeErrno)));
-            return fail(std::move(ok.error()));
-        }
-        ::sync_file_range(fd, static_cast<off_t>(offset), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
-        bytesDone += length;
-        std::lock_guard lock(progressMutex);
-        if (control.progress) control.progress({bytesDone.load(), size});
-        return {};
-    });
+            ::sync_file_range(fd, static_cast<off_t>(offset), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
+            bytesDone += length;
+            std::lock_guard lock(progressMutex);
+            if (control.progress) control.progress({bytesDone.load(), size});
+            return {};
+        });
 }
 
 // The CRC-32C of the downloaded file's `size` bytes, read back from the page cache once every
@@ -177,10 +183,13 @@ Result<std::uint32_t> downloadedFileCrc32c(int fd, std::uint64_t size, const std
 
 Status S3Client::readRange(const S3Location& object, std::uint64_t offset, std::span<std::byte> into, const std::atomic<bool>* cancel) {
     if (into.empty()) return {};
-    return fetchRange(*impl_, object, offset, into.size(), [&](std::uint64_t at, std::span<const std::byte> data) {
-        std::memcpy(into.data() + at, data.data(), data.size());
-        return true;
-    }, cancel);
+    return fetchRange(
+        *impl_, object, offset, into.size(),
+        [&](std::uint64_t at, std::span<const std::byte> data) {
+            std::memcpy(into.data() + at, data.data(), data.size());
+            return true;
+        },
+        cancel);
 }
 
 Result<std::uint32_t> S3Client::storedCrc32c(const S3Location& object, std::uint64_t size, const std::atomic<bool>* cancel) {
@@ -190,10 +199,13 @@ Result<std::uint32_t> S3Client::storedCrc32c(const S3Location& object, std::uint
     std::vector<std::uint32_t> crcs(static_cast<std::size_t>((size + chunk - 1) / chunk), 0);  // each written by one worker
     auto read = eachRangeInParallel(size, chunk, impl_->settings.parallelRequests, [&](std::uint64_t i, std::uint64_t offset, std::uint64_t length) -> Status {
         std::uint32_t crc = 0;
-        auto ok = fetchRange(*impl_, object, offset, length, [&](std::uint64_t, std::span<const std::byte> data) {
-            crc = crc32cOf(data, crc);  // a resumed range continues where it stopped: in order
-            return true;
-        }, cancel);
+        auto ok = fetchRange(
+            *impl_, object, offset, length,
+            [&](std::uint64_t, std::span<const std::byte> data) {
+                crc = crc32cOf(data, crc);  // a resumed range continues where it stopped: in order
+                return true;
+            },
+            cancel);
         if (!ok) return fail(std::move(ok.error()).addContext("while reading the stored object back to verify it"));
         crcs[static_cast<std::size_t>(i)] = crc;
         return {};
@@ -235,7 +247,8 @@ Result<DownloadResult> S3Client::downloadFile(const S3Location& object, const st
         }
         result.crcChecked = true;
     }
-    if (::fsync(fd.get()) != 0) return discard(Error(ErrorCode::ResourceExhausted, fmt::format("cannot sync '{}': {}", temporary.string(), std::strerror(errno))));
+    if (::fsync(fd.get()) != 0)
+        return discard(Error(ErrorCode::ResourceExhausted, fmt::format("cannot sync '{}': {}", temporary.string(), std::strerror(errno))));
     if (::rename(temporary.c_str(), file.c_str()) != 0) {
         return discard(Error(ErrorCode::Unavailable, fmt::format("cannot rename '{}' to '{}': {}", temporary.string(), file.string(), std::strerror(errno))));
     }

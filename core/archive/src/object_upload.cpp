@@ -47,8 +47,8 @@ Status verifyStored(S3Client& client, const S3Location& object, std::uint64_t si
     if (!readBack) return fail(std::move(readBack.error()));
     if (*readBack != crc) {
         return fail(ErrorCode::DataLoss, fmt::format("{}: the stored object's bytes, read back, have CRC-32C {}; the file sent has {}: the "
-                                                     "store's copy is not the file (its metadata claims it is)", object.url(),
-                                                     crc32cHex(*readBack), crc32cHex(crc)));
+                                                     "store's copy is not the file (its metadata claims it is)",
+                                                     object.url(), crc32cHex(*readBack), crc32cHex(crc)));
     }
     result.readBack = true;
     return {};
@@ -88,8 +88,8 @@ public:
             const ssize_t n = ::pread(fd_, into.data() + done, into.size() - done, static_cast<off_t>(offset + done));
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) {
-                return fail(ErrorCode::DataLoss, fmt::format("cannot read '{}' at byte {}: {}", path_, offset + done, n < 0 ? std::strerror(errno)
-                                                                                                                          : "it became shorter"));
+                return fail(ErrorCode::DataLoss,
+                            fmt::format("cannot read '{}' at byte {}: {}", path_, offset + done, n < 0 ? std::strerror(errno) : "it became shorter"));
             }
             done += static_cast<std::size_t>(n);
         }
@@ -100,8 +100,8 @@ public:
         auto id = identity();
         if (!id) return fail(std::move(id.error()));
         if (id->first != size_ || id->second != modifiedNs_) {
-            return fail(ErrorCode::DataLoss, fmt::format("'{}' changed while it was uploaded ({} bytes, then {}): upload it again once it is whole",
-                                                         path_, size_, id->first));
+            return fail(ErrorCode::DataLoss,
+                        fmt::format("'{}' changed while it was uploaded ({} bytes, then {}): upload it again once it is whole", path_, size_, id->first));
         }
         return {};
     }
@@ -152,8 +152,8 @@ class MultipartUpload {
 public:
     MultipartUpload(S3Client& client, S3Client::Impl& impl, const SourceFile& source, const std::filesystem::path& file, const S3Location& object,
                     const UploadOptions& options, const TransferControl& control)
-        : client_(client), impl_(impl), source_(source), object_(object), options_(options), control_(control),
-          journaled_(!options.journalDirectory.empty()), what_("upload " + object.url()) {
+        : client_(client), impl_(impl), source_(source), object_(object), options_(options), control_(control), journaled_(!options.journalDirectory.empty()),
+          what_("upload " + object.url()) {
         journal_.file = std::filesystem::absolute(file).string();
         journal_.sizeBytes = source.size();
         journal_.modifiedNs = source.modifiedNs();
@@ -329,15 +329,18 @@ private:
         c.target = impl_.target(object_, "uploadId=" + uriEncode(journal_.uploadId, false));
         c.body = std::as_bytes(std::span(body.data(), body.size()));
         c.headers = {"Content-Type: application/xml"};
-        auto answer = impl_.run("complete " + what_, [&](CurlConnection& connection) -> tl::expected<HttpAnswer, S3Failure> {
-            auto a = connection.perform(c);
-            if (!a) return a;
-            if (auto etag = parseCompleteResult(a->body); !etag) {  // a 200 that carries an <Error>
-                const auto error = parseErrorBody(a->body);
-                return tl::unexpected(S3Failure{500, 0, "", error.code.empty() ? "InternalError" : error.code, etag.error().message(), ""});
-            }
-            return a;
-        }, control_.cancel, &result_.retries);
+        auto answer = impl_.run(
+            "complete " + what_,
+            [&](CurlConnection& connection) -> tl::expected<HttpAnswer, S3Failure> {
+                auto a = connection.perform(c);
+                if (!a) return a;
+                if (auto etag = parseCompleteResult(a->body); !etag) {  // a 200 that carries an <Error>
+                    const auto error = parseErrorBody(a->body);
+                    return tl::unexpected(S3Failure{500, 0, "", error.code.empty() ? "InternalError" : error.code, etag.error().message(), ""});
+                }
+                return a;
+            },
+            control_.cancel, &result_.retries);
         // A completion whose answer was lost is retried into NoSuchUpload: the object tells.
         if (!answer && answer.error().code() != ErrorCode::NotFound) return fail(std::move(answer.error()));
         result_.parts = static_cast<int>(plan_.size());
@@ -404,8 +407,8 @@ Result<UploadResult> S3Client::uploadFile(const std::filesystem::path& file, con
         return result;
     }
     if (total > partSize * 10000) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("'{}' needs more than S3's 10000 parts of {} bytes: raise archive.part_size_bytes",
-                                                            file.string(), partSize));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("'{}' needs more than S3's 10000 parts of {} bytes: raise archive.part_size_bytes", file.string(), partSize));
     }
 
     return MultipartUpload(*this, *impl_, *source, file, object, options, control).run();

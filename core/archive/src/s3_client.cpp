@@ -88,7 +88,8 @@ Result<HttpAnswer> S3Client::Impl::run(std::string_view what, const Attempt& att
 }
 
 Result<HttpAnswer> S3Client::Impl::call(std::string_view what, HttpCall c, int* retries) {
-    return run(what, [&](CurlConnection& connection) { return connection.perform(c); }, c.cancel, retries);
+    return run(
+        what, [&](CurlConnection& connection) { return connection.perform(c); }, c.cancel, retries);
 }
 
 std::string S3Client::Impl::target(const S3Location& object, std::string_view query) const {
@@ -101,8 +102,7 @@ std::string S3Client::Impl::target(const S3Location& object, std::string_view qu
 std::vector<std::string> S3Client::Impl::customerKeyHeaders() const {
     if (!settings.sseCustomerKey) return {};
     const auto& key = *settings.sseCustomerKey;
-    return {"x-amz-server-side-encryption-customer-algorithm: AES256",
-            "x-amz-server-side-encryption-customer-key: " + encodeBase64(key),
+    return {"x-amz-server-side-encryption-customer-algorithm: AES256", "x-amz-server-side-encryption-customer-key: " + encodeBase64(key),
             "x-amz-server-side-encryption-customer-key-MD5: " + encodeBase64(md5(key))};
 }
 
@@ -169,7 +169,8 @@ Result<std::vector<ObjectInfo>> S3Client::list(const S3Location& prefix) {
     do {
         if (++pages > kMaxPages) {
             return fail(ErrorCode::DataLoss, fmt::format("listing {}: more than {} pages ({} keys) and the server still says there are more: "
-                                                         "it is not a listing that ends; stopped", prefix.url(), kMaxPages, all.size()));
+                                                         "it is not a listing that ends; stopped",
+                                                         prefix.url(), kMaxPages, all.size()));
         }
         std::string query = token.empty() ? "" : "continuation-token=" + uriEncode(token, false) + "&";
         query += "list-type=2&prefix=" + uriEncode(prefix.key, false);

@@ -27,9 +27,7 @@ Result<S3Credentials> complete(S3Credentials c, std::string_view where) {
 
 }  // namespace
 
-std::string S3Credentials::describe() const {
-    return fmt::format("key {}… from {}", accessKeyId.substr(0, 4), source);
-}
+std::string S3Credentials::describe() const { return fmt::format("key {}… from {}", accessKeyId.substr(0, 4), source); }
 
 Result<S3Credentials> parseCredentialsFile(const std::string& text, const std::string& profile, const std::string& fileName) {
     std::istringstream in(text);

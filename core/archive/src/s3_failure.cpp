@@ -23,21 +23,19 @@ enum CurlCode : int {
     kHttp2Stream = 92,
 };
 
-bool isOneOf(std::string_view code, std::initializer_list<std::string_view> codes) {
-    return std::find(codes.begin(), codes.end(), code) != codes.end();
-}
+bool isOneOf(std::string_view code, std::initializer_list<std::string_view> codes) { return std::find(codes.begin(), codes.end(), code) != codes.end(); }
 
 }  // namespace
 
 std::string_view toString(FailureKind kind) noexcept {
     switch (kind) {
-    case FailureKind::Transient: return "transient";
-    case FailureKind::Credentials: return "credentials";
-    case FailureKind::Clock: return "clock";
-    case FailureKind::NotFound: return "not found";
-    case FailureKind::Tls: return "TLS";
-    case FailureKind::Integrity: return "integrity";
-    case FailureKind::Request: return "request";
+        case FailureKind::Transient: return "transient";
+        case FailureKind::Credentials: return "credentials";
+        case FailureKind::Clock: return "clock";
+        case FailureKind::NotFound: return "not found";
+        case FailureKind::Tls: return "TLS";
+        case FailureKind::Integrity: return "integrity";
+        case FailureKind::Request: return "request";
     }
     return "unknown";
 }
@@ -45,11 +43,11 @@ std::string_view toString(FailureKind kind) noexcept {
 FailureKind classify(const S3Failure& f) noexcept {
     if (f.transportCode != 0) {
         switch (f.transportCode) {
-        case kSslConnectError:
-        case kPeerFailedVerification:
-        case kSslCacertBadfile: return FailureKind::Tls;
-        case kAbortedByCallback: return FailureKind::Request;
-        default: return FailureKind::Transient;  // refused, reset, timed out, nothing received
+            case kSslConnectError:
+            case kPeerFailedVerification:
+            case kSslCacertBadfile: return FailureKind::Tls;
+            case kAbortedByCallback: return FailureKind::Request;
+            default: return FailureKind::Transient;  // refused, reset, timed out, nothing received
         }
     }
     if (isOneOf(f.s3Code, {"RequestTimeTooSkewed"})) return FailureKind::Clock;
@@ -59,8 +57,8 @@ FailureKind classify(const S3Failure& f) noexcept {
     if (isOneOf(f.s3Code, {"XAmzContentSHA256Mismatch", "BadDigest", "InvalidDigest"}) || (!f.note.empty() && f.httpStatus < 300)) {
         return FailureKind::Integrity;
     }
-    if (isOneOf(f.s3Code, {"SlowDown", "Throttling", "ThrottlingException", "RequestTimeout", "InternalError", "ServiceUnavailable",
-                           "RequestLimitExceeded", "TooManyRequests", "IncompleteBody"})) {
+    if (isOneOf(f.s3Code, {"SlowDown", "Throttling", "ThrottlingException", "RequestTimeout", "InternalError", "ServiceUnavailable", "RequestLimitExceeded",
+                           "TooManyRequests", "IncompleteBody"})) {
         return FailureKind::Transient;
     }
     if (f.httpStatus >= 500 || f.httpStatus == 429 || f.httpStatus == 408) return FailureKind::Transient;
@@ -83,28 +81,28 @@ Error toError(const S3Failure& f, std::string_view request, int attempts, std::c
     std::string advice;
     ErrorCode code = ErrorCode::InvalidArgument;
     switch (kind) {
-    case FailureKind::Transient: code = ErrorCode::Unavailable; break;
-    case FailureKind::Credentials:
-        code = ErrorCode::PermissionDenied;
-        advice = "the access key, its secret or its rights must be fixed: not retried";
-        break;
-    case FailureKind::Clock:
-        code = ErrorCode::FailedPrecondition;
-        advice = "the station's clock differs from the server's by more than S3 allows (15 min): set the clock, not retried";
-        break;
-    case FailureKind::NotFound: code = ErrorCode::NotFound; break;
-    case FailureKind::Tls:
-        code = ErrorCode::FailedPrecondition;
-        advice = "the server's certificate is not trusted (archive.ca_file) or TLS failed: not retried";
-        break;
-    case FailureKind::Integrity:
-        code = ErrorCode::DataLoss;
-        advice = "the data did not arrive as sent: not retried";
-        break;
-    case FailureKind::Request:
-        code = f.transportCode == kAbortedByCallback ? ErrorCode::Cancelled : ErrorCode::InvalidArgument;
-        if (code == ErrorCode::Cancelled) what = "cancelled";
-        break;
+        case FailureKind::Transient: code = ErrorCode::Unavailable; break;
+        case FailureKind::Credentials:
+            code = ErrorCode::PermissionDenied;
+            advice = "the access key, its secret or its rights must be fixed: not retried";
+            break;
+        case FailureKind::Clock:
+            code = ErrorCode::FailedPrecondition;
+            advice = "the station's clock differs from the server's by more than S3 allows (15 min): set the clock, not retried";
+            break;
+        case FailureKind::NotFound: code = ErrorCode::NotFound; break;
+        case FailureKind::Tls:
+            code = ErrorCode::FailedPrecondition;
+            advice = "the server's certificate is not trusted (archive.ca_file) or TLS failed: not retried";
+            break;
+        case FailureKind::Integrity:
+            code = ErrorCode::DataLoss;
+            advice = "the data did not arrive as sent: not retried";
+            break;
+        case FailureKind::Request:
+            code = f.transportCode == kAbortedByCallback ? ErrorCode::Cancelled : ErrorCode::InvalidArgument;
+            if (code == ErrorCode::Cancelled) what = "cancelled";
+            break;
     }
     std::string message = fmt::format("{}: {}", request, what);
     if (!advice.empty()) message += fmt::format(" ({})", advice);

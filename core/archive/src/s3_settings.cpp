@@ -60,7 +60,8 @@ Result<std::array<std::uint8_t, 32>> readCustomerKeyFile(const std::string& path
         return key;
     }
     return fail(ErrorCode::InvalidArgument, fmt::format("the SSE-C key file '{}' must hold a 256-bit key: 32 bytes, 64 hex digits or "
-                                                        "its base64 (it holds {} bytes)", path, text.size()));
+                                                        "its base64 (it holds {} bytes)",
+                                                        path, text.size()));
 }
 
 }  // namespace sonolink::archive

@@ -102,8 +102,8 @@ Result<PartsPage> parseListParts(std::string_view xml) {
 Result<std::string> parseCompleteResult(std::string_view xml) {
     XMLDocument doc;
     if (doc.Parse(xml.data(), xml.size()) == tinyxml2::XML_SUCCESS && doc.RootElement() && std::string_view(doc.RootElement()->Name()) == "Error") {
-        return fail(ErrorCode::Unavailable, fmt::format("completing the upload failed: {}: {}", text(doc.RootElement(), "Code"),
-                                                        text(doc.RootElement(), "Message")));
+        return fail(ErrorCode::Unavailable,
+                    fmt::format("completing the upload failed: {}: {}", text(doc.RootElement(), "Code"), text(doc.RootElement(), "Message")));
     }
     XMLDocument result;
     auto root = rootNamed(result, xml, "CompleteMultipartUploadResult");

@@ -46,8 +46,8 @@ std::string sigV4Authorization(const SigV4Request& r, const S3Credentials& crede
         fmt::format("{}\n{}\n{}\n{}\n{}\n{}", r.method, r.canonicalUri, r.canonicalQuery, canonicalHeaders, signedHeaders, r.payloadSha256);
     const std::string date = amzDate.substr(0, 8);
     const std::string scope = fmt::format("{}/{}/s3/aws4_request", date, region);
-    const std::string toSign = fmt::format("AWS4-HMAC-SHA256\n{}\n{}\n{}", amzDate, scope,
-                                           sha256Hex(std::as_bytes(std::span(canonicalRequest.data(), canonicalRequest.size()))));
+    const std::string toSign =
+        fmt::format("AWS4-HMAC-SHA256\n{}\n{}\n{}", amzDate, scope, sha256Hex(std::as_bytes(std::span(canonicalRequest.data(), canonicalRequest.size()))));
     const std::string secret = "AWS4" + credentials.secretAccessKey;
     auto key = hmac(std::span(reinterpret_cast<const std::uint8_t*>(secret.data()), secret.size()), date);
     key = hmac(key, region);

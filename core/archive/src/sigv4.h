@@ -16,10 +16,10 @@ namespace sonolink::archive {
 
 struct SigV4Request {
     std::string method;
-    std::string canonicalUri;     // the path as sent (already URI-encoded)
-    std::string canonicalQuery;   // "a=1&b=2", sorted and encoded, as sent
+    std::string canonicalUri;                                  // the path as sent (already URI-encoded)
+    std::string canonicalQuery;                                // "a=1&b=2", sorted and encoded, as sent
     std::vector<std::pair<std::string, std::string>> headers;  // every header to sign (names any case)
-    std::string payloadSha256;    // hex
+    std::string payloadSha256;                                 // hex
 };
 
 // True when libcurl's signer would misorder these "Name: value" headers.

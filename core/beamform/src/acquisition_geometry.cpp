@@ -26,7 +26,8 @@ Status AcquisitionGeometry::validate() const {
     }
     for (std::size_t w = 0; w < sourceDistance.size(); ++w) {
         if (std::isnan(sourceDistance[w]) || sourceDistance[w] == 0) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("wave {}: source distance {} (a focus or virtual source cannot be at the origin)", w, sourceDistance[w]));
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("wave {}: source distance {} (a focus or virtual source cannot be at the origin)", w, sourceDistance[w]));
         }
     }
     for (std::size_t e = 0; e < elementX.size(); ++e) {
@@ -34,7 +35,8 @@ Status AcquisitionGeometry::validate() const {
     }
     if (elementX.size() > 1 && std::all_of(elementX.begin(), elementX.end(), [&](double x) { return x == elementX.front(); })) {
         return fail(ErrorCode::InvalidArgument, fmt::format("the {} elements all lie at x = {} m: an aperture of no width cannot be imaged "
-                                                            "(the probe's element positions are missing)", elementX.size(), elementX.front() + 0.0));
+                                                            "(the probe's element positions are missing)",
+                                                            elementX.size(), elementX.front() + 0.0));
     }
     for (std::size_t w = 0; w < angleRad.size(); ++w) {
         if (!std::isfinite(angleRad[w]) || std::abs(angleRad[w]) >= std::numbers::pi / 2) {

@@ -17,8 +17,8 @@ Status ChannelDataView::validate() const {
     }
     const auto held = samples.empty() ? samples16.size() : samples.size();
     if (held != expected) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("channel data holds {} samples, {} waves x {} channels x {} samples need {}",
-                                                            held, geometry->waves, geometry->channels, geometry->samples, expected));
+        return fail(ErrorCode::InvalidArgument, fmt::format("channel data holds {} samples, {} waves x {} channels x {} samples need {}", held, geometry->waves,
+                                                            geometry->channels, geometry->samples, expected));
     }
     return {};
 }
@@ -75,13 +75,13 @@ float apodization(double dx, double z, const BeamformParams& params) noexcept {
 float windowWeight(double r, const BeamformParams& params) noexcept {
     r = std::clamp(r, 0.0, 1.0);
     switch (params.window) {
-    case Window::Rectangular: return 1.0f;
-    case Window::Hann: return static_cast<float>(0.5 * (1 + std::cos(std::numbers::pi * r)));
-    case Window::Tukey: {
-        const double flat = 1 - params.tukeyAlpha;
-        if (r <= flat) return 1.0f;
-        return static_cast<float>(0.5 * (1 + std::cos(std::numbers::pi * (r - flat) / params.tukeyAlpha)));
-    }
+        case Window::Rectangular: return 1.0f;
+        case Window::Hann: return static_cast<float>(0.5 * (1 + std::cos(std::numbers::pi * r)));
+        case Window::Tukey: {
+            const double flat = 1 - params.tukeyAlpha;
+            if (r <= flat) return 1.0f;
+            return static_cast<float>(0.5 * (1 + std::cos(std::numbers::pi * (r - flat) / params.tukeyAlpha)));
+        }
     }
     return 0.0f;
 }

@@ -27,8 +27,8 @@ using namespace kernel;
 // The reference inner loop: one channel's contribution to the depths [first, last) of a
 // column.
 template <typename T, typename Delay, typename Weight>
-void accumulateRange(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2,
-                     std::span<const float> zSquared, std::size_t first, std::size_t last, std::span<float> column) noexcept {
+void accumulateRange(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
+                     std::size_t first, std::size_t last, std::span<float> column) noexcept {
     for (std::size_t iz = first; iz < last; ++iz) {
         // Receive delay sqrt((x - x_e)^2 + z^2) / c; t = 0 when the wave crosses the origin.
         const float s = tx.at(iz) + std::sqrt(dx2 + zSquared[iz]) * samplesPerMetre;
@@ -94,7 +94,8 @@ __attribute__((target("avx2,fma"))) inline std::size_t stepsOf8(const Weight& we
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 template <typename Weight, typename Step>
-__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline std::size_t stepsOf16(const Weight& weight, std::size_t begin, std::size_t end, Step&& step) noexcept {
+__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline std::size_t stepsOf16(const Weight& weight, std::size_t begin, std::size_t end,
+                                                                                                    Step&& step) noexcept {
     std::size_t iz = begin;
     if constexpr (!Weight::kUnit) {
         const auto taper = taperOf(weight, begin, end);
@@ -117,8 +118,8 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline st
 __attribute__((target("avx2,fma"))) inline void gatherPairs(const float* trace, __m256i index, __m256& a, __m256& b,
                                                             __m256i live = _mm256_set1_epi32(-1)) noexcept {
     const auto* pairs = reinterpret_cast<const long long*>(trace);
-    const __m256 low = _mm256_castsi256_ps(_mm256_mask_i32gather_epi64(_mm256_setzero_si256(), pairs, _mm256_castsi256_si128(index),
-                                                                       _mm256_cvtepi32_epi64(_mm256_castsi256_si128(live)), 4));
+    const __m256 low = _mm256_castsi256_ps(
+        _mm256_mask_i32gather_epi64(_mm256_setzero_si256(), pairs, _mm256_castsi256_si128(index), _mm256_cvtepi32_epi64(_mm256_castsi256_si128(live)), 4));
     const __m256 high = _mm256_castsi256_ps(_mm256_mask_i32gather_epi64(_mm256_setzero_si256(), pairs, _mm256_extracti128_si256(index, 1),
                                                                         _mm256_cvtepi32_epi64(_mm256_extracti128_si256(live, 1)), 4));
     a = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(low, high, 0x88)), 0xD8));
@@ -169,16 +170,17 @@ __attribute__((target("avx2,fma"))) inline void lastStepOf8(const T* trace, cons
 // loop runs on it without masks but in its last, partial step.
 template <typename T, typename Delay, typename Weight>
 __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const T* trace, float /*lastIndex*/, const Delay& tx, const Weight& weight,
-                                                              float samplesPerMetre, float dx2, std::span<const float> zSquared,
-                                                              const ChannelDepths& depths, std::span<float> column) noexcept {
+                                                               float samplesPerMetre, float dx2, std::span<const float> zSquared, const ChannelDepths& depths,
+                                                               std::span<float> column) noexcept {
     const std::size_t begin = depths.begin, end = depths.end;
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
-    const std::size_t iz = stepsOf8(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma"))) {
-        const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
-        __m256 a, b;
-        pairsAt(trace, d.index, a, b);
-        addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
-    });
+    const std::size_t iz = stepsOf8(
+        weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma"))) {
+            const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
+            __m256 a, b;
+            pairsAt(trace, d.index, a, b);
+            addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
+        });
     if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
 }
 
@@ -190,14 +192,14 @@ __attribute__((target("avx2,fma"))) void accumulateChannelAvx2(const T* trace, f
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline void windowPairs(const float* trace, int low, __m256i rel, __m256& a,
-                                                                                                __m256& b) noexcept {
+                                                                                               __m256& b) noexcept {
     const __m512i lanes = _mm512_inserti64x4(_mm512_zextsi256_si512(rel), _mm256_add_epi32(rel, _mm256_set1_epi32(1)), 1);
     const __m512 ab = _mm512_permutex2var_ps(_mm512_loadu_ps(trace + low), lanes, _mm512_loadu_ps(trace + low + 16));  // a: 0-7, b: 8-15
     a = _mm512_extractf32x8_ps(ab, 0);
     b = _mm512_extractf32x8_ps(ab, 1);
 }
-__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline void windowPairs(const std::int16_t* trace, int low, __m256i rel,
-                                                                                                __m256& a, __m256& b) noexcept {
+__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline void windowPairs(const std::int16_t* trace, int low, __m256i rel, __m256& a,
+                                                                                               __m256& b) noexcept {
     const __m256i words = _mm256_add_epi32(_mm256_or_si256(rel, _mm256_slli_epi32(rel, 16)), _mm256_set1_epi32(0x10000));
     splitPairs(_mm256_permutex2var_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low)), words,
                                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(trace + low + 16))),
@@ -208,19 +210,22 @@ __attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) inline vo
 // eight depths' lie within one (windowStart), by gathers where not; the weights sixteen depths at
 // a time (stepsOf16).
 template <typename T, typename Delay, typename Weight>
-__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accumulateChannelWindowed(
-    const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float samplesPerMetre, float dx2, std::span<const float> zSquared,
-    const ChannelDepths& depths, std::span<float> column) noexcept {
+__attribute__((target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) void accumulateChannelWindowed(const T* trace, float lastIndex, const Delay& tx,
+                                                                                                      const Weight& weight, float samplesPerMetre, float dx2,
+                                                                                                      std::span<const float> zSquared,
+                                                                                                      const ChannelDepths& depths,
+                                                                                                      std::span<float> column) noexcept {
     const std::size_t begin = depths.begin, end = depths.end;
     const __m256 vSpm = _mm256_set1_ps(samplesPerMetre), vDx2 = _mm256_set1_ps(dx2);
-    const std::size_t iz = stepsOf16(weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) {
-        const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
-        __m256i rel;
-        __m256 a, b;
-        if (const int low = windowStart(d.index, lastIndex, rel); low >= 0) windowPairs(trace, low, rel, a, b);
-        else pairsAt(trace, d.index, a, b);
-        addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
-    });
+    const std::size_t iz = stepsOf16(
+        weight, begin, end, [&](std::size_t at, __m256 w, auto unit) __attribute__((always_inline, target("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl"))) {
+            const auto d = sampleIndices(tx, zSquared, at, vDx2, vSpm);
+            __m256i rel;
+            __m256 a, b;
+            if (const int low = windowStart(d.index, lastIndex, rel); low >= 0) windowPairs(trace, low, rel, a, b);
+            else pairsAt(trace, d.index, a, b);
+            addWeighted<decltype(unit)::value>(column, at, d.frac, a, b, w);
+        });
     if (iz < end) lastStepOf8(trace, tx, weight, vDx2, vSpm, zSquared, iz, end, column);
 }
 #pragma GCC diagnostic pop
@@ -353,8 +358,7 @@ void beamformColumn(const ChannelDataView& data, const std::vector<float>& z, co
 
 }  // namespace
 
-Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid& grid, const BeamformParams& params,
-                                    unsigned threads, VectorLoop loop) {
+Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid& grid, const BeamformParams& params, unsigned threads, VectorLoop loop) {
     if (auto ok = data.validate(); !ok) return fail(std::move(ok.error()));
     if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
     if (!(params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
@@ -377,8 +381,13 @@ Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid
     // With both vector units, the best loop is the faster one on this machine (loop_choice.h).
     const bool both = avx2 && loop == VectorLoop::Best && cpuHasAvx512();
     const auto& g = *data.geometry;
-    const FrameKind kind{!data.samples16.empty(), static_cast<int>(params.window), image.nx, image.nz, static_cast<std::size_t>(g.channels),
-                         static_cast<std::size_t>(g.samples), static_cast<std::size_t>(g.waves)};
+    const FrameKind kind{!data.samples16.empty(),
+                         static_cast<int>(params.window),
+                         image.nx,
+                         image.nz,
+                         static_cast<std::size_t>(g.channels),
+                         static_cast<std::size_t>(g.samples),
+                         static_cast<std::size_t>(g.waves)};
     const FastLoop fast = both ? rfLoopChoice().next(kind) : FastLoop::Avx2;
     const bool avx512 = both && fast == FastLoop::Avx512;
     const auto start = std::chrono::steady_clock::now();
@@ -463,7 +472,8 @@ void envelopeAlongDepth(BeamformedImage& image, unsigned threads, std::size_t ke
     });
     if (k > 1) {  // the columns packed, in order (each moves down, over rows already read)
         for (std::size_t ix = 1; ix < image.nx; ++ix) {
-            std::copy_n(image.columns.begin() + static_cast<std::ptrdiff_t>(ix * image.nz), kept, image.columns.begin() + static_cast<std::ptrdiff_t>(ix * kept));
+            std::copy_n(image.columns.begin() + static_cast<std::ptrdiff_t>(ix * image.nz), kept,
+                        image.columns.begin() + static_cast<std::ptrdiff_t>(ix * kept));
         }
         image.nz = kept;
         image.columns.resize(image.nx * kept);

@@ -26,9 +26,8 @@ using namespace iq_internal;
 // std::sin of the sample's own phase; the sample positions and the aperture computed as the
 // vector loops compute them (a pixel on an edge of the record or the aperture must go the same
 // way in both, or a rectangular window's full weight separates them).
-void referenceColumn(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, const std::vector<float>& z,
-                     std::span<const float> zSquared, double x, const BeamformParams& params, double radiansAtFirst, double radiansPerSample,
-                     bool rotate, std::complex<float>* column) {
+void referenceColumn(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, const std::vector<float>& z, std::span<const float> zSquared,
+                     double x, const BeamformParams& params, double radiansAtFirst, double radiansPerSample, bool rotate, std::complex<float>* column) {
     const auto n = static_cast<std::size_t>(layout.samples);
     const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
     const float lastIndex = static_cast<float>(layout.samples - 1);
@@ -71,8 +70,8 @@ struct IqFrame {
     bool fast = false;
 };
 
-Result<IqFrame> startFrame(const AcquisitionGeometry& layout, double modulationFrequencyHz, const PixelGrid& grid, const BeamformParams& params,
-                           bool rotate, VectorLoop loop) {
+Result<IqFrame> startFrame(const AcquisitionGeometry& layout, double modulationFrequencyHz, const PixelGrid& grid, const BeamformParams& params, bool rotate,
+                           VectorLoop loop) {
     if (auto ok = layout.validate(); !ok) return fail(std::move(ok.error()));
     if (auto ok = grid.validate(); !ok) return fail(std::move(ok.error()));
     if (!(params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
@@ -158,8 +157,8 @@ constexpr std::size_t kTileColumns = 4;
 
 // A wave's transmit delay less half a sample at each of a tile's columns (column k's tx at
 // tile + 3 stride k), padded to stride with its last: the first step of fastTile's wave.
-inline void iqTileTransmitDelays(const AcquisitionGeometry& layout, int w, const double* xs, std::size_t count, const std::vector<float>& z,
-                                 std::size_t stride, float* tile) {
+inline void iqTileTransmitDelays(const AcquisitionGeometry& layout, int w, const double* xs, std::size_t count, const std::vector<float>& z, std::size_t stride,
+                                 float* tile) {
     const auto nz = z.size();
     for (std::size_t k = 0; k < count; ++k) {
         float* tx = tile + 3 * stride * k;
@@ -175,9 +174,9 @@ inline void iqTileTransmitDelays(const AcquisitionGeometry& layout, int w, const
 
 // Where each channel j of the group adds to each column k of the tile, through the wave's tx
 // (iqTileTransmitDelays), into pairs[j count + k]: the second step of fastTile's wave.
-inline void iqTilePairDepths(const AcquisitionGeometry& layout, const ChannelGroup& group, const double* xs, std::size_t count,
-                             const BeamformParams& params, const DepthIndex& depths, std::span<const float> zSquared, float samplesPerMetre,
-                             float lastIndex, float* tile, std::size_t stride, PairDepths* pairs) {
+inline void iqTilePairDepths(const AcquisitionGeometry& layout, const ChannelGroup& group, const double* xs, std::size_t count, const BeamformParams& params,
+                             const DepthIndex& depths, std::span<const float> zSquared, float samplesPerMetre, float lastIndex, float* tile, std::size_t stride,
+                             PairDepths* pairs) {
     for (std::size_t j = 0; j < group.channels; ++j) {
         const double elementX = layout.elementX[group.first + j * group.step];
         for (std::size_t k = 0; k < count; ++k) {
@@ -194,8 +193,8 @@ inline void iqTilePairDepths(const AcquisitionGeometry& layout, const ChannelGro
 // padded). The columns' tx, re and im start on lines too: the loops step on a grid of whole lines.
 template <bool kLongSine>
 void fastTile(const AcquisitionGeometry& layout, const ChannelGroup& group, const IqTables& tables, const std::vector<float>& z, const DepthIndex& depths,
-              std::span<const float> zSquared, const float* invZ, const float* invZ2, const double* xs, std::size_t count,
-              const BeamformParams& params, const Rotation& rotation, IqLoop loop, std::complex<float>* const* columns) {
+              std::span<const float> zSquared, const float* invZ, const float* invZ2, const double* xs, std::size_t count, const BeamformParams& params,
+              const Rotation& rotation, IqLoop loop, std::complex<float>* const* columns) {
     const auto nz = z.size();
     const float samplesPerMetre = static_cast<float>(layout.samplingRateHz / layout.soundSpeedMps);
     const float lastIndex = static_cast<float>(layout.samples - 1);
@@ -273,7 +272,7 @@ void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGri
     const std::size_t groups = std::min({workers, channels, kMaxChannelGroups});
     thread_local std::vector<std::complex<float>> callerParts;  // groups 1 .. G-1: the caller's own, grown once
     callerParts.resize((groups - 1) * image.columns.size());
-    std::complex<float>* const parts = callerParts.data();     // (a worker naming a thread_local reaches its own)
+    std::complex<float>* const parts = callerParts.data();  // (a worker naming a thread_local reaches its own)
     parallelFor(groups, threads, [&](std::size_t g) {
         const auto group = ChannelGroup::of(g, groups, channels);
         thread_local IqTables own;  // the worker's own, grown once
@@ -287,7 +286,8 @@ void fastImage(const AcquisitionGeometry& layout, IqFrame& frame, const PixelGri
             std::complex<float>* columns[kTileColumns];
             for (std::size_t k = 0; k < count; ++k) columns[k] = part + (first + k) * image.nz;
             const double* xs = grid.x.data() + first;
-            if (rotation.longSine) fastTile<true>(layout, group, own, z, index, depths, frame.invZ(), frame.invZ2(), xs, count, params, rotation, loop, columns);
+            if (rotation.longSine)
+                fastTile<true>(layout, group, own, z, index, depths, frame.invZ(), frame.invZ2(), xs, count, params, rotation, loop, columns);
             else fastTile<false>(layout, group, own, z, index, depths, frame.invZ(), frame.invZ2(), xs, count, params, rotation, loop, columns);
         }
     });
@@ -314,13 +314,14 @@ BeamformedImage IqImage::magnitude() const {
     return image;
 }
 
-Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, double modulationFrequencyHz,
-                              const PixelGrid& grid, const BeamformParams& params, unsigned threads, bool rotate, VectorLoop loop) {
+Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, double modulationFrequencyHz, const PixelGrid& grid,
+                              const BeamformParams& params, unsigned threads, bool rotate, VectorLoop loop) {
     auto frame = startFrame(layout, modulationFrequencyHz, grid, params, rotate, loop);
     if (!frame) return fail(std::move(frame.error()));
     const auto n = static_cast<std::size_t>(layout.samples), traces = static_cast<std::size_t>(layout.waves) * static_cast<std::size_t>(layout.channels);
     if (iq.size() != traces * n) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} IQ samples for {} waves x {} channels x {} samples", iq.size(), layout.waves, layout.channels, n));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{} IQ samples for {} waves x {} channels x {} samples", iq.size(), layout.waves, layout.channels, n));
     }
 #if defined(__x86_64__)
     if (frame->fast) {
@@ -339,8 +340,8 @@ Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const
     return std::move(frame->image);
 }
 
-Result<IqImage> delayAndSumIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, const PixelGrid& grid,
-                              const BeamformParams& params, unsigned threads, VectorLoop loop) {
+Result<IqImage> delayAndSumIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, const PixelGrid& grid, const BeamformParams& params,
+                              unsigned threads, VectorLoop loop) {
     auto layout = iqLayoutOf(rf, modulationFrequencyHz, decimation);
     if (!layout) return fail(std::move(layout.error()));
     auto frame = startFrame(*layout, modulationFrequencyHz, grid, params, true, loop);
@@ -352,9 +353,8 @@ Result<IqImage> delayAndSumIq(const ChannelDataView& rf, double modulationFreque
         const IqLoop iqLoop = iqLoopOf(loop);
         const auto tables = TableLayout::of(n, iqLoop == IqLoop::Avx2);
         fastImage(*layout, *frame, grid, params, threads, iqLoop, turns.rotation, [&](std::size_t t, float* table) {
-            filterTrace(rf, modulationFrequencyHz, decimation, t, [&](const float* re, const float* im) {
-                buildTraceFromFiltered(re, im, n, frame->radiansPerSample, tables, table);
-            });
+            filterTrace(rf, modulationFrequencyHz, decimation, t,
+                        [&](const float* re, const float* im) { buildTraceFromFiltered(re, im, n, frame->radiansPerSample, tables, table); });
         });
         return std::move(frame->image);
     }

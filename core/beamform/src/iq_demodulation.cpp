@@ -77,8 +77,8 @@ std::complex<float> dotScalar(const TurnedTaps& g, const float* x) noexcept {
 // zeros before it and the taps' length after it (zero phase: the baseband keeps the RF's timing;
 // samples past the record count as 0).
 template <typename T>
-void demodulateTraceScalar(const T* rf, int n, const std::vector<std::complex<float>>& mixer, const TurnedTaps& g, int decimation,
-                           std::vector<float>& padded, std::complex<float>* out) {
+void demodulateTraceScalar(const T* rf, int n, const std::vector<std::complex<float>>& mixer, const TurnedTaps& g, int decimation, std::vector<float>& padded,
+                           std::complex<float>* out) {
     padded.assign(static_cast<std::size_t>(n) + kFilterHalfLength + g.re.size(), 0.0f);
     for (int k = 0; k < n; ++k) padded[static_cast<std::size_t>(k + kFilterHalfLength)] = static_cast<float>(rf[k]);
     for (int k = 0, o = 0; k < n; k += decimation, ++o) {
@@ -195,8 +195,7 @@ void splitIntoPhases(std::size_t d, const float* padded, std::size_t stride, flo
 }
 
 template <typename T>
-__attribute__((target("avx2,fma"))) void transposeIntoPhases(const T* rf, std::size_t n, std::size_t d, std::size_t stride, float* padded,
-                                                             float* phases) {
+__attribute__((target("avx2,fma"))) void transposeIntoPhases(const T* rf, std::size_t n, std::size_t d, std::size_t stride, float* padded, float* phases) {
     std::fill(padded, padded + kFilterHalfLength, 0.0f);  // the rest of `padded` past the trace, below
     float* x = padded + kFilterHalfLength;
     std::size_t k = 0;
@@ -254,7 +253,7 @@ __attribute__((target("avx2,fma"))) inline void filterTraceAvx2(const T* rf, int
             const float* later = tap[kH + j] + first;
             const float* earlier = tap[kH - j] + first;
             const __m256 a = _mm256_broadcast_ss(&poly.sumTaps[j]), b = _mm256_broadcast_ss(&poly.differenceTaps[j]);
-            const auto pair = [&](std::size_t v, __m256& re, __m256& im) __attribute__((always_inline, target("avx2,fma"))) {
+            const auto pair = [&](std::size_t v, __m256 & re, __m256 & im) __attribute__((always_inline, target("avx2,fma"))) {
                 __m256 x = _mm256_loadu_ps(later + v), y = _mm256_loadu_ps(earlier + v);
                 inRegister(x, y);
                 re = _mm256_fmadd_ps(a, _mm256_add_ps(x, y), re);
@@ -275,22 +274,23 @@ template <typename T>
 __attribute__((target("avx2,fma"))) void demodulateTraceAvx2(const T* rf, int n, const PolyphaseTaps& poly, std::vector<float>& phases,
                                                              std::complex<float>* out) {
     const std::size_t outputs = (static_cast<std::size_t>(n) + static_cast<std::size_t>(poly.phases) - 1) / static_cast<std::size_t>(poly.phases);
-    filterTraceAvx2(rf, n, poly, phases, [&](std::size_t o, __m256 re, __m256 im) __attribute__((always_inline, target("avx2,fma"))) {
-        const __m256 mr = _mm256_loadu_ps(poly.mixerRe.data() + o), mi = _mm256_loadu_ps(poly.mixerIm.data() + o);
-        const __m256 outRe = _mm256_fmsub_ps(mr, re, _mm256_mul_ps(mi, im));
-        const __m256 outIm = _mm256_fmadd_ps(mr, im, _mm256_mul_ps(mi, re));
-        const __m256 low = _mm256_unpacklo_ps(outRe, outIm), high = _mm256_unpackhi_ps(outRe, outIm);  // interleaved: re, im
-        const __m256 first4 = _mm256_permute2f128_ps(low, high, 0x20), last4 = _mm256_permute2f128_ps(low, high, 0x31);
-        if (o + 8 <= outputs) {
-            _mm256_storeu_ps(reinterpret_cast<float*>(out + o), first4);
-            _mm256_storeu_ps(reinterpret_cast<float*>(out + o + 4), last4);
-        } else {  // the trace's last outputs
-            alignas(32) float lanes[16];
-            _mm256_store_ps(lanes, first4);
-            _mm256_store_ps(lanes + 8, last4);
-            std::memcpy(static_cast<void*>(out + o), lanes, (outputs - o) * sizeof(std::complex<float>));
-        }
-    });
+    filterTraceAvx2(
+        rf, n, poly, phases, [&](std::size_t o, __m256 re, __m256 im) __attribute__((always_inline, target("avx2,fma"))) {
+            const __m256 mr = _mm256_loadu_ps(poly.mixerRe.data() + o), mi = _mm256_loadu_ps(poly.mixerIm.data() + o);
+            const __m256 outRe = _mm256_fmsub_ps(mr, re, _mm256_mul_ps(mi, im));
+            const __m256 outIm = _mm256_fmadd_ps(mr, im, _mm256_mul_ps(mi, re));
+            const __m256 low = _mm256_unpacklo_ps(outRe, outIm), high = _mm256_unpackhi_ps(outRe, outIm);  // interleaved: re, im
+            const __m256 first4 = _mm256_permute2f128_ps(low, high, 0x20), last4 = _mm256_permute2f128_ps(low, high, 0x31);
+            if (o + 8 <= outputs) {
+                _mm256_storeu_ps(reinterpret_cast<float*>(out + o), first4);
+                _mm256_storeu_ps(reinterpret_cast<float*>(out + o + 4), last4);
+            } else {  // the trace's last outputs
+                alignas(32) float lanes[16];
+                _mm256_store_ps(lanes, first4);
+                _mm256_store_ps(lanes + 8, last4);
+                std::memcpy(static_cast<void*>(out + o), lanes, (outputs - o) * sizeof(std::complex<float>));
+            }
+        });
 }
 #endif
 
@@ -388,9 +388,7 @@ void demodulateTrace(const ChannelDataView& rf, std::size_t t, const Demodulator
     });
 }
 
-std::size_t tracesOf(const ChannelDataView& rf) {
-    return static_cast<std::size_t>(rf.geometry->waves) * static_cast<std::size_t>(rf.geometry->channels);
-}
+std::size_t tracesOf(const ChannelDataView& rf) { return static_cast<std::size_t>(rf.geometry->waves) * static_cast<std::size_t>(rf.geometry->channels); }
 
 }  // namespace
 
@@ -405,11 +403,11 @@ void filterTrace(const ChannelDataView& rf, double modulationFrequencyHz, int de
     float* re = y.data();
     float* im = re + padded;
     withTrace(rf, t, [&](const auto* trace) {
-        filterTraceAvx2(trace, rf.geometry->samples, demodulator.poly, scratch,
-                        [&](std::size_t o, __m256 r, __m256 i) __attribute__((always_inline, target("avx2,fma"))) {
-                            _mm256_storeu_ps(re + o, r);
-                            _mm256_storeu_ps(im + o, i);
-                        });
+        filterTraceAvx2(
+            trace, rf.geometry->samples, demodulator.poly, scratch, [&](std::size_t o, __m256 r, __m256 i) __attribute__((always_inline, target("avx2,fma"))) {
+                _mm256_storeu_ps(re + o, r);
+                _mm256_storeu_ps(im + o, i);
+            });
     });
     sink(re, im);
 }

@@ -103,14 +103,14 @@ struct IqChannel {
 // one past an end, on a zero quad. (Clamping every step cost 4 to 5 % of the loop's time.)
 template <bool kClamp>
 __attribute__((target("avx2,fma"))) inline void positionsOf8(const IqChannel& ch, const float* zSquared, std::size_t iz) noexcept {
-    const __m256 u = _mm256_fmadd_ps(_mm256_sqrt_ps(_mm256_add_ps(_mm256_set1_ps(ch.dx2), _mm256_loadu_ps(zSquared + iz))),
-                                     _mm256_set1_ps(ch.samplesPerMetre), _mm256_loadu_ps(ch.tx + iz));
+    const __m256 u = _mm256_fmadd_ps(_mm256_sqrt_ps(_mm256_add_ps(_mm256_set1_ps(ch.dx2), _mm256_loadu_ps(zSquared + iz))), _mm256_set1_ps(ch.samplesPerMetre),
+                                     _mm256_loadu_ps(ch.tx + iz));
     const __m256 shifted = _mm256_add_ps(u, _mm256_set1_ps(kRoundingShift));
     const __m256 g = _mm256_sub_ps(u, _mm256_sub_ps(shifted, _mm256_set1_ps(kRoundingShift)));
     __m256i bits = _mm256_castps_si256(shifted);  // kRoundingShiftBits + k
     if constexpr (kClamp) {
-        bits = _mm256_min_epi32(_mm256_max_epi32(bits, _mm256_set1_epi32(kRoundingShiftBits - 1)),
-                                _mm256_set1_epi32(kRoundingShiftBits + static_cast<int>(ch.n)));
+        bits =
+            _mm256_min_epi32(_mm256_max_epi32(bits, _mm256_set1_epi32(kRoundingShiftBits - 1)), _mm256_set1_epi32(kRoundingShiftBits + static_cast<int>(ch.n)));
     }
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(ch.offsets + iz), _mm256_slli_epi32(bits, 2));  // kOffsetBias + 4 k
     _mm256_storeu_ps(ch.fractions + iz, g);
@@ -126,8 +126,8 @@ struct RotationLanes8 {
 // in-lane shuffles; measured faster than four 64-bit gathers of four pairs). kPartial: only the
 // lanes of `live` add.
 template <bool kLongSine, bool kPartial, typename Weight>
-__attribute__((target("avx2,fma"))) inline void samplesOf8(const IqChannel& ch, const Weight& weight, const RotationLanes8& r, std::size_t iz,
-                                                           __m256 live, float* re, float* im) noexcept {
+__attribute__((target("avx2,fma"))) inline void samplesOf8(const IqChannel& ch, const Weight& weight, const RotationLanes8& r, std::size_t iz, __m256 live,
+                                                           float* re, float* im) noexcept {
     const __m256 g = _mm256_loadu_ps(ch.fractions + iz);
     const std::uint32_t* at = ch.offsets + iz;
     const std::uintptr_t biased = reinterpret_cast<std::uintptr_t>(ch.table) - std::uintptr_t{4} * kOffsetBias;
@@ -202,10 +202,10 @@ __attribute__((target("avx2,fma"))) void accumulateIqAvx2(const IqChannel& chann
 // lane's index (so that they do not spoil the window) and add nothing.
 template <bool kLongSine, bool kPartial, typename Weight>
 __attribute__((always_inline, target("avx2,fma,avx512f,avx512vl"))) inline void stepOf16(const IqChannel& ch, const Weight& weight, const RotationLanes16& r,
-                                                                          const float* zSquared, std::size_t iz, __mmask16 live, float* re,
-                                                                          float* im) noexcept {
-    const __m512 u = _mm512_fmadd_ps(_mm512_sqrt_ps(_mm512_add_ps(_mm512_set1_ps(ch.dx2), _mm512_loadu_ps(zSquared + iz))),
-                                     _mm512_set1_ps(ch.samplesPerMetre), _mm512_loadu_ps(ch.tx + iz));
+                                                                                         const float* zSquared, std::size_t iz, __mmask16 live, float* re,
+                                                                                         float* im) noexcept {
+    const __m512 u = _mm512_fmadd_ps(_mm512_sqrt_ps(_mm512_add_ps(_mm512_set1_ps(ch.dx2), _mm512_loadu_ps(zSquared + iz))), _mm512_set1_ps(ch.samplesPerMetre),
+                                     _mm512_loadu_ps(ch.tx + iz));
     const __m512 shifted = _mm512_add_ps(u, _mm512_set1_ps(kRoundingShift));
     const __m512 g = _mm512_sub_ps(u, _mm512_sub_ps(shifted, _mm512_set1_ps(kRoundingShift)));
     __m512i k = _mm512_sub_epi32(_mm512_castps_si512(shifted), _mm512_set1_epi32(kRoundingShiftBits));
@@ -308,8 +308,8 @@ struct TaperWeight {
 enum class IqLoop { Avx2, Avx512 };
 
 template <bool kLongSine, typename Weight>
-void accumulateIq(IqLoop loop, const IqChannel& ch, const Weight& weight, const Rotation& rotation, const float* zSquared, std::size_t first,
-                  std::size_t last, float* re, float* im) noexcept {
+void accumulateIq(IqLoop loop, const IqChannel& ch, const Weight& weight, const Rotation& rotation, const float* zSquared, std::size_t first, std::size_t last,
+                  float* re, float* im) noexcept {
     if (first >= last) return;
     if (loop == IqLoop::Avx512) accumulateIqAvx512<kLongSine>(ch, weight, rotation, zSquared, first, last, re, im);
     else accumulateIqAvx2<kLongSine>(ch, weight, zSquared, first, last, re, im);

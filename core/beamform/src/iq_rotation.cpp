@@ -49,7 +49,8 @@ std::array<double, 4> leastSquares(const std::vector<double>& nodes, int terms, 
 
 Rotation fitRotation(double w) {
     std::vector<double> nodes(64);
-    for (std::size_t i = 0; i < nodes.size(); ++i) nodes[i] = 0.25 * (1 - std::cos(std::numbers::pi * (static_cast<double>(i) + 0.5) / static_cast<double>(nodes.size())));
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        nodes[i] = 0.25 * (1 - std::cos(std::numbers::pi * (static_cast<double>(i) + 0.5) / static_cast<double>(nodes.size())));
     const bool longSine = w > 2.6;
     const auto c = leastSquares(nodes, 4, 0, [w](double g) { return std::cos(w * g); });
     const auto s = leastSquares(nodes, longSine ? 4 : 3, 1, [w](double g) { return std::sin(w * g); });

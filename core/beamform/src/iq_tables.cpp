@@ -99,8 +99,8 @@ __attribute__((target("avx2,fma"))) void buildTrace(const float* in, std::size_t
 // with iq[k] = 2 exp(-i (w k + phi0)) y[k] and the turn exp(i (phi0 + w (k + 1/2))),
 // A_k = 2 y[k] a and B_k = 2 y[k + 1] conj(a), a = exp(i w / 2), so
 // M = y[k] a + y[k + 1] conj(a) and D = 2 (y[k + 1] conj(a) - y[k] a). The last pair's B is its A.
-__attribute__((target("avx2,fma"))) void buildTraceFromFiltered(const float* re, const float* im, std::size_t n, double radiansPerSample,
-                                                                TableLayout layout, float* out) noexcept {
+__attribute__((target("avx2,fma"))) void buildTraceFromFiltered(const float* re, const float* im, std::size_t n, double radiansPerSample, TableLayout layout,
+                                                                float* out) noexcept {
     const auto c = static_cast<float>(std::cos(radiansPerSample / 2)), s = static_cast<float>(std::sin(radiansPerSample / 2));
     const __m256 vc = _mm256_set1_ps(c), vs = _mm256_set1_ps(s), c2 = _mm256_set1_ps(2 * c), s2 = _mm256_set1_ps(2 * s);
     std::size_t k = 0;
@@ -109,8 +109,7 @@ __attribute__((target("avx2,fma"))) void buildTraceFromFiltered(const float* re,
         const __m256 sumRe = _mm256_add_ps(yr, yr1), differenceRe = _mm256_sub_ps(yr1, yr);
         const __m256 sumIm = _mm256_add_ps(yi, yi1), differenceIm = _mm256_sub_ps(yi1, yi);
         storeEight(_mm256_fmadd_ps(vc, sumRe, _mm256_mul_ps(vs, differenceIm)), _mm256_fmsub_ps(vc, sumIm, _mm256_mul_ps(vs, differenceRe)),
-                   _mm256_fmadd_ps(c2, differenceRe, _mm256_mul_ps(s2, sumIm)), _mm256_fmsub_ps(c2, differenceIm, _mm256_mul_ps(s2, sumRe)), k,
-                   layout, out);
+                   _mm256_fmadd_ps(c2, differenceRe, _mm256_mul_ps(s2, sumIm)), _mm256_fmsub_ps(c2, differenceIm, _mm256_mul_ps(s2, sumRe)), k, layout, out);
     }
     for (; k < n; ++k) {
         const std::complex<float> a(c, s), y(re[k], im[k]);

@@ -30,8 +30,7 @@ inline bool cpuHasAvx2() noexcept {
 
 inline bool cpuHasAvx512() noexcept {
 #if defined(__x86_64__)
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512dq");
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
 #else
     return false;
 #endif
@@ -100,11 +99,11 @@ struct NoWeight {
 
 struct CosSquaredWeight {
     static constexpr bool kUnit = false;
-    float aK;             // a 2 F# |dx|: u = aK / z - b
+    float aK;  // a 2 F# |dx|: u = aK / z - b
     float b;
-    const float* invZ;    // 1 / z per depth
-    const float* invZ2;   // 1 / z^2 per depth
-    std::size_t flat;     // the first depth index of the flat part (weight 1; Hann: none, the depth count)
+    const float* invZ;   // 1 / z per depth
+    const float* invZ2;  // 1 / z^2 per depth
+    std::size_t flat;    // the first depth index of the flat part (weight 1; Hann: none, the depth count)
     // Hann (b = 0): cos u = EvenCosine(aK^2 / z^2) with the powers of aK^2 taken into its
     // coefficients, a load and three multiply-adds.
     bool hann;
@@ -205,8 +204,15 @@ inline CosSquaredWeight cosSquaredWeight(const BeamformParams& params, double dx
     const double alpha = hann ? 1.0 : std::clamp(params.tukeyAlpha, 1e-6, 1.0);
     const double a = std::numbers::pi / (2 * alpha);
     const double aK = a * 2 * params.fNumber * std::abs(dx), k2 = aK * aK;
-    return {static_cast<float>(aK), static_cast<float>(a * (1 - alpha)), invZ, invZ2, flat, hann,
-            EvenCosine::kC0, static_cast<float>(EvenCosine::kC1 * k2), static_cast<float>(EvenCosine::kC2 * k2 * k2),
+    return {static_cast<float>(aK),
+            static_cast<float>(a * (1 - alpha)),
+            invZ,
+            invZ2,
+            flat,
+            hann,
+            EvenCosine::kC0,
+            static_cast<float>(EvenCosine::kC1 * k2),
+            static_cast<float>(EvenCosine::kC2 * k2 * k2),
             static_cast<float>(EvenCosine::kC3 * k2 * k2 * k2)};
 }
 
@@ -215,8 +221,8 @@ inline CosSquaredWeight cosSquaredWeight(const BeamformParams& params, double dx
 // for steering below 90 degrees, plane, focused or diverging), so both ends are found by
 // bisection.
 template <typename Delay>
-std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const Delay& tx, float samplesPerMetre, float dx2,
-                                                  std::span<const float> zSquared, std::size_t first, float lowest = 0.0f) noexcept {
+std::pair<std::size_t, std::size_t> inRecordRange(float lastIndex, const Delay& tx, float samplesPerMetre, float dx2, std::span<const float> zSquared,
+                                                  std::size_t first, float lowest = 0.0f) noexcept {
     const auto sampleAt = [&](std::size_t i) { return tx.at(i) + std::sqrt(dx2 + zSquared[i]) * samplesPerMetre; };
     const auto firstWhere = [&](std::size_t lo, auto reached) {
         std::size_t hi = zSquared.size();
@@ -262,13 +268,13 @@ inline ChannelDepths channelDepths(float edge, float dx2, const DepthIndex& dept
 // The steps every vector loop below shares, eight depths at a time. AVX2 only, so that the
 // AVX-512 loops can inline them as well.
 struct EightDepths {
-    __m256 frac;     // position between sample index and index + 1
-    __m256i index;   // the sample index of each depth
+    __m256 frac;    // position between sample index and index + 1
+    __m256i index;  // the sample index of each depth
 };
 
 template <typename Delay>
-__attribute__((target("avx2,fma"))) inline EightDepths sampleIndices(const Delay& tx, std::span<const float> zSquared, std::size_t iz,
-                                                                      __m256 dx2, __m256 samplesPerMetre) noexcept {
+__attribute__((target("avx2,fma"))) inline EightDepths sampleIndices(const Delay& tx, std::span<const float> zSquared, std::size_t iz, __m256 dx2,
+                                                                     __m256 samplesPerMetre) noexcept {
     const __m256 rx = _mm256_sqrt_ps(_mm256_add_ps(dx2, _mm256_loadu_ps(zSquared.data() + iz)));
     const __m256 s = _mm256_fmadd_ps(rx, samplesPerMetre, tx.at8(iz));
     const __m256i index = _mm256_cvttps_epi32(s);
@@ -282,8 +288,8 @@ struct SixteenDepths {
 };
 
 template <typename Delay>
-__attribute__((target("avx2,fma,avx512f"))) inline SixteenDepths sampleIndices16(const Delay& tx, std::span<const float> zSquared, std::size_t iz,
-                                                                                 __m512 dx2, __m512 samplesPerMetre) noexcept {
+__attribute__((target("avx2,fma,avx512f"))) inline SixteenDepths sampleIndices16(const Delay& tx, std::span<const float> zSquared, std::size_t iz, __m512 dx2,
+                                                                                 __m512 samplesPerMetre) noexcept {
     const __m512 rx = _mm512_sqrt_ps(_mm512_add_ps(dx2, _mm512_loadu_ps(zSquared.data() + iz)));
     const __m512 s = _mm512_fmadd_ps(rx, samplesPerMetre, tx.at16(iz));
     const __m512i index = _mm512_cvttps_epi32(s);

@@ -104,10 +104,10 @@ private:
     std::mutex turn_;
     std::mutex mutex_;
     std::condition_variable wake_, done_;
-    const IndexedBody* body_ = nullptr;  // under mutex_
-    std::size_t count_ = 0;              // under mutex_
-    std::atomic<std::size_t> next_{0};   // the next index to take
-    std::atomic<unsigned> pending_{0};   // workers still on the job (changed under mutex_, read spinning)
+    const IndexedBody* body_ = nullptr;         // under mutex_
+    std::size_t count_ = 0;                     // under mutex_
+    std::atomic<std::size_t> next_{0};          // the next index to take
+    std::atomic<unsigned> pending_{0};          // workers still on the job (changed under mutex_, read spinning)
     std::atomic<std::uint64_t> generation_{0};  // jobs posted (changed under mutex_, read spinning)
     std::atomic<bool> stopping_{false};
 };

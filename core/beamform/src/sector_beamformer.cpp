@@ -10,14 +10,15 @@
 
 namespace sonolink::beamform {
 
-Result<SectorImage> delayAndSumSector(const ChannelDataView& data, std::vector<double> r, std::vector<double> theta,
-                                      const BeamformParams& params, unsigned threads) {
+Result<SectorImage> delayAndSumSector(const ChannelDataView& data, std::vector<double> r, std::vector<double> theta, const BeamformParams& params,
+                                      unsigned threads) {
     if (auto ok = data.validate(); !ok) return fail(std::move(ok.error()));
     if (!(params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
     PixelGrid rays{theta, r};  // the same checks: r as depths (positive, increasing)
     if (auto ok = rays.validate(); !ok) return fail(std::move(ok.error()).addContext("sector depths r"));
     for (std::size_t i = 1; i < theta.size(); ++i) {
-        if (!(theta[i] > theta[i - 1])) return fail(ErrorCode::InvalidArgument, fmt::format("sector angles must increase: theta[{}] = {} after {}", i, theta[i], theta[i - 1]));
+        if (!(theta[i] > theta[i - 1]))
+            return fail(ErrorCode::InvalidArgument, fmt::format("sector angles must increase: theta[{}] = {} after {}", i, theta[i], theta[i - 1]));
     }
     SectorImage sector{std::move(r), std::move(theta), {}};
     const auto nr = sector.r.size(), nt = sector.theta.size();

@@ -42,17 +42,21 @@ void checkConsistency(const AppConfig& config, IssueList& issues) {
         issues.add("/dicom/tls", "needs certificate, private_key and trusted_certificates: a node has tls");
     }
     if (config.acquisition.samplingRateHz < 2.0 * config.probe.centerFrequencyHz) {
-        issues.add("/acquisition/sampling_rate_hz",
-                   fmt::format("must be at least twice probe.center_frequency_hz ({:g} Hz) to "
-                               "sample the echoes (got {:g} Hz)",
-                               config.probe.centerFrequencyHz, config.acquisition.samplingRateHz));
+        issues.add("/acquisition/sampling_rate_hz", fmt::format("must be at least twice probe.center_frequency_hz ({:g} Hz) to "
+                                                                "sample the echoes (got {:g} Hz)",
+                                                                config.probe.centerFrequencyHz, config.acquisition.samplingRateHz));
     }
 }
 
 std::pair<int, int> lineAndColumn(std::string_view text, std::size_t byte) {
     int line = 1, column = 1;
     for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') { ++line; column = 1; } else { ++column; }
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
     }
     return {line, column};
 }
@@ -77,9 +81,7 @@ std::optional<json> parseDocument(std::string_view text, IssueList& issues) {
     return std::nullopt;
 }
 
-std::string ConfigIssue::describe() const {
-    return fmt::format("{}: {}: {}", file, key.empty() ? "(file)" : key, reason);
-}
+std::string ConfigIssue::describe() const { return fmt::format("{}: {}: {}", file, key.empty() ? "(file)" : key, reason); }
 
 ConfigParse parseConfig(std::string_view jsonText, const std::string& sourceName, const std::vector<ConfigOverride>& overrides) {
     ConfigParse result;
@@ -130,9 +132,7 @@ namespace {
 // The file's text: NotFound if it is not there; InvalidArgument if it is no regular file (a FIFO
 // is refused before it is opened for reading, which would wait for a writer for ever) or past
 // kMaxConfigBytes (refused before it is read: /dev/zero would grow memory for ever).
-Result<std::string> readConfigText(const std::string& path) {
-    return readRegularFile(path, kMaxConfigBytes, "configuration file");
-}
+Result<std::string> readConfigText(const std::string& path) { return readRegularFile(path, kMaxConfigBytes, "configuration file"); }
 
 }  // namespace
 
@@ -152,13 +152,14 @@ Result<AppConfig> loadConfig(const std::string& path, const std::vector<ConfigOv
         if (!steps.starts_with("/") && !path.empty()) steps = (std::filesystem::path(path).parent_path() / steps).lexically_normal().string();
         auto stepsText = readConfigText(steps);
         if (!stepsText) {
-            return fail(stepsText.error().code(), fmt::format("{} (the self-test's steps file: selftest.steps_file in {})", stepsText.error().message(), source));
+            return fail(stepsText.error().code(),
+                        fmt::format("{} (the self-test's steps file: selftest.steps_file in {})", stepsText.error().message(), source));
         }
         for (auto& issue : parseSelfTestSteps(*stepsText, steps, parsed.config.selftest)) parsed.issues.push_back(std::move(issue));
     }
     if (!parsed.ok()) {
-        Error error(ErrorCode::InvalidArgument, fmt::format("configuration {}'{}' has {} problem{}", path.empty() ? "" : "file ", source,
-                                                            parsed.issues.size(), parsed.issues.size() == 1 ? "" : "s"));
+        Error error(ErrorCode::InvalidArgument, fmt::format("configuration {}'{}' has {} problem{}", path.empty() ? "" : "file ", source, parsed.issues.size(),
+                                                            parsed.issues.size() == 1 ? "" : "s"));
         for (const auto& issue : parsed.issues) error.addDetail(issue.describe());
         return fail(std::move(error));
     }

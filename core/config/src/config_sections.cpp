@@ -19,10 +19,14 @@ std::string checkLongString(const std::string& text) { return dicom::longStringP
 std::string checkShortString(const std::string& text) { return dicom::shortStringProblem(text); }
 
 void readLevel(ObjectReader& reader, std::string_view key, log::Level& out) {
-    reader.choice(key, out, {{"trace", log::Level::Trace}, {"debug", log::Level::Debug},
-                             {"info", log::Level::Info}, {"warn", log::Level::Warn},
-                             {"error", log::Level::Error}, {"critical", log::Level::Critical},
-                             {"off", log::Level::Off}});
+    reader.choice(key, out,
+                  {{"trace", log::Level::Trace},
+                   {"debug", log::Level::Debug},
+                   {"info", log::Level::Info},
+                   {"warn", log::Level::Warn},
+                   {"error", log::Level::Error},
+                   {"critical", log::Level::Critical},
+                   {"off", log::Level::Off}});
 }
 
 }  // namespace
@@ -34,8 +38,8 @@ void readLog(ObjectReader& root, IssueList& issues, log::Settings& out) {
     readLevel(section, "level", out.level);
     section.path("file", out.file);
     section.members("categories", [&](const std::string& name, const json& value, const std::string& where) {
-        auto level = value.is_string() ? log::parseLevel(value.get<std::string>())
-                                       : Result<log::Level>(fail(ErrorCode::InvalidArgument, "must be a level name"));
+        auto level =
+            value.is_string() ? log::parseLevel(value.get<std::string>()) : Result<log::Level>(fail(ErrorCode::InvalidArgument, "must be a level name"));
         if (!level) return issues.add(where, level.error().message() + " (got " + value.dump() + ")");
         out.categoryLevels[name] = *level;
     });
@@ -51,7 +55,8 @@ void readLink(ObjectReader& root, LinkSettings& out) {
     section.string("address", out.address, [](const std::string& address) -> std::string {
         unsigned a, b, c, d;
         char extra;
-        if (address.empty() || (std::sscanf(address.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &extra) == 4 && a < 256 && b < 256 && c < 256 && d < 256)) return {};
+        if (address.empty() || (std::sscanf(address.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &extra) == 4 && a < 256 && b < 256 && c < 256 && d < 256))
+            return {};
         return fmt::format("must be an IPv4 address such as 192.168.10.1 (got '{}')", address);
     });
     section.integer("port", out.port, 1, 65535);
@@ -59,13 +64,13 @@ void readLink(ObjectReader& root, LinkSettings& out) {
     section.integer("slot_size_bytes", slotSize, 4096, 64LL << 20, "bytes");
     if (slotSize % 4096 != 0) {
         section.issue("slot_size_bytes", fmt::format("must be a multiple of 4096 bytes: slots are "
-                                                     "4 KiB-aligned for the NIC (got {})", slotSize));
+                                                     "4 KiB-aligned for the NIC (got {})",
+                                                     slotSize));
     } else {
         out.slotSizeBytes = slotSize;
     }
     section.integer("slot_count", out.slotCount, 2, 65536);
-    section.choice("completion_mode", out.completionMode,
-                   {{"event", CompletionMode::Event}, {"busy_poll", CompletionMode::BusyPoll}});
+    section.choice("completion_mode", out.completionMode, {{"event", CompletionMode::Event}, {"busy_poll", CompletionMode::BusyPoll}});
     section.boolean("huge_pages", out.hugePages);
     section.integer("rx_cpu", out.rxCpu, -1, 4095);
 }
@@ -106,13 +111,10 @@ void readAcquisition(ObjectReader& root, AcquisitionSettings& out) {
 
 void readBeamform(ObjectReader& root, BeamformSettings& out) {
     auto section = root.object("beamform");
-    section.choice("backend", out.backend, {{"auto", BeamformerBackend::Auto},
-                                            {"cuda", BeamformerBackend::Cuda},
-                                            {"cpu", BeamformerBackend::Cpu}});
+    section.choice("backend", out.backend, {{"auto", BeamformerBackend::Auto}, {"cuda", BeamformerBackend::Cuda}, {"cpu", BeamformerBackend::Cpu}});
     section.number("f_number", out.fNumber, limits::kFNumber.min, limits::kFNumber.max);
-    section.choice("window", out.window, {{"rectangular", ApodizationWindow::Rectangular},
-                                          {"hann", ApodizationWindow::Hann},
-                                          {"tukey", ApodizationWindow::Tukey}});
+    section.choice("window", out.window,
+                   {{"rectangular", ApodizationWindow::Rectangular}, {"hann", ApodizationWindow::Hann}, {"tukey", ApodizationWindow::Tukey}});
     section.number("dynamic_range_db", out.dynamicRangeDb, limits::kDynamicRangeDb.min, limits::kDynamicRangeDb.max, "dB");
     section.number("gain_db", out.gainDb, limits::kGainDb.min, limits::kGainDb.max, "dB");
 }
@@ -138,8 +140,11 @@ void readDisplay(ObjectReader& root, DisplaySettings& out) {
     section.choice("grey_map", out.greyMap, {{"linear", GreyMap::Linear}, {"soft", GreyMap::Soft}, {"contrast", GreyMap::Contrast}});
     section.integer("columns", out.columns, static_cast<long long>(limits::kDisplayPixels.min), static_cast<long long>(limits::kDisplayPixels.max));
     section.integer("rows", out.rows, static_cast<long long>(limits::kDisplayPixels.min), static_cast<long long>(limits::kDisplayPixels.max));
-    section.choice("photoacoustic_view", out.shotView, {{"ultrasound", ShotView::Ultrasound}, {"photoacoustic", ShotView::Photoacoustic},
-                                                        {"overlay", ShotView::Overlay}, {"side_by_side", ShotView::SideBySide}});
+    section.choice("photoacoustic_view", out.shotView,
+                   {{"ultrasound", ShotView::Ultrasound},
+                    {"photoacoustic", ShotView::Photoacoustic},
+                    {"overlay", ShotView::Overlay},
+                    {"side_by_side", ShotView::SideBySide}});
     section.choice("photoacoustic_map", out.shotMap, {{"hot", ShotColourMap::Hot}, {"iron", ShotColourMap::Iron}});
     section.number("photoacoustic_dynamic_range_db", out.shotDynamicRangeDb, limits::kDynamicRangeDb.min, limits::kDynamicRangeDb.max, "dB");
     section.number("photoacoustic_threshold", out.shotThreshold, limits::kShotThreshold.min, limits::kShotThreshold.max);
@@ -155,8 +160,8 @@ void readArchive(ObjectReader& root, ArchiveSettings& out) {
     });
     section.string("region", out.region, checkNotEmpty);
     section.string("bucket", out.bucket, [](const std::string& bucket) -> std::string {
-        const bool ok = bucket.empty() || (bucket.size() >= 3 && bucket.size() <= 63 &&
-                                           bucket.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") == std::string::npos);
+        const bool ok = bucket.empty() ||
+                        (bucket.size() >= 3 && bucket.size() <= 63 && bucket.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") == std::string::npos);
         return ok ? "" : fmt::format("must be an S3 bucket name: 3 to 63 of a-z, 0-9, '.', '-' (got '{}')", bucket);
     });
     section.string("prefix", out.prefix);

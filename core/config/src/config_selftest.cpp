@@ -16,8 +16,8 @@ using nlohmann::json;
 // The self-test's limits, each read by the same rules wherever it is given (the selftest section,
 // or a step of the steps file).
 void readSelfTestLimits(ObjectReader& section, SelfTestSettings& out) {
-    section.choice("ber_pattern", out.berPattern, {{"prbs7", BerPattern::Prbs7}, {"prbs15", BerPattern::Prbs15},
-                                                   {"prbs23", BerPattern::Prbs23}, {"prbs31", BerPattern::Prbs31}});
+    section.choice("ber_pattern", out.berPattern,
+                   {{"prbs7", BerPattern::Prbs7}, {"prbs15", BerPattern::Prbs15}, {"prbs23", BerPattern::Prbs23}, {"prbs31", BerPattern::Prbs31}});
     section.number("ber_limit", out.berLimit, 1e-15, 1e-3);
     section.number("ber_quick_limit", out.berQuickLimit, 1e-15, 1e-3);
     section.number("ber_confidence", out.berConfidence, 0.5, 0.9999);
@@ -37,8 +37,8 @@ const std::map<std::string_view, std::vector<std::string_view>>& stepLimitKeys()
     static const std::map<std::string_view, std::vector<std::string_view>> keys{
         {"GPU memory", {"gpu_memory_mib"}},
         {"link BER", {"ber_pattern", "ber_limit", "ber_quick_limit", "ber_confidence"}},
-        {"element check", {"element_frames", "element_dead_rms_fraction", "element_weak_rms_fraction", "element_noisy_snr_drop_db",
-                           "element_correlation_fraction"}},
+        {"element check",
+         {"element_frames", "element_dead_rms_fraction", "element_weak_rms_fraction", "element_noisy_snr_drop_db", "element_correlation_fraction"}},
         {"phantom check", {"phantom_min_ncc", "phantom_max_position_error_mm", "phantom_max_fwhm_error"}}};
     return keys;
 }
@@ -54,7 +54,8 @@ void readSelfTest(ObjectReader& root, SelfTestSettings& out) {
     section.boolean("element_check", out.elementCheck);
     section.path("report_directory", out.reportDirectory, checkNotEmpty);
     section.string("engineer_group", out.engineerGroup, [](const std::string& group) -> std::string {
-        const bool name = !group.empty() && group.size() <= 32 && group.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
+        const bool name = !group.empty() && group.size() <= 32 &&
+                          group.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
         return name && group[0] != '-' ? "" : "not a group name (letters, digits, '.', '_' and '-', up to 32)";
     });
     section.path("steps_file", out.stepsFile);
@@ -80,12 +81,15 @@ void checkNoLimitsBesideAStepsFile(const json& document, IssueList& issues) {
         for (const auto key : keys) {
             if (section->contains(std::string(key))) {
                 issues.add(fmt::format("/selftest/{}", key), fmt::format("the steps file (selftest.steps_file) holds the self-test's limits: "
-                                                                          "set it there, under the step '{}'", step));
+                                                                         "set it there, under the step '{}'",
+                                                                         step));
             }
         }
     }
     for (const auto* key : {"ber_timeout_s"}) {
-        if (section->contains(key)) issues.add(fmt::format("/selftest/{}", key), "the steps file (selftest.steps_file) holds the steps' timeouts: set it there, as the 'link BER' step's timeout_s");
+        if (section->contains(key))
+            issues.add(fmt::format("/selftest/{}", key),
+                       "the steps file (selftest.steps_file) holds the steps' timeouts: set it there, as the 'link BER' step's timeout_s");
     }
 }
 

@@ -5,8 +5,7 @@
 
 namespace sonolink::config {
 
-ObjectReader::ObjectReader(const nlohmann::json* node, std::string path, IssueList& issues)
-    : node_(node), path_(std::move(path)), issues_(issues) {
+ObjectReader::ObjectReader(const nlohmann::json* node, std::string path, IssueList& issues) : node_(node), path_(std::move(path)), issues_(issues) {
     if (node_ && !node_->is_object()) {
         issues_.add(path_.empty() ? "/" : path_, fmt::format("must be a JSON object (got {})", node_->type_name()));
         node_ = nullptr;
@@ -35,8 +34,7 @@ void ObjectReader::number(std::string_view key, double& out, double lo, double h
     }
     const double v = value->get<double>();
     if (!std::isfinite(v) || v < lo || v > hi) {
-        return issue(key, fmt::format("must be between {:g} and {:g}{}{} (got {:g})", lo, hi,
-                                      unit.empty() ? "" : " ", unit, v));
+        return issue(key, fmt::format("must be between {:g} and {:g}{}{} (got {:g})", lo, hi, unit.empty() ? "" : " ", unit, v));
     }
     out = v;
 }
@@ -48,8 +46,7 @@ void ObjectReader::boolean(std::string_view key, bool& out) {
     out = value->get<bool>();
 }
 
-void ObjectReader::string(std::string_view key, std::string& out,
-                          const std::function<std::string(const std::string&)>& check) {
+void ObjectReader::string(std::string_view key, std::string& out, const std::function<std::string(const std::string&)>& check) {
     const auto* value = find(key);
     if (!value) return;
     if (!value->is_string()) return issue(key, fmt::format("must be a string (got {})", value->dump()));
@@ -60,8 +57,7 @@ void ObjectReader::string(std::string_view key, std::string& out,
     out = std::move(text);
 }
 
-void ObjectReader::path(std::string_view key, std::string& out,
-                        const std::function<std::string(const std::string&)>& check) {
+void ObjectReader::path(std::string_view key, std::string& out, const std::function<std::string(const std::string&)>& check) {
     std::string text = out;
     string(key, text, check);
     if (text != "~" && !text.starts_with("~/")) {
@@ -73,21 +69,16 @@ void ObjectReader::path(std::string_view key, std::string& out,
     out = std::string(home) + text.substr(1);
 }
 
-ObjectReader ObjectReader::object(std::string_view key) {
-    return ObjectReader(find(key), pointer(key), issues_);
-}
+ObjectReader ObjectReader::object(std::string_view key) { return ObjectReader(find(key), pointer(key), issues_); }
 
-void ObjectReader::array(std::string_view key,
-                         const std::function<void(const nlohmann::json&, const std::string&)>& each) {
+void ObjectReader::array(std::string_view key, const std::function<void(const nlohmann::json&, const std::string&)>& each) {
     const auto* value = find(key);
     if (!value) return;
     if (!value->is_array()) return issue(key, fmt::format("must be an array (got {})", value->type_name()));
     for (std::size_t i = 0; i < value->size(); ++i) each((*value)[i], pointer(key) + "/" + std::to_string(i));
 }
 
-void ObjectReader::members(
-    std::string_view key,
-    const std::function<void(const std::string&, const nlohmann::json&, const std::string&)>& each) {
+void ObjectReader::members(std::string_view key, const std::function<void(const std::string&, const nlohmann::json&, const std::string&)>& each) {
     const auto* value = find(key);
     if (!value) return;
     if (!value->is_object()) return issue(key, fmt::format("must be an object (got {})", value->type_name()));

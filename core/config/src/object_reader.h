@@ -51,8 +51,7 @@ public:
     [[nodiscard]] std::string pointer(std::string_view key) const { return path_ + "/" + std::string(key); }
     void issue(std::string_view key, std::string reason) { issues_.add(pointer(key), std::move(reason)); }
 
-    void integer(std::string_view key, std::integral auto& out, long long lo, long long hi,
-                 std::string_view unit = "") {
+    void integer(std::string_view key, std::integral auto& out, long long lo, long long hi, std::string_view unit = "") {
         const auto* value = find(key);
         if (!value) return;
         if (!value->is_number_integer()) {
@@ -63,8 +62,7 @@ public:
         }
         const long long v = value->get<long long>();
         if (v < lo || v > hi) {
-            return issue(key, fmt::format("must be between {} and {}{}{} (got {})", lo, hi,
-                                          unit.empty() ? "" : " ", unit, v));
+            return issue(key, fmt::format("must be between {} and {}{}{} (got {})", lo, hi, unit.empty() ? "" : " ", unit, v));
         }
         out = static_cast<std::remove_reference_t<decltype(out)>>(v);
     }
@@ -72,12 +70,10 @@ public:
     void number(std::string_view key, double& out, double lo, double hi, std::string_view unit = "");
     void boolean(std::string_view key, bool& out);
     // check returns "" when the text is acceptable, else the reason.
-    void string(std::string_view key, std::string& out,
-                const std::function<std::string(const std::string&)>& check = {});
+    void string(std::string_view key, std::string& out, const std::function<std::string(const std::string&)>& check = {});
     // A file or folder: as string(), and a leading "~/" (or "~" alone) stands for $HOME, so that
     // one station-wide file (/etc/sonolink) puts each user's data in their own home.
-    void path(std::string_view key, std::string& out,
-              const std::function<std::string(const std::string&)>& check = {});
+    void path(std::string_view key, std::string& out, const std::function<std::string(const std::string&)>& check = {});
 
     template <typename E>
     void choice(std::string_view key, E& out, std::initializer_list<std::pair<const char*, E>> options) {
@@ -97,11 +93,9 @@ public:
     // The sub-object at key (absent -> a reader of nothing; not an object -> an issue).
     [[nodiscard]] ObjectReader object(std::string_view key);
     // Calls each(element, pointer) for every element of the array at key.
-    void array(std::string_view key,
-               const std::function<void(const nlohmann::json&, const std::string&)>& each);
+    void array(std::string_view key, const std::function<void(const nlohmann::json&, const std::string&)>& each);
     // Calls each(key, value, pointer) for every member of the object at key (a free-form map).
-    void members(std::string_view key,
-                 const std::function<void(const std::string&, const nlohmann::json&, const std::string&)>& each);
+    void members(std::string_view key, const std::function<void(const std::string&, const nlohmann::json&, const std::string&)>& each);
 
 private:
     const nlohmann::json* find(std::string_view key);

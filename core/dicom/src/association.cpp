@@ -13,9 +13,7 @@
 
 namespace sonolink::dicom {
 
-std::string describe(const PacsNode& node) {
-    return fmt::format("PACS {} at {}:{}{}", node.aeTitle, node.host, node.port, node.tls ? " (TLS)" : "");
-}
+std::string describe(const PacsNode& node) { return fmt::format("PACS {} at {}:{}{}", node.aeTitle, node.host, node.port, node.tls ? " (TLS)" : ""); }
 
 namespace {
 std::atomic<bool> gStop{false};  // lock-free: a signal handler may set it
@@ -25,9 +23,7 @@ void requestStop() noexcept { gStop.store(true); }
 bool stopRequested() noexcept { return gStop.load(); }
 void clearStopRequest() noexcept { gStop.store(false); }
 
-std::vector<std::string> uncompressedSyntaxes() {
-    return {UID_LittleEndianExplicitTransferSyntax, UID_LittleEndianImplicitTransferSyntax};
-}
+std::vector<std::string> uncompressedSyntaxes() { return {UID_LittleEndianExplicitTransferSyntax, UID_LittleEndianImplicitTransferSyntax}; }
 
 namespace {
 
@@ -38,13 +34,13 @@ Error associationError(const PacsNode& node, const OFCondition& c) {
     std::string hint;
     if (!node.tls && text.find("Peer aborted") != std::string::npos) {
         hint = " (if this port is TLS-only, set tls for this node)";
-    } else if (node.tls && (text.find("TLS") != std::string::npos || text.find("SSL") != std::string::npos ||
-                            text.find("certificate") != std::string::npos)) {
-        hint = fmt::format(" (check the certificates: ours, the CA we trust for the peer, and that the peer's certificate names {} in its "
-                           "subjectAltName)", node.host);
+    } else if (node.tls && (text.find("TLS") != std::string::npos || text.find("SSL") != std::string::npos || text.find("certificate") != std::string::npos)) {
+        hint = fmt::format(
+            " (check the certificates: ours, the CA we trust for the peer, and that the peer's certificate names {} in its "
+            "subjectAltName)",
+            node.host);
     }
-    return Error(rejected ? ErrorCode::FailedPrecondition : ErrorCode::Unavailable,
-                 fmt::format("{}: cannot associate: {}{}", describe(node), text, hint));
+    return Error(rejected ? ErrorCode::FailedPrecondition : ErrorCode::Unavailable, fmt::format("{}: cannot associate: {}{}", describe(node), text, hint));
 }
 
 }  // namespace
@@ -73,10 +69,11 @@ Association::~Association() {
 
 Status Association::setUpTls() {
     const auto& c = settings_.tls;
-    for (const auto& [what, file] : {std::pair{"certificate", c.certificateFile}, {"private key", c.privateKeyFile},
-                                     {"trusted certificates", c.trustedCertificatesFile}}) {
+    for (const auto& [what, file] :
+         {std::pair{"certificate", c.certificateFile}, {"private key", c.privateKeyFile}, {"trusted certificates", c.trustedCertificatesFile}}) {
         if (file.empty()) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: TLS needs our {} file, and none is configured", describe(node_), what));
-        if (!std::filesystem::exists(file)) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: TLS {} file {} does not exist", describe(node_), what, file));
+        if (!std::filesystem::exists(file))
+            return fail(ErrorCode::FailedPrecondition, fmt::format("{}: TLS {} file {} does not exist", describe(node_), what, file));
     }
     tls_ = std::make_unique<DcmTLSTransportLayer>(NET_REQUESTOR, nullptr, OFTrue);
     auto check = [&](const OFCondition& cond, std::string_view step) -> Status {
@@ -88,9 +85,13 @@ Status Association::setUpTls() {
     if (auto s = check(tls_->setPrivateKeyFile(c.privateKeyFile.c_str(), DCF_Filetype_PEM), "private key " + c.privateKeyFile); !s) return s;
     if (auto s = check(tls_->setCertificateFile(c.certificateFile.c_str(), DCF_Filetype_PEM), "certificate " + c.certificateFile); !s) return s;
     if (!tls_->checkPrivateKeyMatchesCertificate()) {
-        return fail(ErrorCode::FailedPrecondition, fmt::format("{}: private key {} does not match certificate {}", describe(node_), c.privateKeyFile, c.certificateFile));
+        return fail(ErrorCode::FailedPrecondition,
+                    fmt::format("{}: private key {} does not match certificate {}", describe(node_), c.privateKeyFile, c.certificateFile));
     }
-    if (auto s = check(tls_->addTrustedCertificateFile(c.trustedCertificatesFile.c_str(), DCF_Filetype_PEM), "trusted certificates " + c.trustedCertificatesFile); !s) return s;
+    if (auto s =
+            check(tls_->addTrustedCertificateFile(c.trustedCertificatesFile.c_str(), DCF_Filetype_PEM), "trusted certificates " + c.trustedCertificatesFile);
+        !s)
+        return s;
     tls_->setCertificateVerification(DCV_requireCertificate);
     // The peer's certificate must name the host we connect to (DCMTK checks only that a trusted
     // CA signed it: any other host's certificate from the same CA would pass). An address is
@@ -99,7 +100,8 @@ Status Association::setUpTls() {
     in6_addr address{};
     const bool isAddress = ::inet_pton(AF_INET, node_.host.c_str(), &address) == 1 || ::inet_pton(AF_INET6, node_.host.c_str(), &address) == 1;
     const int named = isAddress ? X509_VERIFY_PARAM_set1_ip_asc(param, node_.host.c_str()) : X509_VERIFY_PARAM_set1_host(param, node_.host.c_str(), 0);
-    if (named != 1) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: TLS set-up: cannot check the peer's name against '{}'", describe(node_), node_.host));
+    if (named != 1)
+        return fail(ErrorCode::FailedPrecondition, fmt::format("{}: TLS set-up: cannot check the peer's name against '{}'", describe(node_), node_.host));
     X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
     return {};
 }
@@ -138,7 +140,8 @@ Error Association::exchangeError(const std::string& what, const OFCondition& c) 
     if (stopRequested()) return Error(ErrorCode::Cancelled, fmt::format("{}: {}: stopped on request", describe(node_), what));
     if (deadline_.passed()) {
         return Error(ErrorCode::Unavailable, fmt::format("{}: {}: no complete answer in time (the deadline of this step passed; the peer is "
-                                                         "slow or stalled): {}", describe(node_), what, c.text()));
+                                                         "slow or stalled): {}",
+                                                         describe(node_), what, c.text()));
     }
     return Error(ErrorCode::Unavailable, fmt::format("{}: {} failed: {}", describe(node_), what, c.text()));
 }

@@ -101,7 +101,8 @@ std::string participantObjects(const AuditEvent& e, bool alert, bool queried) {
         xml += R"(<ParticipantObjectIDTypeCode csd-code="12" codeSystemName="RFC-3881" originalText="URI"/>)";
         xml += fmt::format(R"(<ParticipantObjectDetail type="Alert Description" value="{}"/></ParticipantObjectIdentification>)", base64(e.alertDescription));
     } else if (queried) {
-        xml += R"(<ParticipantObjectIdentification ParticipantObjectID="1.2.840.10008.5.1.4.31" ParticipantObjectTypeCode="2" ParticipantObjectTypeCodeRole="3">)";
+        xml +=
+            R"(<ParticipantObjectIdentification ParticipantObjectID="1.2.840.10008.5.1.4.31" ParticipantObjectTypeCode="2" ParticipantObjectTypeCodeRole="3">)";
         xml += R"(<ParticipantObjectIDTypeCode csd-code="110181" codeSystemName="DCM" originalText="SOP Class UID"/>)";
         xml += "<ParticipantObjectQuery>" + base64(e.query) + "</ParticipantObjectQuery>";
         xml += R"(<ParticipantObjectDetail type="TransferSyntax" value="MS4yLjg0MC4xMDAwOC4xLjIuMQ=="/></ParticipantObjectIdentification>)";
@@ -126,8 +127,7 @@ std::string participantObjects(const AuditEvent& e, bool alert, bool queried) {
 
 }  // namespace
 
-std::string auditMessageXml(const AuditEvent& e, const std::string& userId, const std::string& host, const std::string& sourceId,
-                            const std::string& dateTime) {
+std::string auditMessageXml(const AuditEvent& e, const std::string& userId, const std::string& host, const std::string& sourceId, const std::string& dateTime) {
     const bool alert = e.kind == AuditEventKind::EmergencyOverride || e.kind == AuditEventKind::SecurityConfiguration;
     const bool executed = e.kind == AuditEventKind::Query || alert;
     const char* action = executed ? "E" : "R";  // execute a query or an override; read (send, copy) instances
@@ -140,8 +140,9 @@ std::string auditMessageXml(const AuditEvent& e, const std::string& userId, cons
     xml += "</EventIdentification>";
     // The station (source of a transfer or export; requestor of a query) and the person using it.
     const bool queried = e.kind == AuditEventKind::Query;
-    xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="true" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
-                       escapeXml(e.localAeTitle), escapeXml(e.localAeTitle), escapeXml(host));
+    xml += fmt::format(
+        R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="true" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
+        escapeXml(e.localAeTitle), escapeXml(e.localAeTitle), escapeXml(host));
     xml += queried || alert ? "" : code("RoleIDCode", "110153", "DCM", "Source Role ID");
     xml += "</ActiveParticipant>";
     xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="true"/>)", escapeXml(userId));
@@ -149,8 +150,9 @@ std::string auditMessageXml(const AuditEvent& e, const std::string& userId, cons
         xml += fmt::format(R"(<ActiveParticipant UserID="{}" UserIsRequestor="false" MediaType="filesystem">)", escapeXml(e.destination));
         xml += code("RoleIDCode", "110154", "DCM", "Destination Media") + "</ActiveParticipant>";
     } else if (!alert) {  // an override has no destination: its subject is the object below
-        xml += fmt::format(R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="false" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
-                           escapeXml(e.remoteAeTitle), escapeXml(e.remoteAeTitle), escapeXml(e.remoteHost));
+        xml += fmt::format(
+            R"(<ActiveParticipant UserID="{}" AlternativeUserID="AETITLES={}" UserIsRequestor="false" NetworkAccessPointID="{}" NetworkAccessPointTypeCode="1">)",
+            escapeXml(e.remoteAeTitle), escapeXml(e.remoteAeTitle), escapeXml(e.remoteHost));
         xml += code("RoleIDCode", "110152", "DCM", "Destination Role ID") + "</ActiveParticipant>";
     }
     xml += fmt::format(R"(<AuditSourceIdentification AuditSourceID="{}">)", escapeXml(sourceId));
@@ -225,8 +227,7 @@ std::vector<AuditEvent> exportEvents(const std::string& localAeTitle, const std:
     return eventsOf(groups);
 }
 
-AuditEvent queryEvent(const std::string& localAeTitle, const PacsNode& node, const std::string& query, const std::optional<Error>& failure,
-                      std::size_t items) {
+AuditEvent queryEvent(const std::string& localAeTitle, const PacsNode& node, const std::string& query, const std::optional<Error>& failure, std::size_t items) {
     AuditEvent event;
     event.kind = AuditEventKind::Query;
     event.outcome = failure ? AuditOutcome::MinorFailure : AuditOutcome::Success;

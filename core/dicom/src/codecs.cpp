@@ -75,7 +75,8 @@ Status saveFileSafely(DcmFileFormat& file, const std::string& path, int syntax) 
         ::unlink(temp.c_str());
         if (full) {
             return fail(ErrorCode::ResourceExhausted, fmt::format("cannot write {}: the disk is full (the object needs {} bytes; nothing was "
-                                                                  "written under its name)", path, needed));
+                                                                  "written under its name)",
+                                                                  path, needed));
         }
         return fail(ErrorCode::DataLoss, fmt::format("cannot write {}: {} (nothing was written under its name)", path, c.text()));
     }

@@ -24,4 +24,4 @@ void registerCodecs();
 [[nodiscard]] Status saveEncoded(DcmFileFormat& file, const std::string& path, Compression compression);
 // syntax: an E_TransferSyntax (int here: no DCMTK type in this header).
 [[nodiscard]] Status saveFileSafely(DcmFileFormat& file, const std::string& path, int syntax);
-}
+}  // namespace sonolink::dicom

@@ -18,8 +18,7 @@ namespace sonolink::dicom {
 std::chrono::milliseconds Deadline::left() const {
     const auto now = clock::now().time_since_epoch().count();
     const auto until = until_.load();
-    return until <= now ? std::chrono::milliseconds(0)
-                        : std::chrono::duration_cast<std::chrono::milliseconds>(clock::duration(until - now));
+    return until <= now ? std::chrono::milliseconds(0) : std::chrono::duration_cast<std::chrono::milliseconds>(clock::duration(until - now));
 }
 
 namespace {

@@ -24,27 +24,73 @@ namespace {
 
 // PS3.15 Table E.1-1, Basic Profile, for the attributes our objects and common peers carry.
 // X: removed.
-const DcmTagKey kRemoved[] = {
-    DCM_OtherPatientIDsSequence, DCM_OtherPatientNames, DCM_PatientAddress, DCM_PatientTelephoneNumbers, DCM_PatientBirthTime,
-    DCM_PatientAge, DCM_PatientSize, DCM_PatientWeight, DCM_EthnicGroup, DCM_Occupation, DCM_AdditionalPatientHistory,
-    DCM_PatientComments, DCM_RETIRED_MedicalRecordLocator, DCM_PatientMotherBirthName, DCM_MilitaryRank, DCM_BranchOfService,
-    DCM_InstitutionName, DCM_InstitutionAddress, DCM_InstitutionalDepartmentName, DCM_ReferringPhysicianAddress,
-    DCM_ReferringPhysicianTelephoneNumbers, DCM_PhysiciansOfRecord, DCM_PerformingPhysicianName, DCM_NameOfPhysiciansReadingStudy,
-    DCM_OperatorsName, DCM_RequestingPhysician, DCM_StationName, DCM_DeviceSerialNumber, DCM_StudyDescription, DCM_SeriesDescription,
-    DCM_RequestAttributesSequence, DCM_PerformedProcedureStepDescription, DCM_PerformedProcedureStepID,
-    DCM_PerformedProcedureStepStartDate, DCM_PerformedProcedureStepStartTime, DCM_RequestedProcedureDescription,
-    DCM_ImageComments, DCM_RETIRED_AcquisitionComments, DCM_DerivationDescription, DCM_InstanceCreationDate, DCM_InstanceCreationTime,
-    DCM_SeriesDate, DCM_SeriesTime, DCM_AcquisitionDate, DCM_AcquisitionTime, DCM_AcquisitionDateTime, DCM_IssuerOfPatientID,
-    DCM_TimezoneOffsetFromUTC, DCM_ProtocolName, DCM_DateOfLastCalibration, DCM_TimeOfLastCalibration};
+const DcmTagKey kRemoved[] = {DCM_OtherPatientIDsSequence,
+                              DCM_OtherPatientNames,
+                              DCM_PatientAddress,
+                              DCM_PatientTelephoneNumbers,
+                              DCM_PatientBirthTime,
+                              DCM_PatientAge,
+                              DCM_PatientSize,
+                              DCM_PatientWeight,
+                              DCM_EthnicGroup,
+                              DCM_Occupation,
+                              DCM_AdditionalPatientHistory,
+                              DCM_PatientComments,
+                              DCM_RETIRED_MedicalRecordLocator,
+                              DCM_PatientMotherBirthName,
+                              DCM_MilitaryRank,
+                              DCM_BranchOfService,
+                              DCM_InstitutionName,
+                              DCM_InstitutionAddress,
+                              DCM_InstitutionalDepartmentName,
+                              DCM_ReferringPhysicianAddress,
+                              DCM_ReferringPhysicianTelephoneNumbers,
+                              DCM_PhysiciansOfRecord,
+                              DCM_PerformingPhysicianName,
+                              DCM_NameOfPhysiciansReadingStudy,
+                              DCM_OperatorsName,
+                              DCM_RequestingPhysician,
+                              DCM_StationName,
+                              DCM_DeviceSerialNumber,
+                              DCM_StudyDescription,
+                              DCM_SeriesDescription,
+                              DCM_RequestAttributesSequence,
+                              DCM_PerformedProcedureStepDescription,
+                              DCM_PerformedProcedureStepID,
+                              DCM_PerformedProcedureStepStartDate,
+                              DCM_PerformedProcedureStepStartTime,
+                              DCM_RequestedProcedureDescription,
+                              DCM_ImageComments,
+                              DCM_RETIRED_AcquisitionComments,
+                              DCM_DerivationDescription,
+                              DCM_InstanceCreationDate,
+                              DCM_InstanceCreationTime,
+                              DCM_SeriesDate,
+                              DCM_SeriesTime,
+                              DCM_AcquisitionDate,
+                              DCM_AcquisitionTime,
+                              DCM_AcquisitionDateTime,
+                              DCM_IssuerOfPatientID,
+                              DCM_TimezoneOffsetFromUTC,
+                              DCM_ProtocolName,
+                              DCM_DateOfLastCalibration,
+                              DCM_TimeOfLastCalibration};
 // Z: kept, emptied (Type 2).
 const DcmTagKey kEmptied[] = {DCM_PatientBirthDate, DCM_PatientSex, DCM_ReferringPhysicianName, DCM_AccessionNumber};
 // Z with a dummy value (allowed by Z): media (DICOMDIR) need a study date, time and ID.
-const std::pair<DcmTagKey, const char*> kDummies[] = {{DCM_StudyDate, "19000101"}, {DCM_StudyTime, "000000"}, {DCM_StudyID, "1"},
-                                                      {DCM_ContentDate, "19000101"}, {DCM_ContentTime, "000000"}};
+const std::pair<DcmTagKey, const char*> kDummies[] = {
+    {DCM_StudyDate, "19000101"}, {DCM_StudyTime, "000000"}, {DCM_StudyID, "1"}, {DCM_ContentDate, "19000101"}, {DCM_ContentTime, "000000"}};
 // U: replaced, wherever they are (sequences included).
-const DcmTagKey kUids[] = {DCM_StudyInstanceUID, DCM_SeriesInstanceUID, DCM_SOPInstanceUID, DCM_FrameOfReferenceUID,
-                           DCM_ReferencedSOPInstanceUID, DCM_TransactionUID, DCM_SynchronizationFrameOfReferenceUID,
-                           DCM_ReferencedFrameOfReferenceUID, DCM_StorageMediaFileSetUID, DCM_IrradiationEventUID};
+const DcmTagKey kUids[] = {DCM_StudyInstanceUID,
+                           DCM_SeriesInstanceUID,
+                           DCM_SOPInstanceUID,
+                           DCM_FrameOfReferenceUID,
+                           DCM_ReferencedSOPInstanceUID,
+                           DCM_TransactionUID,
+                           DCM_SynchronizationFrameOfReferenceUID,
+                           DCM_ReferencedFrameOfReferenceUID,
+                           DCM_StorageMediaFileSetUID,
+                           DCM_IrradiationEventUID};
 
 // The big-endian bytes as a decimal number (for a 2.25 UID).
 std::string toDecimal(std::vector<std::uint8_t> bytes) {

@@ -20,9 +20,7 @@ Status checkContext(const InstanceContext& c) {
     return {};
 }
 
-Status save(DcmFileFormat& file, const std::string& path) {
-    return saveEncoded(file, path, Compression::None);
-}
+Status save(DcmFileFormat& file, const std::string& path) { return saveEncoded(file, path, Compression::None); }
 
 }  // namespace
 

@@ -9,8 +9,7 @@ Exam examFrom(const WorklistItem& item) {
     exam.accessionNumber = item.accessionNumber;
     exam.referringPhysician = item.referringPhysician;
     exam.studyDescription = item.requestedProcedureDescription;
-    exam.request = {item.requestedProcedureId, item.requestedProcedureDescription, item.scheduledProcedureStepId,
-                    item.scheduledProcedureStepDescription};
+    exam.request = {item.requestedProcedureId, item.requestedProcedureDescription, item.scheduledProcedureStepId, item.scheduledProcedureStepDescription};
     return exam;
 }
 

@@ -57,10 +57,10 @@ Result<CommitmentReport> commitFiles(const CommitRequest& request, const std::ve
     if (auto ok = requestStorageCommitment(request.node, request.association, request.transactionUid, objects); !ok) return fail(std::move(ok.error()));
     std::unique_lock lock(mutex);
     if (!arrived.wait_for(lock, request.wait, [&] { return report.has_value(); })) {
-        return fail(ErrorCode::Unavailable, fmt::format("no storage commitment report from {} within {:g} s (is this station's AE title {}, host "
-                                                        "and port {} known to it?)",
-                                                        request.node.aeTitle, std::chrono::duration<double>(request.wait).count(),
-                                                        request.stationAeTitle, request.listenPort));
+        return fail(ErrorCode::Unavailable,
+                    fmt::format("no storage commitment report from {} within {:g} s (is this station's AE title {}, host "
+                                "and port {} known to it?)",
+                                request.node.aeTitle, std::chrono::duration<double>(request.wait).count(), request.stationAeTitle, request.listenPort));
     }
     return std::move(*report);
 }

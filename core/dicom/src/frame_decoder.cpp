@@ -45,8 +45,8 @@ Status checkRle(const PixelDescription& p, std::span<const std::byte> frame, con
     for (std::uint32_t k = 0; k < segments; ++k) {
         const std::size_t begin = u32(4 + 4 * k), end = k + 1 < segments ? u32(8 + 4 * k) : frame.size();
         if (begin < 64 || end < begin || end > frame.size()) {
-            return fail(ErrorCode::DataLoss, fmt::format("{}: RLE segment {} lies at bytes {}-{} of a {}-byte frame: the object is damaged there", what, k, begin,
-                                                         end, frame.size()));
+            return fail(ErrorCode::DataLoss, fmt::format("{}: RLE segment {} lies at bytes {}-{} of a {}-byte frame: the object is damaged there", what, k,
+                                                         begin, end, frame.size()));
         }
         std::uint64_t decoded = 0;  // up to rows x columns; what follows (padding) is not read
         bool overran = false;
@@ -87,7 +87,8 @@ void readPixelSpacing(DcmDataset& ds, FrameFormat& f) {
             Float64 x = 0, y = 0;
             if (region->findAndGetUint32(DCM_RegionLocationMinX0, minX0).good() && region->findAndGetUint32(DCM_RegionLocationMinY0, minY0).good() &&
                 region->findAndGetSint32(DCM_ReferencePixelX0, x0).good() && region->findAndGetSint32(DCM_ReferencePixelY0, y0).good() &&
-                region->findAndGetFloat64(DCM_ReferencePixelPhysicalValueX, x).good() && region->findAndGetFloat64(DCM_ReferencePixelPhysicalValueY, y).good()) {
+                region->findAndGetFloat64(DCM_ReferencePixelPhysicalValueX, x).good() &&
+                region->findAndGetFloat64(DCM_ReferencePixelPhysicalValueY, y).good()) {
                 f.firstPixelXMm = (x - (static_cast<double>(minX0) + x0) * dx) * 10;
                 f.firstPixelYMm = (y - (static_cast<double>(minY0) + y0) * dy) * 10;
             }
@@ -95,8 +96,8 @@ void readPixelSpacing(DcmDataset& ds, FrameFormat& f) {
         }
     }
     Float64 betweenRows = 0, betweenColumns = 0;
-    if (ds.findAndGetFloat64(DCM_PixelSpacing, betweenRows, 0).good() && ds.findAndGetFloat64(DCM_PixelSpacing, betweenColumns, 1).good() &&
-        betweenRows > 0 && betweenColumns > 0) {
+    if (ds.findAndGetFloat64(DCM_PixelSpacing, betweenRows, 0).good() && ds.findAndGetFloat64(DCM_PixelSpacing, betweenColumns, 1).good() && betweenRows > 0 &&
+        betweenColumns > 0) {
         f.pixelSpacingXMm = betweenColumns;
         f.pixelSpacingYMm = betweenRows;
     }
@@ -113,8 +114,8 @@ Status checkReadable(const FrameFormat& f, const std::string& name) {
         return fail(ErrorCode::DataLoss, fmt::format("{}: Samples per Pixel is {}; 1 or 3 expected", name, f.samplesPerPixel));
     }
     if (f.bitsStored < 1 || f.bitsStored > f.bitsAllocated || f.highBit < f.bitsStored - 1 || f.highBit >= f.bitsAllocated) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: {} bits stored, high bit {}, do not fit {} bits allocated", name, f.bitsStored, f.highBit,
-                                                     f.bitsAllocated));
+        return fail(ErrorCode::DataLoss,
+                    fmt::format("{}: {} bits stored, high bit {}, do not fit {} bits allocated", name, f.bitsStored, f.highBit, f.bitsAllocated));
     }
     // Chroma subsampled by two (YBR_FULL_422, YBR_PARTIAL_422/420): a frame is not rows x columns x 3
     // samples, and none of the codecs here outputs it.
@@ -177,7 +178,8 @@ Status decodeFrame(const PixelDescription& p, const std::vector<std::span<const 
     registerCodecs();
     const auto& f = p.format;
     const DcmXfer xfer(f.transferSyntaxUid.c_str());
-    if (xfer.getXfer() == EXS_Unknown) return fail(ErrorCode::Unimplemented, fmt::format("{}: transfer syntax {} is unknown to DCMTK", what, f.transferSyntaxUid));
+    if (xfer.getXfer() == EXS_Unknown)
+        return fail(ErrorCode::Unimplemented, fmt::format("{}: transfer syntax {} is unknown to DCMTK", what, f.transferSyntaxUid));
     if (xfer.getXfer() == EXS_RLELossless) {  // one fragment a frame (PS3.5 G.2)
         if (fragments.size() != 1) return fail(ErrorCode::DataLoss, fmt::format("{}: {} fragments; an RLE frame is one", what, fragments.size()));
         if (auto ok = checkRle(p, fragments.front(), what); !ok) return ok;
@@ -228,7 +230,8 @@ void interleavePlanes(std::span<std::byte> frame, int samples, int bytesPerSampl
     for (std::size_t i = 0; i < pixels; ++i) {
         for (int s = 0; s < samples; ++s) {
             std::memcpy(frame.data() + (i * static_cast<std::size_t>(samples) + static_cast<std::size_t>(s)) * static_cast<std::size_t>(bytesPerSample),
-                        scratch.data() + static_cast<std::size_t>(s) * plane + i * static_cast<std::size_t>(bytesPerSample), static_cast<std::size_t>(bytesPerSample));
+                        scratch.data() + static_cast<std::size_t>(s) * plane + i * static_cast<std::size_t>(bytesPerSample),
+                        static_cast<std::size_t>(bytesPerSample));
         }
     }
 }

@@ -31,16 +31,17 @@ std::uint64_t le64(const std::byte* p) {
 
 const char* frameIndexName(FrameIndex index) noexcept {
     switch (index) {
-    case FrameIndex::Native: return "native";
-    case FrameIndex::ExtendedOffsetTable: return "extended offset table";
-    case FrameIndex::BasicOffsetTable: return "basic offset table";
-    case FrameIndex::Fragments: return "fragments";
+        case FrameIndex::Native: return "native";
+        case FrameIndex::ExtendedOffsetTable: return "extended offset table";
+        case FrameIndex::BasicOffsetTable: return "basic offset table";
+        case FrameIndex::Fragments: return "fragments";
     }
     return "?";
 }
 
 std::size_t FrameFormat::frameBytes() const noexcept {
-    return static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns) * static_cast<std::size_t>(samplesPerPixel) * static_cast<std::size_t>(bitsAllocated / 8);
+    return static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns) * static_cast<std::size_t>(samplesPerPixel) *
+           static_cast<std::size_t>(bitsAllocated / 8);
 }
 
 constexpr std::uint32_t kFramesAhead = 3;  // a remote object read in order: the next frames fetched meanwhile
@@ -105,8 +106,8 @@ Status FrameSource::Impl::locateNative(const Part10Layout& layout) {
     auto& f = pixels.format;
     const std::uint64_t frame = f.frameBytes();
     if (static_cast<std::uint64_t>(layout.pixelData.length) < frame * f.frames) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: Pixel Data holds {} bytes; {} frames of {} x {} x {} need {}", source->name(), layout.pixelData.length, f.frames,
-                                                     f.rows, f.columns, f.samplesPerPixel, frame * f.frames));
+        return fail(ErrorCode::DataLoss, fmt::format("{}: Pixel Data holds {} bytes; {} frames of {} x {} x {} need {}", source->name(),
+                                                     layout.pixelData.length, f.frames, f.rows, f.columns, f.samplesPerPixel, frame * f.frames));
     }
     f.index = FrameIndex::Native;
     for (std::uint32_t k = 0; k < f.frames; ++k) extents.push_back({layout.pixelData.offset + k * frame, frame});
@@ -139,7 +140,8 @@ Status FrameSource::Impl::locateEncapsulated(const Part10Layout& layout, BlockRe
     if (auto ok = reader.read(first, head); !ok) return ok;
     const auto bot = le32(head.data() + 4);
     if (le32(head.data()) != kItemTag || bot == kUndefinedLength || bot % 4 != 0 || first + 8 + bot > reader.size()) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: encapsulated Pixel Data does not start with a Basic Offset Table item (byte {})", source->name(), first));
+        return fail(ErrorCode::DataLoss,
+                    fmt::format("{}: encapsulated Pixel Data does not start with a Basic Offset Table item (byte {})", source->name(), first));
     }
     const std::uint64_t base = first + 8 + bot;  // offsets count from the first fragment's item tag
     if (layout.extendedOffsetTable && layout.extendedOffsetTableLengths) return locateByExtendedTable(layout, reader, base);
@@ -152,8 +154,8 @@ Status FrameSource::Impl::locateEncapsulated(const Part10Layout& layout, BlockRe
     } else if (fragments.size() == f.frames) {
         extents = std::move(fragments);
     } else {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: {} fragments for {} frames and no offset table: the frames cannot be told apart", source->name(), fragments.size(),
-                                                     f.frames));
+        return fail(ErrorCode::DataLoss, fmt::format("{}: {} fragments for {} frames and no offset table: the frames cannot be told apart", source->name(),
+                                                     fragments.size(), f.frames));
     }
     f.index = FrameIndex::Fragments;
     return {};
@@ -166,8 +168,8 @@ Status FrameSource::Impl::locateByExtendedTable(const Part10Layout& layout, Bloc
     const auto& table = *layout.extendedOffsetTable;
     const auto& lengths = *layout.extendedOffsetTableLengths;
     if (table.length != 8ull * f.frames || lengths.length != 8ull * f.frames) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}: the Extended Offset Table has {} entries and its lengths {}, for {} frames", source->name(), table.length / 8,
-                                                     lengths.length / 8, f.frames));
+        return fail(ErrorCode::DataLoss, fmt::format("{}: the Extended Offset Table has {} entries and its lengths {}, for {} frames", source->name(),
+                                                     table.length / 8, lengths.length / 8, f.frames));
     }
     std::vector<std::byte> offsets(table.length), sizes(lengths.length);
     if (auto ok = reader.read(table.offset, offsets); !ok) return ok;
@@ -176,7 +178,8 @@ Status FrameSource::Impl::locateByExtendedTable(const Part10Layout& layout, Bloc
         const std::uint64_t at = base + le64(offsets.data() + 8 * k), length = le64(sizes.data() + 8 * k);
         const std::uint64_t span = 8 + length + (length & 1);  // the item's tag and length, its data, padding to even
         if (beyond(at) || span > reader.size() - at) {
-            return fail(ErrorCode::DataLoss, fmt::format("{}: the Extended Offset Table puts frame {} at bytes {}-{}, outside the pixel data", source->name(), k, at, at + span));
+            return fail(ErrorCode::DataLoss,
+                        fmt::format("{}: the Extended Offset Table puts frame {} at bytes {}-{}, outside the pixel data", source->name(), k, at, at + span));
         }
         extents.push_back({at, span});
     }
@@ -189,7 +192,8 @@ Status FrameSource::Impl::locateByExtendedTable(const Part10Layout& layout, Bloc
 Status FrameSource::Impl::locateByBasicTable(BlockReader& reader, std::uint64_t first, std::uint32_t bot, std::uint64_t base) {
     auto& f = pixels.format;
     const auto beyond = [&](std::uint64_t at) { return at < base || at > reader.size(); };
-    if (bot / 4 != f.frames) return fail(ErrorCode::DataLoss, fmt::format("{}: the Basic Offset Table has {} entries for {} frames", source->name(), bot / 4, f.frames));
+    if (bot / 4 != f.frames)
+        return fail(ErrorCode::DataLoss, fmt::format("{}: the Basic Offset Table has {} entries for {} frames", source->name(), bot / 4, f.frames));
     std::vector<std::byte> table(bot);
     if (auto ok = reader.read(first + 8, table); !ok) return ok;
     std::vector<std::uint64_t> starts;
@@ -199,8 +203,8 @@ Status FrameSource::Impl::locateByBasicTable(BlockReader& reader, std::uint64_t 
     starts.push_back(*end);
     for (std::uint32_t k = 0; k < f.frames; ++k) {
         if (beyond(starts[k]) || starts[k + 1] < starts[k] || starts[k] == starts[k + 1]) {
-            return fail(ErrorCode::DataLoss, fmt::format("{}: the Basic Offset Table puts frame {} at byte {}, out of order or outside the pixel data", source->name(), k,
-                                                         starts[k]));
+            return fail(ErrorCode::DataLoss, fmt::format("{}: the Basic Offset Table puts frame {} at byte {}, out of order or outside the pixel data",
+                                                         source->name(), k, starts[k]));
         }
         extents.push_back({starts[k], starts[k + 1] - starts[k]});
     }
@@ -234,7 +238,8 @@ std::string FrameSource::name() const { return impl_->source->name(); }
 
 Result<FrameSource::Extent> FrameSource::frameExtent(std::uint32_t index) const {
     if (index >= impl_->extents.size()) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{}: frame {} asked for, it has {} (0-{})", name(), index, impl_->extents.size(), impl_->extents.size() - 1));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: frame {} asked for, it has {} (0-{})", name(), index, impl_->extents.size(), impl_->extents.size() - 1));
     }
     return impl_->extents[index];
 }
@@ -267,7 +272,8 @@ Status FrameSource::readFrame(std::uint32_t index, std::span<std::byte> out) {
         const auto tag = le32(m.staging.data() + at);
         const auto length = le32(m.staging.data() + at + 4);
         if (tag != kItemTag || length > m.staging.size() - at - 8) {
-            return fail(ErrorCode::DataLoss, fmt::format("{}: a damaged pixel data item at byte {} (tag {:08X}, length {})", m.frameName(index), extent->offset + at, tag, length));
+            return fail(ErrorCode::DataLoss,
+                        fmt::format("{}: a damaged pixel data item at byte {} (tag {:08X}, length {})", m.frameName(index), extent->offset + at, tag, length));
         }
         fragments.emplace_back(m.staging.data() + at + 8, length);
         at += 8 + length;

@@ -18,9 +18,7 @@ namespace {
 
 using Point = std::pair<double, double>;
 
-DSRCodedEntryValue code(const char* value, const char* scheme, const char* meaning) {
-    return {value, scheme, meaning};
-}
+DSRCodedEntryValue code(const char* value, const char* scheme, const char* meaning) { return {value, scheme, meaning}; }
 
 // Concepts of TID 1500 / 1501 (PS3.16) and the units (UCUM).
 const auto kReport = code("126000", "DCM", "Imaging Measurement Report");
@@ -138,7 +136,9 @@ public:
         return *this;
     }
     [[nodiscard]] std::size_t here() const { return tree_.getNodeID(); }
-    [[nodiscard]] Status status() const { return ok_ ? Status{} : Status(sonolink::fail(ErrorCode::Internal, "cannot build the measurement report: " + error_)); }
+    [[nodiscard]] Status status() const {
+        return ok_ ? Status{} : Status(sonolink::fail(ErrorCode::Internal, "cannot build the measurement report: " + error_));
+    }
 
 private:
     ReportTree& check(const OFCondition& added, const DSRCodedEntryValue& name) {
@@ -164,9 +164,10 @@ void addHeader(ReportTree& t, const InstanceContext& c, const std::string& devic
     t.child(DSRTypes::RT_hasConceptMod, DSRTypes::VT_Code, kLanguage).coded(kEnglish);
     t.sibling(DSRTypes::RT_hasObsContext, DSRTypes::VT_Code, kObserverType).coded(kDevice);
     t.sibling(DSRTypes::RT_hasObsContext, DSRTypes::VT_UIDRef, kDeviceUid).text(deviceUid);
-    const std::pair<const DSRCodedEntryValue*, const std::string*> device[] = {
-        {&kDeviceName, &c.equipment.stationName}, {&kDeviceManufacturer, &c.equipment.manufacturer},
-        {&kDeviceModel, &c.equipment.modelName}, {&kDeviceSerial, &c.equipment.deviceSerialNumber}};
+    const std::pair<const DSRCodedEntryValue*, const std::string*> device[] = {{&kDeviceName, &c.equipment.stationName},
+                                                                               {&kDeviceManufacturer, &c.equipment.manufacturer},
+                                                                               {&kDeviceModel, &c.equipment.modelName},
+                                                                               {&kDeviceSerial, &c.equipment.deviceSerialNumber}};
     for (const auto& [name, value] : device) {
         if (!value->empty()) t.sibling(DSRTypes::RT_hasObsContext, DSRTypes::VT_Text, *name).text(*value);
     }
@@ -192,21 +193,19 @@ void addGroup(ReportTree& t, const Caliper& c, const MeasuredImage& image, const
     t.sibling(DSRTypes::RT_hasObsContext, DSRTypes::VT_UIDRef, kTrackingUid).text(uids.next());
     const auto points = shapeOf(c, image);
     switch (c.kind) {
-    case CaliperKind::Distance:
-        addValue(t, kLength, c.lengthMm, kMillimetre, DSRTypes::GT_Polyline, points, image);
-        break;
-    case CaliperKind::Ellipse:
-        addValue(t, kArea, c.areaMm2, kSquareMillimetre, DSRTypes::GT_Ellipse, points, image);
-        addValue(t, kPerimeter, c.perimeterMm, kMillimetre, DSRTypes::GT_Ellipse, points, image);
-        break;
-    case CaliperKind::Note: {
-        t.sibling(DSRTypes::RT_contains, DSRTypes::VT_Text, kComment).text(c.text);
-        const auto note = t.here();
-        t.childUnnamed(DSRTypes::RT_inferredFrom, DSRTypes::VT_SCoord).coordinates(DSRTypes::GT_Point, points);
-        t.childUnnamed(DSRTypes::RT_selectedFrom, DSRTypes::VT_Image).image(image);
-        t.at(note);
-        break;
-    }
+        case CaliperKind::Distance: addValue(t, kLength, c.lengthMm, kMillimetre, DSRTypes::GT_Polyline, points, image); break;
+        case CaliperKind::Ellipse:
+            addValue(t, kArea, c.areaMm2, kSquareMillimetre, DSRTypes::GT_Ellipse, points, image);
+            addValue(t, kPerimeter, c.perimeterMm, kMillimetre, DSRTypes::GT_Ellipse, points, image);
+            break;
+        case CaliperKind::Note: {
+            t.sibling(DSRTypes::RT_contains, DSRTypes::VT_Text, kComment).text(c.text);
+            const auto note = t.here();
+            t.childUnnamed(DSRTypes::RT_inferredFrom, DSRTypes::VT_SCoord).coordinates(DSRTypes::GT_Point, points);
+            t.childUnnamed(DSRTypes::RT_selectedFrom, DSRTypes::VT_Image).image(image);
+            t.at(note);
+            break;
+        }
     }
     t.at(group);
 }
@@ -215,10 +214,10 @@ void addGroup(ReportTree& t, const Caliper& c, const MeasuredImage& image, const
 
 Status writeMeasurementReport(const std::string& path, const InstanceContext& c, const MeasuredImage& image, const std::vector<Caliper>& calipers,
                               const UidGenerator& uids) {
-    for (const auto& [uid, what] : {std::pair{&c.study.instanceUid, "Study Instance UID"}, std::pair{&c.series.instanceUid, "Series Instance UID"},
-                                    std::pair{&c.sopInstanceUid, "SOP Instance UID"}, std::pair{&image.sopClassUid, "the image's SOP Class UID"},
-                                    std::pair{&image.sopInstanceUid, "the image's SOP Instance UID"},
-                                    std::pair{&image.seriesInstanceUid, "the image's Series Instance UID"}}) {
+    for (const auto& [uid, what] :
+         {std::pair{&c.study.instanceUid, "Study Instance UID"}, std::pair{&c.series.instanceUid, "Series Instance UID"},
+          std::pair{&c.sopInstanceUid, "SOP Instance UID"}, std::pair{&image.sopClassUid, "the image's SOP Class UID"},
+          std::pair{&image.sopInstanceUid, "the image's SOP Instance UID"}, std::pair{&image.seriesInstanceUid, "the image's Series Instance UID"}}) {
         if (auto ok = checkUid(*uid, what); !ok) return ok;
     }
     if (calipers.empty()) return fail(ErrorCode::InvalidArgument, "a measurement report needs at least one measurement");
@@ -235,12 +234,12 @@ Status writeMeasurementReport(const std::string& path, const InstanceContext& c,
     document.setSpecificCharacterSetType(DSRTypes::CS_UTF8);
     ReportTree t(document.getTree());
     if (document.getTree().addContentItem(DSRTypes::RT_isRoot, DSRTypes::VT_Container) == 0 ||
-        document.getTree().getCurrentContentItem().setConceptName(kReport).bad() ||
-        document.getTree().setTemplateIdentification("1500", "DCMR").bad()) {
+        document.getTree().getCurrentContentItem().setConceptName(kReport).bad() || document.getTree().setTemplateIdentification("1500", "DCMR").bad()) {
         return fail(ErrorCode::Internal, "cannot start the measurement report's content tree");
     }
     const auto root = t.here();
-    addHeader(t, c, replacementUid("SonoLink device observer", c.equipment.manufacturer + '\0' + c.equipment.modelName + '\0' + c.equipment.deviceSerialNumber));
+    addHeader(t, c,
+              replacementUid("SonoLink device observer", c.equipment.manufacturer + '\0' + c.equipment.modelName + '\0' + c.equipment.deviceSerialNumber));
     const auto library = t.sibling(DSRTypes::RT_contains, DSRTypes::VT_Container, kImageLibrary).here();
     t.child(DSRTypes::RT_contains, DSRTypes::VT_Container, kImageLibraryGroup);
     t.childUnnamed(DSRTypes::RT_contains, DSRTypes::VT_Image).image(image);
@@ -250,8 +249,9 @@ Status writeMeasurementReport(const std::string& path, const InstanceContext& c,
     if (auto ok = t.status(); !ok) return ok;
     document.completeDocument();
     // The evidence: the image the report is about (PS3.3 C.17.2.3).
-    if (document.getCurrentRequestedProcedureEvidence().addItem(c.study.instanceUid.c_str(), image.seriesInstanceUid.c_str(), image.sopClassUid.c_str(),
-                                                                image.sopInstanceUid.c_str()).bad()) {
+    if (document.getCurrentRequestedProcedureEvidence()
+            .addItem(c.study.instanceUid.c_str(), image.seriesInstanceUid.c_str(), image.sopClassUid.c_str(), image.sopInstanceUid.c_str())
+            .bad()) {
         return fail(ErrorCode::Internal, "cannot list the measured image as the report's evidence");
     }
     DcmFileFormat file;
@@ -260,7 +260,9 @@ Status writeMeasurementReport(const std::string& path, const InstanceContext& c,
     // The exam's own values over the document's defaults (its UIDs, dates, patient, equipment).
     Puts put(ds);
     putPatientStudyEquipment(put, c, UID_ComprehensiveSRStorage, "SR");
-    put.string(DCM_InstanceNumber, std::to_string(c.instanceNumber)).string(DCM_ContentDate, c.contentDate).string(DCM_ContentTime, c.contentTime)
+    put.string(DCM_InstanceNumber, std::to_string(c.instanceNumber))
+        .string(DCM_ContentDate, c.contentDate)
+        .string(DCM_ContentTime, c.contentTime)
         .string(DCM_SeriesDescription, "Measurements");
     if (auto ok = put.status(); !ok) return ok;
     return saveEncoded(file, path, Compression::None);

@@ -35,7 +35,8 @@ Status install(const std::string& staged, const std::string& output) {
         if (same) return {};
         if (e == EEXIST) {
             return fail(ErrorCode::FailedPrecondition, fmt::format("{} exists already with other content: it was not overwritten, and this "
-                                                                   "export was not kept", output));
+                                                                   "export was not kept",
+                                                                   output));
         }
         return fail(ioError("write", output, e));
     }
@@ -60,8 +61,8 @@ Result<std::string> exportOne(const MediaExport& request, const std::string& inp
     if (!info) return fail(std::move(info.error()));
     // The file's name comes from the data: only a valid UID (digits and dots) may become one.
     if (const auto problem = uidProblem(info->sopInstanceUid); !problem.empty()) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{}: its SOP Instance UID '{}' {}: not exported (the file would be named after it)",
-                                                            input, info->sopInstanceUid, problem));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: its SOP Instance UID '{}' {}: not exported (the file would be named after it)", input, info->sopInstanceUid, problem));
     }
     const auto output = (fs::path(request.directory) / (info->sopInstanceUid + ".dcm")).string();
     const auto staged = fmt::format("{}.{}.new", output, pid);

@@ -113,7 +113,8 @@ Result<ObjectInfo> inspectObject(const std::string& file) {
     info.sopInstanceUid = text(meta, DCM_MediaStorageSOPInstanceUID);
     info.transferSyntaxUid = text(meta, DCM_TransferSyntaxUID);
     if (info.sopClassUid.empty() || info.sopInstanceUid.empty() || info.transferSyntaxUid.empty()) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} is not a DICOM file with a meta header naming its SOP class, instance and transfer syntax", file));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{} is not a DICOM file with a meta header naming its SOP class, instance and transfer syntax", file));
     }
     auto* dataset = object.getDataset();
     dataset->convertToUTF8();  // names as UTF-8 whatever the file's character set

@@ -13,8 +13,8 @@ Result<std::unique_ptr<PacsStation>> PacsStation::open(const PacsStationSettings
     const auto& nodes = settings.forwarder.destinations;
     if (std::any_of(nodes.begin(), nodes.end(), [](const auto& d) { return d.storageCommitment; })) {
         auto* forwarder = station->forwarder_.get();
-        auto listener = CommitmentListener::start(settings.listenPort, settings.stationAeTitle,
-                                                  [forwarder](const CommitmentReport& r) { forwarder->applyReport(r); });
+        auto listener =
+            CommitmentListener::start(settings.listenPort, settings.stationAeTitle, [forwarder](const CommitmentReport& r) { forwarder->applyReport(r); });
         if (!listener) return fail(std::move(listener.error()));
         station->listener_ = std::move(*listener);
     }

@@ -51,11 +51,12 @@ public:
             return e;
         }
         std::array<std::byte, 2> vr{};
-        if (auto ok = reader_.read(at + 4, vr); !ok) return fail(ErrorCode::DataLoss, fmt::format("{}: the header runs past the end at byte {}", reader_.name(), at));
+        if (auto ok = reader_.read(at + 4, vr); !ok)
+            return fail(ErrorCode::DataLoss, fmt::format("{}: the header runs past the end at byte {}", reader_.name(), at));
         e.vr = {static_cast<char>(vr[0]), static_cast<char>(vr[1])};
         if (!std::isupper(static_cast<unsigned char>(e.vr[0])) || !std::isupper(static_cast<unsigned char>(e.vr[1]))) {
-            return fail(ErrorCode::DataLoss, fmt::format("{}: element {} at byte {} has no value representation ('{}'): a damaged header", reader_.name(), tagText(e.tag), at,
-                                                         e.vr));
+            return fail(ErrorCode::DataLoss, fmt::format("{}: element {} at byte {} has no value representation ('{}'): a damaged header", reader_.name(),
+                                                         tagText(e.tag), at, e.vr));
         }
         if (longLength(e.vr)) {
             auto length = reader_.u32(at + 8);
@@ -73,14 +74,16 @@ public:
     // of UN with undefined length is implicit VR, PS3.5 6.2.2).
     Result<std::uint64_t> skip(const Element& e, bool explicitVr, int depth) {
         if (e.value.length != kUndefinedLength) return checkedEnd(e.next(), e.tag);
-        if (depth >= kMaxDepth) return fail(ErrorCode::DataLoss, fmt::format("{}: sequences nested over {} deep at byte {}", reader_.name(), kMaxDepth, e.value.offset));
+        if (depth >= kMaxDepth)
+            return fail(ErrorCode::DataLoss, fmt::format("{}: sequences nested over {} deep at byte {}", reader_.name(), kMaxDepth, e.value.offset));
         const bool inner = explicitVr && e.vr != "UN";
         for (std::uint64_t at = e.value.offset;;) {
             auto item = header(at, false);
             if (!item) return fail(std::move(item.error()));
             if (item->tag == kSequenceDelimiter) return item->value.offset;
             if (item->tag != kItem) {
-                return fail(ErrorCode::DataLoss, fmt::format("{}: {} where an item of {} was due, at byte {}", reader_.name(), tagText(item->tag), tagText(e.tag), at));
+                return fail(ErrorCode::DataLoss,
+                            fmt::format("{}: {} where an item of {} was due, at byte {}", reader_.name(), tagText(item->tag), tagText(e.tag), at));
             }
             if (item->value.length != kUndefinedLength) {
                 auto end = checkedEnd(item->next(), item->tag);
@@ -105,7 +108,8 @@ public:
 private:
     Result<std::uint64_t> checkedEnd(std::uint64_t end, std::uint32_t tag) const {
         if (end > reader_.size()) {
-            return fail(ErrorCode::DataLoss, fmt::format("{}: {}'s value runs to byte {}, past the end ({} bytes)", reader_.name(), tagText(tag), end, reader_.size()));
+            return fail(ErrorCode::DataLoss,
+                        fmt::format("{}: {}'s value runs to byte {}, past the end ({} bytes)", reader_.name(), tagText(tag), end, reader_.size()));
         }
         return end;
     }
@@ -183,8 +187,8 @@ Result<Part10Layout> findLayout(BlockReader& reader) {
     if (ts.empty()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: the file meta information names no transfer syntax (0002,0010)", reader.name()));
     if (ts == "1.2.840.10008.1.2.2" || ts == "1.2.840.10008.1.2.1.99") {
         return fail(ErrorCode::Unimplemented,
-                    fmt::format("{}: transfer syntax {} ({}) cannot be read in place; convert it to explicit VR little endian first (DCMTK: dcmconv +te)", reader.name(), ts,
-                                ts == "1.2.840.10008.1.2.2" ? "explicit VR big endian" : "deflated"));
+                    fmt::format("{}: transfer syntax {} ({}) cannot be read in place; convert it to explicit VR little endian first (DCMTK: dcmconv +te)",
+                                reader.name(), ts, ts == "1.2.840.10008.1.2.2" ? "explicit VR big endian" : "deflated"));
     }
     layout.explicitVr = ts != "1.2.840.10008.1.2";
     Walker walker(reader);
@@ -195,8 +199,8 @@ Result<Part10Layout> findLayout(BlockReader& reader) {
             layout.pixelDataTag = at;
             layout.pixelData = e->value;
             if (e->value.length != kUndefinedLength && e->value.offset + e->value.length > reader.size()) {
-                return fail(ErrorCode::DataLoss, fmt::format("{}: Pixel Data holds {} bytes from byte {}, past the end ({} bytes): the object is cut short", reader.name(),
-                                                             e->value.length, e->value.offset, reader.size()));
+                return fail(ErrorCode::DataLoss, fmt::format("{}: Pixel Data holds {} bytes from byte {}, past the end ({} bytes): the object is cut short",
+                                                             reader.name(), e->value.length, e->value.offset, reader.size()));
             }
             return layout;
         }

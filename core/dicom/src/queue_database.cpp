@@ -246,25 +246,29 @@ QueueDatabase::~QueueDatabase() = default;
 Status QueueDatabase::put(std::span<const QueueItem> items, Sync sync) {
     auto& h = *handle_;
     if (auto ok = h.setSync(sync); !ok) return ok;
-    return h.db.transaction([&]() -> Status {
-        for (const auto& item : items) {
-            bindRow(h.insert, item);
-            if (auto ok = h.insert.run(); !ok) return ok;
-        }
-        return {};
-    }, "write");
+    return h.db.transaction(
+        [&]() -> Status {
+            for (const auto& item : items) {
+                bindRow(h.insert, item);
+                if (auto ok = h.insert.run(); !ok) return ok;
+            }
+            return {};
+        },
+        "write");
 }
 
 Status QueueDatabase::remove(const std::vector<std::string>& ids) {
     auto& h = *handle_;
     if (auto ok = h.setSync(Sync::Durable); !ok) return ok;
-    return h.db.transaction([&]() -> Status {
-        for (const auto& id : ids) {
-            h.erase.bind(1, id);
-            if (auto ok = h.erase.run(); !ok) return ok;
-        }
-        return {};
-    }, "write");
+    return h.db.transaction(
+        [&]() -> Status {
+            for (const auto& id : ids) {
+                h.erase.bind(1, id);
+                if (auto ok = h.erase.run(); !ok) return ok;
+            }
+            return {};
+        },
+        "write");
 }
 
 }  // namespace sonolink::dicom

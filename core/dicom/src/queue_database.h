@@ -23,8 +23,8 @@ public:
     using Items = std::map<std::string, QueueItem>;  // by id
     struct Contents {
         Items items;
-        bool found = false;        // the file is there (a missing database is no empty queue)
-        std::size_t badRows = 0;   // lenient reads: records skipped as unreadable
+        bool found = false;       // the file is there (a missing database is no empty queue)
+        std::size_t badRows = 0;  // lenient reads: records skipped as unreadable
     };
     enum class Reading { Strict, Lenient };
 

@@ -10,9 +10,7 @@
 
 namespace sonolink::dicom {
 
-std::int64_t nowMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+std::int64_t nowMs() { return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 namespace {
 
@@ -155,7 +153,14 @@ void StoreForwarder::runOnce() {
 void StoreForwarder::applyReport(const CommitmentReport& report) {
     for (const auto& [uid, reason] : report.failed) log::warn(logCategory(), "{} did not commit {}: {}", report.fromAeTitle, uid, reason);
     logQueueError(queue_.applyCommitment(report.transactionUid, report.committed, report.failed, now()));
-    tell({ForwardEvent::Kind::CommitmentReported, report.fromAeTitle, {}, std::nullopt, false, 0, report.transactionUid, report.committed.size(),
+    tell({ForwardEvent::Kind::CommitmentReported,
+          report.fromAeTitle,
+          {},
+          std::nullopt,
+          false,
+          0,
+          report.transactionUid,
+          report.committed.size(),
           report.failed.size()});
     wake();
 }

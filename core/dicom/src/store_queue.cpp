@@ -136,24 +136,30 @@ Result<std::vector<QueueItem>> StoreQueue::takeDue(const std::string& node, std:
 
 Status StoreQueue::markStored(const std::string& id, std::uint16_t status, std::int64_t nowMs) {
     MutexLock lock(state_->mutex);
-    return state_->update(id, [&](QueueItem& i) {
-        i.state = ItemState::Sent;
-        ++i.attempts;
-        i.lastStatus = status;
-        i.lastError.clear();
-        i.sentAtMs = nowMs;
-    }, Sync::AtomicOnly);
+    return state_->update(
+        id,
+        [&](QueueItem& i) {
+            i.state = ItemState::Sent;
+            ++i.attempts;
+            i.lastStatus = status;
+            i.lastError.clear();
+            i.sentAtMs = nowMs;
+        },
+        Sync::AtomicOnly);
 }
 
 Status StoreQueue::markFailed(const std::string& id, const Error& error, bool retryable, std::int64_t nowMs) {
     MutexLock lock(state_->mutex);
     const double unit = state_->nextUnit();
-    return state_->update(id, [&](QueueItem& i) {
-        ++i.attempts;
-        i.lastError = error.message();
-        i.state = retryable ? ItemState::Queued : ItemState::Failed;
-        i.nextAttemptAtMs = nowMs + static_cast<std::int64_t>(1000.0 * retryDelayS(state_->policy, i.attempts, unit));
-    }, retryable ? Sync::AtomicOnly : Sync::Durable);
+    return state_->update(
+        id,
+        [&](QueueItem& i) {
+            ++i.attempts;
+            i.lastError = error.message();
+            i.state = retryable ? ItemState::Queued : ItemState::Failed;
+            i.nextAttemptAtMs = nowMs + static_cast<std::int64_t>(1000.0 * retryDelayS(state_->policy, i.attempts, unit));
+        },
+        retryable ? Sync::AtomicOnly : Sync::Durable);
 }
 
 Status StoreQueue::markNotAttempted(const std::string& id) {
@@ -178,10 +184,13 @@ std::vector<QueueItem> StoreQueue::awaitingCommitmentRequest(const std::string& 
 
 Status StoreQueue::markCommitmentRequested(const std::vector<std::string>& ids, const std::string& transactionUid, std::int64_t nowMs) {
     MutexLock lock(state_->mutex);
-    return state_->updateAll(ids, [&](QueueItem& i) {
-        i.transactionUid = transactionUid;
-        i.commitmentRequestedAtMs = nowMs;
-    }, Sync::AtomicOnly);  // lost to a power cut: the request is made again
+    return state_->updateAll(
+        ids,
+        [&](QueueItem& i) {
+            i.transactionUid = transactionUid;
+            i.commitmentRequestedAtMs = nowMs;
+        },
+        Sync::AtomicOnly);  // lost to a power cut: the request is made again
 }
 
 Status StoreQueue::markCommitmentRequestFailed(const std::vector<std::string>& ids, std::int64_t nowMs) {
@@ -189,8 +198,8 @@ Status StoreQueue::markCommitmentRequestFailed(const std::vector<std::string>& i
     const auto timeoutMs = static_cast<std::int64_t>(1000.0 * state_->policy.commitmentTimeoutS);
     const auto delayMs = static_cast<std::int64_t>(1000.0 * retryDelayS(state_->policy, 1, state_->nextUnit()));
     // Due when now - requestedAt >= timeout, i.e. delayMs from now.
-    return state_->updateAll(ids, [&](QueueItem& i) { i.commitmentRequestedAtMs = nowMs - timeoutMs + std::min(delayMs, timeoutMs); },
-                             Sync::AtomicOnly);
+    return state_->updateAll(
+        ids, [&](QueueItem& i) { i.commitmentRequestedAtMs = nowMs - timeoutMs + std::min(delayMs, timeoutMs); }, Sync::AtomicOnly);
 }
 
 Status StoreQueue::applyCommitment(const std::string& transactionUid, const std::vector<std::string>& committedUids,
@@ -200,9 +209,7 @@ Status StoreQueue::applyCommitment(const std::string& transactionUid, const std:
     for (const auto& [id, item] : state_->items) {
         if (item.transactionUid == transactionUid && item.state == ItemState::Sent) ids.push_back(id);
     }
-    auto committed = [&](const QueueItem& i) {
-        return std::find(committedUids.begin(), committedUids.end(), i.object.sopInstanceUid) != committedUids.end();
-    };
+    auto committed = [&](const QueueItem& i) { return std::find(committedUids.begin(), committedUids.end(), i.object.sopInstanceUid) != committedUids.end(); };
     auto refusal = [&](const QueueItem& i) {
         return std::find_if(failedUids.begin(), failedUids.end(), [&](const auto& f) { return f.first == i.object.sopInstanceUid; });
     };
@@ -211,15 +218,18 @@ Status StoreQueue::applyCommitment(const std::string& transactionUid, const std:
         return !committed(i) && refusal(i) == failedUids.end();
     });
     // The outcome on disk (one durable transaction) before any local copy goes.
-    auto ok = state_->updateAll(ids, [&](QueueItem& i) {
-        if (committed(i)) {
-            i.state = ItemState::Committed;
-            i.committedAtMs = nowMs;
-        } else {
-            i.state = ItemState::Failed;
-            i.lastError = fmt::format("the PACS did not commit this object: {}", refusal(i)->second);
-        }
-    }, Sync::Durable);
+    auto ok = state_->updateAll(
+        ids,
+        [&](QueueItem& i) {
+            if (committed(i)) {
+                i.state = ItemState::Committed;
+                i.committedAtMs = nowMs;
+            } else {
+                i.state = ItemState::Failed;
+                i.lastError = fmt::format("the PACS did not commit this object: {}", refusal(i)->second);
+            }
+        },
+        Sync::Durable);
     if (!ok) return ok;
     for (const auto& id : ids) {
         const auto& i = state_->items.at(id);
@@ -290,8 +300,10 @@ Result<std::size_t> StoreQueue::failItemsOfUnknownNodes(const std::set<std::stri
     }
     if (ids.empty()) return std::size_t{0};
     auto ok = state_->updateAll(ids, [](QueueItem& i) {
-        i.lastError = fmt::format("node '{}' is no longer configured (dicom.nodes): {}; add the node back and retry, or queue the object "
-                                  "for another node", i.node, i.state == ItemState::Sent ? "its storage commitment cannot be asked for" : "not sent");
+        i.lastError = fmt::format(
+            "node '{}' is no longer configured (dicom.nodes): {}; add the node back and retry, or queue the object "
+            "for another node",
+            i.node, i.state == ItemState::Sent ? "its storage commitment cannot be asked for" : "not sent");
         i.state = ItemState::Failed;
     });
     if (!ok) return fail(std::move(ok.error()));

@@ -85,12 +85,12 @@ Result<Accounts> readAccounts(const std::string& directory) {
     const auto count = copies->ids.size();
     auto contents = QueueDatabase::read(database);
     if (!contents) {
-        return fail(ErrorCode::DataLoss, fmt::format("{}; its {} copies are kept in {}/objects; nothing was changed; {}",
-                                                     contents.error().message(), count, directory, kRecoverHint));
+        return fail(ErrorCode::DataLoss, fmt::format("{}; its {} copies are kept in {}/objects; nothing was changed; {}", contents.error().message(), count,
+                                                     directory, kRecoverHint));
     }
     if (!contents->found && count > 0) {
-        return fail(ErrorCode::DataLoss, fmt::format("the DICOM queue at {} has {} copies but no database ({}): nothing was changed; {}",
-                                                     directory, count, database, kRecoverHint));
+        return fail(ErrorCode::DataLoss,
+                    fmt::format("the DICOM queue at {} has {} copies but no database ({}): nothing was changed; {}", directory, count, database, kRecoverHint));
     }
     Accounts accounts{std::move(contents->items), std::move(*copies), std::nullopt};
     std::vector<std::string> orphans;

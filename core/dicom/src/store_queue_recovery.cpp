@@ -64,8 +64,10 @@ Status StoreQueue::State::requeue(const std::string& path, const CopyDestination
     auto destination = readNodeFile(path);
     if (!destination && fallback.node.empty()) {
         const auto aside = setAside(directory, path, fs::path(path).filename().string(), false, report);
-        report.notes.push_back(fmt::format("{}: no record of the node it was queued for: kept aside as {} (recover --node NAME queues "
-                                           "such copies for NAME)", path, aside));
+        report.notes.push_back(
+            fmt::format("{}: no record of the node it was queued for: kept aside as {} (recover --node NAME queues "
+                        "such copies for NAME)",
+                        path, aside));
         return {};
     }
     if (!destination) destination = fallback;

@@ -22,9 +22,7 @@
 
 namespace sonolink::dicom {
 
-inline std::int64_t wallClockMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+inline std::int64_t wallClockMs() { return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 // An item id ("000042", a trailing newline or blank allowed), or none.
 std::optional<std::uint64_t> parseId(std::string_view text);

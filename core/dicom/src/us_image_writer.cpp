@@ -27,10 +27,11 @@ Status validateFrame(const BModeFrame& f, const BModeFrame& first, std::size_t i
                                                             f.samplesPerPixel == 1 ? "pixels" : "samples", f.rows, f.columns, needed));
     }
     if (!(f.cmPerPixelX > 0) || !(f.cmPerPixelY > 0) || !std::isfinite(f.cmPerPixelX) || !std::isfinite(f.cmPerPixelY)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("frame {}: calibration {} x {} cm per pixel: both must be positive", index, f.cmPerPixelX, f.cmPerPixelY));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("frame {}: calibration {} x {} cm per pixel: both must be positive", index, f.cmPerPixelX, f.cmPerPixelY));
     }
-    if (f.rows != first.rows || f.columns != first.columns || f.samplesPerPixel != first.samplesPerPixel || f.cmPerPixelX != first.cmPerPixelX || f.cmPerPixelY != first.cmPerPixelY ||
-        f.xStartCm != first.xStartCm || f.zStartCm != first.zStartCm) {
+    if (f.rows != first.rows || f.columns != first.columns || f.samplesPerPixel != first.samplesPerPixel || f.cmPerPixelX != first.cmPerPixelX ||
+        f.cmPerPixelY != first.cmPerPixelY || f.xStartCm != first.xStartCm || f.zStartCm != first.zStartCm) {
         return fail(ErrorCode::InvalidArgument, fmt::format("frame {} differs from frame 0 in size, spacing or place (a cine has one geometry)", index));
     }
     return {};
@@ -92,8 +93,9 @@ Status putCommon(DcmDataset& ds, const InstanceContext& c, const BModeFrame& f, 
         return fail(ErrorCode::Internal, "cannot create the Sequence of Ultrasound Regions");
     }
     Puts regionPut(*region);
-    regionPut.u16(DCM_RegionSpatialFormat, 1)  // 2D
-        .u16(DCM_RegionDataType, 1)            // tissue
+    regionPut
+        .u16(DCM_RegionSpatialFormat, 1)  // 2D
+        .u16(DCM_RegionDataType, 1)       // tissue
         .u32(DCM_RegionFlags, 0)
         .u32(DCM_RegionLocationMinX0, 0)
         .u32(DCM_RegionLocationMinY0, 0)
@@ -143,7 +145,8 @@ Status writeUsCine(const std::string& path, const UsCineObject& o, Compression c
     for (std::size_t i = 0; i < o.frames.size(); ++i) {
         if (auto ok = validateFrame(o.frames[i], o.frames[0], i); !ok) return ok;
     }
-    if (!(o.frameTimeMs > 0) || !std::isfinite(o.frameTimeMs)) return fail(ErrorCode::InvalidArgument, fmt::format("frame time {} ms must be positive", o.frameTimeMs));
+    if (!(o.frameTimeMs > 0) || !std::isfinite(o.frameTimeMs))
+        return fail(ErrorCode::InvalidArgument, fmt::format("frame time {} ms must be positive", o.frameTimeMs));
     if (auto ok = validateContext(o.context); !ok) return ok;
     DcmFileFormat file;
     DcmDataset& ds = *file.getDataset();

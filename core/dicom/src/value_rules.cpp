@@ -58,7 +58,8 @@ std::string longStringProblem(std::string_view text) {
 
 std::string shortStringProblem(std::string_view text) {
     // Characters, not bytes: a UTF-8 continuation byte starts none.
-    const auto characters = static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    const auto characters =
+        static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
     if (characters > 16) return fmt::format("must be at most 16 characters (got {})", characters);
     if (std::any_of(text.begin(), text.end(), [](char c) { return isControlOrBackslash(static_cast<unsigned char>(c)); })) {
         return "may not hold a backslash or a control character";

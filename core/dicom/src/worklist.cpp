@@ -20,9 +20,8 @@ std::string text(DcmItem& item, const DcmTagKey& tag) {
 DcmDataset buildQuery(const WorklistQuery& q) {
     DcmDataset query;
     query.putAndInsertString(DCM_SpecificCharacterSet, "ISO_IR 192");
-    for (const auto& tag : {DCM_PatientName, DCM_PatientID, DCM_PatientBirthDate, DCM_PatientSex, DCM_AccessionNumber,
-                            DCM_StudyInstanceUID, DCM_ReferringPhysicianName, DCM_RequestedProcedureID,
-                            DCM_RequestedProcedureDescription}) {
+    for (const auto& tag : {DCM_PatientName, DCM_PatientID, DCM_PatientBirthDate, DCM_PatientSex, DCM_AccessionNumber, DCM_StudyInstanceUID,
+                            DCM_ReferringPhysicianName, DCM_RequestedProcedureID, DCM_RequestedProcedureDescription}) {
         query.putAndInsertString(tag, "");
     }
     DcmItem* step = nullptr;

@@ -31,11 +31,11 @@ public:
         std::function<void(const Result<ingest::SessionSummary>&, const ingest::SessionSummary& accounted)> ended;
     };
     struct Consumers {
-        DisplayPipeline* display = nullptr;           // null: no display products
-        DisplayPipeline* shots = nullptr;             // dual mode: the laser shots' (null: none)
+        DisplayPipeline* display = nullptr;  // null: no display products
+        DisplayPipeline* shots = nullptr;    // dual mode: the laser shots' (null: none)
         RecordingTap* recording = nullptr;
-        ingest::FrameSink* capture = nullptr;         // null: none (the element check's frames)
-        ingest::FrameSink* shotCapture = nullptr;     // null: none (dual mode: the phantom check's laser shot)
+        ingest::FrameSink* capture = nullptr;      // null: none (the element check's frames)
+        ingest::FrameSink* shotCapture = nullptr;  // null: none (dual mode: the phantom check's laser shot)
     };
     // rxCpu >= 0 pins the rx thread to that CPU (a failure to pin fails the session with the reason).
     Acquisition(transport::Link& link, ingest::SessionOptions options, int rxCpu, Consumers consumers, Callbacks callbacks);

@@ -43,7 +43,7 @@ private:
     Mutex mutex_;
     std::condition_variable woken_;
     bool pending_ GUARDED_BY(mutex_) = false;  // something was queued since the last pass
-    std::thread thread_;    // last: started once everything above exists
+    std::thread thread_;                       // last: started once everything above exists
 };
 
 }  // namespace sonolink::engine

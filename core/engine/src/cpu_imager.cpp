@@ -19,8 +19,7 @@ Status checkBlockFits(const ingest::Frame& frame, std::uint16_t b, const beamfor
     return {};
 }
 
-CpuImager::CpuImager(const beamform::AcquisitionGeometry& geometry, const ImagingSetup& imaging)
-    : geometry_(geometry), imaging_(imaging) {
+CpuImager::CpuImager(const beamform::AcquisitionGeometry& geometry, const ImagingSetup& imaging) : geometry_(geometry), imaging_(imaging) {
     samples_.resize(geometry_.samplesPerFrame());
 }
 
@@ -31,8 +30,8 @@ Status gatherFrameSamples(const ingest::Frame& frame, const beamform::Acquisitio
         const auto& block = frame.block(b);
         const auto& h = block.header;
         for (std::size_t c = 0; c < h.channelCount; ++c) {
-            std::memcpy(&out[(h.waveIndex * channels + h.firstChannel + c) * samples + h.firstSample],
-                        block.payload.data() + c * h.sampleCount * 2, h.sampleCount * 2);
+            std::memcpy(&out[(h.waveIndex * channels + h.firstChannel + c) * samples + h.firstSample], block.payload.data() + c * h.sampleCount * 2,
+                        h.sampleCount * 2);
         }
     }
     return {};

@@ -61,7 +61,7 @@ DisplayPipeline::~DisplayPipeline() {
 
 void DisplayPipeline::onFrame(const ingest::FrameRef& frame) noexcept {
     if (frame->isPhotoacoustic() != photoacoustic_.load(std::memory_order_relaxed)) return;  // the other kind's
-    if (frame->isPhotoacoustic() && frame->block(0).header.laserEnergyMicroJ == 0) {  // no pulse: nothing to image
+    if (frame->isPhotoacoustic() && frame->block(0).header.laserEnergyMicroJ == 0) {         // no pulse: nothing to image
         darkShots_.fetch_add(1, std::memory_order_relaxed);
         return;
     }
@@ -216,7 +216,8 @@ void DisplayPipeline::preparePicture(const beamform::PixelGrid& grid) {
 Result<std::shared_ptr<DisplayFrame>> DisplayPipeline::picture(const beamform::BeamformedImage& envelope, std::uint32_t frameId, float referencePeak) {
     if (!chain_) return fail(Error(*pictureError_));
     if (envelope.nx != pictureColumns_ || envelope.nz != pictureRows_) {
-        return fail(ErrorCode::Internal, fmt::format("the imager gave {} x {} pixels for a {} x {} grid", envelope.nx, envelope.nz, pictureColumns_, pictureRows_));
+        return fail(ErrorCode::Internal,
+                    fmt::format("the imager gave {} x {} pixels for a {} x {} grid", envelope.nx, envelope.nz, pictureColumns_, pictureRows_));
     }
     const auto& raster = chain_->raster();
     auto picture = std::make_shared<DisplayFrame>();
@@ -341,7 +342,7 @@ void DisplayPipeline::imageFrame(ingest::FrameRef frame, std::uint64_t session) 
         MutexLock lock(mutex_);
         rfChannels = rfChannels_;
     }
-    const FrameFacts facts{frame->frameId(), session, frame->readyNs(), frame->timestampNs(), frame->block(0).header.laserEnergyMicroJ,
+    const FrameFacts facts{frame->frameId(),        session, frame->readyNs(), frame->timestampNs(), frame->block(0).header.laserEnergyMicroJ,
                            frame->isPhotoacoustic()};
     const auto frameId = facts.frameId;
     if (!rfChannels.empty()) {

@@ -93,7 +93,7 @@ private:
     };
     void run();
     void loop();
-    void apply(Reconfiguration next);  // bf thread
+    void apply(Reconfiguration next);                                // bf thread
     void imageFrame(ingest::FrameRef frame, std::uint64_t session);  // bf thread
     // picture thread:
     // The picture's chain for this grid and the settings wanted now (read under the lock: the
@@ -126,12 +126,12 @@ private:
     std::optional<image::GreyChain> chain_;
     std::optional<Error> pictureError_;
     std::uint64_t pictureSession_ = 0;
-    bool pictureNormaliseShots_ = false;   // each shot scaled by the mean pulse energy over its own
-    double meanShotEnergy_ = 0;            // the session's pulses so far (energy normalisation)
+    bool pictureNormaliseShots_ = false;  // each shot scaled by the mean pulse energy over its own
+    double meanShotEnergy_ = 0;           // the session's pulses so far (energy normalisation)
     std::uint64_t shotsSeen_ = 0;
-    float shotReferencePeak_ = 0;          // the session's first shot's peak: 0 dB for every shot
-    std::future<void> drawing_;  // bf thread: the picture in hand
-    bool announce_ = true;                 // the imager is logged when the thread starts
+    float shotReferencePeak_ = 0;  // the session's first shot's peak: 0 dB for every shot
+    std::future<void> drawing_;    // bf thread: the picture in hand
+    bool announce_ = true;         // the imager is logged when the thread starts
     FailureHandler onFailure_;
     mutable Mutex mutex_;
     std::string imagerName_ GUARDED_BY(mutex_);
@@ -159,7 +159,7 @@ private:
     std::atomic<std::uint64_t> imagerNs_{0};
     std::atomic<std::uint64_t> imaged_{0};
     std::atomic<std::uint64_t> imagingFailures_{0};
-    std::atomic<bool> photoacoustic_{false};     // the kind of frame it shows (its geometry's)
+    std::atomic<bool> photoacoustic_{false};  // the kind of frame it shows (its geometry's)
     std::atomic<std::uint64_t> darkShots_{0};
     std::atomic<std::int64_t> clockOffsetNs_{0};
     ingest::LatencyHistogram latency_;

@@ -24,40 +24,41 @@ std::string describeFlagged(const selftest::ElementCheck& r) {
     for (const int c : r.flagged()) {
         const auto& ch = r.channels[static_cast<std::size_t>(c)];
         switch (ch.fault) {
-        case selftest::ElementFault::Dead:
-        case selftest::ElementFault::Weak:
-            named.push_back(fmt::format("channel {} {} (RMS {:.1f} counts, {:.1f} % of the median)", c, toString(ch.fault), ch.rms,
-                                        r.medianRms > 0 ? 100 * ch.rms / r.medianRms : 0.0));
-            break;
-        case selftest::ElementFault::Noisy:
-            named.push_back(fmt::format("channel {} noisy (SNR {:.1f} dB, {:.1f} dB under the median)", c, ch.snrDb, r.medianSnrDb - ch.snrDb));
-            break;
-        case selftest::ElementFault::Swapped:
-            if (ch.swappedWith > c) {
-                named.push_back(fmt::format("channels {} and {} swapped (their envelopes correlate {:.2f} and {:.2f} with their neighbours, "
-                                            "each fits the other's place)",
-                                            c, ch.swappedWith, ch.neighbourCorrelation,
-                                            r.channels[static_cast<std::size_t>(ch.swappedWith)].neighbourCorrelation));
-            }
-            break;
-        case selftest::ElementFault::Uncorrelated:
-            named.push_back(fmt::format("channel {} uncorrelated with its neighbours ({:.2f})", c, ch.neighbourCorrelation));
-            break;
-        case selftest::ElementFault::None: break;
+            case selftest::ElementFault::Dead:
+            case selftest::ElementFault::Weak:
+                named.push_back(fmt::format("channel {} {} (RMS {:.1f} counts, {:.1f} % of the median)", c, toString(ch.fault), ch.rms,
+                                            r.medianRms > 0 ? 100 * ch.rms / r.medianRms : 0.0));
+                break;
+            case selftest::ElementFault::Noisy:
+                named.push_back(fmt::format("channel {} noisy (SNR {:.1f} dB, {:.1f} dB under the median)", c, ch.snrDb, r.medianSnrDb - ch.snrDb));
+                break;
+            case selftest::ElementFault::Swapped:
+                if (ch.swappedWith > c) {
+                    named.push_back(
+                        fmt::format("channels {} and {} swapped (their envelopes correlate {:.2f} and {:.2f} with their neighbours, "
+                                    "each fits the other's place)",
+                                    c, ch.swappedWith, ch.neighbourCorrelation, r.channels[static_cast<std::size_t>(ch.swappedWith)].neighbourCorrelation));
+                }
+                break;
+            case selftest::ElementFault::Uncorrelated:
+                named.push_back(fmt::format("channel {} uncorrelated with its neighbours ({:.2f})", c, ch.neighbourCorrelation));
+                break;
+            case selftest::ElementFault::None: break;
         }
     }
     return fmt::format("{}", fmt::join(named, "; "));
 }
 
-SelfTestStep elementStep(const FrameCapture& capture, const beamform::AcquisitionGeometry& g, const ElementCheckSetup& setup,
-                         std::uint32_t centreFrequencyHz, bool timedOut, double seconds) {
+SelfTestStep elementStep(const FrameCapture& capture, const beamform::AcquisitionGeometry& g, const ElementCheckSetup& setup, std::uint32_t centreFrequencyHz,
+                         bool timedOut, double seconds) {
     SelfTestStep step;
     step.step = "element check";
     step.seconds = seconds;
     const auto& l = setup.limits;
-    step.limit = fmt::format("no channel dead (RMS under {:.0f} % of the median), weak (under {:.0f} %), noisy (SNR {:.0f} dB under the "
-                             "median) or swapped (envelope correlation with its neighbours under {:.1f} x the median)",
-                             100 * l.deadRmsFraction, 100 * l.weakRmsFraction, l.noisySnrDropDb, l.neighbourCorrelationFraction);
+    step.limit = fmt::format(
+        "no channel dead (RMS under {:.0f} % of the median), weak (under {:.0f} %), noisy (SNR {:.0f} dB under the "
+        "median) or swapped (envelope correlation with its neighbours under {:.1f} x the median)",
+        100 * l.deadRmsFraction, 100 * l.weakRmsFraction, l.noisySnrDropDb, l.neighbourCorrelationFraction);
     step.verdict = SelfTestVerdict::Fail;
     if (capture.refused()) {
         step.figures = "the phantom's frames do not fit the configured geometry: " + capture.refused()->message();
@@ -70,7 +71,11 @@ SelfTestStep elementStep(const FrameCapture& capture, const beamform::Acquisitio
         step.fix = "the front end did not send its phantom's frames: check the link (sonolink-cli link diag), then connect again";
         return step;
     }
-    selftest::ChannelFrames frames{static_cast<int>(capture.captured()), g.waves, g.channels, g.samples, capture.samples(),
+    selftest::ChannelFrames frames{static_cast<int>(capture.captured()),
+                                   g.waves,
+                                   g.channels,
+                                   g.samples,
+                                   capture.samples(),
                                    centreFrequencyHz > 0 ? g.samplingRateHz / centreFrequencyHz : 8.0};
     const auto checked = selftest::checkElements(frames, l);
     if (!checked) {
@@ -80,18 +85,19 @@ SelfTestStep elementStep(const FrameCapture& capture, const beamform::Acquisitio
     const auto& r = *checked;
     for (const auto& ch : r.channels) step.elements.push_back({ch.rms, ch.snrDb, ch.neighbourCorrelation, toString(ch.fault), ch.swappedWith});
     const auto flagged = r.flagged();
-    step.figures = fmt::format("{} frames of the phantom, {} channels: median RMS {:.0f} counts, SNR {}, envelope correlation with the "
-                               "neighbours {:.2f}; {} flagged",
-                               frames.frames, g.channels, r.medianRms,
-                               r.snrMeasured ? fmt::format("{:.1f} dB", r.medianSnrDb) : std::string("not measured (identical frames)"),
-                               r.medianCorrelation, flagged.size());
+    step.figures = fmt::format(
+        "{} frames of the phantom, {} channels: median RMS {:.0f} counts, SNR {}, envelope correlation with the "
+        "neighbours {:.2f}; {} flagged",
+        frames.frames, g.channels, r.medianRms, r.snrMeasured ? fmt::format("{:.1f} dB", r.medianSnrDb) : std::string("not measured (identical frames)"),
+        r.medianCorrelation, flagged.size());
     if (flagged.empty()) {
         step.verdict = SelfTestVerdict::Pass;
         return step;
     }
     step.figures += ": " + describeFlagged(r);
-    step.fix = "dead or weak: the element, its cable or its receive channel (swap the probe to tell which); noisy: the channel's "
-               "preamplifier or a ground fault; swapped: the probe's connector or cable wiring. Do not scan with this probe";
+    step.fix =
+        "dead or weak: the element, its cable or its receive channel (swap the probe to tell which); noisy: the channel's "
+        "preamplifier or a ground fault; swapped: the probe's connector or cable wiring. Do not scan with this probe";
     return step;
 }
 
@@ -99,12 +105,14 @@ SelfTestStep phantomStep(const FrameCapture& capture, const ImagingSetup& setup,
                          const selftest::PhantomLimits& limits, const std::string& imager) {
     SelfTestStep step;
     step.step = "phantom check";
-    step.limit = fmt::format("NCC of the log envelopes (60 dB) >= {:.2f}; each point target within {:.2f} mm of the reference's peak, "
-                             "its lateral and axial FWHM within {:.0f} % of the reference's",
-                             limits.minNcc, limits.maxPositionErrorM * 1e3, 100 * limits.maxFwhmError);
+    step.limit = fmt::format(
+        "NCC of the log envelopes (60 dB) >= {:.2f}; each point target within {:.2f} mm of the reference's peak, "
+        "its lateral and axial FWHM within {:.0f} % of the reference's",
+        limits.minNcc, limits.maxPositionErrorM * 1e3, 100 * limits.maxFwhmError);
     step.verdict = SelfTestVerdict::Fail;
-    step.fix = "the image of the known phantom is not what it must be: check the probe's connector (the element order), the probe "
-               "definition and sound speed in the configuration, and the front end's timing; then connect again";
+    step.fix =
+        "the image of the known phantom is not what it must be: check the probe's connector (the element order), the probe "
+        "definition and sound speed in the configuration, and the front end's timing; then connect again";
     if (!reference) {
         step.figures = "no reference image of the phantom: " + reference.error().message();
         return step;
@@ -119,9 +127,8 @@ SelfTestStep phantomStep(const FrameCapture& capture, const ImagingSetup& setup,
     }
     const auto& live = **capture.image();
     const std::vector<double> x(setup.grid.x.begin(), setup.grid.x.end()), z(setup.grid.z.begin(), setup.grid.z.end());
-    const auto compared = selftest::comparePhantom({live.nx, live.nz, live.columns, x, z},
-                                                   {reference->envelope.nx, reference->envelope.nz, reference->envelope.columns, x, z},
-                                                   reference->points, limits);
+    const auto compared = selftest::comparePhantom(
+        {live.nx, live.nz, live.columns, x, z}, {reference->envelope.nx, reference->envelope.nz, reference->envelope.columns, x, z}, reference->points, limits);
     if (!compared) {
         step.figures = compared.error().message();
         return step;
@@ -132,13 +139,14 @@ SelfTestStep phantomStep(const FrameCapture& capture, const ImagingSetup& setup,
     double worst = 0;
     for (const auto& p : r.points) {
         worst = std::max(worst, p.errorM);
-        points.push_back(fmt::format("{}({:.1f}, {:.1f}) mm: {:.2f} mm off, FWHM {:.2f} x {:.2f} mm (reference {:.2f} x {:.2f})",
-                                     p.passed ? "" : "FAILED ", mm(p.xM), mm(p.zM), p.errorM * 1e3, p.fwhmLateralM * 1e3, p.fwhmAxialM * 1e3,
-                                     p.referenceFwhmLateralM * 1e3, p.referenceFwhmAxialM * 1e3));
+        points.push_back(fmt::format("{}({:.1f}, {:.1f}) mm: {:.2f} mm off, FWHM {:.2f} x {:.2f} mm (reference {:.2f} x {:.2f})", p.passed ? "" : "FAILED ",
+                                     mm(p.xM), mm(p.zM), p.errorM * 1e3, p.fwhmLateralM * 1e3, p.fwhmAxialM * 1e3, p.referenceFwhmLateralM * 1e3,
+                                     p.referenceFwhmAxialM * 1e3));
     }
-    step.figures = fmt::format("the phantom beamformed on the {} imager ({} x {} grid): NCC {:.3f} with the reference; {} point targets, "
-                               "the farthest {:.2f} mm from its place: {}",
-                               imager, live.nx, live.nz, r.ncc, r.points.size(), worst * 1e3, fmt::join(points, "; "));
+    step.figures = fmt::format(
+        "the phantom beamformed on the {} imager ({} x {} grid): NCC {:.3f} with the reference; {} point targets, "
+        "the farthest {:.2f} mm from its place: {}",
+        imager, live.nx, live.nz, r.ncc, r.points.size(), worst * 1e3, fmt::join(points, "; "));
     if (r.passed(limits)) {
         step.verdict = SelfTestVerdict::Pass;
         step.fix.clear();
@@ -154,8 +162,9 @@ void addShotToPhantomStep(SelfTestStep& step, const FrameCapture& shot, const Im
     const auto failed = [&](std::string why) {
         step.figures += "; laser shot: " + why;
         step.verdict = SelfTestVerdict::Fail;
-        step.fix = "the laser shot of the phantom is not what it must be: check the laser's trigger cable and its PTP time, the "
-                   "photoacoustic system delay and sound speed (acquisition.photoacoustic_*), and the laser itself; then connect again";
+        step.fix =
+            "the laser shot of the phantom is not what it must be: check the laser's trigger cable and its PTP time, the "
+            "photoacoustic system delay and sound speed (acquisition.photoacoustic_*), and the laser itself; then connect again";
     };
     if (!reference || !reference->shotEnvelope) return failed("no reference shot of the phantom");
     if (!shot.image()) return failed("no shot arrived during the check (the laser did not fire, or every shot was missed)");
@@ -224,11 +233,10 @@ void Engine::Impl::SelfTestRunner::preparePhantomCheck(bool shot) {
         phantomImager_ = e_.imagerFor(*phantomSetup_);
         // The reference on a thread of its own while the session runs: nothing holds up the ctl
         // thread between one session's end and the next one's accept (a front end attaches at once).
-        phantomReferenceDue_ = std::async(std::launch::async, [reference = e_.backends.phantomReference, configure = e_.config.session.configure,
-                                                              geometry = e_.config.geometry, setup = *phantomSetup_,
-                                                              shotGeometry = shot ? e_.config.shotGeometry : std::nullopt] {
-            return reference(configure, geometry, setup, shotGeometry);
-        });
+        phantomReferenceDue_ = std::async(
+            std::launch::async,
+            [reference = e_.backends.phantomReference, configure = e_.config.session.configure, geometry = e_.config.geometry, setup = *phantomSetup_,
+             shotGeometry = shot ? e_.config.shotGeometry : std::nullopt] { return reference(configure, geometry, setup, shotGeometry); });
     }
     elementFrames_ = std::make_unique<FrameCapture>(e_.config.geometry, setup.frames, phantomImager_.get());
     shotImager_.reset();

@@ -66,7 +66,7 @@ Result<transport::Link*> Engine::Impl::sessionLink() {
 void Engine::Impl::openSession() {
     setState(EngineState::Connecting, "bringing the link up");
     if (selfTest->due()) return selfTest->start();  // first the start-up self-test, in a session of its own
-    if (nextAcquisition) {  // new acquisition settings: this session runs them, the imager rebuilt for them
+    if (nextAcquisition) {                          // new acquisition settings: this session runs them, the imager rebuilt for them
         config.session.configure = nextAcquisition->configure;
         config.geometry = std::move(nextAcquisition->geometry);
         config.shotGeometry = std::move(nextAcquisition->shotGeometry);
@@ -129,11 +129,11 @@ void Engine::Impl::onOpened(std::uint64_t gen, const Result<transport::LinkInfo>
     jobsDesk.setFrontEndSerial(opened->peerHello.serial);
     {
         const auto& c = opened->capabilities;
-        auto description = opened->localDevice.empty() ? fmt::format("{}, {}", opened->backend, opened->peer)
-                                                       : fmt::format("{} (firmware {}), {} {} MTU {}, {} WRs/QP, {} CQEs, CQ moderation {}, completion timestamps {}",
-                                                           c.device, c.firmware, c.linkLayer, c.rate, c.activeMtuBytes, c.maxQueuePairWorkRequests,
-                                                           c.maxCompletionQueueEntries, c.completionModeration ? "yes" : "no",
-                                                           c.completionTimestamps ? "yes" : "no");
+        auto description = opened->localDevice.empty()
+                               ? fmt::format("{}, {}", opened->backend, opened->peer)
+                               : fmt::format("{} (firmware {}), {} {} MTU {}, {} WRs/QP, {} CQEs, CQ moderation {}, completion timestamps {}", c.device,
+                                             c.firmware, c.linkLayer, c.rate, c.activeMtuBytes, c.maxQueuePairWorkRequests, c.maxCompletionQueueEntries,
+                                             c.completionModeration ? "yes" : "no", c.completionTimestamps ? "yes" : "no");
         tally.update([&](SessionTotals& t) {
             t.linkDevice = opened->localDevice;
             t.frontEndIdentity = {opened->peerHello.serial, opened->peerHello.firmware};
@@ -229,7 +229,8 @@ Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backe
     if (impl->config.shotGeometry) {
         if (auto ok = impl->config.shotGeometry->validate(); !ok) return fail(std::move(ok.error()).addContext("checking the laser shots' geometry"));
     }
-    const auto setup = imagingSetupFor(impl->config.imaging, impl->config.geometry, impl->config.beamformThreads, impl->config.session.configure.centerFrequencyHz);
+    const auto setup =
+        imagingSetupFor(impl->config.imaging, impl->config.geometry, impl->config.beamformThreads, impl->config.session.configure.centerFrequencyHz);
     if (auto ok = setup.grid.validate(); !ok) return fail(std::move(ok.error()));
     auto* raw = impl.get();
     auto threadFailed = [raw](const std::string& thread) {
@@ -272,16 +273,16 @@ Engine::~Engine() {
         closed.set_value();
     });
     closed.get_future().wait();
-    impl_->link.reset();  // after the session: nothing uses it now
+    impl_->link.reset();     // after the session: nothing uses it now
     impl_->queries->stop();  // a query in flight ends with its DIMSE timeout at the latest
-    impl_->jobs->stop();  // joined: no job runs, or re-posts itself, once the queue goes
+    impl_->jobs->stop();     // joined: no job runs, or re-posts itself, once the queue goes
     impl_->ctl->stop();
     impl_->queries.reset();
     impl_->jobs.reset();
     impl_->ctl.reset();
     if (auto recorder = impl_->recording.take()) (void)recorder->stop();
     impl_->archive.reset();  // an upload in flight cancelled: its journal resumes it at the next start
-    impl_->pacs.reset();  // the forwarder stopped, then the listener
+    impl_->pacs.reset();     // the forwarder stopped, then the listener
 }
 
 void Engine::connect() {
@@ -301,8 +302,7 @@ void Engine::startStreaming(std::uint32_t frames) {
             return impl->refuse("startStreaming", ErrorCode::FailedPrecondition, fmt::format("cannot stream while {}", toString(impl->state)));
         }
         if (const auto blocked = impl->tally.streamingBlock(); !blocked.empty()) {
-            return impl->refuse("startStreaming", ErrorCode::FailedPrecondition,
-                                blocked + "; an engineer may override it, with a reason (overrideSelfTest)");
+            return impl->refuse("startStreaming", ErrorCode::FailedPrecondition, blocked + "; an engineer may override it, with a reason (overrideSelfTest)");
         }
         impl->acquisition->go(frames);
         impl->setState(EngineState::Streaming, "");
@@ -366,16 +366,14 @@ std::vector<std::shared_ptr<const DisplayFrame>> Engine::cine() const { return i
 
 std::shared_ptr<const RfLines> Engine::latestRf() const { return impl_->display->latestRf(); }
 
-
-
 EngineStats Engine::stats() const { return impl_->snapshot(); }
 
 std::vector<QueueItem> Engine::dicomQueue() const {
     if (!impl_->queue) return {};
     std::vector<QueueItem> out;
     for (const auto& i : impl_->queue->items()) {
-        out.push_back({i.id, i.node, i.sourceFile, i.object.patientName, i.object.sopInstanceUid, toFacade(i.state),
-                       i.attempts, i.enqueuedAtMs, i.nextAttemptAtMs, i.sentAtMs, i.committedAtMs, i.lastError, i.commitmentRequired});
+        out.push_back({i.id, i.node, i.sourceFile, i.object.patientName, i.object.sopInstanceUid, toFacade(i.state), i.attempts, i.enqueuedAtMs,
+                       i.nextAttemptAtMs, i.sentAtMs, i.committedAtMs, i.lastError, i.commitmentRequired});
     }
     return out;
 }
@@ -390,10 +388,10 @@ void Engine::retryArchiveItem(std::int64_t id) {
 namespace {
 ArchiveItemState toFacade(archive::ArchiveState state) {
     switch (state) {
-    case archive::ArchiveState::Queued: return ArchiveItemState::Queued;
-    case archive::ArchiveState::Uploading: return ArchiveItemState::Uploading;
-    case archive::ArchiveState::Verified: return ArchiveItemState::Verified;
-    case archive::ArchiveState::Failed: return ArchiveItemState::Failed;
+        case archive::ArchiveState::Queued: return ArchiveItemState::Queued;
+        case archive::ArchiveState::Uploading: return ArchiveItemState::Uploading;
+        case archive::ArchiveState::Verified: return ArchiveItemState::Verified;
+        case archive::ArchiveState::Failed: return ArchiveItemState::Failed;
     }
     return ArchiveItemState::Queued;
 }
@@ -405,8 +403,8 @@ std::vector<ArchiveItem> Engine::archiveQueue() const {
     if (!impl_->archive) return {};
     std::vector<ArchiveItem> out;
     for (const auto& i : impl_->archive->items()) {
-        out.push_back({i.id, i.file, i.object.url(), i.kind, toFacade(i.state), i.attempts, i.sizeBytes, i.enqueuedAtMs,
-                       i.nextAttemptAtMs, i.verifiedAtMs, i.localDeletedAtMs, i.lastError});
+        out.push_back({i.id, i.file, i.object.url(), i.kind, toFacade(i.state), i.attempts, i.sizeBytes, i.enqueuedAtMs, i.nextAttemptAtMs, i.verifiedAtMs,
+                       i.localDeletedAtMs, i.lastError});
     }
     return out;
 }

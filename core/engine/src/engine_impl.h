@@ -47,14 +47,14 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::shared_ptr<detail::EventHub> hub = std::make_shared<detail::EventHub>();
 
     std::unique_ptr<DisplayPipeline> display;
-    std::unique_ptr<DisplayPipeline> shots;    // the laser shots' pictures (dual mode; idle otherwise)
-    std::atomic<bool> dualMode{false};         // config.shotGeometry is set (read from any thread)
-    SettingsBoard settingsBoard;                  // as the facade reports them (written on ctl)
+    std::unique_ptr<DisplayPipeline> shots;          // the laser shots' pictures (dual mode; idle otherwise)
+    std::atomic<bool> dualMode{false};               // config.shotGeometry is set (read from any thread)
+    SettingsBoard settingsBoard;                     // as the facade reports them (written on ctl)
     std::optional<AcquisitionPlan> nextAcquisition;  // ctl thread: applied at the next connect
     RecordingTap recording;
-    std::optional<LinkHandle> link;            // ctl thread only: kept between sessions when reusable
-    bool linkFresh = false;                    // ctl thread: made or reset since its last session
-    class SelfTestRunner;                      // self_test_runner.h
+    std::optional<LinkHandle> link;  // ctl thread only: kept between sessions when reusable
+    bool linkFresh = false;          // ctl thread: made or reset since its last session
+    class SelfTestRunner;            // self_test_runner.h
     // The start-up self-test (ctl thread; declared before acquisition: its captures outlive it).
     std::unique_ptr<SelfTestRunner> selfTest;
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)
@@ -68,13 +68,13 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     std::string recordingPath;
     std::optional<Error> lastRecordingError;
 
-    std::unique_ptr<dicom::AuditTrail> audit;        // before the station: it outlives it
-    std::unique_ptr<dicom::PacsStation> pacs;        // the queue, its forwarder and listener (when configured)
-    dicom::StoreQueue* queue = nullptr;               // pacs->queue(), or null
-    dicom::StoreForwarder* forwarder = nullptr;       // pacs->forwarder(), or null
+    std::unique_ptr<dicom::AuditTrail> audit;    // before the station: it outlives it
+    std::unique_ptr<dicom::PacsStation> pacs;    // the queue, its forwarder and listener (when configured)
+    dicom::StoreQueue* queue = nullptr;          // pacs->queue(), or null
+    dicom::StoreForwarder* forwarder = nullptr;  // pacs->forwarder(), or null
     std::optional<dicom::UidGenerator> uids;
-    std::uint64_t queueVersionSeen = 0;        // ctl thread: the last version announced
-    std::unique_ptr<ArchiveService> archive;   // the upload queue and its thread (when configured)
+    std::uint64_t queueVersionSeen = 0;       // ctl thread: the last version announced
+    std::unique_ptr<ArchiveService> archive;  // the upload queue and its thread (when configured)
     // A written recording or study queued for the archive (when it has one, and this kind goes);
     // a refusal is reported, the file stays where it is.
     void archiveFile(const std::string& file, const std::string& kind);
@@ -144,12 +144,10 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     void runWorklistQuery(JobId id, const WorklistQuery& query);
     void runNodeVerification(JobId id, const std::string& node);
     void runEcho(JobId id, const dicom::PacsNode& node, const dicom::AssociationSettings& settings);
-    void jobUpdate(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport,
-                   ErrorCode code = ErrorCode::Ok) {
+    void jobUpdate(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport, ErrorCode code = ErrorCode::Ok) {
         emit(JobUpdate{id, kind, status, progress, std::move(message), code});
     }
-    void jobFinish(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport,
-                   ErrorCode code = ErrorCode::Ok) {
+    void jobFinish(JobId id, JobStatus status, double progress, std::string message, JobKind kind = JobKind::DicomExport, ErrorCode code = ErrorCode::Ok) {
         jobUpdate(id, status, progress, std::move(message), kind, code);
         jobsDesk.finish(id);
     }

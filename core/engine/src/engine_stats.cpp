@@ -130,7 +130,8 @@ EngineStats Engine::Impl::snapshot() const {
     s.state = state.load();
     IngestSums sums;
     tally.read([&](const SessionTotals& t) {
-        s.steadyNs = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+        s.steadyNs =
+            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
         readTotals(t, s, sums);
         readFrontEnd(t, s.frontEnd);
         // Read under the lock the rx thread's progress takes, so a reader never sees a display or

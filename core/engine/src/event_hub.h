@@ -24,7 +24,7 @@ public:
 
 private:
     Mutex sinksMutex_;
-    Mutex emitMutex_ ACQUIRED_BEFORE(sinksMutex_);  // one emission at a time; remove() from another thread waits for it
+    Mutex emitMutex_ ACQUIRED_BEFORE(sinksMutex_);   // one emission at a time; remove() from another thread waits for it
     std::atomic<std::thread::id> emittingThread_{};  // the thread inside emit(), if any
     std::map<std::uint64_t, Engine::EventSink> sinks_ GUARDED_BY(sinksMutex_);
     std::uint64_t nextId_ GUARDED_BY(sinksMutex_) = 1;

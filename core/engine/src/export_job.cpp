@@ -25,8 +25,7 @@ namespace {
 std::string examProblem(const Exam& e) {
     if (auto p = dicom::personNameProblem(e.patient.name); !p.empty()) return "the patient's name " + p;
     if (auto p = dicom::personNameProblem(e.referringPhysician); !p.empty()) return "the referring physician's name " + p;
-    for (const auto* value : {&e.patient.id, &e.accessionNumber, &e.studyDescription, &e.requestedProcedureDescription,
-                              &e.scheduledProcedureStepDescription}) {
+    for (const auto* value : {&e.patient.id, &e.accessionNumber, &e.studyDescription, &e.requestedProcedureDescription, &e.scheduledProcedureStepDescription}) {
         if (auto p = dicom::longStringProblem(*value); !p.empty()) return fmt::format("'{}' {}", *value, p);
     }
     if (!e.studyInstanceUid.empty()) {
@@ -70,9 +69,7 @@ void Engine::setExam(Exam exam) {
     });
 }
 
-Exam Engine::exam() const {
-    return impl_->jobsDesk.exam();
-}
+Exam Engine::exam() const { return impl_->jobsDesk.exam(); }
 
 JobId Engine::exportCine(CineExportRequest request) {
     auto [id, exam, cancelled] = impl_->jobsDesk.newExport();
@@ -94,21 +91,23 @@ JobId Engine::exportSnapshot(SnapshotExportRequest request) {
     }
     std::shared_ptr<const DisplayFrame> shot;  // the one laid over it, also held now
     if (request.shotFrameId) {
-        const auto isShot = [&](const std::shared_ptr<const DisplayFrame>& f) { return f && f->session == request.session && f->frameId == *request.shotFrameId; };
+        const auto isShot = [&](const std::shared_ptr<const DisplayFrame>& f) {
+            return f && f->session == request.session && f->frameId == *request.shotFrameId;
+        };
         if (auto latest = impl_->shots->latest(); isShot(latest)) shot = std::move(latest);
         for (const auto& f : impl_->shots->cine()) {
             if (!shot && isShot(f)) shot = f;
         }
     }
     const auto shown = Engine::photoacoustic();
-    impl_->jobs->post([impl = impl_.get(), id, request = std::move(request), exam = std::move(exam), frame = std::move(frame), shot = std::move(shot),
-                       shown, cancelled] { impl->runSnapshot(id, request, exam, Impl::SnapshotPictures{frame, shot, shown}, cancelled); });
+    impl_->jobs->post(
+        [impl = impl_.get(), id, request = std::move(request), exam = std::move(exam), frame = std::move(frame), shot = std::move(shot), shown, cancelled] {
+            impl->runSnapshot(id, request, exam, Impl::SnapshotPictures{frame, shot, shown}, cancelled);
+        });
     return id;
 }
 
-void Engine::cancel(JobId job) {
-    impl_->jobsDesk.cancel(job);
-}
+void Engine::cancel(JobId job) { impl_->jobsDesk.cancel(job); }
 
 void Engine::Impl::auditExport(const std::string& file, const std::optional<Error>& failure) {
     if (!audit) return;
@@ -121,8 +120,8 @@ void Engine::Impl::auditExport(const std::string& file, const std::optional<Erro
     if (auto ok = audit->record(events); !ok) report(ErrorOrigin::Export, Severity::Warning, ok.error(), "audit trail");
 }
 
-void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const Exam& examOfJob,
-                             const std::vector<std::shared_ptr<const DisplayFrame>>& frames, std::shared_ptr<std::atomic<bool>> cancelledByUser) {
+void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const Exam& examOfJob, const std::vector<std::shared_ptr<const DisplayFrame>>& frames,
+                             std::shared_ptr<std::atomic<bool>> cancelledByUser) {
     auto cancelled = [&] { return cancelledByUser->load() || closing.load(); };
     if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
     jobUpdate(id, JobStatus::Running, 0, "collecting the cine");
@@ -131,8 +130,8 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
     // (a new depth, width or display box), the newest among them.
     const auto sameGeometry = [&](const DisplayFrame& a) {
         const auto& b = *frames.back();
-        return a.rows == b.rows && a.columns == b.columns && a.cmPerPixelX == b.cmPerPixelX && a.cmPerPixelY == b.cmPerPixelY &&
-               a.xStartCm == b.xStartCm && a.zStartCm == b.zStartCm;
+        return a.rows == b.rows && a.columns == b.columns && a.cmPerPixelX == b.cmPerPixelX && a.cmPerPixelY == b.cmPerPixelY && a.xStartCm == b.xStartCm &&
+               a.zStartCm == b.zStartCm;
     };
     auto first = frames.size() - 1;
     while (first > 0 && sameGeometry(*frames[first - 1])) --first;
@@ -143,7 +142,8 @@ void Engine::Impl::runExport(JobId id, const CineExportRequest& request, const E
         if (cancelled()) return jobFinish(id, JobStatus::Cancelled, 0.1, "cancelled");
         cine.frames.push_back({f->rows, f->columns, f->pixels, f->cmPerPixelX, f->cmPerPixelY, "ABDOMINAL", 1, f->xStartCm, f->zStartCm, false, {}});
     }
-    const double spanMs = shown.size() > 1 ? static_cast<double>(shown.back()->readyNs - shown.front()->readyNs) / 1e6 / static_cast<double>(shown.size() - 1) : 0;
+    const double spanMs =
+        shown.size() > 1 ? static_cast<double>(shown.back()->readyNs - shown.front()->readyNs) / 1e6 / static_cast<double>(shown.size() - 1) : 0;
     cine.frameTimeMs = request.frameTimeMs > 0 ? request.frameTimeMs : spanMs > 0 ? spanMs : 1000.0 / 30;
     jobUpdate(id, JobStatus::Running, 0.3,
               first == 0 ? fmt::format("writing {} frames", shown.size())
@@ -166,18 +166,22 @@ void Engine::Impl::runSnapshot(JobId id, const SnapshotExportRequest& request, c
     const auto& frame = pictures.frame;
     if (cancelledByUser->load() || closing.load()) return jobFinish(id, JobStatus::Cancelled, 0, "cancelled before it started");
     if (!frame) {
-        return jobFinish(id, JobStatus::Failed, 0, fmt::format("frame {} of session {} is no longer held (the cine keeps the last {}): freeze and export again",
-                                                              request.frameId, request.session, config.cineFrames));
+        return jobFinish(id, JobStatus::Failed, 0,
+                         fmt::format("frame {} of session {} is no longer held (the cine keeps the last {}): freeze and export again", request.frameId,
+                                     request.session, config.cineFrames));
     }
     if (request.shotFrameId && !pictures.shot) {
-        return jobFinish(id, JobStatus::Failed, 0, fmt::format("laser shot {} of session {} is no longer held (the shots' cine keeps the last {}): freeze "
-                                                              "and export again", *request.shotFrameId, request.session, config.cineFrames));
+        return jobFinish(id, JobStatus::Failed, 0,
+                         fmt::format("laser shot {} of session {} is no longer held (the shots' cine keeps the last {}): freeze "
+                                     "and export again",
+                                     *request.shotFrameId, request.session, config.cineFrames));
     }
     const auto grey = static_cast<std::size_t>(frame->rows) * static_cast<std::size_t>(frame->columns);
     const bool burned = !request.burnedInRgb.empty();
     if (burned && request.burnedInRgb.size() != 3 * grey) {
-        return jobFinish(id, JobStatus::Failed, 0, fmt::format("the burnt-in picture has {} bytes; the frame's {} x {} pixels need {} (R, G, B each)",
-                                                              request.burnedInRgb.size(), frame->rows, frame->columns, 3 * grey));
+        return jobFinish(id, JobStatus::Failed, 0,
+                         fmt::format("the burnt-in picture has {} bytes; the frame's {} x {} pixels need {} (R, G, B each)", request.burnedInRgb.size(),
+                                     frame->rows, frame->columns, 3 * grey));
     }
     auto pixels = burned ? request.burnedInRgb : frame->pixels;
     if (pictures.shot && !burned) {  // the overlay, composed as the console shows it
@@ -189,16 +193,17 @@ void Engine::Impl::runSnapshot(JobId id, const SnapshotExportRequest& request, c
     jobUpdate(id, JobStatus::Running, 0.3, burned ? "writing the image with its measurements burnt in" : "writing the image");
     dicom::UsImageObject image;
     image.context = instanceContext(examOfJob);
-    image.frame = {frame->rows, frame->columns, std::move(pixels), frame->cmPerPixelX, frame->cmPerPixelY, "ABDOMINAL",
-                   colour ? 3 : 1, frame->xStartCm, frame->zStartCm, burned, {}};
+    image.frame = {frame->rows, frame->columns, std::move(pixels), frame->cmPerPixelX, frame->cmPerPixelY,
+                   "ABDOMINAL", colour ? 3 : 1, frame->xStartCm,   frame->zStartCm,    burned,
+                   {}};
     if (pictures.shot) {
         const auto& shown = pictures.shown;
         image.context.series.description = "US B-mode with photoacoustic overlay";
-        image.frame.derivation = fmt::format("B-mode frame {} with photoacoustic laser shot frame {} ({:.2f} mJ) laid over it in colour: {} map, "
-                                             "{:.0f} dB gain, {:.0f} dB dynamic range, threshold {:.0f} %, opacity {:.0f} %{}",
-                                             frame->frameId, pictures.shot->frameId, pictures.shot->laserEnergyMicroJ / 1000.0,
-                                             shown.map == ShotColourMap::Iron ? "iron" : "hot", shown.gainDb, shown.dynamicRangeDb, shown.threshold * 100,
-                                             shown.opacity * 100, shown.normaliseEnergy ? ", pulse energy normalised" : "");
+        image.frame.derivation = fmt::format(
+            "B-mode frame {} with photoacoustic laser shot frame {} ({:.2f} mJ) laid over it in colour: {} map, "
+            "{:.0f} dB gain, {:.0f} dB dynamic range, threshold {:.0f} %, opacity {:.0f} %{}",
+            frame->frameId, pictures.shot->frameId, pictures.shot->laserEnergyMicroJ / 1000.0, shown.map == ShotColourMap::Iron ? "iron" : "hot", shown.gainDb,
+            shown.dynamicRangeDb, shown.threshold * 100, shown.opacity * 100, shown.normaliseEnergy ? ", pulse energy normalised" : "");
     }
     if (auto ok = dicom::writeUsImage(request.file, image); !ok) {
         auditExport(request.file, ok.error());
@@ -209,7 +214,8 @@ void Engine::Impl::runSnapshot(JobId id, const SnapshotExportRequest& request, c
     if (!request.measurements.empty()) {
         jobUpdate(id, JobStatus::Running, 0.5, fmt::format("writing the measurement report ({} measurements)", request.measurements.size()));
         auto report = writeMeasurementReport(request.file, image, *frame, request.measurements);
-        if (!report) return jobFinish(id, JobStatus::Failed, 0.5, fmt::format("the image is written, its measurement report is not: {}", report.error().message()));
+        if (!report)
+            return jobFinish(id, JobStatus::Failed, 0.5, fmt::format("the image is written, its measurement report is not: {}", report.error().message()));
         files.push_back(std::move(*report));
     }
     queueExport(id, std::move(files), request.node, std::move(cancelledByUser));
@@ -225,8 +231,16 @@ Result<std::string> Engine::Impl::writeMeasurementReport(const std::string& imag
     context.series.instanceUid = uids->next();
     context.series.number = image.context.series.number + 1;
     context.sopInstanceUid = uids->next();
-    const dicom::MeasuredImage measured{"1.2.840.10008.5.1.4.1.1.6.1", image.context.sopInstanceUid, image.context.series.instanceUid, 0,
-                                        frame.rows, frame.columns, frame.cmPerPixelX, frame.cmPerPixelY, frame.xStartCm, frame.zStartCm};
+    const dicom::MeasuredImage measured{"1.2.840.10008.5.1.4.1.1.6.1",
+                                        image.context.sopInstanceUid,
+                                        image.context.series.instanceUid,
+                                        0,
+                                        frame.rows,
+                                        frame.columns,
+                                        frame.cmPerPixelX,
+                                        frame.cmPerPixelY,
+                                        frame.xStartCm,
+                                        frame.zStartCm};
     std::vector<dicom::Caliper> calipers;
     for (const auto& m : measurements) {
         const auto kind = m.kind == ImageMeasurement::Kind::Distance  ? dicom::CaliperKind::Distance
@@ -281,7 +295,9 @@ void Engine::Impl::followDelivery(JobId id, std::string files, std::vector<std::
         if (item->state == dicom::ItemState::Failed && !cancelled->load()) return jobFinish(id, JobStatus::Failed, 0.7, item->lastError);
         items.push_back(std::move(*item));
     }
-    const auto done = [](const dicom::QueueItem& i) { return i.state == dicom::ItemState::Committed || (i.state == dicom::ItemState::Sent && !i.commitmentRequired); };
+    const auto done = [](const dicom::QueueItem& i) {
+        return i.state == dicom::ItemState::Committed || (i.state == dicom::ItemState::Sent && !i.commitmentRequired);
+    };
     if (std::all_of(items.begin(), items.end(), done)) {
         return jobFinish(id, JobStatus::Done, 1, fmt::format("{} ({} {})", files, items.front().node, dicom::toString(items.front().state)));
     }
@@ -291,11 +307,11 @@ void Engine::Impl::followDelivery(JobId id, std::string files, std::vector<std::
             if (done(item) || item.state == dicom::ItemState::Failed) continue;  // stored, or out of sending already
             if (queue->withdraw(item.id)) continue;
             if (item.state == dicom::ItemState::Sent) atThePacs = true;  // awaiting its commitment: nothing to take back
-            else pending = true;  // being sent: the cancel waits for the attempt's end
+            else pending = true;                                         // being sent: the cancel waits for the attempt's end
         }
         if (!pending && !atThePacs) {
-            return jobFinish(id, JobStatus::Cancelled, 0.7, fmt::format("cancelled; item{} {} withdrawn from the queue", itemIds.size() > 1 ? "s" : "",
-                                                                        fmt::join(itemIds, ", ")));
+            return jobFinish(id, JobStatus::Cancelled, 0.7,
+                             fmt::format("cancelled; item{} {} withdrawn from the queue", itemIds.size() > 1 ? "s" : "", fmt::join(itemIds, ", ")));
         }
         if (!pending) {
             cancelled->store(false);

@@ -26,8 +26,6 @@ void FrameCapture::onFrame(const ingest::FrameRef& frame) noexcept {
     ++captured_;
 }
 
-std::span<const std::int16_t> FrameCapture::samples() const noexcept {
-    return std::span(samples_).first(captured_ * geometry_.samplesPerFrame());
-}
+std::span<const std::int16_t> FrameCapture::samples() const noexcept { return std::span(samples_).first(captured_ * geometry_.samplesPerFrame()); }
 
 }  // namespace sonolink::engine

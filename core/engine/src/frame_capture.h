@@ -25,7 +25,7 @@ public:
     void onFrame(const ingest::FrameRef& frame) noexcept override;
 
     [[nodiscard]] std::uint32_t captured() const noexcept { return captured_; }
-    [[nodiscard]] std::span<const std::int16_t> samples() const noexcept;  // captured() frames, one after the other
+    [[nodiscard]] std::span<const std::int16_t> samples() const noexcept;                    // captured() frames, one after the other
     [[nodiscard]] const std::optional<Error>& refused() const noexcept { return refused_; }  // the first frame that did not fit
     // The first frame's envelope (with an imager), or why not; nullopt before a frame arrived.
     [[nodiscard]] const std::optional<Result<beamform::BeamformedImage>>& image() const noexcept { return image_; }

@@ -26,7 +26,7 @@ public:
     [[nodiscard]] ExportTicket newExport() EXCLUDES(mutex_);
     [[nodiscard]] JobId newQuery() EXCLUDES(mutex_);  // an id only: a query is not cancelled
     void cancel(JobId id) EXCLUDES(mutex_);
-    void finish(JobId id) EXCLUDES(mutex_);           // its cancel flag forgotten
+    void finish(JobId id) EXCLUDES(mutex_);  // its cancel flag forgotten
 
     [[nodiscard]] Exam exam() const EXCLUDES(mutex_);
     // The exam from now on. When it is another study after a patient's, `beforeAnotherPatient`

@@ -66,13 +66,16 @@ JobId Engine::verifyNode(NodeToVerify node) {
     return impl_->postQuery([impl = impl_.get(), node = std::move(node)](JobId id) {
         auto settings = impl->config.dicom.forwarder.association;
         if (!node.callingAeTitle.empty()) settings.callingAeTitle = node.callingAeTitle;
-        const auto use = [](std::string& kept, const std::string& given) { if (!given.empty()) kept = given; };
+        const auto use = [](std::string& kept, const std::string& given) {
+            if (!given.empty()) kept = given;
+        };
         use(settings.tls.certificateFile, node.tlsCertificate);
         use(settings.tls.privateKeyFile, node.tlsPrivateKey);
         use(settings.tls.trustedCertificatesFile, node.tlsTrustedCertificates);
         std::string problem;
         if (auto p = dicom::aeTitleProblem(node.aeTitle); !p.empty()) problem = fmt::format("its AE title '{}' {}", node.aeTitle, p);
-        else if (auto c = dicom::aeTitleProblem(settings.callingAeTitle); !c.empty()) problem = fmt::format("the station's AE title '{}' {}", settings.callingAeTitle, c);
+        else if (auto c = dicom::aeTitleProblem(settings.callingAeTitle); !c.empty())
+            problem = fmt::format("the station's AE title '{}' {}", settings.callingAeTitle, c);
         else if (node.host.empty()) problem = "it has no host";
         else if (node.port < 1 || node.port > 65535) problem = fmt::format("its port {} is not 1 to 65535", node.port);
         if (!problem.empty()) {

@@ -61,8 +61,12 @@ std::optional<RecordingChanged> Engine::Impl::finishRecording() {
         t.refusedBefore += recorder->framesRefused() - refused;
         t.skippedBefore += recorder->framesSkipped() - skipped;
     });
-    RecordingChanged done{stopped ? RecordingPhase::Stopped : RecordingPhase::Failed, recordingPath, recorder->framesRecorded(),
-                          recorder->bytesWritten(), recorder->framesRefused(), recorder->framesSkipped(),
+    RecordingChanged done{stopped ? RecordingPhase::Stopped : RecordingPhase::Failed,
+                          recordingPath,
+                          recorder->framesRecorded(),
+                          recorder->bytesWritten(),
+                          recorder->framesRefused(),
+                          recorder->framesSkipped(),
                           stopped ? "" : stopped.error().message()};
     if (!stopped) lastRecordingError = stopped.error();
     return done;
@@ -84,8 +88,7 @@ void Engine::Impl::stopRecording() {
     if (done->phase == RecordingPhase::Failed && !recordingFailureReported) {
         recordingFailureReported = true;
         emit(*done);
-        return report(ErrorOrigin::Recorder, Severity::Error, lastRecordingError ? *lastRecordingError : Error(ErrorCode::DataLoss, done->error),
-                      done->path);
+        return report(ErrorOrigin::Recorder, Severity::Error, lastRecordingError ? *lastRecordingError : Error(ErrorCode::DataLoss, done->error), done->path);
     }
     emit(*done);
     archiveFile(done->path, "recording");  // whole and closed: on its way to the archive

@@ -43,11 +43,11 @@ SelfTestStep ringMemoryStep(const transport::RingView& ring) {
     if (!r.passed()) {
         const auto& first = r.first.front();
         const auto offset = first.word * 8;
-        step.figures += fmt::format("; the first at {} (slot {}, byte {}): wrote {:#018x}, read {:#018x}",
-                                    static_cast<const void*>(ring.base + offset), offset / ring.slotBytes, offset % ring.slotBytes,
-                                    first.expected, first.actual);
-        step.fix = "the host memory under the DMA ring is faulty: do not scan; run a full memory test (memtest86+) and replace the "
-                   "module that fails";
+        step.figures += fmt::format("; the first at {} (slot {}, byte {}): wrote {:#018x}, read {:#018x}", static_cast<const void*>(ring.base + offset),
+                                    offset / ring.slotBytes, offset % ring.slotBytes, first.expected, first.actual);
+        step.fix =
+            "the host memory under the DMA ring is faulty: do not scan; run a full memory test (memtest86+) and replace the "
+            "module that fails";
     }
     return step;
 }
@@ -68,9 +68,9 @@ SelfTestStep gpuMemoryStep(const std::vector<GpuMemoryOutcome>& outcomes) {
         }
         const auto& r = *o.result;
         step.seconds += r.seconds;
-        auto line = fmt::format("{}: {:.0f} MiB in {:.2f} s ({:.0f} GB/s read and written), {} mismatches", o.gpu,
-                                static_cast<double>(r.bytesTested) / (1 << 20), r.seconds,
-                                r.seconds > 0 ? static_cast<double>(r.bytesMoved) / r.seconds / 1e9 : 0.0, r.mismatches);
+        auto line =
+            fmt::format("{}: {:.0f} MiB in {:.2f} s ({:.0f} GB/s read and written), {} mismatches", o.gpu, static_cast<double>(r.bytesTested) / (1 << 20),
+                        r.seconds, r.seconds > 0 ? static_cast<double>(r.bytesMoved) / r.seconds / 1e9 : 0.0, r.mismatches);
         if (!r.passed()) {
             faulty = true;
             if (!r.first.empty()) {
@@ -82,8 +82,9 @@ SelfTestStep gpuMemoryStep(const std::vector<GpuMemoryOutcome>& outcomes) {
     }
     step.figures = fmt::format("March C- over {}", fmt::join(figures, "; "));
     if (faulty) {
-        fixes.emplace_back("the GPU's memory is faulty: do not scan on this GPU; run the vendor's diagnostics (nvidia-smi -q -d ECC, dcgmi diag) and "
-                           "have the card replaced");
+        fixes.emplace_back(
+            "the GPU's memory is faulty: do not scan on this GPU; run the vendor's diagnostics (nvidia-smi -q -d ECC, dcgmi diag) and "
+            "have the card replaced");
     }
     if (untested) fixes.emplace_back("a GPU could not be tested: check the driver (nvidia-smi) and the GPU's free memory, then connect again");
     if (faulty || untested) {
@@ -102,23 +103,25 @@ SelfTestStep ringSlotsStep(const ingest::RingSlotCounts& r, transport::PayloadKi
     step.limit = "every slot written by the front end and checked in place; no slot whose errors repeat there";
     const auto faults = r.repeatedFaults();
     const auto name = fmt::format("PRBS-{}", transport::prbsSpec(pattern).order);
-    step.figures = fmt::format("{} written by the front end into {} of {} ring slots ({} blocks, {:.1f} a slot) and checked in place: {} blocks "
-                               "with errors; {} {} whose errors repeat there",
-                               name, r.slotsReached, r.slots, r.blocks, r.slotsReached > 0 ? static_cast<double>(r.blocks) / r.slotsReached : 0.0,
-                               r.erroredBlocks, faults.size(), faults.size() == 1 ? "slot" : "slots");
+    step.figures = fmt::format(
+        "{} written by the front end into {} of {} ring slots ({} blocks, {:.1f} a slot) and checked in place: {} blocks "
+        "with errors; {} {} whose errors repeat there",
+        name, r.slotsReached, r.slots, r.blocks, r.slotsReached > 0 ? static_cast<double>(r.blocks) / r.slotsReached : 0.0, r.erroredBlocks, faults.size(),
+        faults.size() == 1 ? "slot" : "slots");
     std::vector<std::string> named;
     for (const auto& f : faults) {
         named.push_back(fmt::format("slot {}: {} of {} blocks with errors ({} bit errors)", f.slot, f.erroredBlocks, f.blocks, f.bitErrors));
     }
     if (!named.empty()) {
         const auto restBlocks = r.blocks - faults.front().blocks;
-        step.figures += fmt::format(": {} (the rest of the ring: {} of {} blocks)", fmt::join(named, "; "), r.erroredBlocks - faults.front().erroredBlocks,
-                                    restBlocks);
+        step.figures +=
+            fmt::format(": {} (the rest of the ring: {} of {} blocks)", fmt::join(named, "; "), r.erroredBlocks - faults.front().erroredBlocks, restBlocks);
     }
     if (!faults.empty()) {
         step.verdict = SelfTestVerdict::Fail;
-        step.fix = "the host memory under those slots, or the DMA path to them (the NIC, its PCIe slot, the IOMMU), damages what the "
-                   "front end writes: do not scan; run a full memory test, reseat the NIC, then connect again";
+        step.fix =
+            "the host memory under those slots, or the DMA path to them (the NIC, its PCIe slot, the IOMMU), damages what the "
+            "front end writes: do not scan; run a full memory test, reseat the NIC, then connect again";
     } else if (r.slotsReached < r.slots) {
         step.verdict = SelfTestVerdict::Warn;
         step.fix = "the test's pattern did not reach every slot: a longer BER test (sonolink-cli selftest --full) covers the ring";
@@ -166,12 +169,12 @@ SelfTestStep pacsStep(const std::vector<dicom::Destination>& destinations, const
     step.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     step.verdict = failures.empty() ? SelfTestVerdict::Pass : SelfTestVerdict::Fail;
     answers.insert(answers.end(), failures.begin(), failures.end());
-    step.figures = fmt::format("C-ECHO to {} nodes, {} answered: {}", destinations.size(), destinations.size() - failures.size(),
-                               fmt::join(answers, "; "));
+    step.figures = fmt::format("C-ECHO to {} nodes, {} answered: {}", destinations.size(), destinations.size() - failures.size(), fmt::join(answers, "; "));
     if (!failures.empty()) {
-        step.fix = "studies wait in the queue until the node answers. Nothing listening: the PACS is down or its address or port is "
-                   "wrong; rejected: our AE title (dicom.station_ae_title) is unknown to it; timeout: a firewall or a busy PACS; "
-                   "TLS: the certificates, or TLS set for a plain port";
+        step.fix =
+            "studies wait in the queue until the node answers. Nothing listening: the PACS is down or its address or port is "
+            "wrong; rejected: our AE title (dicom.station_ae_title) is unknown to it; timeout: a firewall or a busy PACS; "
+            "TLS: the certificates, or TLS set for a plain port";
     }
     return step;
 }
@@ -224,11 +227,10 @@ void Engine::Impl::SelfTestRunner::start() {
     options.configure.frameRateMilliHz = 0;  // as fast as the link takes it
     const auto planned = selftest::bitsToShow(test.limit, test.confidence);
     // Each block locks on its first bits: 2 % more frames than the payload alone needs.
-    const auto frames = static_cast<std::uint32_t>(std::ceil(1.02 * static_cast<double>(planned) /
-                                                             static_cast<double>(payloadBitsPerFrame(options.configure)))) + 1;
+    const auto frames =
+        static_cast<std::uint32_t>(std::ceil(1.02 * static_cast<double>(planned) / static_cast<double>(payloadBitsPerFrame(options.configure)))) + 1;
     e_.setState(EngineState::SelfTest, fmt::format("link BER test: PRBS-{} until {:.3g} bits show BER <= {:.0e} at {:.0f} % confidence",
-                                                transport::prbsSpec(test.pattern).order, static_cast<double>(planned), test.limit,
-                                                100 * test.confidence));
+                                                   transport::prbsSpec(test.pattern).order, static_cast<double>(planned), test.limit, 100 * test.confidence));
     e_.tally.update([&](SessionTotals& t) {
         t.selfTestProgress = {};
         // The steps that run now replace their earlier verdicts; the others' failures stand.
@@ -329,8 +331,8 @@ void Engine::Impl::SelfTestRunner::finishLinkBerTest(const ingest::IngestStats& 
     const auto verdict = selftest::berVerdict(p.bitErrors, p.bitsChecked, test.limit, test.confidence);
     // Blocks the link lost (never seen, refused, late) carry no bits to compare: a link that drops
     // them fails however clean the bits that did arrive.
-    const std::uint64_t blocksLost = stats.sequenceGaps + stats.lateBlocks + stats.headerErrors + stats.lengthMismatches +
-                                     stats.immediateMismatches + stats.completionErrors + stats.creditViolations;
+    const std::uint64_t blocksLost = stats.sequenceGaps + stats.lateBlocks + stats.headerErrors + stats.lengthMismatches + stats.immediateMismatches +
+                                     stats.completionErrors + stats.creditViolations;
     SelfTestStep step;
     step.step = "link BER";
     step.verdict = verdict == selftest::BerVerdict::Pass && blocksLost == 0 ? SelfTestVerdict::Pass : SelfTestVerdict::Fail;
@@ -343,16 +345,18 @@ void Engine::Impl::SelfTestRunner::finishLinkBerTest(const ingest::IngestStats& 
     step.seconds = seconds;
     step.limit = fmt::format("BER <= {:.0e} at {:.0f} % confidence ({:.3g} bits, PRBS-{})", test.limit, 100 * test.confidence,
                              static_cast<double>(selftest::bitsToShow(test.limit, test.confidence)), transport::prbsSpec(test.pattern).order);
-    step.figures = fmt::format("{:.3g} bits compared in {:.1f} s, {} bit errors, {} losses of lock, {} blocks with CRC errors, {} blocks lost: "
-                               "BER {:.2g}, under {:.2g} at {:.0f} % confidence{}",
-                               static_cast<double>(p.bitsChecked), seconds, p.bitErrors, p.lockLosses, stats.payloadCrcErrors, blocksLost, bound.rate,
-                               bound.upper, 100 * test.confidence, timedOut ? " (stopped: out of time)" : "");
+    step.figures = fmt::format(
+        "{:.3g} bits compared in {:.1f} s, {} bit errors, {} losses of lock, {} blocks with CRC errors, {} blocks lost: "
+        "BER {:.2g}, under {:.2g} at {:.0f} % confidence{}",
+        static_cast<double>(p.bitsChecked), seconds, p.bitErrors, p.lockLosses, stats.payloadCrcErrors, blocksLost, bound.rate, bound.upper,
+        100 * test.confidence, timedOut ? " (stopped: out of time)" : "");
     step.limit += ", no block lost";
     if (step.verdict != SelfTestVerdict::Pass) {
         step.fix = blocksLost > 0 && p.bitErrors == 0 && p.lockLosses == 0
-                       ? fmt::format("the link lost {} blocks ({} never arrived, {} refused, {} late): check the NIC's port counters for drops "
-                                     "and pause frames (sonolink-cli link diag), the switch between, then connect again",
-                                     blocksLost, stats.sequenceGaps, blocksLost - stats.sequenceGaps - stats.lateBlocks, stats.lateBlocks)
+                       ? fmt::format(
+                             "the link lost {} blocks ({} never arrived, {} refused, {} late): check the NIC's port counters for drops "
+                             "and pause frames (sonolink-cli link diag), the switch between, then connect again",
+                             blocksLost, stats.sequenceGaps, blocksLost - stats.sequenceGaps - stats.lateBlocks, stats.lateBlocks)
                    : p.bitErrors > 0 || p.lockLosses > 0
                        ? "bit errors on the data path: check the cable or fibre and its connectors, the transceivers and the NIC's port "
                          "counters (sonolink-cli link diag), then connect again"
@@ -381,27 +385,24 @@ void Engine::Impl::SelfTestRunner::finish() {
 // A step's verdict: logged, announced, and a failure added to what blocks streaming.
 void Engine::Impl::SelfTestRunner::recordStep(SelfTestStep step) {
     if (const auto site = e_.config.selfTestBlocking.find(step.step); site != e_.config.selfTestBlocking.end()) step.blocksStreaming = site->second;
-    const auto level = step.verdict == SelfTestVerdict::Pass                          ? log::Level::Info
+    const auto level = step.verdict == SelfTestVerdict::Pass                           ? log::Level::Info
                        : step.verdict == SelfTestVerdict::Fail && step.blocksStreaming ? log::Level::Error
-                                                                                         : log::Level::Warn;
-    log::log(engineLog(), level, "start-up self-test, {}: {}: {} ({})",
-             step.step, toString(step.verdict), step.figures, step.limit);
+                                                                                       : log::Level::Warn;
+    log::log(engineLog(), level, "start-up self-test, {}: {}: {} ({})", step.step, toString(step.verdict), step.figures, step.limit);
     if (step.verdict == SelfTestVerdict::Fail && step.blocksStreaming) {
-        e_.tally.update([&](SessionTotals& t) {
-            t.selfTestBlocks.emplace_back(step.step, fmt::format("the start-up {} test failed: {}", step.step, step.figures));
-        });
+        e_.tally.update(
+            [&](SessionTotals& t) { t.selfTestBlocks.emplace_back(step.step, fmt::format("the start-up {} test failed: {}", step.step, step.figures)); });
     }
     e_.emit(step);
 }
 
-void Engine::Impl::SelfTestRunner::underWay(std::string step, std::string detail) {
-    e_.tally.underWay({std::move(step), 0.0, std::move(detail)});
-}
+void Engine::Impl::SelfTestRunner::underWay(std::string step, std::string detail) { e_.tally.underWay({std::move(step), 0.0, std::move(detail)}); }
 
 // The step under way fails as cancelled and the rest do not run: the session closed (its
 // callbacks and timeouts stale from here), the station Ready with streaming blocked.
 void Engine::Impl::SelfTestRunner::cancel() {
-    const auto step = e_.tally.read([](const SessionTotals& t) { return t.selfTestUnderWay.step.empty() ? std::string("self-test") : t.selfTestUnderWay.step; });
+    const auto step =
+        e_.tally.read([](const SessionTotals& t) { return t.selfTestUnderWay.step.empty() ? std::string("self-test") : t.selfTestUnderWay.step; });
     ++e_.generation;
     e_.closeSession();
     letCheckGo();
@@ -434,7 +435,8 @@ void Engine::runSelfTest(std::vector<std::string> steps) {
         for (const auto& step : steps) {
             if (!isSelfTestStepName(step)) return impl->refuse("runSelfTest", ErrorCode::InvalidArgument, fmt::format("no self-test step is named '{}'", step));
         }
-        log::info(engineLog(), "start-up self-test run again by {}: {}", stationUser(), steps.empty() ? std::string("every step") : fmt::format("{}", fmt::join(steps, ", ")));
+        log::info(engineLog(), "start-up self-test run again by {}: {}", stationUser(),
+                  steps.empty() ? std::string("every step") : fmt::format("{}", fmt::join(steps, ", ")));
         impl->closeSession();
         impl->selfTest->arm(true, steps.empty() ? impl->config.selfTestSteps : steps);
         impl->openSession();

@@ -65,11 +65,11 @@ private:
     bool due_ = false;
     std::vector<std::string> selection_;
     std::chrono::steady_clock::time_point started_;
-    std::unique_ptr<FrameImager> phantomImager_;    // the phantom check's
-    std::optional<ImagingSetup> phantomSetup_;      // the grid it beamforms on
+    std::unique_ptr<FrameImager> phantomImager_;                 // the phantom check's
+    std::optional<ImagingSetup> phantomSetup_;                   // the grid it beamforms on
     std::future<Result<PhantomReference>> phantomReferenceDue_;  // computed beside the element check's session
-    std::unique_ptr<FrameCapture> elementFrames_;   // the element check session's sink
-    std::unique_ptr<FrameImager> shotImager_;       // dual mode's phantom check: its laser shot's imager and capture
+    std::unique_ptr<FrameCapture> elementFrames_;                // the element check session's sink
+    std::unique_ptr<FrameImager> shotImager_;                    // dual mode's phantom check: its laser shot's imager and capture
     std::unique_ptr<FrameCapture> shotFrames_;
 };
 

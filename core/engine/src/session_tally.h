@@ -19,19 +19,19 @@
 namespace sonolink::engine {
 
 struct SessionTotals {
-    std::uint64_t sessions = 0;                     // begun; under the lock, so a snapshot's count matches its time
-    ingest::IngestStats finished;                   // sessions that ended
-    ingest::SessionSummary current;                 // the streaming session's last progress
+    std::uint64_t sessions = 0;      // begun; under the lock, so a snapshot's count matches its time
+    ingest::IngestStats finished;    // sessions that ended
+    ingest::SessionSummary current;  // the streaming session's last progress
     std::chrono::nanoseconds finishedElapsed{0};
     ingest::LatencyHistogram::Snapshot finishedLatency;
     std::uint64_t finishedMalformed = 0;
-    ingest::LaserCounts finishedLaser;              // shots of the sessions that ended (their counts only)
-    transport::StatusReport lastFrontEndStatus;     // the front end's final status in the last session that ended
+    ingest::LaserCounts finishedLaser;           // shots of the sessions that ended (their counts only)
+    transport::StatusReport lastFrontEndStatus;  // the front end's final status in the last session that ended
     std::vector<std::string> lastRejections;
     std::string linkDevice;
     std::string linkDescription;
     std::pair<std::string, std::string> frontEndIdentity;  // serial, firmware of the last session opened
-    std::uint64_t recordedBefore = 0;               // frames of the recordings that ended
+    std::uint64_t recordedBefore = 0;                      // frames of the recordings that ended
     std::uint64_t refusedBefore = 0;
     std::uint64_t skippedBefore = 0;
     std::uint64_t frontEndErrors = 0;
@@ -39,16 +39,16 @@ struct SessionTotals {
     // Why streaming is refused, by the failed self-test step that blocks it (in the order they
     // failed); empty: it is not.
     std::vector<std::pair<std::string, std::string>> selfTestBlocks;
-    ingest::IngestStats selfTestProgress;           // the running link BER test's counts
-    SelfTestProgress selfTestUnderWay;              // the step under way
-    std::uint64_t selfTestPlannedBits = 0;          // the link BER test's plan
+    ingest::IngestStats selfTestProgress;   // the running link BER test's counts
+    SelfTestProgress selfTestUnderWay;      // the step under way
+    std::uint64_t selfTestPlannedBits = 0;  // the link BER test's plan
 
     [[nodiscard]] std::string joinedSelfTestBlocks() const;  // "" when nothing blocks streaming
 };
 
 class SessionTally {
 public:
-    std::uint64_t beginSession() EXCLUDES(mutex_);                     // its number
+    std::uint64_t beginSession() EXCLUDES(mutex_);                           // its number
     void progress(const ingest::SessionSummary& progress) EXCLUDES(mutex_);  // the streaming session's
     void account(const ingest::SessionSummary& accounted) EXCLUDES(mutex_);  // a session that ends, before its thread does
     void frontEndError(std::string text) EXCLUDES(mutex_);

@@ -7,7 +7,8 @@ namespace sonolink::engine {
 namespace {
 
 void check(std::vector<std::string>& out, const char* what, double value, Limit limit, const char* unit) {
-    if (!limit.holds(value)) out.push_back(fmt::format("{} {:g}{}{}: must be {:g} to {:g}{}{}", what, value, *unit ? " " : "", unit, limit.min, limit.max, *unit ? " " : "", unit));
+    if (!limit.holds(value))
+        out.push_back(fmt::format("{} {:g}{}{}: must be {:g} to {:g}{}{}", what, value, *unit ? " " : "", unit, limit.min, limit.max, *unit ? " " : "", unit));
 }
 
 }  // namespace
@@ -18,7 +19,8 @@ std::vector<std::string> problems(const ImagingSettings& s) {
     check(out, "dynamic range", s.dynamicRangeDb, limits::kDynamicRangeDb, "dB");
     check(out, "depth start", s.depthStartMm, limits::kDepthMm, "mm");
     check(out, "depth end", s.depthEndMm, limits::kDepthMm, "mm");
-    if (!(s.depthEndMm > s.depthStartMm)) out.push_back(fmt::format("depth {:g} to {:g} mm: the end must lie deeper than the start", s.depthStartMm, s.depthEndMm));
+    if (!(s.depthEndMm > s.depthStartMm))
+        out.push_back(fmt::format("depth {:g} to {:g} mm: the end must lie deeper than the start", s.depthStartMm, s.depthEndMm));
     check(out, "width", s.widthMm, limits::kWidthMm, "mm");
     check(out, "columns", s.columns, limits::kPixels, "");
     check(out, "rows", s.rows, limits::kPixels, "");
@@ -37,8 +39,8 @@ std::vector<std::string> problems(const ImagingSettings& s) {
 }
 
 bool beamformAlike(const ImagingSettings& a, const ImagingSettings& b) {
-    return a.depthStartMm == b.depthStartMm && a.depthEndMm == b.depthEndMm && a.widthMm == b.widthMm && a.columns == b.columns &&
-           a.rows == b.rows && a.fNumber == b.fNumber && a.window == b.window;
+    return a.depthStartMm == b.depthStartMm && a.depthEndMm == b.depthEndMm && a.widthMm == b.widthMm && a.columns == b.columns && a.rows == b.rows &&
+           a.fNumber == b.fNumber && a.window == b.window;
 }
 
 std::vector<std::string> problems(const AcquisitionSettings& s) {

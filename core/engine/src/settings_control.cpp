@@ -92,12 +92,8 @@ void Engine::setAcquisition(AcquisitionSettings settings) {
     impl_->ctl->post([impl = impl_.get(), settings = std::move(settings)] { impl->applyAcquisition(settings); });
 }
 
-ImagingSettings Engine::imaging() const {
-    return impl_->settingsBoard.imaging.get();
-}
+ImagingSettings Engine::imaging() const { return impl_->settingsBoard.imaging.get(); }
 
-AcquisitionSettings Engine::acquisition() const {
-    return impl_->settingsBoard.acquisition.get();
-}
+AcquisitionSettings Engine::acquisition() const { return impl_->settingsBoard.acquisition.get(); }
 
 }  // namespace sonolink::engine

@@ -13,8 +13,8 @@ ImagingSetup Engine::Impl::shotSetupFor(const ImagingSettings& imaging, const Ph
     picture.gainDb = shown.gainDb;
     picture.dynamicRangeDb = shown.dynamicRangeDb;
     picture.tgcDb.assign(imaging.tgcDb.size(), 0.0);  // one-way: the B-mode's TGC is not the shots'
-    picture.persistence = 0;                           // each shot its own
-    picture.greyMap = GreyMap::Linear;                 // the colour map is the shots' map
+    picture.persistence = 0;                          // each shot its own
+    picture.greyMap = GreyMap::Linear;                // the colour map is the shots' map
     // The B-mode's grid exactly (laid out for the ultrasound geometry): co-registered.
     auto setup = imagingSetupFor(picture, config.geometry, config.beamformThreads, config.session.configure.centerFrequencyHz);
     setup.normaliseShotEnergy = shown.normaliseEnergy;
@@ -49,9 +49,7 @@ void Engine::setPhotoacoustic(PhotoacousticSettings settings) {
     impl_->ctl->post([impl = impl_.get(), settings] { impl->applyPhotoacoustic(settings); });
 }
 
-PhotoacousticSettings Engine::photoacoustic() const {
-    return impl_->settingsBoard.photoacoustic.get();
-}
+PhotoacousticSettings Engine::photoacoustic() const { return impl_->settingsBoard.photoacoustic.get(); }
 
 std::shared_ptr<const DisplayFrame> Engine::latestShot() const { return impl_->dualMode ? impl_->shots->latest() : nullptr; }
 

@@ -22,8 +22,8 @@ Result<std::vector<std::uint8_t>> shotOverlay(const DisplayFrame& bmode, const D
         bmode.cmPerPixelX != shot.cmPerPixelX) {
         return fail(ErrorCode::InvalidArgument, fmt::format("shot {} ({} x {} px from ({:.2f}, {:.2f}) cm) and B-mode frame {} ({} x {} px from "
                                                             "({:.2f}, {:.2f}) cm) are not one raster: not overlaid",
-                                                            shot.frameId, shot.columns, shot.rows, shot.xStartCm, shot.zStartCm, bmode.frameId,
-                                                            bmode.columns, bmode.rows, bmode.xStartCm, bmode.zStartCm));
+                                                            shot.frameId, shot.columns, shot.rows, shot.xStartCm, shot.zStartCm, bmode.frameId, bmode.columns,
+                                                            bmode.rows, bmode.xStartCm, bmode.zStartCm));
     }
     return image::overlayPicture(bmode.pixels, shot.pixels, styleOf(settings));
 }

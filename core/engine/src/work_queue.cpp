@@ -7,8 +7,7 @@
 
 namespace sonolink::engine {
 
-WorkQueue::WorkQueue(std::string name, FailureHandler onFailure)
-    : name_(std::move(name)), onFailure_(std::move(onFailure)), thread_([this] { run(); }) {}
+WorkQueue::WorkQueue(std::string name, FailureHandler onFailure) : name_(std::move(name)), onFailure_(std::move(onFailure)), thread_([this] { run(); }) {}
 
 WorkQueue::~WorkQueue() { stop(); }
 

@@ -11,8 +11,11 @@
 namespace sonolink::image {
 
 Result<RasterGeometry> rasterFitting(double x0, double x1, double z0, double z1, int maxColumns, int maxRows) {
-    if (!(x1 > x0) || !(z1 > z0)) return fail(ErrorCode::InvalidArgument, fmt::format("no display raster for an empty field ({:g} to {:g} m across, {:g} to {:g} m deep)", x0, x1, z0, z1));
-    if (maxColumns < 2 || maxRows < 2) return fail(ErrorCode::InvalidArgument, fmt::format("a display raster of {} x {} pixels: at least 2 x 2", maxColumns, maxRows));
+    if (!(x1 > x0) || !(z1 > z0))
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("no display raster for an empty field ({:g} to {:g} m across, {:g} to {:g} m deep)", x0, x1, z0, z1));
+    if (maxColumns < 2 || maxRows < 2)
+        return fail(ErrorCode::InvalidArgument, fmt::format("a display raster of {} x {} pixels: at least 2 x 2", maxColumns, maxRows));
     const double width = x1 - x0;
     const double depth = z1 - z0;
     RasterGeometry r;
@@ -50,9 +53,7 @@ std::vector<RasterResampler::Tap> RasterResampler::tapsFor(std::span<const doubl
 }
 
 RasterResampler::RasterResampler(std::span<const double> gridX, std::span<const double> gridZ, RasterGeometry raster)
-    : raster_(raster),
-      gridRows_(static_cast<int>(gridZ.size())),
-      gridPixels_(gridX.size() * gridZ.size()),
+    : raster_(raster), gridRows_(static_cast<int>(gridZ.size())), gridPixels_(gridX.size() * gridZ.size()),
       columnTaps_(tapsFor(gridX, raster.xStartM, raster.metresPerPixel, raster.columns)),
       rowTaps_(tapsFor(gridZ, raster.zStartM, raster.metresPerPixel, raster.rows)) {}
 

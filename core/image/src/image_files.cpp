@@ -35,7 +35,8 @@ void writeChunk(std::ofstream& out, const char* type, const std::vector<std::uin
 }  // namespace
 
 Status writeNpy(const std::string& path, std::span<const float> rowMajor, std::size_t rows, std::size_t columns) {
-    if (rowMajor.size() != rows * columns) return fail(ErrorCode::InvalidArgument, fmt::format("{} values for a {} x {} image", rowMajor.size(), rows, columns));
+    if (rowMajor.size() != rows * columns)
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} values for a {} x {} image", rowMajor.size(), rows, columns));
     std::ofstream out(path, std::ios::binary);
     if (!out) return fail(ErrorCode::Unavailable, fmt::format("cannot create {}", path));
     // NPY 1.0: magic, version, header length, a dict padded with spaces to a multiple of 64.
@@ -81,7 +82,7 @@ Status writePngOf(const std::string& path, std::span<const std::uint8_t> rowMajo
     putBigEndian(ihdr, static_cast<std::uint32_t>(columns));
     putBigEndian(ihdr, static_cast<std::uint32_t>(rows));
     const auto colourType = static_cast<std::uint8_t>(channels == 3 ? 2 : 0);  // truecolour or greyscale
-    ihdr.insert(ihdr.end(), {8, colourType, 0, 0, 0});  // 8-bit, deflate, no filter, no interlace
+    ihdr.insert(ihdr.end(), {8, colourType, 0, 0, 0});                         // 8-bit, deflate, no filter, no interlace
     writeChunk(out, "IHDR", ihdr);
     writeChunk(out, "IDAT", compressed);
     writeChunk(out, "IEND", {});

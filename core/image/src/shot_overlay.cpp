@@ -76,7 +76,8 @@ std::vector<std::uint8_t> colourPicture(std::span<const std::uint8_t> shot, Colo
 
 Result<std::vector<std::uint8_t>> overlayPicture(std::span<const std::uint8_t> bmode, std::span<const std::uint8_t> shot, const OverlayStyle& style) {
     if (bmode.size() != shot.size()) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("the photoacoustic picture has {} pixels, the B-mode {}: not the same raster", shot.size(), bmode.size()));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("the photoacoustic picture has {} pixels, the B-mode {}: not the same raster", shot.size(), bmode.size()));
     }
     const auto& table = colourTable(style.map);
     const auto threshold = static_cast<int>(std::lround(std::clamp(style.threshold, 0.0, 1.0) * 255));

@@ -18,9 +18,7 @@ FrameAssembler::FrameAssembler(std::uint16_t maxBlocks, std::uint32_t poolSize, 
     dropped_.fill(~std::uint64_t(0));
 }
 
-bool FrameAssembler::wasDropped(std::uint64_t frameId) const noexcept {
-    return std::find(dropped_.begin(), dropped_.end(), frameId) != dropped_.end();
-}
+bool FrameAssembler::wasDropped(std::uint64_t frameId) const noexcept { return std::find(dropped_.begin(), dropped_.end(), frameId) != dropped_.end(); }
 
 FrameAssembler::Added FrameAssembler::add(const FrameBlock& block, std::uint64_t writtenNs) {
     const std::uint64_t id = block.header.frameId;
@@ -129,8 +127,7 @@ void FrameAssembler::addRejected(std::uint32_t frameId, std::uint16_t blockCount
 
 void FrameAssembler::evictStale(std::uint64_t nowNs, std::uint64_t staleNs) {
     bool evicted = false;
-    while (!active_.empty() && active_.front()->received_ < active_.front()->blockCount_ &&
-           nowNs > active_.front()->lastWriteNs_ + staleNs) {
+    while (!active_.empty() && active_.front()->received_ < active_.front()->blockCount_ && nowNs > active_.front()->lastWriteNs_ + staleNs) {
         evictOldest();
         evicted = true;
     }

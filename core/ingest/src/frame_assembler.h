@@ -17,11 +17,11 @@ namespace sonolink::ingest {
 class FrameAssembler {
 public:
     struct Events {
-        std::function<void(Frame&)> complete;      // deliver, then keep until released
-        std::function<void(Frame&)> incomplete;    // free its slots and the frame
+        std::function<void(Frame&)> complete;    // deliver, then keep until released
+        std::function<void(Frame&)> incomplete;  // free its slots and the frame
         std::function<void(std::uint64_t)> missing;
         std::function<void(std::uint64_t)> damaged;  // every block of it that came was rejected: incomplete, not missing
-        std::function<void()> droppedFrame;        // no frame buffer free
+        std::function<void()> droppedFrame;          // no frame buffer free
     };
 
     FrameAssembler(std::uint16_t maxBlocks, std::uint32_t poolSize, std::uint32_t depth, Events events);
@@ -56,10 +56,10 @@ private:
 
     std::vector<std::unique_ptr<Frame>> pool_;
     std::vector<Frame*> free_;
-    std::vector<Frame*> active_;      // sorted by frame id
+    std::vector<Frame*> active_;  // sorted by frame id
     std::uint32_t depth_;
     Events events_;
-    std::uint64_t nextFrameId_ = 0;   // every id below is resolved (delivered, incomplete, missing)
+    std::uint64_t nextFrameId_ = 0;  // every id below is resolved (delivered, incomplete, missing)
     std::uint64_t highestFrameId_ = 0;
     bool any_ = false;
     std::array<std::uint64_t, 8> dropped_{};  // recent frame ids dropped for want of a buffer

@@ -12,26 +12,30 @@ namespace sonolink::ingest {
 namespace {
 
 std::uint64_t steadyNs() noexcept {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                          std::chrono::steady_clock::now().time_since_epoch()).count());
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
 
 }  // namespace
 
 std::string Rejection::describe() const {
     switch (reason) {
-    case Reason::Header:
-        return fmt::format("completion {} (sequence {} by its immediate): block header rejected: {}", completionIndex, sequence, transport::describe(headerCheck));
-    case Reason::PayloadCrc:
-        return fmt::format("completion {} (sequence {}, frame {}): payload CRC-32C mismatch: header says 0x{:08x}, payload gives 0x{:08x}", completionIndex, sequence, frameId, expected, actual);
-    case Reason::LengthMismatch:
-        return fmt::format("completion {} (sequence {}, frame {}): {} bytes written, the header accounts for {}", completionIndex, sequence, frameId, actual, expected);
-    case Reason::ImmediateMismatch:
-        return fmt::format("completion {}: immediate 0x{:08x} does not match the header's sequence {} (low bits 0x{:08x})", completionIndex, actual, sequence, expected);
-    case Reason::CompletionError:
-        return fmt::format("completion {}: the NIC reported the write failed (remote access error: wrong rkey or outside the ring)", completionIndex);
-    case Reason::CreditViolation:
-        return fmt::format("completion {}: written into a slot the front end held no credit for (credited through {}): ring memory may be overwritten", completionIndex, expected);
+        case Reason::Header:
+            return fmt::format("completion {} (sequence {} by its immediate): block header rejected: {}", completionIndex, sequence,
+                               transport::describe(headerCheck));
+        case Reason::PayloadCrc:
+            return fmt::format("completion {} (sequence {}, frame {}): payload CRC-32C mismatch: header says 0x{:08x}, payload gives 0x{:08x}", completionIndex,
+                               sequence, frameId, expected, actual);
+        case Reason::LengthMismatch:
+            return fmt::format("completion {} (sequence {}, frame {}): {} bytes written, the header accounts for {}", completionIndex, sequence, frameId,
+                               actual, expected);
+        case Reason::ImmediateMismatch:
+            return fmt::format("completion {}: immediate 0x{:08x} does not match the header's sequence {} (low bits 0x{:08x})", completionIndex, actual,
+                               sequence, expected);
+        case Reason::CompletionError:
+            return fmt::format("completion {}: the NIC reported the write failed (remote access error: wrong rkey or outside the ring)", completionIndex);
+        case Reason::CreditViolation:
+            return fmt::format("completion {}: written into a slot the front end held no credit for (credited through {}): ring memory may be overwritten",
+                               completionIndex, expected);
     }
     return "unknown rejection";
 }
@@ -70,8 +74,7 @@ Result<std::unique_ptr<IngestEngine>> IngestEngine::create(transport::Link& link
     const auto ring = link.ring();
     if (ring.slotCount < 2u * options.maxBlocksPerFrame) {
         return fail(ErrorCode::InvalidArgument,
-                    fmt::format("a ring of {} slots cannot hold two frames of {} blocks: use more or larger slots",
-                                ring.slotCount, options.maxBlocksPerFrame));
+                    fmt::format("a ring of {} slots cannot hold two frames of {} blocks: use more or larger slots", ring.slotCount, options.maxBlocksPerFrame));
     }
     options.framePoolSize = std::min(options.framePoolSize, ring.slotCount / options.maxBlocksPerFrame - 1);
     options.framePoolSize = std::max<std::uint32_t>(options.framePoolSize, 1);
@@ -127,44 +130,37 @@ void IngestEngine::handle(const transport::Completion& completion, std::uint64_t
     if (transport::kBlockHeaderSize + header.payloadBytes != completion.byteCount) {
         counters_.lengthMismatches.add();
         return rejectPayload({Reason::LengthMismatch, HeaderCheck::Ok, index, header.sequence, header.frameId,
-                              static_cast<std::uint32_t>(transport::kBlockHeaderSize + header.payloadBytes), completion.byteCount}, header.blockCount);
+                              static_cast<std::uint32_t>(transport::kBlockHeaderSize + header.payloadBytes), completion.byteCount},
+                             header.blockCount);
     }
     const auto payload = slot.subspan(transport::kBlockHeaderSize, header.payloadBytes);
     // A test pattern is checked whatever its CRC says: the bits that arrived, right or wrong.
-    if (options_.checkTestPatterns && (header.flags & transport::block_flags::kTestPattern) != 0) patterns_.check(header.payloadKind, payload, static_cast<std::uint32_t>(index % ring_.slotCount));
+    if (options_.checkTestPatterns && (header.flags & transport::block_flags::kTestPattern) != 0)
+        patterns_.check(header.payloadKind, payload, static_cast<std::uint32_t>(index % ring_.slotCount));
     const auto crc = crc32c(payload);
     if (crc != header.payloadCrc) {
         counters_.payloadCrcErrors.add();
         return rejectPayload({Reason::PayloadCrc, HeaderCheck::Ok, index, header.sequence, header.frameId, header.payloadCrc, crc}, header.blockCount);
     }
     switch (tracker_.observe(header.sequence)) {
-    case SequenceTracker::Verdict::Duplicate:
-        counters_.duplicates.add();
-        slotFree_[index % ring_.slotCount] = 1;
-        return;
-    case SequenceTracker::Verdict::Late:
-        counters_.lateBlocks.add();
-        slotFree_[index % ring_.slotCount] = 1;
-        return;
-    case SequenceTracker::Verdict::Reordered:
-        counters_.reordered.add();
-        break;
-    case SequenceTracker::Verdict::New:
-        break;
+        case SequenceTracker::Verdict::Duplicate:
+            counters_.duplicates.add();
+            slotFree_[index % ring_.slotCount] = 1;
+            return;
+        case SequenceTracker::Verdict::Late:
+            counters_.lateBlocks.add();
+            slotFree_[index % ring_.slotCount] = 1;
+            return;
+        case SequenceTracker::Verdict::Reordered: counters_.reordered.add(); break;
+        case SequenceTracker::Verdict::New: break;
     }
     counters_.blocksOk.add();
     counters_.bytesOk.add(header.payloadBytes);
     switch (assembler_->add(FrameBlock{header, payload, index}, completion.writtenNs)) {
-    case FrameAssembler::Added::Kept:
-        return;
-    case FrameAssembler::Added::Late:
-        counters_.lateBlocks.add();
-        break;
-    case FrameAssembler::Added::Inconsistent:
-        counters_.inconsistentBlocks.add();
-        break;
-    case FrameAssembler::Added::NoBuffer:
-        break;  // counted per frame (framesDroppedNoBuffer)
+        case FrameAssembler::Added::Kept: return;
+        case FrameAssembler::Added::Late: counters_.lateBlocks.add(); break;
+        case FrameAssembler::Added::Inconsistent: counters_.inconsistentBlocks.add(); break;
+        case FrameAssembler::Added::NoBuffer: break;  // counted per frame (framesDroppedNoBuffer)
     }
     slotFree_[index % ring_.slotCount] = 1;
 }
@@ -195,7 +191,8 @@ void IngestEngine::rejectHeader(transport::HeaderCheck check, std::uint32_t imme
 void IngestEngine::rejectImmediateMismatch(const transport::BlockHeader& header, std::uint32_t immediate, std::uint64_t index) {
     counters_.immediateMismatches.add();
     reject({Rejection::Reason::ImmediateMismatch, transport::HeaderCheck::Ok, index, header.sequence, header.frameId,
-            static_cast<std::uint32_t>(header.sequence), immediate}, index);
+            static_cast<std::uint32_t>(header.sequence), immediate},
+           index);
 }
 
 // Valid by its CRC, impossible by the stream: one block refused, the stream goes on.

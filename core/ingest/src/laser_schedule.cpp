@@ -5,9 +5,7 @@
 
 namespace sonolink::ingest {
 
-double LaserCounts::energySdMicroJ() const noexcept {
-    return fired < 2 ? 0.0 : std::sqrt(energyM2 / static_cast<double>(fired - 1));
-}
+double LaserCounts::energySdMicroJ() const noexcept { return fired < 2 ? 0.0 : std::sqrt(energyM2 / static_cast<double>(fired - 1)); }
 
 LaserSchedule::LaserSchedule(std::uint32_t rateMilliHz, std::chrono::nanoseconds lead)
     : periodNs_(rateMilliHz == 0 ? 0 : 1'000'000'000'000ull / rateMilliHz), leadNs_(static_cast<std::uint64_t>(lead.count())) {}
@@ -42,9 +40,9 @@ bool LaserSchedule::account(const transport::ShotReport& report) noexcept {
     record.reported = true;
     record.outcome = report.outcome;
     switch (report.outcome) {
-    case transport::ShotOutcome::Missed: ++counts_.missed; return true;
-    case transport::ShotOutcome::Late: ++counts_.late; return true;
-    case transport::ShotOutcome::Fired: break;
+        case transport::ShotOutcome::Missed: ++counts_.missed; return true;
+        case transport::ShotOutcome::Late: ++counts_.late; return true;
+        case transport::ShotOutcome::Fired: break;
     }
     record.frameId = report.frameId;
     record.firedNs = report.firedNs;

@@ -7,13 +7,12 @@
 namespace sonolink::ingest {
 namespace {
 log::Category& sessionLog() { return log::category("ingest"); }
-}
+}  // namespace
 
 Result<std::unique_ptr<StreamSession>> StreamSession::open(transport::Link& link, SessionOptions options) {
     auto info = link.accept(options.acceptTimeout);
     if (!info) return fail(std::move(info.error()));
-    log::info(sessionLog(), "front end {} (firmware {}), {}, protocol {}", info->peerHello.serial,
-              info->peerHello.firmware, info->peer, info->protocolVersion);
+    log::info(sessionLog(), "front end {} (firmware {}), {}, protocol {}", info->peerHello.serial, info->peerHello.firmware, info->peer, info->protocolVersion);
     if (auto advertised = link.advertiseRing(); !advertised) return fail(std::move(advertised.error()));
     if (auto sent = link.sendControl(options.configure); !sent) return fail(std::move(sent.error()));
     const auto deadline = std::chrono::steady_clock::now() + options.replyTimeout;
@@ -30,7 +29,8 @@ Result<std::unique_ptr<StreamSession>> StreamSession::open(transport::Link& link
             options.ingest.maxBlocksPerFrame = ack->blocksPerFrame;
             auto ingest = IngestEngine::create(link, options.ingest);
             if (!ingest) return fail(std::move(ingest.error()));
-            auto session = std::unique_ptr<StreamSession>(new StreamSession(link, std::move(*info), *ack, std::move(*ingest), options.configure.laserRateMilliHz));
+            auto session =
+                std::unique_ptr<StreamSession>(new StreamSession(link, std::move(*info), *ack, std::move(*ingest), options.configure.laserRateMilliHz));
             session->onFrontEndError_ = std::move(options.onFrontEndError);
             return session;
         }
@@ -38,8 +38,8 @@ Result<std::unique_ptr<StreamSession>> StreamSession::open(transport::Link& link
     }
 }
 
-StreamSession::StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack,
-                             std::unique_ptr<IngestEngine> ingest, std::uint32_t laserRateMilliHz)
+StreamSession::StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack, std::unique_ptr<IngestEngine> ingest,
+                             std::uint32_t laserRateMilliHz)
     : link_(link), info_(std::move(info)), ack_(ack), ingest_(std::move(ingest)), laser_(laserRateMilliHz) {
     ingest_->addSink(shotStamps_);
 }
@@ -55,8 +55,7 @@ Status StreamSession::sendDueTriggers() {
     return {};
 }
 
-Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::atomic<bool>& stop,
-                                          const std::function<void(const SessionSummary&)>& progress) {
+Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::atomic<bool>& stop, const std::function<void(const SessionSummary&)>& progress) {
     if (auto started = link_.sendControl(transport::Start{frameLimit}); !started) return fail(std::move(started.error()));
     const auto start = std::chrono::steady_clock::now();
     auto lastControl = start, lastProgress = start, lastSync = start - kClockSyncEvery;
@@ -88,8 +87,8 @@ Result<SessionSummary> StreamSession::run(std::uint32_t frameLimit, const std::a
             if (!*message) break;
             if (const auto* status = std::get_if<transport::StatusReport>(&**message)) {
                 summary_.frontEnd = *status;
-                const bool done = status->state != transport::FrontEndState::Streaming &&
-                                  ((frameLimit != 0 && status->framesAcquired >= frameLimit) || stopSent);
+                const bool done =
+                    status->state != transport::FrontEndState::Streaming && ((frameLimit != 0 && status->framesAcquired >= frameLimit) || stopSent);
                 if (done) return endSession(*status, start);
             } else if (const auto* sync = std::get_if<transport::TimeSync>(&**message)) {
                 (void)summary_.clock.answer(*sync, hostRealtimeNs());

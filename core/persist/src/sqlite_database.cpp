@@ -14,20 +14,17 @@ struct SqliteStatement::Connection {
     std::string subject;
     ~Connection() { sqlite3_close_v2(db); }  // after the last statement: they hold it
 
-    [[nodiscard]] Error error(int rc, std::string_view what) const {
-        return sqliteError(rc, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), what, subject);
-    }
+    [[nodiscard]] Error error(int rc, std::string_view what) const { return sqliteError(rc, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), what, subject); }
 };
 
 Error sqliteError(int rc, std::string_view message, std::string_view what, std::string_view subject) {
     switch (rc & 0xFF) {
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB: return Error(ErrorCode::DataLoss, fmt::format("{} is damaged: {}", subject, message));
-    case SQLITE_FULL: return Error(ErrorCode::ResourceExhausted, fmt::format("cannot {} {}: the disk is full ({})", what, subject, message));
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-        return Error(ErrorCode::Unavailable, fmt::format("cannot {} {}: another connection holds it ({})", what, subject, message));
-    default: return Error(ErrorCode::DataLoss, fmt::format("cannot {} {}: {}", what, subject, message));
+        case SQLITE_CORRUPT:
+        case SQLITE_NOTADB: return Error(ErrorCode::DataLoss, fmt::format("{} is damaged: {}", subject, message));
+        case SQLITE_FULL: return Error(ErrorCode::ResourceExhausted, fmt::format("cannot {} {}: the disk is full ({})", what, subject, message));
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED: return Error(ErrorCode::Unavailable, fmt::format("cannot {} {}: another connection holds it ({})", what, subject, message));
+        default: return Error(ErrorCode::DataLoss, fmt::format("cannot {} {}: {}", what, subject, message));
     }
 }
 
@@ -99,7 +96,7 @@ Result<SqliteDatabase> SqliteDatabase::open(const std::string& path, Mode mode, 
     auto connection = std::make_shared<Connection>();
     connection->path = path;
     connection->subject = std::move(subject);
-    const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
+    const int flags = mode == Mode::ReadOnly    ? SQLITE_OPEN_READONLY
                       : mode == Mode::ReadWrite ? SQLITE_OPEN_READWRITE
                                                 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     const int rc = sqlite3_open_v2(path.c_str(), &connection->db, flags | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX, nullptr);

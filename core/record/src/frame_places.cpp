@@ -12,9 +12,9 @@ constexpr std::uint64_t kPredictSlack = 16 << 10;  // room in a predicted range 
 // shifts every frame after it. Without it, the frames staged ahead were fetched again each time a
 // node was seen, twice over on average for the shipped configuration's frames.
 constexpr std::uint64_t kGapPerFrame = 8 << 10;
-constexpr hsize_t kPredictFrames = 8;              // predicted at most this many frames past one whose place is known
-                                                   // (more than are read ahead: those are not looked up)
-constexpr int kMissesToStopPredicting = 3;         // frames in a row with a read that no staged range held
+constexpr hsize_t kPredictFrames = 8;       // predicted at most this many frames past one whose place is known
+                                            // (more than are read ahead: those are not looked up)
+constexpr int kMissesToStopPredicting = 3;  // frames in a row with a read that no staged range held
 
 }  // namespace
 
@@ -40,7 +40,7 @@ std::optional<ByteRange> FramePlaces::predicted(hsize_t f) const {
     const std::uint64_t k = f - a;
     const std::uint64_t start = at.offset + at.size + (k - 1) * frameLength_;  // frames of the usual length, no gaps
     if (start >= sourceBytes_) return std::nullopt;
-    const std::uint64_t room = kPredictSlack + (k - 1) * kGapPerFrame;          // and room for the gaps
+    const std::uint64_t room = kPredictSlack + (k - 1) * kGapPerFrame;  // and room for the gaps
     return ByteRange{start, std::min(frameLength_ + room, sourceBytes_ - start)};
 }
 

@@ -44,14 +44,14 @@ private:
     void place(hsize_t f, ByteRange at);
 
     std::uint64_t sourceBytes_;
-    hsize_t nextSequential_ = 0;                          // the frame a reader in order asks for next
+    hsize_t nextSequential_ = 0;  // the frame a reader in order asks for next
     struct Window {
         std::vector<ByteRange> ranges;
         bool exact = false;  // starts where the chunk index says (not a guess)
     };
-    std::map<hsize_t, Window> windows_;                   // what was staged for a frame
-    std::map<hsize_t, ByteRange> actual_;                 // where a frame lies
-    std::uint64_t frameLength_ = 0;                       // the shortest place seen: its chunks with nothing between
+    std::map<hsize_t, Window> windows_;    // what was staged for a frame
+    std::map<hsize_t, ByteRange> actual_;  // where a frame lies
+    std::uint64_t frameLength_ = 0;        // the shortest place seen: its chunks with nothing between
     bool predict_ = true;
     int missesInARow_ = 0;
 };

@@ -22,8 +22,8 @@
 namespace sonolink::record {
 namespace {
 
-constexpr std::size_t kBlock = 256 << 10;    // a metadata block fetched at once
-constexpr std::size_t kSmallRead = 64 << 10; // reads under this come through the blocks
+constexpr std::size_t kBlock = 256 << 10;     // a metadata block fetched at once
+constexpr std::size_t kSmallRead = 64 << 10;  // reads under this come through the blocks
 constexpr std::size_t kBlocksKept = 16;
 
 struct DriverInfo {
@@ -184,8 +184,8 @@ FetchThreads& fetchThreads() {
 
 std::mutex stagedMutex;
 std::map<ByteSource*, std::deque<std::shared_ptr<StagedRange>>> staged;  // oldest first
-std::map<ByteSource*, std::uint64_t> unstaged;  // large reads no staged range held
-std::map<ByteSource*, ByteRange> served;        // the span of the large reads since takeServedSpan()
+std::map<ByteSource*, std::uint64_t> unstaged;                           // large reads no staged range held
+std::map<ByteSource*, ByteRange> served;                                 // the span of the large reads since takeServedSpan()
 
 void noteServed(ByteSource* source, std::uint64_t addr, std::uint64_t size) {
     std::lock_guard lock(stagedMutex);

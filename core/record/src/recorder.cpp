@@ -43,9 +43,10 @@ void Recorder::onFrame(const ingest::FrameRef& frame) noexcept {
             wake_.notify_one();
             return;
         }
-        error_ = Error(ErrorCode::ResourceExhausted,
-                       fmt::format("the recorder fell behind: {} frames were waiting for the disk; recording stopped before frame {} "
-                                   "(nothing after it is recorded)", queue_.size(), frame->frameId()));
+        error_ =
+            Error(ErrorCode::ResourceExhausted, fmt::format("the recorder fell behind: {} frames were waiting for the disk; recording stopped before frame {} "
+                                                            "(nothing after it is recorded)",
+                                                            queue_.size(), frame->frameId()));
         ++refused_;
         fellBehind = error_;
     }
@@ -68,15 +69,17 @@ Status Recorder::write(const ingest::Frame& frame) {
     lastFrameId_ = frame.frameId();
     const int stream = frame.isPhotoacoustic() ? streams_.shots : streams_.ultrasound;
     if (stream < 0) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("frame {} is {} and this recording holds {} frames only", frame.frameId(),
-                                                            frame.isPhotoacoustic() ? "a laser shot's" : "an ultrasound frame",
-                                                            frame.isPhotoacoustic() ? "ultrasound" : "laser shots'"));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("frame {} is {} and this recording holds {} frames only", frame.frameId(),
+                                frame.isPhotoacoustic() ? "a laser shot's" : "an ultrasound frame", frame.isPhotoacoustic() ? "ultrasound" : "laser shots'"));
     }
     if (auto ok = writer_->beginFrame(frame.frameId(), frame.timestampNs(), stream, frame.block(0).header.laserEnergyMicroJ); !ok) return ok;
     for (std::uint16_t b = 0; b < frame.blockCount(); ++b) {
         const auto& block = frame.block(b);
         const auto& h = block.header;
-        if (auto ok = writer_->writeBlock(h.waveIndex, h.firstChannel, h.channelCount, static_cast<int>(h.firstSample), static_cast<int>(h.sampleCount), block.payload); !ok) {
+        if (auto ok = writer_->writeBlock(h.waveIndex, h.firstChannel, h.channelCount, static_cast<int>(h.firstSample), static_cast<int>(h.sampleCount),
+                                          block.payload);
+            !ok) {
             return ok;
         }
     }

@@ -60,7 +60,8 @@ bool copyAttributes(hid_t from, hid_t to) {
     const int count = H5Aget_num_attrs(from);
     for (int i = 0; i < count; ++i) {
         Handle attribute(H5Aopen_by_idx(from, ".", H5_INDEX_CRT_ORDER, H5_ITER_INC, static_cast<hsize_t>(i), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-        if (!attribute.ok()) attribute = Handle(H5Aopen_by_idx(from, ".", H5_INDEX_NAME, H5_ITER_INC, static_cast<hsize_t>(i), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+        if (!attribute.ok())
+            attribute = Handle(H5Aopen_by_idx(from, ".", H5_INDEX_NAME, H5_ITER_INC, static_cast<hsize_t>(i), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
         if (!attribute.ok()) return false;
         const ssize_t nameLength = H5Aget_name(attribute.get(), 0, nullptr);
         std::string name(static_cast<std::size_t>(std::max<ssize_t>(nameLength, 0)) + 1, '\0');
@@ -73,7 +74,8 @@ bool copyAttributes(hid_t from, hid_t to) {
         if (H5Aread(attribute.get(), type.get(), value.data()) < 0) return false;
         Handle copy(H5Acreate2(to, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
         const bool written = copy.ok() && H5Awrite(copy.get(), type.get(), value.data()) >= 0;
-        if (H5Tdetect_class(type.get(), H5T_VLEN) > 0 || H5Tis_variable_str(type.get()) > 0) H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, value.data());
+        if (H5Tdetect_class(type.get(), H5T_VLEN) > 0 || H5Tis_variable_str(type.get()) > 0)
+            H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, value.data());
         if (!written) return false;
     }
     return true;
@@ -242,24 +244,28 @@ Result<RecoveredRecording> recoverRecording(const std::string& damaged, const st
     if (auto ok = requireRegularFile(damaged, "recording"); !ok) return fail(std::move(ok.error()));
     std::error_code ec;
     if (std::filesystem::exists(output, ec)) {
-        return fail(ErrorCode::FailedPrecondition, fmt::format("{} exists already: name a new file for the recovered recording (nothing was overwritten)", output));
+        return fail(ErrorCode::FailedPrecondition,
+                    fmt::format("{} exists already: name a new file for the recovered recording (nothing was overwritten)", output));
     }
     RecoveredRecording result;
     result.bytesOnDisk = sizeOf(damaged);
     RecordingSets sets;  // the damaged file, read only: it is left as it was
     sets.file = Handle(H5Fopen(damaged.c_str(), H5F_ACC_RDONLY, pastTheEndAccess().get()), H5Fclose);
-    if (!sets.file.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{} is no HDF5 file, or its superblock is lost: nothing can be recovered", damaged));
+    if (!sets.file.ok())
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} is no HDF5 file, or its superblock is lost: nothing can be recovered", damaged));
     haddr_t eoa = 0;
     if (H5Fget_eoa(sets.file.get(), &eoa) >= 0) result.bytesDeclared = eoa;
     const std::string dataPath = (group.starts_with("/") ? group : "/" + group) + "/data";
     sets.data = openSet(sets.file.get(), dataPath);
-    if (!sets.data.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: no data set {} (or its header is lost): nothing can be recovered", damaged, dataPath));
+    if (!sets.data.ok())
+        return fail(ErrorCode::InvalidArgument, fmt::format("{}: no data set {} (or its header is lost): nothing can be recovered", damaged, dataPath));
     sets.frameIds = openSet(sets.file.get(), "/acquisition/frame_id");
     sets.frameTimes = openSet(sets.file.get(), "/acquisition/frame_time_ns");
     sets.energies = openSet(sets.file.get(), "/acquisition/laser_energy_uj");
     result.framesDeclared = static_cast<int>(framesOf(sets.data.get()));
     result.framesKept = wholeFrames(sets);
-    if (result.framesKept == 0) return fail(ErrorCode::DataLoss, fmt::format("{}: not one of its {} frames is whole on the disk", damaged, result.framesDeclared));
+    if (result.framesKept == 0)
+        return fail(ErrorCode::DataLoss, fmt::format("{}: not one of its {} frames is whole on the disk", damaged, result.framesDeclared));
     std::vector<std::pair<std::string, hsize_t>> perFrame{{dataPath, result.framesKept}};
     for (const auto* name : {"/acquisition/frame_id", "/acquisition/frame_time_ns", "/acquisition/laser_energy_uj"}) {
         if (H5Lexists(sets.file.get(), name, H5P_DEFAULT) > 0) perFrame.emplace_back(name, result.framesKept);
@@ -281,7 +287,8 @@ Result<RecoveredRecording> recoverRecording(const std::string& damaged, const st
         Handle toRoot(H5Gopen2(out.get(), "/", H5P_DEFAULT), H5Gclose);
         const TreeCopy copy{perFrame};
         if (!copy.group(fromRoot.get(), toRoot.get(), "/")) {
-            return abandon(Error(ErrorCode::DataLoss, fmt::format("{}: cannot copy its metadata and {} whole frames into {}", damaged, result.framesKept, working)));
+            return abandon(
+                Error(ErrorCode::DataLoss, fmt::format("{}: cannot copy its metadata and {} whole frames into {}", damaged, result.framesKept, working)));
         }
         if (H5Fflush(out.get(), H5F_SCOPE_GLOBAL) < 0) return abandon(ioError("write", working, errno));
     }

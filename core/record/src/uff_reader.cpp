@@ -42,7 +42,8 @@ Status checkFinite(const std::vector<T>& samples, const UffChannelData& d, const
     const auto w = at % static_cast<std::size_t>(d.geometry.waves);
     const auto f = at / static_cast<std::size_t>(d.geometry.waves) + static_cast<std::size_t>(d.firstFrame);
     return fail(ErrorCode::InvalidArgument, fmt::format("{}: data holds a sample that is no number (NaN or infinite) in frame {}, wave {}, channel {}, "
-                                                        "sample {}", where, f, w, c, s));
+                                                        "sample {}",
+                                                        where, f, w, c, s));
 }
 
 // Every stored chunk of frames [first, first + count) has the size its layout implies, where
@@ -84,8 +85,8 @@ Status checkChunkSizes(hid_t dataset, const std::vector<hsize_t>& dims, hsize_t 
             const bool known = H5Dget_chunk_info_by_coord(dataset, at.data(), &mask, &address, &size) >= 0;
             if (known && fletcher && address == HADDR_UNDEF) {  // as we record: every chunk of a frame is written
                 return fail(ErrorCode::DataLoss, fmt::format("{}: frame {} was never written whole: the recording was cut while it was being flushed "
-                                                             "to the disk; `sonolink-cli recording recover` keeps the frames before it", where,
-                                                             dims.size() == 4 ? f : 0));
+                                                             "to the disk; `sonolink-cli recording recover` keeps the frames before it",
+                                                             where, dims.size() == 4 ? f : 0));
             }
             if (known && address != HADDR_UNDEF && size != expected) {
                 return fail(ErrorCode::DataLoss, fmt::format("{}: frame {} is damaged: a chunk of its data is stored as {} bytes, not {}", where,
@@ -154,7 +155,7 @@ Error UffReader::State::explained(Error error) const {
     return e;
 }
 
-constexpr hsize_t kReadAheadFrames = 5;  // two measured 0.64 of the local file pinned, five 0.72, seven 0.52 (docs/performance.md)
+constexpr hsize_t kReadAheadFrames = 5;           // two measured 0.64 of the local file pinned, five 0.72, seven 0.52 (docs/performance.md)
 constexpr std::uint64_t kCoalesceGap = 64 << 10;  // ranges this close are fetched as one (the gap too)
 constexpr std::size_t kMaxChunkLookups = 4096;    // per staging: beyond, HDF5 reads as it would
 
@@ -209,15 +210,14 @@ std::vector<ByteRange> UffReader::State::frameExtents(hid_t dataset, hsize_t fir
     return merged;
 }
 
-FramePlaces& UffReader::State::placesOf(hid_t dataset) const {
-    return places.try_emplace(dataset, source->size()).first->second;
-}
+FramePlaces& UffReader::State::placesOf(hid_t dataset) const { return places.try_emplace(dataset, source->size()).first->second; }
 
 void UffReader::State::stageFrames(hid_t dataset, hsize_t first, hsize_t count) const {
     auto& mine = placesOf(dataset);
     const auto [from, frames] = mine.toStage(first, count, kReadAheadFrames, dims.empty() ? 0 : dims[0]);
     for (hsize_t f = from; f < from + frames; ++f) {
-        stageRanges(*source, mine.rangesOf(f, [&] { return frameExtents(dataset, f, 1); }, [&] { return frameExtents(dataset, f, 1, true); }));
+        stageRanges(*source, mine.rangesOf(
+                                 f, [&] { return frameExtents(dataset, f, 1); }, [&] { return frameExtents(dataset, f, 1, true); }));
     }
 }
 
@@ -286,9 +286,9 @@ Result<UffChannelData> UffReader::read(const UffReadOptions& options) const {
     const std::uint64_t budget = options.memoryBudgetBytes ? options.memoryBudgetBytes : defaultMemoryBudget();
     if (bytes > budget) {
         return fail(ErrorCode::ResourceExhausted, fmt::format("{}: {} frames of {} x {} x {} samples need {:.2f} GB, more than the {:.2f} GB this read "
-                                                              "may take: read fewer frames at a time", s.where, d.frames, d.geometry.waves,
-                                                              d.geometry.channels, d.geometry.samples, static_cast<double>(bytes) / 1e9,
-                                                              static_cast<double>(budget) / 1e9));
+                                                              "may take: read fewer frames at a time",
+                                                              s.where, d.frames, d.geometry.waves, d.geometry.channels, d.geometry.samples,
+                                                              static_cast<double>(bytes) / 1e9, static_cast<double>(budget) / 1e9));
     }
     const auto first = static_cast<hsize_t>(d.firstFrame), frames = static_cast<hsize_t>(d.frames);
     if (iq) {

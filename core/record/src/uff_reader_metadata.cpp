@@ -18,7 +18,9 @@ namespace {
 Result<Handle> openDataset(hid_t parent, const std::string& name, const std::string& where) {
     if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) <= 0) return fail(ErrorCode::NotFound, fmt::format("{}: dataset '{}' is missing", where, name));
     Handle dataset(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), H5Dclose);
-    if (!dataset.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' is not a dataset (a group of 'real' and 'imag' is IQ data, which needs a modulation frequency)", where, name));
+    if (!dataset.ok())
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: '{}' is not a dataset (a group of 'real' and 'imag' is IQ data, which needs a modulation frequency)", where, name));
     return dataset;
 }
 
@@ -40,8 +42,8 @@ Status checkNumberType(hid_t dataset, const std::string& name, const std::string
     // HDF5's conversion read past its buffer, found by fuzz_uff).
     const bool standard = size > 0 && size <= 8 && H5Tget_precision(type.get()) == 8 * size && H5Tget_offset(type.get()) == 0;
     if ((kind != H5T_INTEGER && kind != H5T_FLOAT) || !standard) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{}: '{}' is not stored as numbers (type class {}, {} bytes a value)", where, name,
-                                                            static_cast<int>(kind), size));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: '{}' is not stored as numbers (type class {}, {} bytes a value)", where, name, static_cast<int>(kind), size));
     }
     return {};
 }
@@ -82,7 +84,7 @@ Result<double> readScalar(hid_t parent, const std::string& name, const std::stri
 struct WaveSource {
     double azimuth = 0;
     double distance = std::numeric_limits<double>::infinity();  // +inf: a plane wave
-    bool photoacoustic = false;                                  // USTB's wavefront 2: no source, received only
+    bool photoacoustic = false;                                 // USTB's wavefront 2: no source, received only
 };
 
 Result<WaveSource> readWaveSource(hid_t wave, const std::string& where) {
@@ -118,8 +120,10 @@ Status checkPhysics(const UffChannelData& d, const std::string& where) {
     auto bad = [&](const char* name, double value, const char* allowed) {
         return fail(ErrorCode::InvalidArgument, fmt::format("{}: {} is {:g}, {}", where, name, value, allowed));
     };
-    if (!std::isfinite(g.samplingRateHz) || g.samplingRateHz <= 0 || g.samplingRateHz > 10e9) return bad("sampling_frequency", g.samplingRateHz, "not a sampling rate (0 to 10 GHz)");
-    if (!std::isfinite(g.soundSpeedMps) || g.soundSpeedMps < 100 || g.soundSpeedMps > 20000) return bad("sound_speed", g.soundSpeedMps, "not a speed of sound (100 to 20000 m/s)");
+    if (!std::isfinite(g.samplingRateHz) || g.samplingRateHz <= 0 || g.samplingRateHz > 10e9)
+        return bad("sampling_frequency", g.samplingRateHz, "not a sampling rate (0 to 10 GHz)");
+    if (!std::isfinite(g.soundSpeedMps) || g.soundSpeedMps < 100 || g.soundSpeedMps > 20000)
+        return bad("sound_speed", g.soundSpeedMps, "not a speed of sound (100 to 20000 m/s)");
     if (!std::isfinite(g.initialTimeS) || std::abs(g.initialTimeS) > 1) return bad("initial_time", g.initialTimeS, "not a time of flight (within 1 s)");
     if (!std::isfinite(d.modulationFrequencyHz) || d.modulationFrequencyHz < 0 || d.modulationFrequencyHz > 10e9) {
         return bad("modulation_frequency", d.modulationFrequencyHz, "not a frequency (0 to 10 GHz)");
@@ -169,8 +173,8 @@ Result<std::vector<std::string>> listItems(hid_t list, int n, const std::string&
     std::vector<std::pair<unsigned long, std::string>> numbered;
     for (const auto& name : names) {
         const auto underscore = name.rfind('_');
-        if (underscore == std::string::npos || underscore + 1 == name.size() ||
-            name.find_first_not_of("0123456789", underscore + 1) != std::string::npos || name.size() - underscore > 10) {
+        if (underscore == std::string::npos || underscore + 1 == name.size() || name.find_first_not_of("0123456789", underscore + 1) != std::string::npos ||
+            name.size() - underscore > 10) {
             continue;  // not an item of the list (a field of the list object itself)
         }
         H5O_info_t info{};
@@ -178,8 +182,8 @@ Result<std::vector<std::string>> listItems(hid_t list, int n, const std::string&
         numbered.emplace_back(std::stoul(name.substr(underscore + 1)), name);
     }
     std::sort(numbered.begin(), numbered.end());
-    const bool distinct = std::adjacent_find(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) { return a.first == b.first; }) ==
-                          numbered.end();
+    const bool distinct =
+        std::adjacent_find(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) { return a.first == b.first; }) == numbered.end();
     // Numbered 1, 2, ..., n as USTB and pyuff_ustb write them (0, 1, ... accepted): a number
     // missing would pair each item after it with another item's place in the data.
     bool consecutive = !numbered.empty() && numbered.front().first <= 1;
@@ -188,15 +192,15 @@ Result<std::vector<std::string>> listItems(hid_t list, int n, const std::string&
         std::string found;
         for (std::size_t k = 0; k < numbered.size() && k < 8; ++k) found += (k ? ", " : "") + numbered[k].second;
         return fail(ErrorCode::InvalidArgument, fmt::format("{}: its items are not numbered 1 to {} without a gap ({}{}): an item is missing, and the "
-                                                            "items after it cannot be told apart from their neighbours", where, n, found,
-                                                            numbered.size() > 8 ? ", ..." : ""));
+                                                            "items after it cannot be told apart from their neighbours",
+                                                            where, n, found, numbered.size() > 8 ? ", ..." : ""));
     }
     if (static_cast<int>(numbered.size()) != n || !distinct) {
         std::string found;
         for (std::size_t k = 0; k < numbered.size() && k < 6; ++k) found += (k ? ", " : "") + numbered[k].second;
-        return fail(ErrorCode::InvalidArgument, fmt::format("{}: its size attribute lists {} items, but it holds {} numbered {}{}{}", where, n,
-                                                            numbered.size(), distinct ? "ones" : "ones with a number twice", found.empty() ? "" : ": ",
-                                                            found + (numbered.size() > 6 ? ", ..." : "")));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: its size attribute lists {} items, but it holds {} numbered {}{}{}", where, n, numbered.size(),
+                                distinct ? "ones" : "ones with a number twice", found.empty() ? "" : ": ", found + (numbered.size() > 6 ? ", ..." : "")));
     }
     std::vector<std::string> ordered;
     for (auto& [number, name] : numbered) ordered.push_back(std::move(name));
@@ -229,8 +233,8 @@ Status UffReader::State::openData() {
     if (iq) {
         iqGroup = Handle(H5Gopen2(group.get(), "data", H5P_DEFAULT), H5Gclose);
         if (!iqGroup.ok()) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("{}: modulation frequency {} Hz, but 'data' is not a group of 'real' and 'imag' (IQ)", where,
-                                                                d.modulationFrequencyHz));
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("{}: modulation frequency {} Hz, but 'data' is not a group of 'real' and 'imag' (IQ)", where, d.modulationFrequencyHz));
         }
     }
     const hid_t dataParent = iq ? iqGroup.get() : group.get();
@@ -308,10 +312,12 @@ Status UffReader::State::readSequence() {
         d.geometry.sourceDistance.push_back(wave0->distance);
         d.geometry.photoacoustic.push_back(wave0->photoacoustic);
     }
-    if (std::all_of(d.geometry.sourceDistance.begin(), d.geometry.sourceDistance.end(), [](double s) { return std::isinf(s); })) d.geometry.sourceDistance.clear();
+    if (std::all_of(d.geometry.sourceDistance.begin(), d.geometry.sourceDistance.end(), [](double s) { return std::isinf(s); }))
+        d.geometry.sourceDistance.clear();
     if (std::none_of(d.geometry.photoacoustic.begin(), d.geometry.photoacoustic.end(), [](bool pa) { return pa; })) d.geometry.photoacoustic.clear();
     if (static_cast<int>(d.geometry.angleRad.size()) != d.geometry.waves) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{}: the sequence has {} waves but the data {}", where, d.geometry.angleRad.size(), d.geometry.waves));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("{}: the sequence has {} waves but the data {}", where, d.geometry.angleRad.size(), d.geometry.waves));
     }
     return {};
 }

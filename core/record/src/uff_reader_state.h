@@ -17,15 +17,15 @@
 namespace sonolink::record {
 
 struct UffReader::State {
-    std::string where;                 // path:group, for messages
+    std::string where;  // path:group, for messages
     Handle file{-1, H5Fclose};
     Handle group{-1, H5Gclose};
     Handle iqGroup{-1, H5Gclose};
-    Handle data{-1, H5Dclose};         // RF samples, or IQ's real parts
-    Handle imag{-1, H5Dclose};         // IQ's imaginary parts
-    std::vector<hsize_t> dims;         // as stored (rank 2 to 4)
+    Handle data{-1, H5Dclose};  // RF samples, or IQ's real parts
+    Handle imag{-1, H5Dclose};  // IQ's imaginary parts
+    std::vector<hsize_t> dims;  // as stored (rank 2 to 4)
     bool int16 = false;
-    UffChannelData header;             // no samples; frames = 0
+    UffChannelData header;               // no samples; frames = 0
     std::shared_ptr<ByteSource> source;  // read through it (an S3 object, a mapped file); null: a local file
     // Where each data set's frames lie, for staging them (a remote source only).
     mutable std::map<hid_t, FramePlaces> places;

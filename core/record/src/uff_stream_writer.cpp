@@ -45,22 +45,22 @@ Handle crashSafeAccess() {
 }  // namespace
 
 constexpr std::size_t kReserveBytes = 4 << 20;
-  // room to close a recording on a full disk
+// room to close a recording on a full disk
 constexpr std::uint64_t kDiskMarginBytes = 1 << 20;  // beyond three frames: HDF5's metadata as the file grows
 
 // One kind of frame in the file: a channel_data group and its per-frame values beside it.
 struct UffStreamWriter::Stream {
     UffChannelData metadata;
-    std::string name;                   // the group's path, for messages
+    std::string name;  // the group's path, for messages
     Handle group{-1, H5Gclose};
     Handle data{-1, H5Dclose};
     Handle acquisition{-1, H5Gclose};
-    Handle frameIds{-1, H5Dclose};      // <acquisition>/frame_id: the front end's number of each frame
-    Handle frameTimes{-1, H5Dclose};    // <acquisition>/frame_time_ns: its acquisition time
-    Handle energies{-1, H5Dclose};      // <acquisition>/laser_energy_uj (laser shots only)
-    int frames = 0;          // in the data set (the last one may be partly written)
-    int wholeFrames = 0;     // written whole
-    int durableFrames = 0;   // on the disk: whole at the last flush that succeeded
+    Handle frameIds{-1, H5Dclose};    // <acquisition>/frame_id: the front end's number of each frame
+    Handle frameTimes{-1, H5Dclose};  // <acquisition>/frame_time_ns: its acquisition time
+    Handle energies{-1, H5Dclose};    // <acquisition>/laser_energy_uj (laser shots only)
+    int frames = 0;                   // in the data set (the last one may be partly written)
+    int wholeFrames = 0;              // written whole
+    int durableFrames = 0;            // on the disk: whole at the last flush that succeeded
     void closeHandles() {
         energies = Handle(-1, H5Dclose);
         frameTimes = Handle(-1, H5Dclose);
@@ -78,7 +78,7 @@ struct UffStreamWriter::State {
     Handle file{-1, H5Fclose};
     std::vector<std::unique_ptr<Stream>> streams;
     Stream* current = nullptr;  // the frame begun last is this stream's
-    bool broken = false;     // a write or flush failed
+    bool broken = false;        // a write or flush failed
     std::chrono::steady_clock::time_point lastFlush = std::chrono::steady_clock::now();
     std::unique_ptr<BackgroundSync> sync;  // the file to the disk after each flush, off this thread
     [[nodiscard]] std::uint64_t largestFrameBytes() const {
@@ -156,7 +156,8 @@ Status UffStreamWriter::prepareStream(State& s, Stream& st, const std::string& g
     st.group = Handle(H5Gcreate2(s.file.get(), group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     if (!st.group.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
     if (auto ok = writeUffMetadata(st.group.get(), metadata, path + group); !ok) return ok;
-    const hsize_t dims[4] = {0, static_cast<hsize_t>(metadata.geometry.waves), static_cast<hsize_t>(metadata.geometry.channels), static_cast<hsize_t>(metadata.geometry.samples)};
+    const hsize_t dims[4] = {0, static_cast<hsize_t>(metadata.geometry.waves), static_cast<hsize_t>(metadata.geometry.channels),
+                             static_cast<hsize_t>(metadata.geometry.samples)};
     const hsize_t maxDims[4] = {H5S_UNLIMITED, dims[1], dims[2], dims[3]};
     const hsize_t chunk[4] = {1, 1, std::min<hsize_t>(dims[2], 16), dims[3]};
     Handle space(H5Screate_simple(4, dims, maxDims), H5Sclose);
@@ -198,7 +199,8 @@ Status UffStreamWriter::prepare(State& s, const std::string& group) {
     return {};
 }
 
-Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const beamform::AcquisitionGeometry& geometry, const std::string& group) {
+Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::string& path, const beamform::AcquisitionGeometry& geometry,
+                                                                 const std::string& group) {
     UffChannelData metadata;
     metadata.geometry = geometry;
     quietHdf5();
@@ -213,7 +215,8 @@ Result<std::unique_ptr<UffStreamWriter>> UffStreamWriter::create(const std::stri
         return fail(ErrorCode::FailedPrecondition, fmt::format("{} exists already: record to a new file (nothing was overwritten)", path));
     }
     state->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, crashSafeAccess().get()), H5Fclose);
-    if (!state->file.ok()) return fail(ErrorCode::Unavailable, fmt::format("cannot create recording {} (directory missing, no permission, or it exists?)", path));
+    if (!state->file.ok())
+        return fail(ErrorCode::Unavailable, fmt::format("cannot create recording {} (directory missing, no permission, or it exists?)", path));
     state->reservePath = path + ".reserve";
     state->directory = std::filesystem::absolute(std::filesystem::path(path)).parent_path().string();
     auto made = prepare(*state, group);
@@ -282,9 +285,10 @@ Status UffStreamWriter::beginFrame(std::uint32_t frameId, std::uint64_t timeNs, 
         const auto available = static_cast<std::uint64_t>(disk.f_bavail) * disk.f_frsize;
         if (available < 3 * frameBytes + kDiskMarginBytes) {
             s.broken = true;
-            return fail(ErrorCode::DataLoss, fmt::format("{}: the disk is full: {:.1f} MB left, a frame needs {:.1f} MB; the recording ends with "
-                                                         "its {} frames", s.path, static_cast<double>(available) / 1e6,
-                                                         static_cast<double>(frameBytes) / 1e6, totalWholeFrames(s)));
+            return fail(ErrorCode::DataLoss,
+                        fmt::format("{}: the disk is full: {:.1f} MB left, a frame needs {:.1f} MB; the recording ends with "
+                                    "its {} frames",
+                                    s.path, static_cast<double>(available) / 1e6, static_cast<double>(frameBytes) / 1e6, totalWholeFrames(s)));
         }
     }
     const hsize_t dims[4] = {static_cast<hsize_t>(st.frames + 1), static_cast<hsize_t>(st.metadata.geometry.waves),
@@ -303,7 +307,8 @@ Status UffStreamWriter::beginFrame(std::uint32_t frameId, std::uint64_t timeNs, 
 
 Status UffStreamWriter::endFrame() {
     auto& s = *state_;
-    if (s.broken || !s.current || s.current->frames == s.current->wholeFrames) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: no frame to end", s.path));
+    if (s.broken || !s.current || s.current->frames == s.current->wholeFrames)
+        return fail(ErrorCode::FailedPrecondition, fmt::format("{}: no frame to end", s.path));
     s.current->wholeFrames = s.current->frames;
     const auto now = std::chrono::steady_clock::now();
     if (now - s.lastFlush < std::chrono::milliseconds(100)) return {};
@@ -316,8 +321,8 @@ Status UffStreamWriter::endFrame() {
         const int e = syncFailed != 0 ? syncFailed : errno;
         const int failedAt = s.current->wholeFrames - 1;
         brokenAt(s);
-        return fail(ErrorCode::DataLoss, fmt::format("{}: writing to the disk failed after frame {}: {}", s.path, failedAt,
-                                                     e == ENOSPC ? "the disk is full" : std::strerror(e)));
+        return fail(ErrorCode::DataLoss,
+                    fmt::format("{}: writing to the disk failed after frame {}: {}", s.path, failedAt, e == ENOSPC ? "the disk is full" : std::strerror(e)));
     }
     s.sync->request();
     for (auto& st : s.streams) st->durableFrames = st->wholeFrames;
@@ -329,14 +334,15 @@ Status UffStreamWriter::writeBlock(int wave, int firstChannel, int channelCount,
     if (!s.current) return fail(ErrorCode::FailedPrecondition, fmt::format("{}: a block before any frame began", s.path));
     auto& st = *s.current;
     const auto& g = st.metadata.geometry;
-    if (st.frames == 0 || wave < 0 || wave >= g.waves || firstChannel < 0 || channelCount <= 0 ||
-        firstChannel + channelCount > g.channels || firstSample < 0 || sampleCount <= 0 || firstSample + sampleCount > g.samples ||
+    if (st.frames == 0 || wave < 0 || wave >= g.waves || firstChannel < 0 || channelCount <= 0 || firstChannel + channelCount > g.channels || firstSample < 0 ||
+        sampleCount <= 0 || firstSample + sampleCount > g.samples ||
         payload.size() != static_cast<std::size_t>(channelCount) * static_cast<std::size_t>(sampleCount) * 2) {
         return fail(ErrorCode::InvalidArgument, fmt::format("block (wave {}, channels {}+{}, samples {}+{}, {} bytes) does not fit the recording's geometry",
                                                             wave, firstChannel, channelCount, firstSample, sampleCount, payload.size()));
     }
     Handle fileSpace(H5Dget_space(st.data.get()), H5Sclose);
-    const hsize_t start[4] = {static_cast<hsize_t>(st.frames - 1), static_cast<hsize_t>(wave), static_cast<hsize_t>(firstChannel), static_cast<hsize_t>(firstSample)};
+    const hsize_t start[4] = {static_cast<hsize_t>(st.frames - 1), static_cast<hsize_t>(wave), static_cast<hsize_t>(firstChannel),
+                              static_cast<hsize_t>(firstSample)};
     const hsize_t count[4] = {1, 1, static_cast<hsize_t>(channelCount), static_cast<hsize_t>(sampleCount)};
     H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
     Handle memorySpace(H5Screate_simple(4, count, nullptr), H5Sclose);
@@ -360,7 +366,8 @@ Status UffStreamWriter::close() {
         if (st.frames == st.wholeFrames) continue;
         // A frame begun and never ended (or lost with a failed write): not kept.
         const auto& g = st.metadata.geometry;
-        const hsize_t dims[4] = {static_cast<hsize_t>(st.wholeFrames), static_cast<hsize_t>(g.waves), static_cast<hsize_t>(g.channels), static_cast<hsize_t>(g.samples)};
+        const hsize_t dims[4] = {static_cast<hsize_t>(st.wholeFrames), static_cast<hsize_t>(g.waves), static_cast<hsize_t>(g.channels),
+                                 static_cast<hsize_t>(g.samples)};
         const hsize_t stamps[1] = {static_cast<hsize_t>(st.wholeFrames)};
         if (H5Dset_extent(st.data.get(), dims) < 0 || H5Dset_extent(st.frameIds.get(), stamps) < 0 || H5Dset_extent(st.frameTimes.get(), stamps) < 0 ||
             (st.energies.ok() && H5Dset_extent(st.energies.get(), stamps) < 0)) {
@@ -371,8 +378,8 @@ Status UffStreamWriter::close() {
     if (s.sync) s.sync->drain();
     s.sync.reset();  // before the descriptor closes
     if (!flushToDisk(s.file.get()) && closed) {
-        closed = fail(ErrorCode::DataLoss, fmt::format("{}: writing to the disk failed at close: {}", s.path,
-                                                       errno == ENOSPC ? "the disk is full" : std::strerror(errno)));
+        closed = fail(ErrorCode::DataLoss,
+                      fmt::format("{}: writing to the disk failed at close: {}", s.path, errno == ENOSPC ? "the disk is full" : std::strerror(errno)));
     }
     for (auto& st : s.streams) st->closeHandles();
     s.current = nullptr;

@@ -26,7 +26,6 @@ Status writeStringAttribute(hid_t object, const char* name, const std::string& v
     return {};
 }
 
-
 Status writeArray(hid_t parent, const char* name, hid_t memoryType, hid_t fileType, std::vector<hsize_t> dims, const void* values) {
     Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
     Handle dataset(H5Dcreate2(parent, name, fileType, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
@@ -36,9 +35,7 @@ Status writeArray(hid_t parent, const char* name, hid_t memoryType, hid_t fileTy
     return writeIntAttribute(dataset.get(), "complex", {0});
 }
 
-Status writeScalar(hid_t parent, const char* name, double value) {
-    return writeArray(parent, name, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {1, 1}, &value);
-}
+Status writeScalar(hid_t parent, const char* name, double value) { return writeArray(parent, name, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, {1, 1}, &value); }
 
 // USTB's attributes of an object (array 0, size [1 1]) or of a list of n of them (array 1,
 // size [1 n], class the items' class), as pyuff_ustb writes them.
@@ -116,7 +113,8 @@ Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& whe
         const auto item = listItemName("sequence", w);
         Handle wave(H5Gcreate2(sequence.get(), item.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
         if (auto ok = step(writeObjectAttributes(wave.get(), "uff.wave", item)); !ok) return ok;
-        if (auto ok = step(writeWave(wave.get(), d.geometry.angleRad[static_cast<std::size_t>(w)], distance(w), d.geometry.soundSpeedMps, d.geometry.isPhotoacoustic(w)));
+        if (auto ok = step(
+                writeWave(wave.get(), d.geometry.angleRad[static_cast<std::size_t>(w)], distance(w), d.geometry.soundSpeedMps, d.geometry.isPhotoacoustic(w)));
             !ok) {
             return ok;
         }
@@ -126,11 +124,14 @@ Status writeUffMetadata(hid_t g, const UffChannelData& d, const std::string& whe
 
 Status writeUffChannelData(const std::string& path, const UffChannelData& d, const std::string& group) {
     quietHdf5();
-    const auto expected = static_cast<std::size_t>(d.frames) * static_cast<std::size_t>(d.geometry.waves) * static_cast<std::size_t>(d.geometry.channels) * static_cast<std::size_t>(d.geometry.samples);
+    const auto expected = static_cast<std::size_t>(d.frames) * static_cast<std::size_t>(d.geometry.waves) * static_cast<std::size_t>(d.geometry.channels) *
+                          static_cast<std::size_t>(d.geometry.samples);
     const auto held = d.data16.empty() ? d.dataFloat.size() : d.data16.size();
-    if (held != expected || d.geometry.elementX.size() != static_cast<std::size_t>(d.geometry.channels) || d.geometry.angleRad.size() != static_cast<std::size_t>(d.geometry.waves)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("inconsistent channel data: {} samples for {} frames x {} waves x {} channels x {} samples, {} elements, {} angles",
-                                                            held, d.frames, d.geometry.waves, d.geometry.channels, d.geometry.samples, d.geometry.elementX.size(), d.geometry.angleRad.size()));
+    if (held != expected || d.geometry.elementX.size() != static_cast<std::size_t>(d.geometry.channels) ||
+        d.geometry.angleRad.size() != static_cast<std::size_t>(d.geometry.waves)) {
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("inconsistent channel data: {} samples for {} frames x {} waves x {} channels x {} samples, {} elements, {} angles", held,
+                                d.frames, d.geometry.waves, d.geometry.channels, d.geometry.samples, d.geometry.elementX.size(), d.geometry.angleRad.size()));
     }
     const bool exists = std::filesystem::exists(path);
     Handle file(exists ? H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT) : H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
@@ -140,7 +141,8 @@ Status writeUffChannelData(const std::string& path, const UffChannelData& d, con
     if (!g.ok()) return fail(ErrorCode::DataLoss, fmt::format("{}: cannot create group {}", path, group));
     auto step = [&](Status s) -> Status { return s ? s : fail(std::move(s.error()).addContext("writing " + path + group)); };
     if (auto ok = step(writeUffMetadata(g.get(), d, path + group)); !ok) return ok;
-    const std::vector<hsize_t> dims{static_cast<hsize_t>(d.frames), static_cast<hsize_t>(d.geometry.waves), static_cast<hsize_t>(d.geometry.channels), static_cast<hsize_t>(d.geometry.samples)};
+    const std::vector<hsize_t> dims{static_cast<hsize_t>(d.frames), static_cast<hsize_t>(d.geometry.waves), static_cast<hsize_t>(d.geometry.channels),
+                                    static_cast<hsize_t>(d.geometry.samples)};
     return step(d.data16.empty() ? writeArray(g.get(), "data", H5T_NATIVE_FLOAT, H5T_IEEE_F32LE, dims, d.dataFloat.data())
                                  : writeArray(g.get(), "data", H5T_NATIVE_INT16, H5T_STD_I16LE, dims, d.data16.data()));
 }

@@ -53,9 +53,7 @@ double solveDecreasing(F f, double target, double lo, double hi) {
     return 0.5 * (lo + hi);
 }
 
-void checkConfidence(double confidence) {
-    SONOLINK_ASSERT(confidence > 0 && confidence < 1, "a confidence level lies strictly between 0 and 1");
-}
+void checkConfidence(double confidence) { SONOLINK_ASSERT(confidence > 0 && confidence < 1, "a confidence level lies strictly between 0 and 1"); }
 
 }  // namespace
 
@@ -77,8 +75,7 @@ double poissonLowerMean(std::uint64_t errors, double confidence) {
 BerEstimate estimateBer(std::uint64_t errors, std::uint64_t bits, double confidence) {
     if (bits == 0) return {0, 1, 0};
     const double n = static_cast<double>(bits);
-    return {static_cast<double>(errors) / n, std::min(1.0, poissonUpperMean(errors, confidence) / n),
-            std::min(1.0, poissonLowerMean(errors, confidence) / n)};
+    return {static_cast<double>(errors) / n, std::min(1.0, poissonUpperMean(errors, confidence) / n), std::min(1.0, poissonLowerMean(errors, confidence) / n)};
 }
 
 std::uint64_t bitsToShow(double limit, double confidence, std::uint64_t allowedErrors) {
@@ -88,9 +85,9 @@ std::uint64_t bitsToShow(double limit, double confidence, std::uint64_t allowedE
 
 std::string_view toString(BerVerdict verdict) noexcept {
     switch (verdict) {
-    case BerVerdict::Pass: return "pass";
-    case BerVerdict::Fail: return "fail";
-    case BerVerdict::Undecided: return "undecided";
+        case BerVerdict::Pass: return "pass";
+        case BerVerdict::Fail: return "fail";
+        case BerVerdict::Undecided: return "undecided";
     }
     return "?";
 }

@@ -84,12 +84,12 @@ std::vector<float> envelope(const std::vector<float>& trace, int samples, int wi
 
 const char* toString(ElementFault fault) noexcept {
     switch (fault) {
-    case ElementFault::None: return "ok";
-    case ElementFault::Dead: return "dead";
-    case ElementFault::Weak: return "weak";
-    case ElementFault::Noisy: return "noisy";
-    case ElementFault::Swapped: return "swapped";
-    case ElementFault::Uncorrelated: return "uncorrelated";
+        case ElementFault::None: return "ok";
+        case ElementFault::Dead: return "dead";
+        case ElementFault::Weak: return "weak";
+        case ElementFault::Noisy: return "noisy";
+        case ElementFault::Swapped: return "swapped";
+        case ElementFault::Uncorrelated: return "uncorrelated";
     }
     return "unknown";
 }
@@ -108,11 +108,12 @@ namespace {
 Status checkShape(const ChannelFrames& f) {
     if (f.frames < 1 || f.waves < 1 || f.channels < 3 || f.samples < 1) {
         return fail(ErrorCode::InvalidArgument, fmt::format("element check of {} frames x {} waves x {} channels x {} samples: at least one "
-                                                            "frame of three channels is needed", f.frames, f.waves, f.channels, f.samples));
+                                                            "frame of three channels is needed",
+                                                            f.frames, f.waves, f.channels, f.samples));
     }
     if (f.data.size() != static_cast<std::size_t>(f.frames) * f.waves * f.channels * static_cast<std::size_t>(f.samples)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("element check: {} samples for {} frames x {} waves x {} channels x {}", f.data.size(),
-                                                            f.frames, f.waves, f.channels, f.samples));
+        return fail(ErrorCode::InvalidArgument, fmt::format("element check: {} samples for {} frames x {} waves x {} channels x {}", f.data.size(), f.frames,
+                                                            f.waves, f.channels, f.samples));
     }
     return {};
 }

@@ -48,11 +48,24 @@ const RdmaPortFacts* portFor(const HardwareFacts& facts, const std::string& addr
 }
 
 bool isErrorCounter(const std::string& name) {
-    static const std::set<std::string> errors{"symbol_error", "link_error_recovery", "link_downed", "port_rcv_errors",
-                                              "port_rcv_remote_physical_errors", "port_xmit_discards", "local_link_integrity_errors",
-                                              "excessive_buffer_overrun_errors", "out_of_sequence", "duplicate_request",
-                                              "rnr_nak_retry_err", "packet_seq_err", "implied_nak_seq_err", "local_ack_timeout_err",
-                                              "retry_exceeded_err", "req_cqe_error", "resp_cqe_error", "rcvd_seq_err"};
+    static const std::set<std::string> errors{"symbol_error",
+                                              "link_error_recovery",
+                                              "link_downed",
+                                              "port_rcv_errors",
+                                              "port_rcv_remote_physical_errors",
+                                              "port_xmit_discards",
+                                              "local_link_integrity_errors",
+                                              "excessive_buffer_overrun_errors",
+                                              "out_of_sequence",
+                                              "duplicate_request",
+                                              "rnr_nak_retry_err",
+                                              "packet_seq_err",
+                                              "implied_nak_seq_err",
+                                              "local_ack_timeout_err",
+                                              "retry_exceeded_err",
+                                              "req_cqe_error",
+                                              "resp_cqe_error",
+                                              "rcvd_seq_err"};
     return errors.count(name) > 0;
 }
 
@@ -62,8 +75,8 @@ Diagnostic checkGpu(const HardwareFacts& facts) {
     Diagnostic d{"GPU", DiagnosticVerdict::Pass, {}, "a GPU with ECC on (the live image beamformed there)", {}};
     if (facts.gpus.empty()) {
         d.verdict = DiagnosticVerdict::Warn;
-        d.figures = facts.cudaBuilt ? fmt::format("no usable GPU: {}", facts.gpuStatus)
-                                    : std::string("this build has no CUDA module: the CPU beamformer images");
+        d.figures =
+            facts.cudaBuilt ? fmt::format("no usable GPU: {}", facts.gpuStatus) : std::string("this build has no CUDA module: the CPU beamformer images");
         d.fix = facts.cudaBuilt ? "check the NVIDIA driver (nvidia-smi) and the GPU's seating; the CPU beamformer images meanwhile, slower"
                                 : "build with the CUDA toolkit for live imaging on the GPU; the CPU beamformer images meanwhile, slower";
         return d;
@@ -82,7 +95,11 @@ Diagnostic checkGpu(const HardwareFacts& facts) {
 }
 
 Diagnostic checkRdmaPort(const HardwareFacts& facts, const std::string& address) {
-    Diagnostic d{"RDMA port", DiagnosticVerdict::Pass, {}, fmt::format("the port serving {} ACTIVE, MTU 4096, error counters at 0", address.empty() ? "the link" : address), {}};
+    Diagnostic d{"RDMA port",
+                 DiagnosticVerdict::Pass,
+                 {},
+                 fmt::format("the port serving {} ACTIVE, MTU 4096, error counters at 0", address.empty() ? "the link" : address),
+                 {}};
     const auto* p = portFor(facts, address);
     if (p == nullptr) {
         d.verdict = DiagnosticVerdict::Fail;
@@ -90,16 +107,18 @@ Diagnostic checkRdmaPort(const HardwareFacts& facts, const std::string& address)
         for (const auto& q : facts.rdmaPorts) seen.push_back(fmt::format("{} port {} ({})", q.device, q.port, q.state));
         d.figures = facts.rdmaPorts.empty() ? fmt::format("no RDMA port: {}", facts.rdmaStatus)
                                             : fmt::format("no RDMA port has {} among its addresses; ports: {}", address, fmt::join(seen, ", "));
-        d.fix = "give the NIC's interface the address in link.address (ip addr), or set link.address to the NIC's; for Soft-RoCE, "
-                "`rdma link add rxe0 type rxe netdev <interface>`";
+        d.fix =
+            "give the NIC's interface the address in link.address (ip addr), or set link.address to the NIC's; for Soft-RoCE, "
+            "`rdma link add rxe0 type rxe netdev <interface>`";
         return d;
     }
     std::vector<std::string> errors;
     for (const auto& [name, value] : p->counters) {
         if (value != 0 && isErrorCounter(name)) errors.push_back(fmt::format("{} {}", name, value));
     }
-    d.figures = fmt::format("{} port {}: {}, {}, {}, MTU {}; {}", p->device, p->port, p->state, p->linkLayer, p->rate.empty() ? "rate not shown" : p->rate,
-                            p->activeMtuBytes, errors.empty() ? std::string("error counters at 0") : fmt::format("error counters: {}", fmt::join(errors, ", ")));
+    d.figures =
+        fmt::format("{} port {}: {}, {}, {}, MTU {}; {}", p->device, p->port, p->state, p->linkLayer, p->rate.empty() ? "rate not shown" : p->rate,
+                    p->activeMtuBytes, errors.empty() ? std::string("error counters at 0") : fmt::format("error counters: {}", fmt::join(errors, ", ")));
     if (!isActive(p->state)) {
         d.verdict = DiagnosticVerdict::Fail;
         d.fix = "the port is not up: check the cable or fibre, the transceiver and the switch port; `rdma link` shows its state";
@@ -132,8 +151,9 @@ Diagnostic checkNumaLocality(const HardwareFacts& facts, const std::optional<std
     d.figures = fmt::format("{}", fmt::join(where, ", "));
     if (nodes.size() > 1) {
         d.verdict = DiagnosticVerdict::Warn;
-        d.fix = "the NIC and the GPU sit on different NUMA nodes: every frame crosses the socket link; move the GPU or the NIC to slots of one "
-                "node, and pin the rx thread there (link.rx_cpu)";
+        d.fix =
+            "the NIC and the GPU sit on different NUMA nodes: every frame crosses the socket link; move the GPU or the NIC to slots of one "
+            "node, and pin the rx thread there (link.rx_cpu)";
     }
     return d;
 }

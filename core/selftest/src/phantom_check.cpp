@@ -93,8 +93,8 @@ Result<PhantomFigures> comparePhantom(const ImageOnGrid& live, const ImageOnGrid
         return im.nx >= 3 && im.nz >= 3 && im.columns.size() == im.nx * im.nz && im.x.size() == im.nx && im.z.size() == im.nz;
     };
     if (!shaped(live) || !shaped(reference)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("phantom check: an image does not match its grid (live {} x {}, reference {} x {})",
-                                                            live.nx, live.nz, reference.nx, reference.nz));
+        return fail(ErrorCode::InvalidArgument, fmt::format("phantom check: an image does not match its grid (live {} x {}, reference {} x {})", live.nx,
+                                                            live.nz, reference.nx, reference.nz));
     }
     if (live.nx != reference.nx || live.nz != reference.nz || !std::equal(live.x.begin(), live.x.end(), reference.x.begin()) ||
         !std::equal(live.z.begin(), live.z.end(), reference.z.begin())) {

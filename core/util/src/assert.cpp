@@ -7,11 +7,9 @@
 
 namespace sonolink::detail {
 
-void assertFailed(const char* condition, const char* message, const char* file,
-                  int line) noexcept {
+void assertFailed(const char* condition, const char* message, const char* file, int line) noexcept {
     // stderr first: the logger itself may be what is broken.
-    std::fprintf(stderr, "SONOLINK_ASSERT(%s) failed at %s:%d: %s\n", condition, file, line,
-                 message);
+    std::fprintf(stderr, "SONOLINK_ASSERT(%s) failed at %s:%d: %s\n", condition, file, line, message);
     log::flush();
     std::abort();
 }

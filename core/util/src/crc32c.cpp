@@ -20,8 +20,6 @@ std::uint32_t crc32cUpdate(std::uint32_t state, std::span<const std::byte> data)
     return crc;
 }
 
-std::uint32_t crc32c(std::span<const std::byte> data) noexcept {
-    return crc32cEnd(crc32cUpdate(crc32cBegin(), data));
-}
+std::uint32_t crc32c(std::span<const std::byte> data) noexcept { return crc32cEnd(crc32cUpdate(crc32cBegin(), data)); }
 
 }  // namespace sonolink

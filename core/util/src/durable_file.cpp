@@ -18,8 +18,7 @@ Error ioError(std::string_view what, const std::string& path, int errnoValue) {
     if (errnoValue == ENOSPC || errnoValue == EDQUOT) {
         return Error(ErrorCode::ResourceExhausted, fmt::format("cannot {} {}: the disk is full ({})", what, path, std::strerror(errnoValue)));
     }
-    return Error(errnoValue == ENOENT ? ErrorCode::NotFound : ErrorCode::DataLoss,
-                 fmt::format("cannot {} {}: {}", what, path, std::strerror(errnoValue)));
+    return Error(errnoValue == ENOENT ? ErrorCode::NotFound : ErrorCode::DataLoss, fmt::format("cannot {} {}: {}", what, path, std::strerror(errnoValue)));
 }
 
 namespace {
@@ -127,7 +126,8 @@ Status makePrivateDirectories(const std::string& directory) {
 }
 
 Status writeFileDurably(const std::string& path, std::string_view bytes, Sync sync) {
-    return writeThroughTemp(path, [&](int fd, const std::string& temp) { return writeAll(fd, bytes.data(), bytes.size(), temp); }, sync);
+    return writeThroughTemp(
+        path, [&](int fd, const std::string& temp) { return writeAll(fd, bytes.data(), bytes.size(), temp); }, sync);
 }
 
 Status copyFileDurably(const std::string& from, const std::string& to) {
@@ -175,8 +175,7 @@ Result<std::string> readRegularFile(const std::string& path, std::size_t maxByte
         return fail(ErrorCode::InvalidArgument, fmt::format("{} {} is {}, not a regular file", what, path, kindOf(st.st_mode)));
     }
     if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} {} is {} bytes: more than such a file can be ({} at most)", what, path,
-                                                            st.st_size, maxBytes));
+        return fail(ErrorCode::InvalidArgument, fmt::format("{} {} is {} bytes: more than such a file can be ({} at most)", what, path, st.st_size, maxBytes));
     }
     std::string text(static_cast<std::size_t>(st.st_size), '\0');
     std::size_t done = 0;

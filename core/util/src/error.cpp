@@ -6,24 +6,23 @@ namespace sonolink {
 
 std::string_view toString(ErrorCode code) noexcept {
     switch (code) {
-    case ErrorCode::Ok: return "Ok";
-    case ErrorCode::Cancelled: return "Cancelled";
-    case ErrorCode::InvalidArgument: return "InvalidArgument";
-    case ErrorCode::DeadlineExceeded: return "DeadlineExceeded";
-    case ErrorCode::NotFound: return "NotFound";
-    case ErrorCode::FailedPrecondition: return "FailedPrecondition";
-    case ErrorCode::ResourceExhausted: return "ResourceExhausted";
-    case ErrorCode::Unavailable: return "Unavailable";
-    case ErrorCode::DataLoss: return "DataLoss";
-    case ErrorCode::Unimplemented: return "Unimplemented";
-    case ErrorCode::Internal: return "Internal";
-    case ErrorCode::PermissionDenied: return "PermissionDenied";
+        case ErrorCode::Ok: return "Ok";
+        case ErrorCode::Cancelled: return "Cancelled";
+        case ErrorCode::InvalidArgument: return "InvalidArgument";
+        case ErrorCode::DeadlineExceeded: return "DeadlineExceeded";
+        case ErrorCode::NotFound: return "NotFound";
+        case ErrorCode::FailedPrecondition: return "FailedPrecondition";
+        case ErrorCode::ResourceExhausted: return "ResourceExhausted";
+        case ErrorCode::Unavailable: return "Unavailable";
+        case ErrorCode::DataLoss: return "DataLoss";
+        case ErrorCode::Unimplemented: return "Unimplemented";
+        case ErrorCode::Internal: return "Internal";
+        case ErrorCode::PermissionDenied: return "PermissionDenied";
     }
     return "Unknown";
 }
 
-Error::Error(ErrorCode code, std::string message, std::source_location where)
-    : code_(code), message_(std::move(message)), where_(where) {}
+Error::Error(ErrorCode code, std::string message, std::source_location where) : code_(code), message_(std::move(message)), where_(where) {}
 
 Error& Error::addContext(std::string what) & {
     context_.push_back(std::move(what));

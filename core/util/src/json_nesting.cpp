@@ -20,7 +20,8 @@ Status checkJsonNesting(std::string_view text, std::string_view what, int maxDep
         } else if (c == '[' || c == '{') {
             if (++depth > maxDepth) {
                 return fail(ErrorCode::InvalidArgument, fmt::format("{}: nested more than {} levels deep (at byte {}): not a document "
-                                                                    "SonoLink reads", what, maxDepth, i));
+                                                                    "SonoLink reads",
+                                                                    what, maxDepth, i));
             }
         } else if ((c == ']' || c == '}') && depth > 0) {
             --depth;

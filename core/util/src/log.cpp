@@ -13,9 +13,7 @@
 namespace sonolink::log {
 namespace {
 
-spdlog::level::level_enum toSpd(Level level) {
-    return static_cast<spdlog::level::level_enum>(static_cast<int>(level));
-}
+spdlog::level::level_enum toSpd(Level level) { return static_cast<spdlog::level::level_enum>(static_cast<int>(level)); }
 
 // Forwards every record to the registered SinkFunctions (GUI log panel, tests).
 class CallbackSink final : public spdlog::sinks::base_sink<std::mutex> {
@@ -32,8 +30,7 @@ public:
 
 protected:
     void sink_it_(const spdlog::details::log_msg& msg) override {
-        const Record record{std::string_view(msg.logger_name.data(), msg.logger_name.size()),
-                            static_cast<Level>(static_cast<int>(msg.level)),
+        const Record record{std::string_view(msg.logger_name.data(), msg.logger_name.size()), static_cast<Level>(static_cast<int>(msg.level)),
                             std::string_view(msg.payload.data(), msg.payload.size())};
         for (const auto& entry : sinks_) {
             entry.second(record);
@@ -88,13 +85,13 @@ Registry& registry() {
 
 std::string_view toString(Level level) noexcept {
     switch (level) {
-    case Level::Trace: return "trace";
-    case Level::Debug: return "debug";
-    case Level::Info: return "info";
-    case Level::Warn: return "warn";
-    case Level::Error: return "error";
-    case Level::Critical: return "critical";
-    case Level::Off: return "off";
+        case Level::Trace: return "trace";
+        case Level::Debug: return "debug";
+        case Level::Info: return "info";
+        case Level::Warn: return "warn";
+        case Level::Error: return "error";
+        case Level::Critical: return "critical";
+        case Level::Off: return "off";
     }
     return "unknown";
 }
@@ -103,9 +100,9 @@ Result<Level> parseLevel(std::string_view text) {
     for (int i = 0; i <= static_cast<int>(Level::Off); ++i) {
         if (toString(static_cast<Level>(i)) == text) return static_cast<Level>(i);
     }
-    return fail(ErrorCode::InvalidArgument,
-                fmt::format("unknown log level '{}' (use trace, debug, info, warn, error, "
-                            "critical or off)", text));
+    return fail(ErrorCode::InvalidArgument, fmt::format("unknown log level '{}' (use trace, debug, info, warn, error, "
+                                                        "critical or off)",
+                                                        text));
 }
 
 Category& category(std::string_view name) {
@@ -126,8 +123,7 @@ Status configure(const Settings& settings) {
             newFile = std::make_shared<spdlog::sinks::basic_file_sink_mt>(settings.file);
             newFile->set_pattern("%Y-%m-%dT%H:%M:%S.%f %-5l [%n] [%t] %v");
         } catch (const spdlog::spdlog_ex& e) {
-            return fail(ErrorCode::Unavailable,
-                        fmt::format("cannot open log file '{}': {}", settings.file, e.what()));
+            return fail(ErrorCode::Unavailable, fmt::format("cannot open log file '{}': {}", settings.file, e.what()));
         }
     }
     std::lock_guard lock(reg.mutex);
@@ -153,9 +149,7 @@ SinkHandle::~SinkHandle() {
     if (id_ != 0) registry().callbacks->remove(id_);
 }
 
-void write(const Category& category, Level level, std::string_view message) {
-    registry().logger(category.name())->log(toSpd(level), message);
-}
+void write(const Category& category, Level level, std::string_view message) { registry().logger(category.name())->log(toSpd(level), message); }
 
 void flush() noexcept {
     try {

@@ -37,8 +37,7 @@ Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
     return MappedFile(path, static_cast<const std::byte*>(map), size, modified);
 }
 
-MappedFile::MappedFile(MappedFile&& other) noexcept
-    : path_(std::move(other.path_)), data_(other.data_), size_(other.size_), modifiedNs_(other.modifiedNs_) {
+MappedFile::MappedFile(MappedFile&& other) noexcept : path_(std::move(other.path_)), data_(other.data_), size_(other.size_), modifiedNs_(other.modifiedNs_) {
     other.data_ = nullptr;
     other.size_ = 0;
 }

@@ -14,8 +14,9 @@ namespace {
 // once published; the image keeps it alive).
 BModeImage imageOf(const std::shared_ptr<const engine::DisplayFrame>& frame) {
     auto* keep = new std::shared_ptr<const engine::DisplayFrame>(frame);
-    QImage image(frame->pixels.data(), frame->columns, frame->rows, frame->columns, QImage::Format_Grayscale8,
-                 [](void* held) { delete static_cast<std::shared_ptr<const engine::DisplayFrame>*>(held); }, keep);
+    QImage image(
+        frame->pixels.data(), frame->columns, frame->rows, frame->columns, QImage::Format_Grayscale8,
+        [](void* held) { delete static_cast<std::shared_ptr<const engine::DisplayFrame>*>(held); }, keep);
     BModeImage out;
     out.image = std::move(image);
     out.mmPerPixel = frame->cmPerPixelX * 10;
@@ -167,7 +168,7 @@ void DisplayFeed::sampleHealth() {
     h.droppedMissing = now.framesMissing - lastStats_.framesMissing;
     // The front end's own count restarts with each session.
     h.droppedFrontEnd = now.frontEnd.framesDropped >= lastStats_.frontEnd.framesDropped ? now.frontEnd.framesDropped - lastStats_.frontEnd.framesDropped
-                                                                                          : now.frontEnd.framesDropped;
+                                                                                        : now.frontEnd.framesDropped;
     h.notImaged = now.imagingFailures >= lastStats_.imagingFailures ? now.imagingFailures - lastStats_.imagingFailures : now.imagingFailures;
     h.latencyP50Ms = now.latencyP50Us / 1000;
     h.latencyP99Ms = now.latencyP99Us / 1000;
@@ -176,8 +177,8 @@ void DisplayFeed::sampleHealth() {
     h.clockPathDelayUs = now.frontEnd.clockPathDelayUs;
     h.laserFires = engine_.firesLaser() || now.laser.fired > 0;
     h.shotsFired = now.laser.fired - std::min(now.laser.fired, lastStats_.laser.fired);
-    h.shotsMissed = now.laser.missed + now.laser.late + now.laser.dark - std::min(now.laser.missed + now.laser.late + now.laser.dark,
-                                                                                  lastStats_.laser.missed + lastStats_.laser.late + lastStats_.laser.dark);
+    h.shotsMissed = now.laser.missed + now.laser.late + now.laser.dark -
+                    std::min(now.laser.missed + now.laser.late + now.laser.dark, lastStats_.laser.missed + lastStats_.laser.late + lastStats_.laser.dark);
     h.shotEnergyMj = h.shotsFired > 0 ? now.laser.lastEnergyMj : std::nan("");
     h.shotsFiredTotal = now.laser.fired;
     h.shotsMissedTotal = now.laser.missed + now.laser.late + now.laser.dark;

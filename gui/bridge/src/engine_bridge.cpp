@@ -43,9 +43,10 @@ QString severityWord(engine::Severity severity) {
 // it; the message, what was being done and the details translated where the catalogue knows them.
 QString problemText(const engine::EngineError& e) {
     const auto code = text(sonolink::toString(e.code)), message = engineText(QString::fromStdString(e.message));
-    QString out = e.source.empty() ? EngineBridge::tr("%1 %2: %3: %4").arg(originWord(e.origin), severityWord(e.severity), code, message)
-                                   : EngineBridge::tr("%1 %2 in %3: %4: %5").arg(originWord(e.origin), severityWord(e.severity),
-                                                                                 QString::fromStdString(e.source), code, message);
+    QString out =
+        e.source.empty()
+            ? EngineBridge::tr("%1 %2: %3: %4").arg(originWord(e.origin), severityWord(e.severity), code, message)
+            : EngineBridge::tr("%1 %2 in %3: %4: %5").arg(originWord(e.origin), severityWord(e.severity), QString::fromStdString(e.source), code, message);
     for (const auto& c : e.context) out += EngineBridge::tr(" (while %1)").arg(engineText(QString::fromStdString(c)));
     for (const auto& d : e.details) out += QStringLiteral("; ") + engineText(QString::fromStdString(d));
     return out;
@@ -117,46 +118,42 @@ EngineBridge::EngineBridge(engine::Engine& engine, int intervalMs, QObject* pare
     poll_.start(100);
 }
 
-// On an engine thread: copy what the GUI needs and post it; the bridge's thread emits it.
+// On an engine thread: the event copied and posted (the sink must not dwell); the bridge's
+// thread says it in the user's language and emits it. Settings' answers are not the GUI's.
 void EngineBridge::subscribe() {
     QPointer<EngineBridge> self(this);
     subscription_ = engine_.subscribe([self](const engine::EngineEvent& event) {
-        if (const auto* s = std::get_if<engine::StateChanged>(&event)) {
-            const auto state = text(engine::toString(s->to));
-            const auto reason = QString::fromStdString(s->reason);  // translated on the GUI thread: the sink must not dwell
-            QMetaObject::invokeMethod(self.data(), [self, state, reason] { if (self) Q_EMIT self->stateChanged(state, engineText(reason)); }, Qt::QueuedConnection);
-        } else if (const auto* t = std::get_if<engine::SelfTestStep>(&event)) {
-            QMetaObject::invokeMethod(self.data(), [self, step = *t] { if (self) self->onSelfTestStep(step); }, Qt::QueuedConnection);
-        } else if (const auto* o = std::get_if<engine::SelfTestOverridden>(&event)) {
-            const auto by = QString::fromStdString(o->by), reason = QString::fromStdString(o->reason), blocked = QString::fromStdString(o->blocked);
-            QMetaObject::invokeMethod(self.data(), [self, by, reason, blocked] { if (self) Q_EMIT self->selfTestOverridden(by, reason, blocked); },
-                                      Qt::QueuedConnection);
-        } else if (const auto* j = std::get_if<engine::JobUpdate>(&event)) {
-            QMetaObject::invokeMethod(self.data(), [self, job = *j] { if (self) self->onJob(job); }, Qt::QueuedConnection);
-        } else if (const auto* r = std::get_if<engine::RecordingChanged>(&event)) {
-            RecordingStatus status{text(engine::toString(r->phase)), QString::fromStdString(r->path), r->frames, r->bytes, r->framesRefused, r->framesSkipped,
-                                   QString::fromStdString(r->error)};
-            QMetaObject::invokeMethod(self.data(), [self, status]() mutable {
-                if (!self) return;
-                status.error = engineText(status.error);
-                Q_EMIT self->recordingChanged(status);
-            }, Qt::QueuedConnection);
-        } else if (std::holds_alternative<engine::QueueChanged>(event)) {
-            QMetaObject::invokeMethod(self.data(), [self] { if (self) self->refreshQueue(); }, Qt::QueuedConnection);
-        } else if (const auto* w = std::get_if<engine::WorklistResult>(&event)) {
-            QMetaObject::invokeMethod(self.data(), [self, result = *w] { if (self) self->onWorklist(result); }, Qt::QueuedConnection);
-        } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
-            // Copied here, said in the user's language on the GUI thread (the sink must not dwell).
-            QMetaObject::invokeMethod(self.data(), [self, error = *e] {
-                if (!self) return;
-                Q_EMIT self->problem(problemText(error), error.severity != engine::Severity::Warning);
-                // The command the engine refused, if this is a refusal, and why.
-                if (error.origin == engine::ErrorOrigin::Command) {
-                    Q_EMIT self->commandRefused(QString::fromStdString(error.source), engineText(QString::fromStdString(error.message)));
-                }
-            }, Qt::QueuedConnection);
-        }
+        if (std::holds_alternative<engine::SettingsChanged>(event)) return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, event] {
+                if (self) self->receive(event);
+            },
+            Qt::QueuedConnection);
     });
+}
+
+void EngineBridge::receive(const engine::EngineEvent& event) {
+    if (const auto* s = std::get_if<engine::StateChanged>(&event)) {
+        Q_EMIT stateChanged(text(engine::toString(s->to)), engineText(q(s->reason)));
+    } else if (const auto* t = std::get_if<engine::SelfTestStep>(&event)) {
+        onSelfTestStep(*t);
+    } else if (const auto* o = std::get_if<engine::SelfTestOverridden>(&event)) {
+        Q_EMIT selfTestOverridden(q(o->by), q(o->reason), q(o->blocked));
+    } else if (const auto* j = std::get_if<engine::JobUpdate>(&event)) {
+        onJob(*j);
+    } else if (const auto* r = std::get_if<engine::RecordingChanged>(&event)) {
+        Q_EMIT recordingChanged(
+            {text(engine::toString(r->phase)), q(r->path), r->frames, r->bytes, r->framesRefused, r->framesSkipped, engineText(q(r->error))});
+    } else if (std::holds_alternative<engine::QueueChanged>(event)) {
+        refreshQueue();
+    } else if (const auto* w = std::get_if<engine::WorklistResult>(&event)) {
+        onWorklist(*w);
+    } else if (const auto* e = std::get_if<engine::EngineError>(&event)) {
+        Q_EMIT problem(problemText(*e), e->severity != engine::Severity::Warning);
+        // The command the engine refused, if this is a refusal, and why.
+        if (e->origin == engine::ErrorOrigin::Command) Q_EMIT commandRefused(q(e->source), engineText(q(e->message)));
+    }
 }
 
 EngineBridge::~EngineBridge() {
@@ -221,8 +218,14 @@ void EngineBridge::onWorklist(const engine::WorklistResult& result) {
 void EngineBridge::verifyNode(const QString& node) { echoJobs_.emplace_back(engine_.verifyNode(node.toStdString()), node); }
 
 void EngineBridge::verifyNode(const PacsNodeEntry& node, const StationSettings& station) {
-    engine::NodeToVerify typed{node.name.toStdString(), node.aeTitle.toStdString(), node.host.toStdString(), node.port, node.tls,
-                               station.stationAeTitle.toStdString(), station.tlsCertificate.toStdString(), station.tlsPrivateKey.toStdString(),
+    engine::NodeToVerify typed{node.name.toStdString(),
+                               node.aeTitle.toStdString(),
+                               node.host.toStdString(),
+                               node.port,
+                               node.tls,
+                               station.stationAeTitle.toStdString(),
+                               station.tlsCertificate.toStdString(),
+                               station.tlsPrivateKey.toStdString(),
                                station.tlsTrustedCertificates.toStdString()};
     echoJobs_.emplace_back(engine_.verifyNode(std::move(typed)), node.name);
 }

@@ -32,8 +32,8 @@ ExamDialog::ExamDialog(const QStringList& nodes, const ExamEntry& current, QWidg
       ideographicFamily_(edit("ideographicFamilyEdit", 64, tr("e.g. 王"))), ideographicGiven_(edit("ideographicGivenEdit", 64, tr("e.g. 小明"))),
       id_(edit("patientIdEdit", 64)), birth_(new QDateEdit), birthUnknown_(new QCheckBox(tr("unknown"))), sex_(new QComboBox),
       accession_(edit("accessionEdit", 16)), description_(edit("studyDescriptionEdit", 64)), bodyPart_(new QComboBox), problems_(new QLabel),
-      start_(new QPushButton(tr("Start exam"))), node_(new QComboBox), date_(new QDateEdit(QDate::currentDate())),
-      query_(new QPushButton(tr("Query"))), worklistStatus_(new QLabel), worklist_(new QTableWidget(0, 5)) {
+      start_(new QPushButton(tr("Start exam"))), node_(new QComboBox), date_(new QDateEdit(QDate::currentDate())), query_(new QPushButton(tr("Query"))),
+      worklistStatus_(new QLabel), worklist_(new QTableWidget(0, 5)) {
     setObjectName("examDialog");
     setWindowTitle(tr("Exam"));
     tabs_->addTab(makePatientPage(), tr("Patient"));
@@ -90,7 +90,8 @@ QWidget* ExamDialog::makePatientPage() {
     problems_->setStyleSheet("color: #d03030");
     form->addRow(problems_);
     connect(birthUnknown_, &QCheckBox::toggled, birth_, &QWidget::setDisabled);
-    for (auto* e : {family_, given_, ideographicFamily_, ideographicGiven_, id_, accession_, description_}) connect(e, &QLineEdit::textEdited, this, &ExamDialog::check);
+    for (auto* e : {family_, given_, ideographicFamily_, ideographicGiven_, id_, accession_, description_})
+        connect(e, &QLineEdit::textEdited, this, &ExamDialog::check);
     return patient;
 }
 

@@ -10,8 +10,8 @@
 
 namespace sonolink::gui {
 
-ReauthenticationDialog::ReauthenticationDialog(const QString& title, const QString& explanation, const QString& statementLabel,
-                                               const QStringList& choices, const QString& user, QWidget* parent)
+ReauthenticationDialog::ReauthenticationDialog(const QString& title, const QString& explanation, const QString& statementLabel, const QStringList& choices,
+                                               const QString& user, QWidget* parent)
     : QDialog(parent), statement_(new QComboBox), password_(new QLineEdit) {
     setObjectName("reauthenticationDialog");
     setWindowTitle(title);

@@ -93,8 +93,9 @@ SelfTestPage::SelfTestPage(SelfTestWizard& wizard)
       runAgain_(new QPushButton(tr("Run again"))), cancel_(new QPushButton(tr("Cancel test"))), details_(new QPushButton(tr("Details…"))) {
     setObjectName("selfTestPage");
     setTitle(tr("Start-up self-test"));
-    setSubTitle(tr("Before anyone scans, the station proves its set-up, the DMA ring's memory, the link's bit error rate, the "
-                   "probe's elements and the imaging chain on the front end's phantom, and that the PACS answers."));
+    setSubTitle(
+        tr("Before anyone scans, the station proves its set-up, the DMA ring's memory, the link's bit error rate, the "
+           "probe's elements and the imaging chain on the front end's phantom, and that the PACS answers."));
     list_->setObjectName("stepList");
     list_->setColumnCount(4);
     list_->setHeaderLabels({tr("Step"), tr("Verdict"), tr("Time (s)"), tr("Figures")});
@@ -194,8 +195,8 @@ void SelfTestPage::showSettled(const QString& blockedBy) {
         summary_->setText(tr("Acquisition may start."));
         summary_->setStyleSheet(QString("color: %1").arg(verdictColor(failed > 0 || warned > 0 ? "warn" : "pass").name()));
     } else {
-        summary_->setText(tr("Acquisition is blocked: %1. Run the step again once fixed, or give an override with its reason on the next page.")
-                              .arg(blockedBy));
+        summary_->setText(
+            tr("Acquisition is blocked: %1. Run the step again once fixed, or give an override with its reason on the next page.").arg(blockedBy));
         summary_->setStyleSheet(QString("color: %1").arg(verdictColor("fail").name()));
     }
     runAgain_->setEnabled(true);
@@ -215,7 +216,8 @@ void SelfTestPage::showDetails() {
     if (!item) return;
     const auto step = item->data(StepColumn, Qt::UserRole).toString();
     if (!results_.contains(step)) return;
-    auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Self-test step: %1").arg(stepTitle(step)), stepDetailsHtml(results_.value(step)), QMessageBox::Close, this);
+    auto* box =
+        new QMessageBox(QMessageBox::NoIcon, tr("Self-test step: %1").arg(stepTitle(step)), stepDetailsHtml(results_.value(step)), QMessageBox::Close, this);
     box->setObjectName("stepDetails");
     box->setTextFormat(Qt::RichText);
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -223,12 +225,13 @@ void SelfTestPage::showDetails() {
 }
 
 QaReportPage::QaReportPage(SelfTestWizard& wizard)
-    : wizard_(wizard), view_(new QTextBrowser), file_(new QLabel), blocked_(new QLabel), result_(new QLabel),
-      sign_(new QPushButton(tr("Sign…"))), override_(new QPushButton(tr("Override…"))) {
+    : wizard_(wizard), view_(new QTextBrowser), file_(new QLabel), blocked_(new QLabel), result_(new QLabel), sign_(new QPushButton(tr("Sign…"))),
+      override_(new QPushButton(tr("Override…"))) {
     setObjectName("qaReportPage");
     setTitle(tr("QA report"));
-    setSubTitle(tr("The record of this start: every step's verdict, figures, limit and baseline, under its SHA-256. Sign it "
-                   "to approve it; print or save it for the station's file."));
+    setSubTitle(
+        tr("The record of this start: every step's verdict, figures, limit and baseline, under its SHA-256. Sign it "
+           "to approve it; print or save it for the station's file."));
     view_->setObjectName("reportView");
     file_->setObjectName("reportFileLabel");
     file_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -295,17 +298,20 @@ void QaReportPage::print() {
 }
 
 void QaReportPage::sign() {
-    ReauthenticationDialog dialog(tr("Sign"), tr("Your signature is bound to this report's content: your password proves who you are, "
-                                                 "and the meaning says what you sign for."),
+    ReauthenticationDialog dialog(tr("Sign"),
+                                  tr("Your signature is bound to this report's content: your password proves who you are, "
+                                     "and the meaning says what you sign for."),
                                   tr("Meaning"), {tr("reviewed and approved"), tr("performed the tests"), tr("reviewed")}, wizard_.user(), this);
     if (dialog.exec() != QDialog::Accepted) return;
     Q_EMIT wizard_.signRequested(dialog.statement(), dialog.takePassword());
 }
 
 void QaReportPage::giveOverride() {
-    ReauthenticationDialog dialog(tr("Override"), tr("A failed step blocks acquisition: %1. An override lets this station acquire until "
-                                                     "the next start. It is recorded, with your name and reason, in the QA report and "
-                                                     "the audit trail.").arg(blockedBy_),
+    ReauthenticationDialog dialog(tr("Override"),
+                                  tr("A failed step blocks acquisition: %1. An override lets this station acquire until "
+                                     "the next start. It is recorded, with your name and reason, in the QA report and "
+                                     "the audit trail.")
+                                      .arg(blockedBy_),
                                   tr("Reason"), {}, wizard_.user(), this);
     if (dialog.exec() != QDialog::Accepted) return;
     Q_EMIT wizard_.overrideRequested(dialog.statement(), dialog.takePassword());

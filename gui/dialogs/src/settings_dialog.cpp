@@ -37,7 +37,8 @@ QWidget* fileRow(QLineEdit* path, QWidget* parent) {
     layout->addWidget(path, 1);
     layout->addWidget(browse);
     QObject::connect(browse, &QPushButton::clicked, parent, [path, parent] {
-        const auto chosen = QFileDialog::getOpenFileName(parent, SettingsDialog::tr("PEM file"), path->text(), SettingsDialog::tr("PEM files (*.pem *.crt *.key);;All files (*)"));
+        const auto chosen = QFileDialog::getOpenFileName(parent, SettingsDialog::tr("PEM file"), path->text(),
+                                                         SettingsDialog::tr("PEM files (*.pem *.crt *.key);;All files (*)"));
         if (!chosen.isEmpty()) path->setText(chosen);
     });
     return row;

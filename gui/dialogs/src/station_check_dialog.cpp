@@ -35,12 +35,13 @@ QString checkTitle(const QString& check) {
 }  // namespace
 
 StationCheckDialog::StationCheckDialog(QWidget* parent)
-    : QDialog(parent), summary_(new QLabel), list_(new QTreeWidget), details_(new QTextBrowser),
-      again_(new QPushButton(tr("Check again"))), copy_(new QPushButton(tr("Copy report"))) {
+    : QDialog(parent), summary_(new QLabel), list_(new QTreeWidget), details_(new QTextBrowser), again_(new QPushButton(tr("Check again"))),
+      copy_(new QPushButton(tr("Copy report"))) {
     setObjectName("stationCheckDialog");
     setWindowTitle(tr("Station check"));
-    auto* intro = new QLabel(tr("What this station needs to acquire, show and send studies, checked now: the same checks as "
-                                "<code>sonolink-cli doctor</code>. Select a check for what to do."));
+    auto* intro =
+        new QLabel(tr("What this station needs to acquire, show and send studies, checked now: the same checks as "
+                      "<code>sonolink-cli doctor</code>. Select a check for what to do."));
     intro->setWordWrap(true);
     list_->setObjectName("stationChecks");
     list_->setHeaderLabels({tr("Check"), tr("Verdict"), tr("Figures")});
@@ -98,10 +99,10 @@ void StationCheckDialog::showResults(const StationCheckReport& report) {
         if (!firstWarning && r.verdict == "warn") firstWarning = item;
     }
     const auto where = configuration.isEmpty() ? tr("the built-in defaults") : configuration;
-    summary_->setText(failed > 0  ? tr("Failed: %1, warnings: %2. The station cannot do all it should until the failures are fixed (%3).")
-                                        .arg(failed).arg(warned).arg(where)
-                      : warned > 0 ? tr("Nothing failed; warnings: %1 (%2).").arg(warned).arg(where)
-                                   : tr("Every check passed (%1).").arg(where));
+    summary_->setText(
+        failed > 0   ? tr("Failed: %1, warnings: %2. The station cannot do all it should until the failures are fixed (%3).").arg(failed).arg(warned).arg(where)
+        : warned > 0 ? tr("Nothing failed; warnings: %1 (%2).").arg(warned).arg(where)
+                     : tr("Every check passed (%1).").arg(where));
     summary_->setStyleSheet(QString("color: %1").arg(verdictColor(failed > 0 ? "fail" : warned > 0 ? "warn" : "pass").name()));
     list_->setCurrentItem(first ? first : firstWarning ? firstWarning : list_->topLevelItem(0));
     again_->setEnabled(true);
@@ -113,8 +114,8 @@ void StationCheckDialog::showDetails() {
     if (i < 0 || i >= rows_.size()) return details_->clear();
     const auto& r = rows_[i];
     QString html = QString("<b>%1</b>: <span style='color:%2'>%3</span><br>%4<br><i>%5</i> %6")
-                       .arg(checkTitle(r.check).toHtmlEscaped(), verdictColor(r.verdict).name(), verdictText(r.verdict),
-                            r.figures.toHtmlEscaped(), tr("Limit:"), r.limit.toHtmlEscaped());
+                       .arg(checkTitle(r.check).toHtmlEscaped(), verdictColor(r.verdict).name(), verdictText(r.verdict), r.figures.toHtmlEscaped(),
+                            tr("Limit:"), r.limit.toHtmlEscaped());
     if (!r.fix.isEmpty()) html += QString("<br><b>%1</b> %2").arg(tr("What to do:"), r.fix.toHtmlEscaped());
     details_->setHtml(html);
 }

@@ -19,7 +19,9 @@ QString elementMap(const QList<ElementResult>& elements) {
         const bool ok = e.fault == "ok";
         // The map: one cell a channel, coloured by its fault, its number in the tooltip of the print.
         map += QString("<td style=\"background-color:%1\" title=\"%2\">&nbsp;</td>")
-                   .arg(ok ? "#2e7d32" : e.fault == "weak" || e.fault == "noisy" ? "#b26a00" : "#c62828")
+                   .arg(ok                                        ? "#2e7d32"
+                        : e.fault == "weak" || e.fault == "noisy" ? "#b26a00"
+                                                                  : "#c62828")
                    .arg(channel);
         if ((channel + 1) % 32 == 0) map += "</tr><tr>";
         if (ok) continue;
@@ -32,10 +34,9 @@ QString elementMap(const QList<ElementResult>& elements) {
                        .arg(e.snrDb, 0, 'f', 1)
                        .arg(e.neighbourCorrelation, 0, 'f', 2);
     }
-    QString html = QString("<p><b>%1</b></p><table cellspacing=\"1\"><tr>%2</tr></table>")
-                       .arg(SelfTestPage::tr("Element map, %1 channels (green: ok; amber: weak or noisy; red: dead, swapped or uncorrelated)")
-                                .arg(elements.size()),
-                            map);
+    QString html =
+        QString("<p><b>%1</b></p><table cellspacing=\"1\"><tr>%2</tr></table>")
+            .arg(SelfTestPage::tr("Element map, %1 channels (green: ok; amber: weak or noisy; red: dead, swapped or uncorrelated)").arg(elements.size()), map);
     if (bad > 0) {
         html += QString("<p><b>%1</b></p><table border=\"1\" cellpadding=\"3\"><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th></tr>%7</table>")
                     .arg(SelfTestPage::tr("%n flagged channel(s)", nullptr, bad), SelfTestPage::tr("Channel"), SelfTestPage::tr("Fault"),

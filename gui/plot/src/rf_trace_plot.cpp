@@ -11,8 +11,7 @@
 
 namespace sonolink::gui {
 namespace {
-const QColor kTraceColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
-                               QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28)};
+const QColor kTraceColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28)};
 }
 
 std::vector<float> minMaxEnvelope(std::span<const std::int16_t> raw, int buckets) {
@@ -21,8 +20,8 @@ std::vector<float> minMaxEnvelope(std::span<const std::int16_t> raw, int buckets
     std::vector<float> out;
     out.reserve(2 * b);
     for (std::size_t i = 0; i < b; ++i) {
-        const auto [low, high] = std::minmax_element(raw.begin() + static_cast<std::ptrdiff_t>(i * n / b),
-                                                     raw.begin() + static_cast<std::ptrdiff_t>((i + 1) * n / b));
+        const auto [low, high] =
+            std::minmax_element(raw.begin() + static_cast<std::ptrdiff_t>(i * n / b), raw.begin() + static_cast<std::ptrdiff_t>((i + 1) * n / b));
         out.push_back(*low);
         out.push_back(*high);
     }
@@ -81,8 +80,6 @@ void RfTracePlot::clearTraces() {
     replot();
 }
 
-QString RfTracePlot::traceTitle(int index) const {
-    return curves_.at(static_cast<std::size_t>(index)).curve->title().text();
-}
+QString RfTracePlot::traceTitle(int index) const { return curves_.at(static_cast<std::size_t>(index)).curve->title().text(); }
 
 }  // namespace sonolink::gui

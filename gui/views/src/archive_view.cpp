@@ -12,7 +12,18 @@
 namespace sonolink::gui {
 namespace {
 
-enum ArchiveColumn { kArchiveKind, kArchiveFile, kArchiveObject, kArchiveState, kArchiveAttempts, kArchiveSize, kArchiveWhen, kArchiveLocal, kArchiveError, kArchiveColumns };
+enum ArchiveColumn {
+    kArchiveKind,
+    kArchiveFile,
+    kArchiveObject,
+    kArchiveState,
+    kArchiveAttempts,
+    kArchiveSize,
+    kArchiveWhen,
+    kArchiveLocal,
+    kArchiveError,
+    kArchiveColumns
+};
 
 QString archiveStateTitle(const QString& state) {
     if (state == "queued") return ArchiveView::tr("queued");
@@ -90,9 +101,15 @@ void ArchiveView::showArchive(const QList<ArchiveRow>& rows, bool configured) {
         failed += r.state == "failed";
         waiting += r.state == "queued" || r.state == "uploading";
         verified += r.state == "verified";
-        const QString cells[kArchiveColumns] = {kindTitle(r.kind), QFileInfo(r.file).fileName(), r.url, archiveStateTitle(r.state), QString::number(r.attempts),
-                                         r.sizeBytes > 0 ? QLocale().formattedDataSize(static_cast<qint64>(r.sizeBytes)) : QString(), whenText(r), localText(r),
-                                         r.lastError};
+        const QString cells[kArchiveColumns] = {kindTitle(r.kind),
+                                                QFileInfo(r.file).fileName(),
+                                                r.url,
+                                                archiveStateTitle(r.state),
+                                                QString::number(r.attempts),
+                                                r.sizeBytes > 0 ? QLocale().formattedDataSize(static_cast<qint64>(r.sizeBytes)) : QString(),
+                                                whenText(r),
+                                                localText(r),
+                                                r.lastError};
         for (int c = 0; c < kArchiveColumns; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == kArchiveState) item->setForeground(archiveStateColour(r.state));
@@ -104,8 +121,9 @@ void ArchiveView::showArchive(const QList<ArchiveRow>& rows, bool configured) {
     }
     table_->resizeColumnsToContents();
     if (!configured) {
-        summary_->setText(tr("No archive is configured: set archive.endpoint (and its bucket) in the station's configuration to keep "
-                             "recordings and studies on S3-compatible storage."));
+        summary_->setText(
+            tr("No archive is configured: set archive.endpoint (and its bucket) in the station's configuration to keep "
+               "recordings and studies on S3-compatible storage."));
         summary_->setStyleSheet("");
     } else {
         summary_->setText(tr("%1 waiting, %2 failed, %3 verified, %4 in all").arg(waiting).arg(failed).arg(verified).arg(rows.size()));

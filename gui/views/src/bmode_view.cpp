@@ -20,8 +20,8 @@ constexpr int kRulerLeft = 44;  // room for the depth ruler's labels
 constexpr int kRulerTop = 26;   // and the lateral ruler's
 constexpr int kMargin = 8;
 constexpr double kMaxZoom = 8;
-constexpr double kTgcSpanDb = 40;   // the curve's band spans -40 to +40 dB
-constexpr double kTgcBandPx = 70;   // its width on screen
+constexpr double kTgcSpanDb = 40;  // the curve's band spans -40 to +40 dB
+constexpr double kTgcBandPx = 70;  // its width on screen
 
 }  // namespace
 
@@ -64,15 +64,13 @@ QPointF BModeView::mmAt(QPointF p) const {
     const QRectF r = imageRect();
     const double scale = screenPixelsPerMm();
     if (scale <= 0) return {};
-    return {image_.xStartMm - image_.mmPerPixel / 2 + (p.x() - r.left()) / scale,
-            image_.zStartMm - image_.mmPerPixel / 2 + (p.y() - r.top()) / scale};
+    return {image_.xStartMm - image_.mmPerPixel / 2 + (p.x() - r.left()) / scale, image_.zStartMm - image_.mmPerPixel / 2 + (p.y() - r.top()) / scale};
 }
 
 QPointF BModeView::widgetPositionOf(QPointF mm) const {
     const QRectF r = imageRect();
     const double scale = screenPixelsPerMm();
-    return {r.left() + (mm.x() - image_.xStartMm + image_.mmPerPixel / 2) * scale,
-            r.top() + (mm.y() - image_.zStartMm + image_.mmPerPixel / 2) * scale};
+    return {r.left() + (mm.x() - image_.xStartMm + image_.mmPerPixel / 2) * scale, r.top() + (mm.y() - image_.zStartMm + image_.mmPerPixel / 2) * scale};
 }
 
 void BModeView::zoomAbout(double zoom, std::optional<QPointF> at) {
@@ -173,9 +171,8 @@ QImage BModeView::renderImage(bool overlays) const {
     if (!overlays || out.isNull() || image_.mmPerPixel <= 0) return out;
     QPainter painter(&out);
     const double px = 1 / image_.mmPerPixel;
-    drawMeasurements(painter, measurements_, [&](QPointF mm) {
-        return QPointF((mm.x() - image_.xStartMm) * px + 0.5, (mm.y() - image_.zStartMm) * px + 0.5);
-    }, px);
+    drawMeasurements(
+        painter, measurements_, [&](QPointF mm) { return QPointF((mm.x() - image_.xStartMm) * px + 0.5, (mm.y() - image_.zStartMm) * px + 0.5); }, px);
     return out;
 }
 
@@ -232,7 +229,8 @@ void BModeView::paint() {
     drawTgc(painter, target.intersected(viewport()));
     QList<Measurement> shown = measurements_;
     if (!pending_.pointsMm.isEmpty()) shown << pending_;
-    drawMeasurements(painter, shown, [this](QPointF mm) { return widgetPositionOf(mm); }, screenPixelsPerMm());
+    drawMeasurements(
+        painter, shown, [this](QPointF mm) { return widgetPositionOf(mm); }, screenPixelsPerMm());
     painter.restore();
     drawRulers(painter, target);
     drawCaptions(painter, target.intersected(viewport()));
@@ -267,8 +265,9 @@ void BModeView::drawCaptions(QPainter& painter, const QRectF& shown) const {
     const QFontMetricsF metrics(bold);
     const auto caption = [&](const QString& text, Qt::Alignment side, const QColor& colour) {
         if (text.isEmpty()) return QRectF();
-        const QRectF box = metrics.boundingRect(QRectF(room.left() + 18, room.top() + 4, room.width() - 36, room.height()), side | Qt::AlignTop | Qt::TextWordWrap, text)
-                               .adjusted(-4, -2, 4, 2);
+        const QRectF box =
+            metrics.boundingRect(QRectF(room.left() + 18, room.top() + 4, room.width() - 36, room.height()), side | Qt::AlignTop | Qt::TextWordWrap, text)
+                .adjusted(-4, -2, 4, 2);
         painter.setPen(Qt::NoPen);
         painter.setBrush(QColor(0, 0, 0, 160));
         painter.drawRect(box);

@@ -72,9 +72,7 @@ QString translated(const QString& english, int depth) {
 
 }  // namespace
 
-QString engineText(const QString& english) {
-    return translated(english, 0);
-}
+QString engineText(const QString& english) { return translated(english, 0); }
 
 const QStringList& engineTextPatterns() {
     static const QStringList all = [] {

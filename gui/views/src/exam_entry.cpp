@@ -67,7 +67,8 @@ QStringList problemsOf(const ExamEntry& e, QDate today) {
     if (e.familyName.trimmed().isEmpty() && e.ideographicFamily.trimmed().isEmpty()) out << ExamText::tr("A family name is needed.");
     // PN: at most 64 characters per component group.
     if (group(e.familyName.trimmed(), e.givenName.trimmed()).size() > 64) out << ExamText::tr("The name is longer than DICOM's 64 characters.");
-    if (group(e.ideographicFamily.trimmed(), e.ideographicGiven.trimmed()).size() > 64) out << ExamText::tr("The name in characters is longer than DICOM's 64 characters.");
+    if (group(e.ideographicFamily.trimmed(), e.ideographicGiven.trimmed()).size() > 64)
+        out << ExamText::tr("The name in characters is longer than DICOM's 64 characters.");
     const QString id = e.id.trimmed();
     if (id.isEmpty()) out << ExamText::tr("A patient ID is needed.");
     if (id.size() > 64) out << ExamText::tr("The patient ID is longer than DICOM's 64 characters.");
@@ -83,8 +84,8 @@ QStringList problemsOf(const ExamEntry& e, QDate today) {
 }
 
 QStringList bodyParts() {
-    return {"ABDOMEN", "BREAST", "CHEST", "HEART", "KIDNEY", "LIVER", "NECK", "PELVIS", "THYROID", "PROSTATE", "SCROTUM", "UTERUS",
-            "OVARY", "BLADDER", "CAROTID", "EXTREMITY", "ARM", "LEG", "SHOULDER", "KNEE", "HIP", "SKIN", "HEAD", "WHOLEBODY"};
+    return {"ABDOMEN", "BREAST",  "CHEST",   "HEART",     "KIDNEY", "LIVER", "NECK",     "PELVIS", "THYROID", "PROSTATE", "SCROTUM", "UTERUS",
+            "OVARY",   "BLADDER", "CAROTID", "EXTREMITY", "ARM",    "LEG",   "SHOULDER", "KNEE",   "HIP",     "SKIN",     "HEAD",    "WHOLEBODY"};
 }
 
 QString bodyPartIn(const QString& description) {

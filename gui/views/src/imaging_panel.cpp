@@ -37,14 +37,10 @@ QHBoxLayout* imagingValueRow(QSlider* s, QLabel* value) {
 }  // namespace
 
 ImagingPanel::ImagingPanel(const ImagingValues& start, QWidget* parent)
-    : QWidget(parent),
-      depthStartMm_(start.depthStartMm),
-      presets_(new QComboBox),
+    : QWidget(parent), depthStartMm_(start.depthStartMm), presets_(new QComboBox),
       gain_(slider(Qt::Horizontal, "gainSlider", -30, 30, static_cast<int>(std::lround(start.gainDb)))),
-      range_(slider(Qt::Horizontal, "dynamicRangeSlider", 20, 100, static_cast<int>(std::lround(start.dynamicRangeDb)))),
-      depth_(new QSpinBox),
-      persistence_(slider(Qt::Horizontal, "persistenceSlider", 0, 95, static_cast<int>(std::lround(start.persistence * 100)))),
-      persistenceValue_(new QLabel) {
+      range_(slider(Qt::Horizontal, "dynamicRangeSlider", 20, 100, static_cast<int>(std::lround(start.dynamicRangeDb)))), depth_(new QSpinBox),
+      persistence_(slider(Qt::Horizontal, "persistenceSlider", 0, 95, static_cast<int>(std::lround(start.persistence * 100)))), persistenceValue_(new QLabel) {
     setObjectName("imagingPanel");
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(makePictureBox(start));

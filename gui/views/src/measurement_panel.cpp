@@ -11,15 +11,17 @@
 
 namespace sonolink::gui {
 
-MeasurementPanel::MeasurementPanel(BModeView& view, QWidget* parent)
-    : QWidget(parent), view_(view), tools_(new QButtonGroup(this)), list_(new QListWidget) {
+MeasurementPanel::MeasurementPanel(BModeView& view, QWidget* parent) : QWidget(parent), view_(view), tools_(new QButtonGroup(this)), list_(new QListWidget) {
     setObjectName("measurementPanel");
     auto* box = new QGroupBox(tr("Measurements"));
     auto* grid = new QGridLayout(box);
-    const struct { const char* objectName; QString title; MeasurementKind kind; } buttons[] = {
-        {"distanceToolButton", tr("Distance"), MeasurementKind::Distance},
-        {"ellipseToolButton", tr("Ellipse"), MeasurementKind::Ellipse},
-        {"textToolButton", tr("Text"), MeasurementKind::Text}};
+    const struct {
+        const char* objectName;
+        QString title;
+        MeasurementKind kind;
+    } buttons[] = {{"distanceToolButton", tr("Distance"), MeasurementKind::Distance},
+                   {"ellipseToolButton", tr("Ellipse"), MeasurementKind::Ellipse},
+                   {"textToolButton", tr("Text"), MeasurementKind::Text}};
     tools_->setExclusive(false);  // a second click on the tool in use puts it down
     int column = 0;
     for (const auto& b : buttons) {

@@ -38,15 +38,11 @@ QHBoxLayout* withValue(QSlider* s, const QString& unit) {
 }  // namespace
 
 PhotoacousticPanel::PhotoacousticPanel(const ShotDisplay& start, QWidget* parent)
-    : QWidget(parent),
-      view_(new QComboBox),
-      map_(new QComboBox),
-      gain_(slider("shotGainSlider", -30, 30, static_cast<int>(std::lround(start.gainDb)))),
+    : QWidget(parent), view_(new QComboBox), map_(new QComboBox), gain_(slider("shotGainSlider", -30, 30, static_cast<int>(std::lround(start.gainDb)))),
       range_(slider("shotRangeSlider", 10, 80, static_cast<int>(std::lround(start.dynamicRangeDb)))),
       threshold_(slider("shotThresholdSlider", 0, 95, static_cast<int>(std::lround(start.threshold * 100)))),
       opacity_(slider("shotOpacitySlider", 10, 100, static_cast<int>(std::lround(start.opacity * 100)))),
-      normalise_(new QCheckBox(tr("Normalise by pulse energy"))),
-      unavailable_(new QLabel(tr("No laser fires: dual mode is off (acquisition.laser_rate_hz)."))),
+      normalise_(new QCheckBox(tr("Normalise by pulse energy"))), unavailable_(new QLabel(tr("No laser fires: dual mode is off (acquisition.laser_rate_hz)."))),
       controls_(new QWidget) {
     setObjectName("photoacousticPanel");
     auto* layout = new QVBoxLayout(this);

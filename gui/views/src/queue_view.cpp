@@ -56,8 +56,12 @@ QueueView::QueueView(QWidget* parent)
     layout->addWidget(table_, 1);
     layout->addLayout(buttons);
     connect(table_, &QTableWidget::itemSelectionChanged, this, &QueueView::updateButtons);
-    connect(retry_, &QPushButton::clicked, this, [this] { if (const auto* r = selected()) Q_EMIT retryRequested(r->id); });
-    connect(withdraw_, &QPushButton::clicked, this, [this] { if (const auto* r = selected()) Q_EMIT withdrawRequested(r->id); });
+    connect(retry_, &QPushButton::clicked, this, [this] {
+        if (const auto* r = selected()) Q_EMIT retryRequested(r->id);
+    });
+    connect(withdraw_, &QPushButton::clicked, this, [this] {
+        if (const auto* r = selected()) Q_EMIT withdrawRequested(r->id);
+    });
     showQueue({});
 }
 
@@ -72,7 +76,9 @@ void QueueView::showQueue(const QList<QueueRow>& rows) {
         failed += r.state == "failed";
         waiting += r.state == "queued" || r.state == "sending";
         const QString next = r.state == "queued" && r.nextAttempt.isValid() ? r.nextAttempt.toLocalTime().toString("HH:mm:ss") : QString();
-        const QString cells[kColumns] = {r.id, displayName(entryFromPn(r.patient)), QFileInfo(r.file).fileName(), r.node, stateTitle(r.state), QString::number(r.attempts), next, r.lastError};
+        const QString cells[kColumns] = {
+            r.id,       displayName(entryFromPn(r.patient)), QFileInfo(r.file).fileName(), r.node, stateTitle(r.state), QString::number(r.attempts), next,
+            r.lastError};
         for (int c = 0; c < kColumns; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c == kState) item->setForeground(stateColour(r.state));

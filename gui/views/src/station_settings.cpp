@@ -43,7 +43,11 @@ void probeProblems(const StationSettings& s, QStringList& out) {
             out << SettingsText::tr("%1: a pitch of %2 mm is not %3 to %4 mm.").arg(which).arg(p.pitchMm).arg(kMinPitchMm).arg(kMaxPitchMm);
         }
         if (!(p.centerFrequencyMHz >= kMinCenterMHz && p.centerFrequencyMHz <= kMaxCenterMHz)) {
-            out << SettingsText::tr("%1: a centre frequency of %2 MHz is not %3 to %4 MHz.").arg(which).arg(p.centerFrequencyMHz).arg(kMinCenterMHz).arg(kMaxCenterMHz);
+            out << SettingsText::tr("%1: a centre frequency of %2 MHz is not %3 to %4 MHz.")
+                       .arg(which)
+                       .arg(p.centerFrequencyMHz)
+                       .arg(kMinCenterMHz)
+                       .arg(kMaxCenterMHz);
         }
     }
     if (!s.probe.isEmpty() && !names.contains(s.probe)) out << SettingsText::tr("The probe in use, %1, is not listed.").arg(s.probe);
@@ -51,9 +55,7 @@ void probeProblems(const StationSettings& s, QStringList& out) {
 
 }  // namespace
 
-QList<ProbeEntry> builtInProbes() {
-    return {ProbeEntry{"L5-128", 128, 0.3, 5}, ProbeEntry{"L7-192", 192, 0.2, 7.5}, ProbeEntry{"L15-128", 128, 0.1, 15}};
-}
+QList<ProbeEntry> builtInProbes() { return {ProbeEntry{"L5-128", 128, 0.3, 5}, ProbeEntry{"L7-192", 192, 0.2, 7.5}, ProbeEntry{"L15-128", 128, 0.1, 15}}; }
 
 QString aeTitleProblem(const QString& ae) {
     if (ae.trimmed().isEmpty()) return SettingsText::tr("is empty");
@@ -80,8 +82,9 @@ QStringList problemsOf(const StationSettings& s) {
         anyTls = anyTls || n.tls;
     }
     if (anyTls) {
-        for (const auto& [what, path] : {std::pair{SettingsText::tr("certificate"), s.tlsCertificate}, std::pair{SettingsText::tr("private key"), s.tlsPrivateKey},
-                                          std::pair{SettingsText::tr("trusted certificates"), s.tlsTrustedCertificates}}) {
+        for (const auto& [what, path] :
+             {std::pair{SettingsText::tr("certificate"), s.tlsCertificate}, std::pair{SettingsText::tr("private key"), s.tlsPrivateKey},
+              std::pair{SettingsText::tr("trusted certificates"), s.tlsTrustedCertificates}}) {
             if (const auto p = fileProblem(what, path); !p.isEmpty()) out << p;
         }
     }

@@ -241,7 +241,8 @@ TEST_F(EngineTest, EveryExportOfAnExamIsOfItsStudyAndABadExamIsRefused) {
     auto bad = testExam();
     bad.patient.name = "A^B^C^D^E^F";  // six components
     engine->setExam(bad);
-    const auto refused = log.waitFor<EngineError>([](const EngineError& e) { return e.source == "setExam" && e.message.find("components") != std::string::npos; });
+    const auto refused =
+        log.waitFor<EngineError>([](const EngineError& e) { return e.source == "setExam" && e.message.find("components") != std::string::npos; });
     ASSERT_TRUE(refused);
     EXPECT_NE(refused->message.find("more than five components"), std::string::npos) << refused->message;
     EXPECT_EQ(engine->exam().patient.name, "Test^Engine") << "the exam stays as it was";

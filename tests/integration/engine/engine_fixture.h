@@ -34,25 +34,25 @@ inline std::string readFile(const fs::path& path) {
 
 class EngineTest : public ::testing::Test {
 protected:
-    fs::path dir = fs::temp_directory_path() / ("sonolink_engine_" + std::to_string(::getpid()) + "_" +
-                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::path dir =
+        fs::temp_directory_path() / ("sonolink_engine_" + std::to_string(::getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::atomic<int> links{0};
-    std::uint64_t disconnectFirstAfterBlocks = 0;  // the first front end vanishes after this many blocks
-    bool firstLinkFails = false;                    // the first link cannot be made (no device)
-    double bitErrorRate = 0;                        // every front end flips bits at this rate
-    double dropRate = 0;                            // every front end loses this share of its blocks
-    std::optional<std::uint32_t> corruptSlot;       // every front end's writes into this ring slot arrive with a bit set
-    std::chrono::microseconds clockOffset{0};       // every front end's clock this far from the host's
-    transport::sim::ChannelFaults channelFaults;    // every front end's probe fails these elements
-    std::optional<ElementCheckSetup> elementCheck;  // run with the self-test
-    bool phantomCheck = false;                      // with it, the phantom check (the composition root's reference)
-    double laserRateHz = 0;                         // dual mode: shots at this rate beside the ultrasound frames
-    double shotSystemDelayUs = 0;                   // the shots' configured system delay (the simulator's has none)
-    std::uint32_t laserMissEvery = 0;               // every front end's laser misfires every n-th shot
+    std::uint64_t disconnectFirstAfterBlocks = 0;                  // the first front end vanishes after this many blocks
+    bool firstLinkFails = false;                                   // the first link cannot be made (no device)
+    double bitErrorRate = 0;                                       // every front end flips bits at this rate
+    double dropRate = 0;                                           // every front end loses this share of its blocks
+    std::optional<std::uint32_t> corruptSlot;                      // every front end's writes into this ring slot arrive with a bit set
+    std::chrono::microseconds clockOffset{0};                      // every front end's clock this far from the host's
+    transport::sim::ChannelFaults channelFaults;                   // every front end's probe fails these elements
+    std::optional<ElementCheckSetup> elementCheck;                 // run with the self-test
+    bool phantomCheck = false;                                     // with it, the phantom check (the composition root's reference)
+    double laserRateHz = 0;                                        // dual mode: shots at this rate beside the ultrasound frames
+    double shotSystemDelayUs = 0;                                  // the shots' configured system delay (the simulator's has none)
+    std::uint32_t laserMissEvery = 0;                              // every front end's laser misfires every n-th shot
     std::function<std::vector<GpuMemoryOutcome>()> gpuMemoryTest;  // the GPU memory step's backend (null: none)
-    std::map<std::string, bool> selfTestBlocking;   // a site's policy (the steps file's blocks_streaming)
-    std::optional<LinkBerTest> selfTest;            // the start-up link BER test at every connect
-    std::optional<StationCheck> station;            // the station's set-up, checked with it
+    std::map<std::string, bool> selfTestBlocking;                  // a site's policy (the steps file's blocks_streaming)
+    std::optional<LinkBerTest> selfTest;                           // the start-up link BER test at every connect
+    std::optional<StationCheck> station;                           // the station's set-up, checked with it
 
     void SetUp() override { fs::create_directories(dir); }
     void TearDown() override {
@@ -89,8 +89,8 @@ protected:
         return t;
     }
 
-    ArchiveSetup archiveSetup;                          // the archive side of make()'s engines
-    std::shared_ptr<archive::S3Client> archiveClient;   // null: no archive
+    ArchiveSetup archiveSetup;                         // the archive side of make()'s engines
+    std::shared_ptr<archive::S3Client> archiveClient;  // null: no archive
 
     std::unique_ptr<Engine> make(DicomSetup dicomSetup = {}) {
         config::AppConfig config;

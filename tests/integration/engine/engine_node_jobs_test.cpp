@@ -80,8 +80,7 @@ TEST_F(EngineTest, APacsThatDoesNotAnswerFailsItsSelfTestStepWithoutBlockingStre
     EXPECT_EQ(pacs.step, "PACS");
     EXPECT_EQ(pacs.verdict, SelfTestVerdict::Fail);
     EXPECT_FALSE(pacs.blocksStreaming);
-    EXPECT_NE(pacs.figures.find("C-ECHO to 1 nodes, 0 answered: down (NOBODY at 127.0.0.1:1): nothing listening"), std::string::npos)
-        << pacs.figures;
+    EXPECT_NE(pacs.figures.find("C-ECHO to 1 nodes, 0 answered: down (NOBODY at 127.0.0.1:1): nothing listening"), std::string::npos) << pacs.figures;
     EXPECT_FALSE(pacs.fix.empty());
     EXPECT_TRUE(t.engine->stats().selfTestBlock.empty()) << t.engine->stats().selfTestBlock;
     t.engine->startStreaming();

@@ -109,7 +109,7 @@ public:
     // Full for a recording: less room than three of this test's frames (0.4 MB each) and HDF5's
     // margin, the point at which the writer ends it rather than let a write fail.
     [[nodiscard]] bool full() const {
-        struct statvfs s{};
+        struct statvfs s {};
         return ::statvfs(where_.c_str(), &s) == 0 && s.f_bavail * s.f_frsize < 4 * 1024 * 1024;
     }
 

@@ -11,9 +11,7 @@
 namespace sonolink::engine::testing {
 namespace {
 
-double meanPixel(const DisplayFrame& f) {
-    return std::accumulate(f.pixels.begin(), f.pixels.end(), 0.0) / static_cast<double>(f.pixels.size());
-}
+double meanPixel(const DisplayFrame& f) { return std::accumulate(f.pixels.begin(), f.pixels.end(), 0.0) / static_cast<double>(f.pixels.size()); }
 
 TEST_F(EngineTest, ImagingSettingsApplyFromTheNextFrame) {
     auto engine = make();
@@ -99,8 +97,8 @@ TEST_F(EngineTest, TgcPersistenceAndTheGreyMapApplyFromTheNextFrameAndEachFrameS
     engine->setImaging(bad);
     const auto refused = log.waitFor<SettingsChanged>([](const SettingsChanged& s) { return s.what == "imaging" && !s.applied; });
     ASSERT_TRUE(refused);
-    for (const char* said : {"3 TGC points: 8 to 32", "TGC point 2 50 dB: must be -40 to 40 dB", "persistence 1: must be 0 to 0.95",
-                             "display columns 10: must be 64 to 4096"}) {
+    for (const char* said :
+         {"3 TGC points: 8 to 32", "TGC point 2 50 dB: must be -40 to 40 dB", "persistence 1: must be 0 to 0.95", "display columns 10: must be 64 to 4096"}) {
         EXPECT_NE(refused->reason.find(said), std::string::npos) << refused->reason;
     }
     EXPECT_EQ(engine->imaging(), settings);

@@ -117,7 +117,8 @@ TEST_F(EngineTest, TheGpuMemoryStepNamesEachGpuAndAFaultBlocksStreaming) {
         sound.seconds = faulty.seconds = 0.0028;
         faulty.mismatches = 3;
         faulty.first = {{12345, 0, std::uint64_t{1} << 17}, {12345, ~0ull, ~(std::uint64_t{1} << 40)}};
-        return std::vector<GpuMemoryOutcome>{{"GPU 0 (NVIDIA H200)", sound, {}}, {"GPU 1 (NVIDIA H200)", faulty, {}},
+        return std::vector<GpuMemoryOutcome>{{"GPU 0 (NVIDIA H200)", sound, {}},
+                                             {"GPU 1 (NVIDIA H200)", faulty, {}},
                                              {"GPU 2 (NVIDIA H200)", std::nullopt, "1024 MiB of GPU memory to test: 12 MiB free"}};
     };
     auto t = connectThroughSelfTest();
@@ -130,7 +131,9 @@ TEST_F(EngineTest, TheGpuMemoryStepNamesEachGpuAndAFaultBlocksStreaming) {
     EXPECT_TRUE(step.blocksStreaming);
     EXPECT_NE(step.figures.find("GPU 0 (NVIDIA H200): 1024 MiB in 0.00 s (3835 GB/s read and written), 0 mismatches"), std::string::npos) << step.figures;
     EXPECT_NE(step.figures.find("GPU 1 (NVIDIA H200): 1024 MiB in 0.00 s (3835 GB/s read and written), 3 mismatches; the first at byte 98760: "
-                                "wrote 0x0000000000000000, read 0x0000000000020000"), std::string::npos) << step.figures;
+                                "wrote 0x0000000000000000, read 0x0000000000020000"),
+              std::string::npos)
+        << step.figures;
     EXPECT_NE(step.figures.find("GPU 2 (NVIDIA H200): not tested: 1024 MiB of GPU memory to test: 12 MiB free"), std::string::npos) << step.figures;
     EXPECT_NE(step.fix.find("the GPU's memory is faulty"), std::string::npos) << step.fix;
     EXPECT_EQ(t.steps[1].step, "ring memory");  // the link's steps follow
@@ -167,10 +170,13 @@ TEST_F(EngineTest, ASelfTestShowsItsProgressAndACancelFailsTheStepUnderWay) {
     ASSERT_TRUE(log.waitFor<EngineError>([](const EngineError& e) { return e.source == "cancelSelfTest"; }, std::chrono::seconds(5)));
     engine->connect();
     SelfTestProgress seen;
-    ASSERT_TRUE(waitUntil([&] {
-        seen = engine->stats().selfTest;
-        return seen.step == "link BER" && seen.fraction > 0;
-    }, std::chrono::seconds(30))) << "the link BER test under way: " << seen.step << " " << seen.fraction;
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            seen = engine->stats().selfTest;
+            return seen.step == "link BER" && seen.fraction > 0;
+        },
+        std::chrono::seconds(30)))
+        << "the link BER test under way: " << seen.step << " " << seen.fraction;
     EXPECT_LT(seen.fraction, 1.0);
     EXPECT_NE(seen.detail.find("bits compared"), std::string::npos) << seen.detail;
     const auto mark = log.size();
@@ -282,7 +288,8 @@ TEST_F(EngineTest, ALinkWithBitErrorsFailsTheSelfTestAndStreamingWaitsForAnOverr
     ASSERT_TRUE(waitUntil([&] {
         audit = readFile(dir / "audit.log");
         return audit.find("110127") != std::string::npos;
-    })) << "the override is in the audit trail: " << audit;
+    })) << "the override is in the audit trail: "
+        << audit;
     EXPECT_NE(audit.find("reason: bench station, cable under test; no patient data"), std::string::npos) << audit;
     EXPECT_NE(audit.find(R"(UserID=")" + overridden->by + R"(" UserIsRequestor="true"/>)"), std::string::npos) << audit;
     engine->startStreaming();
@@ -554,8 +561,8 @@ TEST_F(EngineTest, FrontEndLostWhileFrozenIsAnErrorAndTheNextSessionShowsLiveIma
     ASSERT_TRUE(waitUntil([&] { return engine->latestFrame() != nullptr; }));
     engine->freeze();
     ASSERT_TRUE(log.waitForState(EngineState::Error));
-    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Ready,
-                                                      EngineState::Streaming, EngineState::Frozen, EngineState::Error}));
+    EXPECT_EQ(log.states(), (std::vector<EngineState>{EngineState::Connecting, EngineState::SelfTest, EngineState::Ready, EngineState::Streaming,
+                                                      EngineState::Frozen, EngineState::Error}));
     log.clear();
     engine->connect();
     ASSERT_TRUE(log.waitForState(EngineState::Ready));

@@ -35,8 +35,8 @@ std::string httpGet(int port, const std::string& path) {
 
 // The counters of a snapshot that must never go down.
 std::vector<std::uint64_t> counters(const EngineStats& s) {
-    return {s.framesDelivered, s.framesIncomplete, s.framesMissing, s.framesDroppedNoBuffer, s.crcErrors, s.headerErrors, s.bytes,
-            s.framesDisplayed, s.displaySkipped, s.framesRecorded, s.framesRecordRefused, s.framesRecordSkipped, s.sessions, s.imagedFrames};
+    return {s.framesDelivered, s.framesIncomplete, s.framesMissing,  s.framesDroppedNoBuffer, s.crcErrors,           s.headerErrors, s.bytes,
+            s.framesDisplayed, s.displaySkipped,   s.framesRecorded, s.framesRecordRefused,   s.framesRecordSkipped, s.sessions,     s.imagedFrames};
 }
 
 TEST_F(EngineTest, TwoReadersPollingAtDifferentRatesSeeConsistentMonotonicCounters) {
@@ -59,8 +59,8 @@ TEST_F(EngineTest, TwoReadersPollingAtDifferentRatesSeeConsistentMonotonicCounte
     const auto started = std::chrono::steady_clock::now();
     bool stoppedOnce = false;
     auto enough = [&] {
-        return stoppedOnce && fast.back().sessions >= 2 && fast.back().state == EngineState::Streaming &&
-               std::chrono::steady_clock::now() - started > 1500ms && fast.size() > 300;
+        return stoppedOnce && fast.back().sessions >= 2 && fast.back().state == EngineState::Streaming && std::chrono::steady_clock::now() - started > 1500ms &&
+               fast.size() > 300;
     };
     while (std::chrono::steady_clock::now() < deadline) {
         fast.push_back(engine->stats());

@@ -12,7 +12,8 @@ namespace {
 
 TEST(AcquisitionSetupTest, AShotIsReceivedOnlyAfterItsSystemDelayAtItsOwnSpeed) {
     auto parsed = config::parseConfig(R"({"acquisition": {"sound_speed_m_s": 1540, "photoacoustic_sound_speed_m_s": 1500,
-                                                           "photoacoustic_system_delay_us": 2.5}})", "pa.json");
+                                                           "photoacoustic_system_delay_us": 2.5}})",
+                                      "pa.json");
     ASSERT_TRUE(parsed.ok());
     auto configure = configureFrom(parsed.config);
     const auto ultrasound = geometryOf(configure, photoacousticTimingOf(parsed.config));

@@ -12,8 +12,8 @@ namespace {
 TEST(MultipartJournal, RoundTripsAndRecognisesTheSameUpload) {
     const auto dir = std::filesystem::temp_directory_path() / ("journal-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
-    MultipartJournal j{"/data/rec.uff", 123456789, 1700000000123456789, 0xdeadbeef, "bucket", "rec/rec.uff", "2~upload", 32 << 20,
-                       {{1, "e1", 32 << 20}, {3, "e3", 32 << 20}}};
+    MultipartJournal j{
+        "/data/rec.uff", 123456789, 1700000000123456789, 0xdeadbeef, "bucket", "rec/rec.uff", "2~upload", 32 << 20, {{1, "e1", 32 << 20}, {3, "e3", 32 << 20}}};
     const auto path = journalPath(dir, j.file, j.bucket, j.key);
     EXPECT_NE(path, journalPath(dir, j.file, j.bucket, "other"));
     ASSERT_TRUE(saveJournal(path, j));

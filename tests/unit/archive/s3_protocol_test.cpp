@@ -56,8 +56,7 @@ TEST(S3Encoding, UriEncodesAsSigV4CanonicalisesAndDigestsMatchKnownValues) {
     EXPECT_EQ(crc32cCombine(crc32cCombine(crc32cOf(all.subspan(0, 1'000'000)), crc32cOf(all.subspan(1'000'000, 1'000'000)), 1'000'000),
                             crc32cOf(all.subspan(2'000'000)), 1'000'001),
               whole);
-    EXPECT_NE(crc32cCombine(crc32cOf(all.subspan(1'000'000, 1'000'000)), crc32cOf(all.subspan(0, 1'000'000)), 1'000'000),
-              crc32cOf(all.subspan(0, 2'000'000)))
+    EXPECT_NE(crc32cCombine(crc32cOf(all.subspan(1'000'000, 1'000'000)), crc32cOf(all.subspan(0, 1'000'000)), 1'000'000), crc32cOf(all.subspan(0, 2'000'000)))
         << "two pieces swapped give another CRC";
     std::vector<std::uint8_t> decoded;
     ASSERT_TRUE(decodeBase64(encodeBase64(std::vector<std::uint8_t>{1, 2, 3, 4}), decoded));
@@ -87,8 +86,8 @@ TEST(S3Failures, HealingOnesAreRetriedAndTheOthersNamedAtOnce) {
     EXPECT_EQ(classify(http(400, "XAmzContentSHA256Mismatch")), FailureKind::Integrity);
     EXPECT_EQ(classify(http(400, "BadDigest")), FailureKind::Integrity);
     EXPECT_EQ(classify(transport(60)), FailureKind::Tls);
-    for (const auto& f : {http(403, "AccessDenied"), http(404, "NoSuchBucket"), http(403, "RequestTimeTooSkewed"), transport(60),
-                          http(400, "XAmzContentSHA256Mismatch")}) {
+    for (const auto& f :
+         {http(403, "AccessDenied"), http(404, "NoSuchBucket"), http(403, "RequestTimeTooSkewed"), transport(60), http(400, "XAmzContentSHA256Mismatch")}) {
         EXPECT_FALSE(isRetryable(f)) << f.s3Code << " " << f.transportCode;
     }
 }
@@ -163,7 +162,8 @@ TEST(S3Xml, ReadsListingsPartsUploadsAndErrors) {
     EXPECT_EQ(*id, "2~abc");
     EXPECT_FALSE(parseUploadId("<InitiateMultipartUploadResult/>"));
 
-    auto parts = parseListParts("<ListPartsResult><IsTruncated>false</IsTruncated><Part><PartNumber>2</PartNumber><ETag>\"e2\"</ETag><Size>5242880</Size></Part></ListPartsResult>");
+    auto parts = parseListParts(
+        "<ListPartsResult><IsTruncated>false</IsTruncated><Part><PartNumber>2</PartNumber><ETag>\"e2\"</ETag><Size>5242880</Size></Part></ListPartsResult>");
     ASSERT_TRUE(parts);
     ASSERT_EQ(parts->parts.size(), 1u);
     EXPECT_EQ(parts->parts[0].number, 2);
@@ -187,9 +187,10 @@ TEST(S3Xml, ReadsListingsPartsUploadsAndErrors) {
 }
 
 TEST(S3Credentials, ReadsTheProfileOfACredentialsFileAndNeverPrintsTheSecret) {
-    const std::string text = "# comment\n[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = s3cr3t-default\n\n"
-                             "[profile archive]\n aws_access_key_id=AKIAARCHIVE \naws_secret_access_key= s3cr3t-archive\naws_session_token = tok\n"
-                             "[half]\naws_access_key_id = AKIAHALF\n";
+    const std::string text =
+        "# comment\n[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = s3cr3t-default\n\n"
+        "[profile archive]\n aws_access_key_id=AKIAARCHIVE \naws_secret_access_key= s3cr3t-archive\naws_session_token = tok\n"
+        "[half]\naws_access_key_id = AKIAHALF\n";
     auto d = parseCredentialsFile(text, "default", "creds");
     ASSERT_TRUE(d) << d.error().describe();
     EXPECT_EQ(d->accessKeyId, "AKIADEFAULT");
@@ -226,7 +227,8 @@ public:
     }
 
 private:
-    static constexpr const char* kNames[] = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SHARED_CREDENTIALS_FILE", "AWS_PROFILE", "HOME"};
+    static constexpr const char* kNames[] = {"AWS_ACCESS_KEY_ID",           "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                                             "AWS_SHARED_CREDENTIALS_FILE", "AWS_PROFILE",           "HOME"};
     std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
 };
 

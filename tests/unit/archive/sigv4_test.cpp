@@ -13,8 +13,8 @@ TEST(SigV4, MatchesAwsWorkedExampleForGetObject) {
     r.method = "GET";
     r.canonicalUri = "/test.txt";
     r.payloadSha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-    r.headers = {{"Host", "examplebucket.s3.amazonaws.com"}, {"Range", "bytes=0-9"}, {"x-amz-content-sha256", r.payloadSha256},
-                 {"x-amz-date", "20130524T000000Z"}};
+    r.headers = {
+        {"Host", "examplebucket.s3.amazonaws.com"}, {"Range", "bytes=0-9"}, {"x-amz-content-sha256", r.payloadSha256}, {"x-amz-date", "20130524T000000Z"}};
     const S3Credentials c{"AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "", "example"};
     EXPECT_EQ(sigV4Authorization(r, c, "us-east-1", "20130524T000000Z"),
               "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, "

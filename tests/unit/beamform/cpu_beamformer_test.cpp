@@ -265,7 +265,8 @@ TEST(CpuBeamformerTest, VectorisedLoopsAgreeWithTheReference) {
         for (auto loop : {VectorLoop::Avx2, VectorLoop::Best}) {
             auto fast = delayAndSum(scene.phantom.view(), grid, {}, 2, loop);
             ASSERT_TRUE(fast);
-            EXPECT_LT(worstOfPeak(*reference, *fast), 1e-4f) << depths << " depths, " << (loop == VectorLoop::Avx2 ? "AVX2" : "best");  // FMA vs separate multiply-add
+            EXPECT_LT(worstOfPeak(*reference, *fast), 1e-4f)
+                << depths << " depths, " << (loop == VectorLoop::Avx2 ? "AVX2" : "best");  // FMA vs separate multiply-add
         }
     }
 }
@@ -317,8 +318,8 @@ TEST(CpuBeamformerTest, WindowedVectorLoopsAgreeWithTheReference) {
     auto plane16 = plane.view();
     plane16.samples = {};
     plane16.samples16 = adc;
-    const std::vector<std::pair<const char*, ChannelDataView>> views{{"plane, float", plane.view()}, {"plane, int16", plane16},
-                                                                      {"diverging, float", diverging.view()}};
+    const std::vector<std::pair<const char*, ChannelDataView>> views{
+        {"plane, float", plane.view()}, {"plane, int16", plane16}, {"diverging, float", diverging.view()}};
     for (const auto window : {Window::Hann, Window::Tukey}) {
         for (const double alpha : {0.25, 0.5, 1.0}) {
             if (window == Window::Hann && alpha != 0.5) continue;
@@ -362,8 +363,10 @@ TEST(CpuBeamformerTest, ColumnsSharingATransformGetTheEnvelopeEachHasAlone) {
         envelopeAlongDepth(together, 2, k);
         float peak = 0, worst = 0;
         for (std::size_t ix = 0; ix < rf->nx; ++ix) {
-            BeamformedImage alone{1, rf->nz, {rf->columns.begin() + static_cast<std::ptrdiff_t>(ix * rf->nz),
-                                              rf->columns.begin() + static_cast<std::ptrdiff_t>((ix + 1) * rf->nz)}};
+            BeamformedImage alone{
+                1,
+                rf->nz,
+                {rf->columns.begin() + static_cast<std::ptrdiff_t>(ix * rf->nz), rf->columns.begin() + static_cast<std::ptrdiff_t>((ix + 1) * rf->nz)}};
             envelopeAlongDepth(alone, 1, k);
             ASSERT_EQ(alone.nz, together.nz);
             for (std::size_t iz = 0; iz < alone.nz; ++iz) {

@@ -14,9 +14,7 @@
 namespace sonolink::beamform::kernel {
 namespace {
 
-std::size_t lowerBound(const std::vector<float>& z, float depth) {
-    return static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), depth) - z.begin());
-}
+std::size_t lowerBound(const std::vector<float>& z, float depth) { return static_cast<std::size_t>(std::lower_bound(z.begin(), z.end(), depth) - z.begin()); }
 
 // Every depth of the grid, its neighbouring floats, the midpoints, depths before and after the
 // grid, and random ones: both lookups give std::lower_bound's index.

@@ -106,8 +106,9 @@ TEST(IqBeamformerTest, VectorLoopsAgreeWithTheReference) {
                         auto fast = delayAndSumIq(iq->geometry, iq->samples, kFc, grid, params, 2, true, loop);
                         ASSERT_TRUE(fast);
                         const auto got = fast->magnitude();
-                        EXPECT_LT(worstOverPeak(got.columns, ref.columns), 1e-4f) << (phantom == &plane ? "plane" : "diverging") << ", decimation " << d << ", window "
-                                                       << static_cast<int>(window) << ", " << depths << " depths, loop " << static_cast<int>(loop);
+                        EXPECT_LT(worstOverPeak(got.columns, ref.columns), 1e-4f)
+                            << (phantom == &plane ? "plane" : "diverging") << ", decimation " << d << ", window " << static_cast<int>(window) << ", " << depths
+                            << " depths, loop " << static_cast<int>(loop);
                     }
                 }
             }
@@ -131,7 +132,8 @@ TEST(IqBeamformerTest, TheFittedRotationHoldsForEveryPhasePerSample) {
             const auto reference = delayAndSumIq(iq->geometry, iq->samples, fd, grid, params, 1, true, VectorLoop::Scalar)->magnitude();
             for (auto loop : {VectorLoop::Avx2, VectorLoop::Best}) {
                 const auto fast = delayAndSumIq(iq->geometry, iq->samples, fd, grid, params, 2, true, loop)->magnitude();
-                EXPECT_LT(worstOverPeak(fast.columns, reference.columns), 1e-4f) << "w " << w << ", window " << static_cast<int>(window) << ", loop " << static_cast<int>(loop);
+                EXPECT_LT(worstOverPeak(fast.columns, reference.columns), 1e-4f)
+                    << "w " << w << ", window " << static_cast<int>(window) << ", loop " << static_cast<int>(loop);
             }
         }
     }
@@ -189,7 +191,8 @@ TEST(IqBeamformerTest, FromRfItIsDemodulationThenBeamforming) {
                 auto twoSteps = delayAndSumIq(iq->geometry, iq->samples, kFc, scene.grid, params, 2, true, loop);
                 auto direct = delayAndSumIq(*view, kFc, d, scene.grid, params, 2, loop);
                 ASSERT_TRUE(twoSteps && direct) << direct.error().describe();
-                EXPECT_LE(worstOverPeak(direct->columns, twoSteps->columns), 1e-6f) << "decimation " << d << ", loop " << static_cast<int>(loop) << (view == &view16 ? ", int16" : ", float");
+                EXPECT_LE(worstOverPeak(direct->columns, twoSteps->columns), 1e-6f)
+                    << "decimation " << d << ", loop " << static_cast<int>(loop) << (view == &view16 ? ", int16" : ", float");
             }
         }
     }

@@ -30,8 +30,7 @@ std::vector<double> steps(double from, double to, int count) {
 
 // The brightest sample within `box` of (a, b) in a [b-major][a] image.
 template <typename At>
-std::pair<double, double> brightestNear(const std::vector<double>& as, const std::vector<double>& bs, double a, double b, double boxA,
-                                        double boxB, At at) {
+std::pair<double, double> brightestNear(const std::vector<double>& as, const std::vector<double>& bs, double a, double b, double boxA, double boxB, At at) {
     float best = -1;
     std::pair<double, double> where{};
     for (std::size_t j = 0; j < bs.size(); ++j) {
@@ -52,8 +51,8 @@ TEST(SectorBeamformerTest, TargetsOffTheAxisLandWhereTheyAre) {
     envelopeAlongRays(*sector);
     const auto nr = sector->r.size();
     for (const auto& t : kTargets) {
-        const auto [r, theta] = brightestNear(sector->r, sector->theta, t.r, t.theta, 2e-3, 3 * kDeg,
-                                              [&](std::size_t it, std::size_t ir) { return sector->rays[it * nr + ir]; });
+        const auto [r, theta] =
+            brightestNear(sector->r, sector->theta, t.r, t.theta, 2e-3, 3 * kDeg, [&](std::size_t it, std::size_t ir) { return sector->rays[it * nr + ir]; });
         EXPECT_NEAR(r, t.r, 0.05e-3) << "target at " << t.r * 1e3 << " mm, " << t.theta / kDeg << " deg";
         EXPECT_NEAR(theta, t.theta, 0.5 * kDeg) << "target at " << t.r * 1e3 << " mm, " << t.theta / kDeg << " deg";
     }

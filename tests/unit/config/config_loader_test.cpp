@@ -12,9 +12,8 @@ namespace sonolink::config {
 namespace {
 
 bool hasIssue(const ConfigParse& parse, const std::string& key, const std::string& reasonPart) {
-    return std::any_of(parse.issues.begin(), parse.issues.end(), [&](const ConfigIssue& issue) {
-        return issue.key == key && issue.reason.find(reasonPart) != std::string::npos;
-    });
+    return std::any_of(parse.issues.begin(), parse.issues.end(),
+                       [&](const ConfigIssue& issue) { return issue.key == key && issue.reason.find(reasonPart) != std::string::npos; });
 }
 
 std::string dump(const ConfigParse& parse) {
@@ -43,7 +42,8 @@ TEST(ConfigLoaderTest, ShippedDefaultConfigIsValid) {
 // defaults included), absolute ones stay; "." (the default) leaves them as written.
 TEST(ConfigLoaderTest, RelativeDataFoldersAndFilesGoUnderTheStationsDataFolder) {
     auto placed = parseConfig(R"({"data_directory": "/srv/station", "recording": {"directory": "recordings"},
-        "dicom": {"queue_directory": "/var/q", "audit_file": "dicom-audit.log"}, "log": {"file": "logs/sonolink.log"}})", "data.json");
+        "dicom": {"queue_directory": "/var/q", "audit_file": "dicom-audit.log"}, "log": {"file": "logs/sonolink.log"}})",
+                              "data.json");
     ASSERT_TRUE(placed.ok()) << dump(placed);
     EXPECT_EQ(placed.config.recording.directory, "/srv/station/recordings");
     EXPECT_EQ(placed.config.dicom.queueDirectory, "/var/q");
@@ -68,7 +68,8 @@ TEST(ConfigLoaderTest, AHomeInFilesAndFoldersIsTheUsersHome) {
     const std::string kept = home ? home : "";
     ::setenv("HOME", "/home/sonographer", 1);
     auto parse = parseConfig(R"({"recording": {"directory": "~/SonoLink/recordings"}, "selftest": {"report_directory": "~"},
-        "dicom": {"queue_directory": "~/q", "audit_file": "a~/b", "tls": {"certificate": "~/tls/station.pem"}}, "log": {"file": "~user/x"}})", "home.json");
+        "dicom": {"queue_directory": "~/q", "audit_file": "a~/b", "tls": {"certificate": "~/tls/station.pem"}}, "log": {"file": "~user/x"}})",
+                             "home.json");
     ::unsetenv("HOME");
     auto unset = parseConfig(R"({"recording": {"directory": "~/SonoLink/recordings"}})", "nohome.json");
     if (home) ::setenv("HOME", kept.c_str(), 1);
@@ -96,7 +97,8 @@ TEST(ConfigLoaderTest, ReadsEveryKindOfValue) {
                 "nodes": [{"name": "pacs", "ae_title": "PACS", "host": "10.0.0.9", "port": 11112, "tls": true,
                            "storage_commitment": true}]},
       "metrics": {"prometheus_port": 9464}
-    })", "full.json");
+    })",
+                             "full.json");
     ASSERT_TRUE(parse.ok()) << dump(parse);
     const auto& c = parse.config;
     EXPECT_EQ(c.log.level, log::Level::Debug);
@@ -130,7 +132,8 @@ TEST(ConfigLoaderTest, ReportsEveryBadValueWithKeyAndReason) {
       "link": {"slot_size_bytes": 100000, "backend": "udp", "port": 0},
       "probe": {"element_count": 512},
       "acquisition": {"sampling_rate_hz": "fast"}
-    })", "bad.json");
+    })",
+                             "bad.json");
     EXPECT_EQ(parse.issues.size(), 5u) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/link/slot_size_bytes", "multiple of 4096")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/link/backend", "\"sim\", \"verbs\"")) << dump(parse);
@@ -154,7 +157,8 @@ TEST(ConfigLoaderTest, UnknownKeysAreReported) {
 
 TEST(ConfigLoaderTest, WrongTypesAreReported) {
     auto parse = parseConfig(R"({"link": 5, "probe": {"element_count": 64.5},
-                                 "beamform": {"f_number": true}, "dicom": {"nodes": {}}})", "t.json");
+                                 "beamform": {"f_number": true}, "dicom": {"nodes": {}}})",
+                             "t.json");
     EXPECT_TRUE(hasIssue(parse, "/link", "must be a JSON object")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/probe/element_count", "whole number")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/beamform/f_number", "must be a number")) << dump(parse);
@@ -166,7 +170,8 @@ TEST(ConfigLoaderTest, ChecksDicomIdentifiers) {
       "uid_root": "1.2.4.x",
       "nodes": [{"name": "a", "ae_title": "A", "host": "h", "port": 70000},
                 {"name": "a", "ae_title": "B\\C", "host": "h", "port": 104},
-                {"ae_title": "C"}]}})", "d.json");
+                {"ae_title": "C"}]}})",
+                             "d.json");
     EXPECT_TRUE(hasIssue(parse, "/dicom/station_ae_title", "1 to 16 characters")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/uid_root", "digits and dots")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/nodes/0/port", "between 1 and 65535")) << dump(parse);
@@ -176,8 +181,10 @@ TEST(ConfigLoaderTest, ChecksDicomIdentifiers) {
 }
 
 TEST(ConfigLoaderTest, ChecksTheStoreAndForwardSettings) {
-    auto parse = parseConfig(R"({"dicom": {"retry_initial_s": 60, "retry_max_s": 10, "dimse_timeout_s": 0, "queue_retention_days": -1, "device_serial_number": "A\\\\B",
-      "nodes": [{"name": "a", "ae_title": "A", "host": "h", "port": 104, "tls": true}]}})", "q.json");
+    auto parse =
+        parseConfig(R"({"dicom": {"retry_initial_s": 60, "retry_max_s": 10, "dimse_timeout_s": 0, "queue_retention_days": -1, "device_serial_number": "A\\\\B",
+      "nodes": [{"name": "a", "ae_title": "A", "host": "h", "port": 104, "tls": true}]}})",
+                    "q.json");
     EXPECT_TRUE(hasIssue(parse, "/dicom/retry_max_s", "at least dicom.retry_initial_s")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/dimse_timeout_s", "between 1 and 3600")) << dump(parse);
     EXPECT_TRUE(hasIssue(parse, "/dicom/queue_retention_days", "between 0 and 3650")) << dump(parse);
@@ -200,7 +207,8 @@ TEST(ConfigLoaderTest, UidRootLeadingZeroIsRejected) {
 
 TEST(ConfigLoaderTest, CrossFieldNyquistCheck) {
     auto parse = parseConfig(R"({"probe": {"center_frequency_hz": 15e6},
-                                 "acquisition": {"sampling_rate_hz": 25e6}})", "n.json");
+                                 "acquisition": {"sampling_rate_hz": 25e6}})",
+                             "n.json");
     EXPECT_TRUE(hasIssue(parse, "/acquisition/sampling_rate_hz", "twice")) << dump(parse);
 }
 
@@ -211,7 +219,8 @@ TEST(ConfigLoaderTest, BadAnglesAreReported) {
 
 TEST(ConfigLoaderTest, TheDisplaySectionIsReadAndEveryBadValueNamed) {
     auto good = parseConfig(R"({"display": {"tgc_db": [0, 1, 2, 3, 4, 5, 6, 7, 8], "persistence": 0.4, "grey_map": "contrast",
-                                            "columns": 800, "rows": 600}})", "a.json");
+                                            "columns": 800, "rows": 600}})",
+                            "a.json");
     ASSERT_TRUE(good.issues.empty()) << dump(good);
     EXPECT_EQ(good.config.display.tgcDb.size(), 9u);
     EXPECT_DOUBLE_EQ(good.config.display.tgcDb.back(), 8);
@@ -231,7 +240,8 @@ TEST(ConfigLoaderTest, TheDisplaySectionIsReadAndEveryBadValueNamed) {
 
 TEST(ConfigLoaderTest, TheSelfTestSectionIsReadAndEveryBadValueNamed) {
     auto good = parseConfig(R"({"selftest": {"at_connect": true, "mode": "full", "ber_pattern": "prbs23", "ber_limit": 1e-13,
-                                             "ber_quick_limit": 1e-9, "ber_confidence": 0.99, "ber_timeout_s": 300}})", "a.json");
+                                             "ber_quick_limit": 1e-9, "ber_confidence": 0.99, "ber_timeout_s": 300}})",
+                            "a.json");
     ASSERT_TRUE(good.issues.empty()) << dump(good);
     const auto& s = good.config.selftest;
     EXPECT_TRUE(s.atConnect);
@@ -242,9 +252,10 @@ TEST(ConfigLoaderTest, TheSelfTestSectionIsReadAndEveryBadValueNamed) {
     EXPECT_DOUBLE_EQ(s.berConfidence, 0.99);
     EXPECT_DOUBLE_EQ(s.berTimeoutS, 300);
     auto bad = parseConfig(R"({"selftest": {"at_connect": "yes", "mode": "thorough", "ber_pattern": "prbs9", "ber_limit": 0.5,
-                                            "ber_confidence": 1, "ber_timeout_s": 0}})", "a.json");
-    for (const char* key : {"/selftest/at_connect", "/selftest/mode", "/selftest/ber_pattern", "/selftest/ber_limit", "/selftest/ber_confidence",
-                            "/selftest/ber_timeout_s"}) {
+                                            "ber_confidence": 1, "ber_timeout_s": 0}})",
+                           "a.json");
+    for (const char* key :
+         {"/selftest/at_connect", "/selftest/mode", "/selftest/ber_pattern", "/selftest/ber_limit", "/selftest/ber_confidence", "/selftest/ber_timeout_s"}) {
         EXPECT_TRUE(hasIssue(bad, key, "")) << key << ": " << dump(bad);
     }
     EXPECT_FALSE(parseConfig("{}", "a.json").config.selftest.atConnect) << "off unless configured (the shipped configuration turns it on)";
@@ -254,13 +265,15 @@ TEST(ConfigLoaderTest, TheSelfTestSectionIsReadAndEveryBadValueNamed) {
 // refused listing the steps; the station's name as the QA report shows it.
 TEST(ConfigLoaderTest, TheSelfTestStepsAndTheStationNameAreChecked) {
     auto good = parseConfig(R"({"selftest": {"steps": ["station: memlock limit", "link BER", "PACS"], "report_directory": "/var/lib/sonolink/qa"},
-                                "dicom": {"station_name": "超声科三号机"}})", "a.json");
+                                "dicom": {"station_name": "超声科三号机"}})",
+                            "a.json");
     ASSERT_TRUE(good.issues.empty()) << dump(good);
     EXPECT_EQ(good.config.selftest.steps, (std::vector<std::string>{"station: memlock limit", "link BER", "PACS"}));
     EXPECT_EQ(good.config.dicom.stationName, "超声科三号机");
     EXPECT_EQ(good.config.selftest.reportDirectory, "/var/lib/sonolink/qa");
     EXPECT_TRUE(parseConfig("{}", "a.json").config.selftest.steps.empty()) << "every step by default";
-    auto bad = parseConfig(R"({"selftest": {"steps": ["link BER", "memory"], "report_directory": ""}, "dicom": {"station_name": "a station name too long"}})", "a.json");
+    auto bad = parseConfig(R"({"selftest": {"steps": ["link BER", "memory"], "report_directory": ""}, "dicom": {"station_name": "a station name too long"}})",
+                           "a.json");
     EXPECT_TRUE(hasIssue(bad, "/selftest/steps", "no self-test step is named 'memory' (the steps: station, GPU memory, ring memory")) << dump(bad);
     EXPECT_TRUE(hasIssue(bad, "/dicom/station_name", "at most 16 characters")) << dump(bad);
     EXPECT_TRUE(hasIssue(bad, "/selftest/report_directory", "must not be empty")) << dump(bad);
@@ -311,7 +324,8 @@ TEST(ConfigLoaderTest, ASitesStepsFileIsAppliedAndEveryMistakeNamed) {
         {"schema_version": 1, "steps": [
           {"name": "link BER", "timeout_s": 300, "limits": {"ber_limit": 1e-13, "ber_pattern": "prbs23"}},
           {"name": "element check", "timeout_s": 45, "limits": {"element_dead_rms_fraction": 0.1}},
-          {"name": "PACS", "blocks_streaming": true}]})", "site-steps.json", site);
+          {"name": "PACS", "blocks_streaming": true}]})",
+                                     "site-steps.json", site);
     ASSERT_TRUE(issues.empty()) << issues.front().describe();
     EXPECT_DOUBLE_EQ(site.berLimit, 1e-13);
     EXPECT_EQ(site.berPattern, BerPattern::Prbs23);
@@ -326,11 +340,11 @@ TEST(ConfigLoaderTest, ASitesStepsFileIsAppliedAndEveryMistakeNamed) {
           {"name": "link BER", "limits": {"ber_limit": 2, "element_frames": 8}},
           {"name": "ring memory", "timeout_s": 5},
           {"name": "memory"},
-          {"name": "PACS", "blocks_streaming": "no"}, {"name": "element check"}]})", "site-steps.json", bad);
+          {"name": "PACS", "blocks_streaming": "no"}, {"name": "element check"}]})",
+                                "site-steps.json", bad);
     const auto has = [&](const std::string& key, const std::string& part) {
-        return std::any_of(issues.begin(), issues.end(), [&](const ConfigIssue& i) {
-            return i.file == "site-steps.json" && i.key == key && i.reason.find(part) != std::string::npos;
-        });
+        return std::any_of(issues.begin(), issues.end(),
+                           [&](const ConfigIssue& i) { return i.file == "site-steps.json" && i.key == key && i.reason.find(part) != std::string::npos; });
     };
     std::string all;
     for (const auto& i : issues) all += i.describe() + "\n";

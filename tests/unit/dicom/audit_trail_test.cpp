@@ -38,10 +38,10 @@ TEST(AuditTrail, MessageNamesEventOutcomeAndParticipantsAndEscapesText) {
 }
 
 TEST(AuditTrail, AnOverrideIsASecurityAlertNamingWhoWhyAndWhat) {
-    const auto xml = auditMessageXml(overrideEvent("SONOLINK_T", "start-up self-test", "bench station <no patients>", "link BER test failed"),
-                                     "engineer", "station-1", "SONOLINK", "2026-12-02T02:30:00+00:00");
-    EXPECT_NE(xml.find(R"(<EventIdentification EventActionCode="E" EventDateTime="2026-12-02T02:30:00+00:00" EventOutcomeIndicator="0">)"),
-              std::string::npos) << xml;
+    const auto xml = auditMessageXml(overrideEvent("SONOLINK_T", "start-up self-test", "bench station <no patients>", "link BER test failed"), "engineer",
+                                     "station-1", "SONOLINK", "2026-12-02T02:30:00+00:00");
+    EXPECT_NE(xml.find(R"(<EventIdentification EventActionCode="E" EventDateTime="2026-12-02T02:30:00+00:00" EventOutcomeIndicator="0">)"), std::string::npos)
+        << xml;
     EXPECT_NE(xml.find(R"(csd-code="110113")"), std::string::npos) << "Security Alert";
     EXPECT_NE(xml.find(R"(csd-code="110127")"), std::string::npos) << "Emergency Override";
     EXPECT_NE(xml.find(R"(<ActiveParticipant UserID="engineer" UserIsRequestor="true"/>)"), std::string::npos) << "who";
@@ -57,8 +57,8 @@ TEST(AuditTrail, TransfersAreGroupedByPatientStudyAndOutcome) {
     ObjectInfo b = a;
     b.sopInstanceUid = "9.2";
     ObjectInfo c{"c", "1.2.3", "9.3", "1.2.840.10008.1.2.1", "2.25.2", "P2", "Two^Patient"};
-    const auto events = transferEvents("SONOLINK", node, {{a, std::nullopt, true}, {b, std::nullopt, true},
-                                                          {c, Error(ErrorCode::Unavailable, "refused"), true}});
+    const auto events =
+        transferEvents("SONOLINK", node, {{a, std::nullopt, true}, {b, std::nullopt, true}, {c, Error(ErrorCode::Unavailable, "refused"), true}});
     ASSERT_EQ(events.size(), 2u);
     EXPECT_EQ(events[0].patientId, "P1");
     EXPECT_EQ(events[0].outcome, AuditOutcome::Success);
@@ -85,7 +85,7 @@ TEST(AuditTrail, FileIsAppendedOneLineEachAndPrivate) {
         EXPECT_NE(line.find(R"(csd-code="110112")"), std::string::npos);
     }
     EXPECT_EQ(lines, 2);
-    struct stat st{};
+    struct stat st {};
     ASSERT_EQ(::stat(path.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u);
     std::filesystem::remove_all(path.parent_path());

@@ -51,21 +51,23 @@ TEST_F(DeidentifyTest, BasicProfileOnAStudyOfTwoImages) {
         EXPECT_EQ(report.find("Error"), std::string::npos) << report;
         EXPECT_EQ(report.find("Warning"), std::string::npos) << report;
     }
-    const auto check = run("/usr/bin/python3 -c \"import pydicom,sys\n"
-                           "a,b,o=(pydicom.dcmread(p) for p in sys.argv[1:4])\n"
-                           "assert str(a.PatientName)=='ANON^0042' and a.PatientID=='ANON-0042'\n"
-                           "assert a.PatientBirthDate=='' and a.StudyDate=='19000101' and a.ContentTime=='000000' and a.AccessionNumber=='' and str(a.ReferringPhysicianName)==''\n"
-                           "for k in ('RequestAttributesSequence','StationName','DeviceSerialNumber','StudyDescription','InstanceCreationDate'): assert k not in a, k\n"
-                           "assert a.PatientIdentityRemoved=='YES' and a.LongitudinalTemporalInformationModified=='REMOVED'\n"
-                           "assert [c.CodeValue for c in a.DeidentificationMethodCodeSequence]==['113100']\n"
-                           "assert a.StudyInstanceUID==b.StudyInstanceUID!=o.StudyInstanceUID, 'one study, new UID'\n"
-                           "assert a.SOPInstanceUID!=b.SOPInstanceUID and a.SOPInstanceUID!=o.SOPInstanceUID\n"
-                           "assert a.file_meta.MediaStorageSOPInstanceUID==a.SOPInstanceUID\n"
-                           "assert a.StudyInstanceUID.startswith('2.25.') and len(a.StudyInstanceUID)<=64\n"
-                           "assert a.PixelData==o.PixelData and a.BurnedInAnnotation=='NO'\n"
-                           "assert a.Manufacturer=='SonoLink'\n"
-                           "print('deid ok')\" " +
-                           path("a.anon.dcm") + " " + path("b.anon.dcm") + " " + path("a.dcm"));
+    const auto check =
+        run("/usr/bin/python3 -c \"import pydicom,sys\n"
+            "a,b,o=(pydicom.dcmread(p) for p in sys.argv[1:4])\n"
+            "assert str(a.PatientName)=='ANON^0042' and a.PatientID=='ANON-0042'\n"
+            "assert a.PatientBirthDate=='' and a.StudyDate=='19000101' and a.ContentTime=='000000' and a.AccessionNumber=='' and "
+            "str(a.ReferringPhysicianName)==''\n"
+            "for k in ('RequestAttributesSequence','StationName','DeviceSerialNumber','StudyDescription','InstanceCreationDate'): assert k not in a, k\n"
+            "assert a.PatientIdentityRemoved=='YES' and a.LongitudinalTemporalInformationModified=='REMOVED'\n"
+            "assert [c.CodeValue for c in a.DeidentificationMethodCodeSequence]==['113100']\n"
+            "assert a.StudyInstanceUID==b.StudyInstanceUID!=o.StudyInstanceUID, 'one study, new UID'\n"
+            "assert a.SOPInstanceUID!=b.SOPInstanceUID and a.SOPInstanceUID!=o.SOPInstanceUID\n"
+            "assert a.file_meta.MediaStorageSOPInstanceUID==a.SOPInstanceUID\n"
+            "assert a.StudyInstanceUID.startswith('2.25.') and len(a.StudyInstanceUID)<=64\n"
+            "assert a.PixelData==o.PixelData and a.BurnedInAnnotation=='NO'\n"
+            "assert a.Manufacturer=='SonoLink'\n"
+            "print('deid ok')\" " +
+            path("a.anon.dcm") + " " + path("b.anon.dcm") + " " + path("a.dcm"));
     EXPECT_NE(check.find("deid ok"), std::string::npos) << check;
     // The same key maps the same UIDs again; another key does not.
     EXPECT_EQ(replacementUid("site secret", context.study.instanceUid), replacementUid("site secret", context.study.instanceUid));
@@ -77,10 +79,12 @@ TEST_F(DeidentifyTest, OurRfBlockIsKeptAndAReportWithThePatientIsRefused) {
     RawDataPayload payload{std::vector<std::uint8_t>(256, 7), "int16 LE; test", uids.next()};
     ASSERT_TRUE(writeRawData(path("rf.dcm"), exam(), payload));
     ASSERT_TRUE(deidentifyFile(path("rf.dcm"), path("rf.anon.dcm"), {"ANON", "", "k"}));
-    const auto check = run("/usr/bin/python3 -c \"import pydicom,sys\nd=pydicom.dcmread(sys.argv[1])\n"
-                           "assert d.private_block(0x0009,'SONOLINK RF 1')[0x10].value==bytes([7])*256\n"
-                           "assert [c.CodeValue for c in d.DeidentificationMethodCodeSequence]==['113100','113111']\n"
-                           "print('rf ok')\" " + path("rf.anon.dcm"));
+    const auto check =
+        run("/usr/bin/python3 -c \"import pydicom,sys\nd=pydicom.dcmread(sys.argv[1])\n"
+            "assert d.private_block(0x0009,'SONOLINK RF 1')[0x10].value==bytes([7])*256\n"
+            "assert [c.CodeValue for c in d.DeidentificationMethodCodeSequence]==['113100','113111']\n"
+            "print('rf ok')\" " +
+            path("rf.anon.dcm"));
     EXPECT_NE(check.find("rf ok"), std::string::npos) << check;
     const std::string pdf = "%PDF-1.4\n%%EOF\n";
     ASSERT_TRUE(writeEncapsulatedPdf(path("qa.dcm"), exam(), {pdf.begin(), pdf.end()}, "QA"));

@@ -50,9 +50,11 @@ TEST_F(DocumentWritersTest, EncapsulatedPdfIsValidAndGivesTheSameBytesBack) {
     std::ifstream in(back, std::ios::binary);
     const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
     EXPECT_EQ(bytes, pdf);
-    const auto check = run("/usr/bin/python3 -c \"import pydicom,sys\nd=pydicom.dcmread(sys.argv[1])\n"
-                           "assert d.Modality=='DOC' and d.DocumentTitle=='Link self-test' and d.MIMETypeOfEncapsulatedDocument=='application/pdf'\n"
-                           "assert str(d.PatientName)=='Wang^Xiaoming=王^小明'\nprint('pydicom ok')\" " + file);
+    const auto check =
+        run("/usr/bin/python3 -c \"import pydicom,sys\nd=pydicom.dcmread(sys.argv[1])\n"
+            "assert d.Modality=='DOC' and d.DocumentTitle=='Link self-test' and d.MIMETypeOfEncapsulatedDocument=='application/pdf'\n"
+            "assert str(d.PatientName)=='Wang^Xiaoming=王^小明'\nprint('pydicom ok')\" " +
+            file);
     EXPECT_NE(check.find("pydicom ok"), std::string::npos) << check;
     const std::string notPdf = "hello";
     auto refused = writeEncapsulatedPdf((dir / "x.dcm").string(), sampleContext(uids), {notPdf.begin(), notPdf.end()}, "x");
@@ -86,12 +88,13 @@ TEST_F(DocumentWritersTest, RawDataIsValidAndCarriesItsSamplesAndTheirDescriptio
         std::ofstream raw(dir / "expected.raw", std::ios::binary);
         raw.write(reinterpret_cast<const char*>(payload.bytes.data()), static_cast<std::streamsize>(payload.bytes.size()));
     }
-    const auto check = run("/usr/bin/python3 -c \"import pydicom,sys\nd=pydicom.dcmread(sys.argv[1])\n"
-                           "b=d.private_block(0x0009, 'SONOLINK RF 1')\n"
-                           "assert b[0x10].value==open(sys.argv[2],'rb').read(), 'samples differ'\n"
-                           "assert b[0x11].value.startswith('int16 LE; 2 frames'), b[0x11].value\n"
-                           "assert d.SOPClassUID=='1.2.840.10008.5.1.4.1.1.66'\nprint('pydicom ok')\" " + file + " " +
-                           (dir / "expected.raw").string());
+    const auto check =
+        run("/usr/bin/python3 -c \"import pydicom,sys\nd=pydicom.dcmread(sys.argv[1])\n"
+            "b=d.private_block(0x0009, 'SONOLINK RF 1')\n"
+            "assert b[0x10].value==open(sys.argv[2],'rb').read(), 'samples differ'\n"
+            "assert b[0x11].value.startswith('int16 LE; 2 frames'), b[0x11].value\n"
+            "assert d.SOPClassUID=='1.2.840.10008.5.1.4.1.1.66'\nprint('pydicom ok')\" " +
+            file + " " + (dir / "expected.raw").string());
     EXPECT_NE(check.find("pydicom ok"), std::string::npos) << check;
     payload.bytes.clear();
     EXPECT_FALSE(writeRawData((dir / "empty.dcm").string(), sampleContext(uids), payload));

@@ -323,9 +323,17 @@ TEST_F(StoreQueueTest, ADatabaseThatIsMissingEmptyForeignOrADirectoryIsAnErrorAn
     const std::vector<std::pair<std::string, std::function<void()>>> damages{
         {"missing", [&] { fs::remove(database); }},
         {"empty", [&] { std::ofstream(database, std::ios::trunc); }},
-        {"a directory", [&] { fs::remove(database); fs::create_directory(database); }},
+        {"a directory",
+         [&] {
+             fs::remove(database);
+             fs::create_directory(database);
+         }},
         {"not a database", [&] { std::ofstream(database, std::ios::trunc) << std::string(4096, 'x'); }},
-        {"another program's database", [&] { fs::remove(database); tamper(database, "CREATE TABLE items (id TEXT)"); }},
+        {"another program's database",
+         [&] {
+             fs::remove(database);
+             tamper(database, "CREATE TABLE items (id TEXT)");
+         }},
     };
     for (const auto& [what, damage] : damages) {
         fs::remove_all(queueDir());

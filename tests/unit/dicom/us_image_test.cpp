@@ -62,16 +62,18 @@ TEST_F(UsImageTest, DciodvfyFindsNothingAndPydicomReadsItBack) {
         std::ofstream raw(dir / "expected.raw", std::ios::binary);
         raw.write(reinterpret_cast<const char*>(object.frame.pixels.data()), static_cast<std::streamsize>(object.frame.pixels.size()));
     }
-    const auto check = run("/usr/bin/python3 -c \"import pydicom,numpy,sys\n"
-                           "d=pydicom.dcmread(sys.argv[1]); r=d.SequenceOfUltrasoundRegions[0]\n"
-                           "e=numpy.fromfile(sys.argv[2],dtype=numpy.uint8).reshape(200,160)\n"
-                           "assert (d.pixel_array==e).all(), 'pixels differ'\n"
-                           "assert str(d.PatientName)=='Wang^Xiaoming=王^小明', str(d.PatientName)\n"
-                           "assert (r.PhysicalUnitsXDirection, r.PhysicalUnitsYDirection)==(3,3)\n"
-                           "assert abs(r.PhysicalDeltaX-0.025)<1e-12 and abs(r.PhysicalDeltaY-0.02)<1e-12\n"
-                           "assert (r.RegionLocationMaxX1, r.RegionLocationMaxY1)==(159,199)\n"
-                           "assert d.file_meta.TransferSyntaxUID=='1.2.840.10008.1.2.1'\n"
-                           "print('pydicom ok')\" " + file + " " + (dir / "expected.raw").string());
+    const auto check =
+        run("/usr/bin/python3 -c \"import pydicom,numpy,sys\n"
+            "d=pydicom.dcmread(sys.argv[1]); r=d.SequenceOfUltrasoundRegions[0]\n"
+            "e=numpy.fromfile(sys.argv[2],dtype=numpy.uint8).reshape(200,160)\n"
+            "assert (d.pixel_array==e).all(), 'pixels differ'\n"
+            "assert str(d.PatientName)=='Wang^Xiaoming=王^小明', str(d.PatientName)\n"
+            "assert (r.PhysicalUnitsXDirection, r.PhysicalUnitsYDirection)==(3,3)\n"
+            "assert abs(r.PhysicalDeltaX-0.025)<1e-12 and abs(r.PhysicalDeltaY-0.02)<1e-12\n"
+            "assert (r.RegionLocationMaxX1, r.RegionLocationMaxY1)==(159,199)\n"
+            "assert d.file_meta.TransferSyntaxUID=='1.2.840.10008.1.2.1'\n"
+            "print('pydicom ok')\" " +
+            file + " " + (dir / "expected.raw").string());
     EXPECT_NE(check.find("pydicom ok"), std::string::npos) << check;
 }
 
@@ -113,14 +115,16 @@ TEST_F(UsImageTest, CineIsAValidMultiframeWithEveryFrameAndItsTiming) {
         for (const auto& f : cine.frames) raw.write(reinterpret_cast<const char*>(f.pixels.data()), static_cast<std::streamsize>(f.pixels.size()));
     }
     // What dciodvfy does not check: Frame Time consistent with the cine rate, frames all there.
-    const auto check = run("/usr/bin/python3 -c \"import pydicom,numpy,sys\n"
-                           "d=pydicom.dcmread(sys.argv[1])\n"
-                           "e=numpy.fromfile(sys.argv[2],dtype=numpy.uint8).reshape(12,200,160)\n"
-                           "assert int(d.NumberOfFrames)==12 and (d.pixel_array==e).all(), 'frames differ'\n"
-                           "assert d.FrameIncrementPointer==0x00181063, d.FrameIncrementPointer\n"
-                           "assert abs(float(d.FrameTime)-33.3333)<1e-3 and int(d.CineRate)==30, (d.FrameTime, d.CineRate)\n"
-                           "assert d.SOPClassUID=='1.2.840.10008.5.1.4.1.1.3.1'\n"
-                           "print('pydicom ok')\" " + file + " " + (dir / "expected.raw").string());
+    const auto check =
+        run("/usr/bin/python3 -c \"import pydicom,numpy,sys\n"
+            "d=pydicom.dcmread(sys.argv[1])\n"
+            "e=numpy.fromfile(sys.argv[2],dtype=numpy.uint8).reshape(12,200,160)\n"
+            "assert int(d.NumberOfFrames)==12 and (d.pixel_array==e).all(), 'frames differ'\n"
+            "assert d.FrameIncrementPointer==0x00181063, d.FrameIncrementPointer\n"
+            "assert abs(float(d.FrameTime)-33.3333)<1e-3 and int(d.CineRate)==30, (d.FrameTime, d.CineRate)\n"
+            "assert d.SOPClassUID=='1.2.840.10008.5.1.4.1.1.3.1'\n"
+            "print('pydicom ok')\" " +
+            file + " " + (dir / "expected.raw").string());
     EXPECT_NE(check.find("pydicom ok"), std::string::npos) << check;
     cine.frames[5].columns = 161;
     cine.frames[5].pixels.resize(200 * 161);
@@ -170,8 +174,8 @@ TEST_F(UsImageTest, EveryKindAndTransferSyntaxIsValidAndRoundTrips) {
                     std::ofstream out(raw, std::ios::binary);
                     for (const auto& f : cine.frames) out.write(reinterpret_cast<const char*>(f.pixels.data()), static_cast<std::streamsize>(f.pixels.size()));
                 }
-                const auto check = run(fmt::format("/usr/bin/python3 {} {} {} {} 200 160 {} {}", checker, file, raw, frames, samples,
-                                                   transferSyntaxUid(compression)));
+                const auto check =
+                    run(fmt::format("/usr/bin/python3 {} {} {} {} 200 160 {} {}", checker, file, raw, frames, samples, transferSyntaxUid(compression)));
                 EXPECT_NE(check.find("pixels ok"), std::string::npos) << name << "\n" << check;
             }
         }
@@ -213,7 +217,8 @@ public:
     bool remote() const override { return true; }
     Status read(std::uint64_t offset, std::span<std::byte> into) override {
         const int now = ++inFlight;
-        for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {}
+        for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a round trip
         auto ok = inner_->read(offset, into);
         --inFlight;

@@ -51,7 +51,7 @@ TEST(ValueRulesTest, LongStringsAndPersonNames) {
     EXPECT_NE(personNameProblem("a=b=c=d"), "");
     EXPECT_NE(personNameProblem("a^b^c^d^e^f"), "");
     EXPECT_NE(personNameProblem(std::string(65, 'x')), "");
-    EXPECT_EQ(toLongString(std::string(70, 'y') ), std::string(64, 'y'));
+    EXPECT_EQ(toLongString(std::string(70, 'y')), std::string(64, 'y'));
     EXPECT_EQ(toLongString("SN\\1\n"), "SN_1_");
 }
 

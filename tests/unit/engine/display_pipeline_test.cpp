@@ -357,7 +357,6 @@ TEST_F(DisplayPipelineTest, ImagingFailuresAreCountedAndReportedOnce) {
     EXPECT_NE(failures[0].find("the imager is broken (test)"), std::string::npos);
 }
 
-
 class ShotPipelineTest : public DisplayPipelineTest {
 protected:
     ShotPipelineTest() { geometryShown.photoacoustic = {true}; }
@@ -375,10 +374,10 @@ protected:
 };
 
 TEST_F(ShotPipelineTest, OnlyShotsWithAPulseAreImaged) {
-    deliver(1);                 // an ultrasound frame: the other pipeline's
+    deliver(1);  // an ultrasound frame: the other pipeline's
     deliver(2, 20'000);
     ASSERT_TRUE(waitDisplayed(1));
-    deliver(3, 0);              // no pulse seen: dark, never imaged
+    deliver(3, 0);  // no pulse seen: dark, never imaged
     deliver(4, 19'000);
     ASSERT_TRUE(waitDisplayed(2));
     EXPECT_EQ(imager->loaded(), (std::vector<std::uint32_t>{2, 4}));

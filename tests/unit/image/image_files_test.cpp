@@ -71,7 +71,8 @@ TEST_F(ImageFilesTest, PngIsEightBitGreyWithValidChunksAndTheLevelsAsGiven) {
             EXPECT_EQ(bytes[at + 16], 8) << "bit depth";
             EXPECT_EQ(bytes[at + 17], 0) << "greyscale";
         }
-        if (type == "IDAT") idat.insert(idat.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at + 8), bytes.begin() + static_cast<std::ptrdiff_t>(at + 8 + length));
+        if (type == "IDAT")
+            idat.insert(idat.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at + 8), bytes.begin() + static_cast<std::ptrdiff_t>(at + 8 + length));
         at += 12 + length;
     }
     EXPECT_EQ(types, (std::vector<std::string>{"IHDR", "IDAT", "IEND"}));

@@ -106,7 +106,7 @@ TEST_F(IngestEngineTest, HeldFrameKeepsItsSlotsUntilReleased) {
     EXPECT_EQ(engine->framesInFlight(), 2u);
     sink.held.erase(sink.held.begin() + 1);  // release frame 1 first: slots 2,3 free, 0,1 held
     pollAll();
-    EXPECT_EQ(link.creditsReturned, 0u);     // credits are contiguous from the oldest slot
+    EXPECT_EQ(link.creditsReturned, 0u);  // credits are contiguous from the oldest slot
     sink.held.clear();
     pollAll();
     EXPECT_EQ(link.creditsReturned, 4u);
@@ -293,7 +293,7 @@ TEST_F(IngestEngineTest, AFarFutureFrameIdOrSequenceIsOneCorruptBlockNotBillions
 }
 
 TEST_F(IngestEngineTest, WriteWithoutCreditStopsWithDataLoss) {
-    sink.keep = true;  // hold everything: no credit comes back
+    sink.keep = true;                                     // hold everything: no credit comes back
     for (std::uint32_t f = 0; f < 8; ++f) writeFrame(f);  // 16 slots, all credited at start
     for (int i = 0; i < 4; ++i) (void)engine->poll(std::chrono::microseconds(0));
     EXPECT_EQ(engine->stats().framesDroppedNoBuffer, 4u);  // pool of 4 frames, all held

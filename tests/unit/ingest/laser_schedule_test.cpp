@@ -54,7 +54,7 @@ TEST(LaserScheduleTest, ReportsAreAccountedOnceAndStrangersRefused) {
     ASSERT_TRUE(shot0 && shot1);
     EXPECT_TRUE(schedule.account(ShotReport{0, 40, ShotOutcome::Fired, shot0->fireTimeNs + 700, 21'000}));
     EXPECT_FALSE(schedule.account(ShotReport{0, 40, ShotOutcome::Fired, shot0->fireTimeNs + 700, 21'000}));  // twice
-    EXPECT_FALSE(schedule.account(ShotReport{9, 41, ShotOutcome::Fired, 1, 1}));                              // never sent
+    EXPECT_FALSE(schedule.account(ShotReport{9, 41, ShotOutcome::Fired, 1, 1}));                             // never sent
     EXPECT_TRUE(schedule.account(ShotReport{1, 0, ShotOutcome::Missed, 0, 0}));
     const auto& c = schedule.counts();
     EXPECT_EQ(c.fired, 1u);
@@ -81,7 +81,8 @@ TEST(LaserScheduleTest, EnergyMeanAndSpreadOfTheFiredShots) {
 
 TEST(LaserScheduleTest, ShotsUnansweredAtTheStopAreWithdrawn) {
     LaserSchedule schedule(50'000, std::chrono::milliseconds(100));
-    while (schedule.due(1'000 * kMs)) {}
+    while (schedule.due(1'000 * kMs)) {
+    }
     const auto sent = schedule.counts().scheduled;
     EXPECT_GT(sent, 0u);
     schedule.withdrawPending();

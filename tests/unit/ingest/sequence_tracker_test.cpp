@@ -44,8 +44,8 @@ TEST(SequenceTrackerTest, SwappedPairIsOneReorderNoGap) {
 TEST(SequenceTrackerTest, DuplicatesInWindowAndHistory) {
     SequenceTracker t;
     for (std::uint64_t s = 0; s < 10; ++s) (void)t.observe(s);
-    EXPECT_EQ(t.observe(9), V::Duplicate);   // just behind
-    EXPECT_EQ(t.observe(0), V::Duplicate);   // in history
+    EXPECT_EQ(t.observe(9), V::Duplicate);  // just behind
+    EXPECT_EQ(t.observe(0), V::Duplicate);  // in history
     EXPECT_EQ(t.observe(12), V::New);
     EXPECT_EQ(t.observe(12), V::Duplicate);  // in the window, ahead
 }

@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 class PersistTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("sonolink-persist-" + std::to_string(::getpid()) + "-" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir_ = fs::temp_directory_path() /
+               ("sonolink-persist-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir_);
         fs::create_directories(dir_);
     }
@@ -82,10 +82,12 @@ TEST_F(PersistTest, ATransactionWhoseBodyFailsLeavesNothingBehind) {
     auto db = made(path("a.db"));
     auto insert = db.prepare("INSERT INTO t(v) VALUES(?)", "write");
     ASSERT_TRUE(insert);
-    const auto failed = db.transaction([&]() -> Status {
-        if (auto ok = insert->bind(1, std::string_view("kept?")).run(); !ok) return ok;
-        return fail(ErrorCode::Internal, "the body gives up");
-    }, "write");
+    const auto failed = db.transaction(
+        [&]() -> Status {
+            if (auto ok = insert->bind(1, std::string_view("kept?")).run(); !ok) return ok;
+            return fail(ErrorCode::Internal, "the body gives up");
+        },
+        "write");
     ASSERT_FALSE(failed);
     EXPECT_EQ(failed.error().message(), "the body gives up");
     EXPECT_EQ(*db.scalarInteger("SELECT count(*) FROM t"), 0);
@@ -100,12 +102,14 @@ TEST_F(PersistTest, AFullDatabaseIsResourceExhaustedAndRollsBack) {
     auto insert = db.prepare("INSERT INTO t(v) VALUES(?)", "write");
     ASSERT_TRUE(insert);
     const std::string big(64 * 1024, 'x');
-    const auto full = db.transaction([&]() -> Status {
-        for (int i = 0; i < 64; ++i) {
-            if (auto ok = insert->bind(1, big).run(); !ok) return ok;
-        }
-        return {};
-    }, "write");
+    const auto full = db.transaction(
+        [&]() -> Status {
+            for (int i = 0; i < 64; ++i) {
+                if (auto ok = insert->bind(1, big).run(); !ok) return ok;
+            }
+            return {};
+        },
+        "write");
     ASSERT_FALSE(full);
     EXPECT_EQ(full.error().code(), ErrorCode::ResourceExhausted) << full.error().message();
     EXPECT_NE(full.error().message().find("cannot write the test's database"), std::string::npos) << full.error().message();

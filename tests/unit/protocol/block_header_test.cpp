@@ -12,9 +12,7 @@
 namespace sonolink::transport {
 namespace {
 
-std::span<const std::byte> asBytes(std::string_view s) {
-    return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
-}
+std::span<const std::byte> asBytes(std::string_view s) { return {reinterpret_cast<const std::byte*>(s.data()), s.size()}; }
 
 TEST(Crc32cTest, StandardCheckValue) {
     EXPECT_EQ(crc32c(asBytes("123456789")), 0xE3069283u);
@@ -85,19 +83,19 @@ TEST(BlockHeaderTest, LayoutMatchesTheSpecification) {
     ByteReader r(slot);
     EXPECT_EQ(r.u32(), 0x4B424C53u);  // offset 0: magic "SLBK"
     EXPECT_EQ(static_cast<char>(slot[0]), 'S');
-    EXPECT_EQ(r.u8(), 1);             // 4: version
-    EXPECT_EQ(r.u8(), 64);            // 5: header size
-    EXPECT_EQ(r.u16(), 0x0009);       // 6: flags
-    EXPECT_EQ(r.u64(), 0x0123456789ABCDEFull);  // 8: sequence
-    EXPECT_EQ(r.u32(), 0xDEADBEEFu);  // 16: frame id
-    r.skip(16);                       // 20..35 ranges
-    EXPECT_EQ(r.u8(), 2);             // 36: wave index
-    EXPECT_EQ(r.u8(), 0);             // 37: payload kind
-    EXPECT_EQ(r.u16(), 0);            // 38: reserved
-    EXPECT_EQ(r.u64(), 0x1122334455667788ull);  // 40: timestamp
-    EXPECT_EQ(r.u32(), 65536u);       // 48: payload bytes
-    EXPECT_EQ(r.u32(), 0xCAFEF00Du);  // 52: payload CRC
-    EXPECT_EQ(r.u32(), 0u);           // 56: reserved
+    EXPECT_EQ(r.u8(), 1);                                   // 4: version
+    EXPECT_EQ(r.u8(), 64);                                  // 5: header size
+    EXPECT_EQ(r.u16(), 0x0009);                             // 6: flags
+    EXPECT_EQ(r.u64(), 0x0123456789ABCDEFull);              // 8: sequence
+    EXPECT_EQ(r.u32(), 0xDEADBEEFu);                        // 16: frame id
+    r.skip(16);                                             // 20..35 ranges
+    EXPECT_EQ(r.u8(), 2);                                   // 36: wave index
+    EXPECT_EQ(r.u8(), 0);                                   // 37: payload kind
+    EXPECT_EQ(r.u16(), 0);                                  // 38: reserved
+    EXPECT_EQ(r.u64(), 0x1122334455667788ull);              // 40: timestamp
+    EXPECT_EQ(r.u32(), 65536u);                             // 48: payload bytes
+    EXPECT_EQ(r.u32(), 0xCAFEF00Du);                        // 52: payload CRC
+    EXPECT_EQ(r.u32(), 0u);                                 // 56: reserved
     EXPECT_EQ(r.u32(), crc32c(std::span(slot).first(60)));  // 60: header CRC
 }
 

@@ -99,11 +99,11 @@ TEST(ControlMessagesTest, HeaderLayout) {
     const auto bytes = encodeControlMessage(CreditReturn{5}, 0x01020304);
     ByteReader r(bytes);
     EXPECT_EQ(r.u32(), kControlMagic);
-    EXPECT_EQ(r.u8(), 1);                                       // version
+    EXPECT_EQ(r.u8(), 1);  // version
     EXPECT_EQ(r.u8(), static_cast<int>(MessageType::CreditReturn));
-    EXPECT_EQ(r.u16(), bytes.size());                           // total length
-    EXPECT_EQ(r.u32(), 0x01020304u);                            // sequence
-    EXPECT_EQ(r.u64(), 5u);                                     // body
+    EXPECT_EQ(r.u16(), bytes.size());  // total length
+    EXPECT_EQ(r.u32(), 0x01020304u);   // sequence
+    EXPECT_EQ(r.u64(), 5u);            // body
     EXPECT_EQ(r.u32(), crc32c(std::span(bytes).first(bytes.size() - 4)));
     EXPECT_EQ(bytes.size(), 12u + 8u + 4u);
 }
@@ -147,8 +147,10 @@ TEST(ControlMessagesTest, NamesWhatIsWrong) {
     EXPECT_NE(errorOf(withPatch(advert, 0, {std::byte{'X'}})).find("not a control message"), std::string::npos);
     EXPECT_NE(errorOf(withPatch(advert, 4, {std::byte{7}})).find("version 7 not supported"), std::string::npos);
     EXPECT_NE(errorOf(withPatch(advert, 5, {std::byte{99}})).find("unknown control message type 99"), std::string::npos);
-    EXPECT_NE(errorOf(withPatch(advert, 5, {std::byte{static_cast<std::uint8_t>(MessageType::Stop)}})).find("Stop message has 24 unexpected trailing bytes"), std::string::npos);
-    EXPECT_NE(errorOf(withPatch(advert, 5, {std::byte{static_cast<std::uint8_t>(MessageType::StatusReport)}})).find("StatusReport message truncated"), std::string::npos);
+    EXPECT_NE(errorOf(withPatch(advert, 5, {std::byte{static_cast<std::uint8_t>(MessageType::Stop)}})).find("Stop message has 24 unexpected trailing bytes"),
+              std::string::npos);
+    EXPECT_NE(errorOf(withPatch(advert, 5, {std::byte{static_cast<std::uint8_t>(MessageType::StatusReport)}})).find("StatusReport message truncated"),
+              std::string::npos);
     // slot_bytes (body offset 12 -> message offset 24) not a multiple of 4096
     EXPECT_NE(errorOf(withPatch(advert, 24, {std::byte{1}})).find("slot_bytes 262145"), std::string::npos);
     auto badLength = advert;
@@ -201,8 +203,10 @@ TEST(ControlMessagesTest, OverlongCountsAreRejected) {
 
 TEST(ControlMessagesTest, VersionNegotiation) {
     Hello ours, theirs;
-    ours.versionMin = 1; ours.versionMax = 3;
-    theirs.versionMin = 2; theirs.versionMax = 5;
+    ours.versionMin = 1;
+    ours.versionMax = 3;
+    theirs.versionMin = 2;
+    theirs.versionMax = 5;
     EXPECT_EQ(negotiateVersion(ours, theirs).value(), 3);
     theirs.versionMin = 4;
     auto none = negotiateVersion(ours, theirs);

@@ -104,7 +104,7 @@ TEST(PrbsCheckerTest, EachFlippedBitIsCountedOnceAndWhereItIs) {
 
 TEST(PrbsCheckerTest, ABurstIsOneBurstOfItsLength) {
     auto data = sequence(PayloadKind::Prbs31, 8192);
-    for (std::uint64_t b = 10'000; b < 10'010; ++b) flip(data, b);  // 10 bits in a row
+    for (std::uint64_t b = 10'000; b < 10'010; ++b) flip(data, b);     // 10 bits in a row
     for (std::uint64_t b = 30'000; b < 30'040; b += 4) flip(data, b);  // 10 bits over 37
     const auto c = checkInPieces(PayloadKind::Prbs31, data, {8192});
     EXPECT_EQ(c.bitErrors, 20u);

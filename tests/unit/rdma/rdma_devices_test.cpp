@@ -11,8 +11,7 @@ namespace {
 TEST(RdmaDevicesTest, ListsWhatTheKernelHas) {
     auto devices = listRdmaDevices();
     ASSERT_TRUE(devices) << devices.error().describe();
-    const bool kernelHasDevices = std::filesystem::exists("/sys/class/infiniband") &&
-                                  !std::filesystem::is_empty("/sys/class/infiniband");
+    const bool kernelHasDevices = std::filesystem::exists("/sys/class/infiniband") && !std::filesystem::is_empty("/sys/class/infiniband");
     if (!kernelHasDevices) {
         EXPECT_TRUE(devices->empty());
         GTEST_SKIP() << "no RDMA device on this host (/sys/class/infiniband is empty): "

@@ -28,10 +28,13 @@ UffChannelData pointTarget() {
     for (int f = 0; f < 2; ++f) {
         for (int w = 0; w < 2; ++w) {
             for (int e = 0; e < 32; ++e) {
-                const double tau = (10e-3 * std::cos(d.geometry.angleRad[static_cast<std::size_t>(w)]) + std::hypot(d.geometry.elementX[static_cast<std::size_t>(e)], 10e-3)) / 1540;
+                const double tau =
+                    (10e-3 * std::cos(d.geometry.angleRad[static_cast<std::size_t>(w)]) + std::hypot(d.geometry.elementX[static_cast<std::size_t>(e)], 10e-3)) /
+                    1540;
                 for (int k = 0; k < 800; ++k) {
                     const double t = d.geometry.initialTimeS + k / 40e6 - tau;
-                    d.data16.push_back(static_cast<std::int16_t>(std::lround((1000 + f) * std::exp(-t * t / (2 * 1e-14)) * std::cos(2 * std::numbers::pi * 5e6 * t))));
+                    d.data16.push_back(
+                        static_cast<std::int16_t>(std::lround((1000 + f) * std::exp(-t * t / (2 * 1e-14)) * std::cos(2 * std::numbers::pi * 5e6 * t))));
                 }
             }
         }

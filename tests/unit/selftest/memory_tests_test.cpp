@@ -25,13 +25,41 @@ struct Fault {
 
 const std::vector<Fault>& faults() {
     static const std::vector<Fault> all = {
-        {"stuck-at-0", [](FaultyMemory& m) { m.add(FaultyMemory::StuckAt{1000, 5, false}); }, 1000},
-        {"stuck-at-1", [](FaultyMemory& m) { m.add(FaultyMemory::StuckAt{1000, 62, true}); }, 1000},
-        {"rising transition", [](FaultyMemory& m) { m.add(FaultyMemory::Transition{7, 3, true}); }, 7},
-        {"falling transition", [](FaultyMemory& m) { m.add(FaultyMemory::Transition{7, 3, false}); }, 7},
-        {"coupling, aggressor below", [](FaultyMemory& m) { m.add(FaultyMemory::Coupling{10, 0, 2000, 0}); }, 2000},
-        {"coupling, aggressor above", [](FaultyMemory& m) { m.add(FaultyMemory::Coupling{3000, 9, 20, 40}); }, 20},
-        {"address alias", [](FaultyMemory& m) { m.add(FaultyMemory::Alias{300, 200}); }, 200},
+        {"stuck-at-0",
+         [](FaultyMemory& m) {
+             m.add(FaultyMemory::StuckAt{1000, 5, false});
+         },
+         1000},
+        {"stuck-at-1",
+         [](FaultyMemory& m) {
+             m.add(FaultyMemory::StuckAt{1000, 62, true});
+         },
+         1000},
+        {"rising transition",
+         [](FaultyMemory& m) {
+             m.add(FaultyMemory::Transition{7, 3, true});
+         },
+         7},
+        {"falling transition",
+         [](FaultyMemory& m) {
+             m.add(FaultyMemory::Transition{7, 3, false});
+         },
+         7},
+        {"coupling, aggressor below",
+         [](FaultyMemory& m) {
+             m.add(FaultyMemory::Coupling{10, 0, 2000, 0});
+         },
+         2000},
+        {"coupling, aggressor above",
+         [](FaultyMemory& m) {
+             m.add(FaultyMemory::Coupling{3000, 9, 20, 40});
+         },
+         20},
+        {"address alias",
+         [](FaultyMemory& m) {
+             m.add(FaultyMemory::Alias{300, 200});
+         },
+         200},
     };
     return all;
 }
@@ -43,8 +71,8 @@ const std::map<A, std::vector<std::string>>& claims() {
         {A::WalkingOnes, {"stuck-at-0", "stuck-at-1", "rising transition", "falling transition"}},
         {A::WalkingZeros, {"stuck-at-0", "stuck-at-1", "rising transition", "falling transition"}},
         {A::AddressInAddress, {"stuck-at-0", "stuck-at-1", "address alias"}},
-        {A::MarchCMinus, {"stuck-at-0", "stuck-at-1", "rising transition", "falling transition", "coupling, aggressor below",
-                          "coupling, aggressor above", "address alias"}},
+        {A::MarchCMinus,
+         {"stuck-at-0", "stuck-at-1", "rising transition", "falling transition", "coupling, aggressor below", "coupling, aggressor above", "address alias"}},
         {A::MovingInversions, {"stuck-at-0", "stuck-at-1", "rising transition", "falling transition", "address alias"}},
         {A::RandomPattern, {"stuck-at-0", "stuck-at-1", "address alias"}},
     };

@@ -18,10 +18,10 @@ TEST(FaultInjectorTest, RatesAreHonouredAndCounted) {
     int drops = 0, dups = 0, reorders = 0;
     for (int i = 0; i < kBlocks; ++i) {
         switch (injector.decide(8 * 4096, true)) {
-        case BlockFault::Drop: ++drops; break;
-        case BlockFault::Duplicate: ++dups; break;
-        case BlockFault::Reorder: ++reorders; break;
-        default: break;
+            case BlockFault::Drop: ++drops; break;
+            case BlockFault::Duplicate: ++dups; break;
+            case BlockFault::Reorder: ++reorders; break;
+            default: break;
         }
     }
     EXPECT_EQ(injector.counts().blocksDropped, static_cast<std::uint64_t>(drops));

@@ -34,8 +34,7 @@ TEST(RfSceneTest, EchoArrivesAtTheUstbDelay) {
     std::vector<std::int16_t> rf(64 * 2048);
     scene.renderPlaneWave(angle, 1, rf);
     for (int e : {0, 20, 63}) {
-        const double tau = (x * std::sin(angle) + z * std::cos(angle)) / s.soundSpeedMps +
-                           std::hypot(x - scene.elementX(e), z) / s.soundSpeedMps;
+        const double tau = (x * std::sin(angle) + z * std::cos(angle)) / s.soundSpeedMps + std::hypot(x - scene.elementX(e), z) / s.soundSpeedMps;
         EXPECT_NEAR(peakSample(rf, e, 2048), tau * s.samplingRateHz, 1.0) << "element " << e;
     }
 }

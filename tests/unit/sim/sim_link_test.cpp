@@ -189,8 +189,8 @@ TEST(SimLinkTest, DualModeInterleavesScheduledShotsWithUltrasound) {
     options.configure.channelCount = 32;
     options.configure.samplesPerChannel = 512;
     options.configure.anglesMilliDeg = {-5'000, 0, 5'000};
-    options.configure.frameRateMilliHz = 60'000;   // ultrasound at 60 Hz
-    options.configure.laserRateMilliHz = 40'000;   // shots at 40 Hz
+    options.configure.frameRateMilliHz = 60'000;  // ultrasound at 60 Hz
+    options.configure.laserRateMilliHz = 40'000;  // shots at 40 Hz
     auto session = ingest::StreamSession::open(*link, options);
     ASSERT_TRUE(session) << session.error().describe();
     struct Sink final : ingest::FrameSink {
@@ -204,7 +204,11 @@ TEST(SimLinkTest, DualModeInterleavesScheduledShotsWithUltrasound) {
             ++pa;
             paFrames.push_back({frame->frameId(), frame->timestampNs(), frame->block(0).header.laserEnergyMicroJ});
         }
-        struct Pa { std::uint32_t frameId; std::uint64_t stampNs; std::uint32_t energy; };
+        struct Pa {
+            std::uint32_t frameId;
+            std::uint64_t stampNs;
+            std::uint32_t energy;
+        };
         const ingest::StreamSession& session;
         int us = 0, pa = 0, usWaves = 0;
         std::vector<Pa> paFrames;

@@ -10,18 +10,18 @@ constexpr std::size_t kCrcOffset = 60;
 
 std::string_view describe(HeaderCheck check) noexcept {
     switch (check) {
-    case HeaderCheck::Ok: return "ok";
-    case HeaderCheck::TooShort: return "fewer than 64 bytes for the block header";
-    case HeaderCheck::BadMagic: return "wrong magic: not a SonoLink block header";
-    case HeaderCheck::BadHeaderCrc: return "header CRC-32C mismatch";
-    case HeaderCheck::UnsupportedVersion: return "unsupported block header version";
-    case HeaderCheck::BadHeaderSize: return "header_size field is not 64";
-    case HeaderCheck::PayloadPastSlot: return "payload_bytes runs past the end of the slot";
-    case HeaderCheck::BadBlockIndex: return "block_index not below block_count (or block_count 0)";
-    case HeaderCheck::BadPayloadKind: return "unknown payload kind";
-    case HeaderCheck::BadRfGeometry: return "RF payload length does not match channel_count x sample_count x 2";
-    case HeaderCheck::UnknownFlags: return "unknown flag bits set";
-    case HeaderCheck::ImplausibleLeap: return "sequence or frame id far past the stream's (over 2^24 ahead)";
+        case HeaderCheck::Ok: return "ok";
+        case HeaderCheck::TooShort: return "fewer than 64 bytes for the block header";
+        case HeaderCheck::BadMagic: return "wrong magic: not a SonoLink block header";
+        case HeaderCheck::BadHeaderCrc: return "header CRC-32C mismatch";
+        case HeaderCheck::UnsupportedVersion: return "unsupported block header version";
+        case HeaderCheck::BadHeaderSize: return "header_size field is not 64";
+        case HeaderCheck::PayloadPastSlot: return "payload_bytes runs past the end of the slot";
+        case HeaderCheck::BadBlockIndex: return "block_index not below block_count (or block_count 0)";
+        case HeaderCheck::BadPayloadKind: return "unknown payload kind";
+        case HeaderCheck::BadRfGeometry: return "RF payload length does not match channel_count x sample_count x 2";
+        case HeaderCheck::UnknownFlags: return "unknown flag bits set";
+        case HeaderCheck::ImplausibleLeap: return "sequence or frame id far past the stream's (over 2^24 ahead)";
     }
     return "unknown header check";
 }
@@ -79,9 +79,7 @@ HeaderCheck checkBlockHeader(std::span<const std::byte> slot, BlockHeader& h) no
     if (h.blockCount == 0 || h.blockIndex >= h.blockCount) return HeaderCheck::BadBlockIndex;
     if (kind >= kPayloadKindCount) return HeaderCheck::BadPayloadKind;
     h.payloadKind = static_cast<PayloadKind>(kind);
-    if (h.payloadKind == PayloadKind::Rf &&
-        (h.channelCount == 0 ||
-         std::uint64_t(h.channelCount) * h.sampleCount * 2 != h.payloadBytes)) {
+    if (h.payloadKind == PayloadKind::Rf && (h.channelCount == 0 || std::uint64_t(h.channelCount) * h.sampleCount * 2 != h.payloadBytes)) {
         return HeaderCheck::BadRfGeometry;
     }
     return HeaderCheck::Ok;

@@ -21,7 +21,10 @@ struct Encoder {
     void u64(std::uint64_t& v) { w.u64(v); }
     void i32(std::int32_t& v) { w.i32(v); }
     void flag(bool& v) { w.u8(v ? 1 : 0); }
-    template <typename E> void e8(E& v) { w.u8(static_cast<std::uint8_t>(v)); }
+    template <typename E>
+    void e8(E& v) {
+        w.u8(static_cast<std::uint8_t>(v));
+    }
     void fixedText(std::string& v, std::size_t size) { w.text(v, size); }
     void text(std::string& v, std::size_t max) {
         const auto n = std::min(v.size(), max);
@@ -48,7 +51,10 @@ struct Decoder {
         if (raw > 1 && problem.empty()) problem = fmt::format("boolean field holds {}", raw);
         v = raw == 1;
     }
-    template <typename E> void e8(E& v) { v = static_cast<E>(r.u8()); }
+    template <typename E>
+    void e8(E& v) {
+        v = static_cast<E>(r.u8());
+    }
     void fixedText(std::string& v, std::size_t size) { v = std::string(r.text(size)); }
     void text(std::string& v, std::size_t max) {
         const auto n = r.u16();
@@ -71,44 +77,107 @@ struct Decoder {
     }
 };
 
-template <typename IO> void fields(IO& io, Hello& m) {
-    io.e8(m.role); io.u16(m.versionMin); io.u16(m.versionMax);
-    io.u16(m.capabilities.maxChannels); io.u32(m.capabilities.minSamplingRateHz);
-    io.u32(m.capabilities.maxSamplingRateHz); io.u32(m.capabilities.payloadKindMask);
+template <typename IO>
+void fields(IO& io, Hello& m) {
+    io.e8(m.role);
+    io.u16(m.versionMin);
+    io.u16(m.versionMax);
+    io.u16(m.capabilities.maxChannels);
+    io.u32(m.capabilities.minSamplingRateHz);
+    io.u32(m.capabilities.maxSamplingRateHz);
+    io.u32(m.capabilities.payloadKindMask);
     io.u32(m.capabilities.maxSlotBytes);
-    io.fixedText(m.serial, 16); io.fixedText(m.firmware, 16);
+    io.fixedText(m.serial, 16);
+    io.fixedText(m.firmware, 16);
 }
-template <typename IO> void fields(IO& io, HelloAck& m) { io.u16(m.version); io.u64(m.sessionId); }
-template <typename IO> void fields(IO& io, RingAdvert& m) {
-    io.u64(m.address); io.u32(m.rkey); io.u32(m.slotBytes); io.u32(m.slotCount); io.u32(m.initialCredits);
+template <typename IO>
+void fields(IO& io, HelloAck& m) {
+    io.u16(m.version);
+    io.u64(m.sessionId);
 }
-template <typename IO> void fields(IO& io, Configure& m) {
-    io.e8(m.payloadKind); io.flag(m.photoacoustic); io.u16(m.channelCount);
-    io.u32(m.samplesPerChannel); io.u32(m.samplingRateHz); io.u32(m.centerFrequencyHz);
-    io.u32(m.pitchNm); io.u32(m.frameRateMilliHz); io.u32(m.soundSpeedMmPerS);
-    io.u32(m.laserRateMilliHz); io.i32List(m.anglesMilliDeg, kMaxWaves);
+template <typename IO>
+void fields(IO& io, RingAdvert& m) {
+    io.u64(m.address);
+    io.u32(m.rkey);
+    io.u32(m.slotBytes);
+    io.u32(m.slotCount);
+    io.u32(m.initialCredits);
 }
-template <typename IO> void fields(IO& io, ConfigureAck& m) {
-    io.u16(m.channelsPerBlock); io.u16(m.blocksPerFrame); io.u32(m.payloadBytesPerBlock);
+template <typename IO>
+void fields(IO& io, Configure& m) {
+    io.e8(m.payloadKind);
+    io.flag(m.photoacoustic);
+    io.u16(m.channelCount);
+    io.u32(m.samplesPerChannel);
+    io.u32(m.samplingRateHz);
+    io.u32(m.centerFrequencyHz);
+    io.u32(m.pitchNm);
+    io.u32(m.frameRateMilliHz);
+    io.u32(m.soundSpeedMmPerS);
+    io.u32(m.laserRateMilliHz);
+    io.i32List(m.anglesMilliDeg, kMaxWaves);
 }
-template <typename IO> void fields(IO& io, Start& m) { io.u32(m.frameLimit); }
-template <typename IO> void fields(IO&, Stop&) {}
-template <typename IO> void fields(IO& io, CreditReturn& m) { io.u64(m.freedThrough); }
-template <typename IO> void fields(IO& io, BerStart& m) { io.e8(m.pattern); io.u64(m.blockLimit); }
-template <typename IO> void fields(IO&, BerStop&) {}
-template <typename IO> void fields(IO& io, TimeSync& m) {
-    io.u64(m.t1HostSendNs); io.u64(m.t2FrontEndReceiveNs); io.u64(m.t3FrontEndSendNs);
+template <typename IO>
+void fields(IO& io, ConfigureAck& m) {
+    io.u16(m.channelsPerBlock);
+    io.u16(m.blocksPerFrame);
+    io.u32(m.payloadBytesPerBlock);
 }
-template <typename IO> void fields(IO& io, Trigger& m) { io.u8(m.source); io.u32(m.shotId); io.u64(m.fireTimeNs); }
-template <typename IO> void fields(IO& io, ShotReport& m) {
-    io.u32(m.shotId); io.u32(m.frameId); io.e8(m.outcome); io.u64(m.firedNs); io.u32(m.energyMicroJ);
+template <typename IO>
+void fields(IO& io, Start& m) {
+    io.u32(m.frameLimit);
 }
-template <typename IO> void fields(IO& io, StatusReport& m) {
-    io.e8(m.state); io.u64(m.framesAcquired); io.u64(m.framesDropped); io.u64(m.blocksSent);
-    io.u32(m.creditsHeld); io.i32(m.temperatureMilliC);
-    io.u32(m.shotsFired); io.u32(m.shotsMissed); io.u32(m.shotsLate);
+template <typename IO>
+void fields(IO&, Stop&) {}
+template <typename IO>
+void fields(IO& io, CreditReturn& m) {
+    io.u64(m.freedThrough);
 }
-template <typename IO> void fields(IO& io, ErrorReport& m) { io.u16(m.code); io.u8(m.inResponseTo); io.text(m.text, kMaxErrorText); }
+template <typename IO>
+void fields(IO& io, BerStart& m) {
+    io.e8(m.pattern);
+    io.u64(m.blockLimit);
+}
+template <typename IO>
+void fields(IO&, BerStop&) {}
+template <typename IO>
+void fields(IO& io, TimeSync& m) {
+    io.u64(m.t1HostSendNs);
+    io.u64(m.t2FrontEndReceiveNs);
+    io.u64(m.t3FrontEndSendNs);
+}
+template <typename IO>
+void fields(IO& io, Trigger& m) {
+    io.u8(m.source);
+    io.u32(m.shotId);
+    io.u64(m.fireTimeNs);
+}
+template <typename IO>
+void fields(IO& io, ShotReport& m) {
+    io.u32(m.shotId);
+    io.u32(m.frameId);
+    io.e8(m.outcome);
+    io.u64(m.firedNs);
+    io.u32(m.energyMicroJ);
+}
+template <typename IO>
+void fields(IO& io, StatusReport& m) {
+    io.e8(m.state);
+    io.u64(m.framesAcquired);
+    io.u64(m.framesDropped);
+    io.u64(m.blocksSent);
+    io.u32(m.creditsHeld);
+    io.i32(m.temperatureMilliC);
+    io.u32(m.shotsFired);
+    io.u32(m.shotsMissed);
+    io.u32(m.shotsLate);
+}
+template <typename IO>
+void fields(IO& io, ErrorReport& m) {
+    io.u16(m.code);
+    io.u8(m.inResponseTo);
+    io.text(m.text, kMaxErrorText);
+}
 
 // Range checks after decoding: "" when the values are acceptable.
 std::string validate(const Hello& m) {
@@ -148,18 +217,23 @@ std::string validate(const BerStart& m) {
     return {};
 }
 std::string validate(const StatusReport& m) {
-    if (static_cast<std::uint8_t>(m.state) > static_cast<std::uint8_t>(FrontEndState::Stalled)) return fmt::format("state {} unknown", static_cast<int>(m.state));
+    if (static_cast<std::uint8_t>(m.state) > static_cast<std::uint8_t>(FrontEndState::Stalled))
+        return fmt::format("state {} unknown", static_cast<int>(m.state));
     return {};
 }
 std::string validate(const ShotReport& m) {
-    if (static_cast<std::uint8_t>(m.outcome) > static_cast<std::uint8_t>(ShotOutcome::Late)) return fmt::format("outcome {} unknown", static_cast<int>(m.outcome));
+    if (static_cast<std::uint8_t>(m.outcome) > static_cast<std::uint8_t>(ShotOutcome::Late))
+        return fmt::format("outcome {} unknown", static_cast<int>(m.outcome));
     if (m.outcome == ShotOutcome::Fired && m.firedNs == 0) return fmt::format("shot {} fired with no pulse time", m.shotId);
     if (m.outcome != ShotOutcome::Fired && (m.firedNs != 0 || m.energyMicroJ != 0)) {
         return fmt::format("shot {} not fired, yet with a pulse time or energy", m.shotId);
     }
     return {};
 }
-template <typename T> std::string validate(const T&) { return {}; }
+template <typename T>
+std::string validate(const T&) {
+    return {};
+}
 
 template <typename T>
 Result<ControlMessage> decodeBody(ByteReader& reader, MessageType type) {
@@ -183,21 +257,21 @@ Result<ControlMessage> decodeBody(ByteReader& reader, MessageType type) {
 
 Result<ControlMessage> decodeByType(MessageType type, ByteReader& body) {
     switch (type) {
-    case MessageType::Hello: return decodeBody<Hello>(body, type);
-    case MessageType::HelloAck: return decodeBody<HelloAck>(body, type);
-    case MessageType::RingAdvert: return decodeBody<RingAdvert>(body, type);
-    case MessageType::Configure: return decodeBody<Configure>(body, type);
-    case MessageType::ConfigureAck: return decodeBody<ConfigureAck>(body, type);
-    case MessageType::Start: return decodeBody<Start>(body, type);
-    case MessageType::Stop: return decodeBody<Stop>(body, type);
-    case MessageType::CreditReturn: return decodeBody<CreditReturn>(body, type);
-    case MessageType::BerStart: return decodeBody<BerStart>(body, type);
-    case MessageType::BerStop: return decodeBody<BerStop>(body, type);
-    case MessageType::TimeSync: return decodeBody<TimeSync>(body, type);
-    case MessageType::Trigger: return decodeBody<Trigger>(body, type);
-    case MessageType::StatusReport: return decodeBody<StatusReport>(body, type);
-    case MessageType::ErrorReport: return decodeBody<ErrorReport>(body, type);
-    case MessageType::ShotReport: return decodeBody<ShotReport>(body, type);
+        case MessageType::Hello: return decodeBody<Hello>(body, type);
+        case MessageType::HelloAck: return decodeBody<HelloAck>(body, type);
+        case MessageType::RingAdvert: return decodeBody<RingAdvert>(body, type);
+        case MessageType::Configure: return decodeBody<Configure>(body, type);
+        case MessageType::ConfigureAck: return decodeBody<ConfigureAck>(body, type);
+        case MessageType::Start: return decodeBody<Start>(body, type);
+        case MessageType::Stop: return decodeBody<Stop>(body, type);
+        case MessageType::CreditReturn: return decodeBody<CreditReturn>(body, type);
+        case MessageType::BerStart: return decodeBody<BerStart>(body, type);
+        case MessageType::BerStop: return decodeBody<BerStop>(body, type);
+        case MessageType::TimeSync: return decodeBody<TimeSync>(body, type);
+        case MessageType::Trigger: return decodeBody<Trigger>(body, type);
+        case MessageType::StatusReport: return decodeBody<StatusReport>(body, type);
+        case MessageType::ErrorReport: return decodeBody<ErrorReport>(body, type);
+        case MessageType::ShotReport: return decodeBody<ShotReport>(body, type);
     }
     return fail(ErrorCode::InvalidArgument, fmt::format("unknown control message type {}", static_cast<int>(type)));
 }
@@ -206,31 +280,28 @@ Result<ControlMessage> decodeByType(MessageType type, ByteReader& body) {
 
 std::string_view toString(MessageType type) noexcept {
     switch (type) {
-    case MessageType::Hello: return "Hello";
-    case MessageType::HelloAck: return "HelloAck";
-    case MessageType::RingAdvert: return "RingAdvert";
-    case MessageType::Configure: return "Configure";
-    case MessageType::ConfigureAck: return "ConfigureAck";
-    case MessageType::Start: return "Start";
-    case MessageType::Stop: return "Stop";
-    case MessageType::CreditReturn: return "CreditReturn";
-    case MessageType::BerStart: return "BerStart";
-    case MessageType::BerStop: return "BerStop";
-    case MessageType::TimeSync: return "TimeSync";
-    case MessageType::Trigger: return "Trigger";
-    case MessageType::StatusReport: return "StatusReport";
-    case MessageType::ErrorReport: return "ErrorReport";
-    case MessageType::ShotReport: return "ShotReport";
+        case MessageType::Hello: return "Hello";
+        case MessageType::HelloAck: return "HelloAck";
+        case MessageType::RingAdvert: return "RingAdvert";
+        case MessageType::Configure: return "Configure";
+        case MessageType::ConfigureAck: return "ConfigureAck";
+        case MessageType::Start: return "Start";
+        case MessageType::Stop: return "Stop";
+        case MessageType::CreditReturn: return "CreditReturn";
+        case MessageType::BerStart: return "BerStart";
+        case MessageType::BerStop: return "BerStop";
+        case MessageType::TimeSync: return "TimeSync";
+        case MessageType::Trigger: return "Trigger";
+        case MessageType::StatusReport: return "StatusReport";
+        case MessageType::ErrorReport: return "ErrorReport";
+        case MessageType::ShotReport: return "ShotReport";
     }
     return "Unknown";
 }
 
-MessageType typeOf(const ControlMessage& message) noexcept {
-    return static_cast<MessageType>(message.index() + 1);
-}
+MessageType typeOf(const ControlMessage& message) noexcept { return static_cast<MessageType>(message.index() + 1); }
 
-std::size_t encodeControlMessageInto(const ControlMessage& message, std::uint32_t sequence,
-                                    std::span<std::byte, kMaxControlMessage> out) noexcept {
+std::size_t encodeControlMessageInto(const ControlMessage& message, std::uint32_t sequence, std::span<std::byte, kMaxControlMessage> out) noexcept {
     ByteWriter writer(out);
     writer.u32(kControlMagic);
     writer.u8(static_cast<std::uint8_t>(kProtocolVersion));
@@ -238,10 +309,12 @@ std::size_t encodeControlMessageInto(const ControlMessage& message, std::uint32_
     writer.u16(0);  // length, patched below
     writer.u32(sequence);
     Encoder encoder{writer};
-    std::visit([&](const auto& m) {
-        auto copy = m;  // the field list takes references; strings are only in Hello/ErrorReport
-        fields(encoder, copy);
-    }, message);
+    std::visit(
+        [&](const auto& m) {
+            auto copy = m;  // the field list takes references; strings are only in Hello/ErrorReport
+            fields(encoder, copy);
+        },
+        message);
     const auto length = writer.position() + kControlCrcSize;
     SONOLINK_ASSERT(writer.ok() && length <= kMaxControlMessage, "control message exceeds 512 bytes");
     ByteWriter lengthField(std::span<std::byte>(out).subspan(6, 2));
@@ -258,7 +331,8 @@ std::vector<std::byte> encodeControlMessage(const ControlMessage& message, std::
 
 Result<DecodedMessage> decodeControlMessage(std::span<const std::byte> bytes) {
     if (bytes.size() < kControlHeaderSize + kControlCrcSize) {
-        return fail(ErrorCode::DataLoss, fmt::format("control message truncated: {} bytes, the minimum is {}", bytes.size(), kControlHeaderSize + kControlCrcSize));
+        return fail(ErrorCode::DataLoss,
+                    fmt::format("control message truncated: {} bytes, the minimum is {}", bytes.size(), kControlHeaderSize + kControlCrcSize));
     }
     ByteReader header(bytes.first(kControlHeaderSize));
     const auto magic = header.u32();
@@ -270,7 +344,8 @@ Result<DecodedMessage> decodeControlMessage(std::span<const std::byte> bytes) {
         return fail(ErrorCode::InvalidArgument, fmt::format("not a control message: magic 0x{:08x}, expected 0x{:08x}", magic, kControlMagic));
     }
     if (length < kControlHeaderSize + kControlCrcSize || length > kMaxControlMessage) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("control message length field {} outside {}..{}", length, kControlHeaderSize + kControlCrcSize, kMaxControlMessage));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("control message length field {} outside {}..{}", length, kControlHeaderSize + kControlCrcSize, kMaxControlMessage));
     }
     if (length > bytes.size()) {
         return fail(ErrorCode::DataLoss, fmt::format("control message truncated: length field says {} bytes, {} received", length, bytes.size()));
@@ -282,7 +357,8 @@ Result<DecodedMessage> decodeControlMessage(std::span<const std::byte> bytes) {
         return fail(ErrorCode::DataLoss, fmt::format("control message CRC-32C mismatch (carried 0x{:08x}, computed 0x{:08x})", expectedCrc, actualCrc));
     }
     if (version < kProtocolVersionMin || version > kProtocolVersion) {
-        return fail(ErrorCode::FailedPrecondition, fmt::format("control message version {} not supported (this build speaks {}..{})", version, kProtocolVersionMin, kProtocolVersion));
+        return fail(ErrorCode::FailedPrecondition,
+                    fmt::format("control message version {} not supported (this build speaks {}..{})", version, kProtocolVersionMin, kProtocolVersion));
     }
     ByteReader body(bytes.subspan(kControlHeaderSize, length - kControlHeaderSize - kControlCrcSize));
     auto decoded = decodeByType(static_cast<MessageType>(typeByte), body);
@@ -294,9 +370,8 @@ Result<std::uint16_t> negotiateVersion(const Hello& ours, const Hello& theirs) {
     const auto low = std::max(ours.versionMin, theirs.versionMin);
     const auto high = std::min(ours.versionMax, theirs.versionMax);
     if (low > high) {
-        return fail(ErrorCode::FailedPrecondition,
-                    fmt::format("no common protocol version: we speak {}..{}, the peer {}..{}",
-                                ours.versionMin, ours.versionMax, theirs.versionMin, theirs.versionMax));
+        return fail(ErrorCode::FailedPrecondition, fmt::format("no common protocol version: we speak {}..{}, the peer {}..{}", ours.versionMin, ours.versionMax,
+                                                               theirs.versionMin, theirs.versionMax));
     }
     return high;
 }

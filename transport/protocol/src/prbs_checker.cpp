@@ -50,15 +50,14 @@ __attribute__((target("avx2"))) std::size_t cleanWordsAvx2(const std::byte* word
 }
 
 // The same, 16 words at a time (AVX-512: three-way XOR in one instruction).
-__attribute__((target("avx512f"))) std::size_t cleanWordsAvx512(const std::byte* words, std::size_t first, std::size_t count, int order,
-                                                                int tap, std::uint64_t invert) noexcept {
+__attribute__((target("avx512f"))) std::size_t cleanWordsAvx512(const std::byte* words, std::size_t first, std::size_t count, int order, int tap,
+                                                                std::uint64_t invert) noexcept {
     const __m512i inv = _mm512_set1_epi64(static_cast<long long>(invert));
     std::size_t i = first;
     for (; i + 16 <= count; i += 16) {
         const std::byte* p = words + 8 * i;
         const __m512i a = _mm512_ternarylogic_epi64(_mm512_loadu_si512(p), _mm512_loadu_si512(p - order), _mm512_loadu_si512(p - tap), 0x96);
-        const __m512i b = _mm512_ternarylogic_epi64(_mm512_loadu_si512(p + 64), _mm512_loadu_si512(p + 64 - order),
-                                                    _mm512_loadu_si512(p + 64 - tap), 0x96);
+        const __m512i b = _mm512_ternarylogic_epi64(_mm512_loadu_si512(p + 64), _mm512_loadu_si512(p + 64 - order), _mm512_loadu_si512(p + 64 - tap), 0x96);
         if ((_mm512_cmpneq_epi64_mask(a, inv) | _mm512_cmpneq_epi64_mask(b, inv)) != 0) break;
     }
     return i;
@@ -81,8 +80,7 @@ PrbsCounts& PrbsCounts::operator+=(const PrbsCounts& other) noexcept {
 }
 
 PrbsChecker::PrbsChecker(PrbsSpec spec, PrbsKernel kernel) noexcept
-    : order_(spec.order), tap_(spec.tap), invert_(spec.inverted ? ~0ull : 0),
-      avx2_(kernel != PrbsKernel::Scalar && __builtin_cpu_supports("avx2")),
+    : order_(spec.order), tap_(spec.tap), invert_(spec.inverted ? ~0ull : 0), avx2_(kernel != PrbsKernel::Scalar && __builtin_cpu_supports("avx2")),
       // AMD's Zen 4 runs 512-bit operations as two halves and splits the unaligned loads at
       // `order` and `tap` bytes back across cache lines: its AVX-512 kernel checked PRBS-31 at
       // 0.45-0.75 of one core's read bandwidth out of memory, the AVX2 kernel at 0.86-0.92

@@ -8,11 +8,11 @@ namespace sonolink::transport {
 
 PrbsSpec prbsSpec(PayloadKind kind) noexcept {
     switch (kind) {
-    case PayloadKind::Prbs7: return {7, 6, false};
-    case PayloadKind::Prbs15: return {15, 14, true};
-    case PayloadKind::Prbs23: return {23, 18, true};
-    case PayloadKind::Prbs31: return {31, 28, true};
-    default: return {0, 0, false};
+        case PayloadKind::Prbs7: return {7, 6, false};
+        case PayloadKind::Prbs15: return {15, 14, true};
+        case PayloadKind::Prbs23: return {23, 18, true};
+        case PayloadKind::Prbs31: return {31, 28, true};
+        default: return {0, 0, false};
     }
 }
 

@@ -22,8 +22,7 @@ Result<std::optional<CmEvent>> waitCmEvent(rdma_event_channel* channel, std::chr
     return std::optional<CmEvent>(copy);
 }
 
-Status expectCmEvent(rdma_event_channel* channel, rdma_cm_id* id, rdma_cm_event_type expected,
-                     std::chrono::milliseconds timeout, std::string_view step) {
+Status expectCmEvent(rdma_event_channel* channel, rdma_cm_id* id, rdma_cm_event_type expected, std::chrono::milliseconds timeout, std::string_view step) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (true) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -38,8 +37,8 @@ Status expectCmEvent(rdma_event_channel* channel, rdma_cm_id* id, rdma_cm_event_
         if (type == RDMA_CM_EVENT_ROUTE_ERROR) hint = "; check: the GID table and the interface's IP address (ibv_devinfo -v)";
         if (type == RDMA_CM_EVENT_REJECTED) hint = "; check: the host is listening on that address and port";
         if (type == RDMA_CM_EVENT_UNREACHABLE) hint = "; check: the peer is up and the link is ACTIVE";
-        return fail(ErrorCode::Unavailable, fmt::format("{}: got {} (status {}) instead of {}{}", step, rdma_event_str(type),
-                                                        (*event)->status, rdma_event_str(expected), hint));
+        return fail(ErrorCode::Unavailable,
+                    fmt::format("{}: got {} (status {}) instead of {}{}", step, rdma_event_str(type), (*event)->status, rdma_event_str(expected), hint));
     }
 }
 

@@ -20,7 +20,7 @@ struct CmEvent {
 // nullopt after timeout (0 = do not wait).
 [[nodiscard]] Result<std::optional<CmEvent>> waitCmEvent(rdma_event_channel* channel, std::chrono::milliseconds timeout);
 // Waits for `expected` on id; any other event for it is an error naming both.
-[[nodiscard]] Status expectCmEvent(rdma_event_channel* channel, rdma_cm_id* id, rdma_cm_event_type expected,
-                                   std::chrono::milliseconds timeout, std::string_view step);
+[[nodiscard]] Status expectCmEvent(rdma_event_channel* channel, rdma_cm_id* id, rdma_cm_event_type expected, std::chrono::milliseconds timeout,
+                                   std::string_view step);
 
 }  // namespace sonolink::transport::rdma

@@ -27,15 +27,14 @@ struct ContextDeleter {
 
 std::string formatGuid(__be64 guid) {
     const std::uint64_t host = be64toh(guid);
-    return fmt::format("{:04x}:{:04x}:{:04x}:{:04x}", (host >> 48) & 0xffff, (host >> 32) & 0xffff,
-                       (host >> 16) & 0xffff, host & 0xffff);
+    return fmt::format("{:04x}:{:04x}:{:04x}:{:04x}", (host >> 48) & 0xffff, (host >> 32) & 0xffff, (host >> 16) & 0xffff, host & 0xffff);
 }
 
 std::string linkLayerName(std::uint8_t layer) {
     switch (layer) {
-    case IBV_LINK_LAYER_ETHERNET: return "Ethernet";
-    case IBV_LINK_LAYER_INFINIBAND: return "InfiniBand";
-    default: return "unspecified";
+        case IBV_LINK_LAYER_ETHERNET: return "Ethernet";
+        case IBV_LINK_LAYER_INFINIBAND: return "InfiniBand";
+        default: return "unspecified";
     }
 }
 
@@ -94,8 +93,7 @@ RdmaDeviceInfo describe(ibv_device* device) {
     info.nodeGuid = formatGuid(ibv_get_device_guid(device));
     std::unique_ptr<ibv_context, ContextDeleter> context(ibv_open_device(device));
     if (!context) {
-        info.error = fmt::format("ibv_open_device failed: {} (check permissions on /dev/infiniband)",
-                                 std::strerror(errno));
+        info.error = fmt::format("ibv_open_device failed: {} (check permissions on /dev/infiniband)", std::strerror(errno));
         return info;
     }
     info.caps = queryCaps(context.get(), info.error);
@@ -133,9 +131,10 @@ MemlockStatus checkMemlock(std::uint64_t bytesToPin) {
     // Registration pins the ring plus the queues' and control buffers' memory.
     status.sufficient = status.capIpcLock || limit.rlim_cur >= bytesToPin + (16u << 20);
     if (!status.sufficient) {
-        status.advice = fmt::format("the memlock limit is {} KiB but {} KiB must be pinned: raise it (the package's limits.d file "
-                                    "lifts it for the sonolink group: `sudo adduser $USER sonolink` and log in again; or ulimit -l unlimited)",
-                                    limit.rlim_cur / 1024, bytesToPin / 1024);
+        status.advice = fmt::format(
+            "the memlock limit is {} KiB but {} KiB must be pinned: raise it (the package's limits.d file "
+            "lifts it for the sonolink group: `sudo adduser $USER sonolink` and log in again; or ulimit -l unlimited)",
+            limit.rlim_cur / 1024, bytesToPin / 1024);
     }
     return status;
 }
@@ -146,8 +145,7 @@ Result<std::vector<RdmaDeviceInfo>> listRdmaDevices() {
     std::unique_ptr<ibv_device*, DeviceListDeleter> list(ibv_get_device_list(&count));
     if (!list) {
         if (errno == ENOSYS || errno == 0) return std::vector<RdmaDeviceInfo>{};  // no RDMA in the kernel
-        return fail(ErrorCode::Unavailable,
-                    fmt::format("ibv_get_device_list failed: {}", std::strerror(errno)));
+        return fail(ErrorCode::Unavailable, fmt::format("ibv_get_device_list failed: {}", std::strerror(errno)));
     }
     std::vector<RdmaDeviceInfo> devices;
     for (int i = 0; i < count; ++i) devices.push_back(describe(list.get()[i]));

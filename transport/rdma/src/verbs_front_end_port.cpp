@@ -21,14 +21,14 @@ struct VerbsFrontEndPort::State {
     ProtectionDomain pd;
     std::unique_ptr<ControlEndpoint> control;
     std::unique_ptr<VerbsQueuePair> data;
-    std::vector<std::byte> headers;      // registered pool the 64-byte headers are sent from
+    std::vector<std::byte> headers;  // registered pool the 64-byte headers are sent from
     MemoryRegion headersMr;
-    std::vector<std::byte> bounce;       // a block copied here to flip bits "in flight"
+    std::vector<std::byte> bounce;  // a block copied here to flip bits "in flight"
     MemoryRegion bounceMr;
     std::vector<MemoryRegion> payloadMrs;
     std::vector<ibv_send_wr> pending;
     std::vector<std::array<ibv_sge, 2>> pendingSge;
-    std::deque<int> batches;             // writes per posted batch (one signaled completion each)
+    std::deque<int> batches;  // writes per posted batch (one signaled completion each)
     int outstanding = 0;
     std::size_t nextHeader = 0;
     bool abandoned = false;
@@ -64,6 +64,52 @@ struct VerbsFrontEndPort::State {
         }
         return {};
     }
+
+    // One queue pair (tag 'C': control, 'D': data) resolved, created and connected to the host.
+    Status connectQueuePair(char tag, sockaddr_in& host, const std::string& where) {
+        rdma_cm_id* raw = nullptr;
+        if (rdma_create_id(events.get(), &raw, nullptr, RDMA_PS_TCP) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_create_id", errno));
+        CmId id(raw);
+        const int ms = static_cast<int>(options.timeout.count());
+        if (rdma_resolve_addr(raw, nullptr, reinterpret_cast<sockaddr*>(&host), ms) != 0) {
+            return fail(verbsError(ErrorCode::Unavailable, fmt::format("rdma_resolve_addr of {}", where), errno,
+                                   "the host's address is reachable over an RDMA interface"));
+        }
+        if (auto ok = expectCmEvent(events.get(), raw, RDMA_CM_EVENT_ADDR_RESOLVED, options.timeout, "resolving " + where); !ok)
+            return fail(std::move(ok.error()));
+        if (rdma_resolve_route(raw, ms) != 0)
+            return fail(verbsError(ErrorCode::Unavailable, "rdma_resolve_route", errno, "the GID table (ibv_devinfo -v) and the MTU"));
+        if (auto ok = expectCmEvent(events.get(), raw, RDMA_CM_EVENT_ROUTE_RESOLVED, options.timeout, "route to " + where); !ok)
+            return fail(std::move(ok.error()));
+        if (!pd) {
+            pd.reset(ibv_alloc_pd(raw->verbs));
+            if (!pd) return fail(verbsError(ErrorCode::ResourceExhausted, "ibv_alloc_pd", errno));
+        }
+        const bool isControl = tag == 'C';
+        auto qp = VerbsQueuePair::create(std::move(id), pd.get(), isControl ? ControlEndpoint::kSendSlots : options.sendQueueDepth,
+                                         isControl ? ControlEndpoint::kReceiveSlots : 1, 2);
+        if (!qp) return fail(std::move(qp.error()));
+        rdma_cm_id* connecting = (*qp)->id();
+        if (isControl) {
+            auto endpoint = ControlEndpoint::create(std::move(*qp), pd.get());
+            if (!endpoint) return fail(std::move(endpoint.error()));
+            control = std::move(*endpoint);
+        } else {
+            data = std::move(*qp);
+        }
+        rdma_conn_param param{};
+        param.private_data = &tag;
+        param.private_data_len = 1;
+        param.responder_resources = 1;
+        param.initiator_depth = 1;
+        param.retry_count = 7;
+        param.rnr_retry_count = 7;
+        if (rdma_connect(connecting, &param) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_connect", errno));
+        if (auto ok = expectCmEvent(events.get(), connecting, RDMA_CM_EVENT_ESTABLISHED, options.timeout, "connecting to " + where); !ok) {
+            return fail(std::move(ok.error()));
+        }
+        return {};
+    }
 };
 
 Result<std::unique_ptr<VerbsFrontEndPort>> VerbsFrontEndPort::connect(const VerbsFrontEndOptions& options) {
@@ -76,46 +122,11 @@ Result<std::unique_ptr<VerbsFrontEndPort>> VerbsFrontEndPort::connect(const Verb
         return fail(ErrorCode::InvalidArgument, fmt::format("'{}' is not an IPv4 address", options.hostAddress));
     }
     state->events.reset(rdma_create_event_channel());
-    if (!state->events) return fail(verbsError(ErrorCode::Unavailable, "rdma_create_event_channel", errno, "that /dev/infiniband/rdma_cm exists (rdma_ucm loaded)"));
+    if (!state->events)
+        return fail(verbsError(ErrorCode::Unavailable, "rdma_create_event_channel", errno, "that /dev/infiniband/rdma_cm exists (rdma_ucm loaded)"));
     const auto where = fmt::format("{}:{}", options.hostAddress, options.port);
     for (char tag : {'C', 'D'}) {
-        rdma_cm_id* raw = nullptr;
-        if (rdma_create_id(state->events.get(), &raw, nullptr, RDMA_PS_TCP) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_create_id", errno));
-        CmId id(raw);
-        const int ms = static_cast<int>(options.timeout.count());
-        if (rdma_resolve_addr(raw, nullptr, reinterpret_cast<sockaddr*>(&host), ms) != 0) {
-            return fail(verbsError(ErrorCode::Unavailable, fmt::format("rdma_resolve_addr of {}", where), errno, "the host's address is reachable over an RDMA interface"));
-        }
-        if (auto ok = expectCmEvent(state->events.get(), raw, RDMA_CM_EVENT_ADDR_RESOLVED, options.timeout, "resolving " + where); !ok) return fail(std::move(ok.error()));
-        if (rdma_resolve_route(raw, ms) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_resolve_route", errno, "the GID table (ibv_devinfo -v) and the MTU"));
-        if (auto ok = expectCmEvent(state->events.get(), raw, RDMA_CM_EVENT_ROUTE_RESOLVED, options.timeout, "route to " + where); !ok) return fail(std::move(ok.error()));
-        if (!state->pd) {
-            state->pd.reset(ibv_alloc_pd(raw->verbs));
-            if (!state->pd) return fail(verbsError(ErrorCode::ResourceExhausted, "ibv_alloc_pd", errno));
-        }
-        const bool isControl = tag == 'C';
-        auto qp = VerbsQueuePair::create(std::move(id), state->pd.get(), isControl ? ControlEndpoint::kSendSlots : options.sendQueueDepth,
-                                         isControl ? ControlEndpoint::kReceiveSlots : 1, 2);
-        if (!qp) return fail(std::move(qp.error()));
-        rdma_cm_id* connecting = (*qp)->id();
-        if (isControl) {
-            auto endpoint = ControlEndpoint::create(std::move(*qp), state->pd.get());
-            if (!endpoint) return fail(std::move(endpoint.error()));
-            state->control = std::move(*endpoint);
-        } else {
-            state->data = std::move(*qp);
-        }
-        rdma_conn_param param{};
-        param.private_data = &tag;
-        param.private_data_len = 1;
-        param.responder_resources = 1;
-        param.initiator_depth = 1;
-        param.retry_count = 7;
-        param.rnr_retry_count = 7;
-        if (rdma_connect(connecting, &param) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_connect", errno));
-        if (auto ok = expectCmEvent(state->events.get(), connecting, RDMA_CM_EVENT_ESTABLISHED, options.timeout, "connecting to " + where); !ok) {
-            return fail(std::move(ok.error()));
-        }
+        if (auto ok = state->connectQueuePair(tag, host, where); !ok) return fail(std::move(ok.error()));
     }
     state->headers.resize(kHeaderSlots * kBlockHeaderSize);
     state->headersMr.reset(ibv_reg_mr(state->pd.get(), state->headers.data(), state->headers.size(), IBV_ACCESS_LOCAL_WRITE));
@@ -128,9 +139,7 @@ Result<std::unique_ptr<VerbsFrontEndPort>> VerbsFrontEndPort::connect(const Verb
 VerbsFrontEndPort::VerbsFrontEndPort(std::unique_ptr<State> state) : state_(std::move(state)) {}
 VerbsFrontEndPort::~VerbsFrontEndPort() = default;
 
-const ControlStats& VerbsFrontEndPort::controlStats() const noexcept {
-    return state_->control ? state_->control->stats() : state_->emptyStats;
-}
+const ControlStats& VerbsFrontEndPort::controlStats() const noexcept { return state_->control ? state_->control->stats() : state_->emptyStats; }
 
 Status VerbsFrontEndPort::sendControl(const ControlMessage& message) { return state_->control->send(message); }
 
@@ -151,7 +160,9 @@ Result<std::optional<ControlMessage>> VerbsFrontEndPort::receiveControl(std::chr
 
 Status VerbsFrontEndPort::registerPayloadMemory(std::span<const std::byte> memory) {
     MemoryRegion mr(ibv_reg_mr(state_->pd.get(), const_cast<std::byte*>(memory.data()), memory.size(), IBV_ACCESS_LOCAL_WRITE));
-    if (!mr) return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("ibv_reg_mr of {} KiB of frame data", memory.size() / 1024), errno, "the memlock limit (ulimit -l)"));
+    if (!mr)
+        return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("ibv_reg_mr of {} KiB of frame data", memory.size() / 1024), errno,
+                               "the memlock limit (ulimit -l)"));
     state_->payloadMrs.push_back(std::move(mr));
     return {};
 }

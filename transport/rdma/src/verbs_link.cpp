@@ -43,7 +43,8 @@ struct RingMemory {
         const int hugeFlag = hugePages ? MAP_HUGETLB : 0;
         base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE | hugeFlag, -1, 0);
         if (base == MAP_FAILED) {
-            return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("mmap of a {} MiB ring{}", ringBytes >> 20, hugePages ? " in huge pages" : ""), errno,
+            return fail(verbsError(ErrorCode::ResourceExhausted, fmt::format("mmap of a {} MiB ring{}", ringBytes >> 20, hugePages ? " in huge pages" : ""),
+                                   errno,
                                    hugePages ? fmt::format("reserved huge pages: grep Huge /proc/meminfo; reserve {} with "
                                                            "echo {} > /proc/sys/vm/nr_hugepages, or run without huge pages",
                                                            bytes / kHugePage, bytes / kHugePage)
@@ -117,15 +118,15 @@ struct VerbsLink::State {
 };
 
 static std::uint64_t nowNs() {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                          std::chrono::steady_clock::now().time_since_epoch()).count());
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
 
 Result<std::unique_ptr<VerbsLink>> VerbsLink::create(const VerbsLinkOptions& options) {
     auto state = std::make_unique<State>();
     state->options = options;
     if (options.slotBytes < 4096 || options.slotBytes % 4096 != 0 || options.slotCount < 2) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("ring of {} slots of {} bytes: slots must be multiples of 4096, at least 2", options.slotCount, options.slotBytes));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("ring of {} slots of {} bytes: slots must be multiples of 4096, at least 2", options.slotCount, options.slotBytes));
     }
     const std::size_t bytes = std::size_t(options.slotBytes) * options.slotCount;
     if (const auto memlock = checkMemlock(bytes); !memlock.sufficient) return fail(ErrorCode::FailedPrecondition, memlock.advice);
@@ -133,7 +134,8 @@ Result<std::unique_ptr<VerbsLink>> VerbsLink::create(const VerbsLinkOptions& opt
     auto address = parseAddress(options.address, options.port);
     if (!address) return fail(std::move(address.error()));
     state->events.reset(rdma_create_event_channel());
-    if (!state->events) return fail(verbsError(ErrorCode::Unavailable, "rdma_create_event_channel", errno, "that /dev/infiniband/rdma_cm exists (rdma_ucm loaded)"));
+    if (!state->events)
+        return fail(verbsError(ErrorCode::Unavailable, "rdma_create_event_channel", errno, "that /dev/infiniband/rdma_cm exists (rdma_ucm loaded)"));
     rdma_cm_id* listener = nullptr;
     if (rdma_create_id(state->events.get(), &listener, nullptr, RDMA_PS_TCP) != 0) return fail(verbsError(ErrorCode::Unavailable, "rdma_create_id", errno));
     state->listener.reset(listener);
@@ -170,9 +172,7 @@ VerbsLink::VerbsLink(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
 VerbsLink::~VerbsLink() { state_->dropConnections(); }
 
-RingView VerbsLink::ring() const noexcept {
-    return RingView{static_cast<std::byte*>(state_->ring.base), state_->options.slotBytes, state_->options.slotCount};
-}
+RingView VerbsLink::ring() const noexcept { return RingView{static_cast<std::byte*>(state_->ring.base), state_->options.slotBytes, state_->options.slotCount}; }
 
 void VerbsLink::interrupt() noexcept { state_->interrupted.store(true); }
 
@@ -201,8 +201,9 @@ Status VerbsLink::State::acceptConnection(const CmEvent& e) {
         if (!options.busyPoll && options.cqModerationCount > 1) {
             auto moderated = !caps.completionModeration ? Status(fail(ErrorCode::Unimplemented, "not supported"))
                                                         : data->moderateReceive(options.cqModerationCount, options.cqModerationPeriodUs);
-            log::info(log::category("link"), "CQ moderation {}", moderated ? fmt::format("on: {} completions or {} us per event", options.cqModerationCount, options.cqModerationPeriodUs)
-                                                                           : "not supported by this device: one event per completion burst");
+            log::info(log::category("link"), "CQ moderation {}",
+                      moderated ? fmt::format("on: {} completions or {} us per event", options.cqModerationCount, options.cqModerationPeriodUs)
+                                : "not supported by this device: one event per completion burst");
         }
     }
     rdma_conn_param param{};
@@ -221,7 +222,8 @@ Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             s.dropConnections();
-            return fail(ErrorCode::Unavailable, fmt::format("no front end connected to {}:{} within {} ms", s.options.address, s.options.port, timeout.count()));
+            return fail(ErrorCode::Unavailable,
+                        fmt::format("no front end connected to {}:{} within {} ms", s.options.address, s.options.port, timeout.count()));
         }
         if (s.interrupted.load()) {
             s.dropConnections();
@@ -243,7 +245,9 @@ Result<LinkInfo> VerbsLink::accept(std::chrono::milliseconds timeout) {
     }
     s.lastHeardNs = nowNs();
     std::random_device random;
-    auto hello = answerHello(*this, (std::uint64_t(random()) << 32) | random(), std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()) + std::chrono::milliseconds(1000));
+    auto hello =
+        answerHello(*this, (std::uint64_t(random()) << 32) | random(),
+                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()) + std::chrono::milliseconds(1000));
     if (!hello) return fail(std::move(hello.error()));
     LinkInfo info;
     info.backend = "verbs";
@@ -322,8 +326,8 @@ std::size_t VerbsLink::pollCompletions(std::span<Completion> out, std::chrono::m
         if (c.status != IBV_WC_SUCCESS) {
             // The data QP is in error (e.g. the front end wrote with a wrong key or outside the ring):
             // the remaining receives are flushed, so no later completion maps to a slot any more.
-            s.dataError = fmt::format("the data connection failed: {} (a write outside the ring or with a wrong rkey puts it in error)",
-                                      ibv_wc_status_str(c.status));
+            s.dataError =
+                fmt::format("the data connection failed: {} (a write outside the ring or with a wrong rkey puts it in error)", ibv_wc_status_str(c.status));
             log::error(log::category("link"), "{}", s.dataError);
             break;
         }

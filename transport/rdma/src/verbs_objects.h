@@ -48,8 +48,7 @@ using CompletionQueue = std::unique_ptr<ibv_cq, CqDeleter>;
 
 // "what failed: strerror (errno N); check: hint"
 [[nodiscard]] inline Error verbsError(ErrorCode code, std::string_view what, int err, std::string_view check = {}) {
-    return Error(code, fmt::format("{} failed: {} (errno {}){}{}", what, std::strerror(err), err,
-                                   check.empty() ? "" : "; check: ", check));
+    return Error(code, fmt::format("{} failed: {} (errno {}){}{}", what, std::strerror(err), err, check.empty() ? "" : "; check: ", check));
 }
 
 }  // namespace sonolink::transport::rdma

@@ -94,8 +94,8 @@ Result<std::unique_ptr<ControlEndpoint>> ControlEndpoint::create(std::unique_ptr
 }
 
 Status ControlEndpoint::postReceive(int slot) {
-    ibv_sge sge{reinterpret_cast<std::uint64_t>(buffers_.data() + std::size_t(slot) * kMaxControlMessage),
-                static_cast<std::uint32_t>(kMaxControlMessage), mr_->lkey};
+    ibv_sge sge{reinterpret_cast<std::uint64_t>(buffers_.data() + std::size_t(slot) * kMaxControlMessage), static_cast<std::uint32_t>(kMaxControlMessage),
+                mr_->lkey};
     ibv_recv_wr wr{};
     wr.wr_id = static_cast<std::uint64_t>(slot);
     wr.sg_list = &sge;

@@ -39,7 +39,7 @@ private:
         CompletionChannel channel;
         CompletionQueue cq;
     };
-    CmId id_;             // destroyed last (its QP is destroyed first, in ~VerbsQueuePair)
+    CmId id_;  // destroyed last (its QP is destroyed first, in ~VerbsQueuePair)
     Completions send_;
     Completions receive_;
 };

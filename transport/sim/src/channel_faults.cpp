@@ -11,8 +11,7 @@ std::int16_t saturate(double v) { return static_cast<std::int16_t>(std::clamp(st
 
 }  // namespace
 
-void applyChannelFaults(const ChannelFaults& faults, std::span<std::int16_t> wave, int channels, int samples, double sceneNoiseRms,
-                        std::uint64_t seed) {
+void applyChannelFaults(const ChannelFaults& faults, std::span<std::int16_t> wave, int channels, int samples, double sceneNoiseRms, std::uint64_t seed) {
     const auto n = static_cast<std::size_t>(samples);
     const auto trace = [&](std::uint16_t c) { return wave.subspan(c * n, n); };
     const auto valid = [&](std::uint16_t c) { return c < channels; };

@@ -25,7 +25,12 @@ Result<FrameLayout> planFrameLayout(const Configure& configure, std::uint32_t sl
             const auto n = static_cast<std::uint16_t>(std::min<std::size_t>(layout.channelsPerBlock, layout.channels - c));
             for (std::uint32_t s = 0; s < layout.samples; s += static_cast<std::uint32_t>(samplesPerBlock)) {
                 const auto m = static_cast<std::uint32_t>(std::min<std::size_t>(samplesPerBlock, layout.samples - s));
-                BlockLayout block{static_cast<std::uint8_t>(w), c, n, s, m, static_cast<std::uint32_t>(std::size_t(n) * m * 2),
+                BlockLayout block{static_cast<std::uint8_t>(w),
+                                  c,
+                                  n,
+                                  s,
+                                  m,
+                                  static_cast<std::uint32_t>(std::size_t(n) * m * 2),
                                   w * waveBytes + c * channelBytes + std::size_t(s) * 2};
                 layout.maxPayloadBytes = std::max(layout.maxPayloadBytes, block.payloadBytes);
                 layout.blocks.push_back(block);

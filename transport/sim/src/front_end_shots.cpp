@@ -102,22 +102,24 @@ std::chrono::steady_clock::time_point FrontEndSimulator::steadyAt(std::uint64_t 
 
 Status FrontEndSimulator::acceptTrigger(const Trigger& trigger) {
     if (configure_.laserRateMilliHz == 0 || shotBuffers_.empty()) {
-        return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::FailedPrecondition), static_cast<std::uint8_t>(MessageType::Trigger),
-                                             fmt::format("Trigger for shot {}: not configured for dual mode (no laser rate, or a test pattern)", trigger.shotId)});
+        return port_.sendControl(
+            ErrorReport{static_cast<std::uint16_t>(ErrorCode::FailedPrecondition), static_cast<std::uint8_t>(MessageType::Trigger),
+                        fmt::format("Trigger for shot {}: not configured for dual mode (no laser rate, or a test pattern)", trigger.shotId)});
     }
     const auto now = frontEndNowNs(runStart_, ptpEpochNs_);
     if (trigger.fireTimeNs > now + kMaxTriggerLeadNs || pendingShots_.size() >= kMaxPendingShots) {  // a host gone wrong: said, not held
-        return port_.sendControl(ErrorReport{static_cast<std::uint16_t>(ErrorCode::InvalidArgument), static_cast<std::uint8_t>(MessageType::Trigger),
-                                             fmt::format("Trigger for shot {}: {}", trigger.shotId,
-                                                         pendingShots_.size() >= kMaxPendingShots ? fmt::format("{} shots are pending already", kMaxPendingShots)
-                                                                                                  : std::string("its fire time is over 10 s ahead"))});
+        return port_.sendControl(
+            ErrorReport{static_cast<std::uint16_t>(ErrorCode::InvalidArgument), static_cast<std::uint8_t>(MessageType::Trigger),
+                        fmt::format("Trigger for shot {}: {}", trigger.shotId,
+                                    pendingShots_.size() >= kMaxPendingShots ? fmt::format("{} shots are pending already", kMaxPendingShots)
+                                                                             : std::string("its fire time is over 10 s ahead"))});
     }
     if (trigger.fireTimeNs <= now) {  // too late to fire on time: not at all
         ++counters_.shotsLate;
         return port_.sendControl(ShotReport{trigger.shotId, 0, ShotOutcome::Late, 0, 0});
     }
-    const auto at = std::upper_bound(pendingShots_.begin(), pendingShots_.end(), trigger,
-                                     [](const Trigger& a, const Trigger& b) { return a.fireTimeNs < b.fireTimeNs; });
+    const auto at =
+        std::upper_bound(pendingShots_.begin(), pendingShots_.end(), trigger, [](const Trigger& a, const Trigger& b) { return a.fireTimeNs < b.fireTimeNs; });
     pendingShots_.insert(at, trigger);
     return {};
 }
@@ -157,8 +159,7 @@ Status FrontEndSimulator::fireShot(bool& streaming, const Trigger& trigger) {
         shotCrcs_[b].push_back(crc32c(std::span<const std::byte>(shotBuffers_[b]).subspan(block.frameOffset, block.payloadBytes)));
     }
     shotBufferFrame_[b] = frameId_;
-    if (auto sent = sendBlocks(streaming, {&shotLayout_, shotBuffers_[b], shotCrcs_[b], shot.firedNs, block_flags::kPhotoacoustic, shot.energyMicroJ});
-        !sent) {
+    if (auto sent = sendBlocks(streaming, {&shotLayout_, shotBuffers_[b], shotCrcs_[b], shot.firedNs, block_flags::kPhotoacoustic, shot.energyMicroJ}); !sent) {
         return sent;
     }
     shotBufferLastWrite_[b] = counters_.writes;

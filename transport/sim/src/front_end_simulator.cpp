@@ -108,11 +108,11 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
     }
     if (auto shots = prepareShots(configure); !shots) return shots;
     const auto frames = replayFrames_ == 0 ? fmt::format("{} pre-generated frames", variants_.size())
-                        : replayFrames_ == variants_.size() ? fmt::format("{} frames to replay, read once", replayFrames_)
-                                                            : fmt::format("{} frames to replay, read as sent through {} buffers", replayFrames_, variants_.size());
-    log::info(simLog(), "configured: {} channels x {} samples, {} waves, {} blocks/frame of up to {} bytes, {}{}",
-              layout_.channels, layout_.samples, layout_.waves, layout_.blocks.size(), layout_.maxPayloadBytes, frames,
-              resident_ ? ", payloads resident in the ring" : "");
+                        : replayFrames_ == variants_.size()
+                            ? fmt::format("{} frames to replay, read once", replayFrames_)
+                            : fmt::format("{} frames to replay, read as sent through {} buffers", replayFrames_, variants_.size());
+    log::info(simLog(), "configured: {} channels x {} samples, {} waves, {} blocks/frame of up to {} bytes, {}{}", layout_.channels, layout_.samples,
+              layout_.waves, layout_.blocks.size(), layout_.maxPayloadBytes, frames, resident_ ? ", payloads resident in the ring" : "");
     if (options_.onConfigured) options_.onConfigured(layout_);
     return {};
 }
@@ -121,10 +121,8 @@ Status FrontEndSimulator::prepare(const Configure& configure) {
 // or one photoacoustic wave), each with noise of its own, the channel faults applied, as
 // little-endian int16.
 std::vector<std::vector<std::byte>> FrontEndSimulator::renderRf(const Configure& configure, const FrameLayout& layout, std::size_t variantCount) const {
-    const RfScene scene(SceneSpec::standardPhantom(configure.channelCount, configure.pitchNm * 1e-9,
-                                                   configure.centerFrequencyHz, configure.samplingRateHz,
-                                                   static_cast<int>(configure.samplesPerChannel),
-                                                   configure.soundSpeedMmPerS * 1e-3));
+    const RfScene scene(SceneSpec::standardPhantom(configure.channelCount, configure.pitchNm * 1e-9, configure.centerFrequencyHz, configure.samplingRateHz,
+                                                   static_cast<int>(configure.samplesPerChannel), configure.soundSpeedMmPerS * 1e-3));
     const std::size_t waveSamples = std::size_t(layout.channels) * layout.samples;
     const auto& f = options_.channelFaults;
     std::vector<std::uint16_t> named(f.dead.begin(), f.dead.end());
@@ -132,7 +130,9 @@ std::vector<std::vector<std::byte>> FrontEndSimulator::renderRf(const Configure&
     named.insert(named.end(), f.noisy.begin(), f.noisy.end());
     for (const auto& [a, b] : f.swapped) named.insert(named.end(), {a, b});
     for (const auto c : named) {
-        if (c >= layout.channels) log::warn(simLog(), "channel fault on channel {}: the host configured {} channels (0 to {}); it has no effect", c, layout.channels, layout.channels - 1);
+        if (c >= layout.channels)
+            log::warn(simLog(), "channel fault on channel {}: the host configured {} channels (0 to {}); it has no effect", c, layout.channels,
+                      layout.channels - 1);
     }
     std::vector<std::vector<std::byte>> frames(variantCount, std::vector<std::byte>(layout.frameBytes));
     // Every variant's wave at once: the echoes computed once, each variant with noise of its own.
@@ -179,43 +179,47 @@ Status FrontEndSimulator::preloadPayloads() {
 }
 
 Status FrontEndSimulator::handle(const ControlMessage& message, bool& streaming) {
-    return std::visit([&](const auto& m) -> Status {
-        using T = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<T, CreditReturn>) {
-            freedThrough_ = std::max(freedThrough_, m.freedThrough);
-        } else if constexpr (std::is_same_v<T, RingAdvert>) {
-            ring_ = m;
-            freedThrough_ = 0;
-            writeCursor_ = 0;
-        } else if constexpr (std::is_same_v<T, Configure>) {
-            return acceptConfigure(m);
-        } else if constexpr (std::is_same_v<T, Start>) {
-            if (layout_.blocks.empty()) return sendErrorReport(ErrorCode::FailedPrecondition, MessageType::Start, "Start before a successful Configure");
-            pendingShots_.clear();
-            beginRun(streaming, m.frameLimit);
-        } else if constexpr (std::is_same_v<T, Stop> || std::is_same_v<T, BerStop>) {
-            streaming = false;
-            pendingShots_.clear();  // withdrawn: never fired, never reported
-            return port_.ringDoorbell();
-        } else if constexpr (std::is_same_v<T, BerStart>) {
-            return startBerTest(m, streaming);
-        } else if constexpr (std::is_same_v<T, Trigger>) {
-            if (!streaming) {
-                return sendErrorReport(ErrorCode::FailedPrecondition, MessageType::Trigger, fmt::format("Trigger for shot {} while not streaming", m.shotId));
+    return std::visit(
+        [&](const auto& m) -> Status {
+            using T = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<T, CreditReturn>) {
+                freedThrough_ = std::max(freedThrough_, m.freedThrough);
+            } else if constexpr (std::is_same_v<T, RingAdvert>) {
+                ring_ = m;
+                freedThrough_ = 0;
+                writeCursor_ = 0;
+            } else if constexpr (std::is_same_v<T, Configure>) {
+                return acceptConfigure(m);
+            } else if constexpr (std::is_same_v<T, Start>) {
+                if (layout_.blocks.empty()) return sendErrorReport(ErrorCode::FailedPrecondition, MessageType::Start, "Start before a successful Configure");
+                pendingShots_.clear();
+                beginRun(streaming, m.frameLimit);
+            } else if constexpr (std::is_same_v<T, Stop> || std::is_same_v<T, BerStop>) {
+                streaming = false;
+                pendingShots_.clear();  // withdrawn: never fired, never reported
+                return port_.ringDoorbell();
+            } else if constexpr (std::is_same_v<T, BerStart>) {
+                return startBerTest(m, streaming);
+            } else if constexpr (std::is_same_v<T, Trigger>) {
+                if (!streaming) {
+                    return sendErrorReport(ErrorCode::FailedPrecondition, MessageType::Trigger,
+                                           fmt::format("Trigger for shot {} while not streaming", m.shotId));
+                }
+                return acceptTrigger(m);
+            } else if constexpr (std::is_same_v<T, TimeSync>) {
+                TimeSync reply = m;
+                reply.t2FrontEndReceiveNs = frontEndNs(injector_);
+                reply.t3FrontEndSendNs = frontEndNs(injector_);
+                return port_.sendControl(reply);
+            } else if constexpr (std::is_same_v<T, ErrorReport>) {
+                log::warn(simLog(), "host reported error {}: {}", m.code, m.text);
+            } else {
+                return sendErrorReport(ErrorCode::InvalidArgument, typeOf(message),
+                                       fmt::format("{} is not a message a front end accepts", toString(typeOf(message))));
             }
-            return acceptTrigger(m);
-        } else if constexpr (std::is_same_v<T, TimeSync>) {
-            TimeSync reply = m;
-            reply.t2FrontEndReceiveNs = frontEndNs(injector_);
-            reply.t3FrontEndSendNs = frontEndNs(injector_);
-            return port_.sendControl(reply);
-        } else if constexpr (std::is_same_v<T, ErrorReport>) {
-            log::warn(simLog(), "host reported error {}: {}", m.code, m.text);
-        } else {
-            return sendErrorReport(ErrorCode::InvalidArgument, typeOf(message), fmt::format("{} is not a message a front end accepts", toString(typeOf(message))));
-        }
-        return {};
-    }, message);
+            return {};
+        },
+        message);
 }
 
 // Configure: the frames prepared and acknowledged, or the reason sent back as an ErrorReport.
@@ -225,8 +229,8 @@ Status FrontEndSimulator::acceptConfigure(const Configure& configure) {
         return {};  // the host decides; the front end stays up
     }
     const auto blocks = std::max(layout_.blocks.size(), shotLayout_.blocks.size());
-    return port_.sendControl(ConfigureAck{layout_.channelsPerBlock, static_cast<std::uint16_t>(blocks),
-                                          std::max(layout_.maxPayloadBytes, shotLayout_.maxPayloadBytes)});
+    return port_.sendControl(
+        ConfigureAck{layout_.channelsPerBlock, static_cast<std::uint16_t>(blocks), std::max(layout_.maxPayloadBytes, shotLayout_.maxPayloadBytes)});
 }
 
 // BerStart: the configured geometry with the test pattern for payload and no laser, streamed
@@ -272,14 +276,13 @@ void FrontEndSimulator::maybeSendStatus(bool streaming) {
     const auto now = std::chrono::steady_clock::now();
     if (now - lastStatus_ < options_.statusInterval) return;
     lastStatus_ = now;
-    const auto state = stalled_ ? FrontEndState::Stalled
-                       : streaming ? FrontEndState::Streaming
-                       : layout_.blocks.empty() ? FrontEndState::Idle : FrontEndState::Configured;
-    (void)port_.sendControl(StatusReport{state,
-                                         counters_.framesAcquired, counters_.framesDroppedNoCredit, counters_.blocksSent,
-                                         static_cast<std::uint32_t>(creditsAvailable()), 41'500,
-                                         static_cast<std::uint32_t>(counters_.shotsFired), static_cast<std::uint32_t>(counters_.shotsMissed),
-                                         static_cast<std::uint32_t>(counters_.shotsLate)});
+    const auto state = stalled_                 ? FrontEndState::Stalled
+                       : streaming              ? FrontEndState::Streaming
+                       : layout_.blocks.empty() ? FrontEndState::Idle
+                                                : FrontEndState::Configured;
+    (void)port_.sendControl(StatusReport{state, counters_.framesAcquired, counters_.framesDroppedNoCredit, counters_.blocksSent,
+                                         static_cast<std::uint32_t>(creditsAvailable()), 41'500, static_cast<std::uint32_t>(counters_.shotsFired),
+                                         static_cast<std::uint32_t>(counters_.shotsMissed), static_cast<std::uint32_t>(counters_.shotsLate)});
 }
 
 Status FrontEndSimulator::waitForCredit(bool& streaming) {
@@ -291,10 +294,10 @@ Status FrontEndSimulator::waitForCredit(bool& streaming) {
     return {};
 }
 
-Status FrontEndSimulator::writeBlock(std::span<const std::byte> header, std::span<const std::byte> payload,
-                                     std::uint32_t immediate, std::span<const std::uint32_t> flips) {
+Status FrontEndSimulator::writeBlock(std::span<const std::byte> header, std::span<const std::byte> payload, std::uint32_t immediate,
+                                     std::span<const std::uint32_t> flips) {
     const auto slot = writeCursor_ % ring_->slotCount;
-    if (options_.faults.corruptSlot == slot && !payload.empty()) {  // its stuck bit: set, whatever was sent
+    if (options_.faults.corruptSlot == slot && !payload.empty()) {        // its stuck bit: set, whatever was sent
         const auto bit = static_cast<std::uint32_t>(payload.size() * 4);  // the payload's middle bit
         const auto at = static_cast<std::uint32_t>(kBlockHeaderSize * 8) + bit;
         const bool flipped = std::find(flips.begin(), flips.end(), at) != flips.end();
@@ -319,8 +322,8 @@ Status FrontEndSimulator::writeBlock(std::span<const std::byte> header, std::spa
 
 Status FrontEndSimulator::sendFrame(bool& streaming) {
     const bool paced = configure_.frameRateMilliHz != 0;
-    const std::uint64_t frameTimeNs = paced ? ptpEpochNs_ + std::uint64_t(ticksThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz
-                                            : frontEndNs(injector_);
+    const std::uint64_t frameTimeNs =
+        paced ? ptpEpochNs_ + std::uint64_t(ticksThisRun_) * 1'000'000'000'000ull / configure_.frameRateMilliHz : frontEndNs(injector_);
     const bool testPattern = configure_.payloadKind != PayloadKind::Rf;
     if (configure_.photoacoustic && !testPattern) return fireShot(streaming, Trigger{0, ownShotId_++, frameTimeNs});
     const auto blockCount = static_cast<std::uint32_t>(layout_.blocks.size());
@@ -333,8 +336,8 @@ Status FrontEndSimulator::sendFrame(bool& streaming) {
     }
     const std::size_t variant = index % variants_.size();
     if (auto loaded = loadReplayFrame(variant, index); !loaded) return loaded;
-    if (auto sent = sendBlocks(streaming, {&layout_, variants_[variant], crcs_[variant], frameTimeNs,
-                                           testPattern ? block_flags::kTestPattern : std::uint16_t(0), 0});
+    if (auto sent =
+            sendBlocks(streaming, {&layout_, variants_[variant], crcs_[variant], frameTimeNs, testPattern ? block_flags::kTestPattern : std::uint16_t(0), 0});
         !sent) {
         return sent;
     }
@@ -368,7 +371,9 @@ Status FrontEndSimulator::sendBlocks(bool& streaming, const FrameSend& frame) {
         }
         if (fault != BlockFault::Corrupt) ++intact;
         if (auto ok = waitForCredit(streaming); !ok) return ok;
-        if (auto ok = writeBlock(header, payload, immediate, fault == BlockFault::Corrupt ? std::span(injector_.flipBits()) : std::span<const std::uint32_t>{}); !ok) return ok;
+        if (auto ok = writeBlock(header, payload, immediate, fault == BlockFault::Corrupt ? std::span(injector_.flipBits()) : std::span<const std::uint32_t>{});
+            !ok)
+            return ok;
         if (fault == BlockFault::Duplicate) {
             if (auto ok = waitForCredit(streaming); !ok) return ok;
             if (auto ok = writeBlock(header, payload, immediate, {}); !ok) return ok;

@@ -9,8 +9,8 @@
 
 namespace sonolink::transport::sim {
 
-SceneSpec SceneSpec::standardPhantom(int elementCount, double pitchM, double centerFrequencyHz,
-                                     double samplingRateHz, int samplesPerChannel, double soundSpeedMps) {
+SceneSpec SceneSpec::standardPhantom(int elementCount, double pitchM, double centerFrequencyHz, double samplingRateHz, int samplesPerChannel,
+                                     double soundSpeedMps) {
     SceneSpec spec;
     spec.elementCount = elementCount;
     spec.pitchM = pitchM;
@@ -52,9 +52,7 @@ RfScene::RfScene(SceneSpec spec) : spec_(std::move(spec)) {
     std::normal_distribution<double> amplitude(0, 1);
     while (static_cast<int>(echoes_.size()) < spec_.speckleScatterers) {
         const Scatterer s{x(random), z(random), amplitude(random)};
-        const bool inCyst = std::any_of(spec_.cysts.begin(), spec_.cysts.end(), [&](const Cyst& c) {
-            return std::hypot(s.x - c.xM, s.z - c.zM) < c.radiusM;
-        });
+        const bool inCyst = std::any_of(spec_.cysts.begin(), spec_.cysts.end(), [&](const Cyst& c) { return std::hypot(s.x - c.xM, s.z - c.zM) < c.radiusM; });
         if (!inCyst) echoes_.push_back(s);
     }
     for (const auto& p : spec_.points) {
@@ -63,13 +61,11 @@ RfScene::RfScene(SceneSpec spec) : spec_(std::move(spec)) {
     }
 }
 
-double RfScene::elementX(int element) const noexcept {
-    return (element - (spec_.elementCount - 1) / 2.0) * spec_.pitchM;
-}
+double RfScene::elementX(int element) const noexcept { return (element - (spec_.elementCount - 1) / 2.0) * spec_.pitchM; }
 
 template <typename Delay>
-void RfScene::render(const std::vector<Scatterer>& scatterers, Delay transmitDelay, bool bipolar,
-                     std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const {
+void RfScene::render(const std::vector<Scatterer>& scatterers, Delay transmitDelay, bool bipolar, std::span<const std::uint64_t> noiseSeeds,
+                     std::span<const std::span<std::int16_t>> outs) const {
     const auto samples = static_cast<std::size_t>(spec_.samplesPerChannel);
     SONOLINK_ASSERT(noiseSeeds.size() == outs.size(), "one noise seed per RF buffer");
     for (const auto& out : outs) SONOLINK_ASSERT(out.size() == samples * static_cast<std::size_t>(spec_.elementCount), "RF buffer size mismatch");
@@ -110,7 +106,8 @@ void RfScene::renderPlaneWave(double angleRad, std::uint64_t noiseSeed, std::spa
 
 void RfScene::renderPlaneWaves(double angleRad, std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const {
     const double sinA = std::sin(angleRad), cosA = std::cos(angleRad), c = spec_.soundSpeedMps;
-    render(echoes_, [=](const Scatterer& s) { return (s.x * sinA + s.z * cosA) / c; }, false, noiseSeeds, outs);
+    render(
+        echoes_, [=](const Scatterer& s) { return (s.x * sinA + s.z * cosA) / c; }, false, noiseSeeds, outs);
 }
 
 void RfScene::renderPhotoacoustic(std::uint64_t noiseSeed, std::span<std::int16_t> out) const {
@@ -119,7 +116,8 @@ void RfScene::renderPhotoacoustic(std::uint64_t noiseSeed, std::span<std::int16_
 }
 
 void RfScene::renderPhotoacoustics(std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const {
-    render(absorbers_, [](const Scatterer&) { return 0.0; }, true, noiseSeeds, outs);
+    render(
+        absorbers_, [](const Scatterer&) { return 0.0; }, true, noiseSeeds, outs);
 }
 
 }  // namespace sonolink::transport::sim

@@ -49,7 +49,8 @@ Result<void*> mapNamedRegion(const std::string& name, const Layout& layout, std:
         const auto pid = (*existing)->header().hostPid.load();
         if (pid != ::getpid() && processAlive(pid)) {
             return fail(ErrorCode::FailedPrecondition, fmt::format("the link /dev/shm/{} is in use by another host (PID {}): stop it, or "
-                                                                   "give this one another link name", name, pid));
+                                                                   "give this one another link name",
+                                                                   name, pid));
         }
     }
     ::shm_unlink(shmPath(name).c_str());  // a stale region of a crashed host
@@ -69,8 +70,7 @@ Result<void*> mapNamedRegion(const std::string& name, const Layout& layout, std:
                     fmt::format("the link needs {:.1f} MiB of shared memory (/dev/shm/{}: {} slots of {} KiB and its queues) and /dev/shm has "
                                 "{:.1f} MiB free ({}): make the ring smaller (link.slot_count, link.slot_size_bytes) or /dev/shm larger "
                                 "(Docker: --shm-size)",
-                                static_cast<double>(layout.total) / (1 << 20), name, slotCount, slotBytes / 1024, freeBytes / (1 << 20),
-                                std::strerror(err)));
+                                static_cast<double>(layout.total) / (1 << 20), name, slotCount, slotBytes / 1024, freeBytes / (1 << 20), std::strerror(err)));
     }
     struct stat st {};
     ::fstat(fd, &st);
@@ -114,8 +114,7 @@ bool processAlive(std::int32_t pid) noexcept {
     return ::kill(pid, 0) == 0 || errno == EPERM;
 }
 
-Result<std::shared_ptr<SharedRegion>> SharedRegion::create(const std::string& name, std::uint32_t slotBytes,
-                                                           std::uint32_t slotCount) {
+Result<std::shared_ptr<SharedRegion>> SharedRegion::create(const std::string& name, std::uint32_t slotBytes, std::uint32_t slotCount) {
     if (slotBytes < kPage || slotBytes % kPage != 0 || slotCount < 2) {
         return fail(ErrorCode::InvalidArgument,
                     fmt::format("ring of {} slots of {} bytes: slots must be a multiple of 4096 bytes, at least 2", slotCount, slotBytes));
@@ -172,7 +171,9 @@ Result<std::shared_ptr<SharedRegion>> SharedRegion::open(const std::string& name
     const auto magic = std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(h.magic)).load(std::memory_order_acquire);
     if (magic == 0) return fail(ErrorCode::Unavailable, fmt::format("/dev/shm/{} is not ready yet (its host is setting it up)", name));
     if (magic != kRegionMagic) return fail(ErrorCode::InvalidArgument, fmt::format("/dev/shm/{} is not a SonoLink link (magic 0x{:016x})", name, magic));
-    if (h.layoutVersion != kRegionLayoutVersion) return fail(ErrorCode::FailedPrecondition, fmt::format("/dev/shm/{} has layout version {}, this build uses {}", name, h.layoutVersion, kRegionLayoutVersion));
+    if (h.layoutVersion != kRegionLayoutVersion)
+        return fail(ErrorCode::FailedPrecondition,
+                    fmt::format("/dev/shm/{} has layout version {}, this build uses {}", name, h.layoutVersion, kRegionLayoutVersion));
     const auto layout = layoutFor(h.slotBytes, h.slotCount);
     if (h.slotBytes < kPage || h.slotBytes % kPage != 0 || h.slotCount < 2 || h.completionCapacity != h.slotCount || layout.total != h.totalBytes ||
         size < layout.total || h.ringOffset != layout.ringOffset || h.completionOffset != layout.completionOffset) {
@@ -202,17 +203,13 @@ SharedRegion::~SharedRegion() {
     }
 }
 
-CompletionQueueHeader& SharedRegion::completionQueue() const noexcept {
-    return *reinterpret_cast<CompletionQueueHeader*>(base_ + completionOffset_);
-}
+CompletionQueueHeader& SharedRegion::completionQueue() const noexcept { return *reinterpret_cast<CompletionQueueHeader*>(base_ + completionOffset_); }
 
 CompletionEntry* SharedRegion::completionEntries() const noexcept {
     return reinterpret_cast<CompletionEntry*>(base_ + completionOffset_ + sizeof(CompletionQueueHeader));
 }
 
-RingView SharedRegion::ring() const noexcept {
-    return RingView{base_ + ringOffset_, slotBytes_, slotCount_};
-}
+RingView SharedRegion::ring() const noexcept { return RingView{base_ + ringOffset_, slotBytes_, slotCount_}; }
 
 bool push(ControlChannel& channel, Doorbell& bell, std::span<const std::byte> message) noexcept {
     const auto head = channel.head.load(std::memory_order_relaxed);
@@ -235,9 +232,7 @@ std::optional<std::size_t> pop(ControlChannel& channel, std::span<std::byte, kMa
     return length;
 }
 
-bool empty(const ControlChannel& channel) noexcept {
-    return channel.tail.load(std::memory_order_relaxed) == channel.head.load(std::memory_order_acquire);
-}
+bool empty(const ControlChannel& channel) noexcept { return channel.tail.load(std::memory_order_relaxed) == channel.head.load(std::memory_order_acquire); }
 
 void ring(Doorbell& doorbell) noexcept {
     doorbell.rings.fetch_add(1, std::memory_order_seq_cst);

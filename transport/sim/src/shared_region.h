@@ -67,14 +67,14 @@ struct RegionHeader {
     std::uint64_t ringOffset;
     std::atomic<std::uint64_t> sessionId;
     std::atomic<std::int32_t> hostPid;
-    std::atomic<std::int32_t> frontEndPid;          // 0 = no front end attached
-    std::atomic<std::uint64_t> hostHeartbeatNs;     // steady clock (CLOCK_MONOTONIC, system-wide)
+    std::atomic<std::int32_t> frontEndPid;       // 0 = no front end attached
+    std::atomic<std::uint64_t> hostHeartbeatNs;  // steady clock (CLOCK_MONOTONIC, system-wide)
     std::atomic<std::uint64_t> frontEndHeartbeatNs;
-    std::atomic<std::uint32_t> registeredRkey;      // the NIC accepts writes with this key only
-    std::atomic<std::uint32_t> closed;              // the host ended the session
+    std::atomic<std::uint32_t> registeredRkey;  // the NIC accepts writes with this key only
+    std::atomic<std::uint32_t> closed;          // the host ended the session
     ControlChannel toFrontEnd;
-    ControlChannel credits;                         // host -> front end, CreditReturn only
-    Doorbell frontEndBell;                          // rung for both channels above
+    ControlChannel credits;  // host -> front end, CreditReturn only
+    Doorbell frontEndBell;   // rung for both channels above
     ControlChannel toHost;
     Doorbell hostBell;
 };
@@ -88,9 +88,7 @@ public:
     // stale region of that name (FailedPrecondition if a live host of another process has it).
     // Its pages are reserved now: a /dev/shm too small is ResourceExhausted naming the sizes,
     // never a SIGBUS later.
-    [[nodiscard]] static Result<std::shared_ptr<SharedRegion>> create(const std::string& name,
-                                                                      std::uint32_t slotBytes,
-                                                                      std::uint32_t slotCount);
+    [[nodiscard]] static Result<std::shared_ptr<SharedRegion>> create(const std::string& name, std::uint32_t slotBytes, std::uint32_t slotCount);
     // Maps an existing named region, checking it is one (magic, layout, size).
     [[nodiscard]] static Result<std::shared_ptr<SharedRegion>> open(const std::string& name);
     ~SharedRegion();

@@ -92,8 +92,7 @@ Result<std::optional<ControlMessage>> SimFrontEndPort::decode(std::span<const st
     // Rejected, counted and answered with an ErrorReport; the front end goes on.
     ++controlStats_.malformed;
     controlStats_.lastError = decoded.error().message();
-    (void)sendControl(ErrorReport{static_cast<std::uint16_t>(decoded.error().code()), 0,
-                                  "rejected your control message: " + decoded.error().message()});
+    (void)sendControl(ErrorReport{static_cast<std::uint16_t>(decoded.error().code()), 0, "rejected your control message: " + decoded.error().message()});
     return std::optional<ControlMessage>{};
 }
 

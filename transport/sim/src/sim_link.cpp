@@ -19,10 +19,7 @@ Result<std::unique_ptr<SimLink>> SimLink::create(const SimLinkOptions& options) 
     return std::unique_ptr<SimLink>(new SimLink(options, std::move(*region)));
 }
 
-SimLink::SimLink(SimLinkOptions options, std::shared_ptr<SharedRegion> region)
-    : options_(std::move(options)), region_(std::move(region)) {
-    startSession();
-}
+SimLink::SimLink(SimLinkOptions options, std::shared_ptr<SharedRegion> region) : options_(std::move(options)), region_(std::move(region)) { startSession(); }
 
 SimLink::~SimLink() {
     heartbeat_.reset();
@@ -52,8 +49,7 @@ Status SimLink::checkPeerAlive() {
     const auto beat = h.frontEndHeartbeatNs.load(std::memory_order_relaxed);
     const auto limit = std::uint64_t(std::chrono::nanoseconds(options_.heartbeatTimeout).count());
     if (beat != 0 && now > beat && now - beat > limit) {
-        return fail(ErrorCode::Unavailable,
-                    fmt::format("the front end (pid {}) sent no heartbeat for {:.1f} s", pid, double(now - beat) / 1e9));
+        return fail(ErrorCode::Unavailable, fmt::format("the front end (pid {}) sent no heartbeat for {:.1f} s", pid, double(now - beat) / 1e9));
     }
     return {};
 }
@@ -64,10 +60,10 @@ Result<LinkInfo> SimLink::accept(std::chrono::milliseconds timeout) {
     while (h.frontEndPid.load() == 0) {
         if (interrupted_.load()) return fail(ErrorCode::Cancelled, "stopped while waiting for the front end");
         if (std::chrono::steady_clock::now() >= deadline) {
-            return fail(ErrorCode::Unavailable,
-                        options_.name.empty() ? std::string("no front end attached to the in-process link")
-                                              : fmt::format("no front end attached to /dev/shm/{} within {} ms (start sonolink-fe-sim --link-name {})",
-                                                            options_.name, timeout.count(), options_.name));
+            return fail(ErrorCode::Unavailable, options_.name.empty()
+                                                    ? std::string("no front end attached to the in-process link")
+                                                    : fmt::format("no front end attached to /dev/shm/{} within {} ms (start sonolink-fe-sim --link-name {})",
+                                                                  options_.name, timeout.count(), options_.name));
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
@@ -99,7 +95,8 @@ Status SimLink::sendControl(const ControlMessage& message) {
         if (push(region_->header().toFrontEnd, region_->header().frontEndBell, std::span(buffer).first(length))) return {};
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    return fail(ErrorCode::Unavailable, fmt::format("control channel to the front end is full: {} not sent (front end not reading)", toString(typeOf(message))));
+    return fail(ErrorCode::Unavailable,
+                fmt::format("control channel to the front end is full: {} not sent (front end not reading)", toString(typeOf(message))));
 }
 
 Result<std::optional<ControlMessage>> SimLink::receiveControl(std::chrono::milliseconds timeout) {
@@ -115,8 +112,8 @@ Result<std::optional<ControlMessage>> SimLink::receiveControl(std::chrono::milli
             ++controlStats_.malformed;
             controlStats_.lastError = decoded.error().message();
             log::warn(log::category("link"), "rejected a control message from the front end: {}", controlStats_.lastError);
-            (void)sendControl(ErrorReport{static_cast<std::uint16_t>(decoded.error().code()), 0,
-                                          "rejected your control message: " + decoded.error().message()});
+            (void)sendControl(
+                ErrorReport{static_cast<std::uint16_t>(decoded.error().code()), 0, "rejected your control message: " + decoded.error().message()});
             continue;
         }
         if (auto alive = checkPeerAlive(); !alive) return fail(std::move(alive.error()));

@@ -55,8 +55,8 @@ __global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* 
     delayAndSumPixel<T, Window, kRounding>(frames, g, image);
 }
 template <typename T, int Window, bool kRounding>
-__global__ void __launch_bounds__(kThreadsPerBlock, kBlocksForFullOccupancy) delayAndSumFullOccupancy(const T* __restrict__ frames, DasGeometry g,
-                                                                                                      float* __restrict__ image) {
+__global__ void __launch_bounds__(kThreadsPerBlock, kBlocksForFullOccupancy)
+    delayAndSumFullOccupancy(const T* __restrict__ frames, DasGeometry g, float* __restrict__ image) {
     delayAndSumPixel<T, Window, kRounding>(frames, g, image);
 }
 
@@ -65,8 +65,8 @@ void launchAs(const T* frames, int count, const DasGeometry& g, float* image, cu
     using Kernel = void (*)(const T*, DasGeometry, float*);
     const auto pick = [&g](Kernel plain, Kernel full) { return g.fullOccupancy ? full : plain; };
     const Kernel kernel = g.window == kRectangular ? pick(delayAndSum<T, kRectangular, kRounding>, delayAndSumFullOccupancy<T, kRectangular, kRounding>)
-                          : g.window == kHann  ? pick(delayAndSum<T, kHann, kRounding>, delayAndSumFullOccupancy<T, kHann, kRounding>)
-                                               : pick(delayAndSum<T, kTukey, kRounding>, delayAndSumFullOccupancy<T, kTukey, kRounding>);
+                          : g.window == kHann      ? pick(delayAndSum<T, kHann, kRounding>, delayAndSumFullOccupancy<T, kHann, kRounding>)
+                                                   : pick(delayAndSum<T, kTukey, kRounding>, delayAndSumFullOccupancy<T, kTukey, kRounding>);
     const dim3 grid((g.nz + kDepthsPerBlock - 1) / kDepthsPerBlock, (g.nx + kColumnsPerBlock - 1) / kColumnsPerBlock, count);
     kernel<<<grid, dim3(kDepthsPerBlock, kColumnsPerBlock), 0, stream>>>(frames, g, image);
 }
@@ -105,9 +105,7 @@ dim3 blocksFor(int n, int rows) { return dim3((n + kThreads - 1) / kThreads, row
 
 }  // namespace
 
-void launchDelayAndSum(const float* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) {
-    launch(frames, count, g, image, stream);
-}
+void launchDelayAndSum(const float* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) { launch(frames, count, g, image, stream); }
 
 void launchDelayAndSum(const std::int16_t* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) {
     launch(frames, count, g, image, stream);

@@ -30,7 +30,7 @@ constexpr int kThreadsPerSm = 2048;
 constexpr int kBlocksForFullOccupancy = kThreadsPerSm / kThreadsPerBlock;
 
 struct DasGeometry {
-    const float* gridZ;        // nz
+    const float* gridZ;  // nz
     // Per column and channel ([ix][c]), computed on the host as the CPU reference computes them, so that both make the same aperture decisions and delays:
     // (x - x_e)^2 and the depth from which the element is inside the receive aperture
     // (2 F# |x - x_e|); the window's phase scale.
@@ -40,11 +40,11 @@ struct DasGeometry {
     // block]): the channels [first, last) inside the aperture anywhere in the block (the others
     // are not visited).
     const int2* channelRange;
-    const float* tx;           // waves x nx x nz: transmit delay in samples, initial time folded in
+    const float* tx;  // waves x nx x nz: transmit delay in samples, initial time folded in
     int nx, nz, waves, channels, samples;
     float samplesPerMetre;
-    int window;                // beamform::Window as int
-    float windowOffset;        // Tukey: pi (1 - alpha) / alpha
+    int window;                  // beamform::Window as int
+    float windowOffset;          // Tukey: pi (1 - alpha) / alpha
     bool conversionsByRounding;  // delays' samples and fractions, int16 values, by float rounding (GpuKernelOptions)
     bool fullOccupancy;          // the kernels held to 32 registers a thread (GpuKernelOptions)
 };
@@ -74,7 +74,7 @@ void launchDelayAndSumIq(const float4* table, int count, const DasGeometry& g, f
 
 // Sector imaging: pixels along rays (ray it, depth ir: x = r sin theta, z = r cos theta).
 struct RayGeometry {
-    const float* x;            // rays x depths
+    const float* x;  // rays x depths
     const float* z;
     const float* elementX;     // channels
     const int* apertureFirst;  // rays x channels: the depths [first, last) where the element is in

@@ -23,8 +23,8 @@ Result<CufftLibrary> load() {
         function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(::dlsym(handle, name));
         return function != nullptr;
     };
-    if (!symbol(lib.planMany, "cufftPlanMany") || !symbol(lib.setStream, "cufftSetStream") ||
-        !symbol(lib.execC2C, "cufftExecC2C") || !symbol(lib.destroy, "cufftDestroy")) {
+    if (!symbol(lib.planMany, "cufftPlanMany") || !symbol(lib.setStream, "cufftSetStream") || !symbol(lib.execC2C, "cufftExecC2C") ||
+        !symbol(lib.destroy, "cufftDestroy")) {
         return fail(ErrorCode::Unavailable, fmt::format("the cuFFT library found lacks a function: {}", ::dlerror()));
     }
     return lib;  // the handle stays open for the life of the process

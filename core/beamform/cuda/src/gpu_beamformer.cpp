@@ -8,6 +8,7 @@
 
 #include "beamform_kernels.h"
 #include "cufft_library.h"
+#include "gpu_setup.h"
 #include "gpu_tables.h"
 #include "sonolink/beamform/iq_beamformer.h"
 
@@ -38,64 +39,11 @@ Status upload(T* device, const std::vector<T>& host) {
     return check(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (geometry)");
 }
 
-enum class Path { Grid, Iq, Rays };
-
-Path pathOf(const GpuBeamformerSetup& s) {
-    if (!s.sectorR.empty() || !s.sectorTheta.empty()) return Path::Rays;
-    return s.modulationFrequencyHz > 0 ? Path::Iq : Path::Grid;
-}
-
-int decimationOf(const GpuBeamformerSetup& s) {
-    if (pathOf(s) != Path::Iq) return 1;
-    return s.iqDecimation > 0 ? s.iqDecimation : beamform::iqDecimation(s.geometry.samplingRateHz, s.modulationFrequencyHz);
-}
-
-Status validate(const GpuBeamformerSetup& s) {
-    if (auto ok = s.geometry.validate(); !ok) return ok;
-    if (!(s.params.fNumber > 0)) return fail(ErrorCode::InvalidArgument, "the F-number must be positive");
-    std::size_t columns = s.grid.x.size();
-    if (pathOf(s) == Path::Rays) {
-        if (s.sectorR.empty() || s.sectorTheta.empty()) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("sector imaging needs ray depths and angles ({} and {} given)", s.sectorR.size(), s.sectorTheta.size()));
-        }
-        if (s.modulationFrequencyHz > 0) return fail(ErrorCode::InvalidArgument, "sector imaging beamforms RF: no modulation frequency");
-        if (auto ok = PixelGrid{s.sectorTheta, s.sectorR}.validate(); !ok) return fail(std::move(ok.error()).addContext("sector depths r"));
-        for (std::size_t i = 1; i < s.sectorTheta.size(); ++i) {
-            if (!(s.sectorTheta[i] > s.sectorTheta[i - 1])) {
-                return fail(ErrorCode::InvalidArgument, fmt::format("sector angles must increase: theta[{}] = {} after {}", i, s.sectorTheta[i], s.sectorTheta[i - 1]));
-            }
-        }
-        columns = s.sectorTheta.size();
-    } else if (auto ok = s.grid.validate(); !ok) {
-        return ok;
-    }
-    if (s.modulationFrequencyHz < 0 || (s.modulationFrequencyHz > 0 && s.modulationFrequencyHz >= s.geometry.samplingRateHz / 2)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("modulation frequency {} Hz must lie between 0 and half the sampling rate ({} Hz)",
-                                                            s.modulationFrequencyHz, s.geometry.samplingRateHz / 2));
-    }
-    if (pathOf(s) == Path::Iq) {
-        const int d = decimationOf(s);
-        const double iqRate = s.geometry.samplingRateHz / d;
-        if (d < 1 || d > s.geometry.samples || !(iqRate > 2 * s.modulationFrequencyHz)) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("IQ decimation {} of {} samples at {} Hz: the IQ rate must stay above twice the "
-                                                                "modulation frequency ({} Hz)", d, s.geometry.samples, s.geometry.samplingRateHz,
-                                                                s.modulationFrequencyHz));
-        }
-    }
-    if (s.kernel.conversionsByRounding && s.geometry.samples >= (1 << 22)) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} samples a trace: conversions by rounding need fewer than 2^22", s.geometry.samples));
-    }
-    if (s.framesPerChunk <= 0 || columns * static_cast<std::size_t>(s.framesPerChunk) > 65535) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("{} frames per chunk of {} columns: 1 to 65535 columns per chunk", s.framesPerChunk, columns));
-    }
-    return {};
-}
-
 }  // namespace
 
 struct GpuBeamformer::State {
     GpuBeamformerSetup setup;
-    Path path = Path::Grid;
+    BeamformPath path = BeamformPath::Grid;
     const CufftLibrary* fft = nullptr;
     std::size_t frameBytes = 0;
     std::size_t traces = 0;       // waves x channels
@@ -154,9 +102,21 @@ struct GpuBeamformer::State {
         }
         if (!range) return fail(std::move(range.error()));
         // float pairs and int pairs as float2 and int2: the same layout.
-        geometry = DasGeometry{*z, reinterpret_cast<const float2*>(*channel), *scale, reinterpret_cast<const int2*>(*range), *tx, columns, rows,
-                               samples.waves, samples.channels, samples.samples, t.samplesPerMetre, static_cast<int>(setup.params.window), t.windowOffset,
-                               setup.kernel.conversionsByRounding, setup.kernel.fullOccupancy};
+        geometry = DasGeometry{*z,
+                               reinterpret_cast<const float2*>(*channel),
+                               *scale,
+                               reinterpret_cast<const int2*>(*range),
+                               *tx,
+                               columns,
+                               rows,
+                               samples.waves,
+                               samples.channels,
+                               samples.samples,
+                               t.samplesPerMetre,
+                               static_cast<int>(setup.params.window),
+                               t.windowOffset,
+                               setup.kernel.conversionsByRounding,
+                               setup.kernel.fullOccupancy};
         return {};
     }
 
@@ -174,9 +134,22 @@ struct GpuBeamformer::State {
         }
         if (!first) return fail(std::move(first.error()));
         if (!last) return fail(std::move(last.error()));
-        rays = RayGeometry{*x, *z, *elementX, *first, *last, *tx, columns, rows, g.waves, g.channels, g.samples, t.samplesPerMetre,
-                           static_cast<float>(2 * setup.params.fNumber), static_cast<int>(setup.params.window),
-                           static_cast<float>(setup.params.tukeyAlpha), static_cast<float>(1 / setup.params.tukeyAlpha)};
+        rays = RayGeometry{*x,
+                           *z,
+                           *elementX,
+                           *first,
+                           *last,
+                           *tx,
+                           columns,
+                           rows,
+                           g.waves,
+                           g.channels,
+                           g.samples,
+                           t.samplesPerMetre,
+                           static_cast<float>(2 * setup.params.fNumber),
+                           static_cast<int>(setup.params.window),
+                           static_cast<float>(setup.params.tukeyAlpha),
+                           static_cast<float>(1 / setup.params.tukeyAlpha)};
         return {};
     }
 
@@ -189,8 +162,14 @@ struct GpuBeamformer::State {
             if (!*r) return fail(std::move(r->error()));
         }
         // std::complex<float> and float2 share their layout: two floats, re then im.
-        iq = IqSteps{reinterpret_cast<const float2*>(*taps), reinterpret_cast<const float2*>(*mixer), reinterpret_cast<const float2*>(*phasor),
-                     t.halfLength, t.decimation, setup.geometry.samples, t.layout.samples, setup.kernel.conversionsByRounding};
+        iq = IqSteps{reinterpret_cast<const float2*>(*taps),
+                     reinterpret_cast<const float2*>(*mixer),
+                     reinterpret_cast<const float2*>(*phasor),
+                     t.halfLength,
+                     t.decimation,
+                     setup.geometry.samples,
+                     t.layout.samples,
+                     setup.kernel.conversionsByRounding};
         omega = t.omega;
         return t.layout;
     }
@@ -201,22 +180,22 @@ struct GpuBeamformer::State {
         if (auto ok = check(cudaSetDevice(s.device), "cudaSetDevice"); !ok) {
             return fail(ErrorCode::Unavailable, fmt::format("GPU {} is not usable: {}", s.device, ok.error().message()));
         }
-        if (path != Path::Iq) {  // the IQ path's envelope is its magnitude: no transform
+        if (path != BeamformPath::Iq) {  // the IQ path's envelope is its magnitude: no transform
             auto loaded = cufft();
             if (!loaded) return fail(std::move(loaded.error()));
             fft = *loaded;
         }
-        columns = static_cast<int>(path == Path::Rays ? s.sectorTheta.size() : s.grid.x.size());
-        rows = static_cast<int>(path == Path::Rays ? s.sectorR.size() : s.grid.z.size());
+        columns = static_cast<int>(path == BeamformPath::Rays ? s.sectorTheta.size() : s.grid.x.size());
+        rows = static_cast<int>(path == BeamformPath::Rays ? s.sectorR.size() : s.grid.z.size());
         imageFloats = static_cast<std::size_t>(columns) * static_cast<std::size_t>(rows);
         fftLength = 1;
         while (fftLength < rows) fftLength <<= 1;
         const std::size_t sampleBytes = s.sampleType == SampleType::Int16 ? 2 : 4;
         traces = static_cast<std::size_t>(s.geometry.waves) * static_cast<std::size_t>(s.geometry.channels);
         frameBytes = traces * static_cast<std::size_t>(s.geometry.samples) * sampleBytes;
-        if (path == Path::Rays) {
+        if (path == BeamformPath::Rays) {
             if (auto ok = initRays(); !ok) return ok;
-        } else if (path == Path::Iq) {
+        } else if (path == BeamformPath::Iq) {
             auto layout = initIq();
             if (!layout) return fail(std::move(layout.error()));
             if (auto ok = initGrid(*layout); !ok) return ok;
@@ -241,7 +220,7 @@ struct GpuBeamformer::State {
         if (!frames || !image) return fail(ErrorCode::ResourceExhausted, "not enough GPU memory for the beamformer's buffers");
         lane.frames = *frames;
         lane.image = *image;
-        if (path == Path::Iq) {
+        if (path == BeamformPath::Iq) {
             const auto entries = iqFloats + chunk * traces;  // each trace's zero entry
             auto samples = allocate<float2>(iqFloats);
             auto table = allocate<float4>(entries);
@@ -255,7 +234,9 @@ struct GpuBeamformer::State {
         lane.spectrum = *spectrum;
         int length = fftLength;
         if (auto ok = checkFft(fft->planMany(&lane.plan, 1, &length, nullptr, 1, fftLength, nullptr, 1, fftLength, CUFFT_C2C,
-                                             static_cast<int>(chunk * static_cast<std::size_t>(columns))), "cufftPlanMany"); !ok) {
+                                             static_cast<int>(chunk * static_cast<std::size_t>(columns))),
+                               "cufftPlanMany");
+            !ok) {
             return ok;
         }
         lane.hasPlan = true;
@@ -274,13 +255,16 @@ struct GpuBeamformer::State {
         const auto samples = static_cast<std::size_t>(setup.geometry.samples);
         for (const auto& b : blocks) {
             if (b.frame < first || b.frame >= first + count) continue;
-            const auto offset = static_cast<std::size_t>(b.frame - first) * frameBytes +
-                                ((static_cast<std::size_t>(b.wave) * static_cast<std::size_t>(setup.geometry.channels) + static_cast<std::size_t>(b.firstChannel)) * samples +
-                                 static_cast<std::size_t>(b.firstSample)) * sampleBytes;
+            const auto offset =
+                static_cast<std::size_t>(b.frame - first) * frameBytes +
+                ((static_cast<std::size_t>(b.wave) * static_cast<std::size_t>(setup.geometry.channels) + static_cast<std::size_t>(b.firstChannel)) * samples +
+                 static_cast<std::size_t>(b.firstSample)) *
+                    sampleBytes;
             const auto width = static_cast<std::size_t>(b.sampleCount) * sampleBytes;
             if (auto ok = check(cudaMemcpy2DAsync(static_cast<std::byte*>(lane.frames) + offset, samples * sampleBytes, b.data, width, width,
                                                   static_cast<std::size_t>(b.channelCount), cudaMemcpyDefault, lane.stream),
-                                "copying a block to the GPU"); !ok) {
+                                "copying a block to the GPU");
+                !ok) {
                 return ok;
             }
         }
@@ -294,7 +278,7 @@ struct GpuBeamformer::State {
         if (out.size() < static_cast<std::size_t>(count) * imageFloats) {
             return fail(ErrorCode::InvalidArgument, fmt::format("{} floats of output for {} frames of {} pixels", out.size(), count, imageFloats));
         }
-        if (path == Path::Iq && output == GpuOutput::Rf) {
+        if (path == BeamformPath::Iq && output == GpuOutput::Rf) {
             return fail(ErrorCode::InvalidArgument, "the IQ path gives the envelope (the beamformed IQ's magnitude), not RF");
         }
         if (auto ok = check(cudaSetDevice(setup.device), "cudaSetDevice"); !ok) return ok;
@@ -319,15 +303,15 @@ struct GpuBeamformer::State {
     void beamformAs(Lane& lane, int count) {
         const auto* frames = static_cast<const T*>(lane.frames);
         switch (path) {
-        case Path::Grid: launchDelayAndSum(frames, count, geometry, lane.image, lane.stream); break;
-        case Path::Rays: launchDelayAndSumRays(frames, count, rays, lane.image, lane.stream); break;
-        case Path::Iq: {
-            const int n = count * static_cast<int>(traces);
-            launchDemodulate(frames, n, iq, lane.iq, lane.stream);
-            launchPairTable(lane.iq, n, iq, lane.table, lane.stream);
-            launchDelayAndSumIq(lane.table, count, geometry, omega, lane.image, lane.stream);
-            break;
-        }
+            case BeamformPath::Grid: launchDelayAndSum(frames, count, geometry, lane.image, lane.stream); break;
+            case BeamformPath::Rays: launchDelayAndSumRays(frames, count, rays, lane.image, lane.stream); break;
+            case BeamformPath::Iq: {
+                const int n = count * static_cast<int>(traces);
+                launchDemodulate(frames, n, iq, lane.iq, lane.stream);
+                launchPairTable(lane.iq, n, iq, lane.table, lane.stream);
+                launchDelayAndSumIq(lane.table, count, geometry, omega, lane.image, lane.stream);
+                break;
+            }
         }
     }
 
@@ -352,7 +336,7 @@ struct GpuBeamformer::State {
     // Queues the rest of a chunk on a lane (after its copy in): beamforming, envelope, copy out.
     Status process(Lane& lane, int count, GpuOutput output, float* out) {
         beamform(lane, count);
-        if (output == GpuOutput::Envelope && path != Path::Iq) {
+        if (output == GpuOutput::Envelope && path != BeamformPath::Iq) {
             if (auto ok = envelope(lane, count); !ok) return ok;
         }
         if (auto ok = check(cudaGetLastError(), "launching the beamformer's kernels"); !ok) return ok;
@@ -393,7 +377,7 @@ GpuBeamformer::GpuBeamformer(std::unique_ptr<State> state) : state_(std::move(st
 GpuBeamformer::~GpuBeamformer() = default;
 
 Result<std::unique_ptr<GpuBeamformer>> GpuBeamformer::create(const GpuBeamformerSetup& setup) {
-    if (auto ok = validate(setup); !ok) return fail(std::move(ok.error()));
+    if (auto ok = validateSetup(setup); !ok) return fail(std::move(ok.error()));
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices <= setup.device) {
         return fail(ErrorCode::Unavailable, fmt::format("no CUDA device {} on this station ({} found)", setup.device, devices));
@@ -407,9 +391,8 @@ Result<std::unique_ptr<GpuBeamformer>> GpuBeamformer::create(const GpuBeamformer
 Status GpuBeamformer::beamform(const void* frames, int count, GpuOutput output, std::span<float> out) {
     auto& s = *state_;
     const auto* bytes = static_cast<const std::byte*>(frames);
-    return s.runChunks(count, output, out, [&](State::Lane& lane, int first, int n) {
-        return s.copyFrames(lane, bytes + static_cast<std::size_t>(first) * s.frameBytes, n);
-    });
+    return s.runChunks(count, output, out,
+                       [&](State::Lane& lane, int first, int n) { return s.copyFrames(lane, bytes + static_cast<std::size_t>(first) * s.frameBytes, n); });
 }
 
 Status GpuBeamformer::beamformBlocks(std::span<const RfBlock> blocks, int count, GpuOutput output, std::span<float> out) {
@@ -421,18 +404,19 @@ Status GpuBeamformer::beamformBlocks(std::span<const RfBlock> blocks, int count,
     for (std::size_t i = 0; i < blocks.size(); ++i) {
         const auto& b = blocks[i];
         if (b.frame < 0 || b.frame >= count || b.wave < 0 || b.wave >= g.waves || b.firstChannel < 0 || b.channelCount <= 0 ||
-            b.firstChannel + b.channelCount > g.channels || b.firstSample < 0 || b.sampleCount <= 0 ||
-            b.firstSample + b.sampleCount > g.samples || b.data == nullptr) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("block {} (frame {}, wave {}, channels {}+{}, samples {}+{}) lies outside {} frames of {} waves x {} channels x {} samples",
-                                                                i, b.frame, b.wave, b.firstChannel, b.channelCount, b.firstSample, b.sampleCount, count,
-                                                                g.waves, g.channels, g.samples));
+            b.firstChannel + b.channelCount > g.channels || b.firstSample < 0 || b.sampleCount <= 0 || b.firstSample + b.sampleCount > g.samples ||
+            b.data == nullptr) {
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("block {} (frame {}, wave {}, channels {}+{}, samples {}+{}) lies outside {} frames of {} waves x {} channels x {} samples",
+                                    i, b.frame, b.wave, b.firstChannel, b.channelCount, b.firstSample, b.sampleCount, count, g.waves, g.channels, g.samples));
         }
         covered[static_cast<std::size_t>(b.frame)] += static_cast<std::size_t>(b.channelCount) * static_cast<std::size_t>(b.sampleCount);
     }
     const auto perFrame = static_cast<std::size_t>(g.waves) * static_cast<std::size_t>(g.channels) * static_cast<std::size_t>(g.samples);
     for (int f = 0; f < count; ++f) {
         if (covered[static_cast<std::size_t>(f)] != perFrame) {
-            return fail(ErrorCode::InvalidArgument, fmt::format("the blocks of frame {} hold {} samples, the frame {}", f, covered[static_cast<std::size_t>(f)], perFrame));
+            return fail(ErrorCode::InvalidArgument,
+                        fmt::format("the blocks of frame {} hold {} samples, the frame {}", f, covered[static_cast<std::size_t>(f)], perFrame));
         }
     }
     return s.runChunks(count, output, out, [&](State::Lane& lane, int first, int n) { return s.copyBlocks(lane, blocks, first, n); });
@@ -458,12 +442,12 @@ Result<double> GpuBeamformer::timeKernel(int count, int iterations) {
 
 Result<double> GpuBeamformer::timeEnvelope(int count, int iterations) {
     auto& s = *state_;
-    if (s.path == Path::Iq) return 0.0;
+    if (s.path == BeamformPath::Iq) return 0.0;
     return s.time(count, iterations, [&] { return s.envelope(s.lanes[0], count); });
 }
 
 std::size_t GpuBeamformer::pixelsPerFrame() const noexcept { return state_->imageFloats; }
-int GpuBeamformer::iqDecimation() const noexcept { return state_->path == Path::Iq ? state_->iq.decimation : 1; }
+int GpuBeamformer::iqDecimation() const noexcept { return state_->path == BeamformPath::Iq ? state_->iq.decimation : 1; }
 
 const GpuBeamformerSetup& GpuBeamformer::setup() const noexcept { return state_->setup; }
 std::size_t GpuBeamformer::frameBytes() const noexcept { return state_->frameBytes; }

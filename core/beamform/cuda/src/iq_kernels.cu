@@ -102,8 +102,8 @@ __global__ void delayAndSumIq(const float4* __restrict__ table, DasGeometry g, f
     delayAndSumIqPixel<Window, kRounding>(table, g, omega, image);
 }
 template <int Window, bool kRounding>
-__global__ void __launch_bounds__(kThreadsPerBlock, kBlocksForFullOccupancy) delayAndSumIqFullOccupancy(const float4* __restrict__ table, DasGeometry g,
-                                                                                                        float omega, float* __restrict__ image) {
+__global__ void __launch_bounds__(kThreadsPerBlock, kBlocksForFullOccupancy)
+    delayAndSumIqFullOccupancy(const float4* __restrict__ table, DasGeometry g, float omega, float* __restrict__ image) {
     delayAndSumIqPixel<Window, kRounding>(table, g, omega, image);
 }
 
@@ -131,8 +131,8 @@ void launchIqAs(const float4* table, int count, const DasGeometry& g, float omeg
     using Kernel = void (*)(const float4*, DasGeometry, float, float*);
     const auto pick = [&g](Kernel plain, Kernel full) { return g.fullOccupancy ? full : plain; };
     const Kernel kernel = g.window == kRectangular ? pick(delayAndSumIq<kRectangular, kRounding>, delayAndSumIqFullOccupancy<kRectangular, kRounding>)
-                          : g.window == kHann  ? pick(delayAndSumIq<kHann, kRounding>, delayAndSumIqFullOccupancy<kHann, kRounding>)
-                                               : pick(delayAndSumIq<kTukey, kRounding>, delayAndSumIqFullOccupancy<kTukey, kRounding>);
+                          : g.window == kHann      ? pick(delayAndSumIq<kHann, kRounding>, delayAndSumIqFullOccupancy<kHann, kRounding>)
+                                                   : pick(delayAndSumIq<kTukey, kRounding>, delayAndSumIqFullOccupancy<kTukey, kRounding>);
     const dim3 grid((g.nz + kDepthsPerBlock - 1) / kDepthsPerBlock, (g.nx + kColumnsPerBlock - 1) / kColumnsPerBlock, count);
     kernel<<<grid, dim3(kDepthsPerBlock, kColumnsPerBlock), 0, stream>>>(table, g, omega, image);
 }

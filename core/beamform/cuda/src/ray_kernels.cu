@@ -55,9 +55,7 @@ void launch(const T* frames, int count, const RayGeometry& g, float* image, cuda
 
 }  // namespace
 
-void launchDelayAndSumRays(const float* frames, int count, const RayGeometry& g, float* image, cudaStream_t stream) {
-    launch(frames, count, g, image, stream);
-}
+void launchDelayAndSumRays(const float* frames, int count, const RayGeometry& g, float* image, cudaStream_t stream) { launch(frames, count, g, image, stream); }
 
 void launchDelayAndSumRays(const std::int16_t* frames, int count, const RayGeometry& g, float* image, cudaStream_t stream) {
     launch(frames, count, g, image, stream);

@@ -75,10 +75,10 @@ std::string_view toString(RecordingPhase phase) {
 
 std::string_view toString(ArchiveItemState state) {
     switch (state) {
-    case ArchiveItemState::Queued: return "queued";
-    case ArchiveItemState::Uploading: return "uploading";
-    case ArchiveItemState::Verified: return "verified";
-    case ArchiveItemState::Failed: return "failed";
+        case ArchiveItemState::Queued: return "queued";
+        case ArchiveItemState::Uploading: return "uploading";
+        case ArchiveItemState::Verified: return "verified";
+        case ArchiveItemState::Failed: return "failed";
     }
     return "queued";
 }
@@ -123,9 +123,9 @@ EngineRates rates(const EngineStats& earlier, const EngineStats& later) {
 
 std::string_view toString(SelfTestVerdict verdict) {
     switch (verdict) {
-    case SelfTestVerdict::Pass: return "pass";
-    case SelfTestVerdict::Warn: return "warn";
-    case SelfTestVerdict::Fail: return "fail";
+        case SelfTestVerdict::Pass: return "pass";
+        case SelfTestVerdict::Warn: return "warn";
+        case SelfTestVerdict::Fail: return "fail";
     }
     return "?";
 }

@@ -53,8 +53,8 @@ struct GpuMemoryTester::State {
             (void)cudaGetLastError();
             std::size_t free = 0, total = 0;
             cudaMemGetInfo(&free, &total);
-            return fail(ErrorCode::ResourceExhausted, fmt::format("{} MiB of GPU memory to test on {}: {} MiB free of {} MiB", (count * 8) >> 20, name,
-                                                                  free >> 20, total >> 20));
+            return fail(ErrorCode::ResourceExhausted,
+                        fmt::format("{} MiB of GPU memory to test on {}: {} MiB free of {} MiB", (count * 8) >> 20, name, free >> 20, total >> 20));
         }
         words = static_cast<std::uint64_t*>(memory);
         void* r = nullptr;
@@ -76,53 +76,53 @@ struct GpuMemoryTester::State {
     void queue(MemoryAlgorithm algorithm, std::uint64_t seed, MemoryTestResult& r) {
         constexpr bool up = true, down = false, read = true;
         switch (algorithm) {
-        case MemoryAlgorithm::SolidPatterns:
-            for (const std::uint64_t p : {0x5555555555555555ull, 0xAAAAAAAAAAAAAAAAull}) {
-                element(r, up, !read, Store::Pattern, constant(p), constant(p));
-                element(r, up, read, Store::None, constant(p), constant(p));
+            case MemoryAlgorithm::SolidPatterns:
+                for (const std::uint64_t p : {0x5555555555555555ull, 0xAAAAAAAAAAAAAAAAull}) {
+                    element(r, up, !read, Store::Pattern, constant(p), constant(p));
+                    element(r, up, read, Store::None, constant(p), constant(p));
+                }
+                break;
+            case MemoryAlgorithm::WalkingOnes:
+            case MemoryAlgorithm::WalkingZeros: {
+                const std::uint64_t flip = algorithm == MemoryAlgorithm::WalkingZeros ? kOnes : 0;
+                const auto pattern = [flip](unsigned pass) { return Pattern{PatternKind::Walking, pass, flip}; };
+                element(r, up, !read, Store::Pattern, pattern(0), pattern(0));
+                for (unsigned pass = 1; pass < 64; ++pass) element(r, up, read, Store::Pattern, pattern(pass - 1), pattern(pass));
+                element(r, up, read, Store::None, pattern(63), pattern(63));
+                break;
             }
-            break;
-        case MemoryAlgorithm::WalkingOnes:
-        case MemoryAlgorithm::WalkingZeros: {
-            const std::uint64_t flip = algorithm == MemoryAlgorithm::WalkingZeros ? kOnes : 0;
-            const auto pattern = [flip](unsigned pass) { return Pattern{PatternKind::Walking, pass, flip}; };
-            element(r, up, !read, Store::Pattern, pattern(0), pattern(0));
-            for (unsigned pass = 1; pass < 64; ++pass) element(r, up, read, Store::Pattern, pattern(pass - 1), pattern(pass));
-            element(r, up, read, Store::None, pattern(63), pattern(63));
-            break;
-        }
-        case MemoryAlgorithm::AddressInAddress: {
-            const Pattern own{PatternKind::Address, 0, 0}, complement{PatternKind::Address, 0, kOnes};
-            element(r, up, !read, Store::Pattern, own, own);
-            element(r, up, read, Store::Complement, own, own);
-            element(r, down, read, Store::None, complement, complement);
-            break;
-        }
-        case MemoryAlgorithm::MarchCMinus: {
-            const auto zeros = constant(0), ones = constant(kOnes);
-            element(r, up, !read, Store::Pattern, zeros, zeros);
-            element(r, up, read, Store::Complement, zeros, zeros);
-            element(r, up, read, Store::Complement, ones, ones);
-            element(r, down, read, Store::Complement, zeros, zeros);
-            element(r, down, read, Store::Complement, ones, ones);
-            element(r, up, read, Store::None, zeros, zeros);
-            break;
-        }
-        case MemoryAlgorithm::MovingInversions:
-            for (const std::uint64_t p : {std::uint64_t{0}, kOnes, std::uint64_t{0x5555555555555555ull}, std::uint64_t{0xAAAAAAAAAAAAAAAAull}}) {
-                element(r, up, !read, Store::Pattern, constant(p), constant(p));
-                element(r, up, read, Store::Complement, constant(p), constant(p));
-                element(r, down, read, Store::Complement, constant(~p), constant(~p));
+            case MemoryAlgorithm::AddressInAddress: {
+                const Pattern own{PatternKind::Address, 0, 0}, complement{PatternKind::Address, 0, kOnes};
+                element(r, up, !read, Store::Pattern, own, own);
+                element(r, up, read, Store::Complement, own, own);
+                element(r, down, read, Store::None, complement, complement);
+                break;
             }
-            break;
-        case MemoryAlgorithm::RandomPattern: {
-            const Pattern random{PatternKind::Random, detail::randomWord(seed, 0x5eed), 0};
-            const Pattern inverse{PatternKind::Random, random.a, kOnes};
-            element(r, up, !read, Store::Pattern, random, random);
-            element(r, up, read, Store::Complement, random, random);
-            element(r, down, read, Store::None, inverse, inverse);
-            break;
-        }
+            case MemoryAlgorithm::MarchCMinus: {
+                const auto zeros = constant(0), ones = constant(kOnes);
+                element(r, up, !read, Store::Pattern, zeros, zeros);
+                element(r, up, read, Store::Complement, zeros, zeros);
+                element(r, up, read, Store::Complement, ones, ones);
+                element(r, down, read, Store::Complement, zeros, zeros);
+                element(r, down, read, Store::Complement, ones, ones);
+                element(r, up, read, Store::None, zeros, zeros);
+                break;
+            }
+            case MemoryAlgorithm::MovingInversions:
+                for (const std::uint64_t p : {std::uint64_t{0}, kOnes, std::uint64_t{0x5555555555555555ull}, std::uint64_t{0xAAAAAAAAAAAAAAAAull}}) {
+                    element(r, up, !read, Store::Pattern, constant(p), constant(p));
+                    element(r, up, read, Store::Complement, constant(p), constant(p));
+                    element(r, down, read, Store::Complement, constant(~p), constant(~p));
+                }
+                break;
+            case MemoryAlgorithm::RandomPattern: {
+                const Pattern random{PatternKind::Random, detail::randomWord(seed, 0x5eed), 0};
+                const Pattern inverse{PatternKind::Random, random.a, kOnes};
+                element(r, up, !read, Store::Pattern, random, random);
+                element(r, up, read, Store::Complement, random, random);
+                element(r, down, read, Store::None, inverse, inverse);
+                break;
+            }
         }
     }
 };
@@ -133,7 +133,8 @@ GpuMemoryTester::~GpuMemoryTester() = default;
 Result<std::unique_ptr<GpuMemoryTester>> GpuMemoryTester::create(const GpuMemoryTestSetup& setup) {
     if (setup.bytes < 8) return fail(ErrorCode::InvalidArgument, fmt::format("{} bytes of GPU memory to test: at least one 64-bit word", setup.bytes));
     if (setup.planted && setup.planted->word >= setup.bytes / 8) {
-        return fail(ErrorCode::InvalidArgument, fmt::format("the planted fault's word {} lies outside the {} words tested", setup.planted->word, setup.bytes / 8));
+        return fail(ErrorCode::InvalidArgument,
+                    fmt::format("the planted fault's word {} lies outside the {} words tested", setup.planted->word, setup.bytes / 8));
     }
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices <= setup.device) {

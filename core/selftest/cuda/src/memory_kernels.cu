@@ -7,13 +7,13 @@ constexpr int kThreads = 256;
 
 __device__ __forceinline__ std::uint64_t valueOf(const Pattern& p, std::size_t i) {
     switch (p.kind) {
-    case PatternKind::Constant: return p.a;
-    case PatternKind::Walking: return (1ull << ((i + p.a) % 64)) ^ p.b;
-    case PatternKind::Address: return static_cast<std::uint64_t>(i) ^ p.b;
-    case PatternKind::Random: {
-        const std::uint64_t x = (static_cast<std::uint64_t>(i) ^ p.a) * 0x9E3779B97F4A7C15ull;  // detail::randomWord
-        return (x ^ (x >> 29)) ^ p.b;
-    }
+        case PatternKind::Constant: return p.a;
+        case PatternKind::Walking: return (1ull << ((i + p.a) % 64)) ^ p.b;
+        case PatternKind::Address: return static_cast<std::uint64_t>(i) ^ p.b;
+        case PatternKind::Random: {
+            const std::uint64_t x = (static_cast<std::uint64_t>(i) ^ p.a) * 0x9E3779B97F4A7C15ull;  // detail::randomWord
+            return (x ^ (x >> 29)) ^ p.b;
+        }
     }
     return 0;
 }

@@ -22,11 +22,11 @@ class RecordingReplay;
 enum class SelfTestChoice { AsConfigured, Off, Quick, Full };
 
 struct EngineChoice {
-    LinkChoice link;                  // backend, names, ring; frontEnd: the built-in one's options
+    LinkChoice link;  // backend, names, ring; frontEnd: the built-in one's options
     std::size_t cineFrames = 64;
-    bool display = true;              // false: no display products (link and recording only)
-    bool dicomQueue = true;           // run the PACS queue (dicom.queue_directory)
-    bool archiveQueue = true;         // run the archive's upload queue (archive.queue_directory, when archive.endpoint is set)
+    bool display = true;                            // false: no display products (link and recording only)
+    bool dicomQueue = true;                         // run the PACS queue (dicom.queue_directory)
+    bool archiveQueue = true;                       // run the archive's upload queue (archive.queue_directory, when archive.endpoint is set)
     std::optional<transport::Configure> configure;  // instead of the configuration's (a replay's geometry, a test pattern)
     // A review (replay_source.h): the built-in front end sends this recording's frames, in a loop,
     // through the link, ingest and display like live data. The acquisition is the recording's
@@ -34,8 +34,8 @@ struct EngineChoice {
     // and the planner refuses any other but a new frame rate, naming the recording.
     std::shared_ptr<RecordingReplay> replay;
     std::chrono::milliseconds acceptTimeout{10'000};  // how long a connect waits for the front end
-    int rxCpu = -1;                   // >= 0: pin the rx thread (else link.rx_cpu)
-    bool reopenAfterSession = true;   // false: a session the front end ends leaves the engine Idle (a timed run)
+    int rxCpu = -1;                                   // >= 0: pin the rx thread (else link.rx_cpu)
+    bool reopenAfterSession = true;                   // false: a session the front end ends leaves the engine Idle (a timed run)
     SelfTestChoice selfTest = SelfTestChoice::AsConfigured;
     std::vector<std::string> selfTestSteps;  // only these steps (engine::kSelfTestSteps' names); empty: all
 };

@@ -24,17 +24,17 @@ struct RdmaPortSummary {
     std::string state;
     int activeMtuBytes = 0;
     std::string linkLayer;
-    std::string rate;                   // "100 Gb/sec (4X EDR)"
-    std::vector<std::string> gids;      // "1 ::ffff:10.233.0.1 RoCE v2"
+    std::string rate;               // "100 Gb/sec (4X EDR)"
+    std::vector<std::string> gids;  // "1 ::ffff:10.233.0.1 RoCE v2"
     std::map<std::string, std::uint64_t> counters;
 };
 
 struct HardwareReport {
     bool cudaBuilt = false;
-    std::string cudaStatus;             // "2 devices" or why none is usable
+    std::string cudaStatus;  // "2 devices" or why none is usable
     std::vector<GpuSummary> gpus;
     bool rdmaBuilt = false;
-    std::string rdmaStatus;             // "1 device" or why none is usable
+    std::string rdmaStatus;  // "1 device" or why none is usable
     std::vector<RdmaPortSummary> rdmaPorts;
 };
 

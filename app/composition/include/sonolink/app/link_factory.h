@@ -15,11 +15,11 @@ namespace sonolink::app {
 struct LinkChoice {
     enum class Backend { SimShared, SimInProcess, Verbs };
     Backend backend = Backend::SimInProcess;
-    std::string name = "sonolink0";   // SimShared: /dev/shm/<name>
-    std::string address;              // Verbs: local IP to listen on
-    int port = 18515;                 // Verbs
-    bool busyPoll = false;            // Verbs
-    bool hugePages = false;           // Verbs
+    std::string name = "sonolink0";  // SimShared: /dev/shm/<name>
+    std::string address;             // Verbs: local IP to listen on
+    int port = 18515;                // Verbs
+    bool busyPoll = false;           // Verbs
+    bool hugePages = false;          // Verbs
     std::uint32_t slotBytes = 256 * 1024;
     std::uint32_t slotCount = 256;
     transport::sim::FrontEndOptions frontEnd;  // SimInProcess: the built-in front end (e.g. replaying)

@@ -24,13 +24,13 @@ class CineBar;
 namespace sonolink::app {
 
 struct CineReviewSource {
-    QString name;                  // the object as opened: a path or an s3:// URL
-    QString summary;               // what it holds, in a line (frames, size, colour, spacing)
-    QString patient;               // whose it is, as the object says (the banner over every frame)
+    QString name;     // the object as opened: a path or an s3:// URL
+    QString summary;  // what it holds, in a line (frames, size, colour, spacing)
+    QString patient;  // whose it is, as the object says (the banner over every frame)
     int frames = 0;
-    double frameIntervalMs = 0;    // its Frame Time; 0: not stated (played at 30 frames/s)
-    double mmAcross = 0;           // between columns; 0: not stated
-    double mmDown = 0;             // between rows
+    double frameIntervalMs = 0;           // its Frame Time; 0: not stated (played at 30 frames/s)
+    double mmAcross = 0;                  // between columns; 0: not stated
+    double mmDown = 0;                    // between rows
     std::optional<double> firstPixelXMm;  // the first pixel's centre: across from the probe's centre,
     std::optional<double> firstPixelZMm;  // and deep; unset: the picture centred, its top at 0
     // Frame `index` (0 ..) as Grayscale8 or RGB888, or a null image and why; on the loader thread.
@@ -49,7 +49,7 @@ public:
 
     [[nodiscard]] gui::BModeView* view() const { return view_; }
     [[nodiscard]] gui::CineBar* cineBar() const { return cineBar_; }
-    [[nodiscard]] int shownFrame() const { return shown_; }       // -1 before the first
+    [[nodiscard]] int shownFrame() const { return shown_; }  // -1 before the first
     [[nodiscard]] int framesShown() const { return framesShown_; }
     [[nodiscard]] double firstFrameMs() const { return firstFrameMs_; }  // from the window's making; -1 before
     [[nodiscard]] int framesFailed() const { return framesFailed_; }

@@ -164,9 +164,9 @@ private:
     QLabel* rate_;
     QLabel* problem_;
     QVariantAnimation* tgcFade_;
-    gui::BModeView* shotView_;          // side by side: the laser shot beside the B-mode
+    gui::BModeView* shotView_;  // side by side: the laser shot beside the B-mode
     gui::PhotoacousticPanel* shots_;
-    QLabel* laser_;                     // the laser's state in the status bar
+    QLabel* laser_;                                        // the laser's state in the status bar
     std::deque<std::pair<double, quint64>> laserSamples_;  // (seconds, shots fired in all) of the last five seconds
     QStringList nodes_;
     QPointer<gui::ExamDialog> examDialog_;

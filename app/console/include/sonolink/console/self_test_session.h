@@ -57,8 +57,8 @@ private:
     std::chrono::system_clock::time_point started_;
     nlohmann::json report_;
     std::filesystem::path reportFile_;
-    nlohmann::json override_;   // the override given after the last run (null: none)
-    bool rerunPending_ = false;  // the wizard asked for a re-run: its rows are marked already
+    nlohmann::json override_;        // the override given after the last run (null: none)
+    bool rerunPending_ = false;      // the wizard asked for a re-run: its rows are marked already
     bool stoppingForRerun_ = false;  // scanning stops first; then these steps run
     QStringList rerunAfterStop_;
     QString lastProblem_;

@@ -1,10 +1,9 @@
 // UiProbe: the console as its users feel it, measured on the GUI thread while it runs: the
 // event loop's lag (a 2 ms precise timer: how late each timeout fires), the frames shown
 // against the frames the engine published, what drawing a frame costs (the B-mode view's
-// paint: wall time, and the GUI thread's CPU time, its cost whatever else runs), start-up to the self-test wizard's first page and, after the self-test, to the first
-// live image, and in dual mode the laser shots shown and each one's time from its pulse to the
-// view. report() gives them as JSON (`sonolink --probe-ui SECONDS`).
-// Thread contract: GUI thread only.
+// paint: wall time, and the GUI thread's CPU time, its cost whatever else runs), start-up to the self-test wizard's first page and, after the self-test, to the
+// first live image, and in dual mode the laser shots shown and each one's time from its pulse to the view. report() gives them as JSON (`sonolink --probe-ui
+// SECONDS`). Thread contract: GUI thread only.
 #pragma once
 
 #include <QElapsedTimer>

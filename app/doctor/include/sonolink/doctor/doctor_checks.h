@@ -21,41 +21,41 @@ using selftest::DiagnosticVerdict;
 inline constexpr const char* kRdmaGroup = "sonolink";
 
 struct DeviceNodeFacts {
-    std::string path;                  // "/dev/infiniband/uverbs0"
-    std::string openError;             // empty: this user may read and write it
+    std::string path;       // "/dev/infiniband/uverbs0"
+    std::string openError;  // empty: this user may read and write it
 };
 
 struct RdmaAccessFacts {
-    bool verbsLink = false;            // the configuration's link is verbs (not the simulator)
+    bool verbsLink = false;  // the configuration's link is verbs (not the simulator)
     bool rdmaBuilt = false;
-    std::vector<std::string> devices;  // RDMA devices libibverbs lists
-    std::vector<DeviceNodeFacts> nodes;// /dev/infiniband/uverbs* and rdma_cm
+    std::vector<std::string> devices;    // RDMA devices libibverbs lists
+    std::vector<DeviceNodeFacts> nodes;  // /dev/infiniband/uverbs* and rdma_cm
     bool groupExists = false;
-    bool inGroup = false;              // this process has the group (effective or supplementary)
+    bool inGroup = false;  // this process has the group (effective or supplementary)
 };
 // Verbs link: fail with no device, or when its nodes cannot be opened (the fix: the group);
 // a simulated link: pass, or warn where devices exist that this user could not open.
 [[nodiscard]] Diagnostic checkRdmaAccess(const RdmaAccessFacts& facts);
 
 struct QtPluginFacts {
-    std::string pluginPath;            // the xcb platform plugin Qt loads
+    std::string pluginPath;  // the xcb platform plugin Qt loads
     bool present = false;
-    std::string loadError;             // empty: it loads (its libraries are all there)
+    std::string loadError;  // empty: it loads (its libraries are all there)
 };
 // Fail: the console cannot start on X11.
 [[nodiscard]] Diagnostic checkQtPlatformPlugin(const QtPluginFacts& facts);
 
 struct DisplayFacts {
-    std::string x11Display;            // $DISPLAY
-    std::string waylandDisplay;        // $WAYLAND_DISPLAY
-    std::string connectError;          // empty: a server answered at the one named
+    std::string x11Display;      // $DISPLAY
+    std::string waylandDisplay;  // $WAYLAND_DISPLAY
+    std::string connectError;    // empty: a server answered at the one named
 };
 // No display: warn (the CLI and the headless demo run; the console does not); one named that
 // does not answer: fail.
 [[nodiscard]] Diagnostic checkDisplay(const DisplayFacts& facts);
 
 struct FontFacts {
-    bool listed = false;               // fontconfig could be asked
+    bool listed = false;  // fontconfig could be asked
     std::string listError;
     std::vector<std::string> chineseFamilies;
 };
@@ -66,9 +66,9 @@ struct FontFacts {
 [[nodiscard]] Diagnostic checkConfiguration(const std::string& path, const std::vector<std::string>& problems);
 
 struct PacsAnswer {
-    std::string node;                  // "local-orthanc (ORTHANC at 127.0.0.1:4242)"
+    std::string node;  // "local-orthanc (ORTHANC at 127.0.0.1:4242)"
     bool answered = false;
-    std::string failureClass;          // "nothing listening", "rejected", "timeout", "TLS", "other"
+    std::string failureClass;  // "nothing listening", "rejected", "timeout", "TLS", "other"
     std::string message;
     double milliseconds = 0;
 };
@@ -77,10 +77,10 @@ struct PacsAnswer {
 [[nodiscard]] Diagnostic checkPacsNodes(const std::vector<PacsAnswer>& answers);
 
 struct ClockFacts {
-    bool readable = false;             // adjtimex answered
+    bool readable = false;  // adjtimex answered
     std::string readError;
-    bool synchronised = false;         // the kernel's clock is disciplined (STA_UNSYNC clear)
-    double maxErrorUs = 0;             // the kernel's bound on its error
+    bool synchronised = false;  // the kernel's clock is disciplined (STA_UNSYNC clear)
+    double maxErrorUs = 0;      // the kernel's bound on its error
 };
 // Warn when the clock is not synchronised (study and frame times may be wrong), or its error
 // bound is past maxErrorUs.

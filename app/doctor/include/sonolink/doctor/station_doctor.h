@@ -17,10 +17,10 @@
 namespace sonolink::doctor {
 
 struct DoctorOptions {
-    std::string configFile;            // empty: the built-in defaults
+    std::string configFile;                         // empty: the built-in defaults
     std::vector<config::ConfigOverride> overrides;  // on top of it, as the console runs it (its kept settings)
-    bool askPacs = true;               // false: the PACS nodes are not asked (offline)
-    int pacsTimeoutS = 5;              // each C-ECHO's connect and response timeouts
+    bool askPacs = true;                            // false: the PACS nodes are not asked (offline)
+    int pacsTimeoutS = 5;                           // each C-ECHO's connect and response timeouts
 };
 
 struct DoctorReport {

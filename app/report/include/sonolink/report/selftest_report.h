@@ -21,14 +21,14 @@
 namespace sonolink::report {
 
 struct SelfTestRun {
-    std::string mode;                                  // "quick", "full"
+    std::string mode;  // "quick", "full"
     std::chrono::system_clock::time_point started, finished;
     std::vector<engine::SelfTestStep> steps;
-    engine::EngineStats stats;                         // read when it settled
+    engine::EngineStats stats;  // read when it settled
     bool passed = false;
     std::string problem;
-    std::string station;                               // dicom.station_name; empty: the host name
-    nlohmann::json override;                           // the engineer override given after it, if any (null: none)
+    std::string station;      // dicom.station_name; empty: the host name
+    nlohmann::json override;  // the engineer override given after it, if any (null: none)
 };
 
 // The engineer override's record for the report: who gave it (re-authenticated), why, what it
@@ -49,9 +49,9 @@ struct KeptReport {
 [[nodiscard]] std::string reportHash(const nlohmann::json& report);
 // The operator's electronic signature, after PAM re-authenticated them (sonolink-cli report sign).
 struct ReportSignature {
-    std::string user;          // the station user who signed
-    std::string printedName;   // their full name, from the account
-    std::string meaning;       // what the signature means, e.g. "reviewed and approved"
+    std::string user;         // the station user who signed
+    std::string printedName;  // their full name, from the account
+    std::string meaning;      // what the signature means, e.g. "reviewed and approved"
     std::chrono::system_clock::time_point when;
     std::string authentication;  // how they proved who they are
 };

@@ -15,9 +15,9 @@
 namespace sonolink::archive {
 
 struct ArchiveEvent {
-    std::string action;   // "upload", "download", "delete", "delete local copy"
-    std::string url;      // s3://bucket/key
-    std::string file;     // the local file, if any
+    std::string action;  // "upload", "download", "delete", "delete local copy"
+    std::string url;     // s3://bucket/key
+    std::string file;    // the local file, if any
     std::uint64_t bytes = 0;
     std::string crc32c;
     bool ok = true;

@@ -28,23 +28,23 @@ struct ArchiveItem {
     std::int64_t id = 0;
     std::string file;
     S3Location object;
-    std::string kind;                 // "recording", "study", "file"
+    std::string kind;  // "recording", "study", "file"
     ArchiveState state = ArchiveState::Queued;
     int attempts = 0;
-    std::uint64_t sizeBytes = 0;      // as verified
-    std::string crc32c;               // as verified (8 hex digits)
-    std::int64_t enqueuedAtMs = 0;    // Unix epoch milliseconds
+    std::uint64_t sizeBytes = 0;    // as verified
+    std::string crc32c;             // as verified (8 hex digits)
+    std::int64_t enqueuedAtMs = 0;  // Unix epoch milliseconds
     std::int64_t nextAttemptAtMs = 0;
     std::int64_t verifiedAtMs = 0;
     std::int64_t localDeletedAtMs = 0;  // retention deleted the local file then; -1: kept, changed since
     std::string lastError;
-    std::string etag;                 // the stored object's, as verified: checked again before the local copy goes
+    std::string etag;  // the stored object's, as verified: checked again before the local copy goes
 };
 
 struct ArchiveRetry {
-    double initialDelayS = 5;   // after the first failure; doubles per failure ...
-    double maxDelayS = 600;     // ... up to this
-    double jitter = 0.5;        // each delay cut by up to this fraction, at random
+    double initialDelayS = 5;  // after the first failure; doubles per failure ...
+    double maxDelayS = 600;    // ... up to this
+    double jitter = 0.5;       // each delay cut by up to this fraction, at random
 };
 
 // The items of the queue in directory, read without taking it over (safe beside its owner).
@@ -70,8 +70,7 @@ public:
     [[nodiscard]] std::vector<ArchiveItem> items() const;
     // Items due at nowMs, marked uploading before they are returned.
     [[nodiscard]] Result<std::vector<ArchiveItem>> takeDue(std::int64_t nowMs, std::size_t limit);
-    [[nodiscard]] Status markVerified(std::int64_t id, std::uint64_t sizeBytes, const std::string& crc32c, const std::string& etag,
-                                      std::int64_t nowMs);
+    [[nodiscard]] Status markVerified(std::int64_t id, std::uint64_t sizeBytes, const std::string& crc32c, const std::string& etag, std::int64_t nowMs);
     // retryable: queued again after the back-off; else failed until retry().
     [[nodiscard]] Status markFailed(std::int64_t id, const std::string& error, bool retryable, std::int64_t nowMs);
     [[nodiscard]] Status retry(std::int64_t id);

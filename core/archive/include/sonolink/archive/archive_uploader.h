@@ -42,16 +42,16 @@ struct PassEvent {
 [[nodiscard]] std::string_view toString(PassEvent::Kind kind);
 
 struct PassSettings {
-    std::filesystem::path journalDirectory;  // multipart journals
-    double retentionDays = 30;               // local files kept this long after verification; < 0: for ever
-    std::size_t batch = 16;                  // items taken per pass
+    std::filesystem::path journalDirectory;         // multipart journals
+    double retentionDays = 30;                      // local files kept this long after verification; < 0: for ever
+    std::size_t batch = 16;                         // items taken per pass
     std::function<void(const PassEvent&)> onEvent;  // on the pass's thread; null: nobody is told
 };
 
 struct PassReport {
     int verified = 0;
-    int failed = 0;     // for good
-    int deferred = 0;   // queued again after a failure that can heal
+    int failed = 0;    // for good
+    int deferred = 0;  // queued again after a failure that can heal
     std::vector<std::string> deletedLocal;
 };
 

@@ -22,7 +22,7 @@ struct JournalPart {
 };
 
 struct MultipartJournal {
-    std::string file;            // absolute path of the local file
+    std::string file;  // absolute path of the local file
     std::uint64_t sizeBytes = 0;
     std::int64_t modifiedNs = 0;
     std::uint32_t crc32c = 0;
@@ -37,8 +37,8 @@ struct MultipartJournal {
 };
 
 // Where the journal of file -> s3://bucket/key lives in `directory`.
-[[nodiscard]] std::filesystem::path journalPath(const std::filesystem::path& directory, const std::string& file,
-                                                const std::string& bucket, const std::string& key);
+[[nodiscard]] std::filesystem::path journalPath(const std::filesystem::path& directory, const std::string& file, const std::string& bucket,
+                                                const std::string& key);
 // None when there is no journal; a damaged one is an Error naming the file (it is not trusted).
 [[nodiscard]] Result<std::optional<MultipartJournal>> loadJournal(const std::filesystem::path& path);
 [[nodiscard]] Status saveJournal(const std::filesystem::path& path, const MultipartJournal& journal);

@@ -32,9 +32,9 @@ inline constexpr const char* kCrc32cMetadata = "sonolink-crc32c";
 struct ObjectInfo {
     std::string key;
     std::uint64_t sizeBytes = 0;
-    std::string etag;                              // without quotes
-    std::string lastModified;                      // as the server says it
-    std::map<std::string, std::string> metadata;   // x-amz-meta-* (names lower-case, prefix removed)
+    std::string etag;                             // without quotes
+    std::string lastModified;                     // as the server says it
+    std::map<std::string, std::string> metadata;  // x-amz-meta-* (names lower-case, prefix removed)
 };
 
 struct TransferProgress {
@@ -48,17 +48,17 @@ struct TransferControl {
 };
 
 struct UploadOptions {
-    std::filesystem::path journalDirectory;        // multipart journals; empty: not resumable
-    std::map<std::string, std::string> metadata;   // more x-amz-meta-* (the CRC-32C is added)
+    std::filesystem::path journalDirectory;       // multipart journals; empty: not resumable
+    std::map<std::string, std::string> metadata;  // more x-amz-meta-* (the CRC-32C is added)
 };
 
 struct UploadResult {
     ObjectInfo object;
-    std::uint32_t crc32c = 0;   // the local bytes', equal to the stored bytes' as read back
-    bool readBack = false;      // the stored object was read back whole and its CRC-32C compared
-    int parts = 0;          // 0: one PUT
-    int partsResumed = 0;   // parts a journal showed already stored
-    int retries = 0;        // requests that were tried again
+    std::uint32_t crc32c = 0;  // the local bytes', equal to the stored bytes' as read back
+    bool readBack = false;     // the stored object was read back whole and its CRC-32C compared
+    int parts = 0;             // 0: one PUT
+    int partsResumed = 0;      // parts a journal showed already stored
+    int retries = 0;           // requests that were tried again
 };
 
 struct DownloadResult {
@@ -87,8 +87,7 @@ public:
     // Exactly into.size() bytes from `offset`, written straight into `into`; a range the object
     // does not hold, or a short answer, is an Error (never a short buffer). A cut connection
     // resumes from the byte it reached.
-    [[nodiscard]] Status readRange(const S3Location& object, std::uint64_t offset, std::span<std::byte> into,
-                                   const std::atomic<bool>* cancel = nullptr);
+    [[nodiscard]] Status readRange(const S3Location& object, std::uint64_t offset, std::span<std::byte> into, const std::atomic<bool>* cancel = nullptr);
 
     // The CRC-32C of the bytes the store holds for object (its first `size` bytes), read back by
     // ranges in parallel: a checksum over what is stored, not one anybody attached to it.
@@ -96,11 +95,10 @@ public:
 
     [[nodiscard]] Result<UploadResult> putBytes(std::span<const std::byte> bytes, const S3Location& object,
                                                 const std::map<std::string, std::string>& metadata = {});
-    [[nodiscard]] Result<UploadResult> uploadFile(const std::filesystem::path& file, const S3Location& object,
-                                                  const UploadOptions& options = {}, const TransferControl& control = {});
+    [[nodiscard]] Result<UploadResult> uploadFile(const std::filesystem::path& file, const S3Location& object, const UploadOptions& options = {},
+                                                  const TransferControl& control = {});
     // Into `file` (written beside it under a temporary name, renamed when whole and checked).
-    [[nodiscard]] Result<DownloadResult> downloadFile(const S3Location& object, const std::filesystem::path& file,
-                                                      const TransferControl& control = {});
+    [[nodiscard]] Result<DownloadResult> downloadFile(const S3Location& object, const std::filesystem::path& file, const TransferControl& control = {});
 
     struct Impl;
 

@@ -21,10 +21,10 @@ struct S3Credentials {
 };
 
 struct CredentialSources {
-    std::string accessKeyId;        // from the configuration; empty: not given there
+    std::string accessKeyId;  // from the configuration; empty: not given there
     std::string secretAccessKey;
-    std::string credentialsFile;    // empty: $AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/credentials
-    std::string profile;            // empty: $AWS_PROFILE, else "default"
+    std::string credentialsFile;  // empty: $AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/credentials
+    std::string profile;          // empty: $AWS_PROFILE, else "default"
 };
 
 // The first complete set, in the order above. None: NotFound naming every place looked at; a

@@ -16,22 +16,22 @@
 namespace sonolink::archive {
 
 enum class FailureKind : std::uint8_t {
-    Transient,     // try again later
-    Credentials,   // 403: key, signature, permission, expired token
-    Clock,         // RequestTimeTooSkewed: the station's clock is wrong
-    NotFound,      // 404: no such bucket, key or upload
-    Tls,           // certificate or TLS handshake
-    Integrity,     // a checksum disagrees, or fewer bytes than promised
-    Request,       // anything else the server refused (4xx): our request must change
+    Transient,    // try again later
+    Credentials,  // 403: key, signature, permission, expired token
+    Clock,        // RequestTimeTooSkewed: the station's clock is wrong
+    NotFound,     // 404: no such bucket, key or upload
+    Tls,          // certificate or TLS handshake
+    Integrity,    // a checksum disagrees, or fewer bytes than promised
+    Request,      // anything else the server refused (4xx): our request must change
 };
 
 struct S3Failure {
-    int httpStatus = 0;          // 0: no answer
-    int transportCode = 0;       // libcurl's CURLcode, 0: none
-    std::string transportText;   // its text ("Connection refused")
-    std::string s3Code;          // <Code> of the answer ("SlowDown", "SignatureDoesNotMatch")
-    std::string s3Message;       // <Message>
-    std::string note;            // our own finding ("got 512 of 1024 bytes")
+    int httpStatus = 0;         // 0: no answer
+    int transportCode = 0;      // libcurl's CURLcode, 0: none
+    std::string transportText;  // its text ("Connection refused")
+    std::string s3Code;         // <Code> of the answer ("SlowDown", "SignatureDoesNotMatch")
+    std::string s3Message;      // <Message>
+    std::string note;           // our own finding ("got 512 of 1024 bytes")
 };
 
 [[nodiscard]] FailureKind classify(const S3Failure& failure) noexcept;
@@ -41,8 +41,7 @@ struct S3Failure {
 // "PUT s3://b/k: HTTP 403 SignatureDoesNotMatch: <message> (credentials: not retried)" and,
 // after retries, "... after 6 attempts over 12.4 s". Codes: Unavailable (transient),
 // PermissionDenied, NotFound, FailedPrecondition (clock, TLS), DataLoss, InvalidArgument.
-[[nodiscard]] Error toError(const S3Failure& failure, std::string_view request, int attempts,
-                            std::chrono::milliseconds spent);
+[[nodiscard]] Error toError(const S3Failure& failure, std::string_view request, int attempts, std::chrono::milliseconds spent);
 
 // The delay before the next attempt after `attempt` failures (1-based), full jitter:
 // uniform in [0, min(maxDelay, baseDelay * 2^(attempt-1))], from 64 random bits.

@@ -25,10 +25,10 @@ struct RetrySettings {
 };
 
 struct S3Settings {
-    std::string endpoint;                // http(s)://host[:port], path-style addressing
-    std::string region = "us-east-1";    // the signing region (radosgw: its zonegroup's name)
-    std::string caFile;                  // PEM CAs to trust; empty: the system's
-    bool verifyTls = true;               // certificate and host name checks (never off in production)
+    std::string endpoint;              // http(s)://host[:port], path-style addressing
+    std::string region = "us-east-1";  // the signing region (radosgw: its zonegroup's name)
+    std::string caFile;                // PEM CAs to trust; empty: the system's
+    bool verifyTls = true;             // certificate and host name checks (never off in production)
     std::chrono::seconds connectTimeout{30};
     // A request fails when no byte moved for stallTimeout, or when it outlasts
     // requestTimeoutBase + its bytes / minRateBytesPerS: the limit scales with the request.
@@ -36,8 +36,8 @@ struct S3Settings {
     std::chrono::seconds requestTimeoutBase{60};
     double minRateBytesPerS = 1 << 20;
     RetrySettings retry;
-    std::size_t partSizeBytes = std::size_t(32) << 20;  // multipart above this, parts of this size
-    int parallelRequests = 4;            // parts (or ranges) in flight at once
+    std::size_t partSizeBytes = std::size_t(32) << 20;           // multipart above this, parts of this size
+    int parallelRequests = 4;                                    // parts (or ranges) in flight at once
     std::optional<std::array<std::uint8_t, 32>> sseCustomerKey;  // SSE-C (AES-256), never logged
 };
 

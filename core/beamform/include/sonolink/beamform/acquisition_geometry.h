@@ -15,16 +15,16 @@
 namespace sonolink::beamform {
 
 struct AcquisitionGeometry {
-    int waves = 0;                      // transmits per frame
-    int channels = 0;                   // receive channels, one per element
-    int samples = 0;                    // per channel and wave
-    double samplingRateHz = 0;          // sample k at t = initialTimeS + k / samplingRateHz
-    double initialTimeS = 0;            // t = 0 when the wave crosses the origin
+    int waves = 0;              // transmits per frame
+    int channels = 0;           // receive channels, one per element
+    int samples = 0;            // per channel and wave
+    double samplingRateHz = 0;  // sample k at t = initialTimeS + k / samplingRateHz
+    double initialTimeS = 0;    // t = 0 when the wave crosses the origin
     double soundSpeedMps = 1540;
-    std::vector<double> elementX;       // element centres (m), one per channel; y = z = 0
+    std::vector<double> elementX;  // element centres (m), one per channel; y = z = 0
     double elementWidthM = 0;
     double elementHeightM = 0;
-    std::vector<double> angleRad;       // one per wave: steering angle (USTB's source azimuth)
+    std::vector<double> angleRad;  // one per wave: steering angle (USTB's source azimuth)
     // One per wave, or empty for plane waves only (USTB's source distance, m): +infinity a plane
     // wave; > 0 a focused wave, its focus this far from the origin along angleRad; < 0 a
     // diverging wave, its virtual source this far behind the array.
@@ -34,9 +34,7 @@ struct AcquisitionGeometry {
     // source distance are not used).
     std::vector<bool> photoacoustic;
 
-    [[nodiscard]] bool isPhotoacoustic(int wave) const noexcept {
-        return !photoacoustic.empty() && photoacoustic[static_cast<std::size_t>(wave)];
-    }
+    [[nodiscard]] bool isPhotoacoustic(int wave) const noexcept { return !photoacoustic.empty() && photoacoustic[static_cast<std::size_t>(wave)]; }
     // A laser shot's frame: every wave photoacoustic.
     [[nodiscard]] bool isShot() const noexcept {
         return !photoacoustic.empty() && std::all_of(photoacoustic.begin(), photoacoustic.end(), [](bool p) { return p; });

@@ -62,9 +62,9 @@ struct PixelGrid {
 enum class Window { Rectangular, Hann, Tukey };
 
 struct BeamformParams {
-    double fNumber = 1.5;        // receive aperture width = depth / F#
+    double fNumber = 1.5;  // receive aperture width = depth / F#
     Window window = Window::Rectangular;
-    double tukeyAlpha = 0.5;     // fraction of the aperture that is tapered
+    double tukeyAlpha = 0.5;  // fraction of the aperture that is tapered
 };
 
 // Receive apodization weight for an element at lateral distance |dx| from a pixel at depth z:

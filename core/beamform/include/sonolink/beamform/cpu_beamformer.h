@@ -22,8 +22,7 @@ enum class VectorLoop { Scalar, Avx2, Best };
 
 // Beamformed RF (real), column-major. threads = 0: one per hardware thread. A loop the CPU
 // lacks falls back to the next one it has.
-[[nodiscard]] Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid& grid,
-                                                  const BeamformParams& params, unsigned threads = 0,
+[[nodiscard]] Result<BeamformedImage> delayAndSum(const ChannelDataView& data, const PixelGrid& grid, const BeamformParams& params, unsigned threads = 0,
                                                   VectorLoop loop = VectorLoop::Best);
 
 // In place: each column's samples become the magnitude of its analytic signal. keepEvery = k

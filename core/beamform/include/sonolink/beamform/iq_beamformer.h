@@ -31,15 +31,14 @@ struct IqChannelData {
 [[nodiscard]] int iqDecimation(double samplingRateHz, double modulationFrequencyHz);
 // loop: VectorLoop::Scalar filters one output at a time (the reference); otherwise eight
 // outputs at a time with AVX2 where the CPU has it.
-[[nodiscard]] Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation,
-                                                   VectorLoop loop = VectorLoop::Best);
+[[nodiscard]] Result<IqChannelData> demodulateToIq(const ChannelDataView& rf, double modulationFrequencyHz, int decimation, VectorLoop loop = VectorLoop::Best);
 // What demodulateToIq computes, for another implementation of it (the GPU's): with k = o D,
 //   out[o] = 2 mixer[k] sum_j taps[j + H] x[k + j],  j = -H .. H, x outside the record = 0,
 // taps the low-pass filter turned by the mixer (h_j exp(-i w j)), mixer[k] = exp(-i w k + i phi0).
 struct IqDemodulation {
-    int halfLength = 0;                       // H
-    std::vector<std::complex<float>> taps;    // 2 H + 1
-    std::vector<std::complex<float>> mixer;   // one per RF sample
+    int halfLength = 0;                      // H
+    std::vector<std::complex<float>> taps;   // 2 H + 1
+    std::vector<std::complex<float>> mixer;  // one per RF sample
 };
 [[nodiscard]] IqDemodulation iqDemodulation(const AcquisitionGeometry& rf, double modulationFrequencyHz);
 // Not decimated: on the RF's time grid.
@@ -55,9 +54,9 @@ struct IqImage {
 // layout: the geometry the IQ samples follow. rotate = false leaves out the phase rotation
 // (tests: it must matter) and, like VectorLoop::Scalar, runs the reference: the exact window and
 // rotation per pixel and channel.
-[[nodiscard]] Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq,
-                                            double modulationFrequencyHz, const PixelGrid& grid, const BeamformParams& params,
-                                            unsigned threads = 0, bool rotate = true, VectorLoop loop = VectorLoop::Best);
+[[nodiscard]] Result<IqImage> delayAndSumIq(const AcquisitionGeometry& layout, std::span<const std::complex<float>> iq, double modulationFrequencyHz,
+                                            const PixelGrid& grid, const BeamformParams& params, unsigned threads = 0, bool rotate = true,
+                                            VectorLoop loop = VectorLoop::Best);
 // The IQ path from RF as a live image runs it: demodulateToIq(rf, f_d, decimation, loop) and
 // delayAndSumIq of the result, with each trace demodulated straight into the beamformer's table
 // (no frame of IQ samples in between).

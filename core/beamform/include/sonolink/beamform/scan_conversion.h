@@ -14,9 +14,9 @@
 namespace sonolink::beamform {
 
 struct SectorImage {
-    std::vector<double> r;       // ray depths (m), strictly increasing, >= 0
-    std::vector<double> theta;   // ray angles (rad), strictly increasing
-    std::vector<float> rays;     // [theta][r]: each ray contiguous in depth (as BeamformedImage's columns)
+    std::vector<double> r;      // ray depths (m), strictly increasing, >= 0
+    std::vector<double> theta;  // ray angles (rad), strictly increasing
+    std::vector<float> rays;    // [theta][r]: each ray contiguous in depth (as BeamformedImage's columns)
 };
 
 // The Cartesian image, column-major like BeamformedImage ([x][z]).

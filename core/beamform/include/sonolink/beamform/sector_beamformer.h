@@ -11,8 +11,8 @@
 namespace sonolink::beamform {
 
 // Beamformed RF along the rays (SectorImage::rays, [theta][r]). r > 0, increasing; θ increasing.
-[[nodiscard]] Result<SectorImage> delayAndSumSector(const ChannelDataView& data, std::vector<double> r, std::vector<double> theta,
-                                                    const BeamformParams& params, unsigned threads = 0);
+[[nodiscard]] Result<SectorImage> delayAndSumSector(const ChannelDataView& data, std::vector<double> r, std::vector<double> theta, const BeamformParams& params,
+                                                    unsigned threads = 0);
 
 // In place: each ray's samples become the magnitude of its analytic signal along r.
 void envelopeAlongRays(SectorImage& sector, unsigned threads = 0);

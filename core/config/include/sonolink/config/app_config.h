@@ -22,24 +22,24 @@ enum class SelfTestMode { Quick, Full };
 
 struct LinkSettings {
     LinkBackend backend = LinkBackend::Sim;
-    std::string shmName = "sonolink0";   // sim: /dev/shm/<name> that sonolink-fe-sim attaches to
-    std::string address;                 // verbs: the host's IP on the RDMA interface (listen)
-    int port = 18515;                    // verbs: rdma_cm port
+    std::string shmName = "sonolink0";         // sim: /dev/shm/<name> that sonolink-fe-sim attaches to
+    std::string address;                       // verbs: the host's IP on the RDMA interface (listen)
+    int port = 18515;                          // verbs: rdma_cm port
     std::uint32_t slotSizeBytes = 256 * 1024;  // ring slot: multiple of 4 KiB
     std::uint32_t slotCount = 256;
     CompletionMode completionMode = CompletionMode::Event;
-    bool hugePages = false;              // verbs: ring in huge pages
-    int rxCpu = -1;                      // pin the completion thread; -1 = no pinning
+    bool hugePages = false;  // verbs: ring in huge pages
+    int rxCpu = -1;          // pin the completion thread; -1 = no pinning
 };
 
 struct ProbeSettings {
-    int elementCount = 128;              // 1..256
+    int elementCount = 128;  // 1..256
     double pitchM = 0.3e-3;
     double centerFrequencyHz = 5e6;
 };
 
 struct AcquisitionSettings {
-    double samplingRateHz = 40e6;        // 20..125 MHz
+    double samplingRateHz = 40e6;  // 20..125 MHz
     int samplesPerChannel = 2048;
     double frameRateHz = 30;
     std::vector<double> planeWaveAnglesDeg = {-10.0, 0.0, 10.0};
@@ -94,30 +94,30 @@ struct PacsNode {
     std::string host;
     int port = 104;
     bool tls = false;
-    bool storageCommitment = false;      // ask the node to commit what it stored
+    bool storageCommitment = false;  // ask the node to commit what it stored
 };
 
 // The station's DICOM TLS identity (PEM files), used with nodes that have tls.
 struct DicomTls {
     std::string certificate;
     std::string privateKey;
-    std::string trustedCertificates;     // the CAs that sign the nodes' certificates
+    std::string trustedCertificates;  // the CAs that sign the nodes' certificates
 };
 
 struct DicomSettings {
     std::string stationAeTitle = "SONOLINK";
-    std::string stationName;             // Station Name (SH) as reports show it; empty: the host name
-    std::string uidRoot;                 // empty = a 2.25 UUID-derived root
-    int listenPort = 11112;              // storage commitment replies
-    std::string deviceSerialNumber;      // Device Serial Number of our objects; empty: the front end's, as it reports it
+    std::string stationName;         // Station Name (SH) as reports show it; empty: the host name
+    std::string uidRoot;             // empty = a 2.25 UUID-derived root
+    int listenPort = 11112;          // storage commitment replies
+    std::string deviceSerialNumber;  // Device Serial Number of our objects; empty: the front end's, as it reports it
     std::string queueDirectory = "dicom-queue";
-    double retryInitialS = 5;            // store-and-forward back-off: first delay ...
-    double retryMaxS = 600;              // ... doubling up to this
-    double commitmentTimeoutS = 600;     // no commitment report by then: ask again
-    double queueRetentionDays = 30;      // settled items (and uncommitted nodes' copies) kept this long; 0: for ever
+    double retryInitialS = 5;         // store-and-forward back-off: first delay ...
+    double retryMaxS = 600;           // ... doubling up to this
+    double commitmentTimeoutS = 600;  // no commitment report by then: ask again
+    double queueRetentionDays = 30;   // settled items (and uncommitted nodes' copies) kept this long; 0: for ever
     int dimseTimeoutS = 60;
     std::string auditFile = "dicom-audit.log";  // DICOM audit messages (PS3.15 A.5), one per line; PHI: keep it private
-    std::string auditSyslogHost;         // also send them to this syslog collector (UDP); empty: no
+    std::string auditSyslogHost;                // also send them to this syslog collector (UDP); empty: no
     int auditSyslogPort = 514;
     DicomTls tls;
     std::vector<PacsNode> nodes;
@@ -134,22 +134,22 @@ struct SelfTestSettings {
     double berQuickLimit = 1e-10;
     double berConfidence = 0.95;
     double berTimeoutS = 120;
-    bool elementCheck = true;                // after the BER test, on the front end's phantom
+    bool elementCheck = true;  // after the BER test, on the front end's phantom
     int elementFrames = 4;
-    double elementDeadRmsFraction = 0.05;    // of the median channel's RMS
+    double elementDeadRmsFraction = 0.05;  // of the median channel's RMS
     double elementWeakRmsFraction = 0.5;
-    double elementNoisySnrDropDb = 10;       // under the median channel's SNR
-    double elementCorrelationFraction = 0.7; // of the median envelope correlation with the neighbours
-    double phantomMinNcc = 0.9;              // the phantom check, on the element check's first frame
+    double elementNoisySnrDropDb = 10;        // under the median channel's SNR
+    double elementCorrelationFraction = 0.7;  // of the median envelope correlation with the neighbours
+    double phantomMinNcc = 0.9;               // the phantom check, on the element check's first frame
     double phantomMaxPositionErrorMm = 0.5;
-    double phantomMaxFwhmError = 0.25;       // |live / reference - 1|
-    int gpuMemoryMib = 1024;                 // March C- over this much of each GPU's memory at connect; 0: off
-    double elementTimeoutS = 20;             // no phantom frames by then: the element check fails, saying so
+    double phantomMaxFwhmError = 0.25;            // |live / reference - 1|
+    int gpuMemoryMib = 1024;                      // March C- over this much of each GPU's memory at connect; 0: off
+    double elementTimeoutS = 20;                  // no phantom frames by then: the element check fails, saying so
     std::map<std::string, bool> blocksStreaming;  // a step's failure blocks streaming or not, where the steps file says (else the engine's own)
     // The steps file (resources/selftest/steps.json: each step's limits, timeout and whether it
     // blocks streaming), relative to the configuration file's folder; empty: the limits above.
     std::string stepsFile;
-    std::vector<std::string> steps;          // the steps that run at connect (engine::kSelfTestSteps' names); empty: all
+    std::vector<std::string> steps;              // the steps that run at connect (engine::kSelfTestSteps' names); empty: all
     std::string reportDirectory = "qa-reports";  // where the console keeps each run's QA report (JSON and PDF)
     // The Unix group whose members hold the engineer's role: the self-test policy, overrides and
     // signatures in the console ask for it (sonolink/auth/station_role.h).
@@ -160,17 +160,17 @@ struct SelfTestSettings {
 // Credentials: access_key_id/secret_access_key here, else the environment, else a credentials
 // file (credentials_file, else ~/.aws/credentials) and its profile.
 struct ArchiveSettings {
-    std::string endpoint;                // http(s)://host:port; empty: no archive
+    std::string endpoint;  // http(s)://host:port; empty: no archive
     std::string region = "us-east-1";
     std::string bucket;
-    std::string prefix;                  // keys start with it ("site-a/")
-    std::string caFile;                  // PEM CAs to trust; empty: the system's
+    std::string prefix;  // keys start with it ("site-a/")
+    std::string caFile;  // PEM CAs to trust; empty: the system's
     bool verifyTls = true;
     std::string accessKeyId;
     std::string secretAccessKey;
     std::string credentialsFile;
     std::string profile;
-    std::string sseCustomerKeyFile;      // SSE-C key (32 bytes, hex or base64); empty: none
+    std::string sseCustomerKeyFile;  // SSE-C key (32 bytes, hex or base64); empty: none
     std::int64_t partSizeBytes = std::int64_t(32) << 20;
     int parallelRequests = 4;
     double connectTimeoutS = 30;
@@ -179,13 +179,13 @@ struct ArchiveSettings {
     std::string journalDirectory = "archive-journal";  // multipart journals (resume after a crash)
     std::string queueDirectory = "archive-queue";      // the persistent upload queue
     std::string auditFile = "archive-audit.log";       // every upload, download and deletion; PHI: keep it private
-    double retentionDays = 30;           // a verified upload's local file is kept this long; -1: for ever
-    double retryInitialS = 5;            // the queue's back-off: first delay ...
-    double retryMaxS = 600;              // ... doubling up to this
+    double retentionDays = 30;                         // a verified upload's local file is kept this long; -1: for ever
+    double retryInitialS = 5;                          // the queue's back-off: first delay ...
+    double retryMaxS = 600;                            // ... doubling up to this
 };
 
 struct MetricsSettings {
-    int prometheusPort = -1;             // engine statistics on 127.0.0.1:<port>/metrics; -1: off
+    int prometheusPort = -1;  // engine statistics on 127.0.0.1:<port>/metrics; -1: off
 };
 
 struct AppConfig {

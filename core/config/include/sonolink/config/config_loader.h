@@ -15,9 +15,9 @@
 namespace sonolink::config {
 
 struct ConfigIssue {
-    std::string file;    // the file (or source name) that holds the value
-    std::string key;     // JSON pointer of the value, "/link/slot_size_bytes"; "" = whole file
-    std::string reason;  // what is wrong and what is allowed
+    std::string file;                            // the file (or source name) that holds the value
+    std::string key;                             // JSON pointer of the value, "/link/slot_size_bytes"; "" = whole file
+    std::string reason;                          // what is wrong and what is allowed
     [[nodiscard]] std::string describe() const;  // "file: /key: reason"
 };
 

@@ -18,8 +18,8 @@ struct DeidentifyOptions {
     // The new Patient's Name: a PN whose family name is the pseudonym ("ANONYMOUS^": a bare
     // "ANONYMOUS" is the retired person-name form dciodvfy warns about).
     std::string pseudonym = "ANONYMOUS^";
-    std::string pseudonymId;              // the new Patient ID; empty: the pseudonym's family name
-    std::string uidKey;                   // secret; new UID = 2.25.<128 bits of SHA-256(key, old UID)>
+    std::string pseudonymId;  // the new Patient ID; empty: the pseudonym's family name
+    std::string uidKey;       // secret; new UID = 2.25.<128 bits of SHA-256(key, old UID)>
 };
 
 [[nodiscard]] Status deidentifyFile(const std::string& input, const std::string& output, const DeidentifyOptions& options);

@@ -15,13 +15,13 @@ namespace sonolink::dicom {
 
 struct Exam {
     Patient patient;
-    std::string studyInstanceUid;   // empty: each object a study of its own (give one to keep them together)
+    std::string studyInstanceUid;  // empty: each object a study of its own (give one to keep them together)
     std::string studyId = "1";
     std::string accessionNumber;
     std::string referringPhysician;
     std::string studyDescription;
     std::string bodyPart = "ABDOMEN";
-    RequestAttributes request;      // the order (worklist): requested procedure, scheduled step
+    RequestAttributes request;  // the order (worklist): requested procedure, scheduled step
 };
 
 // The exam a worklist item schedules (its Study Instance UID, accession number, referring
@@ -30,7 +30,6 @@ struct Exam {
 
 // A new object of the exam: its study (the exam's, or a new UID), a new series and instance,
 // this equipment, dated now.
-[[nodiscard]] InstanceContext makeInstanceContext(const Exam& exam, const Equipment& equipment, const UidGenerator& uids,
-                                                  const DicomDateTime& now);
+[[nodiscard]] InstanceContext makeInstanceContext(const Exam& exam, const Equipment& equipment, const UidGenerator& uids, const DicomDateTime& now);
 
 }  // namespace sonolink::dicom

@@ -21,17 +21,16 @@ struct FileSent {
     Result<StoreResult> result;  // the node's status, or why not (unreadable file, refused, not reached)
 };
 struct SendReport {
-    std::vector<FileSent> files;   // in the order given
+    std::vector<FileSent> files;        // in the order given
     std::optional<Error> auditFailure;  // the transfer happened, but its audit message could not be written
 };
-[[nodiscard]] SendReport sendFiles(const PacsNode& node, const AssociationSettings& association, const std::vector<std::string>& files,
-                                   AuditTrail& audit);
+[[nodiscard]] SendReport sendFiles(const PacsNode& node, const AssociationSettings& association, const std::vector<std::string>& files, AuditTrail& audit);
 
 struct CommitRequest {
     PacsNode node;
     AssociationSettings association;
-    std::string stationAeTitle;      // the report comes to this AE title ...
-    int listenPort = 11112;          // ... on this port
+    std::string stationAeTitle;  // the report comes to this AE title ...
+    int listenPort = 11112;      // ... on this port
     std::string transactionUid;
     std::chrono::milliseconds wait{30'000};
 };

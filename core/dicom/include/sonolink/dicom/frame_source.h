@@ -36,7 +36,7 @@ struct FrameFormat {
     bool signedSamples = false;  // Pixel Representation 1: two's complement
     std::string photometric;
     std::uint32_t frames = 1;
-    double frameTimeMs = 0;      // (0018,1063) when present
+    double frameTimeMs = 0;  // (0018,1063) when present
     // Whose images these are, as the object says (PN as written; IDs and dates as they are): the
     // review shows them over every frame.
     std::string patientName;

@@ -19,15 +19,15 @@ namespace sonolink::dicom {
 // The image the measurements were made on, and its pixel calibration (as written in its US
 // Region Calibration), to place the calipers in its pixels.
 struct MeasuredImage {
-    std::string sopClassUid;     // e.g. Ultrasound Image Storage
+    std::string sopClassUid;  // e.g. Ultrasound Image Storage
     std::string sopInstanceUid;
     std::string seriesInstanceUid;
-    int frameNumber = 0;         // in a multi-frame object (1-based); 0: a single frame
+    int frameNumber = 0;  // in a multi-frame object (1-based); 0: a single frame
     int rows = 0;
     int columns = 0;
-    double cmPerPixelX = 0;      // lateral
-    double cmPerPixelY = 0;      // depth
-    double xStartCm = 0;         // the first pixel's centre, lateral and in depth
+    double cmPerPixelX = 0;  // lateral
+    double cmPerPixelY = 0;  // depth
+    double xStartCm = 0;     // the first pixel's centre, lateral and in depth
     double zStartCm = 0;
 };
 

@@ -19,10 +19,10 @@
 namespace sonolink::dicom {
 
 struct MediaExport {
-    std::string directory;                  // created if missing
+    std::string directory;  // created if missing
     std::optional<DeidentifyOptions> deidentify;
     std::optional<Compression> compression;  // re-encode; none: copied as they are
-    std::string stationAeTitle;             // who exported, for the audit trail
+    std::string stationAeTitle;              // who exported, for the audit trail
 };
 
 struct ObjectExported {

@@ -53,7 +53,6 @@ struct StoreResult {
 // association (abort, timeout) ends the batch: the objects after it are not reported. Returns
 // the association's own failure (could not open), else success.
 using StoreReport = std::function<void(std::size_t index, const Result<StoreResult>& result)>;
-[[nodiscard]] Status storeAll(const PacsNode& node, const std::vector<ObjectInfo>& objects, const AssociationSettings& settings,
-                              const StoreReport& report);
+[[nodiscard]] Status storeAll(const PacsNode& node, const std::vector<ObjectInfo>& objects, const AssociationSettings& settings, const StoreReport& report);
 
 }  // namespace sonolink::dicom

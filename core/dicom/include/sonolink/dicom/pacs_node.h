@@ -19,7 +19,7 @@ struct PacsNode {
     std::string aeTitle;  // called AE title
     std::string host;
     int port = 104;
-    bool tls = false;     // DICOM TLS (mutual: both sides present certificates)
+    bool tls = false;  // DICOM TLS (mutual: both sides present certificates)
 };
 
 struct AssociationSettings {

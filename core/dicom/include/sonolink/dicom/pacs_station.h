@@ -21,7 +21,7 @@ struct PacsStationSettings {
     RetryPolicy retry;
     ForwarderSettings forwarder;
     std::string stationAeTitle = "SONOLINK";  // the commitment listener's
-    int listenPort = 11112;                    // storage commitment reports
+    int listenPort = 11112;                   // storage commitment reports
 };
 
 class PacsStation {

@@ -30,8 +30,8 @@ struct ObjectReference {
 struct CommitmentReport {
     std::string transactionUid;
     std::string fromAeTitle;
-    std::vector<std::string> committed;                         // SOP Instance UIDs
-    std::vector<std::pair<std::string, std::string>> failed;    // UID, the failure reason in words
+    std::vector<std::string> committed;                       // SOP Instance UIDs
+    std::vector<std::pair<std::string, std::string>> failed;  // UID, the failure reason in words
 };
 
 // "0x0112 (no such object instance)" and the like, for a Failure Reason (0008,1197).

@@ -30,7 +30,7 @@ namespace sonolink::dicom {
 [[nodiscard]] std::int64_t nowMs();
 
 struct Destination {
-    std::string name;              // the node's configured name, as queued items name it
+    std::string name;  // the node's configured name, as queued items name it
     PacsNode node;
     bool storageCommitment = false;
 };
@@ -62,8 +62,8 @@ struct ForwardEvent {
 struct ForwarderSettings {
     AssociationSettings association;
     std::vector<Destination> destinations;
-    std::size_t batchSize = 512;   // objects per association at most
-    double retentionS = 0;         // settled items are forgotten this long after; 0: never
+    std::size_t batchSize = 512;  // objects per association at most
+    double retentionS = 0;        // settled items are forgotten this long after; 0: never
     // Unix epoch milliseconds for every decision (back-off, retention, commitment timeouts);
     // null: the wall clock. Tests move a clock of their own, so they never sleep.
     std::function<std::int64_t()> clockMs;

@@ -27,27 +27,27 @@ enum class ItemState { Queued, Sending, Sent, Committed, Failed };
 std::string_view toString(ItemState state);
 
 struct QueueItem {
-    std::string id;              // "000042": enqueue order
-    std::string node;            // the configured PACS node's name
-    ObjectInfo object;           // object.file: the queue's own copy
-    std::string sourceFile;      // what was enqueued
+    std::string id;          // "000042": enqueue order
+    std::string node;        // the configured PACS node's name
+    ObjectInfo object;       // object.file: the queue's own copy
+    std::string sourceFile;  // what was enqueued
     ItemState state = ItemState::Queued;
     int attempts = 0;
-    std::int64_t enqueuedAtMs = 0;     // Unix epoch milliseconds
+    std::int64_t enqueuedAtMs = 0;  // Unix epoch milliseconds
     std::int64_t nextAttemptAtMs = 0;
     std::int64_t sentAtMs = 0;
     std::int64_t committedAtMs = 0;
-    std::uint16_t lastStatus = 0;      // the last C-STORE status, if one came back
-    std::string lastError;             // why the last attempt failed (empty after success)
-    bool commitmentRequired = false;   // the node confirms storage (Storage Commitment)
-    std::string transactionUid;        // the pending commitment request, if any
+    std::uint16_t lastStatus = 0;     // the last C-STORE status, if one came back
+    std::string lastError;            // why the last attempt failed (empty after success)
+    bool commitmentRequired = false;  // the node confirms storage (Storage Commitment)
+    std::string transactionUid;       // the pending commitment request, if any
     std::int64_t commitmentRequestedAtMs = 0;
 };
 
 struct RetryPolicy {
-    double initialDelayS = 5;    // after the first failure
-    double maxDelayS = 600;      // the cap of the doubling
-    double jitter = 0.5;         // each delay is cut by up to this fraction, at random
+    double initialDelayS = 5;         // after the first failure
+    double maxDelayS = 600;           // the cap of the doubling
+    double jitter = 0.5;              // each delay is cut by up to this fraction, at random
     double commitmentTimeoutS = 600;  // a request with no report by then is sent again
 };
 
@@ -83,8 +83,7 @@ public:
     // carries, each for the node it was queued for (kept beside it); `node` (with
     // commitmentRequired) only for copies whose node is not known, which without it are kept
     // aside in orphans/ with a note. Needs the queue's lock, like open().
-    [[nodiscard]] static Result<QueueRecovery> recover(const std::string& directory, const std::string& node, bool commitmentRequired,
-                                                       RetryPolicy policy = {});
+    [[nodiscard]] static Result<QueueRecovery> recover(const std::string& directory, const std::string& node, bool commitmentRequired, RetryPolicy policy = {});
     ~StoreQueue();
     StoreQueue(const StoreQueue&) = delete;
     StoreQueue& operator=(const StoreQueue&) = delete;

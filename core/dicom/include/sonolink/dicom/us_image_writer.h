@@ -15,18 +15,18 @@
 namespace sonolink::dicom {
 
 struct Patient {
-    std::string name;        // PN, UTF-8, e.g. "Wang^Xiaoming=王^小明"
+    std::string name;  // PN, UTF-8, e.g. "Wang^Xiaoming=王^小明"
     std::string id;
-    std::string birthDate;   // YYYYMMDD or empty
-    std::string sex;         // M, F, O or empty
+    std::string birthDate;  // YYYYMMDD or empty
+    std::string sex;        // M, F, O or empty
 };
 
 struct Study {
     std::string instanceUid;
     std::string id;
     std::string accessionNumber;
-    std::string date;        // YYYYMMDD
-    std::string time;        // HHMMSS
+    std::string date;  // YYYYMMDD
+    std::string time;  // HHMMSS
     std::string referringPhysician;
     std::string description;
 };
@@ -58,14 +58,14 @@ struct Equipment {
 struct BModeFrame {
     int rows = 0;
     int columns = 0;
-    std::vector<std::uint8_t> pixels;  // rows x columns, row-major (depth down the rows)
-    double cmPerPixelX = 0;            // lateral
-    double cmPerPixelY = 0;            // depth
+    std::vector<std::uint8_t> pixels;           // rows x columns, row-major (depth down the rows)
+    double cmPerPixelX = 0;                     // lateral
+    double cmPerPixelY = 0;                     // depth
     std::string imageTypeValue3 = "ABDOMINAL";  // the exam's defined term (PS3.3 C.8.5.6.1.1)
-    int samplesPerPixel = 1;           // 1: MONOCHROME2; 3: RGB, pixel-interleaved (R, G, B per pixel)
-    double xStartCm = 0;               // where the first pixel's centre lies: lateral (0 under the array's centre)
-    double zStartCm = 0;               // and depth from the array's face (the region's reference pixel)
-    bool burnedInAnnotation = false;   // text or marks drawn into the pixels (Burned In Annotation YES)
+    int samplesPerPixel = 1;                    // 1: MONOCHROME2; 3: RGB, pixel-interleaved (R, G, B per pixel)
+    double xStartCm = 0;                        // where the first pixel's centre lies: lateral (0 under the array's centre)
+    double zStartCm = 0;                        // and depth from the array's face (the region's reference pixel)
+    bool burnedInAnnotation = false;            // text or marks drawn into the pixels (Burned In Annotation YES)
     // Pixels derived from more than the acquisition shows in grey (a photoacoustic overlay): Image
     // Type DERIVED\SECONDARY and this Derivation Description (empty: ORIGINAL\PRIMARY).
     std::string derivation;

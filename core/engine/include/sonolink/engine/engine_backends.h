@@ -41,7 +41,7 @@ namespace sonolink::engine {
 struct ImagingSetup {
     beamform::PixelGrid grid;
     beamform::BeamformParams params;
-    unsigned beamformThreads = 0;      // 0: one per hardware thread
+    unsigned beamformThreads = 0;  // 0: one per hardware thread
     ImagingSettings settings;
     bool normaliseShotEnergy = false;  // laser shots: each scaled by the session's mean pulse energy over its own
 };
@@ -62,8 +62,8 @@ struct DicomSetup {
     std::string queueDirectory;
     dicom::RetryPolicy retry;
     dicom::ForwarderSettings forwarder;
-    std::string uidRoot;               // empty: 2.25 UUID-derived UIDs
-    int listenPort = 11112;            // storage commitment reports
+    std::string uidRoot;     // empty: 2.25 UUID-derived UIDs
+    int listenPort = 11112;  // storage commitment reports
     dicom::AuditSettings audit;
     dicom::Equipment equipment;
 };
@@ -82,9 +82,9 @@ struct LinkBerTest {
 // first frame beamformed by the display's imager against Backends::phantomReference
 // (selftest/phantom_check.h). A flagged channel or a mismatch fails its step and blocks streaming.
 struct ElementCheckSetup {
-    std::uint32_t frames = 4;            // frames of the phantom (their noise differs: SNR)
+    std::uint32_t frames = 4;  // frames of the phantom (their noise differs: SNR)
     selftest::ElementLimits limits;
-    selftest::PhantomLimits phantom;     // the phantom check's, on the first frame (with Backends::phantomReference)
+    selftest::PhantomLimits phantom;            // the phantom check's, on the first frame (with Backends::phantomReference)
     std::chrono::milliseconds timeout{20'000};  // no frames by then: the step fails, saying so
 };
 
@@ -94,15 +94,15 @@ struct ElementCheckSetup {
 // a warning, a full disk, a folder that cannot be written or the other hardware checks do not:
 // live imaging goes on, and recording says why it cannot.
 struct StationCheck {
-    std::uint64_t ringBytes = 0;               // the DMA ring the link registers
-    bool ringLocked = false;                   // locked, registered memory (verbs): memlock applies
+    std::uint64_t ringBytes = 0;  // the DMA ring the link registers
+    bool ringLocked = false;      // locked, registered memory (verbs): memlock applies
     bool ringHugePages = false;
-    std::uint64_t recordingBytesNeeded = 0;    // free disk for a minute of recording
+    std::uint64_t recordingBytesNeeded = 0;                              // free disk for a minute of recording
     std::vector<std::pair<std::string, std::filesystem::path>> folders;  // (what, where) to write; the first holds recordings
     // The station's hardware (GPU, RDMA ports, NUMA, PTP), read at each check; null: not checked.
     std::function<selftest::HardwareFacts()> readHardware;
-    bool rdmaLink = false;                     // a verbs link: its RDMA port is checked
-    std::string linkAddress;                   // its local address (empty: any; the first port that is up)
+    bool rdmaLink = false;    // a verbs link: its RDMA port is checked
+    std::string linkAddress;  // its local address (empty: any; the first port that is up)
 };
 
 // The station's checks (selftest/station_diagnostics.h, hardware_diagnostics.h) of `check`, in
@@ -121,39 +121,39 @@ struct StationDiagnostic {
 
 // The archive side: the upload queue, its passes and what goes into it. Off without a client.
 struct ArchiveSetup {
-    std::string queueDirectory;                 // empty: this engine runs no archive queue
+    std::string queueDirectory;  // empty: this engine runs no archive queue
     archive::ArchiveRetry retry;
-    archive::PassSettings pass;                 // journals, retention
+    archive::PassSettings pass;  // journals, retention
     std::string auditFile;
-    std::string bucket;                         // keys: prefix + "recordings/" or "studies/" + the file's name
+    std::string bucket;  // keys: prefix + "recordings/" or "studies/" + the file's name
     std::string prefix;
-    bool recordings = true;                     // finished recordings are queued
-    bool studies = true;                        // exported DICOM objects are queued
+    bool recordings = true;  // finished recordings are queued
+    bool studies = true;     // exported DICOM objects are queued
 };
 
 struct EngineConfig {
-    ingest::SessionOptions session;          // the Configure sent to the front end
-    int rxCpu = -1;                          // >= 0: the rx thread pinned to this CPU
+    ingest::SessionOptions session;  // the Configure sent to the front end
+    int rxCpu = -1;                  // >= 0: the rx thread pinned to this CPU
     // A session the front end ends itself (its frame limit reached): brought up again, Ready for
     // the next (true: an interactive station), or the engine goes Idle (false: a timed run).
     bool reopenAfterSession = true;
     beamform::AcquisitionGeometry geometry;  // what each frame is (app::geometryOf(configure))
     // Dual mode (configure.laserRateMilliHz > 0): what a laser shot's frame is; none otherwise.
     std::optional<beamform::AcquisitionGeometry> shotGeometry;
-    PhotoacousticSettings photoacoustic;     // how the shots are shown
-    AcquisitionSettings acquisition;         // what the Configure and the geometry stand for (acquisition())
-    bool display = true;                     // false: no display products (link and recording only)
+    PhotoacousticSettings photoacoustic;  // how the shots are shown
+    AcquisitionSettings acquisition;      // what the Configure and the geometry stand for (acquisition())
+    bool display = true;                  // false: no display products (link and recording only)
     ImagingSettings imaging;
-    unsigned beamformThreads = 0;            // the CPU imager's; 0: one per hardware thread
+    unsigned beamformThreads = 0;  // the CPU imager's; 0: one per hardware thread
     std::size_t cineFrames = 64;
     DicomSetup dicom;
     ArchiveSetup archive;
     // Run at every connect() before Ready (none: no start-up self-test); a failure blocks streaming
     // until overrideSelfTest().
     std::optional<LinkBerTest> selfTest;
-    std::optional<StationCheck> station;     // checked with the self-test (none: not checked)
-    std::vector<std::string> selfTestSteps;  // only these run (kSelfTestSteps' names); empty: all
-    std::map<std::string, bool> selfTestBlocking;  // whether a step's failure blocks streaming, where the site says (the steps file); else the engine's own
+    std::optional<StationCheck> station;            // checked with the self-test (none: not checked)
+    std::vector<std::string> selfTestSteps;         // only these run (kSelfTestSteps' names); empty: all
+    std::map<std::string, bool> selfTestBlocking;   // whether a step's failure blocks streaming, where the site says (the steps file); else the engine's own
     std::optional<ElementCheckSetup> elementCheck;  // run with the self-test (none: not run)
 };
 
@@ -186,16 +186,16 @@ struct AcquisitionPlan {
 };
 
 struct PhantomReference {
-    beamform::BeamformedImage envelope;                  // column-major ([x][z]) on the grid
-    std::vector<std::pair<double, double>> points;       // the point targets, (x, z) in metres
+    beamform::BeamformedImage envelope;             // column-major ([x][z]) on the grid
+    std::vector<std::pair<double, double>> points;  // the point targets, (x, z) in metres
     // Dual mode: a laser shot of the phantom (its absorbers are the point targets), received only.
     std::optional<beamform::BeamformedImage> shotEnvelope;
 };
 
 // One GPU's memory test at connect: the block tested and the result, or why it could not run.
 struct GpuMemoryOutcome {
-    std::string gpu;                                      // "GPU 0 (NVIDIA H200)"
-    std::optional<selftest::MemoryTestResult> result;     // none: it could not run (error)
+    std::string gpu;                                   // "GPU 0 (NVIDIA H200)"
+    std::optional<selftest::MemoryTestResult> result;  // none: it could not run (error)
     std::string error;
 };
 
@@ -211,7 +211,8 @@ struct Backends {
     // imaging's grid, and its point targets (x, z in metres), for the phantom check after the
     // element check. Null: no phantom check. Called at connect, on the ctl thread.
     std::function<Result<PhantomReference>(const transport::Configure&, const beamform::AcquisitionGeometry&, const ImagingSetup&,
-                                           const std::optional<beamform::AcquisitionGeometry>& shotGeometry)> phantomReference;
+                                           const std::optional<beamform::AcquisitionGeometry>& shotGeometry)>
+        phantomReference;
     // The plan for new acquisition settings, or why not (InvalidArgument). Null: the
     // acquisition cannot change at run time.
     std::function<Result<AcquisitionPlan>(const AcquisitionSettings&)> planAcquisition;

@@ -22,10 +22,10 @@ enum class GreyMap {
 };
 
 struct GreySettings {
-    std::vector<double> tgcDb;    // empty: none; otherwise at least 2 points, top to bottom
+    std::vector<double> tgcDb;  // empty: none; otherwise at least 2 points, top to bottom
     double gainDb = 0;
     double dynamicRangeDb = 60;
-    double persistence = 0;       // the weight of the frame shown before, 0 (off) to < 1
+    double persistence = 0;  // the weight of the frame shown before, 0 (off) to < 1
     GreyMap greyMap = GreyMap::Linear;
     bool operator==(const GreySettings&) const = default;
 };

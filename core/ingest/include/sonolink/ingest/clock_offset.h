@@ -22,11 +22,11 @@ struct ClockOffset {
         std::int64_t pathDelayNs = 0;
     };
 
-    std::uint64_t exchanges = 0;      // replies used
-    std::uint64_t refused = 0;        // replies not used
-    std::int64_t offsetNs = 0;        // of the least-delayed of the last kFilter exchanges
+    std::uint64_t exchanges = 0;  // replies used
+    std::uint64_t refused = 0;    // replies not used
+    std::int64_t offsetNs = 0;    // of the least-delayed of the last kFilter exchanges
     std::int64_t pathDelayNs = 0;
-    std::uint64_t pendingT1Ns = 0;    // the exchange this side began and awaits (0: none)
+    std::uint64_t pendingT1Ns = 0;         // the exchange this side began and awaits (0: none)
     std::array<Sample, kFilter> recent{};  // the last exchanges, exchanges % kFilter the next to go
 
     // A reply, t4 being when it arrived (host clock): true when it was used.

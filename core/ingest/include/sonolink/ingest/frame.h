@@ -30,9 +30,7 @@ public:
     // Blocks in block-index order (0 .. blockCount-1).
     [[nodiscard]] const FrameBlock& block(std::uint16_t index) const noexcept { return blocks_[index]; }
     [[nodiscard]] transport::PayloadKind payloadKind() const noexcept { return blocks_[0].header.payloadKind; }
-    [[nodiscard]] bool isPhotoacoustic() const noexcept {
-        return (blocks_[0].header.flags & transport::block_flags::kPhotoacoustic) != 0;
-    }
+    [[nodiscard]] bool isPhotoacoustic() const noexcept { return (blocks_[0].header.flags & transport::block_flags::kPhotoacoustic) != 0; }
     [[nodiscard]] std::uint64_t readyNs() const noexcept { return readyNs_; }  // steady clock
 
 private:
@@ -46,7 +44,7 @@ private:
     std::uint32_t frameId_ = 0;
     std::uint16_t blockCount_ = 0;
     std::uint16_t received_ = 0;
-    std::uint16_t rejected_ = 0;       // blocks known lost (rejected with a trusted header)
+    std::uint16_t rejected_ = 0;  // blocks known lost (rejected with a trusted header)
     std::uint64_t lastWriteNs_ = 0;
     std::uint64_t readyNs_ = 0;
     std::atomic<int> refs_{0};

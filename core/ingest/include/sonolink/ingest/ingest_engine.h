@@ -40,8 +40,8 @@ struct IngestOptions {
     std::uint32_t assemblyDepth = 2;
     // A frame still missing blocks after the link has been quiet this long is incomplete.
     std::chrono::milliseconds staleAfter{50};
-    std::uint32_t creditBatch = 0;        // slots per credit return; 0 = slotCount / 16
-    std::size_t completionBatch = 32;     // completions taken per poll
+    std::uint32_t creditBatch = 0;     // slots per credit return; 0 = slotCount / 16
+    std::size_t completionBatch = 32;  // completions taken per poll
     // Check the payload of every test-pattern block (PatternTally: the link's BER), on the ingest
     // thread: a second pass over each such block. Off, test patterns are only CRC-checked.
     bool checkTestPatterns = false;
@@ -90,10 +90,9 @@ private:
         [[nodiscard]] std::uint64_t get() const noexcept { return value.load(std::memory_order_relaxed); }
     };
     struct Counters {
-        Counter completions, blocksOk, bytesOk, headerErrors, payloadCrcErrors, lengthMismatches,
-            immediateMismatches, completionErrors, creditViolations, sequenceGaps, duplicates, reordered,
-            lateBlocks, inconsistentBlocks, framesDelivered, framesIncomplete, framesMissing, framesDroppedNoBuffer, creditsReturned,
-            firstCompletionNs, lastCompletionNs;
+        Counter completions, blocksOk, bytesOk, headerErrors, payloadCrcErrors, lengthMismatches, immediateMismatches, completionErrors, creditViolations,
+            sequenceGaps, duplicates, reordered, lateBlocks, inconsistentBlocks, framesDelivered, framesIncomplete, framesMissing, framesDroppedNoBuffer,
+            creditsReturned, firstCompletionNs, lastCompletionNs;
         std::array<Counter, transport::kHeaderCheckCount> byCheck;
     };
 
@@ -107,7 +106,7 @@ private:
     std::vector<std::uint8_t> slotFree_;  // by completion index % slotCount
     std::vector<Frame*> delivered_;       // handed to sinks, slots still held
     std::uint64_t nextCompletion_ = 0;
-    std::uint64_t creditCursor_ = 0;      // completions whose slots are free, contiguous from 0
+    std::uint64_t creditCursor_ = 0;  // completions whose slots are free, contiguous from 0
     std::uint64_t creditsSent_ = 0;
     std::optional<Error> fatal_;
     Counters counters_;

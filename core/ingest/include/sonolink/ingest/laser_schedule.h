@@ -17,19 +17,19 @@
 namespace sonolink::ingest {
 
 struct LaserCounts {
-    std::uint64_t scheduled = 0;       // Triggers sent
+    std::uint64_t scheduled = 0;  // Triggers sent
     std::uint64_t fired = 0;
-    std::uint64_t missed = 0;          // the front end saw no pulse
-    std::uint64_t late = 0;            // not fired: the trigger was late (host or front end side)
-    std::uint64_t unmatched = 0;       // reports for no shot scheduled (or a second for one), not used
+    std::uint64_t missed = 0;     // the front end saw no pulse
+    std::uint64_t late = 0;       // not fired: the trigger was late (host or front end side)
+    std::uint64_t unmatched = 0;  // reports for no shot scheduled (or a second for one), not used
     std::uint32_t lastEnergyMicroJ = 0;
-    double meanEnergyMicroJ = 0;       // of the fired shots (running mean and deviation)
+    double meanEnergyMicroJ = 0;  // of the fired shots (running mean and deviation)
     double energyM2 = 0;
     std::uint64_t lateBeforeSending = 0;  // of late: the host's own (never sent)
-    std::uint64_t withdrawn = 0;       // sent, then the session stopped before their time
-    std::int64_t worstFireErrorNs = 0;  // largest |fired - scheduled|
-    std::uint64_t shotFrames = 0;       // photoacoustic frames that arrived (dual mode)
-    std::int64_t worstStampErrorNs = 0;  // largest |a shot frame's timestamp - its scheduled fire time|
+    std::uint64_t withdrawn = 0;          // sent, then the session stopped before their time
+    std::int64_t worstFireErrorNs = 0;    // largest |fired - scheduled|
+    std::uint64_t shotFrames = 0;         // photoacoustic frames that arrived (dual mode)
+    std::int64_t worstStampErrorNs = 0;   // largest |a shot frame's timestamp - its scheduled fire time|
     [[nodiscard]] double energySdMicroJ() const noexcept;
     // Sent and not yet answered.
     [[nodiscard]] std::uint64_t pending() const noexcept { return scheduled - fired - missed - (late - lateBeforeSending) - withdrawn; }
@@ -69,8 +69,8 @@ public:
 private:
     std::uint64_t periodNs_;
     std::uint64_t leadNs_;
-    std::uint64_t firstNs_ = 0;   // shot 0's fire time (0: not yet placed)
-    std::uint32_t next_ = 0;      // the next shot to schedule
+    std::uint64_t firstNs_ = 0;  // shot 0's fire time (0: not yet placed)
+    std::uint32_t next_ = 0;     // the next shot to schedule
     LaserCounts counts_;
     std::array<ShotRecord, kHistory> history_{};  // shot id % kHistory
 };

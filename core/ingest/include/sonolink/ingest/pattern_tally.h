@@ -31,7 +31,7 @@ private:
         std::uint64_t bitErrors = 0;
         std::uint64_t lockLosses = 0;
         std::uint64_t bitsChecked = 0, bitsOutOfLock = 0;  // a clean block: what it adds
-        std::optional<transport::PrbsCounts> total;         // a block with errors: every count again
+        std::optional<transport::PrbsCounts> total;        // a block with errors: every count again
     };
     // The block's errors and what to publish, checked outside the lock; nullopt for a payload
     // that is no test pattern.

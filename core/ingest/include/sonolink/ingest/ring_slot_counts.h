@@ -20,8 +20,8 @@ struct SlotErrors {
 
 struct RingSlotCounts {
     static constexpr std::size_t kWorst = 8;
-    std::uint32_t slots = 0;          // in the ring
-    std::uint32_t slotsReached = 0;   // that held at least one test-pattern block
+    std::uint32_t slots = 0;         // in the ring
+    std::uint32_t slotsReached = 0;  // that held at least one test-pattern block
     std::uint64_t blocks = 0;
     std::uint64_t erroredBlocks = 0;
     std::array<SlotErrors, kWorst> worst{};  // the slots with the most errored blocks, most first

@@ -28,7 +28,7 @@ public:
     [[nodiscard]] std::uint64_t expected() const noexcept { return expected_; }
 
 private:
-    void advance() noexcept;  // resolves `expected_` (seen or missing) and moves on
+    void advance() noexcept;                     // resolves `expected_` (seen or missing) and moves on
     void skipTo(std::uint64_t target) noexcept;  // resolves everything below target, O(64)
 
     std::uint64_t expected_ = 0;  // lowest sequence not yet resolved

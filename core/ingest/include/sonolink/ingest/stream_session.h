@@ -27,19 +27,19 @@ struct SessionOptions {
     transport::Configure configure;
     std::chrono::milliseconds acceptTimeout{10'000};
     std::chrono::milliseconds replyTimeout{10'000};  // Configure -> ConfigureAck (pre-generation)
-    IngestOptions ingest;                             // maxBlocksPerFrame comes from the front end
+    IngestOptions ingest;                            // maxBlocksPerFrame comes from the front end
     // The front end's own error reports while streaming (on the session's thread; copy and return).
     std::function<void(const transport::ErrorReport&)> onFrontEndError;
 };
 
 struct SessionSummary {
     IngestStats stats;
-    transport::StatusReport frontEnd;   // the front end's last status (its own counts)
-    LaserCounts laser;                  // laser shots scheduled and what became of them
-    transport::ControlStats control;    // control messages received / rejected as malformed
-    ClockOffset clock;                  // the front end's clock against the host's (TimeSync once a second)
+    transport::StatusReport frontEnd;  // the front end's last status (its own counts)
+    LaserCounts laser;                 // laser shots scheduled and what became of them
+    transport::ControlStats control;   // control messages received / rejected as malformed
+    ClockOffset clock;                 // the front end's clock against the host's (TimeSync once a second)
     std::chrono::nanoseconds elapsed{0};
-    LatencyHistogram::Snapshot latency; // block written -> frame ready
+    LatencyHistogram::Snapshot latency;   // block written -> frame ready
     std::vector<std::string> rejections;  // the last blocks rejected, described (accounting() only: run() allocates nothing)
 };
 
@@ -65,8 +65,8 @@ public:
     [[nodiscard]] SessionSummary accounting() const;
 
 private:
-    StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack,
-                  std::unique_ptr<IngestEngine> ingest, std::uint32_t laserRateMilliHz);
+    StreamSession(transport::Link& link, transport::LinkInfo info, transport::ConfigureAck ack, std::unique_ptr<IngestEngine> ingest,
+                  std::uint32_t laserRateMilliHz);
     Status sendDueTriggers();
     // run()'s end at the front end's final status: drained, finished, summed up.
     Result<SessionSummary> endSession(const transport::StatusReport& status, std::chrono::steady_clock::time_point start);

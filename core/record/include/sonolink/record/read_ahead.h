@@ -17,9 +17,9 @@ namespace sonolink::record {
 void pinReadAheadBuffers(std::shared_ptr<HostPinning> pinning);
 
 struct ReadAheadCounts {
-    std::uint64_t buffersMade = 0;   // since the process started
+    std::uint64_t buffersMade = 0;  // since the process started
     std::uint64_t buffersPinned = 0;
-    std::uint64_t pinFailures = 0;   // each also logged, the first with its reason
+    std::uint64_t pinFailures = 0;  // each also logged, the first with its reason
     std::uint64_t buffersFreed = 0;
 };
 [[nodiscard]] ReadAheadCounts readAheadCounts();

@@ -32,7 +32,7 @@ inline constexpr const char* kShotGroup = "/photoacoustic_data";
 inline constexpr const char* kShotAcquisitionGroup = "photoacoustic_acquisition";
 
 struct RecorderOptions {
-    std::size_t queueFrames = 16;                       // frames that may wait for the disk
+    std::size_t queueFrames = 16;  // frames that may wait for the disk
     // Dual mode: the laser shots' geometry (a second stream in the file); none: every frame is
     // the recording geometry's kind.
     std::optional<beamform::AcquisitionGeometry> shotGeometry;

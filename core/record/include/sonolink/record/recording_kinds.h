@@ -14,9 +14,9 @@
 namespace sonolink::record {
 
 struct RecordingFrameIds {
-    std::vector<std::uint32_t> ultrasound;  // by frame index in /channel_data
-    std::vector<std::uint32_t> shots;       // by frame index in /photoacoustic_data (empty: none)
-    std::vector<std::uint64_t> shotTimesNs; // each shot's pulse time (/photoacoustic_acquisition/frame_time_ns)
+    std::vector<std::uint32_t> ultrasound;   // by frame index in /channel_data
+    std::vector<std::uint32_t> shots;        // by frame index in /photoacoustic_data (empty: none)
+    std::vector<std::uint64_t> shotTimesNs;  // each shot's pulse time (/photoacoustic_acquisition/frame_time_ns)
     // The laser's rate as recorded: the median interval between successive shots (0: fewer than two).
     [[nodiscard]] double laserRateHz() const;
 };

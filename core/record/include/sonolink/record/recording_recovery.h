@@ -15,9 +15,9 @@
 namespace sonolink::record {
 
 struct RecoveredRecording {
-    int framesDeclared = 0;      // the frames the file's metadata names
-    int framesKept = 0;          // whole (every checksum good), kept in the output
-    int shotsDeclared = 0;       // dual mode: the laser shots' stream, the same way
+    int framesDeclared = 0;  // the frames the file's metadata names
+    int framesKept = 0;      // whole (every checksum good), kept in the output
+    int shotsDeclared = 0;   // dual mode: the laser shots' stream, the same way
     int shotsKept = 0;
     std::uint64_t bytesOnDisk = 0;    // the damaged file's size
     std::uint64_t bytesDeclared = 0;  // the size its superblock declares (its end of allocation)
@@ -26,8 +26,7 @@ struct RecoveredRecording {
 // Writes the whole frames of `damaged` to `output` (a new file: an existing one is never
 // overwritten), synced to the disk. NotFound, InvalidArgument (no HDF5 recording),
 // FailedPrecondition (output exists), DataLoss (not one frame whole).
-[[nodiscard]] Result<RecoveredRecording> recoverRecording(const std::string& damaged, const std::string& output,
-                                                          const std::string& group = "/channel_data");
+[[nodiscard]] Result<RecoveredRecording> recoverRecording(const std::string& damaged, const std::string& output, const std::string& group = "/channel_data");
 
 // The sizes of an HDF5 file shorter than its superblock declares; nullopt for a whole file or no
 // HDF5 file at all. The readers' hint that recovery applies.

@@ -38,8 +38,7 @@ struct UffChannelData {
 };
 
 // Writes (replacing) the group `group` (USTB: "/channel_data") of a new or existing file.
-[[nodiscard]] Status writeUffChannelData(const std::string& path, const UffChannelData& data,
-                                         const std::string& group = "/channel_data");
+[[nodiscard]] Status writeUffChannelData(const std::string& path, const UffChannelData& data, const std::string& group = "/channel_data");
 // Which frames to read, and how much memory their samples may take.
 struct UffReadOptions {
     int firstFrame = 0;
@@ -52,8 +51,7 @@ struct UffReadOptions {
 // for only. Sizes and physics are checked before anything is allocated from them (InvalidArgument
 // naming the value), samples past the memory budget are refused with the figures
 // (ResourceExhausted), and a sample that is no number is named by frame, wave, channel, sample.
-[[nodiscard]] Result<UffChannelData> readUffChannelData(const std::string& path,
-                                                        const std::string& group = "/channel_data",
+[[nodiscard]] Result<UffChannelData> readUffChannelData(const std::string& path, const std::string& group = "/channel_data",
                                                         const UffReadOptions& options = {});
 
 }  // namespace sonolink::record

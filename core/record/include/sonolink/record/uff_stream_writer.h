@@ -35,10 +35,9 @@ public:
     // time of the frame (<acquisition>/frame_id and frame_time_ns, one entry per frame; a laser
     // shot's pulse energy in laser_energy_uj).
     [[nodiscard]] Status beginFrame(std::uint32_t frameId, std::uint64_t timeNs, int stream = 0, std::uint32_t laserEnergyMicroJ = 0);
-    [[nodiscard]] Status endFrame();    // the frame is whole; flushed to the disk every 100 ms
+    [[nodiscard]] Status endFrame();  // the frame is whole; flushed to the disk every 100 ms
     // int16 little-endian samples, [channel][sample], for one wave of the frame begun last.
-    [[nodiscard]] Status writeBlock(int wave, int firstChannel, int channelCount, int firstSample, int sampleCount,
-                                    std::span<const std::byte> payload);
+    [[nodiscard]] Status writeBlock(int wave, int firstChannel, int channelCount, int firstSample, int sampleCount, std::span<const std::byte> payload);
     // Flushes and closes (also done by the destructor); after a failed write or flush, keeps only
     // the frames that were written whole.
     [[nodiscard]] Status close();

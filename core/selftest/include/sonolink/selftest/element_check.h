@@ -16,10 +16,10 @@
 namespace sonolink::selftest {
 
 struct ElementLimits {
-    double deadRmsFraction = 0.05;               // RMS under this fraction of the median channel's: dead
-    double weakRmsFraction = 0.5;                // under this: weak
-    double noisySnrDropDb = 10;                  // SNR this many dB under the median channel's: noisy
-    double neighbourCorrelationFraction = 0.7;   // envelope correlation under this fraction of the median's: swapped or uncorrelated
+    double deadRmsFraction = 0.05;              // RMS under this fraction of the median channel's: dead
+    double weakRmsFraction = 0.5;               // under this: weak
+    double noisySnrDropDb = 10;                 // SNR this many dB under the median channel's: noisy
+    double neighbourCorrelationFraction = 0.7;  // envelope correlation under this fraction of the median's: swapped or uncorrelated
 };
 
 // frames x waves x channels x samples, int16 as the front end sends them.
@@ -34,10 +34,10 @@ enum class ElementFault { None, Dead, Weak, Noisy, Swapped, Uncorrelated };
 
 struct ChannelFigures {
     double rms = 0;
-    double snrDb = 0;                  // 0 when not measured (identical frames)
-    double neighbourCorrelation = 0;   // the envelope's, with the better of its neighbours
+    double snrDb = 0;                 // 0 when not measured (identical frames)
+    double neighbourCorrelation = 0;  // the envelope's, with the better of its neighbours
     ElementFault fault = ElementFault::None;
-    int swappedWith = -1;              // Swapped: the channel whose place this signal fits
+    int swappedWith = -1;  // Swapped: the channel whose place this signal fits
 };
 
 struct ElementCheck {
@@ -45,7 +45,7 @@ struct ElementCheck {
     double medianRms = 0;
     double medianSnrDb = 0;
     double medianCorrelation = 0;
-    bool snrMeasured = false;          // the frames differed (noise of their own): SNR and noisy checked
+    bool snrMeasured = false;                        // the frames differed (noise of their own): SNR and noisy checked
     [[nodiscard]] std::vector<int> flagged() const;  // the channels with a fault, in order
 };
 

@@ -18,31 +18,31 @@ namespace sonolink::selftest {
 struct GpuFacts {
     std::string name;
     bool eccEnabled = false;
-    int numaNode = -1;                 // -1: not known (one node, or not visible)
+    int numaNode = -1;  // -1: not known (one node, or not visible)
 };
 
 struct RdmaPortFacts {
-    std::string device;                // "mlx5_0"
+    std::string device;  // "mlx5_0"
     int port = 1;
-    std::string state;                 // "ACTIVE", "DOWN", ...
+    std::string state;  // "ACTIVE", "DOWN", ...
     int activeMtuBytes = 0;
-    std::string linkLayer;             // "Ethernet" (RoCE) or "InfiniBand"
-    std::string rate;                  // "100 Gb/sec (4X EDR)"
-    std::vector<std::string> gids;     // "1 ::ffff:10.233.0.1 RoCE v2"
+    std::string linkLayer;          // "Ethernet" (RoCE) or "InfiniBand"
+    std::string rate;               // "100 Gb/sec (4X EDR)"
+    std::vector<std::string> gids;  // "1 ::ffff:10.233.0.1 RoCE v2"
     std::map<std::string, std::uint64_t> counters;
     int numaNode = -1;
 };
 
 struct PtpClockFacts {
-    std::string device;                // "/dev/ptp0"
-    std::string name;                  // its clock_name
-    std::optional<double> offsetNs;    // from the system clock (phc_ctl cmp), when measured
-    std::string why;                   // not measured: why
+    std::string device;              // "/dev/ptp0"
+    std::string name;                // its clock_name
+    std::optional<double> offsetNs;  // from the system clock (phc_ctl cmp), when measured
+    std::string why;                 // not measured: why
 };
 
 struct HardwareFacts {
     bool cudaBuilt = false;
-    std::string gpuStatus;             // "2 devices, driver 13.0" or why none is usable
+    std::string gpuStatus;  // "2 devices, driver 13.0" or why none is usable
     std::vector<GpuFacts> gpus;
     bool rdmaBuilt = false;
     std::string rdmaStatus;

@@ -35,7 +35,7 @@ inline constexpr std::array kMemoryAlgorithms = {MemoryAlgorithm::SolidPatterns,
 [[nodiscard]] std::string_view toString(MemoryAlgorithm algorithm) noexcept;
 
 struct MemoryMismatch {
-    std::size_t word = 0;        // index of the 64-bit word
+    std::size_t word = 0;  // index of the 64-bit word
     std::uint64_t expected = 0;
     std::uint64_t actual = 0;
 };
@@ -43,9 +43,9 @@ struct MemoryMismatch {
 struct MemoryTestResult {
     MemoryAlgorithm algorithm = MemoryAlgorithm::MarchCMinus;
     std::uint64_t bytesTested = 0;
-    std::uint64_t bytesMoved = 0;    // read plus written
+    std::uint64_t bytesMoved = 0;  // read plus written
     double seconds = 0;
-    std::uint64_t mismatches = 0;    // every one found
+    std::uint64_t mismatches = 0;       // every one found
     std::vector<MemoryMismatch> first;  // the first kMaxReported, in the order found
     [[nodiscard]] bool passed() const noexcept { return mismatches == 0; }
 };
@@ -128,13 +128,15 @@ void element(Memory& m, MemoryTestResult& r, Expect expect, Write write) {
             static_assert(Check && Store);
             const auto e = expect(i);
             const auto v = m.read(i);
-            if (v != e) [[unlikely]] mismatch(r, i, e, v);
+            if (v != e) [[unlikely]]
+                mismatch(r, i, e, v);
             m.write(i, ~e);
         } else {
             if constexpr (Check) {
                 const auto e = expect(i);
                 const auto v = m.read(i);
-                if (v != e) [[unlikely]] mismatch(r, i, e, v);
+                if (v != e) [[unlikely]]
+                    mismatch(r, i, e, v);
             }
             if constexpr (Store) m.write(i, write(i));
         }
@@ -172,49 +174,47 @@ MemoryTestResult runMemoryTest(MemoryAlgorithm algorithm, Memory& m, std::uint64
     const auto constant = [](std::uint64_t v) { return [v](std::size_t) { return v; }; };
     constexpr bool up = true, down = false, read = true, write = true;
     switch (algorithm) {
-    case MemoryAlgorithm::SolidPatterns:
-        for (const std::uint64_t p : {0x5555555555555555ull, 0xAAAAAAAAAAAAAAAAull}) {
-            element<up, !read, write>(m, r, constant(p), constant(p));
-            element<up, read, !write>(m, r, constant(p), constant(p));
+        case MemoryAlgorithm::SolidPatterns:
+            for (const std::uint64_t p : {0x5555555555555555ull, 0xAAAAAAAAAAAAAAAAull}) {
+                element<up, !read, write>(m, r, constant(p), constant(p));
+                element<up, read, !write>(m, r, constant(p), constant(p));
+            }
+            break;
+        case MemoryAlgorithm::WalkingOnes:
+        case MemoryAlgorithm::WalkingZeros: detail::walkingBits(m, r, algorithm == MemoryAlgorithm::WalkingZeros ? ~0ull : 0); break;
+        case MemoryAlgorithm::AddressInAddress: {
+            const auto own = [](std::size_t i) { return static_cast<std::uint64_t>(i); };
+            const auto complement = [](std::size_t i) { return ~static_cast<std::uint64_t>(i); };
+            element<up, !read, write>(m, r, own, own);
+            element<up, read, write>(m, r, own, Complement{});
+            element<down, read, !write>(m, r, complement, complement);
+            break;
         }
-        break;
-    case MemoryAlgorithm::WalkingOnes:
-    case MemoryAlgorithm::WalkingZeros:
-        detail::walkingBits(m, r, algorithm == MemoryAlgorithm::WalkingZeros ? ~0ull : 0);
-        break;
-    case MemoryAlgorithm::AddressInAddress: {
-        const auto own = [](std::size_t i) { return static_cast<std::uint64_t>(i); };
-        const auto complement = [](std::size_t i) { return ~static_cast<std::uint64_t>(i); };
-        element<up, !read, write>(m, r, own, own);
-        element<up, read, write>(m, r, own, Complement{});
-        element<down, read, !write>(m, r, complement, complement);
-        break;
-    }
-    case MemoryAlgorithm::MarchCMinus: {
-        const auto zeros = constant(0), ones = constant(~0ull);
-        element<up, !read, write>(m, r, zeros, zeros);
-        element<up, read, write>(m, r, zeros, Complement{});
-        element<up, read, write>(m, r, ones, Complement{});
-        element<down, read, write>(m, r, zeros, Complement{});
-        element<down, read, write>(m, r, ones, Complement{});
-        element<up, read, !write>(m, r, zeros, zeros);
-        break;
-    }
-    case MemoryAlgorithm::MovingInversions:
-        for (const std::uint64_t p : {0ull, ~0ull, 0x5555555555555555ull, 0xAAAAAAAAAAAAAAAAull}) {
-            element<up, !read, write>(m, r, constant(p), constant(p));
-            element<up, read, write>(m, r, constant(p), Complement{});
-            element<down, read, write>(m, r, constant(~p), Complement{});
+        case MemoryAlgorithm::MarchCMinus: {
+            const auto zeros = constant(0), ones = constant(~0ull);
+            element<up, !read, write>(m, r, zeros, zeros);
+            element<up, read, write>(m, r, zeros, Complement{});
+            element<up, read, write>(m, r, ones, Complement{});
+            element<down, read, write>(m, r, zeros, Complement{});
+            element<down, read, write>(m, r, ones, Complement{});
+            element<up, read, !write>(m, r, zeros, zeros);
+            break;
         }
-        break;
-    case MemoryAlgorithm::RandomPattern: {
-        const auto random = [key = detail::randomWord(seed, 0x5eed)](std::size_t i) { return detail::randomWord(key, i); };
-        const auto inverse = [random](std::size_t i) { return ~random(i); };
-        element<up, !read, write>(m, r, random, random);
-        element<up, read, write>(m, r, random, Complement{});
-        element<down, read, !write>(m, r, inverse, inverse);
-        break;
-    }
+        case MemoryAlgorithm::MovingInversions:
+            for (const std::uint64_t p : {0ull, ~0ull, 0x5555555555555555ull, 0xAAAAAAAAAAAAAAAAull}) {
+                element<up, !read, write>(m, r, constant(p), constant(p));
+                element<up, read, write>(m, r, constant(p), Complement{});
+                element<down, read, write>(m, r, constant(~p), Complement{});
+            }
+            break;
+        case MemoryAlgorithm::RandomPattern: {
+            const auto random = [key = detail::randomWord(seed, 0x5eed)](std::size_t i) { return detail::randomWord(key, i); };
+            const auto inverse = [random](std::size_t i) { return ~random(i); };
+            element<up, !read, write>(m, r, random, random);
+            element<up, read, write>(m, r, random, Complement{});
+            element<down, read, !write>(m, r, inverse, inverse);
+            break;
+        }
     }
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;

@@ -22,29 +22,29 @@ struct ImageOnGrid {
 };
 
 struct PhantomLimits {
-    double minNcc = 0.9;                 // of the log-compressed envelopes (60 dB)
-    double maxPositionErrorM = 0.5e-3;   // a point's live peak from the reference's
-    double maxFwhmError = 0.25;          // |live FWHM / reference FWHM - 1|, lateral and axial
+    double minNcc = 0.9;                // of the log-compressed envelopes (60 dB)
+    double maxPositionErrorM = 0.5e-3;  // a point's live peak from the reference's
+    double maxFwhmError = 0.25;         // |live FWHM / reference FWHM - 1|, lateral and axial
 };
 
 struct PointFigures {
-    double xM = 0, zM = 0;               // the reference's peak
-    double liveXM = 0, liveZM = 0;       // the live image's, near it
+    double xM = 0, zM = 0;          // the reference's peak
+    double liveXM = 0, liveZM = 0;  // the live image's, near it
     double errorM = 0;
-    double fwhmLateralM = 0, fwhmAxialM = 0;            // live
+    double fwhmLateralM = 0, fwhmAxialM = 0;  // live
     double referenceFwhmLateralM = 0, referenceFwhmAxialM = 0;
     bool passed = false;
 };
 
 struct PhantomFigures {
     double ncc = 0;
-    std::vector<PointFigures> points;    // those inside the grid, in the definition's order
+    std::vector<PointFigures> points;  // those inside the grid, in the definition's order
     [[nodiscard]] bool passed(const PhantomLimits& limits) const;
 };
 
 // points: the phantom's point targets (x, z) in metres; those outside the grid (with a margin
 // of the search window, 1.5 mm) are left out. InvalidArgument when the two images' grids differ.
-[[nodiscard]] Result<PhantomFigures> comparePhantom(const ImageOnGrid& live, const ImageOnGrid& reference,
-                                                    std::span<const std::pair<double, double>> points, const PhantomLimits& limits);
+[[nodiscard]] Result<PhantomFigures> comparePhantom(const ImageOnGrid& live, const ImageOnGrid& reference, std::span<const std::pair<double, double>> points,
+                                                    const PhantomLimits& limits);
 
 }  // namespace sonolink::selftest

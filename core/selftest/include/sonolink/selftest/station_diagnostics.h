@@ -19,16 +19,15 @@ enum class DiagnosticVerdict { Pass, Warn, Fail };
 [[nodiscard]] std::string_view toString(DiagnosticVerdict verdict) noexcept;
 
 struct Diagnostic {
-    std::string check;                 // "memlock limit"
+    std::string check;  // "memlock limit"
     DiagnosticVerdict verdict = DiagnosticVerdict::Pass;
     std::string figures;
     std::string limit;
-    std::string fix;                   // not pass: what to do
+    std::string fix;  // not pass: what to do
 };
 
 // A diagnostic; the fix is kept only when the verdict is not pass.
-[[nodiscard]] Diagnostic makeDiagnostic(std::string check, DiagnosticVerdict verdict, std::string figures, std::string limit,
-                                        std::string fix = {});
+[[nodiscard]] Diagnostic makeDiagnostic(std::string check, DiagnosticVerdict verdict, std::string figures, std::string limit, std::string fix = {});
 
 // What the station is, as read; a test presents any station.
 struct StationFacts {
@@ -36,14 +35,14 @@ struct StationFacts {
     bool canLockWithoutLimit = false;           // CAP_IPC_LOCK in the effective set
     std::uint64_t hugePagesTotal = 0;
     std::uint64_t hugePagesFree = 0;
-    std::uint64_t hugePageBytes = 0;            // 0: no huge pages in this kernel
-    std::vector<std::string> governors;         // one per CPU with cpufreq; empty: not visible
+    std::uint64_t hugePageBytes = 0;     // 0: no huge pages in this kernel
+    std::vector<std::string> governors;  // one per CPU with cpufreq; empty: not visible
 };
 
 struct FolderFacts {
     std::filesystem::path path;
-    std::optional<std::uint64_t> freeBytes;     // for an unprivileged writer; nullopt: cannot stat
-    std::string writeError;                     // empty: a file could be created and removed there
+    std::optional<std::uint64_t> freeBytes;  // for an unprivileged writer; nullopt: cannot stat
+    std::string writeError;                  // empty: a file could be created and removed there
 };
 
 // Reads the facts of this process and station, and of the folders given (created when missing).

@@ -5,12 +5,11 @@
 #pragma once
 
 namespace sonolink::detail {
-[[noreturn]] void assertFailed(const char* condition, const char* message, const char* file,
-                               int line) noexcept;
+[[noreturn]] void assertFailed(const char* condition, const char* message, const char* file, int line) noexcept;
 }  // namespace sonolink::detail
 
-#define SONOLINK_ASSERT(cond, message)                                                   \
-    do {                                                                                 \
-        if (!(cond)) [[unlikely]]                                                        \
-            ::sonolink::detail::assertFailed(#cond, (message), __FILE__, __LINE__);      \
+#define SONOLINK_ASSERT(cond, message)                                              \
+    do {                                                                            \
+        if (!(cond)) [[unlikely]]                                                   \
+            ::sonolink::detail::assertFailed(#cond, (message), __FILE__, __LINE__); \
     } while (false)

@@ -8,13 +8,13 @@
 namespace sonolink {
 
 struct BuildInfo {
-    std::string version;    // "0.1.0"
-    std::string gitHash;    // short hash, "-dirty" when built from a modified tree
-    std::string buildType;  // RelWithDebInfo, Debug, ...
-    std::string compiler;   // "GNU 12.2.0"
-    std::string sanitizers; // "", "address", "thread"
-    bool cudaBuilt = false; // the CUDA beamformer module is in this build
-    bool rdmaBuilt = false; // the verbs link backend is in this build
+    std::string version;     // "0.1.0"
+    std::string gitHash;     // short hash, "-dirty" when built from a modified tree
+    std::string buildType;   // RelWithDebInfo, Debug, ...
+    std::string compiler;    // "GNU 12.2.0"
+    std::string sanitizers;  // "", "address", "thread"
+    bool cudaBuilt = false;  // the CUDA beamformer module is in this build
+    bool rdmaBuilt = false;  // the verbs link backend is in this build
     std::string cudaArchitectures;
 };
 

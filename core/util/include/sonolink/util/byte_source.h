@@ -19,7 +19,7 @@ namespace sonolink {
 class ByteSource {
 public:
     virtual ~ByteSource() = default;
-    [[nodiscard]] virtual std::string name() const = 0;       // for messages: a URL or a path
+    [[nodiscard]] virtual std::string name() const = 0;  // for messages: a URL or a path
     [[nodiscard]] virtual std::uint64_t size() const = 0;
     // Exactly into.size() bytes from offset, or an Error (never fewer). Thread-safe for a remote
     // source (frames are fetched ahead on threads of their own).

@@ -32,8 +32,7 @@ enum class ErrorCode : std::uint8_t {
 
 class Error {
 public:
-    Error(ErrorCode code, std::string message,
-          std::source_location where = std::source_location::current());
+    Error(ErrorCode code, std::string message, std::source_location where = std::source_location::current());
 
     [[nodiscard]] ErrorCode code() const noexcept { return code_; }
     [[nodiscard]] const std::string& message() const noexcept { return message_; }

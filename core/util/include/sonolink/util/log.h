@@ -28,9 +28,7 @@ class Category {
 public:
     explicit Category(std::string name, Level level) : name_(std::move(name)), level_(level) {}
     [[nodiscard]] const std::string& name() const noexcept { return name_; }
-    [[nodiscard]] bool enabled(Level level) const noexcept {
-        return level >= level_.load(std::memory_order_relaxed);
-    }
+    [[nodiscard]] bool enabled(Level level) const noexcept { return level >= level_.load(std::memory_order_relaxed); }
     [[nodiscard]] Level level() const noexcept { return level_.load(std::memory_order_relaxed); }
     void setLevel(Level level) noexcept { level_.store(level, std::memory_order_relaxed); }
 
@@ -42,9 +40,9 @@ private:
 [[nodiscard]] Category& category(std::string_view name);
 
 struct Settings {
-    Level level = Level::Info;                   // default for every category
-    std::map<std::string, Level> categoryLevels; // overrides by category name
-    std::string file;                            // also log to this file when not empty
+    Level level = Level::Info;                    // default for every category
+    std::map<std::string, Level> categoryLevels;  // overrides by category name
+    std::string file;                             // also log to this file when not empty
 };
 
 // Applies levels to all categories (existing and future) and opens the log file.

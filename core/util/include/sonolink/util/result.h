@@ -18,14 +18,10 @@ using Result = tl::expected<T, Error>;
 
 using Status = Result<void>;
 
-[[nodiscard]] inline tl::unexpected<Error> fail(
-    ErrorCode code, std::string message,
-    std::source_location where = std::source_location::current()) {
+[[nodiscard]] inline tl::unexpected<Error> fail(ErrorCode code, std::string message, std::source_location where = std::source_location::current()) {
     return tl::unexpected<Error>(Error(code, std::move(message), where));
 }
 
-[[nodiscard]] inline tl::unexpected<Error> fail(Error error) {
-    return tl::unexpected<Error>(std::move(error));
-}
+[[nodiscard]] inline tl::unexpected<Error> fail(Error error) { return tl::unexpected<Error>(std::move(error)); }
 
 }  // namespace sonolink

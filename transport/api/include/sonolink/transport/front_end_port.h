@@ -19,8 +19,8 @@ namespace sonolink::transport {
 struct NicWrite {
     std::uint64_t remoteAddress = 0;
     std::uint32_t rkey = 0;
-    std::span<const std::byte> header;        // 64 bytes written at remoteAddress
-    std::span<const std::byte> payload;       // written right after the header
+    std::span<const std::byte> header;   // 64 bytes written at remoteAddress
+    std::span<const std::byte> payload;  // written right after the header
     std::uint32_t immediate = 0;
     std::span<const std::uint32_t> flipBits;  // fault injection: bits flipped in flight
     bool payloadResident = false;             // payload already in place: write the header only

@@ -30,8 +30,8 @@ struct AgreedHello {
     ours.role = Role::Host;
     auto version = negotiateVersion(ours, *hello);
     if (!version) {
-        (void)link.sendControl(ErrorReport{static_cast<std::uint16_t>(version.error().code()),
-                                           static_cast<std::uint8_t>(MessageType::Hello), version.error().message()});
+        (void)link.sendControl(
+            ErrorReport{static_cast<std::uint16_t>(version.error().code()), static_cast<std::uint8_t>(MessageType::Hello), version.error().message()});
         return fail(std::move(version.error()));
     }
     if (auto sent = link.sendControl(HelloAck{*version, sessionId}); !sent) return fail(std::move(sent.error()));

@@ -35,15 +35,15 @@ enum class CompletionStatus : std::uint8_t {
 };
 
 struct Completion {
-    std::uint32_t immediate = 0;   // low 32 bits of the block sequence
-    std::uint32_t byteCount = 0;   // bytes written into the slot
+    std::uint32_t immediate = 0;  // low 32 bits of the block sequence
+    std::uint32_t byteCount = 0;  // bytes written into the slot
     CompletionStatus status = CompletionStatus::Ok;
-    std::uint64_t writtenNs = 0;   // steady-clock time the write completed (latency measurements)
+    std::uint64_t writtenNs = 0;  // steady-clock time the write completed (latency measurements)
 };
 
 // What the link's hardware can do, probed when the link is created (empty for the sim link).
 struct LinkCapabilities {
-    std::string device;            // "mlx5_0", "rxe0"
+    std::string device;  // "mlx5_0", "rxe0"
     std::string firmware;
     std::uint32_t maxQueuePairWorkRequests = 0;
     std::uint32_t maxCompletionQueueEntries = 0;
@@ -52,15 +52,15 @@ struct LinkCapabilities {
     bool completionModeration = false;
     bool completionTimestamps = false;
     int activeMtuBytes = 0;
-    std::string linkLayer;         // "Ethernet" (RoCE), "InfiniBand"
-    std::string rate;              // "100 Gb/sec (4X EDR)"
+    std::string linkLayer;  // "Ethernet" (RoCE), "InfiniBand"
+    std::string rate;       // "100 Gb/sec (4X EDR)"
 };
 
 struct LinkInfo {
-    std::string backend;           // "sim-shm", "sim-inprocess", "verbs"
-    std::string peer;              // "pid 1234", "192.168.1.10:18515"
-    std::string localDevice;       // the RDMA device the link uses ("mlx5_0", "rxe0"); "" for sim
-    LinkCapabilities capabilities; // probed at creation (verbs)
+    std::string backend;            // "sim-shm", "sim-inprocess", "verbs"
+    std::string peer;               // "pid 1234", "192.168.1.10:18515"
+    std::string localDevice;        // the RDMA device the link uses ("mlx5_0", "rxe0"); "" for sim
+    LinkCapabilities capabilities;  // probed at creation (verbs)
     std::uint16_t protocolVersion = 0;
     Hello peerHello;
 };

@@ -32,8 +32,8 @@ namespace sonolink::engine {
 // a PACS node.
 struct CineExportRequest {
     std::string file;
-    std::string node;                 // empty: not queued
-    double frameTimeMs = 0;           // 0: from the frames' timing
+    std::string node;        // empty: not queued
+    double frameTimeMs = 0;  // 0: from the frames' timing
 };
 
 // One picture exported as a single-frame DICOM US Image of the current exam, optionally queued
@@ -43,10 +43,10 @@ struct CineExportRequest {
 // beside it ("<file>_measurements.dcm"), of the same study, referencing the image, queued with it.
 struct SnapshotExportRequest {
     std::string file;
-    std::string node;                       // empty: not queued
-    std::uint64_t session = 0;              // the frame's link session and id (DisplayFrame)
+    std::string node;           // empty: not queued
+    std::uint64_t session = 0;  // the frame's link session and id (DisplayFrame)
     std::uint32_t frameId = 0;
-    std::vector<std::uint8_t> burnedInRgb;  // empty: the grey picture; else rows x columns x (R, G, B)
+    std::vector<std::uint8_t> burnedInRgb;       // empty: the grey picture; else rows x columns x (R, G, B)
     std::vector<ImageMeasurement> measurements;  // not empty: also written and queued as a measurement report (SR)
     // Dual mode: the laser shot (its frame id, of the same session) laid over the picture: the
     // overlay is exported in colour (composed here, at the photoacoustic settings, unless
@@ -57,12 +57,12 @@ struct SnapshotExportRequest {
 // A DICOM node as the user typed it (Settings…), verified before it is configured: the station's
 // association settings, with the AE title and TLS files given here where not empty.
 struct NodeToVerify {
-    std::string name;            // for the messages
-    std::string aeTitle;         // called
+    std::string name;     // for the messages
+    std::string aeTitle;  // called
     std::string host;
     int port = 104;
     bool tls = false;
-    std::string callingAeTitle;  // empty: the station's
+    std::string callingAeTitle;                                         // empty: the station's
     std::string tlsCertificate, tlsPrivateKey, tlsTrustedCertificates;  // empty: the station's
 };
 
@@ -79,13 +79,13 @@ public:
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;
 
-    void connect();          // Idle or Error -> Connecting -> SelfTest -> Ready
+    void connect();  // Idle or Error -> Connecting -> SelfTest -> Ready
     // Ready or Frozen -> Streaming; frames > 0: the front end acquires that many, then ends the
     // session (the engine brings it up again, or goes Idle, as configured).
     void startStreaming(std::uint32_t frames = 0);
-    void freeze();           // Streaming -> Frozen: the image and the cine stop; the link streams on
-    void stopStreaming();    // Streaming or Frozen -> Ready (the front end is stopped and brought up again)
-    void disconnect();       // -> Idle
+    void freeze();         // Streaming -> Frozen: the image and the cine stop; the link streams on
+    void stopStreaming();  // Streaming or Frozen -> Ready (the front end is stopped and brought up again)
+    void disconnect();     // -> Idle
     // A failed start-up self-test blocks streaming (startStreaming is refused, naming the step
     // and its figures); an engineer's override, with its reason (empty is refused), lets the
     // station stream until the next connect. A SelfTestOverridden event records who and why.

@@ -38,8 +38,8 @@ struct JobUpdate {
     JobId id = 0;
     JobKind kind = JobKind::DicomExport;
     JobStatus status = JobStatus::Running;
-    double progress = 0;         // 0..1
-    std::string message;         // the result (files written) or what failed
+    double progress = 0;             // 0..1
+    std::string message;             // the result (files written) or what failed
     ErrorCode code = ErrorCode::Ok;  // Failed: why (Unavailable: the node could not be reached; a retry may help)
 };
 
@@ -56,9 +56,9 @@ struct EngineError {
     Severity severity = Severity::Error;
     ErrorCode code = ErrorCode::Internal;
     std::string message;
-    std::string source;                 // which command, file, PACS node or thread
-    std::vector<std::string> context;   // what was being done, innermost first ("while ...")
-    std::vector<std::string> details;   // independent findings behind it
+    std::string source;                          // which command, file, PACS node or thread
+    std::vector<std::string> context;            // what was being done, innermost first ("while ...")
+    std::vector<std::string> details;            // independent findings behind it
     [[nodiscard]] std::string describe() const;  // one line, origin and source first, then details
 };
 
@@ -69,11 +69,11 @@ std::string_view toString(RecordingPhase phase);
 struct RecordingChanged {
     RecordingPhase phase = RecordingPhase::Started;
     std::string path;
-    std::uint64_t frames = 0;        // written so far
-    std::uint64_t bytes = 0;         // samples written so far
+    std::uint64_t frames = 0;  // written so far
+    std::uint64_t bytes = 0;   // samples written so far
     std::uint64_t framesRefused = 0;
     std::uint64_t framesSkipped = 0;  // ids the front end numbered that never arrived: gaps in the file's frame ids
-    std::string error;               // Failed (and Stopped after a failure): why
+    std::string error;                // Failed (and Stopped after a failure): why
 };
 
 // The PACS queue changed (an item added, sent, failed, committed, withdrawn, retried); read it
@@ -90,9 +90,9 @@ struct WorklistResult {
 
 // A run-time setting applied (from the next frame, or the next connect) or refused with the reason.
 struct SettingsChanged {
-    std::string what;                // "imaging"
+    std::string what;  // "imaging"
     bool applied = false;
-    std::string reason;              // refused: why; applied: when it takes effect
+    std::string reason;  // refused: why; applied: when it takes effect
 };
 
 // A start-up self-test step's outcome (ring memory, link BER, PACS): what was measured, the
@@ -103,8 +103,8 @@ struct SettingsChanged {
 enum class SelfTestVerdict { Pass, Warn, Fail };
 // The start-up self-test's steps in the order they run, as EngineConfig::selfTestSteps and
 // selftest.steps name them ("station" for all of the station's, or one as "station: <check>").
-inline constexpr std::array<std::string_view, 8> kSelfTestSteps{"station", "GPU memory", "ring memory", "link BER", "ring slots (DMA path)",
-                                                               "element check", "phantom check", "PACS"};
+inline constexpr std::array<std::string_view, 8> kSelfTestSteps{"station",       "GPU memory",    "ring memory", "link BER", "ring slots (DMA path)",
+                                                                "element check", "phantom check", "PACS"};
 [[nodiscard]] constexpr bool isSelfTestStepName(std::string_view name) {
     if (name.starts_with("station: ") && name.size() > 9) return true;
     for (const auto step : kSelfTestSteps) {
@@ -115,35 +115,35 @@ inline constexpr std::array<std::string_view, 8> kSelfTestSteps{"station", "GPU 
 std::string_view toString(SelfTestVerdict verdict);
 // One channel's figures in the element check.
 struct ElementFigures {
-    double rms = 0;                // ADC counts
-    double snrDb = 0;              // 0: not measured
+    double rms = 0;                   // ADC counts
+    double snrDb = 0;                 // 0: not measured
     double neighbourCorrelation = 0;  // of its envelope, with the better neighbour
-    std::string fault;             // "ok", "dead", "weak", "noisy", "swapped", "uncorrelated"
+    std::string fault;                // "ok", "dead", "weak", "noisy", "swapped", "uncorrelated"
     int swappedWith = -1;
 };
 struct SelfTestStep {
-    std::string step;              // "link BER"
+    std::string step;  // "link BER"
     SelfTestVerdict verdict = SelfTestVerdict::Pass;
-    std::string figures;           // the measurement, in one line
-    std::string limit;             // what it was held to
-    std::string fix;               // not passed: what to check
-    bool blocksStreaming = true;   // a failure of this step blocks streaming
+    std::string figures;          // the measurement, in one line
+    std::string limit;            // what it was held to
+    std::string fix;              // not passed: what to check
+    bool blocksStreaming = true;  // a failure of this step blocks streaming
     std::uint64_t bitsChecked = 0;
     std::uint64_t bitErrors = 0;
     std::uint64_t lockLosses = 0;
-    std::uint64_t crcErrors = 0;   // blocks, apart from payload bit errors
+    std::uint64_t crcErrors = 0;  // blocks, apart from payload bit errors
     double ber = 0;
-    double berUpperBound = 0;      // at the confidence
+    double berUpperBound = 0;  // at the confidence
     double seconds = 0;
     std::vector<ElementFigures> elements;  // the element check: by channel, from 0 as the front end numbers them
 };
 struct SelfTestOverridden {
     std::string reason;
-    std::string by;                // the station user who gave it
-    std::string blocked;           // what it overrides
+    std::string by;       // the station user who gave it
+    std::string blocked;  // what it overrides
 };
 
-using EngineEvent = std::variant<StateChanged, JobUpdate, EngineError, RecordingChanged, QueueChanged, SettingsChanged, WorklistResult,
-                                 SelfTestStep, SelfTestOverridden>;
+using EngineEvent =
+    std::variant<StateChanged, JobUpdate, EngineError, RecordingChanged, QueueChanged, SettingsChanged, WorklistResult, SelfTestStep, SelfTestOverridden>;
 
 }  // namespace sonolink::engine

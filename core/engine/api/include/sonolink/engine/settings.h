@@ -20,17 +20,17 @@ namespace limits {
 inline constexpr Limit kGainDb{-60, 60};
 inline constexpr Limit kDynamicRangeDb{10, 120};
 inline constexpr Limit kDepthMm{0.5, 300};
-inline constexpr Limit kWidthMm{0, 300};          // 0: the probe's aperture
-inline constexpr Limit kPixels{16, 4096};         // rows and columns of the image
+inline constexpr Limit kWidthMm{0, 300};   // 0: the probe's aperture
+inline constexpr Limit kPixels{16, 4096};  // rows and columns of the image
 inline constexpr Limit kFNumber{0.1, 20};
 inline constexpr Limit kAngleDeg{-45, 45};
-inline constexpr Limit kAngles{1, 32};            // transmits per frame
-inline constexpr Limit kSamples{64, 65536};       // per channel
+inline constexpr Limit kAngles{1, 32};       // transmits per frame
+inline constexpr Limit kSamples{64, 65536};  // per channel
 inline constexpr Limit kFrameRateHz{0.1, 20000};
 inline constexpr Limit kElements{1, 256};
 inline constexpr Limit kPitchMm{0.01, 5};
 inline constexpr Limit kCenterFrequencyMHz{0.5, 50};
-inline constexpr Limit kTgcDb{-40, 40};           // each time-gain control point
+inline constexpr Limit kTgcDb{-40, 40};  // each time-gain control point
 inline constexpr Limit kTgcPoints{8, 32};
 inline constexpr Limit kPersistence{0, 0.95};     // the weight of the picture shown before
 inline constexpr Limit kDisplayPixels{64, 4096};  // the display raster's box
@@ -49,7 +49,7 @@ struct ImagingSettings {
     double dynamicRangeDb = 60;
     double depthStartMm = 3;
     double depthEndMm = 38;
-    double widthMm = 0;           // lateral span of the image, centred; 0: the probe's aperture
+    double widthMm = 0;  // lateral span of the image, centred; 0: the probe's aperture
     int columns = 256;
     int rows = 512;  // at least: the engine beamforms more where the depth step would pass c / (7 f0)
     double fNumber = 1.5;
@@ -72,7 +72,7 @@ struct AcquisitionSettings {
     std::vector<double> anglesDeg{0.0};  // plane-wave steering angles, one transmit each
     int samplesPerChannel = 2048;
     double frameRateHz = 30;
-    int elementCount = 128;               // the probe
+    int elementCount = 128;  // the probe
     double pitchMm = 0.3;
     double centerFrequencyMHz = 5;
     bool operator==(const AcquisitionSettings&) const = default;
@@ -88,11 +88,11 @@ enum class ShotColourMap { Hot, Iron };
 struct PhotoacousticSettings {
     ShotView view = ShotView::Overlay;
     ShotColourMap map = ShotColourMap::Hot;
-    double gainDb = 0;              // the shots' own picture: gain and dynamic range
+    double gainDb = 0;  // the shots' own picture: gain and dynamic range
     double dynamicRangeDb = 30;
-    double threshold = 0.35;        // below this fraction of the colour scale: not drawn
-    double opacity = 0.7;           // of the colour over the B-mode
-    bool normaliseEnergy = false;   // each shot scaled by the session's mean pulse energy over its own
+    double threshold = 0.35;       // below this fraction of the colour scale: not drawn
+    double opacity = 0.7;          // of the colour over the B-mode
+    bool normaliseEnergy = false;  // each shot scaled by the session's mean pulse energy over its own
     bool operator==(const PhotoacousticSettings&) const = default;
 };
 

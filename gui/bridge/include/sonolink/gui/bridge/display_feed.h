@@ -44,8 +44,7 @@ Q_SIGNALS:
 
 private:
     void pull();
-    [[nodiscard]] BModeImage composed(const std::shared_ptr<const engine::DisplayFrame>& frame,
-                                      const std::shared_ptr<const engine::DisplayFrame>& shot) const;
+    [[nodiscard]] BModeImage composed(const std::shared_ptr<const engine::DisplayFrame>& frame, const std::shared_ptr<const engine::DisplayFrame>& shot) const;
     void pullRf();
     void sampleHealth();
 

@@ -132,6 +132,7 @@ Q_SIGNALS:
 
 private:
     void subscribe();
+    void receive(const engine::EngineEvent& event);  // on the bridge's thread
     void poll();
     void pollSelfTest();
     void onSelfTestStep(const engine::SelfTestStep& step);

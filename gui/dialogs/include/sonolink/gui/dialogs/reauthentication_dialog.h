@@ -17,8 +17,8 @@ class ReauthenticationDialog : public QDialog {
     Q_OBJECT
 public:
     // statementLabel: "Meaning" or "Reason"; choices: offered statements (editable).
-    ReauthenticationDialog(const QString& title, const QString& explanation, const QString& statementLabel, const QStringList& choices,
-                           const QString& user, QWidget* parent = nullptr);
+    ReauthenticationDialog(const QString& title, const QString& explanation, const QString& statementLabel, const QStringList& choices, const QString& user,
+                           QWidget* parent = nullptr);
 
     [[nodiscard]] QString statement() const;
     // The password, and the field cleared.

@@ -17,11 +17,11 @@ class QTreeWidget;
 namespace sonolink::gui {
 
 struct StationCheckRow {
-    QString check;      // "memlock limit"
-    QString verdict;    // "pass", "warn", "fail"
+    QString check;    // "memlock limit"
+    QString verdict;  // "pass", "warn", "fail"
     QString figures;
     QString limit;
-    QString fix;        // not pass: what to do
+    QString fix;  // not pass: what to do
 };
 
 struct StationCheckReport {

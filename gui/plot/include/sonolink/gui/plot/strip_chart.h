@@ -24,8 +24,7 @@ class StripChart : public QwtPlot {
     Q_OBJECT
 public:
     // One curve per name in series; unit labels the value axis.
-    StripChart(const QString& title, const QString& unit, const QStringList& series, double windowSeconds = 60,
-               QWidget* parent = nullptr);
+    StripChart(const QString& title, const QString& unit, const QStringList& series, double windowSeconds = 60, QWidget* parent = nullptr);
     ~StripChart() override;
 
     // Values at or above warn (alarm) are Warn (Alarm); unset: never.

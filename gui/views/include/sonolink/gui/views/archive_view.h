@@ -19,15 +19,15 @@ namespace sonolink::gui {
 
 struct ArchiveRow {
     qint64 id = 0;
-    QString kind;         // "recording", "study"
+    QString kind;  // "recording", "study"
     QString file;
-    QString url;          // s3://bucket/key
-    QString state;        // "queued", "uploading", "verified", "failed"
+    QString url;    // s3://bucket/key
+    QString state;  // "queued", "uploading", "verified", "failed"
     int attempts = 0;
     quint64 sizeBytes = 0;
     QDateTime nextAttempt;
     QDateTime verifiedAt;
-    QDateTime localDeletedAt;  // invalid: kept
+    QDateTime localDeletedAt;       // invalid: kept
     bool localKeptChanged = false;  // the file changed since its upload: kept for good
     QString lastError;
     bool operator==(const ArchiveRow&) const = default;

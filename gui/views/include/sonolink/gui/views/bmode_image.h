@@ -13,15 +13,15 @@
 namespace sonolink::gui {
 
 struct BModeImage {
-    QImage image;              // Format_Grayscale8, or Format_RGB888 with a shot in it; rows along depth
-    double mmPerPixel = 0;     // the same along width and depth (true proportions)
-    double xStartMm = 0;       // lateral position of the first column's centre (0 under the array's centre)
-    double zStartMm = 0;       // depth of the first row's centre from the array's face
+    QImage image;           // Format_Grayscale8, or Format_RGB888 with a shot in it; rows along depth
+    double mmPerPixel = 0;  // the same along width and depth (true proportions)
+    double xStartMm = 0;    // lateral position of the first column's centre (0 under the array's centre)
+    double zStartMm = 0;    // depth of the first row's centre from the array's face
     quint64 session = 0;
     quint32 frameId = 0;
-    double latencyMs = 0;      // the frame's last block to the picture
-    quint64 readyNs = 0;       // steady clock when the engine published it
-    double gainDb = 0;         // the settings that made the picture
+    double latencyMs = 0;  // the frame's last block to the picture
+    quint64 readyNs = 0;   // steady clock when the engine published it
+    double gainDb = 0;     // the settings that made the picture
     double dynamicRangeDb = 0;
     std::vector<double> tgcDb;  // at points spread evenly over the picture's depth
     double persistence = 0;
@@ -29,8 +29,8 @@ struct BModeImage {
     bool hasShot = false;
     quint32 shotFrameId = 0;
     double shotEnergyMj = 0;
-    quint64 shotPulseNs = 0;   // the pulse's time on the front end's (PTP) clock
-    QImage shotColour;         // the shot alone in colour (side by side); null otherwise
+    quint64 shotPulseNs = 0;  // the pulse's time on the front end's (PTP) clock
+    QImage shotColour;        // the shot alone in colour (side by side); null otherwise
     [[nodiscard]] double widthMm() const { return image.width() * mmPerPixel; }
     [[nodiscard]] double depthMm() const { return image.height() * mmPerPixel; }
 };

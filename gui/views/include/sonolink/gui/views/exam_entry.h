@@ -20,11 +20,11 @@ struct ExamEntry {
     QString ideographicFamily;  // e.g. 王
     QString ideographicGiven;   // e.g. 小明
     QString id;
-    QDate birthDate;            // null: unknown
-    QString sex;                // "M", "F", "O" or empty
+    QDate birthDate;  // null: unknown
+    QString sex;      // "M", "F", "O" or empty
     QString accessionNumber;
     QString studyDescription;
-    QString bodyPart;           // DICOM Body Part Examined (CID 4031 defined term); empty: ABDOMEN
+    QString bodyPart;  // DICOM Body Part Examined (CID 4031 defined term); empty: ABDOMEN
     // From the worklist item it was picked from (empty when entered by hand).
     QString studyInstanceUid;
     QString requestedProcedureId;
@@ -37,8 +37,8 @@ struct ExamEntry {
 
 struct ScheduledRow {
     ExamEntry exam;
-    QString date;      // YYYYMMDD
-    QString time;      // HHMMSS
+    QString date;  // YYYYMMDD
+    QString time;  // HHMMSS
     QString modality;
     QString stationAeTitle;
 };

@@ -38,7 +38,7 @@ Q_SIGNALS:
     void dynamicRangeChanged(double db);
     void depthEndChanged(double mm);
     void persistenceChanged(double weight);
-    void tgcChanged(const std::vector<double>& db);  // every control point, near to far
+    void tgcChanged(const std::vector<double>& db);                  // every control point, near to far
     void valuesApplied(const sonolink::gui::ImagingValues& values);  // apply(): all of them, one change
     void presetChosen(const QString& name);
     void savePresetRequested();

@@ -14,9 +14,9 @@
 namespace sonolink::gui {
 
 struct LinkHealth {
-    double seconds = 0;             // since the bridge started
+    double seconds = 0;  // since the bridge started
     double throughputGbps = 0;
-    quint64 crcErrors = 0;          // in this interval
+    quint64 crcErrors = 0;  // in this interval
     quint64 headerErrors = 0;
     // Frames lost in this interval, by cause: no free buffer on the host, blocks missing (frame
     // incomplete), frames never seen, whole frames the front end dropped for want of credit, and
@@ -26,11 +26,11 @@ struct LinkHealth {
     quint64 droppedMissing = 0;
     quint64 droppedFrontEnd = 0;
     quint64 notImaged = 0;
-    double latencyP50Ms = 0;        // block written -> picture ready
+    double latencyP50Ms = 0;  // block written -> picture ready
     double latencyP99Ms = 0;
-    double temperatureC = 0;        // NaN before the front end reports one
-    double clockOffsetUs = 0;       // the front end's clock minus the host's; NaN: not measured this session
-    double clockPathDelayUs = 0;    // that exchange's path delay: the offset is known to within it
+    double temperatureC = 0;      // NaN before the front end reports one
+    double clockOffsetUs = 0;     // the front end's clock minus the host's; NaN: not measured this session
+    double clockPathDelayUs = 0;  // that exchange's path delay: the offset is known to within it
     // Dual mode's laser: whether one fires; shots in this interval (fired; missed, late or dark:
     // never imaged); the last pulse energy (NaN: none fired); totals; pulse to picture, p99.
     bool laserFires = false;

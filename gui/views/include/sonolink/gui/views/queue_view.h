@@ -21,7 +21,7 @@ struct QueueRow {
     QString node;
     QString file;
     QString patient;
-    QString state;        // "queued", "sending", "sent", "committed", "failed"
+    QString state;  // "queued", "sending", "sent", "committed", "failed"
     int attempts = 0;
     QDateTime nextAttempt;
     QString lastError;

@@ -10,13 +10,13 @@
 namespace sonolink::gui {
 
 struct RecordingStatus {
-    QString phase;            // "started", "progress", "stopped", "failed"
+    QString phase;  // "started", "progress", "stopped", "failed"
     QString path;
-    quint64 frames = 0;       // written so far
+    quint64 frames = 0;  // written so far
     quint64 bytes = 0;
     quint64 framesRefused = 0;
     quint64 framesSkipped = 0;  // ids that never arrived: gaps in the file
-    QString error;            // failed (and stopped after a failure): why
+    QString error;              // failed (and stopped after a failure): why
 };
 
 }  // namespace sonolink::gui

@@ -13,28 +13,28 @@
 namespace sonolink::gui {
 
 struct ElementResult {
-    double rms = 0;                  // ADC counts
-    double snrDb = 0;                // 0: not measured
+    double rms = 0;    // ADC counts
+    double snrDb = 0;  // 0: not measured
     double neighbourCorrelation = 0;
-    QString fault;                   // "ok", "dead", "weak", "noisy", "swapped", "uncorrelated"
+    QString fault;  // "ok", "dead", "weak", "noisy", "swapped", "uncorrelated"
     int swappedWith = -1;
 };
 
 struct SelfTestResult {
-    QString step;                    // "link BER", "station: memlock limit"
-    QString verdict;                 // "pass", "warn", "fail"
+    QString step;     // "link BER", "station: memlock limit"
+    QString verdict;  // "pass", "warn", "fail"
     QString figures;
     QString limit;
-    QString fix;                     // empty when it passed
-    bool blocksStreaming = true;     // a failure of this step blocks streaming
+    QString fix;                  // empty when it passed
+    bool blocksStreaming = true;  // a failure of this step blocks streaming
     double seconds = 0;
-    quint64 bitsChecked = 0;         // the link BER test's
+    quint64 bitsChecked = 0;  // the link BER test's
     quint64 bitErrors = 0;
     quint64 lockLosses = 0;
     quint64 crcErrors = 0;
     double ber = 0;
     double berUpperBound = 0;
-    QList<ElementResult> elements;   // the element check's, by channel
+    QList<ElementResult> elements;  // the element check's, by channel
 };
 
 }  // namespace sonolink::gui

@@ -19,7 +19,7 @@ namespace sonolink::transport {
 inline constexpr std::uint64_t kBurstGapBits = 32;
 
 struct PrbsCounts {
-    std::uint64_t bitsChecked = 0;    // compared while locked
+    std::uint64_t bitsChecked = 0;  // compared while locked
     std::uint64_t bitErrors = 0;
     std::uint64_t lockLosses = 0;     // times the pattern was lost and locked again
     std::uint64_t bitsOutOfLock = 0;  // received while locking or out of lock: not compared
@@ -49,9 +49,9 @@ public:
     [[nodiscard]] std::uint64_t bitErrors() const noexcept { return counts_.bitErrors; }
 
 private:
-    struct Pending {  // a word that broke the recurrence, held until the lock is known to hold
-        std::uint64_t errors;   // error bits, first in time at bit 63
-        std::uint64_t position; // stream bit index of bit 63
+    struct Pending {             // a word that broke the recurrence, held until the lock is known to hold
+        std::uint64_t errors;    // error bits, first in time at bit 63
+        std::uint64_t position;  // stream bit index of bit 63
         int bits;
     };
     [[nodiscard]] std::uint64_t expectedAfter(std::uint64_t history) const noexcept;
@@ -67,9 +67,9 @@ private:
     std::uint64_t invert_;
     bool avx2_, avx512_;
     bool locked_ = false;
-    std::uint64_t cleanBits_ = 0; // the last bits known right: >= order, the recurrence test is exact
-    std::uint64_t history_ = 0;   // the last word (low `order` bits: the most recent bits)
-    std::uint64_t position_ = 0;  // stream bits so far
+    std::uint64_t cleanBits_ = 0;  // the last bits known right: >= order, the recurrence test is exact
+    std::uint64_t history_ = 0;    // the last word (low `order` bits: the most recent bits)
+    std::uint64_t position_ = 0;   // stream bits so far
     std::array<Pending, 4> pending_{};
     std::size_t pendingCount_ = 0;
     std::uint64_t pendingErrors_ = 0;

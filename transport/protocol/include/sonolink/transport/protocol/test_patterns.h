@@ -14,8 +14,8 @@
 namespace sonolink::transport {
 
 struct PrbsSpec {
-    int order;       // register length n: period 2^n - 1
-    int tap;         // the second tap (x^tap)
+    int order;  // register length n: period 2^n - 1
+    int tap;    // the second tap (x^tap)
     bool inverted;
 };
 // The spec for a PRBS payload kind; PayloadKind::Rf and Counter are not PRBS.

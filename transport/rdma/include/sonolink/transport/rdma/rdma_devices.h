@@ -18,11 +18,11 @@ namespace sonolink::transport::rdma {
 
 struct RdmaPortInfo {
     int portNumber = 1;
-    std::string state;       // "ACTIVE", "DOWN", "INIT", ...
-    int activeMtuBytes = 0;  // 256 .. 4096
-    std::string linkLayer;   // "Ethernet" (RoCE) or "InfiniBand"
-    std::string rate;        // "100 Gb/sec (4X EDR)" (sysfs rate)
-    std::vector<std::string> gids;  // "1 ::ffff:10.233.0.1 RoCE v2" for each non-zero GID
+    std::string state;                              // "ACTIVE", "DOWN", "INIT", ...
+    int activeMtuBytes = 0;                         // 256 .. 4096
+    std::string linkLayer;                          // "Ethernet" (RoCE) or "InfiniBand"
+    std::string rate;                               // "100 Gb/sec (4X EDR)" (sysfs rate)
+    std::vector<std::string> gids;                  // "1 ::ffff:10.233.0.1 RoCE v2" for each non-zero GID
     std::map<std::string, std::uint64_t> counters;  // counters/ and hw_counters/
 };
 
@@ -36,9 +36,9 @@ struct RdmaDeviceCaps {
 };
 
 struct RdmaDeviceInfo {
-    std::string name;        // "mlx5_0", "rxe0"
-    std::string nodeGuid;    // "0011:2233:4455:6677"
-    std::string error;       // why the device could not be queried; empty when it could
+    std::string name;      // "mlx5_0", "rxe0"
+    std::string nodeGuid;  // "0011:2233:4455:6677"
+    std::string error;     // why the device could not be queried; empty when it could
     RdmaDeviceCaps caps;
     std::vector<RdmaPortInfo> ports;
 };

@@ -17,14 +17,14 @@
 namespace sonolink::transport::rdma {
 
 struct VerbsLinkOptions {
-    std::string address;                   // local IP to listen on (of the RDMA netdev)
+    std::string address;  // local IP to listen on (of the RDMA netdev)
     int port = 18515;
     std::uint32_t slotBytes = 256 * 1024;
     std::uint32_t slotCount = 256;
-    bool busyPoll = false;                 // spin on the CQ instead of sleeping on its channel
+    bool busyPoll = false;  // spin on the CQ instead of sleeping on its channel
     std::chrono::milliseconds heartbeatTimeout{1000};
-    bool hugePages = false;                // back the ring with huge pages (reserved in /proc/sys/vm/nr_hugepages)
-    std::uint16_t cqModerationCount = 16;  // event mode: one event per 16 completions...
+    bool hugePages = false;                   // back the ring with huge pages (reserved in /proc/sys/vm/nr_hugepages)
+    std::uint16_t cqModerationCount = 16;     // event mode: one event per 16 completions...
     std::uint16_t cqModerationPeriodUs = 16;  // ...or 16 us, where the device supports moderation
 };
 

@@ -20,7 +20,6 @@ struct ChannelFaults {
 };
 
 // One wave, channels x samples; seed: this wave's own noise. Channels past the wave's are ignored.
-void applyChannelFaults(const ChannelFaults& faults, std::span<std::int16_t> wave, int channels, int samples, double sceneNoiseRms,
-                        std::uint64_t seed);
+void applyChannelFaults(const ChannelFaults& faults, std::span<std::int16_t> wave, int channels, int samples, double sceneNoiseRms, std::uint64_t seed);
 
 }  // namespace sonolink::transport::sim

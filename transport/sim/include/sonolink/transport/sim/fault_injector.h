@@ -14,8 +14,8 @@
 namespace sonolink::transport::sim {
 
 struct FaultPlan {
-    double bitErrorRate = 0;        // per bit, over header and payload
-    double dropRate = 0;            // per block
+    double bitErrorRate = 0;  // per bit, over header and payload
+    double dropRate = 0;      // per block
     double duplicateRate = 0;
     double reorderRate = 0;
     std::uint64_t stallEveryBlocks = 0;  // 0 = never
@@ -28,9 +28,7 @@ struct FaultPlan {
     // The front end's clock this far from the host's (a PTP servo not locked): its TimeSync
     // answers and block timestamps carry it.
     std::chrono::microseconds clockOffset{0};
-    [[nodiscard]] bool any() const noexcept {
-        return bitErrorRate > 0 || dropRate > 0 || duplicateRate > 0 || reorderRate > 0 || corruptSlot.has_value();
-    }
+    [[nodiscard]] bool any() const noexcept { return bitErrorRate > 0 || dropRate > 0 || duplicateRate > 0 || reorderRate > 0 || corruptSlot.has_value(); }
 };
 
 struct FaultCounts {
@@ -41,8 +39,8 @@ struct FaultCounts {
     std::uint64_t payloadsCorrupted = 0;  // blocks with flipped payload bits only
     std::uint64_t bitsFlipped = 0;
     std::uint64_t stalls = 0;
-    std::uint64_t framesLostWhole = 0;    // no block arrived intact (the host sees a frame-id gap)
-    std::uint64_t framesLostPart = 0;     // some blocks arrived intact (the host sees it incomplete)
+    std::uint64_t framesLostWhole = 0;  // no block arrived intact (the host sees a frame-id gap)
+    std::uint64_t framesLostPart = 0;   // some blocks arrived intact (the host sees it incomplete)
 };
 
 enum class BlockFault { None, Drop, Duplicate, Reorder, Corrupt };

@@ -30,7 +30,7 @@ struct FrameLayout {
     std::uint32_t samples = 0;
     std::uint16_t channelsPerBlock = 0;
     std::uint32_t maxPayloadBytes = 0;
-    std::size_t frameBytes = 0;   // waves x channels x samples x 2
+    std::size_t frameBytes = 0;  // waves x channels x samples x 2
 };
 
 // ResourceExhausted when even 1 sample does not fit a slot.

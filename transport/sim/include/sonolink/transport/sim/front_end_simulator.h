@@ -52,13 +52,13 @@ struct FrontEndOptions {
     std::string firmware = "sonolink-sim 1";
     Capabilities capabilities;
     FaultPlan faults;
-    LaserModel laser;                  // photoacoustic shots: jitter, misfires, pulse energy
-    ChannelFaults channelFaults;       // elements made to fail in every RF frame (the element check's proof)
-    int postBatch = 8;                 // writes per doorbell (completion moderation)
-    bool payloadResident = false;      // bench: payloads preloaded, each write carries the header only
+    LaserModel laser;              // photoacoustic shots: jitter, misfires, pulse energy
+    ChannelFaults channelFaults;   // elements made to fail in every RF frame (the element check's proof)
+    int postBatch = 8;             // writes per doorbell (completion moderation)
+    bool payloadResident = false;  // bench: payloads preloaded, each write carries the header only
     std::chrono::milliseconds statusInterval{100};
     std::chrono::milliseconds handshakeTimeout{5000};
-    std::uint64_t seed = 1;            // speckle and noise
+    std::uint64_t seed = 1;  // speckle and noise
     // Replay: when set, RF frames come from here instead of the phantom; read once when all of
     // them fit replayResidentBytes, else as they are sent.
     std::shared_ptr<FrameSource> frameSource;
@@ -71,11 +71,11 @@ struct FrontEndOptions {
 };
 
 struct FrontEndCounters {
-    std::uint64_t framesAcquired = 0;        // frame ids used (sent or dropped)
+    std::uint64_t framesAcquired = 0;  // frame ids used (sent or dropped)
     std::uint64_t framesDroppedNoCredit = 0;
-    std::uint64_t blocksSent = 0;            // distinct blocks that left (duplicates not counted)
-    std::uint64_t writes = 0;                // NIC writes (duplicates counted)
-    std::uint64_t shotsFired = 0;            // laser shots, by outcome
+    std::uint64_t blocksSent = 0;  // distinct blocks that left (duplicates not counted)
+    std::uint64_t writes = 0;      // NIC writes (duplicates counted)
+    std::uint64_t shotsFired = 0;  // laser shots, by outcome
     std::uint64_t shotsMissed = 0;
     std::uint64_t shotsLate = 0;
 };
@@ -126,8 +126,7 @@ private:
     Status fireShot(bool& streaming, const Trigger& trigger);
     [[nodiscard]] std::chrono::steady_clock::time_point steadyAt(std::uint64_t frontEndTimeNs) const noexcept;
     [[nodiscard]] std::vector<std::vector<std::byte>> renderRf(const Configure& configure, const FrameLayout& layout, std::size_t variantCount) const;
-    Status writeBlock(std::span<const std::byte> header, std::span<const std::byte> payload,
-                      std::uint32_t immediate, std::span<const std::uint32_t> flips);
+    Status writeBlock(std::span<const std::byte> header, std::span<const std::byte> payload, std::uint32_t immediate, std::span<const std::uint32_t> flips);
     Status waitForCredit(bool& streaming);
     Status preloadPayloads();
     void computeCrcs(std::size_t variant);
@@ -147,30 +146,30 @@ private:
     std::uint32_t pendingDoorbell_ = 0;
     Configure configure_;
     FrameLayout layout_;
-    std::vector<std::vector<std::byte>> variants_;   // pre-generated frame payloads
-    std::vector<std::vector<std::uint32_t>> crcs_;   // payload CRC per variant and block
-    std::vector<std::uint32_t> slotFlips_;           // a write into the corrupt slot: its flips
+    std::vector<std::vector<std::byte>> variants_;  // pre-generated frame payloads
+    std::vector<std::vector<std::uint32_t>> crcs_;  // payload CRC per variant and block
+    std::vector<std::uint32_t> slotFlips_;          // a write into the corrupt slot: its flips
     Laser laser_;
-    FrameLayout shotLayout_;                         // a photoacoustic frame's (dual mode and photoacoustic-only)
+    FrameLayout shotLayout_;                           // a photoacoustic frame's (dual mode and photoacoustic-only)
     std::vector<std::vector<std::byte>> shotSources_;  // dual mode: its RF at the nominal energy (photoacoustic-only: variants_)
     bool shotsReplayed_ = false;                       // shotSources_ are recorded shots: sent as they are
     std::vector<std::vector<std::byte>> shotBuffers_;  // each shot's RF scaled by its energy, in turn
     std::vector<std::vector<std::uint32_t>> shotCrcs_;
-    std::vector<std::uint64_t> shotBufferLastWrite_;   // writes posted when each was last sent
-    std::vector<std::uint32_t> shotBufferFrame_;       // the frame each holds
+    std::vector<std::uint64_t> shotBufferLastWrite_;  // writes posted when each was last sent
+    std::vector<std::uint32_t> shotBufferFrame_;      // the frame each holds
     std::size_t nextShotBuffer_ = 0;
-    std::deque<Trigger> pendingShots_;               // dual mode: scheduled, in fire-time order
-    std::uint32_t ownShotId_ = 0;                    // photoacoustic-only: the shots it times itself
-    std::uint32_t replayFrames_ = 0;                 // replay: the source's frame count (0: no replay)
-    std::vector<std::uint32_t> replayHeld_;          // replay: the source frame each variant holds
-    std::vector<std::uint64_t> variantLastWrite_;    // replay: writes posted when each variant was last sent
-    std::uint64_t writesCompleteThrough_ = 0;        // replay: writes known complete (awaitWrites)
+    std::deque<Trigger> pendingShots_;             // dual mode: scheduled, in fire-time order
+    std::uint32_t ownShotId_ = 0;                  // photoacoustic-only: the shots it times itself
+    std::uint32_t replayFrames_ = 0;               // replay: the source's frame count (0: no replay)
+    std::vector<std::uint32_t> replayHeld_;        // replay: the source frame each variant holds
+    std::vector<std::uint64_t> variantLastWrite_;  // replay: writes posted when each variant was last sent
+    std::uint64_t writesCompleteThrough_ = 0;      // replay: writes known complete (awaitWrites)
     std::uint64_t sequence_ = 0;
     std::uint32_t frameId_ = 0;
-    std::uint64_t ultrasoundFrames_ = 0;             // frames sent (or dropped) of the configured geometry, shots apart
+    std::uint64_t ultrasoundFrames_ = 0;  // frames sent (or dropped) of the configured geometry, shots apart
     std::uint32_t frameLimit_ = 0;
-    std::uint32_t framesThisRun_ = 0;                // frames towards the frame limit (dual mode: ultrasound ones)
-    std::uint32_t ticksThisRun_ = 0;                 // frame times passed (a misfired shot's included)
+    std::uint32_t framesThisRun_ = 0;  // frames towards the frame limit (dual mode: ultrasound ones)
+    std::uint32_t ticksThisRun_ = 0;   // frame times passed (a misfired shot's included)
     std::chrono::steady_clock::time_point runStart_;
     std::uint64_t ptpEpochNs_ = 0;
     std::chrono::steady_clock::time_point lastStatus_;

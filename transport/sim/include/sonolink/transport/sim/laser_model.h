@@ -14,11 +14,11 @@
 namespace sonolink::transport::sim {
 
 struct LaserModel {
-    std::chrono::nanoseconds jitter{500};   // a pulse leaves within +-jitter of its fire time (uniform)
-    std::uint32_t missEvery = 0;            // shots n-1, 2n-1, ... do not fire; 0: none
-    double missProbability = 0;             // and each shot misfires with this probability
-    std::uint32_t energyMicroJ = 20'000;    // nominal pulse energy (20 mJ)
-    double energySpread = 0.03;             // shot-to-shot relative standard deviation
+    std::chrono::nanoseconds jitter{500};  // a pulse leaves within +-jitter of its fire time (uniform)
+    std::uint32_t missEvery = 0;           // shots n-1, 2n-1, ... do not fire; 0: none
+    double missProbability = 0;            // and each shot misfires with this probability
+    std::uint32_t energyMicroJ = 20'000;   // nominal pulse energy (20 mJ)
+    double energySpread = 0.03;            // shot-to-shot relative standard deviation
 };
 
 struct LaserShot {

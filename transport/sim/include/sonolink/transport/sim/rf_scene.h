@@ -36,14 +36,14 @@ struct SceneSpec {
     std::vector<PointTarget> points;
     std::vector<Cyst> cysts;
     int speckleScatterers = 4000;
-    double speckleAmplitude = 120;     // ADC counts per scatterer
-    double noiseRms = 8;               // ADC counts
+    double speckleAmplitude = 120;  // ADC counts per scatterer
+    double noiseRms = 8;            // ADC counts
     std::uint64_t seed = 1;
 
     // The standard phantom: six point targets (asymmetric, to catch flipped element order)
     // and one cyst inside the imaged depth, in speckle.
-    [[nodiscard]] static SceneSpec standardPhantom(int elementCount, double pitchM, double centerFrequencyHz,
-                                                   double samplingRateHz, int samplesPerChannel, double soundSpeedMps);
+    [[nodiscard]] static SceneSpec standardPhantom(int elementCount, double pitchM, double centerFrequencyHz, double samplingRateHz, int samplesPerChannel,
+                                                   double soundSpeedMps);
 };
 
 class RfScene {
@@ -67,14 +67,14 @@ private:
         double x, z, amplitude;
     };
     template <typename Delay>
-    void render(const std::vector<Scatterer>& scatterers, Delay transmitDelay, bool bipolar,
-                std::span<const std::uint64_t> noiseSeeds, std::span<const std::span<std::int16_t>> outs) const;
+    void render(const std::vector<Scatterer>& scatterers, Delay transmitDelay, bool bipolar, std::span<const std::uint64_t> noiseSeeds,
+                std::span<const std::span<std::int16_t>> outs) const;
 
     SceneSpec spec_;
-    std::vector<Scatterer> echoes_;    // speckle + point targets
-    std::vector<Scatterer> absorbers_; // point targets only (photoacoustic)
-    std::vector<float> pulse_;         // tabulated pulse, oversampled
-    std::vector<float> bipolarPulse_;  // its derivative, for photoacoustic sources
+    std::vector<Scatterer> echoes_;     // speckle + point targets
+    std::vector<Scatterer> absorbers_;  // point targets only (photoacoustic)
+    std::vector<float> pulse_;          // tabulated pulse, oversampled
+    std::vector<float> bipolarPulse_;   // its derivative, for photoacoustic sources
     double pulseHalfWidthS_ = 0;
     static constexpr int kOversample = 16;
 };

@@ -19,7 +19,7 @@ class SharedRegion;
 class HeartbeatThread;
 
 struct SimLinkOptions {
-    std::string name;                      // "" = in-process only; else /dev/shm/<name>
+    std::string name;  // "" = in-process only; else /dev/shm/<name>
     std::uint32_t slotBytes = 256 * 1024;
     std::uint32_t slotCount = 256;
     std::chrono::milliseconds heartbeatTimeout{1000};

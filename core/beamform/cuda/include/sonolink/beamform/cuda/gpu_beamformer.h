@@ -41,7 +41,7 @@ struct GpuBeamformerSetup {
     AcquisitionGeometry geometry;  // what each frame is
     PixelGrid grid;
     BeamformParams params;
-    int framesPerChunk = 8;        // frames per copy-compute-copy step on one stream
+    int framesPerChunk = 8;  // frames per copy-compute-copy step on one stream
     int device = 0;
     // The IQ path when > 0: demodulated at this frequency, decimated by iqDecimation (0: as the
     // band allows, beamform::iqDecimation). Its output is the envelope only.

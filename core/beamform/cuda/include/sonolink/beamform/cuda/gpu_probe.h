@@ -14,8 +14,8 @@ namespace sonolink::beamform::cuda {
 
 struct GpuInfo {
     int index = 0;
-    std::string name;               // "NVIDIA H200"
-    int computeMajor = 0;           // 9 for Hopper
+    std::string name;      // "NVIDIA H200"
+    int computeMajor = 0;  // 9 for Hopper
     int computeMinor = 0;
     std::uint64_t memoryBytes = 0;
     bool eccEnabled = false;
@@ -23,9 +23,9 @@ struct GpuInfo {
 };
 
 struct CudaStatus {
-    int driverVersion = 0;          // e.g. 13000 for 13.0
+    int driverVersion = 0;  // e.g. 13000 for 13.0
     int runtimeVersion = 0;
-    std::vector<GpuInfo> devices;   // never empty in a successful result
+    std::vector<GpuInfo> devices;  // never empty in a successful result
 };
 
 [[nodiscard]] Result<CudaStatus> probeCuda();
