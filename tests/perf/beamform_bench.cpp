@@ -62,8 +62,7 @@ void countFrames(benchmark::State& state) {
 // Each iteration times one frame of ours and one of the baseline, in turn first (so that neither
 // always follows the other): counter `name` is the median of baseline / ours over the pairs (a
 // throughput ratio, 1: as fast). seconds(ours) beamforms one frame of that path and times it.
-template <typename Seconds>
-void pairedThroughput(benchmark::State& state, const char* name, const Seconds& seconds) {
+template <typename Seconds> void pairedThroughput(benchmark::State& state, const char* name, const Seconds& seconds) {
     std::vector<double> ratios;
     bool oursFirst = false;
     for (auto _ : state) {

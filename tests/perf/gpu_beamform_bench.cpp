@@ -50,8 +50,7 @@ GpuBeamformerSetup issueSetup(SampleType type, int framesPerChunk, int mode, int
     return s;
 }
 
-template <typename T>
-std::vector<T> noiseFrames(int frames) {
+template <typename T> std::vector<T> noiseFrames(int frames) {
     std::mt19937 random(1);
     std::normal_distribution<float> noise(0, 100);
     std::vector<T> data(static_cast<std::size_t>(frames) * kChannels * kSamples);

@@ -170,8 +170,7 @@ struct ArchiveQueue::State {
     std::mt19937_64 random GUARDED_BY(mutex){std::random_device{}()};
 
     // One statement with bound values, in its own durable transaction.
-    template <typename Bind>
-    Status change(const std::string& sql, Bind bind) REQUIRES(mutex) {
+    template <typename Bind> Status change(const std::string& sql, Bind bind) REQUIRES(mutex) {
         auto s = database->prepare(sql, "write");
         if (!s) return fail(std::move(s.error()));
         bind(*s);

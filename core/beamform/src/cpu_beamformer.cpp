@@ -65,8 +65,7 @@ struct Taper {
     std::size_t unclamped;
     std::size_t end;
 };
-template <typename Weight>
-inline Taper taperOf(const Weight& weight, std::size_t begin, std::size_t end) noexcept {
+template <typename Weight> inline Taper taperOf(const Weight& weight, std::size_t begin, std::size_t end) noexcept {
     if constexpr (Weight::kUnit) return {begin, begin};
     else {
         const std::size_t flat = std::clamp(weight.flat, begin, end);
@@ -237,8 +236,7 @@ template <typename T, typename Delay, typename Weight>
 using Accumulate = void (*)(const T*, float, const Delay&, const Weight&, float, float, std::span<const float>, const ChannelDepths&,
                             std::span<float>) noexcept;
 
-template <typename T>
-struct Accumulators {
+template <typename T> struct Accumulators {
     Accumulate<T, PlaneWaveDelay, NoWeight> planeWave;
     Accumulate<T, TabulatedDelay, NoWeight> tabulated;
     Accumulate<T, PlaneWaveDelay, CosSquaredWeight> planeWaveWeighted;
@@ -246,16 +244,13 @@ struct Accumulators {
     bool exactWindow = false;  // the scalar reference: apodization() itself, not its polynomial
 };
 
-template <typename T, template <typename, typename> class Loop>
-Accumulators<T> accumulatorsOf() {
+template <typename T, template <typename, typename> class Loop> Accumulators<T> accumulatorsOf() {
     return {Loop<PlaneWaveDelay, NoWeight>::run, Loop<TabulatedDelay, NoWeight>::run, Loop<PlaneWaveDelay, CosSquaredWeight>::run,
             Loop<TabulatedDelay, CosSquaredWeight>::run};
 }
 
-template <typename T>
-struct ScalarLoop {
-    template <typename Delay, typename Weight>
-    struct Of {
+template <typename T> struct ScalarLoop {
+    template <typename Delay, typename Weight> struct Of {
         static void run(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float spm, float dx2, std::span<const float> zz,
                         const ChannelDepths& depths, std::span<float> column) noexcept {
             accumulateChannel(trace, lastIndex, tx, weight, spm, dx2, zz, depths, column);
@@ -264,10 +259,8 @@ struct ScalarLoop {
 };
 
 #if defined(__x86_64__)
-template <typename T>
-struct Avx2Loop {
-    template <typename Delay, typename Weight>
-    struct Of {
+template <typename T> struct Avx2Loop {
+    template <typename Delay, typename Weight> struct Of {
         static void run(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float spm, float dx2, std::span<const float> zz,
                         const ChannelDepths& depths, std::span<float> column) noexcept {
             accumulateChannelAvx2(trace, lastIndex, tx, weight, spm, dx2, zz, depths, column);
@@ -275,10 +268,8 @@ struct Avx2Loop {
     };
 };
 
-template <typename T>
-struct Avx512Loop {
-    template <typename Delay, typename Weight>
-    struct Of {
+template <typename T> struct Avx512Loop {
+    template <typename Delay, typename Weight> struct Of {
         static void run(const T* trace, float lastIndex, const Delay& tx, const Weight& weight, float spm, float dx2, std::span<const float> zz,
                         const ChannelDepths& depths, std::span<float> column) noexcept {
             accumulateChannelWindowed(trace, lastIndex, tx, weight, spm, dx2, zz, depths, column);

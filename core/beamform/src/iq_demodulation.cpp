@@ -121,8 +121,7 @@ PolyphaseTaps splitIntoPhases(const TurnedTaps& g, const std::vector<std::comple
 // sample, its low half; so the gathers stop before the last sample), the rest one at a time.
 // (One at a time throughout, the conversions' false dependency on their register's upper lanes
 // made this a third of the demodulation.)
-template <typename T>
-__attribute__((target("avx2,fma"))) void splitPhase(const T* rf, std::size_t n, std::size_t k0, std::size_t d, float* out) {
+template <typename T> __attribute__((target("avx2,fma"))) void splitPhase(const T* rf, std::size_t n, std::size_t k0, std::size_t d, float* out) {
     const __m256i steps = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(static_cast<int>(d)));
     std::size_t k = k0;
     for (; k + 7 * d + 1 < n; k += 8 * d, out += 8) {
@@ -149,8 +148,7 @@ constexpr std::size_t kTransposedPhases = 8;
 // vpermps puts them in order. Even D: each register permuted and the lanes it holds blended in.
 // (One code for every D, with the permutes' indices and the blends' masks in memory: a third of
 // the demodulation.)
-template <std::size_t D>
-struct SplitInto {
+template <std::size_t D> struct SplitInto {
     static constexpr unsigned placeOf(std::size_t r, unsigned l) noexcept { return static_cast<unsigned>((l * D + r) % 8); }
     static constexpr std::size_t registerOf(std::size_t r, unsigned l) noexcept { return (l * D + r) / 8; }
     // The lanes (odd D: the places) that register j supplies to phase r, as a blend mask.
@@ -162,8 +160,7 @@ struct SplitInto {
         }
         return mask;
     }();
-    template <std::size_t R>
-    __attribute__((always_inline, target("avx2,fma"))) static __m256i order() noexcept {
+    template <std::size_t R> __attribute__((always_inline, target("avx2,fma"))) static __m256i order() noexcept {
         return _mm256_setr_epi32(placeOf(R, 0), placeOf(R, 1), placeOf(R, 2), placeOf(R, 3), placeOf(R, 4), placeOf(R, 5), placeOf(R, 6), placeOf(R, 7));
     }
     template <std::size_t R, std::size_t... J>
@@ -189,8 +186,7 @@ struct SplitInto {
     }
 };
 
-template <std::size_t... D>
-void splitIntoPhases(std::size_t d, const float* padded, std::size_t stride, float* phases, std::index_sequence<D...>) {
+template <std::size_t... D> void splitIntoPhases(std::size_t d, const float* padded, std::size_t stride, float* phases, std::index_sequence<D...>) {
     ((d == D + 1 ? SplitInto<D + 1>::all(padded, stride, phases) : void()), ...);
 }
 
@@ -369,8 +365,7 @@ Result<AcquisitionGeometry> iqLayoutOf(const ChannelDataView& rf, double modulat
 namespace {
 
 // f(samples) for trace t of rf (wave-major), float or int16 as rf holds them.
-template <typename F>
-void withTrace(const ChannelDataView& rf, std::size_t t, F&& f) {
+template <typename F> void withTrace(const ChannelDataView& rf, std::size_t t, F&& f) {
     const int w = static_cast<int>(t) / rf.geometry->channels, c = static_cast<int>(t) % rf.geometry->channels;
     if (rf.samples16.empty()) f(rf.trace<float>(w, c));
     else f(rf.trace<std::int16_t>(w, c));

@@ -101,8 +101,7 @@ struct IqChannel {
 // zero quads one past either end of the record. The lanes of the channel's own depths need no
 // clamp: inside the record, or (where the multiply-add here rounds otherwise than inRecordRange)
 // one past an end, on a zero quad. (Clamping every step cost 4 to 5 % of the loop's time.)
-template <bool kClamp>
-__attribute__((target("avx2,fma"))) inline void positionsOf8(const IqChannel& ch, const float* zSquared, std::size_t iz) noexcept {
+template <bool kClamp> __attribute__((target("avx2,fma"))) inline void positionsOf8(const IqChannel& ch, const float* zSquared, std::size_t iz) noexcept {
     const __m256 u = _mm256_fmadd_ps(_mm256_sqrt_ps(_mm256_add_ps(_mm256_set1_ps(ch.dx2), _mm256_loadu_ps(zSquared + iz))), _mm256_set1_ps(ch.samplesPerMetre),
                                      _mm256_loadu_ps(ch.tx + iz));
     const __m256 shifted = _mm256_add_ps(u, _mm256_set1_ps(kRoundingShift));
@@ -284,8 +283,7 @@ __attribute__((target("avx2,fma,avx512f,avx512vl"))) void accumulateIqAvx512(con
 // the AVX-512 step's from the weight. at8 writes CosSquaredWeight's polynomial out again: handed
 // to it as arguments, the lanes' values were kept in registers and spilled again (Hann 1.38 x,
 // Tukey 1.21 x the time, one thread).
-template <bool kHann>
-struct TaperWeight {
+template <bool kHann> struct TaperWeight {
     static constexpr bool kUnit = false;
     CosSquaredWeight weight;
     const float* lanes;

@@ -18,8 +18,7 @@ double powers(double v, int j) {
 // Least squares of f over `nodes` in the basis b_j(g) = g^odd (4 g^2)^j, j < terms, by the normal
 // equations (double, at most 4 x 4, well conditioned on [0, 1/2]); returns the coefficients of
 // g^odd g^(2j), that is a_j 4^j.
-template <typename F>
-std::array<double, 4> leastSquares(const std::vector<double>& nodes, int terms, int odd, F f) {
+template <typename F> std::array<double, 4> leastSquares(const std::vector<double>& nodes, int terms, int odd, F f) {
     double m[4][5] = {};
     for (double g : nodes) {
         double b[4];

@@ -123,8 +123,7 @@ struct CosSquaredWeight {
         return hann ? at8As<true>(iz, clamp) : at8As<false>(iz, clamp);
     }
     // The same with the form chosen by the caller, once, instead of in each step.
-    template <bool kHann>
-    __attribute__((target("avx2,fma"))) __m256 at8As(std::size_t iz, bool clamp) const noexcept {
+    template <bool kHann> __attribute__((target("avx2,fma"))) __m256 at8As(std::size_t iz, bool clamp) const noexcept {
         __m256 c;
         if constexpr (kHann) {
             const __m256 t = _mm256_loadu_ps(invZ2 + iz);
@@ -137,8 +136,7 @@ struct CosSquaredWeight {
         return _mm256_mul_ps(c, c);
     }
     __attribute__((target("avx2,fma,avx512f"))) __m512 at16(std::size_t iz) const noexcept { return hann ? at16As<true>(iz) : at16As<false>(iz); }
-    template <bool kHann>
-    __attribute__((target("avx2,fma,avx512f"))) __m512 at16As(std::size_t iz) const noexcept {
+    template <bool kHann> __attribute__((target("avx2,fma,avx512f"))) __m512 at16As(std::size_t iz) const noexcept {
         __m512 c;
         if constexpr (kHann) {
             const __m512 t = _mm512_loadu_ps(invZ2 + iz);

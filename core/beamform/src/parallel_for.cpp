@@ -21,8 +21,7 @@ namespace {
 // pool costs nothing.
 constexpr auto kSpin = std::chrono::microseconds(100);
 
-template <typename Ready>
-bool spinUntil(Ready ready) noexcept {
+template <typename Ready> bool spinUntil(Ready ready) noexcept {
     const auto until = std::chrono::steady_clock::now() + kSpin;
     for (;;) {
         for (int i = 0; i < 64; ++i) {

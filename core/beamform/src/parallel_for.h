@@ -17,8 +17,7 @@ namespace sonolink::beamform {
 // A non-owning reference to a callable body(args...), valid for the call it is passed to: unlike
 // std::function, nothing is allocated whatever the body captures (the envelope's per-frame
 // path must allocate nothing).
-template <typename... Args>
-class BodyRef {
+template <typename... Args> class BodyRef {
 public:
     template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, BodyRef>>>
     BodyRef(F&& body) noexcept  // NOLINT: converts from any callable, as std::function does

@@ -75,8 +75,7 @@ public:
     // one station-wide file (/etc/sonolink) puts each user's data in their own home.
     void path(std::string_view key, std::string& out, const std::function<std::string(const std::string&)>& check = {});
 
-    template <typename E>
-    void choice(std::string_view key, E& out, std::initializer_list<std::pair<const char*, E>> options) {
+    template <typename E> void choice(std::string_view key, E& out, std::initializer_list<std::pair<const char*, E>> options) {
         const auto* value = find(key);
         if (!value) return;
         std::string allowed;

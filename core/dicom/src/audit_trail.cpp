@@ -170,8 +170,7 @@ struct EventGroup {
     std::map<std::string, int> sopClasses;
 };
 
-template <typename Key>
-std::vector<AuditEvent> eventsOf(std::map<Key, EventGroup>& groups) {
+template <typename Key> std::vector<AuditEvent> eventsOf(std::map<Key, EventGroup>& groups) {
     std::vector<AuditEvent> events;
     for (auto& [key, group] : groups) {
         group.event.sopClasses.assign(group.sopClasses.begin(), group.sopClasses.end());

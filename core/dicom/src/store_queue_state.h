@@ -89,8 +89,7 @@ struct StoreQueue::State {
     // so memory and disk agree. Sync::AtomicOnly where losing the change to a power cut only
     // repeats work (a resend with the same UID, an attempt counted again); durable where it would
     // lose or misstate data.
-    template <typename Change>
-    Status updateAll(const std::vector<std::string>& ids, Change change, Sync sync = Sync::Durable) REQUIRES(mutex) {
+    template <typename Change> Status updateAll(const std::vector<std::string>& ids, Change change, Sync sync = Sync::Durable) REQUIRES(mutex) {
         std::vector<QueueItem*> targets;
         std::vector<QueueItem> changed;
         for (const auto& id : ids) {
@@ -105,8 +104,7 @@ struct StoreQueue::State {
         ++version;
         return {};
     }
-    template <typename Change>
-    Status update(const std::string& id, Change change, Sync sync = Sync::Durable) REQUIRES(mutex) {
+    template <typename Change> Status update(const std::string& id, Change change, Sync sync = Sync::Durable) REQUIRES(mutex) {
         return updateAll(std::vector{id}, change, sync);
     }
     Status load() REQUIRES(mutex);

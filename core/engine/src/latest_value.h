@@ -12,8 +12,7 @@
 
 namespace sonolink::engine {
 
-template <typename T>
-class LatestValue {
+template <typename T> class LatestValue {
 public:
     void store(std::shared_ptr<T> value) {
         MutexLock lock(mutex_);

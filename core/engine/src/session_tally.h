@@ -57,13 +57,11 @@ public:
     [[nodiscard]] std::string streamingBlock() const EXCLUDES(mutex_);
 
     // `f(SessionTotals&)` under the lock; what it returns.
-    template <typename F>
-    decltype(auto) update(F&& f) EXCLUDES(mutex_) {
+    template <typename F> decltype(auto) update(F&& f) EXCLUDES(mutex_) {
         MutexLock lock(mutex_);
         return std::forward<F>(f)(totals_);
     }
-    template <typename F>
-    decltype(auto) read(F&& f) const EXCLUDES(mutex_) {
+    template <typename F> decltype(auto) read(F&& f) const EXCLUDES(mutex_) {
         MutexLock lock(mutex_);
         return std::forward<F>(f)(totals_);
     }

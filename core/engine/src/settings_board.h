@@ -11,8 +11,7 @@
 namespace sonolink::engine {
 
 // One group of settings under its own lock: read whole, replaced whole.
-template <typename T>
-class LockedSettings {
+template <typename T> class LockedSettings {
 public:
     [[nodiscard]] T get() const EXCLUDES(mutex_) {
         MutexLock lock(mutex_);

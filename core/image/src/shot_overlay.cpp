@@ -28,8 +28,7 @@ constexpr std::array<Stop, 7> kIron{{{0.00, 0.00, 0.00, 0.00},
                                      {0.88, 1.00, 0.86, 0.25},
                                      {1.00, 1.00, 1.00, 0.92}}};
 
-template <std::size_t N>
-std::array<Rgb, 256> tableOf(const std::array<Stop, N>& stops) {
+template <std::size_t N> std::array<Rgb, 256> tableOf(const std::array<Stop, N>& stops) {
     std::array<Rgb, 256> table{};
     for (int level = 0; level < 256; ++level) {
         const double t = level / 255.0;

@@ -11,8 +11,7 @@ namespace sonolink::record {
 namespace {
 
 // A 1-D data set's values (none when it is not there); InvalidArgument when it is no such set.
-template <typename T>
-Result<std::optional<std::vector<T>>> valuesAt(hid_t file, const char* name, const std::string& path, hid_t memoryType) {
+template <typename T> Result<std::optional<std::vector<T>>> valuesAt(hid_t file, const char* name, const std::string& path, hid_t memoryType) {
     if (H5Lexists(file, name, H5P_DEFAULT) <= 0) return std::optional<std::vector<T>>{};
     Handle set(H5Dopen2(file, name, H5P_DEFAULT), H5Dclose);
     if (!set.ok()) return fail(ErrorCode::InvalidArgument, fmt::format("{}: {} cannot be opened", path, name));

@@ -27,8 +27,7 @@ std::uint64_t defaultMemoryBudget() {
 }
 
 // The first non-finite sample of float data, named by frame, wave, channel and sample.
-template <typename T>
-Status checkFinite(const std::vector<T>& samples, const UffChannelData& d, const std::string& where) {
+template <typename T> Status checkFinite(const std::vector<T>& samples, const UffChannelData& d, const std::string& where) {
     const auto bad = std::find_if(samples.begin(), samples.end(), [](const T& v) {
         if constexpr (std::is_same_v<T, std::complex<float>>) return !std::isfinite(v.real()) || !std::isfinite(v.imag());
         else return !std::isfinite(v);

@@ -43,8 +43,7 @@ double gammaQ(double a, double x) {
 double poissonAtMost(std::uint64_t k, double m) { return gammaQ(static_cast<double>(k) + 1, m); }
 
 // The m in [lo, hi] where f (decreasing in m) crosses target, by bisection to full precision.
-template <typename F>
-double solveDecreasing(F f, double target, double lo, double hi) {
+template <typename F> double solveDecreasing(F f, double target, double lo, double hi) {
     while (f(hi) > target) hi *= 2;
     for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
         const double mid = 0.5 * (lo + hi);

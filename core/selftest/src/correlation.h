@@ -7,8 +7,7 @@
 
 namespace sonolink::selftest {
 
-template <typename T>
-double pearson(std::span<const T> a, std::span<const T> b) {
+template <typename T> double pearson(std::span<const T> a, std::span<const T> b) {
     double ma = 0, mb = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
         ma += a[i];

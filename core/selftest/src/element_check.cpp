@@ -120,8 +120,7 @@ Status checkShape(const ChannelFrames& f) {
 
 // The misplaced channels paired: one is swapped with another whose place its signal fits
 // (fitAt(channel, place) >= fits), and whose signal fits its place; the rest are uncorrelated.
-template <typename FitAt>
-void pairSwapped(ElementCheck& r, const std::vector<std::size_t>& misplaced, double fits, const FitAt& fitAt) {
+template <typename FitAt> void pairSwapped(ElementCheck& r, const std::vector<std::size_t>& misplaced, double fits, const FitAt& fitAt) {
     for (const auto a : misplaced) {
         auto& ch = r.channels[a];
         if (ch.fault == ElementFault::Swapped) continue;

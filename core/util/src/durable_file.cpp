@@ -64,8 +64,7 @@ std::string_view kindOf(mode_t mode) {
 }
 
 // Writes through fill(fd) into a temporary file beside path, then syncs and renames it into place.
-template <typename Fill>
-Status writeThroughTemp(const std::string& path, Fill fill, Sync sync = Sync::Durable) {
+template <typename Fill> Status writeThroughTemp(const std::string& path, Fill fill, Sync sync = Sync::Durable) {
     const std::string temp = path + ".tmp";
     {
         Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));  // they name patients

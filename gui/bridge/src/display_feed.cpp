@@ -49,8 +49,7 @@ constexpr std::pair<ShotView, engine::ShotView> kViews[] = {{ShotView::Ultrasoun
 constexpr std::pair<ShotMap, engine::ShotColourMap> kMaps[] = {{ShotMap::Hot, engine::ShotColourMap::Hot}, {ShotMap::Iron, engine::ShotColourMap::Iron}};
 
 // The shots' levels, which the two name alike, copied either way.
-template <typename To, typename From>
-void copyLevels(To& to, const From& from) {
+template <typename To, typename From> void copyLevels(To& to, const From& from) {
     to.gainDb = from.gainDb;
     to.dynamicRangeDb = from.dynamicRangeDb;
     to.threshold = from.threshold;

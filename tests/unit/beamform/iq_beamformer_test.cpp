@@ -37,8 +37,7 @@ std::pair<std::size_t, std::size_t> peakIndex(const BeamformedImage& image) {
 
 // The largest difference between `got` and `want` over the largest magnitude in `want`
 // (infinite where `want` is all zero, so that an empty comparison fails).
-template <typename V>
-float worstOverPeak(const std::vector<V>& got, const std::vector<V>& want) {
+template <typename V> float worstOverPeak(const std::vector<V>& got, const std::vector<V>& want) {
     if (got.size() != want.size()) return std::numeric_limits<float>::infinity();
     float peak = 0, worst = 0;
     for (std::size_t i = 0; i < want.size(); ++i) {

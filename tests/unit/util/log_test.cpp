@@ -13,8 +13,7 @@ int formatCount = 0;
 struct CountsFormatting {};
 }  // namespace
 
-template <>
-struct fmt::formatter<CountsFormatting> : fmt::formatter<std::string_view> {
+template <> struct fmt::formatter<CountsFormatting> : fmt::formatter<std::string_view> {
     auto format(CountsFormatting, fmt::format_context& ctx) const {
         ++formatCount;
         return fmt::formatter<std::string_view>::format("counted", ctx);

@@ -21,10 +21,7 @@ struct Encoder {
     void u64(std::uint64_t& v) { w.u64(v); }
     void i32(std::int32_t& v) { w.i32(v); }
     void flag(bool& v) { w.u8(v ? 1 : 0); }
-    template <typename E>
-    void e8(E& v) {
-        w.u8(static_cast<std::uint8_t>(v));
-    }
+    template <typename E> void e8(E& v) { w.u8(static_cast<std::uint8_t>(v)); }
     void fixedText(std::string& v, std::size_t size) { w.text(v, size); }
     void text(std::string& v, std::size_t max) {
         const auto n = std::min(v.size(), max);
@@ -51,10 +48,7 @@ struct Decoder {
         if (raw > 1 && problem.empty()) problem = fmt::format("boolean field holds {}", raw);
         v = raw == 1;
     }
-    template <typename E>
-    void e8(E& v) {
-        v = static_cast<E>(r.u8());
-    }
+    template <typename E> void e8(E& v) { v = static_cast<E>(r.u8()); }
     void fixedText(std::string& v, std::size_t size) { v = std::string(r.text(size)); }
     void text(std::string& v, std::size_t max) {
         const auto n = r.u16();
@@ -77,8 +71,7 @@ struct Decoder {
     }
 };
 
-template <typename IO>
-void fields(IO& io, Hello& m) {
+template <typename IO> void fields(IO& io, Hello& m) {
     io.e8(m.role);
     io.u16(m.versionMin);
     io.u16(m.versionMax);
@@ -90,21 +83,18 @@ void fields(IO& io, Hello& m) {
     io.fixedText(m.serial, 16);
     io.fixedText(m.firmware, 16);
 }
-template <typename IO>
-void fields(IO& io, HelloAck& m) {
+template <typename IO> void fields(IO& io, HelloAck& m) {
     io.u16(m.version);
     io.u64(m.sessionId);
 }
-template <typename IO>
-void fields(IO& io, RingAdvert& m) {
+template <typename IO> void fields(IO& io, RingAdvert& m) {
     io.u64(m.address);
     io.u32(m.rkey);
     io.u32(m.slotBytes);
     io.u32(m.slotCount);
     io.u32(m.initialCredits);
 }
-template <typename IO>
-void fields(IO& io, Configure& m) {
+template <typename IO> void fields(IO& io, Configure& m) {
     io.e8(m.payloadKind);
     io.flag(m.photoacoustic);
     io.u16(m.channelCount);
@@ -117,51 +107,37 @@ void fields(IO& io, Configure& m) {
     io.u32(m.laserRateMilliHz);
     io.i32List(m.anglesMilliDeg, kMaxWaves);
 }
-template <typename IO>
-void fields(IO& io, ConfigureAck& m) {
+template <typename IO> void fields(IO& io, ConfigureAck& m) {
     io.u16(m.channelsPerBlock);
     io.u16(m.blocksPerFrame);
     io.u32(m.payloadBytesPerBlock);
 }
-template <typename IO>
-void fields(IO& io, Start& m) {
-    io.u32(m.frameLimit);
-}
-template <typename IO>
-void fields(IO&, Stop&) {}
-template <typename IO>
-void fields(IO& io, CreditReturn& m) {
-    io.u64(m.freedThrough);
-}
-template <typename IO>
-void fields(IO& io, BerStart& m) {
+template <typename IO> void fields(IO& io, Start& m) { io.u32(m.frameLimit); }
+template <typename IO> void fields(IO&, Stop&) {}
+template <typename IO> void fields(IO& io, CreditReturn& m) { io.u64(m.freedThrough); }
+template <typename IO> void fields(IO& io, BerStart& m) {
     io.e8(m.pattern);
     io.u64(m.blockLimit);
 }
-template <typename IO>
-void fields(IO&, BerStop&) {}
-template <typename IO>
-void fields(IO& io, TimeSync& m) {
+template <typename IO> void fields(IO&, BerStop&) {}
+template <typename IO> void fields(IO& io, TimeSync& m) {
     io.u64(m.t1HostSendNs);
     io.u64(m.t2FrontEndReceiveNs);
     io.u64(m.t3FrontEndSendNs);
 }
-template <typename IO>
-void fields(IO& io, Trigger& m) {
+template <typename IO> void fields(IO& io, Trigger& m) {
     io.u8(m.source);
     io.u32(m.shotId);
     io.u64(m.fireTimeNs);
 }
-template <typename IO>
-void fields(IO& io, ShotReport& m) {
+template <typename IO> void fields(IO& io, ShotReport& m) {
     io.u32(m.shotId);
     io.u32(m.frameId);
     io.e8(m.outcome);
     io.u64(m.firedNs);
     io.u32(m.energyMicroJ);
 }
-template <typename IO>
-void fields(IO& io, StatusReport& m) {
+template <typename IO> void fields(IO& io, StatusReport& m) {
     io.e8(m.state);
     io.u64(m.framesAcquired);
     io.u64(m.framesDropped);
@@ -172,8 +148,7 @@ void fields(IO& io, StatusReport& m) {
     io.u32(m.shotsMissed);
     io.u32(m.shotsLate);
 }
-template <typename IO>
-void fields(IO& io, ErrorReport& m) {
+template <typename IO> void fields(IO& io, ErrorReport& m) {
     io.u16(m.code);
     io.u8(m.inResponseTo);
     io.text(m.text, kMaxErrorText);
@@ -230,13 +205,9 @@ std::string validate(const ShotReport& m) {
     }
     return {};
 }
-template <typename T>
-std::string validate(const T&) {
-    return {};
-}
+template <typename T> std::string validate(const T&) { return {}; }
 
-template <typename T>
-Result<ControlMessage> decodeBody(ByteReader& reader, MessageType type) {
+template <typename T> Result<ControlMessage> decodeBody(ByteReader& reader, MessageType type) {
     T message{};
     Decoder decoder{reader, {}};
     fields(decoder, message);

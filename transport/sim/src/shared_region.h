@@ -151,12 +151,10 @@ private:
 // died (its pid or heartbeat) is noticed between sleeps.
 inline constexpr auto kControlWaitSlice = std::chrono::milliseconds(20);
 void ring(Doorbell& doorbell) noexcept;
-template <typename Ready>
-void waitFor(Doorbell& doorbell, std::chrono::microseconds timeout, Ready ready) noexcept;
+template <typename Ready> void waitFor(Doorbell& doorbell, std::chrono::microseconds timeout, Ready ready) noexcept;
 void futexWait(std::atomic<std::uint32_t>& word, std::uint32_t expected, std::chrono::microseconds timeout) noexcept;
 
-template <typename Ready>
-void waitFor(Doorbell& doorbell, std::chrono::microseconds timeout, Ready ready) noexcept {
+template <typename Ready> void waitFor(Doorbell& doorbell, std::chrono::microseconds timeout, Ready ready) noexcept {
     if (ready() || timeout.count() <= 0) return;
     doorbell.sleeping.store(1, std::memory_order_seq_cst);
     const auto seen = doorbell.rings.load(std::memory_order_seq_cst);

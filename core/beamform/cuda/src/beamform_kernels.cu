@@ -50,8 +50,7 @@ __device__ __forceinline__ void delayAndSumPixel(const T* __restrict__ frames, c
 }
 
 // The kernel as the compiler allocates its registers, and held to full occupancy.
-template <typename T, int Window, bool kRounding>
-__global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* __restrict__ image) {
+template <typename T, int Window, bool kRounding> __global__ void delayAndSum(const T* __restrict__ frames, DasGeometry g, float* __restrict__ image) {
     delayAndSumPixel<T, Window, kRounding>(frames, g, image);
 }
 template <typename T, int Window, bool kRounding>
@@ -60,8 +59,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kBlocksForFullOccupancy)
     delayAndSumPixel<T, Window, kRounding>(frames, g, image);
 }
 
-template <typename T, bool kRounding>
-void launchAs(const T* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) {
+template <typename T, bool kRounding> void launchAs(const T* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) {
     using Kernel = void (*)(const T*, DasGeometry, float*);
     const auto pick = [&g](Kernel plain, Kernel full) { return g.fullOccupancy ? full : plain; };
     const Kernel kernel = g.window == kRectangular ? pick(delayAndSum<T, kRectangular, kRounding>, delayAndSumFullOccupancy<T, kRectangular, kRounding>)
@@ -71,8 +69,7 @@ void launchAs(const T* frames, int count, const DasGeometry& g, float* image, cu
     kernel<<<grid, dim3(kDepthsPerBlock, kColumnsPerBlock), 0, stream>>>(frames, g, image);
 }
 
-template <typename T>
-void launch(const T* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) {
+template <typename T> void launch(const T* frames, int count, const DasGeometry& g, float* image, cudaStream_t stream) {
     if (g.conversionsByRounding) launchAs<T, true>(frames, count, g, image, stream);
     else launchAs<T, false>(frames, count, g, image, stream);
 }

@@ -28,8 +28,7 @@ __device__ __forceinline__ float windowWeight(float r, int window, float tukeyAl
 // The window's weight from its phase scale (per column and element: Hann pi 2 F# |dx|, Tukey
 // pi 2 F# |dx| / alpha) at 1/z, offset (Tukey pi (1 - alpha) / alpha): Window a template
 // argument, so that the rectangular loop has no weight at all.
-template <int Window>
-__device__ __forceinline__ float weightAt(float scale, float invZ, float offset) {
+template <int Window> __device__ __forceinline__ float weightAt(float scale, float invZ, float offset) {
     if constexpr (Window == kRectangular) return 1.0f;
     else if constexpr (Window == kHann) return taper(scale * invZ);
     else return taper(fmaxf(fmaf(scale, invZ, -offset), 0.0f));
@@ -55,14 +54,12 @@ constexpr int kRoundingShiftBits = 0x4B400000;
 // A sample's value as a float, the same two ways: an int16 v by rounding is the float whose bits
 // are 1.5 2^23's plus v (1.5 2^23 + v exactly, as above) less 1.5 2^23 (an integer addition and
 // a float one).
-template <bool kByRounding, typename T>
-__device__ __forceinline__ float toFloat(T v) {
+template <bool kByRounding, typename T> __device__ __forceinline__ float toFloat(T v) {
     if constexpr (kByRounding && sizeof(T) == 2) return __fsub_rn(__int_as_float(kRoundingShiftBits + static_cast<int>(v)), kRoundingShift);
     else return static_cast<float>(v);
 }
 
-template <bool kByRounding>
-__device__ __forceinline__ int splitDelay(float s, float& fraction) {
+template <bool kByRounding> __device__ __forceinline__ int splitDelay(float s, float& fraction) {
     if constexpr (kByRounding) {
         const float shifted = __fadd_rd(s, kRoundingShift);
         fraction = s - __fsub_rn(shifted, kRoundingShift);

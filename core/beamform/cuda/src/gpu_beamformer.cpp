@@ -27,15 +27,13 @@ Status checkFft(cufftResult rc, const char* what) {
     return fail(ErrorCode::Internal, fmt::format("{} failed: cuFFT error {}", what, static_cast<int>(rc)));
 }
 
-template <typename T>
-Result<T*> deviceArray(std::size_t count) {
+template <typename T> Result<T*> deviceArray(std::size_t count) {
     void* p = nullptr;
     if (auto ok = check(cudaMalloc(&p, count * sizeof(T)), "cudaMalloc"); !ok) return fail(std::move(ok.error()));
     return static_cast<T*>(p);
 }
 
-template <typename T>
-Status upload(T* device, const std::vector<T>& host) {
+template <typename T> Status upload(T* device, const std::vector<T>& host) {
     return check(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (geometry)");
 }
 
@@ -67,15 +65,13 @@ struct GpuBeamformer::State {
     };
     Lane lanes[kStreams];
 
-    template <typename T>
-    Result<T*> allocate(std::size_t count) {
+    template <typename T> Result<T*> allocate(std::size_t count) {
         auto p = deviceArray<T>(count);
         if (p) allocations.push_back(*p);
         return p;
     }
     // A table on the device (kept for the life of the beamformer).
-    template <typename T>
-    Result<const T*> put(const std::vector<T>& host) {
+    template <typename T> Result<const T*> put(const std::vector<T>& host) {
         auto p = allocate<T>(std::max<std::size_t>(host.size(), 1));
         if (!p) return fail(std::move(p.error()));
         if (auto ok = upload(*p, host); !ok) return fail(std::move(ok.error()));
@@ -299,8 +295,7 @@ struct GpuBeamformer::State {
         return queued;
     }
 
-    template <typename T>
-    void beamformAs(Lane& lane, int count) {
+    template <typename T> void beamformAs(Lane& lane, int count) {
         const auto* frames = static_cast<const T*>(lane.frames);
         switch (path) {
             case BeamformPath::Grid: launchDelayAndSum(frames, count, geometry, lane.image, lane.stream); break;

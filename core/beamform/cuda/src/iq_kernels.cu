@@ -14,8 +14,7 @@ __device__ __forceinline__ float2 times(float2 a, float2 b) { return make_float2
 
 // out[o] = 2 mixer[o D] sum_j taps[j + H] x[o D + j]; samples outside the record count as 0.
 // Traces along the grid's x dimension (no 65535 limit), outputs along y. kByRounding: toFloat's way.
-template <typename T, bool kByRounding>
-__global__ void demodulate(const T* __restrict__ rf, IqSteps q, float2* __restrict__ iq) {
+template <typename T, bool kByRounding> __global__ void demodulate(const T* __restrict__ rf, IqSteps q, float2* __restrict__ iq) {
     const int o = blockIdx.y * blockDim.x + threadIdx.x;
     if (o >= q.iqSamples) return;
     const std::size_t trace = blockIdx.x;
@@ -97,8 +96,7 @@ __device__ __forceinline__ void delayAndSumIqPixel(const float4* __restrict__ ta
 }
 
 // The kernel as the compiler allocates its registers, and held to full occupancy.
-template <int Window, bool kRounding>
-__global__ void delayAndSumIq(const float4* __restrict__ table, DasGeometry g, float omega, float* __restrict__ image) {
+template <int Window, bool kRounding> __global__ void delayAndSumIq(const float4* __restrict__ table, DasGeometry g, float omega, float* __restrict__ image) {
     delayAndSumIqPixel<Window, kRounding>(table, g, omega, image);
 }
 template <int Window, bool kRounding>
@@ -126,8 +124,7 @@ void launchPairTable(const float2* iq, int traces, const IqSteps& q, float4* tab
 
 namespace {
 
-template <bool kRounding>
-void launchIqAs(const float4* table, int count, const DasGeometry& g, float omega, float* image, cudaStream_t stream) {
+template <bool kRounding> void launchIqAs(const float4* table, int count, const DasGeometry& g, float omega, float* image, cudaStream_t stream) {
     using Kernel = void (*)(const float4*, DasGeometry, float, float*);
     const auto pick = [&g](Kernel plain, Kernel full) { return g.fullOccupancy ? full : plain; };
     const Kernel kernel = g.window == kRectangular ? pick(delayAndSumIq<kRectangular, kRounding>, delayAndSumIqFullOccupancy<kRectangular, kRounding>)

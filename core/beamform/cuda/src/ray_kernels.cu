@@ -10,8 +10,7 @@ namespace {
 
 constexpr int kDepthsPerBlock = 128;
 
-template <typename T>
-__global__ void delayAndSumRays(const T* __restrict__ frames, RayGeometry g, float* __restrict__ image) {
+template <typename T> __global__ void delayAndSumRays(const T* __restrict__ frames, RayGeometry g, float* __restrict__ image) {
     const int ir = blockIdx.x * blockDim.x + threadIdx.x;
     const int it = blockIdx.y;
     const int frame = blockIdx.z;
@@ -47,8 +46,7 @@ __global__ void delayAndSumRays(const T* __restrict__ frames, RayGeometry g, flo
     image[static_cast<std::size_t>(frame) * g.rays * g.depths + pixel] = sum;
 }
 
-template <typename T>
-void launch(const T* frames, int count, const RayGeometry& g, float* image, cudaStream_t stream) {
+template <typename T> void launch(const T* frames, int count, const RayGeometry& g, float* image, cudaStream_t stream) {
     const dim3 grid((g.depths + kDepthsPerBlock - 1) / kDepthsPerBlock, g.rays, count);
     delayAndSumRays<T><<<grid, kDepthsPerBlock, 0, stream>>>(frames, g, image);
 }

@@ -25,8 +25,7 @@ struct ChannelDataView {
     std::span<const float> samples;
     std::span<const std::int16_t> samples16;
 
-    template <typename T>
-    [[nodiscard]] const T* trace(int wave, int channel) const noexcept {
+    template <typename T> [[nodiscard]] const T* trace(int wave, int channel) const noexcept {
         const T* base = nullptr;
         if constexpr (std::is_same_v<T, float>) base = samples.data();
         else base = samples16.data();

@@ -83,8 +83,7 @@ struct Complement {};
 
 // Plain memory is read and written by the line (8 words, as DRAM is: the order of words within
 // a line does not reach the chips): 8 compared at once, then 8 written, the lines in order.
-template <bool Up, bool Check, bool Store, typename Expect, typename Write>
-void element(WordMemory& m, MemoryTestResult& r, Expect expect, Write write) {
+template <bool Up, bool Check, bool Store, typename Expect, typename Write> void element(WordMemory& m, MemoryTestResult& r, Expect expect, Write write) {
     constexpr std::size_t kLine = 8;
     std::uint64_t* d = m.data();
     const std::size_t n = m.words();
@@ -152,8 +151,7 @@ constexpr std::uint64_t randomWord(std::uint64_t seed, std::size_t i) noexcept {
 
 // Walking ones (flip 0) or zeros (flip all ones): 64 passes, each reading the last one's pattern
 // back as it writes its own, word by word.
-template <typename Memory>
-void walkingBits(Memory& m, MemoryTestResult& r, std::uint64_t flip) {
+template <typename Memory> void walkingBits(Memory& m, MemoryTestResult& r, std::uint64_t flip) {
     constexpr bool up = true, read = true, write = true;
     const auto pattern = [flip](unsigned pass) { return [pass, flip](std::size_t i) { return (1ull << ((i + pass) % 64)) ^ flip; }; };
     element<up, !read, write>(m, r, pattern(0), pattern(0));
@@ -163,8 +161,7 @@ void walkingBits(Memory& m, MemoryTestResult& r, std::uint64_t flip) {
 
 }  // namespace detail
 
-template <typename Memory>
-MemoryTestResult runMemoryTest(MemoryAlgorithm algorithm, Memory& m, std::uint64_t seed = 1) {
+template <typename Memory> MemoryTestResult runMemoryTest(MemoryAlgorithm algorithm, Memory& m, std::uint64_t seed = 1) {
     using detail::Complement;
     using detail::element;
     MemoryTestResult r;

@@ -74,26 +74,21 @@ private:
 void write(const Category& category, Level level, std::string_view message);
 void flush() noexcept;
 
-template <typename... Args>
-void log(Category& cat, Level level, fmt::format_string<Args...> format, Args&&... args) {
+template <typename... Args> void log(Category& cat, Level level, fmt::format_string<Args...> format, Args&&... args) {
     if (cat.enabled(level)) {
         write(cat, level, fmt::format(format, std::forward<Args>(args)...));
     }
 }
-template <typename... Args>
-void debug(Category& cat, fmt::format_string<Args...> format, Args&&... args) {
+template <typename... Args> void debug(Category& cat, fmt::format_string<Args...> format, Args&&... args) {
     log(cat, Level::Debug, format, std::forward<Args>(args)...);
 }
-template <typename... Args>
-void info(Category& cat, fmt::format_string<Args...> format, Args&&... args) {
+template <typename... Args> void info(Category& cat, fmt::format_string<Args...> format, Args&&... args) {
     log(cat, Level::Info, format, std::forward<Args>(args)...);
 }
-template <typename... Args>
-void warn(Category& cat, fmt::format_string<Args...> format, Args&&... args) {
+template <typename... Args> void warn(Category& cat, fmt::format_string<Args...> format, Args&&... args) {
     log(cat, Level::Warn, format, std::forward<Args>(args)...);
 }
-template <typename... Args>
-void error(Category& cat, fmt::format_string<Args...> format, Args&&... args) {
+template <typename... Args> void error(Category& cat, fmt::format_string<Args...> format, Args&&... args) {
     log(cat, Level::Error, format, std::forward<Args>(args)...);
 }
 

@@ -13,8 +13,7 @@
 
 namespace sonolink {
 
-template <typename T>
-using Result = tl::expected<T, Error>;
+template <typename T> using Result = tl::expected<T, Error>;
 
 using Status = Result<void>;
 

@@ -24,8 +24,7 @@ public:
     SerialExecutor& operator=(const SerialExecutor&) = delete;
 
     // Queues task; its result (or exception) comes through the future.
-    template <class Task>
-    auto submit(Task task) -> std::future<std::invoke_result_t<Task&>> {
+    template <class Task> auto submit(Task task) -> std::future<std::invoke_result_t<Task&>> {
         auto packaged = std::make_shared<std::packaged_task<std::invoke_result_t<Task&>()>>(std::move(task));
         auto result = packaged->get_future();
         enqueue([packaged] { (*packaged)(); });

@@ -39,8 +39,7 @@ public:
         return reason;
     }
     // All events of type T so far (from the mark `from` on), in order.
-    template <typename T>
-    [[nodiscard]] std::vector<T> all(std::size_t from = 0) const {
+    template <typename T> [[nodiscard]] std::vector<T> all(std::size_t from = 0) const {
         MutexLock lock(mutex_);
         std::vector<T> out;
         for (std::size_t i = from; i < events_.size(); ++i) {
