@@ -90,13 +90,7 @@ struct VerbsFrontEndPort::State {
                                          isControl ? ControlEndpoint::kReceiveSlots : 1, 2);
         if (!qp) return fail(std::move(qp.error()));
         rdma_cm_id* connecting = (*qp)->id();
-        if (isControl) {
-            auto endpoint = ControlEndpoint::create(std::move(*qp), pd.get());
-            if (!endpoint) return fail(std::move(endpoint.error()));
-            control = std::move(*endpoint);
-        } else {
-            data = std::move(*qp);
-        }
+        if (auto kept = keepQueuePair(isControl, std::move(*qp), pd.get(), control, data); !kept) return kept;
         rdma_conn_param param{};
         param.private_data = &tag;
         param.private_data_len = 1;

@@ -191,12 +191,8 @@ Status VerbsLink::State::acceptConnection(const CmEvent& e) {
     auto qp = VerbsQueuePair::create(std::move(id), pd.get(), sendDepth, receiveDepth, 1);
     if (!qp) return fail(std::move(qp.error()).addContext("accepting the front end"));
     rdma_cm_id* raw = (*qp)->id();
-    if (isControl) {
-        auto endpoint = ControlEndpoint::create(std::move(*qp), pd.get());
-        if (!endpoint) return fail(std::move(endpoint.error()));
-        control = std::move(*endpoint);
-    } else {
-        data = std::move(*qp);
+    if (auto kept = keepQueuePair(isControl, std::move(*qp), pd.get(), control, data); !kept) return kept;
+    if (!isControl) {
         if (auto posted = postDataReceives(options.slotCount); !posted) return fail(std::move(posted.error()));
         if (!options.busyPoll && options.cqModerationCount > 1) {
             auto moderated = !caps.completionModeration ? Status(fail(ErrorCode::Unimplemented, "not supported"))

@@ -168,4 +168,16 @@ Result<std::optional<ControlMessage>> ControlEndpoint::receive(std::chrono::mill
     }
 }
 
+Status keepQueuePair(bool isControl, std::unique_ptr<VerbsQueuePair> qp, ibv_pd* pd, std::unique_ptr<ControlEndpoint>& control,
+                     std::unique_ptr<VerbsQueuePair>& data) {
+    if (!isControl) {
+        data = std::move(qp);
+        return {};
+    }
+    auto endpoint = ControlEndpoint::create(std::move(qp), pd);
+    if (!endpoint) return fail(std::move(endpoint.error()));
+    control = std::move(*endpoint);
+    return {};
+}
+
 }  // namespace sonolink::transport::rdma

@@ -72,4 +72,9 @@ private:
     ControlStats stats_;
 };
 
+// A connection's queue pair kept where its kind says: the control endpoint built on it
+// (isControl), or kept as the data queue pair.
+[[nodiscard]] Status keepQueuePair(bool isControl, std::unique_ptr<VerbsQueuePair> qp, ibv_pd* pd, std::unique_ptr<ControlEndpoint>& control,
+                                   std::unique_ptr<VerbsQueuePair>& data);
+
 }  // namespace sonolink::transport::rdma
