@@ -24,6 +24,21 @@ def free_port():
         return s.getsockname()[1]
 
 
+def free_ports(count):
+    """count distinct free loopback ports: each held bound until all are chosen (two calls of
+    free_port() one after the other can return the same port)."""
+    held = []
+    try:
+        for _ in range(count):
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            held.append(s)
+        return [s.getsockname()[1] for s in held]
+    finally:
+        for s in held:
+            s.close()
+
+
 def wait_for_port(port, timeout=15.0, process=None):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -94,7 +109,7 @@ class Orthanc:
     sends the reports there. tls: dict of Orthanc's TLS files (certificate, key, ca)."""
 
     def __init__(self, workdir, station=("SONOLINK", 11112), tls=None, extra=None, env=None):
-        self.dicom_port, self.http_port = free_port(), free_port()
+        self.dicom_port, self.http_port = free_ports(2)  # distinct: Orthanc refuses one port for both
         db = os.path.join(workdir, "orthanc-db")
         os.makedirs(db, exist_ok=True)
         modality = {"AET": station[0], "Host": "127.0.0.1", "Port": station[1], "AllowStorageCommitment": True}
