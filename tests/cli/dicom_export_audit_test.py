@@ -23,7 +23,7 @@ import numpy as np
 import pydicom
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from dicom_peers import Orthanc, Wlmscpfs, free_port, sonolink_config, us_file  # noqa: E402
+from dicom_peers import Orthanc, Wlmscpfs, free_ports, sonolink_config, us_file  # noqa: E402
 
 CLI = os.environ["SONOLINK_CLI"]
 PDF = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
@@ -245,7 +245,7 @@ class ExportAuditTest(unittest.TestCase):
         collector = threading.Thread(target=collect)
         collector.start()
         orthanc = Orthanc(self.work)
-        wl_port, down_port = free_port(), free_port()
+        wl_port, down_port = free_ports(2)  # distinct: the worklist answers on one, nothing on the other
         worklist = Wlmscpfs(self.work, wl_port)
         try:
             config = sonolink_config(os.path.join(self.work, "sonolink.json"),
