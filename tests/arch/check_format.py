@@ -8,6 +8,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 FOLDERS = ("core", "transport", "app", "gui", "tests")
@@ -32,10 +33,12 @@ def main():
     clang_format = sys.argv[2] if len(sys.argv) > 2 else "clang-format-14"
     if not shutil.which(clang_format):
         sys.exit(f"{clang_format} is not installed: installer/install-deps.sh installs it (apt-get install clang-format-14)")
-    probe = subprocess.run([clang_format, f"--style=file:{root / '.clang-format'}", "--assume-filename=probe.cpp"],
-                           input="int  main( ){return 0;}\n", capture_output=True, text=True)
-    if probe.stdout == "int  main( ){return 0;}\n":
-        sys.exit("the check cannot fail: clang-format left a misformatted snippet as it was")
+    with tempfile.TemporaryDirectory() as scratch:  # the very check the sources get, on a misformatted snippet
+        probe = pathlib.Path(scratch) / "probe.cpp"
+        probe.write_text("int  main( ){return 0;}\n")
+        failed, _ = misformatted(clang_format, probe, root)
+        if not failed:
+            sys.exit("the check cannot fail: clang-format passed a misformatted snippet")
     files = list(sources(root))
     with ThreadPoolExecutor() as pool:
         results = list(pool.map(lambda p: (p, *misformatted(clang_format, p, root)), files))
