@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
     addDoctorCommand(app, exitCode);
     addArchiveCommand(app, exitCode);
     addRecordingCommand(app, exitCode);
+    addClusterCommands(app, exitCode);
     app.require_subcommand(0, 1);
     refuseNonFiniteNumbers(app);
     try {

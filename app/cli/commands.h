@@ -21,6 +21,8 @@ void addReportCommand(CLI::App& app, int& exitCode);
 void addDoctorCommand(CLI::App& app, int& exitCode);
 void addArchiveCommand(CLI::App& app, int& exitCode);
 void addRecordingCommand(CLI::App& app, int& exitCode);
+// `node`, and `cluster run | reference`: several acquisition hosts as one.
+void addClusterCommands(CLI::App& app, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // `bench engine`, registered on the bench subcommand.
