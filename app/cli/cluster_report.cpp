@@ -60,6 +60,8 @@ json summaryJson(const cluster::ClusterFile& file, const cluster::CoordinatorSum
             {"partial_bytes", partialBytes},
             {"raw_bytes_per_host_frame", file.plan.geometry.samplesPerFrame() * sizeof(std::int16_t) / file.plan.hosts.size()},
             {"added_latency_ms", {{"p50", percentile(s.latencyMs, 0.5)}, {"p99", percentile(s.latencyMs, 0.99)}, {"max", percentile(s.latencyMs, 1.0)}}},
+            {"held_ms_max", s.heldMsMax},
+            {"deadline_ms", static_cast<double>(file.timing.deadlineNs()) / 1e6},
             {"counts_agree", s.countsAgree},
             {"disagreement", s.disagreement},
             {"hosts", hosts}};

@@ -1,5 +1,7 @@
 // The coordinator's dealings with its hosts (cluster_coordinator.h): admission, the plan's answer,
 // partials, heartbeats, loss and return, and each frame let go by the joiner.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "coordinator_state.h"
@@ -143,6 +145,7 @@ void ClusterCoordinator::Impl::finish(std::vector<JoinedFrame> frames) {
         frame.envelope = envelopeOfSum(file.plan, frame.sum);
         frame.readyNs = wallNs();
         summary.latencyMs.push_back(static_cast<double>(frame.readyNs - frame.lastInNs) / 1e6);
+        summary.heldMsMax = std::max(summary.heldMsMax, static_cast<double>(frame.readyNs - joined.firstInNs) / 1e6);
         if (!frame.complete)
             emit({.kind = "frame_incomplete",
                   .atNs = frame.readyNs,

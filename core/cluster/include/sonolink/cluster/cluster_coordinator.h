@@ -64,6 +64,7 @@ struct CoordinatorSummary {
     std::vector<HostHealth> hosts;
     std::uint64_t firstTrigger = 0, lastTrigger = 0;
     std::vector<double> latencyMs;  // last part in -> image ready, one per frame shown
+    double heldMsMax = 0;           // the longest a frame waited, first part in -> let go
     std::uint64_t corrupt = 0;      // parts whose header or values failed their checks
     bool countsAgree = false;       // each host's parts sent = parts here (joined, late, refused, duplicate, corrupt)
     std::string disagreement;
