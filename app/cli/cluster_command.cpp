@@ -42,6 +42,9 @@ struct ClusterOptions {
     std::size_t keepFrames = 0;
     std::uint64_t trigger = 0;
     std::string out;
+    double changeAfterS = 0;
+    std::string changeImaging;  // an imaging section's keys, JSON
+    std::string imaging;        // reference: the same
 };
 
 std::atomic<bool> gSignalled{false};
@@ -106,6 +109,18 @@ int runNode(const ClusterOptions& o) {
     return summary->refusedPlan ? kExitFailed : kExitOk;
 }
 
+// The cluster file with its imaging section's keys replaced by those of `imaging` (JSON), read as
+// a whole again: a run-time imaging change, or the reference of one.
+Result<cluster::ClusterFile> withImaging(const std::string& path, const std::string& imaging) {
+    std::ifstream in(path);
+    if (!in) return fail(ErrorCode::NotFound, fmt::format("cluster file {} cannot be read", path));
+    json file = json::parse(in, nullptr, false);
+    const json change = json::parse(imaging, nullptr, false);
+    if (file.is_discarded() || !change.is_object()) return fail(ErrorCode::InvalidArgument, fmt::format("the imaging change {} is no JSON object", imaging));
+    for (const auto& [key, value] : change.items()) file["imaging"][key] = value;
+    return cluster::parseClusterFile(file.dump(), path + " with " + imaging);
+}
+
 void writeFloats(const std::filesystem::path& path, std::span<const float> values) {
     std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size_bytes()));
@@ -129,7 +144,13 @@ int runCoordinator(const ClusterOptions& o) {
                                                     writeFloats(std::filesystem::path(o.framesOut) / fmt::format("trigger_{}.f32", f.triggerSequence), f.sum);
                                                     ++kept;
                                                 }
-                                            }};
+                                            },
+                                        .planChanges = {}};
+    if (!o.changeImaging.empty()) {
+        auto changed = withImaging(o.clusterFile, o.changeImaging);
+        if (!changed) return reportError("cluster run", changed.error());
+        options.planChanges.push_back({static_cast<std::int64_t>(o.changeAfterS * 1e9), changed->plan});
+    }
     cluster::ClusterCoordinator coordinator(std::move(options));
     if (auto port = coordinator.listen(); !port) return reportError("cluster run", port.error());
     auto watcher = stopOnSignal(coordinator);
@@ -141,7 +162,7 @@ int runCoordinator(const ClusterOptions& o) {
 }
 
 int runReference(const ClusterOptions& o) {
-    auto file = cluster::readClusterFile(o.clusterFile);
+    auto file = o.imaging.empty() ? cluster::readClusterFile(o.clusterFile) : withImaging(o.clusterFile, o.imaging);
     if (!file) return reportError("cluster reference", file.error());
     ClusterFrontEnd frontEnd(file->scene, file->plan);
     std::vector<std::vector<float>> parts;
@@ -176,12 +197,15 @@ void addClusterCommands(CLI::App& app, int& exitCode) {
     run->add_flag("--json", o.json, "Print the summary as JSON");
     run->add_option("--frames-out", o.framesOut, "Folder for the first --keep-frames complete frames' sums (float32, trigger_<k>.f32)")
         ->check(CLI::ExistingDirectory);
-    run->add_option("--keep-frames", o.keepFrames, "How many complete frames to write to --frames-out");
+    run->add_option("--keep-frames", o.keepFrames, "How many complete frames to write to --frames-out (from the first)");
+    run->add_option("--change-after", o.changeAfterS, "With --change-imaging: seconds after the first trigger")->check(CLI::NonNegativeNumber);
+    run->add_option("--change-imaging", o.changeImaging, "A run-time imaging change, as the cluster file's imaging keys (JSON): a new plan epoch");
     run->callback([&] { exitCode = runCoordinator(o); });
     CLI::App* reference = cluster->add_subcommand("reference", "Write the single-process sum of the hosts' partitions for one trigger (float32)");
     reference->add_option("--cluster-file", o.clusterFile, "The cluster file (JSON)")->required();
     reference->add_option("--trigger", o.trigger, "The trigger sequence number")->required();
     reference->add_option("--out", o.out, "The file to write")->required();
+    reference->add_option("--imaging", o.imaging, "Imaging keys (JSON) over the cluster file's, as --change-imaging gives them");
     reference->callback([&] { exitCode = runReference(o); });
 }
 

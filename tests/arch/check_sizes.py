@@ -40,6 +40,14 @@ def is_function_head(flat):
     return "(" in signature and "=" not in signature.split("(")[0] and bool(FUNCTION_TAIL.search(signature))
 
 
+def digit_separator(text, i):
+    """Whether the ' at i separates digits of a number (1'000'000), not opens a char literal (u8'a')."""
+    start = i
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "'."):
+        start -= 1
+    return start < i and text[start].isdigit() and i + 1 < len(text) and text[i + 1].isalnum()
+
+
 def blank_out(text):
     """Comments and string/char literals replaced by spaces, line breaks kept."""
     out, i, n = [], 0, len(text)
@@ -60,6 +68,8 @@ def blank_out(text):
             end = text.find(")" + m.group(1) + '"', i)
             j = n if end < 0 else end + len(m.group(1)) + 2
             out.append('""' + re.sub(r"[^\n]", " ", text[i + 2:j])); i = j
+        elif c == "'" and digit_separator(text, i):
+            out.append(c); i += 1
         elif c in "\"'":
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":

@@ -3,6 +3,9 @@
 // Never built.
 namespace fixture {
 
+// A digit separator is no char literal: the brace after it closes this function.
+int separated() { return 1'000; }
+
 int tooLong(int x) {
     x += 1;
     x += 2;

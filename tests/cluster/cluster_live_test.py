@@ -70,6 +70,42 @@ class LoopbackStreamingTest(unittest.TestCase):
                             "--out", str(reference)], check=True, timeout=120)
             self.assertEqual(path.read_bytes(), reference.read_bytes(), f"trigger {trigger}")
 
+    def test_an_imaging_change_reaches_every_host_on_one_frame_boundary(self):
+        change = '{"window": "tukey", "f_number": 2.0}'
+        with tempfile.TemporaryDirectory() as tmp:
+            frames = pathlib.Path(tmp, "frames")
+            frames.mkdir()
+            cluster = cluster_file(os.path.join(tmp, "cluster.json"), free_port(), hosts=HOSTS)
+            coordinator = Coordinator(cluster, 6, ["--frames-out", str(frames), "--keep-frames", "1000", "--change-after", "3",
+                                                   "--change-imaging", change])
+            nodes = []
+            try:
+                coordinator.wait_event("listening", 15)
+                nodes = [start_node(cluster, h) for h in range(HOSTS)]
+                coordinator.wait_event("started", 20)
+                epoch = coordinator.wait_event("epoch", 15)
+                self.assertEqual(coordinator.finish(60), 0)
+                summaries = [node_summary(n) for n in nodes]
+            finally:
+                stop_all(nodes + [coordinator.process])
+            boundary = epoch["trigger"]
+            self.assertIn("imaging changed", epoch["text"])
+            f = coordinator.summary["frames"]
+            self.assertEqual((f["incomplete"], f["dropped"], f["never_seen"]), (0, 0, 0), f)
+            self.assertGreater(f["last_trigger"], boundary + 5)
+            for node, code, err in summaries:
+                self.assertEqual((code, node["epoch"]), (0, 1), err)
+            # The frame before the boundary is the old plan's sum, the boundary's the new one's.
+            for trigger, imaging in ((boundary - 1, None), (boundary, change)):
+                kept = frames / f"trigger_{trigger}.f32"
+                reference = frames / f"{trigger}.reference"
+                subprocess.run([CLI, "cluster", "reference", "--cluster-file", cluster, "--trigger", str(trigger), "--out", str(reference)] +
+                               (["--imaging", imaging] if imaging else []), check=True, timeout=120)
+                self.assertEqual(kept.read_bytes(), reference.read_bytes(), f"trigger {trigger}")
+            old = frames / "old.reference"
+            subprocess.run([CLI, "cluster", "reference", "--cluster-file", cluster, "--trigger", str(boundary), "--out", str(old)], check=True)
+            self.assertNotEqual(old.read_bytes(), (frames / f"trigger_{boundary}.f32").read_bytes())
+
     def test_over_tcp(self):
         self.stream("tcp", SECONDS)
 

@@ -22,7 +22,7 @@ std::string_view toString(HostState state) noexcept {
 }
 
 ClusterCoordinator::Impl::Impl(CoordinatorOptions o)
-    : options(std::move(o)), file(options.file), hash(planHash(file.plan)),
+    : options(std::move(o)), file(options.file), plan(file.plan), hash(planHash(plan)),
       joiner({.hosts = file.hosts.size(), .deadlineNs = file.timing.deadlineNs(), .policy = file.timing.incomplete, .mostFramesOpen = 64}, hash,
              file.plan.partialValues()) {
     peerOf.resize(file.hosts.size());
@@ -59,13 +59,14 @@ void ClusterCoordinator::Impl::sendPlan(PeerId peer, std::uint64_t fromTrigger) 
                               .fromTrigger = fromTrigger,
                               .clockOriginNs = originNs,
                               .periodNs = file.timing.periodNs()};
-    send(peer, MessageKind::Plan, encode(message), bytesOf(toJson(file.plan)));
+    send(peer, MessageKind::Plan, encode(message), bytesOf(toJson(plan)));
 }
 
 void ClusterCoordinator::Impl::start() {
     originNs = wallNs() + 300'000'000;  // time for every host to take the plan before trigger 0
     started = true;
-    joiner.beginEpoch(hash, epoch, 0, file.plan.partialValues());
+    joiner.beginEpoch(hash, epoch, 0, plan.partialValues());
+    plans[epoch] = plan;
     for (const auto& [peer, host] : hostOf) sendPlan(peer, 0);
     emit({.kind = "started", .atNs = 0, .host = -1, .epoch = epoch, .trigger = 0, .text = fmt::format("plan {:016x}, {} hosts", hash, hostOf.size())});
 }
@@ -77,12 +78,23 @@ void ClusterCoordinator::Impl::newEpoch(std::string why) {
     const std::int64_t period = file.timing.periodNs();
     const auto lead = static_cast<std::uint64_t>(std::max<std::int64_t>(2, (100'000'000 + period - 1) / period));
     const std::uint64_t from = triggerAt(std::max(wallNs(), originNs)) + lead;
-    joiner.beginEpoch(hash, epoch, from, file.plan.partialValues());
+    joiner.beginEpoch(hash, epoch, from, plan.partialValues());
+    plans[epoch] = plan;
     for (const auto& [peer, host] : hostOf) sendPlan(peer, from);
     emit({.kind = "epoch", .atNs = 0, .host = -1, .epoch = epoch, .trigger = from, .text = std::move(why)});
 }
 
+// The plan changes that are due: each a new epoch with the new plan.
+void ClusterCoordinator::Impl::changePlans(std::int64_t nowNs) {
+    while (changesMade < options.planChanges.size() && nowNs >= originNs + options.planChanges[changesMade].afterNs) {
+        plan = options.planChanges[changesMade++].plan;
+        hash = planHash(plan);
+        newEpoch(fmt::format("imaging changed: plan {:016x}", hash));
+    }
+}
+
 void ClusterCoordinator::Impl::keepTime(std::int64_t nowNs) {
+    if (started) changePlans(nowNs);
     finish(joiner.expire(nowNs));
     const std::int64_t silence = std::int64_t{file.timing.hostLostMs} * 1'000'000;
     for (std::size_t h = 0; h < peerOf.size(); ++h) {
@@ -102,7 +114,7 @@ void ClusterCoordinator::Impl::pump(std::int64_t untilNs) {
     while (!stopping) {
         const std::int64_t now = wallNs();
         if (now >= untilNs) return;
-        const std::int64_t wake = std::min({untilNs, joiner.nextDeadlineNs(), now + std::int64_t{file.timing.heartbeatMs} * 500'000});
+        const std::int64_t wake = std::min({untilNs, joiner.nextDeadlineNs(), now + std::int64_t{file.timing.heartbeatMs} * 1'000'000 / 2});
         for (Inbound& item : inbox.wait(steadyAt(wake))) handle(item);
         keepTime(wallNs());
     }

@@ -54,8 +54,8 @@ void ClusterCoordinator::Impl::admit(const Inbound& item) {
     const std::string address = addresses[item.peer];
     if (hello->host >= file.hosts.size()) return refuse(item.peer, host, fmt::format("host {} is not in the cluster file's {} hosts", host, file.hosts.size()));
     const ClusterHost& expected = file.hosts[hello->host];
-    if (hello->softwareVersion != file.plan.softwareVersion)
-        return refuse(item.peer, host, fmt::format("host {} runs SonoLink {}, the coordinator {}", host, hello->softwareVersion, file.plan.softwareVersion));
+    if (hello->softwareVersion != plan.softwareVersion)
+        return refuse(item.peer, host, fmt::format("host {} runs SonoLink {}, the coordinator {}", host, hello->softwareVersion, plan.softwareVersion));
     if (!expected.address.empty() && address.rfind(expected.address + ":", 0) != 0)
         return refuse(item.peer, host, fmt::format("host {} ({}) connected from {}, the cluster file says {}", host, expected.name, address, expected.address));
     if (peerOf[hello->host]) return refuse(item.peer, host, fmt::format("host {} ({}) is already connected", host, expected.name));
@@ -140,9 +140,10 @@ void ClusterCoordinator::Impl::finish(std::vector<JoinedFrame> frames) {
         std::vector<std::span<const float>> parts;
         for (const auto& p : joined.parts)
             if (!p.empty()) parts.emplace_back(p);
-        frame.sum.resize(file.plan.partialValues());
+        const ClusterPlan& own = plans.contains(frame.epoch) ? plans[frame.epoch] : plan;
+        frame.sum.resize(own.partialValues());
         sumInHostOrder(parts, frame.sum);
-        frame.envelope = envelopeOfSum(file.plan, frame.sum);
+        frame.envelope = envelopeOfSum(own, frame.sum);
         frame.readyNs = wallNs();
         summary.latencyMs.push_back(static_cast<double>(frame.readyNs - frame.lastInNs) / 1e6);
         summary.heldMsMax = std::max(summary.heldMsMax, static_cast<double>(frame.readyNs - joined.firstInNs) / 1e6);

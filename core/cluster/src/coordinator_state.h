@@ -23,7 +23,10 @@ struct ClusterCoordinator::Impl {
 
     CoordinatorOptions options;
     const ClusterFile& file;
+    ClusterPlan plan;  // the plan in effect now (the file's, then each change's)
     std::uint64_t hash;
+    std::map<std::uint32_t, ClusterPlan> plans;  // by epoch: a frame is finished by its own
+    std::size_t changesMade = 0;
     Inbox inbox;
     std::unique_ptr<Fabric> fabric;
     std::atomic<bool> stopping{false};
@@ -51,6 +54,7 @@ struct ClusterCoordinator::Impl {
     void sendPlan(PeerId peer, std::uint64_t fromTrigger);
     void start();
     void newEpoch(std::string why);
+    void changePlans(std::int64_t nowNs);
     void handle(Inbound& item);
     void admit(const Inbound& item);
     void refuse(PeerId peer, int host, std::string reason);

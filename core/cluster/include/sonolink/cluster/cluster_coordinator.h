@@ -70,6 +70,13 @@ struct CoordinatorSummary {
     std::string disagreement;
 };
 
+// A run-time imaging change: this plan from `afterNs` past the first trigger on, at a new epoch
+// (every host takes it on the same frame boundary).
+struct PlanChange {
+    std::int64_t afterNs = 0;
+    ClusterPlan plan;
+};
+
 struct CoordinatorOptions {
     ClusterFile file;
     std::uint64_t session = 0;
@@ -77,6 +84,7 @@ struct CoordinatorOptions {
     std::int64_t durationNs = 10'000'000'000;
     std::function<void(const CoordinatorEvent&)> onEvent;
     std::function<void(FinishedFrame&)> onFrame;
+    std::vector<PlanChange> planChanges;  // in time order
 };
 
 class ClusterCoordinator {
