@@ -57,19 +57,39 @@ std::vector<JoinedFrame> FrameJoiner::offer(const PartialHeader& header, std::ve
     if (fresh) {
         open.frame.triggerSequence = header.triggerSequence;
         open.frame.epoch = header.epoch;
-        open.frame.parts.resize(options_.hosts);
         open.frame.firstInNs = nowNs;
+        open.waiting.resize(options_.hosts);
+        open.in.resize(options_.hosts);
     }
-    if (!open.frame.parts[header.host].empty()) {
+    if (open.in[header.host]) {
         ++counts_.duplicate;
         return out;
     }
-    open.frame.parts[header.host] = std::move(values);
+    open.in[header.host] = true;
+    open.waiting[header.host] = std::move(values);
     open.frame.lastInNs = nowNs;
     ++open.partsIn;
+    open.addInOrder();
     ++tally.partials;
     release(nowNs, out);
     return out;
+}
+
+// sum = part, or sum += part: what sumInHostOrder does, one part at a time.
+void FrameJoiner::OpenFrame::add(std::vector<float>& part) {
+    if (frame.sum.empty()) frame.sum = std::move(part);
+    else
+        for (std::size_t i = 0; i < frame.sum.size(); ++i) frame.sum[i] += part[i];
+    part = {};
+}
+
+void FrameJoiner::OpenFrame::addInOrder() {
+    for (; added < in.size() && in[added]; ++added) add(waiting[added]);
+}
+
+void FrameJoiner::OpenFrame::addTheRest() {
+    for (; added < in.size(); ++added)
+        if (in[added]) add(waiting[added]);
 }
 
 std::vector<JoinedFrame> FrameJoiner::expire(std::int64_t nowNs) {
@@ -103,8 +123,9 @@ void FrameJoiner::emitFront(std::vector<JoinedFrame>& out) {
     anyEmitted_ = true;
     lastEmitted_ = frame.triggerSequence;
     frame.complete = open.partsIn == options_.hosts;
-    for (std::size_t h = 0; h < frame.parts.size(); ++h)
-        if (frame.parts[h].empty()) {
+    open.addTheRest();
+    for (std::size_t h = 0; h < open.in.size(); ++h)
+        if (!open.in[h]) {
             frame.missingHosts.push_back(static_cast<std::uint16_t>(h));
             ++counts_.hosts[h].missing;
         }

@@ -2,7 +2,9 @@
 // emits each frame in trigger order once every host's part is in, or once its deadline (from the
 // first part's arrival) has passed, flagged with the hosts it lacks or dropped, by policy. It
 // refuses parts of another plan or epoch and counts everything: complete, incomplete, dropped,
-// never seen, late, duplicate, refused. A frame is complete only with all N parts.
+// never seen, late, duplicate, refused. A frame is complete only with all N parts. It sums each
+// frame's parts in host order as they come (a part is added once every host before it is in), so
+// that little is left to add when the last one arrives; the sum is sumInHostOrder's, to the bit.
 // Thread contract: not thread-safe; one owner (the coordinator's progress thread) drives it.
 #pragma once
 
@@ -30,7 +32,7 @@ struct JoinedFrame {
     std::uint32_t epoch = 0;
     bool complete = false;
     std::vector<std::uint16_t> missingHosts;  // ascending
-    std::vector<std::vector<float>> parts;    // one per host, in host order; empty where missing
+    std::vector<float> sum;                   // the parts that came, summed in host order
     std::int64_t firstInNs = 0;
     std::int64_t lastInNs = 0;  // the last part's arrival
 };
@@ -84,7 +86,13 @@ private:
     };
     struct OpenFrame {
         JoinedFrame frame;
+        std::vector<std::vector<float>> waiting;  // parts in, not yet added: a host before them is not
+        std::vector<bool> in;
         std::size_t partsIn = 0;
+        std::size_t added = 0;  // hosts 0 .. added - 1 are in the sum
+        void add(std::vector<float>& part);
+        void addInOrder();  // every part whose hosts before it are all in
+        void addTheRest();  // at the end: every part in, missing hosts skipped
     };
     [[nodiscard]] const Epoch& epochFor(std::uint64_t trigger) const noexcept;
     [[nodiscard]] bool refuse(const PartialHeader& header, std::size_t values);

@@ -17,7 +17,7 @@ void sumInHostOrder(std::span<const std::span<const float>> parts, std::span<flo
 [[nodiscard]] std::vector<float> sumInHostOrder(std::span<const std::vector<float>> parts);
 
 // The summed image's envelope, nx x nz column-major: RF's analytic-signal magnitude along depth,
-// IQ's magnitude.
+// IQ's magnitude. threads as envelopeAlongDepth's (0: one per hardware thread).
 [[nodiscard]] beamform::BeamformedImage envelopeOfSum(const ClusterPlan& plan, std::vector<float> sum, unsigned threads = 1);
 
 }  // namespace sonolink::cluster
