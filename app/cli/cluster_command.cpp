@@ -5,6 +5,7 @@
 // incomplete, and reports every count, each host's health and the added latency. `cluster
 // reference` is the single-process sum of the same partitions, for a bit-for-bit check.
 #include <atomic>
+#include <charconv>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +44,7 @@ struct ClusterOptions {
     std::uint64_t trigger = 0;
     std::string out;
     double changeAfterS = 0;
+    double connectWaitS = 30;
     std::string changeImaging;  // an imaging section's keys, JSON
     std::string imaging;        // reference: the same
 };
@@ -72,10 +74,17 @@ int runNode(const ClusterOptions& o) {
                                  .ucxNetDevices = file->ucxNetDevices,
                                  .heartbeatMs = file->timing.heartbeatMs,
                                  .coordinatorLostMs = 500,
+                                 .connectWaitMs = static_cast<int>(o.connectWaitS * 1000),
                                  .expectPlanHash = {},
                                  .softwareVersion = buildInfo().version,
                                  .mostSendsInFlight = 4};
-    if (!o.expectPlanHash.empty()) options.expectPlanHash = std::stoull(o.expectPlanHash, nullptr, 16);
+    if (!o.expectPlanHash.empty()) {
+        std::uint64_t hash = 0;
+        const char* end = o.expectPlanHash.data() + o.expectPlanHash.size();
+        if (auto [at, error] = std::from_chars(o.expectPlanHash.data(), end, hash, 16); error != std::errc{} || at != end)
+            return reportError("node", Error(ErrorCode::InvalidArgument, fmt::format("--expect-plan-hash {}: not a hexadecimal hash", o.expectPlanHash)));
+        options.expectPlanHash = hash;
+    }
     // The front end renders its frames before the host joins (the file's plan); a plan of another
     // geometry from the coordinator renders them again.
     auto frontEnd = std::make_unique<ClusterFrontEnd>(file->scene, file->plan);
@@ -184,6 +193,7 @@ void addClusterCommands(CLI::App& app, int& exitCode) {
     node->add_option("--cluster-file", o.clusterFile, "The cluster file (JSON): coordinator, UCX transports, timing, acquisition, imaging, hosts")->required();
     node->add_option("--host", o.host, "This host's place in the cluster file's hosts (0-based)")->required();
     node->add_option("--expect-plan-hash", o.expectPlanHash, "Refuse any plan whose hash (16 hex digits) is not this one");
+    node->add_option("--connect-wait", o.connectWaitS, "Seconds to keep trying a coordinator that is not listening yet")->check(CLI::NonNegativeNumber);
     node->add_flag("--json", o.json, "Print the host's summary as JSON");
     node->callback([&] { exitCode = runNode(o); });
 

@@ -71,10 +71,16 @@ Status AcquisitionNode::Impl::connect() {
     auto made = Fabric::create(fabricOptions(options.ucxTransports, options.ucxNetDevices), std::move(callbacks));
     if (!made) return fail(made.error());
     fabric = std::move(*made);
+    const auto giveUp = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.connectWaitMs);
     auto peer = fabric->connect(options.coordinatorAddress, options.coordinatorPort);
+    while (!peer && !stopping && std::chrono::steady_clock::now() < giveUp) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        peer = fabric->connect(options.coordinatorAddress, options.coordinatorPort);
+    }
     if (!peer)
-        return fail(ErrorCode::Unavailable, fmt::format("host {} cannot reach the coordinator at {}:{}: {}", options.host, options.coordinatorAddress,
-                                                        options.coordinatorPort, peer.error().message()));
+        return fail(ErrorCode::Unavailable,
+                    fmt::format("host {} cannot reach the coordinator at {}:{} (tried for {} s): {}", options.host, options.coordinatorAddress,
+                                options.coordinatorPort, options.connectWaitMs / 1000, peer.error().message()));
     coordinator = *peer;
     lastHeardNs = wallNs();
     return fabric->send(coordinator, static_cast<std::uint16_t>(MessageKind::Hello), encode(HelloMessage{options.host, options.softwareVersion}), {});

@@ -28,6 +28,7 @@ struct NodeOptions {
     std::string ucxNetDevices;
     int heartbeatMs = 20;
     int coordinatorLostMs = 500;                  // no word from the coordinator this long: end
+    int connectWaitMs = 30000;                    // a coordinator not listening yet: try again until then
     std::optional<std::uint64_t> expectPlanHash;  // refuse any other plan
     std::string softwareVersion;                  // what this host runs (its build's)
     std::size_t mostSendsInFlight = 4;            // past this a trigger is skipped, not queued
