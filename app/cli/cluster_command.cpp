@@ -20,6 +20,8 @@
 #include "commands.h"
 #include "event_lines.h"
 #include "exit_codes.h"
+#include "sonolink/app/cluster_metrics.h"
+#include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/cluster/acquisition_node.h"
 #include "sonolink/cluster/cluster_coordinator.h"
 #include "sonolink/cluster/partial_image.h"
@@ -45,6 +47,7 @@ struct ClusterOptions {
     std::string out;
     double changeAfterS = 0;
     double connectWaitS = 30;
+    int metricsPort = -1;       // cluster run: Prometheus on 127.0.0.1 (0: any free port)
     std::string changeImaging;  // an imaging section's keys, JSON
     std::string imaging;        // reference: the same
 };
@@ -162,6 +165,13 @@ int runCoordinator(const ClusterOptions& o) {
     }
     cluster::ClusterCoordinator coordinator(std::move(options));
     if (auto port = coordinator.listen(); !port) return reportError("cluster run", port.error());
+    std::unique_ptr<app::MetricsEndpoint> metrics;
+    if (o.metricsPort >= 0) {
+        auto served = app::MetricsEndpoint::serve(o.metricsPort, [&coordinator] { return app::clusterPrometheusText(coordinator.stats()); });
+        if (!served) return reportError("cluster run", served.error());
+        metrics = std::move(*served);
+        events.print("metrics", {{"port", metrics->port()}});
+    }
     auto watcher = stopOnSignal(coordinator);
     auto summary = coordinator.run();
     watcher.request_stop();
@@ -205,6 +215,7 @@ void addClusterCommands(CLI::App& app, int& exitCode) {
     run->add_option("--join-timeout", o.joinTimeoutS, "Seconds to wait for every host before starting without the missing ones")->check(CLI::NonNegativeNumber);
     run->add_flag("--events", o.events, "Print each event (host joined, lost, back, refused; epoch; incomplete frame) as a JSON line");
     run->add_flag("--json", o.json, "Print the summary as JSON");
+    run->add_option("--metrics-port", o.metricsPort, "Serve the counts and each host's health for Prometheus on 127.0.0.1:PORT/metrics (0: any free port)");
     run->add_option("--frames-out", o.framesOut, "Folder for the first --keep-frames complete frames' sums (float32, trigger_<k>.f32)")
         ->check(CLI::ExistingDirectory);
     run->add_option("--keep-frames", o.keepFrames, "How many complete frames to write to --frames-out (from the first)");

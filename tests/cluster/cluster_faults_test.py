@@ -8,6 +8,7 @@ import signal
 import tempfile
 import time
 import unittest
+import urllib.request
 
 from cluster_support import Coordinator, cluster_file, free_port, log, node_summary, start_node, stop_all
 
@@ -31,14 +32,21 @@ class HostFaultsTest(unittest.TestCase):
         self.tmp.cleanup()
 
     def start(self, seconds):
-        coordinator = Coordinator(self.cluster, seconds)
+        coordinator = Coordinator(self.cluster, seconds, ["--metrics-port", "0"])
         self.processes.append(coordinator.process)
         coordinator.wait_event("listening", 15)
+        self.metrics_port = coordinator.wait_event("metrics", 5)["port"]
         nodes = [start_node(self.cluster, h) for h in range(HOSTS)]
         self.processes += nodes
         coordinator.wait_event("started", 20)
         time.sleep(1.0)  # a second of complete frames first
         return coordinator, nodes
+
+    def scrape(self):
+        """The coordinator's Prometheus text: {metric with labels: value}."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=5) as answer:
+            text = answer.read().decode()
+        return {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line and not line.startswith("#")}
 
     def check_never_complete_without_all(self, summary):
         complete = summary["frames"]["complete"]
@@ -85,10 +93,17 @@ class HostFaultsTest(unittest.TestCase):
         nodes[1].wait()
         lost = coordinator.wait_event("host_lost", 2, lambda e: e["host"] == 1)
         time.sleep(0.5)
+        scraped = self.scrape()
+        self.assertEqual(scraped['sonolink_cluster_host_up{host="1",name="node1"}'], 0)
+        self.assertEqual(scraped['sonolink_cluster_host_up{host="0",name="node0"}'], 1)
+        self.assertEqual(scraped['sonolink_cluster_host_losses_total{host="1",name="node1"}'], 1)
+        self.assertGreater(scraped['sonolink_cluster_frames_total{kind="incomplete"}'], 0)
+        self.assertGreater(scraped['sonolink_cluster_host_received_bytes_total{host="0",name="node0"}'], 0)
         restarted = start_node(self.cluster, 1)
         self.processes.append(restarted)
         back = coordinator.wait_event("host_back", 10, lambda e: e["host"] == 1)
         epoch = coordinator.wait_event("epoch", 3)
+        self.assertEqual(self.scrape()['sonolink_cluster_host_up{host="1",name="node1"}'], 1)
         self.assertEqual(coordinator.finish(30), 0, coordinator.summary and coordinator.summary["disagreement"])
         summary = coordinator.summary
         log("kill:", (lost["at_ns"] - killed_at) / 1e6, "ms to lost:", lost["text"], summary["frames"])

@@ -51,9 +51,13 @@ std::string prometheusText(const engine::EngineStats& s, const std::vector<engin
 }
 
 Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::start(const engine::Engine& engine, int port, bool queueConfigured) {
-    auto server = MetricsServer::start(port, [&engine, queueConfigured] {
+    return serve(port, [&engine, queueConfigured] {
         return prometheusText(engine.stats(), queueConfigured ? engine.dicomQueue() : std::vector<engine::QueueItem>{}, queueConfigured);
     });
+}
+
+Result<std::unique_ptr<MetricsEndpoint>> MetricsEndpoint::serve(int port, std::function<std::string()> render) {
+    auto server = MetricsServer::start(port, std::move(render));
     if (!server) return fail(std::move(server.error()));
     return std::unique_ptr<MetricsEndpoint>(new MetricsEndpoint(std::move(*server)));
 }

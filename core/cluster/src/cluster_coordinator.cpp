@@ -93,8 +93,18 @@ void ClusterCoordinator::Impl::changePlans(std::int64_t nowNs) {
     }
 }
 
+void ClusterCoordinator::Impl::publishStats() {
+    std::lock_guard lock(healthMutex);
+    countsNow = joiner.counts();
+    epochNow = epoch;
+    const std::size_t keep = 1024;
+    const std::size_t from = summary.latencyMs.size() > keep ? summary.latencyMs.size() - keep : 0;
+    recentLatencyMs.assign(summary.latencyMs.begin() + static_cast<std::ptrdiff_t>(from), summary.latencyMs.end());
+}
+
 void ClusterCoordinator::Impl::keepTime(std::int64_t nowNs) {
     if (started) changePlans(nowNs);
+    publishStats();
     finish(joiner.expire(nowNs));
     const std::int64_t silence = std::int64_t{file.timing.hostLostMs} * 1'000'000;
     for (std::size_t h = 0; h < peerOf.size(); ++h) {
@@ -158,6 +168,23 @@ ClusterCoordinator::~ClusterCoordinator() = default;
 void ClusterCoordinator::stop() noexcept {
     impl_->stopping = true;
     impl_->inbox.push({});
+}
+
+CoordinatorStats ClusterCoordinator::stats() const {
+    CoordinatorStats out;
+    std::vector<double> latency;
+    {
+        std::lock_guard lock(impl_->healthMutex);
+        out.counts = impl_->countsNow;
+        out.hosts = impl_->health;
+        out.epoch = impl_->epochNow;
+        latency = impl_->recentLatencyMs;
+    }
+    std::sort(latency.begin(), latency.end());
+    auto at = [&](double p) { return latency.empty() ? 0.0 : latency[static_cast<std::size_t>(p * static_cast<double>(latency.size() - 1) + 0.5)]; };
+    out.addedLatencyMsP50 = at(0.5);
+    out.addedLatencyMsP99 = at(0.99);
+    return out;
 }
 
 std::vector<HostHealth> ClusterCoordinator::health() const {

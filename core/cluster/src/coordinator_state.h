@@ -32,6 +32,9 @@ struct ClusterCoordinator::Impl {
     std::atomic<bool> stopping{false};
     mutable std::mutex healthMutex;
     std::vector<HostHealth> health;             // guarded by healthMutex
+    JoinerCounts countsNow;                     // guarded by healthMutex: the joiner's, after each pass
+    std::vector<double> recentLatencyMs;        // guarded by healthMutex: the last 1,024 frames'
+    std::uint32_t epochNow = 0;                 // guarded by healthMutex
     std::map<PeerId, std::string> addresses;    // accepted peers
     std::map<PeerId, int> hostOf;               // admitted peers
     std::vector<std::optional<PeerId>> peerOf;  // per host: its connection now
@@ -64,6 +67,7 @@ struct ClusterCoordinator::Impl {
     void lose(int host, std::string reason);
     void finish(std::vector<JoinedFrame> frames);
     void keepTime(std::int64_t nowNs);
+    void publishStats();
     void pump(std::int64_t untilNs);
     void end();
     void checkCounts();

@@ -4,6 +4,7 @@
 // Thread contract: start/destroy from one thread; destroy it before the engine it reads.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,12 +17,16 @@ namespace sonolink::app {
 class MetricsServer;
 
 // The text /metrics serves for these statistics and queue items.
+// (The cluster coordinator's: cluster_metrics.h.)
 [[nodiscard]] std::string prometheusText(const engine::EngineStats& stats, const std::vector<engine::QueueItem>& queue, bool queueConfigured);
 
 class MetricsEndpoint {
 public:
     // Binds 127.0.0.1:port (0: any free port); FailedPrecondition naming the port if it cannot.
     [[nodiscard]] static Result<std::unique_ptr<MetricsEndpoint>> start(const engine::Engine& engine, int port, bool queueConfigured);
+    // Serves whatever `render` returns (called on the metrics thread at each scrape): the cluster
+    // coordinator's clusterPrometheusText, say.
+    [[nodiscard]] static Result<std::unique_ptr<MetricsEndpoint>> serve(int port, std::function<std::string()> render);
     ~MetricsEndpoint();
     MetricsEndpoint(const MetricsEndpoint&) = delete;
     MetricsEndpoint& operator=(const MetricsEndpoint&) = delete;

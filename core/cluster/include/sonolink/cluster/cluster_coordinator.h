@@ -77,6 +77,15 @@ struct PlanChange {
     ClusterPlan plan;
 };
 
+// What the coordinator has counted so far, for a monitor (the Prometheus endpoint) while it runs.
+struct CoordinatorStats {
+    JoinerCounts counts;
+    std::vector<HostHealth> hosts;
+    double addedLatencyMsP50 = 0;  // over the last 1,024 frames shown
+    double addedLatencyMsP99 = 0;
+    std::uint32_t epoch = 0;
+};
+
 struct CoordinatorOptions {
     ClusterFile file;
     std::uint64_t session = 0;
@@ -99,6 +108,7 @@ public:
     [[nodiscard]] Result<CoordinatorSummary> run();
     void stop() noexcept;
     [[nodiscard]] std::vector<HostHealth> health() const;
+    [[nodiscard]] CoordinatorStats stats() const;
 
 private:
     struct Impl;
