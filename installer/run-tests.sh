@@ -15,14 +15,14 @@ if [ $# -gt 0 ]; then
   exec ctest --preset default -j "$(( $(nproc) * 2 ))" "$@"
 fi
 asan_tests=(engine_test beamform_test pacs_client_test dicom_test record_integration_test sim_test record_test util_test
-            config_test protocol_test ingest_test archive_test engine_unit_test image_test)
+            config_test protocol_test ingest_test archive_test engine_unit_test image_test cluster_test ucx_fabric_test)
 sanitizer_builds() {
   [ -f build/asan/build.ninja ] || cmake --preset asan > /dev/null
   cmake --build build/asan --target "${asan_tests[@]}"
   [ -f build/fuzz/build.ninja ] || cmake --preset fuzz > /dev/null
   cmake --build --preset fuzz
   [ -f build/tsan/build.ninja ] || cmake --preset tsan > /dev/null
-  cmake --build build/tsan --target engine_unit_test engine_test
+  cmake --build build/tsan --target engine_unit_test engine_test ucx_fabric_test
 }
 mkdir -p build
 ( renice -n 19 -p "$BASHPID" > /dev/null; sanitizer_builds ) > build/sanitizer-builds.log 2>&1 &
@@ -75,6 +75,6 @@ on_each_core asan_run "${asan_tests[@]}"
 echo "== every parser under libFuzzer (fuzz preset): the seed corpora replayed, then 10 s each but the UFF reader's"
 on_each_core fuzz_run fuzz_control_message fuzz_block_header fuzz_config fuzz_dicom_object fuzz_dicom_frames fuzz_queue_database \
   fuzz_worklist_answer fuzz_s3_answer fuzz_uff
-echo "== the engine's unit and integration tests under ThreadSanitizer (tsan preset)"
+echo "== the engine's unit and integration tests, and the UCX fabric's, under ThreadSanitizer (tsan preset)"
 # Any race report fails the run: halt_on_error exits non-zero at the first one.
-on_each_core tsan_run engine_test engine_unit_test
+on_each_core tsan_run engine_test engine_unit_test ucx_fabric_test

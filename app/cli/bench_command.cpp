@@ -258,6 +258,7 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
     addBenchEngineCommand(*bench, exitCode);
     addBenchPrbsCommand(*bench, exitCode);
     addBenchMemoryCommand(*bench, exitCode);
+    addBenchFabricCommand(*bench, exitCode);
 }
 
 }  // namespace sonolink::cli

@@ -30,6 +30,8 @@ void addBenchEngineCommand(CLI::App& bench, int& exitCode);
 // `bench prbs` and `bench memory`, registered on the bench subcommand.
 void addBenchPrbsCommand(CLI::App& bench, int& exitCode);
 void addBenchMemoryCommand(CLI::App& bench, int& exitCode);
+// `bench fabric`: the partial exchange over UCX beside ucx_perftest.
+void addBenchFabricCommand(CLI::App& bench, int& exitCode);
 // `dicom queue ...` and `dicom commit`, registered on the dicom subcommand.
 void addDicomQueueCommands(CLI::App& dicom, int& exitCode);
 // `dicom worklist`, registered on the dicom subcommand.

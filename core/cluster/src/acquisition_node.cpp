@@ -154,7 +154,8 @@ void AcquisitionNode::Impl::sendPartial(const Epoch& epoch, std::uint64_t trigge
                          .nz = static_cast<std::uint32_t>(epoch.plan.grid.z.size()),
                          .valuesCrc = 0,
                          .beamformedNs = 0};
-    std::vector<std::byte> payload = payloadOf(*values, header);
+    std::vector<std::byte> payload = fabric->buffer(values->size() * sizeof(float));  // recycled: no page faults per frame
+    fillPayload(*values, header, payload);
     header.beamformedNs = wallNs();
     const std::size_t bytes = payload.size() + kPartialHeaderBytes;
     const bool sent = fabric->send(coordinator, static_cast<std::uint16_t>(MessageKind::Partial), encodeHeader(header), std::move(payload)).has_value();

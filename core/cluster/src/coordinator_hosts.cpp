@@ -120,8 +120,10 @@ void ClusterCoordinator::Impl::takePartial(Inbound& item) {
         withHealth(host, [&](HostHealth& h) { h.lastProblem = values.error().message(); });
         return;
     }
+    const std::size_t bytes = item.header.size() + item.payload.size();
+    fabric->recycle(std::move(item.payload));  // the values are copied out: the next partial lands in it
     withHealth(host, [&](HostHealth& h) {
-        h.bytesReceived += item.header.size() + item.payload.size();
+        h.bytesReceived += bytes;
         h.partialLatencyMsLast = static_cast<double>(item.arrivedNs - header->beamformedNs) / 1e6;
     });
     finish(joiner.offer(*header, std::move(*values), item.arrivedNs));

@@ -95,9 +95,13 @@ Result<std::vector<float>> payloadValues(const PartialHeader& h, std::span<const
 
 std::vector<std::byte> payloadOf(std::span<const float> values, PartialHeader& header) {
     std::vector<std::byte> bytes(values.size_bytes());
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    header.valuesCrc = crc32c(bytes);
+    fillPayload(values, header, bytes);
     return bytes;
+}
+
+void fillPayload(std::span<const float> values, PartialHeader& header, std::span<std::byte> out) {
+    std::memcpy(out.data(), values.data(), values.size_bytes());
+    header.valuesCrc = crc32c(out);
 }
 
 Result<std::vector<float>> computePartial(const ClusterPlan& plan, std::size_t host, std::span<const std::int16_t> channels) {

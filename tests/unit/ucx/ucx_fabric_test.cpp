@@ -1,5 +1,6 @@
 #include "sonolink/transport/ucx/ucx_fabric.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -45,7 +46,10 @@ public:
         return FabricCallbacks{
             .onMessage =
                 [this](PeerId peer, std::uint16_t kind, std::span<const std::byte> header, std::vector<std::byte> payload) {
-                    record([&] { messages_.push_back(Received{peer, kind, {header.begin(), header.end()}, std::move(payload)}); });
+                    record([&] {
+                        payloadMemory_.push_back(payload.data());
+                        messages_.push_back(Received{peer, kind, {header.begin(), header.end()}, std::move(payload)});
+                    });
                 },
             .onPeerAccepted = [this](PeerId peer, std::string address) { record([&] { accepted_.emplace_back(peer, std::move(address)); }); },
             .onPeerLost = [this](PeerId peer, std::string reason) { record([&] { lost_.emplace_back(peer, std::move(reason)); }); },
@@ -69,6 +73,10 @@ public:
         std::lock_guard lock(mutex_);
         return messages_;
     }
+    std::vector<const std::byte*> payloadMemory() {  // where each payload was, as onMessage got it
+        std::lock_guard lock(mutex_);
+        return payloadMemory_;
+    }
     std::size_t lostCount() {
         std::lock_guard lock(mutex_);
         return lost_.size();
@@ -90,6 +98,7 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::vector<Received> messages_;
+    std::vector<const std::byte*> payloadMemory_;
     std::vector<std::pair<PeerId, std::string>> accepted_;
     std::vector<std::pair<PeerId, std::string>> lost_;
 };
@@ -275,6 +284,42 @@ TEST_P(UcxFabricDataTest, TwoHundredQuarterMebibyteMessagesAllArriveIntact) {
     const PeerTraffic traffic = pair.server->traffic(pair.serverToClient);
     EXPECT_EQ(traffic.messagesReceived, kCount);
     EXPECT_EQ(traffic.bytesReceived, kCount * (4u + kSize));
+}
+
+// buffer() and recycle(): a sent payload's memory comes back to the sender's pool, a received one
+// handed back goes to the next large receive, without a zero-fill, and payloads still arrive exactly.
+TEST_P(UcxFabricDataTest, RecycledBuffersCarryPayloadsIntact) {
+    Pair pair;
+    ASSERT_NO_FATAL_FAILURE(pair.open(GetParam()));
+    constexpr std::size_t kSize = 1u << 20;
+    const auto firstPattern = pattern(kSize, 1);
+    std::vector<std::byte> first = pair.client->buffer(kSize);
+    ASSERT_EQ(first.size(), kSize);
+    std::copy(firstPattern.begin(), firstPattern.end(), first.begin());
+    const std::byte* firstMemory = first.data();
+    ASSERT_TRUE(pair.client->send(pair.clientToServer, 5, indexHeader(1), std::move(first)));
+    ASSERT_TRUE(pair.serverEvents.waitForMessages(1));
+    ASSERT_TRUE(eventually([&] { return pair.client->pendingSends() == 0; }));
+
+    std::vector<std::byte> second = pair.client->buffer(kSize - 100);  // the sent one, shortened
+    EXPECT_EQ(second.data(), firstMemory);
+    ASSERT_EQ(second.size(), kSize - 100);
+    std::vector<std::byte> received = pair.serverEvents.messages().front().payload;
+    EXPECT_TRUE(received == firstPattern);
+    const std::byte* recycledMemory = received.data();
+    pair.server->recycle(std::move(received));
+    const auto secondPattern = pattern(kSize - 100, 2);
+    std::copy(secondPattern.begin(), secondPattern.end(), second.begin());
+    ASSERT_TRUE(pair.client->send(pair.clientToServer, 5, indexHeader(2), std::move(second)));
+    ASSERT_TRUE(pair.serverEvents.waitForMessages(2));
+    EXPECT_EQ(pair.serverEvents.payloadMemory().back(), recycledMemory);  // received into the recycled buffer
+    const Received again = pair.serverEvents.messages().back();
+    EXPECT_EQ(indexOf(again.header), 2u);
+    EXPECT_TRUE(again.payload == secondPattern);
+
+    // Small payloads are not kept: a fresh, zero-filled buffer.
+    pair.server->recycle(std::vector<std::byte>(1000, std::byte{1}));
+    EXPECT_EQ(pair.server->buffer(1000), std::vector<std::byte>(1000));
 }
 
 // The lane that carries eager messages and rendezvous requests, from ucp_ep_print_info's lines

@@ -3,8 +3,9 @@
 // worker, listeners and endpoints and makes every ucp_* call. UCX's C callbacks only record what
 // happened (a message, a connection request, an endpoint error); the loop acts on it after
 // ucp_worker_progress returns, so user callbacks never run inside UCX.
+// Payload buffers are recycled through a BufferPool (buffer_pool.h).
 // Thread contract: the "any thread" section may be called concurrently; the rest is the progress
-// thread's, except peers_ (peersMutex_) and requests_ (requestMutex_).
+// thread's, except peers_ (peersMutex_), requests_ (requestMutex_) and buffers_ (its own mutex).
 #pragma once
 
 #include <atomic>
@@ -25,6 +26,7 @@
 
 #include <ucp/api/ucp.h>
 
+#include "buffer_pool.h"
 #include "sonolink/transport/ucx/ucx_fabric.h"
 #include "sonolink/util/log.h"
 #include "sonolink/util/result.h"
@@ -169,6 +171,8 @@ public:
     Result<std::uint16_t> listen(const std::string& address, std::uint16_t port);
     Result<PeerId> connect(const std::string& address, std::uint16_t port);
     Status send(PeerId peer, std::uint16_t kind, std::vector<std::byte> header, std::vector<std::byte> payload);
+    std::vector<std::byte> buffer(std::size_t size);
+    void recycle(std::vector<std::byte> payload);
     void close(PeerId peer);
     PeerTraffic traffic(PeerId peer) const;
     std::size_t pendingSends() const { return pendingSends_.load(std::memory_order_relaxed); }
@@ -203,6 +207,7 @@ private:
     void closeUcx();
     void loop();
     bool progress();  // a batch of ucp_worker_progress calls and the work they leave; true if UCX may have more
+    void idle();
     void waitForEvents();
     void runRequests();
     void handle(ListenRequest& request);
@@ -250,10 +255,12 @@ private:
 
     const FabricOptions options_;
     const FabricCallbacks callbacks_;
+    BufferPool buffers_;
 
     std::mutex requestMutex_;
     std::deque<Request> requests_;    // guarded by requestMutex_
     bool acceptingRequests_ = false;  // guarded by requestMutex_; true while the worker may be signalled
+    bool sleeping_ = false;           // guarded by requestMutex_; the progress thread may be waiting for events: post() signals
     std::atomic<bool> stopping_{false};
     std::atomic<std::size_t> pendingSends_{0};
     std::size_t maxHeaderBytes_ = 0;  // set before start() returns
@@ -278,6 +285,7 @@ private:
     std::vector<PendingAccept> pendingAccepts_;
     std::vector<EndpointFailure> failures_;
     std::vector<Delivery> deliveries_;
+    Clock::time_point lastActive_{};  // the last time UCX made progress, a request came or the thread woke up
 };
 
 }  // namespace sonolink::transport::ucx::detail

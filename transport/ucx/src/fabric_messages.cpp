@@ -65,8 +65,9 @@ void FabricEngine::onSendComplete(void* request, ucs_status_t status, void* opAr
 
 void FabricEngine::finishSend(void* opArg, ucs_status_t status) {
     std::unique_ptr<MessageOp> op = sends_.take(opArg);
-    pendingSends_.fetch_sub(1, std::memory_order_relaxed);
     const std::size_t bytes = op->header.size() + op->payload.size();
+    if (buffers_.used()) buffers_.give(std::move(op->payload));  // before the count drops: a caller waiting on it may take it at once
+    pendingSends_.fetch_sub(1, std::memory_order_relaxed);
     if (status != UCS_OK) {
         log::warn(ucxLog(), "a message of kind {} ({} bytes) to UCX peer {} was not delivered: {}", op->kind, bytes, op->peer, ucs_status_string(status));
         return;
@@ -115,8 +116,7 @@ PeerId FabricEngine::senderOf(const ucp_am_recv_param_t& param) const {
 }
 
 ucs_status_t FabricEngine::startRendezvousReceive(PeerId peer, std::uint16_t kind, std::vector<std::byte> header, void* descriptor, std::size_t length) {
-    MessageOp* op =
-        receives_.add(MessageOp{.engine = this, .peer = peer, .kind = kind, .header = std::move(header), .payload = std::vector<std::byte>(length)});
+    MessageOp* op = receives_.add(MessageOp{.engine = this, .peer = peer, .kind = kind, .header = std::move(header), .payload = buffers_.take(length)});
     ucp_request_param_t param{};
     param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_MEMORY_TYPE;
     param.cb.recv_am = &FabricEngine::onReceiveComplete;

@@ -28,6 +28,8 @@ Result<PeerId> Fabric::connect(const std::string& address, std::uint16_t port) {
 Status Fabric::send(PeerId peer, std::uint16_t kind, std::vector<std::byte> header, std::vector<std::byte> payload) {
     return engine_->send(peer, kind, std::move(header), std::move(payload));
 }
+std::vector<std::byte> Fabric::buffer(std::size_t size) { return engine_->buffer(size); }
+void Fabric::recycle(std::vector<std::byte> payload) { engine_->recycle(std::move(payload)); }
 void Fabric::close(PeerId peer) { engine_->close(peer); }
 PeerTraffic Fabric::traffic(PeerId peer) const { return engine_->traffic(peer); }
 std::size_t Fabric::pendingSends() const { return engine_->pendingSends(); }
@@ -46,7 +48,8 @@ template <typename T, typename RequestType> Result<T> FabricEngine::ask(RequestT
     }
 }
 
-FabricEngine::FabricEngine(FabricOptions options, FabricCallbacks callbacks) : options_(std::move(options)), callbacks_(std::move(callbacks)) {}
+FabricEngine::FabricEngine(FabricOptions options, FabricCallbacks callbacks)
+    : options_(std::move(options)), callbacks_(std::move(callbacks)), buffers_(options_.bufferPoolBytes) {}
 
 FabricEngine::~FabricEngine() {
     {
@@ -70,7 +73,8 @@ bool FabricEngine::post(Request request) {
     std::lock_guard lock(requestMutex_);
     if (!acceptingRequests_) return false;
     requests_.push_back(std::move(request));
-    ucp_worker_signal(worker_);  // thread-safe by UCX's contract, whatever the worker's thread mode
+    if (sleeping_) ucp_worker_signal(worker_);  // thread-safe by UCX's contract, whatever the worker's thread mode
+    sleeping_ = false;                          // awake, or soon: the next requests need no signal of their own
     return true;
 }
 
@@ -121,6 +125,16 @@ Status FabricEngine::send(PeerId peer, std::uint16_t kind, std::vector<std::byte
         return fail(ErrorCode::Unavailable, kShuttingDown);
     }
     return {};
+}
+
+std::vector<std::byte> FabricEngine::buffer(std::size_t size) {
+    buffers_.markUsed();
+    return buffers_.take(size);
+}
+
+void FabricEngine::recycle(std::vector<std::byte> payload) {
+    buffers_.markUsed();
+    buffers_.give(std::move(payload));
 }
 
 void FabricEngine::close(PeerId peer) {

@@ -44,6 +44,8 @@ inline constexpr std::size_t kPartialHeaderBytes = 64;
 [[nodiscard]] Result<std::vector<float>> payloadValues(const PartialHeader& header, std::span<const std::byte> payload);
 // The values as the payload's bytes, and the header's valuesCrc set from them.
 [[nodiscard]] std::vector<std::byte> payloadOf(std::span<const float> values, PartialHeader& header);
+// The same into `out` (values.size_bytes() long: a buffer the transport recycles).
+void fillPayload(std::span<const float> values, PartialHeader& header, std::span<std::byte> out);
 
 // Host `host`'s partial: its channels' delay-and-sum on the plan's grid, RF (nx * nz, column-major)
 // or IQ (nx * nz complex, re and im interleaved), with the plan's loop and threads. `channels`

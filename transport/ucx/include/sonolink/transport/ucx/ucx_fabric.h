@@ -25,9 +25,10 @@ struct FabricOptions {
     // for peers on the same host (UCX 1.13: eager messages go through shared memory, rendezvous
     // payloads through TCP loopback); "tcp,rc_verbs" or "tcp,ud_verbs" on InfiniBand/RoCE hosts.
     std::string transports = "tcp";
-    std::string netDevices;                          // UCX_NET_DEVICES, e.g. "eth0" or "mlx5_0:1"; empty: UCX's choice
-    std::chrono::milliseconds connectTimeout{5000};  // connect() gives up after this long
-    std::chrono::milliseconds closeGrace{200};       // close() and the destructor: time for sends in flight before the force-close
+    std::string netDevices;                               // UCX_NET_DEVICES, e.g. "eth0" or "mlx5_0:1"; empty: UCX's choice
+    std::chrono::milliseconds connectTimeout{5000};       // connect() gives up after this long
+    std::chrono::milliseconds closeGrace{200};            // close() and the destructor: time for sends in flight before the force-close
+    std::size_t bufferPoolBytes = std::size_t{64} << 20;  // recycled payload buffers kept for buffer() and receives; 0: none
 };
 
 using PeerId = std::uint64_t;  // assigned by the fabric from 1, never reused
@@ -73,6 +74,14 @@ public:
     // over maxHeaderBytes(); FailedPrecondition when the peer is unknown, lost or closed. A send that
     // fails later (the peer is lost meanwhile) is logged, and not counted in traffic().
     [[nodiscard]] Status send(PeerId peer, std::uint16_t kind, std::vector<std::byte> header, std::vector<std::byte> payload);
+    // Payload buffers without a fresh allocation (page faults) and zero-fill per message, for large
+    // payloads sent or received at a steady rate: buffer() gives a vector of `size` bytes to fill
+    // and send(), recycled from an earlier payload when one fits (its bytes are stale), else
+    // zero-filled; recycle() hands back a payload onMessage gave (or any vector) for reuse, by
+    // buffer() and by the receives of large messages. Once buffer() or recycle() has been called,
+    // the payloads of completed sends are recycled too. Payloads under 64 KiB are not kept.
+    [[nodiscard]] std::vector<std::byte> buffer(std::size_t size);
+    void recycle(std::vector<std::byte> payload);
     // Closes our side: sends in flight get closeGrace, then the endpoint is force-closed. No onPeerLost.
     void close(PeerId peer);
 
