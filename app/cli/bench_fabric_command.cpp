@@ -22,6 +22,7 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "shell_output.h"
 #include "sonolink/transport/ucx/ucx_fabric.h"
 
 namespace sonolink::cli {
@@ -86,14 +87,13 @@ Result<double> perftestOnce(const std::string& transports, std::size_t size, std
     const std::string env =
         fmt::format("UCX_TLS={}{}", transports, errorHandling && transports.find("shm") != std::string::npos ? " UCX_MM_ERROR_HANDLING=y" : "");
     const std::string flags = fmt::format("-t ucp_am_bw -s {} -n {} -w {}{}", size, count, std::max<std::uint64_t>(count / 10, 10), errorHandling ? " -e" : "");
-    const auto command =
-        fmt::format("({} ucx_perftest -p {} >/dev/null 2>&1 &) ; sleep 0.5; {} ucx_perftest 127.0.0.1 -p {} {} 2>&1", env, port, env, port, flags);
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe) return fail(ErrorCode::Unavailable, "cannot run ucx_perftest (install ucx-utils)");
-    std::string output;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-    const int rc = ::pclose(pipe);
+    // The server ends after its one test, or at the latest after 120 s (a client that never came).
+    const auto command = fmt::format("({} timeout 120 ucx_perftest -p {} >/dev/null 2>&1 &) ; sleep 0.5; {} timeout 120 ucx_perftest 127.0.0.1 -p {} {} 2>&1",
+                                     env, port, env, port, flags);
+    auto ran = shellOutput(command);
+    if (!ran) return fail(ran.error());
+    const std::string& output = ran->text;
+    const int rc = ran->status;
     // "Final: iterations p50 average overall bw-average bw-overall rate-average rate-overall"
     const std::regex line(R"(Final:\s+\d+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+))");
     std::smatch match;

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "shell_output.h"
 #include "link_diagnostics.h"
 #include "sonolink/ingest/stream_session.h"
 #if SONOLINK_HAVE_RDMA
@@ -109,12 +110,10 @@ Result<double> measurePerftest(const BenchLinkOptions& o, const std::string& dev
     iterations = (iterations + batch - 1) / batch * batch;  // perftest wants a multiple of the post list
     const auto common = fmt::format("ib_write_bw -d {} -x {} -s {} -n {} -l {} -F --report_gbits", device, gidIndex, payload, iterations, batch);
     const auto command = fmt::format("({} >/dev/null 2>&1 &) ; sleep 1; {} {} 2>&1", common, common, o.address);
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe) return fail(ErrorCode::Unavailable, "cannot run ib_write_bw (install perftest)");
-    std::string output;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-    const int rc = ::pclose(pipe);
+    auto ran = shellOutput(command);
+    if (!ran) return fail(ran.error());
+    const std::string& output = ran->text;
+    const int rc = ran->status;
     // The result line: bytes, iterations, BW peak, BW average, message rate.
     const std::regex line(fmt::format(R"(^\s*{}\s+\d+\s+([0-9.]+)\s+([0-9.]+))", payload), std::regex::multiline);
     std::smatch match;
