@@ -22,11 +22,11 @@ def free_port(address="127.0.0.1"):
 
 def cluster_file(path, port, hosts=4, channels_per_host=32, transports="tcp", rate=10.0, address="127.0.0.1",
                  host_addresses=None, partial="rf", window="hann", photoacoustic=False, incomplete="flag", nx=64, nz=96,
-                 deadline_frames=2.0):
+                 deadline_frames=2.0, heartbeat_ms=20, host_lost_ms=80):
     spec = {
         "coordinator": {"address": address, "port": port},
         "ucx": {"transports": transports},
-        "timing": {"frame_rate_hz": rate, "deadline_frames": deadline_frames, "heartbeat_ms": 20, "host_lost_ms": 80,
+        "timing": {"frame_rate_hz": rate, "deadline_frames": deadline_frames, "heartbeat_ms": heartbeat_ms, "host_lost_ms": host_lost_ms,
                    "incomplete": incomplete},
         "acquisition": {"pitch_m": 0.0003, "center_frequency_hz": 5e6, "sampling_rate_hz": 40e6, "samples": 1600,
                         "angles_deg": [-6, 0, 6], "photoacoustic": photoacoustic, "distinct_frames": 4},
