@@ -65,7 +65,11 @@ asan_run() {
 # fuzz_uff: its corpus (each libhdf5 fault found so far) only. Exploring it still finds faults
 # inside libhdf5 itself (docs/validation.md), which would fail CI at random.
 fuzz_run() { sanitized "$1" tests/fuzz/run-fuzzers.sh "$([ "$1" = fuzz_uff ] && echo 0 || echo 10)" "$1"; }
-tsan_run() { TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" sanitized "tsan-$1" "build/tsan/tests/$1"; }
+# UCX's memory hooks (libucm: malloc and mmap intercepted) and ThreadSanitizer's crash each other;
+# the fabric over TCP and shared memory needs none of them.
+tsan_run() {
+  UCX_MEM_MALLOC_HOOKS=no UCX_MEM_MMAP_HOOK_MODE=none TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" sanitized "tsan-$1" "build/tsan/tests/$1"
+}
 
 # Any report fails the run: halt_on_error exits non-zero at the first one (leaks included; an
 # absurd allocation returns null as outside ASan, and leaks inside libhdf5 on corrupt files are

@@ -17,7 +17,7 @@ namespace sonolink::app {
 class MetricsServer;
 
 // The text /metrics serves for these statistics and queue items.
-// (The cluster coordinator's: cluster_metrics.h.)
+// (The cluster coordinator's: app/cli/cluster_metrics.h.)
 [[nodiscard]] std::string prometheusText(const engine::EngineStats& stats, const std::vector<engine::QueueItem>& queue, bool queueConfigured);
 
 class MetricsEndpoint {

@@ -9,8 +9,8 @@
 
 #include "sonolink/cluster/cluster_coordinator.h"
 
-namespace sonolink::app {
+namespace sonolink::cli {
 
 [[nodiscard]] std::string clusterPrometheusText(const cluster::CoordinatorStats& stats);
 
-}  // namespace sonolink::app
+}  // namespace sonolink::cli

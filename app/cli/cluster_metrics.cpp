@@ -1,8 +1,8 @@
-#include "sonolink/app/cluster_metrics.h"
+#include "cluster_metrics.h"
 
 #include <fmt/format.h>
 
-namespace sonolink::app {
+namespace sonolink::cli {
 namespace {
 
 // One metric family: its HELP and TYPE, then a sample per (labels, value).
@@ -51,4 +51,4 @@ std::string clusterPrometheusText(const cluster::CoordinatorStats& s) {
     return out;
 }
 
-}  // namespace sonolink::app
+}  // namespace sonolink::cli
