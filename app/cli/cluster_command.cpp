@@ -5,8 +5,10 @@
 // incomplete, and reports every count, each host's health and the added latency. `cluster
 // reference` is the single-process sum of the same partitions, for a bit-for-bit check.
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -133,9 +135,24 @@ Result<cluster::ClusterFile> withImaging(const std::string& path, const std::str
     return cluster::parseClusterFile(file.dump(), path + " with " + imaging);
 }
 
-void writeFloats(const std::filesystem::path& path, std::span<const float> values) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size_bytes()));
+// Written whole under a temporary name, then renamed: a full disk or a crash leaves no cut file
+// under `path` (and an existing one as it was); the error names the file.
+Status writeFloats(const std::filesystem::path& path, std::span<const float> values) {
+    const std::filesystem::path part = path.string() + ".part";
+    {
+        std::ofstream out(part, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size_bytes()));
+        out.flush();
+        if (!out) {
+            std::error_code ignored;
+            std::filesystem::remove(part, ignored);
+            return fail(ErrorCode::Unavailable, fmt::format("cannot write {} ({} bytes): {}", path.string(), values.size_bytes(), std::strerror(errno)));
+        }
+    }
+    std::error_code renamed;
+    std::filesystem::rename(part, path, renamed);
+    if (renamed) return fail(ErrorCode::Unavailable, fmt::format("cannot put {} in place: {}", path.string(), renamed.message()));
+    return {};
 }
 
 int runCoordinator(const ClusterOptions& o) {
@@ -144,6 +161,7 @@ int runCoordinator(const ClusterOptions& o) {
     EventLines events(o.events);
     FrameTally tally;
     std::size_t kept = 0;
+    bool keepFailed = false;
     cluster::CoordinatorOptions options{.file = *file,
                                         .session = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()),
                                         .joinTimeoutNs = static_cast<std::int64_t>(o.joinTimeoutS * 1e9),
@@ -152,8 +170,12 @@ int runCoordinator(const ClusterOptions& o) {
                                         .onFrame =
                                             [&](cluster::FinishedFrame& f) {
                                                 tally.add(f);
-                                                if (!o.framesOut.empty() && f.complete && kept < o.keepFrames) {
-                                                    writeFloats(std::filesystem::path(o.framesOut) / fmt::format("trigger_{}.f32", f.triggerSequence), f.sum);
+                                                if (!o.framesOut.empty() && f.complete && kept < o.keepFrames && !keepFailed) {
+                                                    const auto path = std::filesystem::path(o.framesOut) / fmt::format("trigger_{}.f32", f.triggerSequence);
+                                                    if (auto ok = writeFloats(path, f.sum); !ok) {
+                                                        keepFailed = true;  // said once; the stream goes on
+                                                        std::cerr << "sonolink-cli cluster run: --frames-out: " << ok.error().message() << '\n';
+                                                    }
                                                     ++kept;
                                                 }
                                             },
@@ -177,7 +199,7 @@ int runCoordinator(const ClusterOptions& o) {
     watcher.request_stop();
     if (!summary) return reportError("cluster run", summary.error());
     printSummary(*file, *summary, tally, o.json);
-    return summary->countsAgree ? kExitOk : kExitFailed;
+    return summary->countsAgree && !keepFailed ? kExitOk : kExitFailed;
 }
 
 int runReference(const ClusterOptions& o) {
@@ -190,7 +212,7 @@ int runReference(const ClusterOptions& o) {
         if (!part) return reportError("cluster reference", part.error());
         parts.push_back(std::move(*part));
     }
-    writeFloats(o.out, cluster::sumInHostOrder(parts));
+    if (auto ok = writeFloats(o.out, cluster::sumInHostOrder(parts)); !ok) return reportError("cluster reference", ok.error());
     return kExitOk;
 }
 
