@@ -18,11 +18,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster_front_end.h"
-#include "cluster_metrics.h"
 #include "cluster_report.h"
 #include "commands.h"
 #include "event_lines.h"
 #include "exit_codes.h"
+#include "sonolink/app/coordinator_feed.h"
 #include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/cluster/acquisition_node.h"
 #include "sonolink/cluster/cluster_coordinator.h"
@@ -189,7 +189,10 @@ int runCoordinator(const ClusterOptions& o) {
     if (auto port = coordinator.listen(); !port) return reportError("cluster run", port.error());
     std::unique_ptr<app::MetricsEndpoint> metrics;
     if (o.metricsPort >= 0) {
-        auto served = app::MetricsEndpoint::serve(o.metricsPort, [&coordinator] { return clusterPrometheusText(coordinator.stats()); });
+        auto served = app::MetricsEndpoint::serve(o.metricsPort, [&coordinator, &file, name = o.clusterFile] {
+            const auto stats = coordinator.stats();
+            return app::clusterPrometheusText(app::clusterHealthOf(*file, name, &stats));
+        });
         if (!served) return reportError("cluster run", served.error());
         metrics = std::move(*served);
         events.print("metrics", {{"port", metrics->port()}});

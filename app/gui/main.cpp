@@ -29,6 +29,7 @@
 #include "probe_run.h"
 #include "screenshots.h"
 #include "station_check.h"
+#include "sonolink/app/coordinator_feed.h"
 #include "sonolink/app/engine_setup.h"
 #include "sonolink/app/metrics_endpoint.h"
 #include "sonolink/app/replay_source.h"
@@ -89,6 +90,9 @@ struct ConsoleCommandLine {
         "recording"};
     const QCommandLineOption cineOption{
         "cine", "Review this DICOM image or cine (a file, or s3://bucket/key read in place through the configured archive) frame by frame.", "object"};
+    const QCommandLineOption clusterOption{
+        "cluster-file", "Be the display host of the acquisition hosts this cluster file names (docs/cluster.md): Start streaming joins their partials.",
+        "file"};
     const QCommandLineOption quitOption{"quit-after", "Seconds before the screenshot and the quit.", "seconds", "6"};
     const QCommandLineOption languageOption{"language", "Show the console in this language: en or zh_CN (default: the ui/language setting, else the system's).",
                                             "language"};
@@ -97,8 +101,8 @@ struct ConsoleCommandLine {
         parser.setApplicationDescription("SonoLink acquisition and QA console");
         parser.addHelpOption();
         parser.addOptions({configOption, linkOption, screenshotOption, wizardShotOption, reportShotOption, examShotOption, examPatientShotOption,
-                           queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption, quitOption,
-                           languageOption});
+                           queueShotOption, calipersShotOption, settingsShotOption, stationCheckShotOption, probeOption, replayOption, cineOption,
+                           clusterOption, quitOption, languageOption});
         parser.process(application);
     }
     [[nodiscard]] bool isSet(const QCommandLineOption& option) const { return parser.isSet(option); }
@@ -250,6 +254,12 @@ int main(int argc, char** argv) {
         if (!opened) return startupFailed(opened.error());
         choice.replay = *opened;
         choice.selfTest = sonolink::app::SelfTestChoice::Off;
+    }
+    if (args.isSet(args.clusterOption)) {
+        auto feed = sonolink::app::coordinatorFeed(args.value(args.clusterOption).toStdString());
+        if (!feed) return startupFailed(feed.error());
+        choice.clusterFeed = std::move(*feed);
+        choice.selfTest = sonolink::app::SelfTestChoice::Off;  // each acquisition host tests its own link
     }
     auto consoleLock = sonolink::app::holdConsoleLock(loaded->dicom.queueDirectory);
     if (!consoleLock) return startupFailed(consoleLock.error());

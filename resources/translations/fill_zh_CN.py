@@ -11,6 +11,25 @@ import xml.etree.ElementTree as ET
 from engine_text_zh_CN import ENGINE_ZH
 
 ZH = {
+    # a cluster's display host: the hosts panel
+    "Hosts": "采集主机",
+    "waiting": "等待中",
+    "joined": "已加入",
+    "lost": "已丢失",
+    "refused": "已拒绝",
+    "done": "已结束",
+    "%1 (lost once)": "%1（丢失 1 次）",
+    "%1 (lost %2 times)": "%1（丢失 %2 次）",
+    "Address": "地址",
+    "Partials": "部分图像",
+    "Frames without it": "缺少其部分的帧",
+    "Late": "迟到",
+    "Partial latency (ms)": "部分图像延迟 (ms)",
+    "MB/s": "MB/s",
+    "Heard (ms ago)": "上次收到 (ms 前)",
+    "This station is not the display host of a cluster.": "本工作站不是集群的显示主机。",
+    "Cluster %1, epoch %2: frames %3 complete, %4 incomplete, %5 dropped; %6 parts refused; added latency p50 %7 ms, p99 %8 ms":
+        "集群 %1，第 %2 期：完整帧 %3，不完整帧 %4，丢弃帧 %5；拒收部分图像 %6；附加延迟 p50 %7 ms，p99 %8 ms",
     # imaging presets
     "General": "常规",
     "Superficial": "浅表",

@@ -657,6 +657,10 @@ What to do: Connect again; if it fails again, call the engineer.</source>
             <source>%1 shots fired, %2 missed, late or dark (never imaged); pulse to picture p99 %3 ms</source>
             <translation>已发射 %1 次，漏发、迟发或无脉冲 %2 次（均不成像）；脉冲到显示 p99 %3 ms</translation>
         </message>
+        <message>
+            <source>Hosts</source>
+            <translation>采集主机</translation>
+        </message>
     </context>
     <context>
         <name>sonolink::app::SelfTestSession</name>
@@ -2608,6 +2612,89 @@ What to do: Connect again; if it fails again, call the engineer.</source>
         <message>
             <source>The body part must be up to 16 capitals, digits, _ or spaces.</source>
             <translation>检查部位最多 16 个字符，只能是大写字母、数字、_ 或空格。</translation>
+        </message>
+    </context>
+    <context>
+        <name>sonolink::gui::HostsPanel</name>
+        <message>
+            <source>waiting</source>
+            <translation>等待中</translation>
+        </message>
+        <message>
+            <source>joined</source>
+            <translation>已加入</translation>
+        </message>
+        <message>
+            <source>lost</source>
+            <translation>已丢失</translation>
+        </message>
+        <message>
+            <source>refused</source>
+            <translation>已拒绝</translation>
+        </message>
+        <message>
+            <source>done</source>
+            <translation>已结束</translation>
+        </message>
+        <message>
+            <source>%1 (lost once)</source>
+            <translation>%1（丢失 1 次）</translation>
+        </message>
+        <message>
+            <source>%1 (lost %2 times)</source>
+            <translation>%1（丢失 %2 次）</translation>
+        </message>
+        <message>
+            <source>Host</source>
+            <translation>主机</translation>
+        </message>
+        <message>
+            <source>Channels</source>
+            <translation>通道</translation>
+        </message>
+        <message>
+            <source>Address</source>
+            <translation>地址</translation>
+        </message>
+        <message>
+            <source>State</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Partials</source>
+            <translation>部分图像</translation>
+        </message>
+        <message>
+            <source>Frames without it</source>
+            <translation>缺少其部分的帧</translation>
+        </message>
+        <message>
+            <source>Late</source>
+            <translation>迟到</translation>
+        </message>
+        <message>
+            <source>Partial latency (ms)</source>
+            <translation>部分图像延迟 (ms)</translation>
+        </message>
+        <message>
+            <source>MB/s</source>
+            <translation>MB/s</translation>
+        </message>
+        <message>
+            <source>Heard (ms ago)</source>
+            <translation>上次收到 (ms 前)</translation>
+        </message>
+        <message>
+            <source>Problem</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <source>This station is not the display host of a cluster.</source>
+            <translation>本工作站不是集群的显示主机。</translation>
+        </message>
+        <message>
+            <source>Cluster %1, epoch %2: frames %3 complete, %4 incomplete, %5 dropped; %6 parts refused; added latency p50 %7 ms, p99 %8 ms</source>
+            <translation>集群 %1，第 %2 期：完整帧 %3，不完整帧 %4，丢弃帧 %5；拒收部分图像 %6；附加延迟 p50 %7 ms，p99 %8 ms</translation>
         </message>
     </context>
     <context>

@@ -321,6 +321,7 @@ Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& conf
         e.archive = {a.queueDirectory, archiveRetryFrom(a), {a.journalDirectory, a.retentionDays, 16, {}}, a.auditFile, a.bucket, a.prefix, true, true};
     }
     backends.makeLink = engineLinkMaker(choice.link);
+    backends.clusterFeed = choice.clusterFeed;
     return engine::createEngine(std::move(e), std::move(backends));
 }
 

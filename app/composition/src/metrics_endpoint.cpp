@@ -47,6 +47,7 @@ std::string prometheusText(const engine::EngineStats& s, const std::vector<engin
         out += "# HELP sonolink_dicom_queue_items PACS queue items by state.\n# TYPE sonolink_dicom_queue_items gauge\n";
         for (const auto& [state, n] : byState) out += fmt::format("sonolink_dicom_queue_items{{state=\"{}\"}} {}\n", state, n);
     }
+    if (!s.cluster.file.empty()) out += clusterPrometheusText(s.cluster);
     return out;
 }
 

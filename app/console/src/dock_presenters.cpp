@@ -4,6 +4,7 @@
 #include "sonolink/gui/plot/link_health_panel.h"
 #include "sonolink/gui/plot/rf_panel.h"
 #include "sonolink/gui/views/archive_view.h"
+#include "sonolink/gui/views/hosts_panel.h"
 #include "sonolink/gui/views/queue_view.h"
 
 namespace sonolink::app {
@@ -23,6 +24,10 @@ QueuePresenter::QueuePresenter(gui::EngineBridge& bridge, gui::QueueView& view) 
     connect(&view, &gui::QueueView::retryRequested, &bridge, &gui::EngineBridge::retryQueueItem);
     connect(&view, &gui::QueueView::withdrawRequested, &bridge, &gui::EngineBridge::withdrawQueueItem);
     view.showQueue(bridge.queue());
+}
+
+HostsPresenter::HostsPresenter(gui::EngineBridge& bridge, gui::HostsPanel& panel) : QObject(&panel) {
+    connect(&bridge.display(), &gui::DisplayFeed::clusterSampled, &panel, &gui::HostsPanel::showHosts);
 }
 
 ArchivePresenter::ArchivePresenter(gui::EngineBridge& bridge, gui::ArchiveView& view) : QObject(&view) {

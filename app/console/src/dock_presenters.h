@@ -2,7 +2,8 @@
 // (what the engine says, shown; what the engineer asks, sent) and is owned by its view, so a dock
 // is built, shown and tested on its own. The link's health strip charts (the display feed's
 // samples), the RF traces (the channels chosen -> the feed, their traces back), the PACS queue
-// and the archive's upload queue (shown at once, then at every change; retry and withdraw).
+// and the archive's upload queue (shown at once, then at every change; retry and withdraw), and a
+// cluster's acquisition hosts.
 // Thread contract: GUI thread only.
 #pragma once
 
@@ -14,6 +15,7 @@ class LinkHealthPanel;
 class RfPanel;
 class QueueView;
 class ArchiveView;
+class HostsPanel;
 }  // namespace sonolink::gui
 
 namespace sonolink::app {
@@ -34,6 +36,13 @@ class QueuePresenter : public QObject {
     Q_OBJECT
 public:
     QueuePresenter(gui::EngineBridge& bridge, gui::QueueView& view);
+};
+
+// A cluster's display host: its acquisition hosts, from the display feed's samples.
+class HostsPresenter : public QObject {
+    Q_OBJECT
+public:
+    HostsPresenter(gui::EngineBridge& bridge, gui::HostsPanel& panel);
 };
 
 class ArchivePresenter : public QObject {

@@ -42,6 +42,7 @@
 #include "image_watch.h"
 #include "sonolink/gui/dialogs/reauthentication_dialog.h"
 #include "sonolink/util/station_user.h"
+#include "sonolink/gui/views/hosts_panel.h"
 #include "sonolink/gui/views/imaging_panel.h"
 #include "sonolink/gui/views/photoacoustic_panel.h"
 #include "sonolink/gui/dialogs/self_test_words.h"
@@ -290,15 +291,21 @@ void MainWindow::buildActions() {
     reset->setShortcut(Qt::Key_0);
 }
 
-// The engineer's docks, tabbed under the image: the link's health first, the RF beside it; each
+// The engineer's docks, tabbed under the image: the link's health first (a cluster's hosts before
+// it on its display host), the RF beside it; each
 // view with its presenter.
 void MainWindow::buildDocks() {
     new LinkHealthPresenter(bridge_, *health_);
     new RfPresenter(bridge_, *rf_);
     new QueuePresenter(bridge_, *queue_);
     new ArchivePresenter(bridge_, *archive_);
-    const QList<QDockWidget*> docks{dockOf(tr("Link health"), "linkHealthDock", health_), dockOf(tr("RF"), "rfDock", rf_),
-                                    dockOf(tr("PACS queue"), "queueDock", queue_), dockOf(tr("Archive"), "archiveDock", archive_)};
+    QList<QDockWidget*> docks{dockOf(tr("Link health"), "linkHealthDock", health_), dockOf(tr("RF"), "rfDock", rf_),
+                              dockOf(tr("PACS queue"), "queueDock", queue_), dockOf(tr("Archive"), "archiveDock", archive_)};
+    if (bridge_.isClusterHost()) {  // the display host of a cluster: its hosts first
+        auto* hosts = new gui::HostsPanel;
+        new HostsPresenter(bridge_, *hosts);
+        docks.prepend(dockOf(tr("Hosts"), "hostsDock", hosts));
+    }
     for (auto* dock : docks) addDockWidget(Qt::BottomDockWidgetArea, dock);
     for (qsizetype i = 1; i < docks.size(); ++i) tabifyDockWidget(docks[i - 1], docks[i]);
     docks.front()->raise();

@@ -276,6 +276,7 @@ void DisplayPipeline::drawAndPublish(beamform::BeamformedImage& envelope, const 
     image->photoacoustic = facts.photoacoustic;
     image->timestampNs = facts.timestampNs;
     image->laserEnergyMicroJ = facts.laserEnergyMicroJ;
+    image->incompleteAperture = facts.incompleteAperture;
     latency_.record(image->readyNs - facts.readyNs);
     if (facts.photoacoustic) {  // the pulse (front end clock) to now, on the same clock
         const auto shown = static_cast<std::int64_t>(ingest::hostRealtimeNs()) + clockOffsetNs_.load(std::memory_order_relaxed);
@@ -288,6 +289,37 @@ void DisplayPipeline::drawAndPublish(beamform::BeamformedImage& envelope, const 
     if (cine_.size() > cineFrames_) cine_.pop_front();
     latest_.store(image);
     displayed_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void DisplayPipeline::showJoined(JoinedImage image) {
+    {
+        MutexLock lock(mutex_);
+        if (stopping_ || frozen_) return;
+        if (joinedWaiting_) skipped_.fetch_add(1, std::memory_order_relaxed);
+        joinedWaiting_ = std::move(image);
+        if (joinedDrawing_) return;
+        joinedDrawing_ = true;
+    }
+    (void)pictures_.submit([this] { drawJoined(); });
+}
+
+void DisplayPipeline::drawJoined() {
+    for (;;) {
+        std::optional<JoinedImage> next;
+        std::uint64_t session = 0;
+        {
+            MutexLock lock(mutex_);
+            next = std::exchange(joinedWaiting_, std::nullopt);
+            if (!next) {
+                joinedDrawing_ = false;
+                return;
+            }
+            session = session_;
+        }
+        if (next->grid.x != pictureGrid_.x || next->grid.z != pictureGrid_.z) preparePicture(next->grid);
+        const FrameFacts facts{static_cast<std::uint32_t>(next->triggerSequence), session, next->readyNs, 0, 0, false, std::move(next->incompleteAperture)};
+        drawAndPublish(next->envelope, facts);
+    }
 }
 
 void DisplayPipeline::run() {
@@ -342,8 +374,8 @@ void DisplayPipeline::imageFrame(ingest::FrameRef frame, std::uint64_t session) 
         MutexLock lock(mutex_);
         rfChannels = rfChannels_;
     }
-    const FrameFacts facts{frame->frameId(),        session, frame->readyNs(), frame->timestampNs(), frame->block(0).header.laserEnergyMicroJ,
-                           frame->isPhotoacoustic()};
+    const FrameFacts facts{frame->frameId(),         session, frame->readyNs(), frame->timestampNs(), frame->block(0).header.laserEnergyMicroJ,
+                           frame->isPhotoacoustic(), {}};
     const auto frameId = facts.frameId;
     if (!rfChannels.empty()) {
         auto rf = rfLines(*frame, rfChannels);

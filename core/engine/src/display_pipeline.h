@@ -66,6 +66,10 @@ public:
     // waiting for the beamformer's next frame (a reconfiguration not yet applied takes it along).
     void changePicture(const ImagingSetup& imaging);
     [[nodiscard]] std::shared_ptr<const RfLines> latestRf() const { return latestRf_.load(); }
+    // A frame joined from several hosts' partials, its envelope taken (a cluster's display host,
+    // whose feed calls this on its own thread): drawn on the picture thread, on its own grid; a
+    // newer one replaces one still waiting (counted skipped).
+    void showJoined(JoinedImage image);
 
     // The cine and the latest picture let go (another exam begins): only frames published from
     // now on are shown, reviewed or exported.
@@ -108,10 +112,12 @@ private:
         std::uint64_t timestampNs = 0;
         std::uint32_t laserEnergyMicroJ = 0;
         bool photoacoustic = false;
+        std::string incompleteAperture;  // joined from several hosts, lacking some
     };
     void drawAndPublish(beamform::BeamformedImage& envelope, const FrameFacts& facts);
     void normaliseShot(beamform::BeamformedImage& envelope, std::uint32_t energyMicroJ);  // picture thread
     void countFailure(std::uint32_t frameId, const Error& error);
+    void drawJoined();  // picture thread: the joined images waiting, newest only
     [[nodiscard]] std::shared_ptr<RfLines> rfLines(const ingest::Frame& frame, const std::vector<int>& channels) const;
 
     beamform::AcquisitionGeometry geometry_;
@@ -150,6 +156,8 @@ private:
     std::uint64_t session_ GUARDED_BY(mutex_) = 0;
     std::uint32_t lastFrameId_ GUARDED_BY(mutex_) = 0;
     bool anyPublished_ GUARDED_BY(mutex_) = false;
+    std::optional<JoinedImage> joinedWaiting_ GUARDED_BY(mutex_);
+    bool joinedDrawing_ GUARDED_BY(mutex_) = false;  // drawJoined() is queued or runs
     std::deque<std::shared_ptr<const DisplayFrame>> cine_ GUARDED_BY(mutex_);
     LatestValue<const DisplayFrame> latest_;
     LatestValue<const RfLines> latestRf_;

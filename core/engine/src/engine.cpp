@@ -64,6 +64,7 @@ Result<transport::Link*> Engine::Impl::sessionLink() {
 }
 
 void Engine::Impl::openSession() {
+    if (backends.clusterFeed) return openClusterSession();
     setState(EngineState::Connecting, "bringing the link up");
     if (selfTest->due()) return selfTest->start();  // first the start-up self-test, in a session of its own
     if (nextAcquisition) {                          // new acquisition settings: this session runs them, the imager rebuilt for them
@@ -165,6 +166,7 @@ void Engine::Impl::onEnded(std::uint64_t gen, const Result<ingest::SessionSummar
 // posted, is stale). A reusable link is reset at once, before anyone hears that the session is
 // over, so a front end that attaches from then on finds a fresh one; any other link goes.
 void Engine::Impl::closeSession() {
+    stopClusterFeed();
     if (acquisition) {
         ++generation;
         acquisition->stop();
@@ -207,7 +209,7 @@ Engine::Impl::Impl() : selfTest(std::make_unique<SelfTestRunner>(*this)) {}
 Engine::Impl::~Impl() = default;
 
 Result<std::unique_ptr<Engine>> createEngine(EngineConfig config, Backends backends) {
-    if (!backends.makeLink) return fail(ErrorCode::InvalidArgument, "the engine needs a link backend");
+    if (!backends.makeLink && !backends.clusterFeed) return fail(ErrorCode::InvalidArgument, "the engine needs a link backend or a cluster feed");
     if (auto reasons = problems(config.imaging); !reasons.empty()) {
         Error error(ErrorCode::InvalidArgument, "the imaging settings are out of range");
         for (auto& r : reasons) error.addDetail(std::move(r));
@@ -298,12 +300,13 @@ void Engine::connect() {
 void Engine::startStreaming(std::uint32_t frames) {
     impl_->ctl->post([impl = impl_.get(), frames] {
         if (impl->state == EngineState::Frozen) return impl->setState(EngineState::Streaming, "live again");
-        if (impl->state != EngineState::Ready || !impl->acquisition) {
+        if (impl->state != EngineState::Ready || (!impl->acquisition && !impl->backends.clusterFeed)) {
             return impl->refuse("startStreaming", ErrorCode::FailedPrecondition, fmt::format("cannot stream while {}", toString(impl->state)));
         }
         if (const auto blocked = impl->tally.streamingBlock(); !blocked.empty()) {
             return impl->refuse("startStreaming", ErrorCode::FailedPrecondition, blocked + "; an engineer may override it, with a reason (overrideSelfTest)");
         }
+        if (impl->backends.clusterFeed) return impl->startClusterFeed();
         impl->acquisition->go(frames);
         impl->setState(EngineState::Streaming, "");
     });

@@ -2,7 +2,7 @@
 // SelfTestRunner, the display pipelines, the recording tap, the archive service, the work
 // queues), each owning its state and lock (docs/architecture.md), and keeps the ctl thread's
 // own: the state machine and the acquisition's life. Split over engine.cpp (commands, states,
-// sessions), recording_control.cpp, export_job.cpp, node_jobs.cpp, settings_control.cpp,
+// sessions), cluster_control.cpp (a cluster's display host), recording_control.cpp, export_job.cpp, node_jobs.cpp, settings_control.cpp,
 // engine_stats.cpp.
 // Thread contract: members say which thread or service; ctl-only members need no lock.
 #pragma once
@@ -52,9 +52,13 @@ struct Engine::Impl : std::enable_shared_from_this<Impl> {
     SettingsBoard settingsBoard;                     // as the facade reports them (written on ctl)
     std::optional<AcquisitionPlan> nextAcquisition;  // ctl thread: applied at the next connect
     RecordingTap recording;
-    std::optional<LinkHandle> link;  // ctl thread only: kept between sessions when reusable
-    bool linkFresh = false;          // ctl thread: made or reset since its last session
-    class SelfTestRunner;            // self_test_runner.h
+    std::optional<LinkHandle> link;   // ctl thread only: kept between sessions when reusable
+    bool clusterFeedRunning = false;  // ctl thread: backends.clusterFeed started (cluster_control.cpp)
+    void openClusterSession();
+    void startClusterFeed();
+    void stopClusterFeed();
+    bool linkFresh = false;  // ctl thread: made or reset since its last session
+    class SelfTestRunner;    // self_test_runner.h
     // The start-up self-test (ctl thread; declared before acquisition: its captures outlive it).
     std::unique_ptr<SelfTestRunner> selfTest;
     std::unique_ptr<Acquisition> acquisition;  // ctl thread only (declared after the link: goes first)

@@ -161,6 +161,10 @@ EngineStats Engine::Impl::snapshot() const {
     const auto shotLatency = dualMode ? shots->shotLatency() : display->shotLatency();
     s.laser.shotToShownP50Ms = shotLatency.percentile(0.5) / 1e6;
     s.laser.shotToShownP99Ms = shotLatency.percentile(0.99) / 1e6;
+    if (backends.clusterFeed) {  // a cluster's display host: its hosts beamform, the feed joins
+        s.cluster = backends.clusterFeed->health();
+        s.imager = "cluster";
+    }
     return s;
 }
 

@@ -30,6 +30,39 @@ BModeImage imageOf(const std::shared_ptr<const engine::DisplayFrame>& frame) {
     out.dynamicRangeDb = frame->imaging.dynamicRangeDb;
     out.tgcDb = frame->imaging.tgcDb;
     out.persistence = frame->imaging.persistence;
+    out.incompleteAperture = QString::fromStdString(frame->incompleteAperture);
+    return out;
+}
+
+// A cluster's hosts as the hosts panel shows them; throughput over the `seconds` since `before`.
+ClusterHosts clusterHostsOf(const engine::ClusterHealth& now, const engine::ClusterHealth& before, double seconds) {
+    ClusterHosts out{.file = QString::fromStdString(now.file),
+                     .epoch = now.epoch,
+                     .complete = now.framesComplete,
+                     .incomplete = now.framesIncomplete,
+                     .dropped = now.framesDropped,
+                     .refused = now.partsRefused,
+                     .addedLatencyP50Ms = now.addedLatencyMsP50,
+                     .addedLatencyP99Ms = now.addedLatencyMsP99,
+                     .hosts = {}};
+    for (std::size_t i = 0; i < now.hosts.size(); ++i) {
+        const auto& h = now.hosts[i];
+        const std::uint64_t earlier =
+            i < before.hosts.size() && before.hosts[i].bytesReceived <= h.bytesReceived ? before.hosts[i].bytesReceived : h.bytesReceived;
+        out.hosts.push_back({.name = QString::fromStdString(h.name),
+                             .address = QString::fromStdString(h.address),
+                             .state = QString::fromStdString(h.state),
+                             .firstChannel = h.firstChannel,
+                             .lastChannel = h.lastChannel,
+                             .partials = h.partials,
+                             .missing = h.missing,
+                             .late = h.late,
+                             .losses = h.losses,
+                             .partialLatencyMs = h.partialLatencyMs,
+                             .megabytesPerSecond = seconds > 0 ? static_cast<double>(h.bytesReceived - earlier) / seconds / 1e6 : 0,
+                             .heardAgoMs = h.heardAgoMs,
+                             .problem = QString::fromStdString(h.lastProblem)});
+    }
     return out;
 }
 
@@ -182,6 +215,7 @@ void DisplayFeed::sampleHealth() {
     h.shotsFiredTotal = now.laser.fired;
     h.shotsMissedTotal = now.laser.missed + now.laser.late + now.laser.dark;
     h.shotToShownP99Ms = now.laser.shotToShownP99Ms;
+    if (!now.cluster.file.empty()) Q_EMIT clusterSampled(clusterHostsOf(now.cluster, lastStats_.cluster, rate.seconds));
     lastStats_ = now;
     Q_EMIT healthSampled(h);
 }

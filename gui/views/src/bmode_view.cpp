@@ -285,6 +285,15 @@ void BModeView::drawCaptions(QPainter& painter, const QRectF& shown) const {
         painter.setBrush(QColor(255, 200, 60));
         painter.drawEllipse(dot, 4.5, 4.5);
     }
+    if (!image_.incompleteAperture.isEmpty() && !shown.isEmpty()) {  // a joined frame lacking hosts: never shown as whole
+        const QString text = QStringLiteral("⚠ ") + image_.incompleteAperture;
+        QRectF box = metrics.boundingRect(shown.adjusted(8, 0, -8, -8), Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, text).adjusted(-6, -3, 6, 3);
+        painter.setPen(QPen(QColor(230, 70, 60), 2));
+        painter.setBrush(QColor(0, 0, 0, 200));
+        painter.drawRect(box);
+        painter.setPen(QColor(255, 120, 110));
+        painter.drawText(box, Qt::AlignCenter | Qt::TextWordWrap, text);
+    }
     if (!notice_.isEmpty()) {
         const QRectF area = (shown.isEmpty() ? room : shown).adjusted(24, 0, -24, 0);
         QRectF box = metrics.boundingRect(area, Qt::AlignCenter | Qt::TextWordWrap, notice_).adjusted(-10, -8, 10, 8);

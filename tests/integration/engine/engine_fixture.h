@@ -53,6 +53,7 @@ protected:
     std::map<std::string, bool> selfTestBlocking;                  // a site's policy (the steps file's blocks_streaming)
     std::optional<LinkBerTest> selfTest;                           // the start-up link BER test at every connect
     std::optional<StationCheck> station;                           // the station's set-up, checked with it
+    std::shared_ptr<ClusterFeed> clusterFeed;                      // set: the engine is a cluster's display host
 
     void SetUp() override { fs::create_directories(dir); }
     void TearDown() override {
@@ -139,6 +140,7 @@ protected:
         backends.archiveClient = archiveClient;
         if (phantomCheck) backends.phantomReference = app::phantomReference;
         backends.gpuMemoryTest = gpuMemoryTest;
+        backends.clusterFeed = clusterFeed;
         auto engine = createEngine(std::move(e), std::move(backends));
         EXPECT_TRUE(engine) << engine.error().message();
         return engine ? std::move(*engine) : nullptr;

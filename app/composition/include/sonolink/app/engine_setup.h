@@ -38,6 +38,8 @@ struct EngineChoice {
     bool reopenAfterSession = true;                   // false: a session the front end ends leaves the engine Idle (a timed run)
     SelfTestChoice selfTest = SelfTestChoice::AsConfigured;
     std::vector<std::string> selfTestSteps;  // only these steps (engine::kSelfTestSteps' names); empty: all
+    // Set: the station is a cluster's display host (app/cluster_feed); no link or self-test of its own.
+    std::shared_ptr<engine::ClusterFeed> clusterFeed;
 };
 
 [[nodiscard]] Result<std::unique_ptr<engine::Engine>> makeEngine(const config::AppConfig& config, EngineChoice choice);

@@ -16,16 +16,21 @@ namespace sonolink::app {
 
 class MetricsServer;
 
-// The text /metrics serves for these statistics and queue items.
-// (The cluster coordinator's: app/cli/cluster_metrics.h.)
+// The text /metrics serves for these statistics and queue items (a cluster's display host: its
+// hosts' too, clusterPrometheusText).
 [[nodiscard]] std::string prometheusText(const engine::EngineStats& stats, const std::vector<engine::QueueItem>& queue, bool queueConfigured);
+// A cluster's counts and its hosts' health (sonolink_cluster_*): frames complete, incomplete,
+// dropped and never seen; partials late, duplicate and refused; per host whether it is up, its
+// partials, missing frames, losses, bytes received and last partial latency; the added latency.
+// For the console's endpoint and `sonolink-cli cluster run --metrics-port`.
+[[nodiscard]] std::string clusterPrometheusText(const engine::ClusterHealth& health);
 
 class MetricsEndpoint {
 public:
     // Binds 127.0.0.1:port (0: any free port); FailedPrecondition naming the port if it cannot.
     [[nodiscard]] static Result<std::unique_ptr<MetricsEndpoint>> start(const engine::Engine& engine, int port, bool queueConfigured);
     // Serves whatever `render` returns (called on the metrics thread at each scrape): the cluster
-    // coordinator's clusterPrometheusText, say.
+    // coordinator's, clusterPrometheusText, say.
     [[nodiscard]] static Result<std::unique_ptr<MetricsEndpoint>> serve(int port, std::function<std::string()> render);
     ~MetricsEndpoint();
     MetricsEndpoint(const MetricsEndpoint&) = delete;

@@ -199,6 +199,28 @@ struct GpuMemoryOutcome {
     std::string error;
 };
 
+// The display host's side of several acquisition hosts (docs/cluster.md): images joined from
+// the hosts' partials, their envelopes taken after the full sum. With a feed the engine is that
+// display host: it has no link or self-test of its own; streaming starts and stops the feed,
+// whose images go to the display, the cine and the facade's statistics.
+// Thread contract: start() and stop() on the ctl thread; onImage on the feed's own thread, never
+// after stop() returns; health() from any thread.
+struct JoinedImage {
+    std::uint64_t triggerSequence = 0;
+    beamform::PixelGrid grid;            // the plan's
+    beamform::BeamformedImage envelope;  // on the grid
+    std::string incompleteAperture;      // "" or "incomplete aperture: host N"
+    std::uint64_t readyNs = 0;           // steady clock: the last partial in
+};
+class ClusterFeed {
+public:
+    virtual ~ClusterFeed() = default;
+    // Listens for the hosts and joins their partials; Unavailable when it cannot listen.
+    [[nodiscard]] virtual Status start(std::function<void(JoinedImage)> onImage) = 0;
+    virtual void stop() = 0;
+    [[nodiscard]] virtual ClusterHealth health() const = 0;
+};
+
 struct Backends {
     // Called when a session needs a link (the first connect, and whenever the last one cannot
     // be reused), on the ctl thread.
@@ -222,6 +244,8 @@ struct Backends {
     std::function<std::vector<GpuMemoryOutcome>()> gpuMemoryTest;
     // The archive's S3 client (credentials resolved by the composition root); null: no archive.
     std::shared_ptr<archive::S3Client> archiveClient;
+    // Set: this station is the display host of a cluster (makeLink may then be null).
+    std::shared_ptr<ClusterFeed> clusterFeed;
 };
 
 // The engine, its threads started, Idle. InvalidArgument for a configuration it cannot run

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sonolink/engine/settings.h"
@@ -30,6 +31,9 @@ struct DisplayFrame {
     bool photoacoustic = false;
     std::uint64_t timestampNs = 0;  // the front end's PTP time of the transmit, or of the pulse
     std::uint32_t laserEnergyMicroJ = 0;
+    // Joined from several acquisition hosts' partials and lacking some: "incomplete aperture: host 2".
+    // Empty: the whole aperture.
+    std::string incompleteAperture;
 };
 
 // RF traces of selected channels of the newest frame shown (first transmit), for the engineer's

@@ -85,6 +85,38 @@ struct SelfTestProgress {
     std::string detail;   // what runs, and what the fraction counts
 };
 
+// Several acquisition hosts (docs/cluster.md), seen from the display host: each host's link
+// health, partials and their latency, and the frames joined from them.
+struct ClusterHostHealth {
+    std::string name;
+    std::string address;   // where it connected from ("" before it did)
+    std::string state;     // waiting, joined, lost, refused, done
+    int firstChannel = 0;  // its channels of the whole array, [first, last)
+    int lastChannel = 0;
+    std::uint64_t partials = 0;       // joined into frames
+    std::uint64_t late = 0;           // came after their frame had gone
+    std::uint64_t missing = 0;        // frames that went without its part
+    std::uint64_t bytesReceived = 0;  // partials: header and values
+    std::uint64_t losses = 0;         // times it was seen lost
+    double partialLatencyMs = 0;      // beamformed on the host -> in here, the newest
+    double heardAgoMs = 0;            // since anything came from it
+    std::string lastProblem;          // why it was lost or refused ("" none)
+};
+struct ClusterHealth {
+    std::string file;  // the cluster file ("": this station is no display host of a cluster)
+    std::uint32_t epoch = 0;
+    std::uint64_t framesComplete = 0;
+    std::uint64_t framesIncomplete = 0;  // shown flagged "incomplete aperture: host N"
+    std::uint64_t framesDropped = 0;     // lacking a host, dropped by policy
+    std::uint64_t framesNeverSeen = 0;   // triggers no host sent a part for
+    std::uint64_t partsLate = 0;         // came after their frame had gone
+    std::uint64_t partsDuplicate = 0;
+    std::uint64_t partsRefused = 0;  // of another plan, epoch or shape
+    double addedLatencyMsP50 = 0;    // last partial in -> image ready
+    double addedLatencyMsP99 = 0;
+    std::vector<ClusterHostHealth> hosts;
+};
+
 struct EngineStats {
     std::uint64_t steadyNs = 0;  // steady clock when read
     EngineState state = EngineState::Idle;
@@ -118,6 +150,7 @@ struct EngineStats {
     FrontEndHealth frontEnd;
     LinkCounters link;
     LaserHealth laser;
+    ClusterHealth cluster;  // a display host's acquisition hosts (empty file: none)
 };
 
 // What happened between two snapshots of the same engine (earlier first).

@@ -1,7 +1,8 @@
 // DisplayFeed: the picture side of the bridge. A timer on the GUI thread pulls the newest display
 // frame from the engine at the screen's pace and hands it on as a BModeImage (in dual mode
 // composed with its laser shot as the shot display asks: over it, instead of it or beside it),
-// the chosen channels' RF (about 30 times a second) and the link's health (twice a second); the
+// the chosen channels' RF (about 30 times a second) and the link's health (twice a second; a
+// cluster's display host: its hosts' too); the
 // cine is composed the same way. Reads the facade only (the shot display also tells the engine).
 // Thread contract: GUI thread only (the signals are emitted there).
 #pragma once
@@ -15,6 +16,7 @@
 
 #include "sonolink/engine/engine.h"
 #include "sonolink/gui/views/bmode_image.h"
+#include "sonolink/gui/views/hosts_panel.h"
 #include "sonolink/gui/views/link_health.h"
 #include "sonolink/gui/views/rf_traces.h"
 #include "sonolink/gui/views/shot_display.h"
@@ -41,6 +43,8 @@ Q_SIGNALS:
     void imageReady(const sonolink::gui::BModeImage& image);
     void rfReady(const sonolink::gui::RfTraces& traces);
     void healthSampled(const sonolink::gui::LinkHealth& health);
+    // A cluster's display host: its hosts, with the health sample.
+    void clusterSampled(const sonolink::gui::ClusterHosts& hosts);
 
 private:
     void pull();

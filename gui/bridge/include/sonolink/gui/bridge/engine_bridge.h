@@ -96,6 +96,8 @@ public:
 
     // Dual mode: whether a laser fires (how its shots are shown: display().setShotDisplay()).
     [[nodiscard]] bool firesLaser() const { return engine_.firesLaser(); }
+    // The station is the display host of a cluster (its hosts beamform; the hosts panel shows them).
+    [[nodiscard]] bool isClusterHost() const { return !engine_.stats().cluster.file.empty(); }
     // The picture: the newest frame, the cine, RF and the link's health.
     [[nodiscard]] DisplayFeed& display() { return display_; }
     [[nodiscard]] const DisplayFeed& display() const { return display_; }

@@ -7,6 +7,7 @@
 
 #include <QImage>
 #include <QtGlobal>
+#include <QString>
 
 #include <vector>
 
@@ -31,6 +32,8 @@ struct BModeImage {
     double shotEnergyMj = 0;
     quint64 shotPulseNs = 0;  // the pulse's time on the front end's (PTP) clock
     QImage shotColour;        // the shot alone in colour (side by side); null otherwise
+    // Joined from a cluster's hosts, lacking some: "incomplete aperture: host 2" (shown on it).
+    QString incompleteAperture;
     [[nodiscard]] double widthMm() const { return image.width() * mmPerPixel; }
     [[nodiscard]] double depthMm() const { return image.height() * mmPerPixel; }
 };

@@ -1,8 +1,8 @@
-#include "cluster_metrics.h"
-
 #include <fmt/format.h>
 
-namespace sonolink::cli {
+#include "sonolink/app/metrics_endpoint.h"
+
+namespace sonolink::app {
 namespace {
 
 // One metric family: its HELP and TYPE, then a sample per (labels, value).
@@ -16,15 +16,15 @@ void sample(std::string& out, const char* name, const std::string& labels, doubl
 
 }  // namespace
 
-std::string clusterPrometheusText(const cluster::CoordinatorStats& s) {
+std::string clusterPrometheusText(const engine::ClusterHealth& s) {
     std::string out;
     auto n = [](std::uint64_t v) { return static_cast<double>(v); };
     family(out, "frames_total", "counter", "Frames let go by the coordinator, by kind.");
-    for (const auto& [kind, value] : {std::pair{"complete", s.counts.complete}, std::pair{"incomplete", s.counts.incomplete},
-                                      std::pair{"dropped", s.counts.dropped}, std::pair{"never_seen", s.counts.neverSeen}})
+    for (const auto& [kind, value] : {std::pair{"complete", s.framesComplete}, std::pair{"incomplete", s.framesIncomplete},
+                                      std::pair{"dropped", s.framesDropped}, std::pair{"never_seen", s.framesNeverSeen}})
         sample(out, "frames_total", fmt::format("kind=\"{}\"", kind), n(value));
     family(out, "partials_unused_total", "counter", "Partials not joined, by why.");
-    for (const auto& [kind, value] : {std::pair{"late", s.counts.late}, std::pair{"duplicate", s.counts.duplicate}, std::pair{"refused", s.counts.refused}})
+    for (const auto& [kind, value] : {std::pair{"late", s.partsLate}, std::pair{"duplicate", s.partsDuplicate}, std::pair{"refused", s.partsRefused}})
         sample(out, "partials_unused_total", fmt::format("why=\"{}\"", kind), n(value));
     family(out, "epoch", "gauge", "The plan epoch in effect.");
     sample(out, "epoch", "", s.epoch);
@@ -38,17 +38,16 @@ std::string clusterPrometheusText(const cluster::CoordinatorStats& s) {
     family(out, "host_received_bytes_total", "counter", "Partial bytes received from this host (header and values).");
     family(out, "host_partial_latency_seconds", "gauge", "Beamformed on the host to in at the coordinator, the last partial.");
     for (std::size_t h = 0; h < s.hosts.size(); ++h) {
-        const cluster::HostHealth& host = s.hosts[h];
+        const engine::ClusterHostHealth& host = s.hosts[h];
         const std::string labels = fmt::format("host=\"{}\",name=\"{}\"", h, host.name);
-        const cluster::HostTally tally = h < s.counts.hosts.size() ? s.counts.hosts[h] : cluster::HostTally{};
-        sample(out, "host_up", labels, host.state == cluster::HostState::Joined ? 1 : 0);
-        sample(out, "host_partials_total", labels, n(tally.partials));
-        sample(out, "host_missing_total", labels, n(tally.missing));
+        sample(out, "host_up", labels, host.state == "joined" ? 1 : 0);
+        sample(out, "host_partials_total", labels, n(host.partials));
+        sample(out, "host_missing_total", labels, n(host.missing));
         sample(out, "host_losses_total", labels, n(host.losses));
         sample(out, "host_received_bytes_total", labels, n(host.bytesReceived));
-        sample(out, "host_partial_latency_seconds", labels, host.partialLatencyMsLast / 1e3);
+        sample(out, "host_partial_latency_seconds", labels, host.partialLatencyMs / 1e3);
     }
     return out;
 }
 
-}  // namespace sonolink::cli
+}  // namespace sonolink::app
