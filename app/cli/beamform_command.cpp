@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "beamform_run.h"
 #include "beamform_overlay.h"
 #include "commands.h"
 #include "dicom_export.h"
@@ -31,33 +32,6 @@
 
 namespace sonolink::cli {
 namespace {
-
-struct BeamformOptions {
-    std::string file;
-    std::string configFile;  // its archive section, for s3:// recordings
-    std::string group = "/channel_data";
-    std::string xRange, zRange;    // "start:stop:count" in mm
-    std::string xValues, zValues;  // or the positions themselves, "v1,v2,..." in mm
-    double fNumber = 1.5;
-    std::string window = "rectangular";
-    std::string output = "db";  // db or envelope
-    double dynamicRangeDb = 60;
-    double gainDb = 0;
-    int frame = -1;  // -1: every frame
-    std::string outputDir = ".";
-    std::string name = "image";
-    double iqMHz = 0;                   // > 0: demodulate at this frequency and beamform IQ
-    std::string sectorR, sectorAngles;  // sector imaging: rays "start:stop:count" (mm, degrees)
-    DicomExportOptions dicom;           // --dicom FILE: the frames as a US Image or a cine
-    // The picture (PNG, DICOM): the display raster's box (0: as large as the grid's larger side,
-    // square), TGC points in dB top to bottom, frame averaging, grey map.
-    std::string displayBox;  // "COLUMNSxROWS"
-    std::vector<double> tgcDb;
-    double persistence = 0;
-    image::GreyMap greyMap = image::GreyMap::Linear;
-    ShotOverlayOptions shots;  // --overlay-shots: a dual-mode recording's laser shots laid over the B-mode
-    bool json = false;
-};
 
 struct Range {
     double start, stop;
@@ -227,7 +201,7 @@ Result<beamform::BeamformedImage> beamformOneFrame(const BeamformOptions& o, con
         if (sectorRays || o.iqMHz > 0) {
             return fail(ErrorCode::InvalidArgument, fmt::format("{} holds IQ data: --iq and sector imaging apply to RF files", o.file));
         }
-        auto complexImage = beamform::delayAndSumIq(data.geometry, data.iqFrame(0), data.modulationFrequencyHz, grid, params);
+        auto complexImage = beamform::delayAndSumIq(data.geometry, data.iqFrame(0), data.modulationFrequencyHz, grid, params, o.threads);
         if (!complexImage) return fail(std::move(complexImage.error()));
         return complexImage->magnitude();
     }
@@ -239,13 +213,13 @@ Result<beamform::BeamformedImage> beamformOneFrame(const BeamformOptions& o, con
     }
     if (o.iqMHz > 0) {  // IQ: demodulate (decimated as the band allows), beamform with phase rotation, the magnitude is the envelope
         const double fd = o.iqMHz * 1e6;
-        auto complexImage = beamform::delayAndSumIq(view, fd, beamform::iqDecimation(data.geometry.samplingRateHz, fd), grid, params);
+        auto complexImage = beamform::delayAndSumIq(view, fd, beamform::iqDecimation(data.geometry.samplingRateHz, fd), grid, params, o.threads);
         if (!complexImage) return fail(std::move(complexImage.error()));
         return complexImage->magnitude();
     }
-    auto image = beamform::delayAndSum(view, grid, params);
+    auto image = beamform::delayAndSum(view, grid, params, o.threads);
     if (!image) return image;
-    beamform::envelopeAlongDepth(*image);
+    beamform::envelopeAlongDepth(*image, o.threads);
     return image;
 }
 
@@ -273,11 +247,10 @@ Status writeBeamformFrame(const BeamformOptions& o, int f, double ms, const std:
     return {};
 }
 
-int runBeamform(const BeamformOptions& o) {
-    auto fail1 = [&](const Error& e) {
-        std::cerr << "sonolink-cli beamform: " << e.describe() << '\n';
-        return kExitFailed;
-    };
+}  // namespace
+
+Result<nlohmann::json> beamformRecording(const BeamformOptions& o, const std::function<void(const std::string&)>& progress) {
+    auto fail1 = [](const Error& e) -> Result<nlohmann::json> { return fail(e); };
     auto parsedGrid = parseBeamformGrid(o);
     if (!parsedGrid) return fail1(parsedGrid.error());
     const auto& grid = *parsedGrid;
@@ -315,16 +288,28 @@ int runBeamform(const BeamformOptions& o) {
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         const auto base = (std::filesystem::path(o.outputDir) / (first == last ? o.name : fmt::format("{}_{:04d}", o.name, f))).string();
         if (auto ok = writeBeamformFrame(o, f, ms, base, *image, out); !ok) return fail1(ok.error());
-        if (!o.json)
-            std::cout << fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png\n", f, ms, image->nx, image->nz,
-                                     data->geometry.channels, data->geometry.waves, base, base);
+        if (progress)
+            progress(fmt::format("frame {}: {:.1f} ms ({} x {} pixels, {} channels, {} waves) -> {}.npy, {}.png", f, ms, image->nx, image->nz,
+                                 data->geometry.channels, data->geometry.waves, base, base));
     }
     if (out.dicomExport.enabled()) {
         if (auto ok = out.dicomExport.write(out.picture.raster()); !ok) return fail1(ok.error());
         out.report["dicom"] = o.dicom.file;
-        if (!o.json) std::cout << fmt::format("DICOM: {}\n", o.dicom.file);
+        if (progress) progress(fmt::format("DICOM: {}", o.dicom.file));
     }
-    if (o.json) std::cout << out.report.dump(2) << '\n';
+    return std::move(out.report);
+}
+
+namespace {
+
+int runBeamform(const BeamformOptions& o) {
+    auto report = beamformRecording(
+        o, o.json ? std::function<void(const std::string&)>() : [](const std::string& line) { std::cout << line << '\n'; });
+    if (!report) {
+        std::cerr << "sonolink-cli beamform: " << report.error().describe() << '\n';
+        return kExitFailed;
+    }
+    if (o.json) std::cout << report->dump(2) << '\n';
     return kExitOk;
 }
 
@@ -404,6 +389,7 @@ void addBeamformCommand(CLI::App& app, int& exitCode) {
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, image::GreyMap>{{"linear", image::GreyMap::Linear}, {"soft", image::GreyMap::Soft}, {"contrast", image::GreyMap::Contrast}}));
     cmd->add_option("--iq", o->iqMHz, "Demodulate at this frequency (MHz) and beamform IQ with phase rotation")->check(CLI::Range(0.01, 1000.0));
+    cmd->add_option("--threads", o->threads, "Threads of the RF beamformer and envelope (0: every core; the same bits either way)");
     cmd->add_flag("--json", o->json, "Print JSON");
     cmd->callback([o, &exitCode] {
         try {

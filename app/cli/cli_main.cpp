@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
     addArchiveCommand(app, exitCode);
     addRecordingCommand(app, exitCode);
     addClusterCommands(app, exitCode);
+    addReprocessCommand(app, exitCode);
     app.require_subcommand(0, 1);
     refuseNonFiniteNumbers(app);
     try {

@@ -232,7 +232,8 @@ void addClusterCommands(CLI::App& app, int& exitCode) {
     node->add_flag("--json", o.json, "Print the host's summary as JSON");
     node->callback([&] { exitCode = runNode(o); });
 
-    CLI::App* cluster = app.add_subcommand("cluster", "Several acquisition hosts as one: coordinate them live, or check their sum");
+    CLI::App* cluster =
+        app.add_subcommand("cluster", "Several hosts: coordinate acquisition hosts live, check their sum, or reprocess a manifest of recordings as a batch");
     cluster->require_subcommand(1);
     CLI::App* run = cluster->add_subcommand("run", "Coordinate the cluster file's hosts: admit them, join and sum their partials, report");
     run->add_option("--cluster-file", o.clusterFile, "The cluster file (JSON)")->required();
@@ -247,6 +248,7 @@ void addClusterCommands(CLI::App& app, int& exitCode) {
     run->add_option("--change-after", o.changeAfterS, "With --change-imaging: seconds after the first trigger")->check(CLI::NonNegativeNumber);
     run->add_option("--change-imaging", o.changeImaging, "A run-time imaging change, as the cluster file's imaging keys (JSON): a new plan epoch");
     run->callback([&] { exitCode = runCoordinator(o); });
+    addBatchCommands(*cluster, exitCode);
     CLI::App* reference = cluster->add_subcommand("reference", "Write the single-process sum of the hosts' partitions for one trigger (float32)");
     reference->add_option("--cluster-file", o.clusterFile, "The cluster file (JSON)")->required();
     reference->add_option("--trigger", o.trigger, "The trigger sequence number")->required();

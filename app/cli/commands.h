@@ -23,6 +23,9 @@ void addArchiveCommand(CLI::App& app, int& exitCode);
 void addRecordingCommand(CLI::App& app, int& exitCode);
 // `node`, and `cluster run | reference`: several acquisition hosts as one.
 void addClusterCommands(CLI::App& app, int& exitCode);
+// reprocess, and cluster submit/status/finish/task (reprocess_command.cpp).
+void addReprocessCommand(CLI::App& app, int& exitCode);
+void addBatchCommands(CLI::App& cluster, int& exitCode);
 // `bench link`, registered on the bench subcommand.
 void addBenchLinkCommand(CLI::App& bench, int& exitCode);
 // `bench engine`, registered on the bench subcommand.
