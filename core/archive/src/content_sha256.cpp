@@ -3,6 +3,8 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <functional>
+#include <future>
 #include <vector>
 
 #include <fmt/format.h>
@@ -29,14 +31,24 @@ std::string Sha256::hexDigest() {
     return hex;
 }
 
+// 32 MiB a read (an archive object's is fetched in parallel ranges), the next read under way while
+// this one is hashed.
 Result<std::string> contentSha256(ByteSource& source) {
-    constexpr std::uint64_t kPiece = 8u << 20;
-    std::vector<std::byte> piece(static_cast<std::size_t>(std::min<std::uint64_t>(kPiece, std::max<std::uint64_t>(source.size(), 1))));
+    constexpr std::uint64_t kPiece = 32u << 20;
+    const std::uint64_t size = source.size();
+    const auto bytesAt = [&](std::uint64_t offset) { return static_cast<std::size_t>(std::min(kPiece, size - offset)); };
+    std::vector<std::byte> pieces[2];
+    const auto fetch = [&](std::uint64_t offset, std::vector<std::byte>& into) {
+        into.resize(bytesAt(offset));
+        return source.read(offset, into);
+    };
     Sha256 digest;
-    for (std::uint64_t offset = 0; offset < source.size(); offset += kPiece) {
-        const auto bytes = std::span(piece).first(static_cast<std::size_t>(std::min(kPiece, source.size() - offset)));
-        if (auto ok = source.read(offset, bytes); !ok) return fail(std::move(ok.error()).addContext(fmt::format("checksumming {}", source.name())));
-        digest.update(bytes);
+    std::future<Status> next;
+    if (size > 0) next = std::async(std::launch::async, fetch, std::uint64_t{0}, std::ref(pieces[0]));
+    for (std::uint64_t offset = 0, k = 0; offset < size; offset += kPiece, ++k) {
+        if (auto ok = next.get(); !ok) return fail(std::move(ok.error()).addContext(fmt::format("checksumming {}", source.name())));
+        if (offset + kPiece < size) next = std::async(std::launch::async, fetch, offset + kPiece, std::ref(pieces[(k + 1) % 2]));
+        digest.update(pieces[k % 2]);
     }
     return digest.hexDigest();
 }
