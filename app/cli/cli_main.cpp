@@ -48,6 +48,9 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {  // any command: a clear line and exit 1, never an abort
         std::cerr << "sonolink-cli: out of memory: the command needs more memory than this process may have\n";
         return kExitFailed;
+    } catch (const std::exception& e) {  // a filesystem or JSON error no command caught: named, exit 1
+        std::cerr << "sonolink-cli: " << e.what() << '\n';
+        return kExitFailed;
     }
     if (version) return printVersion(json);
     if (app.get_subcommands().empty()) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <sstream>
 
@@ -87,12 +88,19 @@ Status slurmReady() {
     return {};
 }
 
-Result<std::string> sbatch(const std::string& arguments) {
-    auto out = shellOutput("sbatch --parsable " + arguments + " 2>&1");
+// The job id sbatch --parsable prints (its last line: "ID" or "ID;CLUSTER"); what it said on
+// stderr only when it refused (a warning there does not make a queued job look refused).
+Result<std::string> sbatch(const std::string& arguments, const fs::path& errors) {
+    auto out = shellOutput(fmt::format("sbatch --parsable {} 2>{}", arguments, quoted(errors.string())));
     if (!out) return fail(out.error());
-    std::string id = out->text.substr(0, out->text.find_first_of(";\n"));
+    std::string id;
+    std::istringstream lines(out->text);
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) id = line.substr(0, line.find(';'));
     if (out->status != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
-        return fail(ErrorCode::Unavailable, fmt::format("sbatch refused the job: {}", out->text));
+        std::ifstream said(errors);
+        const std::string text((std::istreambuf_iterator<char>(said)), std::istreambuf_iterator<char>());
+        return fail(ErrorCode::Unavailable, fmt::format("sbatch refused the job: {}{}", out->text, text));
     }
     return id;
 }
@@ -104,18 +112,24 @@ Result<nlohmann::json> runSlurm(const BatchOptions& o, const std::vector<Manifes
     fs::create_directories(logs, ec);
     const std::size_t per = static_cast<std::size_t>(std::max(o.tasksPerJob, 1));
     const std::size_t arrayTasks = (tasks.size() + per - 1) / per;
-    const std::string partition = o.partition.empty() ? "" : "#SBATCH --partition=" + o.partition + "\n";
-    const std::string script = fmt::format(
-        "#!/bin/sh\n#SBATCH --job-name=sonolink-reprocess\n#SBATCH --array=0-{}%{}\n#SBATCH --output={}/task_%a.out\n{}"
-        "exec {} cluster task {} --index \"$SLURM_ARRAY_TASK_ID\" --per-task {}\n",
-        arrayTasks - 1, std::max(o.jobs, 1), logs.string(), partition, quoted(selfPath()), batchArguments(o), per);
+    // Options as sbatch's arguments, quoted (a path with spaces, a partition with a newline cannot
+    // reach the script); Slurm's own patterns (%a) only where asked.
+    const std::string partition = o.partition.empty() ? "" : " --partition=" + quoted(o.partition);
+    const std::string script =
+        fmt::format("#!/bin/sh\nexec {} cluster task {} --index \"$SLURM_ARRAY_TASK_ID\" --per-task {}\n", quoted(selfPath()), batchArguments(o), per);
     if (auto ok = writeText(logs / "array.sh", script); !ok) return fail(ok.error());
-    auto array = sbatch(quoted((logs / "array.sh").string()));
+    auto array = sbatch(fmt::format("--job-name=sonolink-reprocess --array=0-{}%{} --output={}{} {}", arrayTasks - 1, std::max(o.jobs, 1),
+                                    quoted((logs / "task_%a.out").string()), partition, quoted((logs / "array.sh").string())),
+                        logs / "sbatch.err");
     if (!array) return fail(array.error());
     const std::string finish = fmt::format("{} cluster finish {}", quoted(selfPath()), batchArguments(o));
-    auto finishing = sbatch(fmt::format("--job-name=sonolink-reprocess-finish --dependency=afterany:{} --output={} --wrap {}", *array,
-                                        quoted((logs / "finish.out").string()), quoted(finish)));
-    if (!finishing) return fail(finishing.error());
+    auto finishing = sbatch(fmt::format("--job-name=sonolink-reprocess-finish --dependency=afterany:{} --output={}{} --wrap {}", *array,
+                                        quoted((logs / "finish.out").string()), partition, quoted(finish)),
+                            logs / "sbatch.err");
+    if (!finishing) {  // no array without its finishing job: it is cancelled, and the error says so
+        (void)shellOutput("scancel " + *array + " 2>/dev/null");
+        return fail(std::move(finishing.error()).addContext(fmt::format("the finishing job; job array {} cancelled", *array)));
+    }
     return nlohmann::json{{"executor", "slurm"}, {"array_job", *array}, {"array_tasks", arrayTasks}, {"finish_job", *finishing}, {"logs", logs.string()}};
 }
 

@@ -1,5 +1,6 @@
 #include "reprocess_recipe.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -28,6 +29,8 @@ Status checkKinds(const nlohmann::json& value, const std::string& where) {
         const auto& wanted = defaults[key];
         const bool same = (wanted.is_number() && given.is_number()) || wanted.type() == given.type();
         if (!same) return fail(ErrorCode::InvalidArgument, fmt::format("recipe {}: \"{}\" must be a {}, not {}", where, key, wanted.type_name(), given.dump()));
+        if (given.is_array() && !std::all_of(given.begin(), given.end(), [](const nlohmann::json& v) { return v.is_number(); }))
+            return fail(ErrorCode::InvalidArgument, fmt::format("recipe {}: \"{}\" must hold numbers only, not {}", where, key, given.dump()));
     }
     return {};
 }

@@ -49,8 +49,10 @@ Status writeWhole(const fs::path& path, const std::string& text) {
 // Each file the task wrote, by name, with its size and SHA-256.
 Result<nlohmann::json> outputsOf(const fs::path& folder) {
     std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(folder))
-        if (entry.is_regular_file()) files.push_back(entry.path());
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec)) files.push_back(it->path());
+    if (ec) return fail(ErrorCode::DataLoss, fmt::format("cannot list {}: {}", folder.string(), ec.message()));
     std::sort(files.begin(), files.end());
     nlohmann::json out = nlohmann::json::array();
     for (const auto& file : files) {
@@ -84,7 +86,7 @@ void writeRecord(const ReprocessTask& task, const Recipe& recipe, const TaskOutc
                                 {"status", outcome.status},
                                 {"reason", outcome.reason},
                                 {"input_sha256", inputSha256},
-                                {"folder", outcome.folder.empty() ? "" : fs::relative(outcome.folder, task.root).string()},
+                                {"folder", outcome.folder.empty() ? "" : outcome.folder.lexically_relative(task.root).string()},
                                 {"host", fmt::format("{}", std::getenv("HOSTNAME") ? std::getenv("HOSTNAME") : "")},
                                 {"at_utc", utcNow()}};
     (void)writeWhole(path, record.dump(2) + "\n");  // a record that cannot be written: the marker still says what was done
@@ -93,6 +95,14 @@ void writeRecord(const ReprocessTask& task, const Recipe& recipe, const TaskOutc
 TaskOutcome failed(const ReprocessTask& task, const Recipe& recipe, std::string reason, const fs::path& folder, const std::string& inputSha256) {
     TaskOutcome outcome{.status = "failed", .reason = std::move(reason), .folder = folder, .provenance = {}};
     writeRecord(task, recipe, outcome, inputSha256);
+    return outcome;
+}
+
+// Committed before (by this task, or another with the same bytes): its record says done, so the
+// batch counts it whichever attempt wrote the folder.
+TaskOutcome skipped(const ReprocessTask& task, const Recipe& recipe, const fs::path& folder, const std::string& inputSha256) {
+    TaskOutcome outcome{.status = "skipped", .reason = "", .folder = folder, .provenance = {}};
+    writeRecord(task, recipe, {.status = "done", .reason = "", .folder = folder, .provenance = {}}, inputSha256);
     return outcome;
 }
 
@@ -129,7 +139,8 @@ nlohmann::json provenanceOf(const ReprocessTask& task, const Recipe& recipe, con
             {"input_bytes", inputBytes},
             {"recipe", recipe.canonical},
             {"recipe_sha256", recipe.sha256},
-            {"same_as", "sonolink-cli beamform INPUT " + beamformArguments(recipe) + fmt::format(" --threads {} --name image", task.threads)},
+            {"same_as", "sonolink-cli beamform INPUT " + beamformArguments(recipe) + (task.frame ? fmt::format(" --frame {}", *task.frame) : "") +
+                            (recipe.dicom ? " --dicom DIR/cine.dcm" : "") + fmt::format(" --threads {} --name image", task.threads)},
             {"software", {{"version", build.version}, {"git", build.gitHash}, {"build_type", build.buildType}, {"compiler", build.compiler}}},
             {"device", fmt::format("CPU reference beamformer, {} of {} hardware threads",
                                    task.threads == 0 ? std::thread::hardware_concurrency() : task.threads, std::thread::hardware_concurrency())},
@@ -159,7 +170,7 @@ TaskOutcome runReprocessTask(const ReprocessTask& task, const Recipe& recipe) {
     const double checksumMs = msSince(start);
     const fs::path folder = batchFolder(task.root, recipe) / (inputSha256->substr(0, 16) + (task.frame ? fmt::format("_frame{}", *task.frame) : ""));
     std::error_code ec;
-    if (fs::exists(folder / "COMMITTED", ec)) return {.status = "skipped", .reason = "", .folder = folder, .provenance = {}};
+    if (fs::exists(folder / "COMMITTED", ec)) return skipped(task, recipe, folder, *inputSha256);
     const fs::path staging = folder.string() + fmt::format(".part-{}", ::getpid());
     fs::remove_all(staging, ec);
     auto done = beamformInto(task, recipe, staging, start);
@@ -172,9 +183,16 @@ TaskOutcome runReprocessTask(const ReprocessTask& task, const Recipe& recipe) {
         return failed(task, recipe, fmt::format("{}: failed once on purpose (SONOLINK_REPROCESS_FAIL_ONCE_DIR)", taskName(task)), {}, *inputSha256);
     }
     auto outputs = outputsOf(staging);
-    if (!outputs) return failed(task, recipe, outputs.error().describe(), {}, *inputSha256);
+    if (!outputs) {
+        fs::remove_all(staging, ec);
+        return failed(task, recipe, outputs.error().describe(), {}, *inputSha256);
+    }
     const auto provenance = provenanceOf(task, recipe, *inputSha256, (*source)->size(), *done, *outputs, checksumMs, msSince(start));
     Status placed = writeWhole(staging / "provenance.json", provenance.dump(2) + "\n");
+    if (placed && fs::exists(folder / "COMMITTED", ec)) {  // another process committed the same bytes meanwhile: its folder stays
+        fs::remove_all(staging, ec);
+        return skipped(task, recipe, folder, *inputSha256);
+    }
     if (placed) {
         fs::remove_all(folder, ec);  // an attempt that never committed
         fs::rename(staging, folder, ec);

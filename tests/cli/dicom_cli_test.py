@@ -31,11 +31,13 @@ class DicomCliTest(unittest.TestCase):
         os.makedirs(self.inbox)
         self.scp = subprocess.Popen(["storescp", "-aet", "STORESCP", "-od", self.inbox, str(self.port)],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(100):
+        for _ in range(400):  # 20 s: on a loaded CI machine storescp once took more than the 5 s this allowed
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0:
                     break
             time.sleep(0.05)
+        else:
+            self.fail(f"storescp is not listening on 127.0.0.1:{self.port} after 20 s (exit {self.scp.poll()})")
 
     def tearDown(self):
         self.scp.terminate()

@@ -100,9 +100,8 @@ class ReprocessBatchTest(unittest.TestCase):
             with open(path) as f:
                 prov = json.load(f)
             ref = os.path.join(self.dir, "ref", os.path.basename(os.path.dirname(path)))
-            args = prov["same_as"].split()[3:]  # after "sonolink-cli beamform INPUT"
-            extra = ["--frame", str(prov["frame"])] if prov["frame"] is not None else []
-            proc = cli("beamform", prov["input"], *args, *extra, "--output-dir", ref)
+            args = prov["same_as"].split()[3:]  # after "sonolink-cli beamform INPUT": the frame task's --frame with it
+            proc = cli("beamform", prov["input"], *args, "--output-dir", ref)
             self.assertEqual(proc.returncode, 0, proc.stderr)
             made = sorted(o["file"] for o in prov["outputs"])
             self.assertEqual(made, sorted(os.listdir(ref)))

@@ -75,6 +75,14 @@ void finish(Host& host) {
     if (host.thread.joinable()) host.thread.join();
 }
 
+// Every host stopped and joined when the test leaves, an assertion's early return included.
+struct HostsGuard {
+    std::vector<std::unique_ptr<Host>>& hosts;
+    ~HostsGuard() {
+        for (auto& host : hosts) finish(*host);
+    }
+};
+
 bool waitUntil(const std::function<bool()>& done, std::chrono::seconds timeout = std::chrono::seconds(30)) {
     const auto until = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < until) {
@@ -112,6 +120,7 @@ TEST(ConsoleClusterTest, TheConsolesEngineShowsFourHostsJoinedAndFlagsEveryFrame
     ASSERT_TRUE(log.waitForState(engine::EngineState::Streaming));
 
     std::vector<std::unique_ptr<Host>> hosts;
+    HostsGuard guard{hosts};
     for (std::uint32_t h = 0; h < 4; ++h) hosts.push_back(startHost(*file, h));
     ASSERT_TRUE(waitUntil([&] { return engine.stats().framesDisplayed >= 20; })) << engine.stats().framesDisplayed;
     auto stats = engine.stats();

@@ -38,7 +38,11 @@ def setUpModule():
     proc = subprocess.run([os.path.join(HERE, "slurm_one_node.sh"), "start", slurm_dir], capture_output=True, text=True, timeout=120)
     if proc.returncode != 0:
         raise RuntimeError(f"slurm_one_node.sh start failed:\n{proc.stderr}")
-    rgw = CephRgw()
+    try:
+        rgw = CephRgw()
+    except Exception:
+        subprocess.run([os.path.join(HERE, "slurm_one_node.sh"), "stop", slurm_dir], capture_output=True, timeout=120)
+        raise
     # The S3 keys in the environment: sbatch passes it on to every job (--export=ALL).
     slurm_env = dict(rgw.aws_env(), **dict(line.split("=", 1) for line in proc.stdout.split()))
     print(f"Slurm up; radosgw ready in {rgw.start_seconds:.1f} s at {rgw.env['S3_ENDPOINT']}", file=sys.stderr)
@@ -109,6 +113,8 @@ class SlurmBatchTest(unittest.TestCase):
         return json.loads(proc.stdout)
 
     def submit_and_wait(self, root, env):
+        for old in glob.glob(os.path.join(root, "derived", "*", "report.json")):
+            os.remove(old)  # the finishing job of this submission writes its own
         proc = self.cli("cluster", "submit", self.manifest, self.recipe, "--out", root, "--config", self.config, "--executor", "slurm", "--jobs", "2",
                         "--per-task", "2", "--json", env=env)
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -116,7 +122,9 @@ class SlurmBatchTest(unittest.TestCase):
         self.assertEqual(jobs["array_tasks"], (TASKS + 1 + 1) // 2)
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
-            queue = subprocess.run(["squeue", "-h", "-o", "%i"], capture_output=True, text=True, env=slurm_env).stdout.split()
+            squeue = subprocess.run(["squeue", "-h", "-o", "%i"], capture_output=True, text=True, env=slurm_env)
+            self.assertEqual(squeue.returncode, 0, squeue.stderr)
+            queue = squeue.stdout.split()
             if not queue and glob.glob(os.path.join(root, "derived", "*", "report.json")):
                 return jobs
             time.sleep(0.5)
@@ -147,6 +155,9 @@ class SlurmBatchTest(unittest.TestCase):
             self.assertTrue(json.load(f)["input"].endswith("/rec_07.uff"))
         status = self.status(root)
         self.assertEqual((status["done"], status["failed"]), (TASKS, 1))
+        with open(glob.glob(os.path.join(root, "derived", "*", "report.json"))[0]) as f:
+            report = json.load(f)
+        self.assertEqual((report["done"], report["failed"], report["tasks"]), (TASKS, 1, TASKS + 1), "the second finishing job's report")
 
         # Every output byte-equal to `beamform` of the same file (the local copy) with the recipe.
         for path in glob.glob(os.path.join(root, "derived", "*", "*", "provenance.json")):
@@ -155,6 +166,7 @@ class SlurmBatchTest(unittest.TestCase):
             ref = os.path.join(self.dir, "ref", os.path.basename(os.path.dirname(path)))
             proc = self.cli("beamform", self.urls[prov["input"]], *prov["same_as"].split()[3:], "--output-dir", ref)
             self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertEqual(sorted(os.listdir(ref)), sorted(o["file"] for o in prov["outputs"]))
             for name in os.listdir(ref):
                 with open(os.path.join(ref, name), "rb") as a, open(os.path.join(os.path.dirname(path), name), "rb") as b:
                     self.assertEqual(a.read(), b.read(), f"{prov['input']}: {name}")

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "sonolink/cluster/cluster_coordinator.h"
+#include "sonolink/util/log.h"
 
 namespace sonolink::app {
 namespace {
@@ -92,7 +93,15 @@ public:
             std::lock_guard lock(mutex_);
             coordinator_ = std::move(coordinator);
         }
-        thread_ = std::thread([this] { (void)coordinator_->run(); });
+        thread_ = std::thread([this] {
+            try {  // the coordinator's end is said; what escapes it never takes the console down
+                if (auto summary = coordinator_->run(); !summary)
+                    log::error(log::category("cluster"), "the cluster's coordinator ended: {}", summary.error().describe());
+                else if (!summary->countsAgree) log::warn(log::category("cluster"), "the cluster's counts disagree: {}", summary->disagreement);
+            } catch (const std::exception& e) {
+                log::error(log::category("cluster"), "the cluster's coordinator stopped: {}", e.what());
+            }
+        });
         return {};
     }
 

@@ -316,9 +316,13 @@ void DisplayPipeline::drawJoined() {
             }
             session = session_;
         }
-        if (next->grid.x != pictureGrid_.x || next->grid.z != pictureGrid_.z) preparePicture(next->grid);
-        const FrameFacts facts{static_cast<std::uint32_t>(next->triggerSequence), session, next->readyNs, 0, 0, false, std::move(next->incompleteAperture)};
-        drawAndPublish(next->envelope, facts);
+        try {  // what escapes one image is counted and said once, and the next is drawn (nobody waits on this future)
+            if (next->grid.x != pictureGrid_.x || next->grid.z != pictureGrid_.z) preparePicture(next->grid);
+            const FrameFacts facts{static_cast<std::uint32_t>(next->triggerSequence), session, next->readyNs, 0, 0, false, std::move(next->incompleteAperture)};
+            drawAndPublish(next->envelope, facts);
+        } catch (const std::exception& e) {
+            countFailure(static_cast<std::uint32_t>(next->triggerSequence), Error(ErrorCode::Internal, e.what()));
+        }
     }
 }
 

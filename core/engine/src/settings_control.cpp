@@ -67,6 +67,10 @@ void Engine::Impl::applyImaging(const ImagingSettings& settings) {
     // A change of the picture only (TGC, gain, dynamic range, persistence, grey map, raster): the
     // imager stays as it is, and the next picture is drawn so without waiting on the beamformer.
     const bool pictureOnly = beamformAlike(before, settings);
+    if (!pictureOnly && backends.clusterFeed) {  // a cluster's display host: the grid and beamformer are the cluster plan's
+        settingsBoard.imaging.replace(before);
+        return emit(SettingsChanged{"imaging", false, "the cluster plan sets the grid and beamformer (docs/cluster.md); the picture's own settings apply"});
+    }
     if (pictureOnly) display->changePicture(setup);
     else display->reconfigure(config.geometry, setup, imagerFor(setup));
     reconfigureShots(settings, !pictureOnly);

@@ -123,6 +123,22 @@ TEST_F(EngineTest, AClusterDisplayHostShowsTheJoinedImagesFlaggedWhenIncompleteW
     EXPECT_EQ(stats.cluster.hosts[1].lastProblem, "silent for 80 ms");
     EXPECT_EQ(stats.cluster.framesIncomplete, 1u);
 
+    // The grid is the cluster plan's: a depth change is refused, saying so; the gain is the picture's.
+    auto deeper = engine->imaging();
+    deeper.depthEndMm += 10;
+    engine->setImaging(deeper);
+    const auto refused = log.waitFor<SettingsChanged>([](const SettingsChanged& c) { return c.what == "imaging"; });
+    ASSERT_TRUE(refused);
+    EXPECT_FALSE(refused->applied);
+    EXPECT_NE(refused->reason.find("the cluster plan sets the grid"), std::string::npos) << refused->reason;
+    auto brighter = engine->imaging();
+    brighter.gainDb += 6;
+    const auto seen = log.size();
+    engine->setImaging(brighter);
+    const auto applied = log.waitFor<SettingsChanged>([](const SettingsChanged& c) { return c.what == "imaging"; }, std::chrono::seconds(20), seen);
+    ASSERT_TRUE(applied);
+    EXPECT_TRUE(applied->applied) << applied->reason;
+
     engine->stopStreaming();
     ASSERT_TRUE(waitUntil([&] { return feed->stopped.load(); }));
     EXPECT_TRUE(log.waitForState(EngineState::Ready, std::chrono::seconds(20), log.size() - 1));
