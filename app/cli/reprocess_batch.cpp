@@ -1,5 +1,6 @@
 #include "reprocess_batch.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -69,6 +70,9 @@ Result<nlohmann::json> runParallel(const BatchOptions& o, const std::vector<Mani
     const auto run = shellOutput(
         fmt::format("parallel --will-cite --jobs {} --joblog {} < {} 2>&1", o.jobs, quoted((batch / "parallel.joblog").string()), quoted(list.string())));
     if (!run) return fail(run.error());
+    // Its exit status counts the tasks that failed (their records say why); 255 is its own failure.
+    if (WIFEXITED(run->status) && WEXITSTATUS(run->status) == 255)
+        return fail(ErrorCode::Unavailable, fmt::format("GNU parallel could not run the tasks: {}", run->text.substr(0, 2000)));
     return nlohmann::json{{"executor", "parallel"}, {"jobs", o.jobs}, {"joblog", (batch / "parallel.joblog").string()}};
 }
 

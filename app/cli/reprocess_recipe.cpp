@@ -72,10 +72,7 @@ Result<Recipe> parseRecipe(const nlohmann::json& value, const std::string& where
         if (!ok) return fail(ok.error());
     }
     recipe.dicom = r["dicom"];
-    const std::string text = r.dump();
-    archive::Sha256 digest;
-    digest.update(std::as_bytes(std::span(text.data(), text.size())));
-    recipe.sha256 = digest.hexDigest();
+    recipe.sha256 = archive::textSha256(r.dump());
     return recipe;
 }
 

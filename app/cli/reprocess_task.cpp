@@ -21,12 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-std::string sha256OfText(const std::string& text) {
-    archive::Sha256 digest;
-    digest.update(std::as_bytes(std::span(text.data(), text.size())));
-    return digest.hexDigest();
-}
-
 std::string utcNow() { return fmt::format("{:%FT%TZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now()))); }
 
 double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
@@ -156,7 +150,7 @@ fs::path batchFolder(const fs::path& root, const Recipe& recipe) { return root /
 
 fs::path taskRecordPath(const fs::path& root, const Recipe& recipe, const std::string& input, std::optional<int> frame) {
     const std::string identity = frame ? fmt::format("{}#frame={}", input, *frame) : input;
-    return batchFolder(root, recipe) / "tasks" / (sha256OfText(identity).substr(0, 16) + ".json");
+    return batchFolder(root, recipe) / "tasks" / (archive::textSha256(identity).substr(0, 16) + ".json");
 }
 
 TaskOutcome runReprocessTask(const ReprocessTask& task, const Recipe& recipe) {
@@ -198,7 +192,7 @@ TaskOutcome runReprocessTask(const ReprocessTask& task, const Recipe& recipe) {
         fs::rename(staging, folder, ec);
         if (ec) placed = fail(ErrorCode::DataLoss, fmt::format("cannot put {} in place: {}", folder.string(), ec.message()));
     }
-    if (placed) placed = writeWhole(folder / "COMMITTED", nlohmann::json{{"provenance_sha256", sha256OfText(provenance.dump(2) + "\n")}}.dump() + "\n");
+    if (placed) placed = writeWhole(folder / "COMMITTED", nlohmann::json{{"provenance_sha256", archive::textSha256(provenance.dump(2) + "\n")}}.dump() + "\n");
     if (!placed) {
         fs::remove_all(staging, ec);
         return failed(task, recipe, placed.error().describe(), {}, *inputSha256);

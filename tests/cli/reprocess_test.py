@@ -17,32 +17,13 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
-from batch_recordings import RECIPE, recordings  # noqa: E402
+from batch_recordings import RECIPE, committed_outputs, provenance_texts, recordings  # noqa: E402
 
 CLI = os.environ["SONOLINK_CLI"]
 
 
 def cli(*args, env=None, timeout=300):
     return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout, env=env)
-
-
-def outputs(root):
-    """Every output file under root's committed folders: relative path -> bytes (not the provenance)."""
-    found = {}
-    for marker in glob.glob(os.path.join(root, "derived", "*", "*", "COMMITTED")):
-        folder = os.path.dirname(marker)
-        for path in glob.glob(os.path.join(folder, "image*")):
-            with open(path, "rb") as f:
-                found[os.path.relpath(path, root)] = f.read()
-    return found
-
-
-def provenances(root):
-    found = {}
-    for path in glob.glob(os.path.join(root, "derived", "*", "*", "provenance.json")):
-        with open(path) as f:
-            found[os.path.relpath(path, root)] = f.read()
-    return found
 
 
 class ReprocessBatchTest(unittest.TestCase):
@@ -112,10 +93,10 @@ class ReprocessBatchTest(unittest.TestCase):
         self.assertEqual(len(glob.glob(os.path.join(root, "derived", "*", "*", "COMMITTED"))), 6)
         self.assertEqual(glob.glob(os.path.join(root, "derived", "*", "*.part-*")), [])
 
-        before = provenances(root)
+        before = provenance_texts(root)
         second = self.submit(root, "local", env)
         self.assertEqual(second.returncode, 1, second.stderr)  # the damaged object fails again
-        after = provenances(root)
+        after = provenance_texts(root)
         changed = [p for p in after if before.get(p) != after[p]]
         self.assertEqual(len(changed), 1, changed)
         with open(os.path.join(root, changed[0])) as f:
@@ -133,8 +114,8 @@ class ReprocessBatchTest(unittest.TestCase):
         third = self.submit(parallel, "parallel")
         self.assertEqual(third.returncode, 1, third.stderr)
         self.assertEqual(json.loads(third.stdout)["done"], 7)
-        self.assertEqual(outputs(parallel), outputs(root))
-        self.assertEqual(len(outputs(root)), 7 * 2 + 6 * 2)  # .npy and .png: two frames of six recordings, one of the frame task
+        self.assertEqual(committed_outputs(parallel), committed_outputs(root))
+        self.assertEqual(len(committed_outputs(root)), 7 * 2 + 6 * 2)  # .npy and .png: two frames of six recordings, one of the frame task
 
     def test_a_committed_task_is_skipped(self):
         root = os.path.join(self.dir, "single")

@@ -22,7 +22,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "s3"))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
-from batch_recordings import RECIPE, recordings  # noqa: E402
+from batch_recordings import RECIPE, committed_outputs, provenance_texts, recordings  # noqa: E402
 from s3_peers import CephRgw  # noqa: E402
 
 CLI = os.environ["SONOLINK_CLI"]
@@ -54,24 +54,6 @@ def tearDownModule():
         shutil.rmtree(slurm_dir, ignore_errors=True)
     if rgw:
         rgw.stop()
-
-
-def outputs(root):
-    """Every committed output (not the provenance): path under root -> bytes."""
-    found = {}
-    for marker in glob.glob(os.path.join(root, "derived", "*", "*", "COMMITTED")):
-        for path in glob.glob(os.path.join(os.path.dirname(marker), "image*")):
-            with open(path, "rb") as f:
-                found[os.path.relpath(path, root)] = f.read()
-    return found
-
-
-def provenances(root):
-    found = {}
-    for path in glob.glob(os.path.join(root, "derived", "*", "*", "provenance.json")):
-        with open(path) as f:
-            found[os.path.relpath(path, root)] = f.read()
-    return found
 
 
 class SlurmBatchTest(unittest.TestCase):
@@ -146,9 +128,9 @@ class SlurmBatchTest(unittest.TestCase):
         with open(glob.glob(os.path.join(root, "derived", "*", "report.json"))[0]) as f:
             self.assertEqual(json.load(f)["failed"], 2, "the finishing job's report")
 
-        before = provenances(root)
+        before = provenance_texts(root)
         self.submit_and_wait(root, env)
-        after = provenances(root)
+        after = provenance_texts(root)
         changed = [p for p in after if before.get(p) != after[p]]
         self.assertEqual(len(changed), 1, changed)
         with open(os.path.join(root, changed[0])) as f:
@@ -176,8 +158,8 @@ class SlurmBatchTest(unittest.TestCase):
                         "--jobs", "2", "--json")
         self.assertEqual(proc.returncode, 1, proc.stderr)  # the damaged object
         self.assertEqual(json.loads(proc.stdout)["done"], TASKS)
-        self.assertEqual(outputs(parallel), outputs(root))
-        self.assertEqual(len(outputs(root)), TASKS * 4)
+        self.assertEqual(committed_outputs(parallel), committed_outputs(root))
+        self.assertEqual(len(committed_outputs(root)), TASKS * 4)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Small recordings for the batch reprocessing tests, written as other tools write UFF
 (tests/support/ustb_uff.py: pyuff_ustb's layout, and USTB's MATLAB layout for every third one):
 two frames of one plane wave, 64 channels x 900 samples of int16, each recording its own two
-point targets (seeded), so that every input has its own checksum and its own image."""
+point targets (seeded), so that every input has its own checksum and its own image; and what a
+reprocessing root holds (committed outputs, provenance files), for the tests to compare."""
+import glob
 import os
 
 import numpy as np
@@ -33,3 +35,22 @@ def recording(path, seed):
 def recordings(folder, count, prefix="rec"):
     os.makedirs(folder, exist_ok=True)
     return [recording(os.path.join(folder, f"{prefix}_{i:02d}.uff"), i) for i in range(count)]
+
+
+def committed_outputs(root):
+    """Every committed output under a reprocessing root (not the provenance): path under root -> bytes."""
+    found = {}
+    for marker in glob.glob(os.path.join(root, "derived", "*", "*", "COMMITTED")):
+        for path in glob.glob(os.path.join(os.path.dirname(marker), "image*")):
+            with open(path, "rb") as f:
+                found[os.path.relpath(path, root)] = f.read()
+    return found
+
+
+def provenance_texts(root):
+    """Every task's provenance.json under a reprocessing root: path under root -> its text."""
+    found = {}
+    for path in glob.glob(os.path.join(root, "derived", "*", "*", "provenance.json")):
+        with open(path) as f:
+            found[os.path.relpath(path, root)] = f.read()
+    return found

@@ -2,12 +2,16 @@
 
 #include <openssl/evp.h>
 
+#include <array>
+
 #include <algorithm>
 #include <functional>
 #include <future>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "encoding.h"
 
 namespace sonolink::archive {
 
@@ -23,13 +27,13 @@ Sha256::~Sha256() = default;
 void Sha256::update(std::span<const std::byte> bytes) { EVP_DigestUpdate(context_->md, bytes.data(), bytes.size()); }
 
 std::string Sha256::hexDigest() {
-    unsigned char digest[EVP_MAX_MD_SIZE];
+    std::array<std::uint8_t, EVP_MAX_MD_SIZE> digest{};
     unsigned int size = 0;
-    EVP_DigestFinal_ex(context_->md, digest, &size);
-    std::string hex;
-    for (unsigned int i = 0; i < size; ++i) hex += fmt::format("{:02x}", digest[i]);
-    return hex;
+    EVP_DigestFinal_ex(context_->md, digest.data(), &size);
+    return encodeHex(std::span(digest).first(size));
 }
+
+std::string textSha256(std::string_view text) { return sha256Hex(std::as_bytes(std::span(text.data(), text.size()))); }
 
 // 32 MiB a read (an archive object's is fetched in parallel ranges), the next read under way while
 // this one is hashed.

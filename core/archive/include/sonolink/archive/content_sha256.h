@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "sonolink/util/byte_source.h"
 #include "sonolink/util/result.h"
@@ -26,6 +27,9 @@ private:
     struct Context;
     std::unique_ptr<Context> context_;
 };
+
+// The SHA-256 of a text (a recipe's canonical JSON, a task's name), in lower-case hex.
+[[nodiscard]] std::string textSha256(std::string_view text);
 
 // The SHA-256 of every byte of the source, in lower-case hex; its read errors as they are.
 [[nodiscard]] Result<std::string> contentSha256(ByteSource& source);
