@@ -169,20 +169,24 @@ BatchProgress batchProgress(const std::vector<ManifestLine>& tasks, const Recipe
     BatchProgress p;
     p.tasks = tasks.size();
     for (const auto& t : tasks) {
+        // A record that is missing, not JSON or not an object (damaged, half-written by hand) counts
+        // the task pending: it runs again, and its marker, not the record, says what is committed.
         auto record = readJson(taskRecordPath(root, recipe, t.input, t.frame));
-        const std::string status = record ? (*record)["status"].get<std::string>() : "pending";
+        if (record && !record->is_object()) record = fail(ErrorCode::DataLoss, "not an object");
+        const std::string status = record ? record->value("status", "") : "pending";
+        const std::string folder = record ? record->value("folder", "") : "";
         std::error_code ec;
-        if (status == "done" && fs::exists(root / (*record)["folder"].get<std::string>() / "COMMITTED", ec)) {
+        if (status == "done" && !folder.empty() && fs::exists(root / folder / "COMMITTED", ec)) {
             ++p.done;
-            auto provenance = readJson(root / (*record)["folder"].get<std::string>() / "provenance.json");
+            auto provenance = readJson(root / folder / "provenance.json");
             p.index.push_back({{"input", t.input},
                                {"frame", t.frame ? nlohmann::json(*t.frame) : nlohmann::json()},
-                               {"folder", (*record)["folder"]},
-                               {"input_sha256", (*record)["input_sha256"]},
-                               {"frames", provenance ? (*provenance)["frames"] : nlohmann::json()}});
+                               {"folder", folder},
+                               {"input_sha256", record->value("input_sha256", "")},
+                               {"frames", provenance && provenance->is_object() ? provenance->value("frames", nlohmann::json()) : nlohmann::json()}});
         } else if (status == "failed") {
             ++p.failed;
-            p.failures.push_back({{"input", t.input}, {"line", t.line}, {"reason", (*record)["reason"]}});
+            p.failures.push_back({{"input", t.input}, {"line", t.line}, {"reason", record->value("reason", "(no reason recorded)")}});
         } else {
             ++p.pending;
         }

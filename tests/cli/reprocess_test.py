@@ -127,6 +127,17 @@ class ReprocessBatchTest(unittest.TestCase):
         self.assertLess(done["provenance"]["timings_ms"]["first_frame"], 1000)
         again = cli("reprocess", self.inputs[2], "--recipe", self.recipe, "--out", root, "--json")
         self.assertEqual(json.loads(again.stdout)["status"], "skipped")
+        # A task record damaged by hand: the task counts pending (its marker, not the record, says
+        # what is committed), and status names no crash.
+        manifest = os.path.join(self.dir, "one.txt")
+        with open(manifest, "w") as f:
+            f.write(self.inputs[2] + "\n")
+        for record in glob.glob(os.path.join(root, "derived", "*", "tasks", "*.json")):
+            with open(record, "w") as f:
+                f.write('["not", "a", "record"]')
+        proc = cli("cluster", "status", manifest, self.recipe, "--out", root, "--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(json.loads(proc.stdout)["pending"], 1)
 
     def test_bad_recipes_and_manifests_are_named(self):
         bad = os.path.join(self.dir, "bad_recipe.json")
